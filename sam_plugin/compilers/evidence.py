@@ -1,0 +1,105 @@
+"""Predicted and observed part state: what compilers promise and what readback finds.
+
+A compiler never claims a result; it predicts a range. The verifier compares the
+prediction with a readback of the live model taken after the one script ran.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+ShapeName = Literal["QUAD", "TRI", "BEAM"]
+SHAPES: tuple[ShapeName, ...] = ("QUAD", "TRI", "BEAM")
+
+
+class Range(BaseModel):
+    """An inclusive integer range; ``min == max`` means the value is known exactly."""
+
+    model_config = ConfigDict(frozen=True)
+
+    min: int
+    max: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Range:
+        if self.min > self.max:
+            raise ValueError(f"range min {self.min} exceeds max {self.max}")
+        return self
+
+    @classmethod
+    def exact(cls, value: int) -> Range:
+        return cls(min=value, max=value)
+
+    @property
+    def is_exact(self) -> bool:
+        return self.min == self.max
+
+    def contains(self, value: int) -> bool:
+        return self.min <= value <= self.max
+
+    def plus(self, low: int, high: int | None = None) -> Range:
+        """Shift by ``low`` (or by ``low..high`` when the change itself is uncertain)."""
+        high = low if high is None else high
+        return Range(min=max(0, self.min + low), max=max(0, self.max + high))
+
+    def describe(self) -> str:
+        return str(self.min) if self.is_exact else f"{self.min}..{self.max}"
+
+
+class Readback(BaseModel):
+    """What the live model says about the target part, read after (or before) a run."""
+
+    part_exists: bool
+    node_count: int = 0
+    element_count: int = 0
+    shape_counts: dict[ShapeName, int] = Field(
+        default_factory=lambda: {"QUAD": 0, "TRI": 0, "BEAM": 0}
+    )
+    sets: list[str] = Field(default_factory=list)
+    bounding_box: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
+    fingerprint: str = ""
+    materials: list[str] = Field(default_factory=list)
+    sections: list[str] = Field(default_factory=list)
+    assigned_elements: int = 0
+    oriented_beams: int = 0
+
+
+class Prediction(BaseModel):
+    """The state a compiler predicts after its call; ``None`` fields are not predicted."""
+
+    node_count: Range
+    element_count: Range
+    shape_counts: dict[ShapeName, Range]
+    sets_present: list[str] = Field(default_factory=list)
+    geometry_unchanged: bool = False
+    materials_present: list[str] = Field(default_factory=list)
+    sections_present: list[str] = Field(default_factory=list)
+    assigned_elements: Range | None = None
+    oriented_beams: Range | None = None
+    files: list[str] = Field(default_factory=list)
+
+    @classmethod
+    def from_readback(cls, readback: Readback) -> Prediction:
+        """The exact starting point: nothing has run yet, so the readback is the truth."""
+        return cls(
+            node_count=Range.exact(readback.node_count),
+            element_count=Range.exact(readback.element_count),
+            shape_counts={s: Range.exact(readback.shape_counts.get(s, 0)) for s in SHAPES},
+            sets_present=list(readback.sets),
+            geometry_unchanged=True,
+            materials_present=list(readback.materials),
+            sections_present=list(readback.sections),
+            assigned_elements=Range.exact(readback.assigned_elements),
+            oriented_beams=Range.exact(readback.oriented_beams),
+        )
+
+
+class Check(BaseModel):
+    """One verification line, as written to ``result.json`` (DESIGN.md §7)."""
+
+    name: str
+    expected: str
+    actual: str
+    ok: bool

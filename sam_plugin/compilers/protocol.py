@@ -1,0 +1,131 @@
+"""The DomainModule protocol: everything the generic controller may ask of a domain.
+
+The controller knows nothing about QUAD having four nodes; it asks a module for its design
+prompt, its routing, the tool definitions of the capabilities still missing, and to compile
+one call at a time against the observed model. Modules (Part, Property, Mesh) implement this.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from sam_plugin.compilers.evidence import Prediction
+
+ModeName = Literal["part", "property", "mesh"]
+
+
+class Target(BaseModel):
+    """The frozen (model, part) a run acts on; injected into the script, never a tool argument."""
+
+    model_config = ConfigDict(frozen=True)
+
+    model_name: str
+    part_name: str
+
+
+class Diagnostic(BaseModel):
+    """One actionable problem: the JSON path of the field and what to do about it."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}: {self.message}" if self.path else self.message
+
+
+class CompileError(Exception):
+    """A call that does not compile. Nothing was executed; the run goes back to Review."""
+
+    def __init__(self, tool: str, diagnostics: Sequence[Diagnostic]):
+        self.tool = tool
+        self.diagnostics = list(diagnostics)
+        lines = "\n".join(f"  - {d}" for d in self.diagnostics)
+        super().__init__(f"{tool}: {len(self.diagnostics)} problem(s)\n{lines}")
+
+
+class Fragment(BaseModel):
+    """A compiled call: code pieces the composer orders, plus what the call predicts.
+
+    ``preflight``/``mutation``/``postflight`` are Python source blocks at module level of
+    the generated script; they may use the names bound by the composer (``mdb``, ``session``,
+    ``SAM_AGENT_TARGET``, ``SAM_AGENT_OUTPUT_DIR``, ``_model``, ``_part_name``) plus the
+    ``constants`` (from ``samConstants``) and ``helpers`` (``sam_plugin.samops`` modules,
+    imported as ``_<module>``) they declare.
+    """
+
+    tool: str
+    preflight: str = ""
+    mutation: str = ""
+    postflight: str = ""
+    normalized: dict[str, Any]
+    evidence: Prediction
+    constants: list[str] = Field(default_factory=list)
+    helpers: list[str] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class CompileContext:
+    """What a compiler may consult: the request, the frozen target and the live model, read-only.
+
+    ``state`` is the predicted state before this call (chained across the calls of one run).
+    ``model``/``part`` are host objects (``None`` when missing); compilers only read them.
+    """
+
+    request_text: str
+    target: Target
+    state: Prediction
+    model: Any = None
+    part: Any = None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+
+class Route(BaseModel):
+    """How a spec was routed to capabilities, written to ``design_route.json``."""
+
+    method: Literal["capability_line", "semantic", "empty_target"]
+    capabilities: list[str]
+    tools: list[str]
+    detail: str = ""
+
+
+class RouteRefused(Exception):
+    """No capability could be read from the spec; the message tells the analyst what to do."""
+
+
+@runtime_checkable
+class DomainModule(Protocol):
+    """One object mode of the dock (Part / Property / Mesh)."""
+
+    mode: ModeName
+    title: str  # "Part", as in "Planned Part capabilities: ..."
+    capabilities: tuple[str, ...]  # canonical order
+    tool_names: Mapping[str, str]  # capability -> tool name
+
+    def design_prompt(self, language: str = "en") -> str:
+        """System prompt for the design request (which carries no tools)."""
+        ...
+
+    def collection_prompt(self, language: str = "en") -> str:
+        """System prompt for tool-call collection rounds."""
+        ...
+
+    def route(self, spec_text: str, target_is_empty: bool) -> Route:
+        """Capabilities and expected tools (canonical order); raises RouteRefused."""
+        ...
+
+    def tool_definitions(
+        self, tool_names: Sequence[str], strict: bool = False
+    ) -> list[dict[str, Any]]:
+        """OpenAI-style ``{"type": "function", "function": {...}}`` entries, in the given order."""
+        ...
+
+    def compile(self, tool: str, arguments: str | Mapping[str, Any], ctx: CompileContext) -> Fragment:
+        """Parse, validate, normalize and generate code for one call; raises CompileError."""
+        ...

@@ -1,0 +1,24 @@
+"""Mode name → DomainModule. Modules are imported lazily so one broken domain stays local."""
+
+from __future__ import annotations
+
+import importlib
+
+from sam_plugin.compilers.protocol import DomainModule
+
+_MODULE_PATHS = {
+    "part": "sam_plugin.compilers.part",
+    "property": "sam_plugin.compilers.property",
+    "mesh": "sam_plugin.compilers.mesh",
+}
+
+MODES: tuple[str, ...] = tuple(_MODULE_PATHS)
+
+
+def get_module(mode: str) -> DomainModule:
+    """The domain module for ``mode`` (its package exposes ``MODULE``)."""
+    try:
+        path = _MODULE_PATHS[mode]
+    except KeyError:
+        raise ValueError(f"mode: unknown mode {mode!r}; legal modes: {', '.join(MODES)}") from None
+    return importlib.import_module(path).MODULE

@@ -1,0 +1,1 @@
+"""pytest fixtures shared by every test folder (registered in tests/conftest.py)."""
