@@ -1,0 +1,7 @@
+"""The Part domain: tool schemas, IR, compilers and prompts (DESIGN.md §4, §5)."""
+
+from __future__ import annotations
+
+from sam_plugin.compilers.part.module import MODULE, PartModule
+
+__all__ = ["MODULE", "PartModule"]

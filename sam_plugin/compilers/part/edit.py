@@ -1,0 +1,294 @@
+"""edit_part: clear_all → delete elements → delete nodes → move → coordinate table → add → sets."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
+from sam_plugin.compilers.part import codegen
+from sam_plugin.compilers.part.authorization import asks_for_sets, asks_to_clear_all
+from sam_plugin.compilers.part.ir import EditPartIR, EditSetIR
+from sam_plugin.compilers.part.mesh_checks import (
+    MeshFields,
+    MeshInput,
+    check_ids,
+    check_patches_and_lines,
+    plan_checked,
+)
+from sam_plugin.compilers.part.predict import changed, merged_sets
+from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
+from sam_plugin.compilers.selectors import (
+    LabelsSelector,
+    SetSelector,
+    ShapeSelector,
+    check_selector,
+    selector_literal,
+)
+from sam_plugin.samops import selection
+from sam_plugin.samops.geometry import PointIndex, size_tolerance
+
+TOOL = "edit_part"
+FIELDS = MeshFields(nodes="nodes", elements="add_elements", patches="add_patches",
+                    lines="add_lines")
+
+
+def _mesh(ir: EditPartIR) -> MeshInput:
+    return MeshInput(ir.nodes, ir.add_elements, ir.add_patches, ir.add_lines, FIELDS)
+
+
+def _asks_nothing(ir: EditPartIR) -> bool:
+    return not (ir.clear_all or ir.nodes or ir.add_elements or ir.add_patches or ir.add_lines
+                or ir.delete_elements or ir.delete_nodes or ir.move_nodes or ir.element_sets)
+
+
+def domain_checks(ir: EditPartIR, ctx: CompileContext) -> list[Diagnostic]:
+    part = ctx.part
+    if part is None:
+        return [Diagnostic(path="", message=(
+            f"edit_part needs an existing part; part {ctx.target.part_name!r} does not exist "
+            "(use build_part)"))]
+    if _asks_nothing(ir):
+        return [Diagnostic(path="", message="edit_part asks for nothing; give at least one "
+                           "of clear_all, delete_elements, delete_nodes, move_nodes, nodes, "
+                           "add_elements, add_patches, add_lines, element_sets")]
+    found: list[Diagnostic] = []
+    found.extend(_check_clear_all(ir, ctx))
+    mesh = _mesh(ir)
+    found.extend(check_ids(mesh))
+    if ir.delete_elements is not None:
+        found.extend(check_selector(ir.delete_elements, part, "delete_elements", "elements",
+                                    ctx.state))
+    if ir.delete_nodes is not None:
+        found.extend(check_selector(ir.delete_nodes, part, "delete_nodes", "nodes", ctx.state))
+    found.extend(_check_moves(ir, part))
+    found.extend(_check_sets(ir, part, mesh.owner_ids()))
+    return found
+
+
+def _check_clear_all(ir: EditPartIR, ctx: CompileContext) -> list[Diagnostic]:
+    if not ir.clear_all:
+        return []
+    found = []
+    if not asks_to_clear_all(ctx.request_text):
+        found.append(Diagnostic(path="clear_all", message=(
+            "clear_all deletes every node, element and set, but the request does not "
+            "explicitly ask to delete or replace everything; remove clear_all")))
+    for field in ("delete_elements", "delete_nodes", "move_nodes"):
+        if getattr(ir, field):
+            found.append(Diagnostic(path=field, message=(
+                "clear_all already deletes everything; remove it")))
+    return found
+
+
+def _check_moves(ir: EditPartIR, part: Any) -> list[Diagnostic]:
+    existing = {n.label for n in part.nodes}
+    doomed: set[int] = set()
+    if ir.delete_nodes is not None:
+        try:
+            doomed = {n.label for n in selection.select_nodes(
+                part, selector_literal(ir.delete_nodes))}
+        except selection.SelectionError:
+            doomed = set()
+    found, seen = [], set()
+    for i, move in enumerate(ir.move_nodes):
+        here = f"move_nodes[{i}].label"
+        if move.label not in existing:
+            found.append(Diagnostic(path=here, message=(
+                f"unknown node label {move.label}; "
+                f"{selection.label_range(existing, 'node')}")))
+        elif move.label in doomed:
+            found.append(Diagnostic(path=here, message=(
+                f"node {move.label} is deleted by delete_nodes first; it cannot be moved")))
+        if move.label in seen:
+            found.append(Diagnostic(path=here, message=f"node {move.label} is moved twice"))
+        seen.add(move.label)
+    return found
+
+
+def _check_sets(ir: EditPartIR, part: Any, owner_ids: Sequence[str]) -> list[Diagnostic]:
+    found = []
+    taken = set() if ir.clear_all else set(part.sets.keys())
+    names: list[str] = []
+    for i, item in enumerate(ir.element_sets):
+        here = f"element_sets[{i}]"
+        if item.name in taken:
+            found.append(Diagnostic(path=f"{here}.name", message=(
+                f"set {item.name!r} already exists; {selection.set_names(part)}; "
+                "choose a new name")))
+        if item.name in names:
+            found.append(Diagnostic(path=f"{here}.name",
+                                    message=f"duplicate set name {item.name!r}"))
+        names.append(item.name)
+        if not item.element_ids and item.selection is None:
+            found.append(Diagnostic(path=here, message=(
+                "a set needs element_ids (elements added in this call) or a selection")))
+        for k, owner in enumerate(item.element_ids):
+            if owner not in owner_ids:
+                found.append(Diagnostic(path=f"{here}.element_ids[{k}]", message=(
+                    f"unknown element id {owner!r}; ids added in this call: "
+                    f"{', '.join(owner_ids) or 'none'}")))
+        if item.selection is not None:
+            found.extend(check_selector(item.selection, part, f"{here}.selection",
+                                        "elements"))
+    return found
+
+
+def _authorized_sets(ir: EditPartIR, ctx: CompileContext,
+                     notes: list[str]) -> tuple[EditSetIR, ...]:
+    if ir.element_sets and not asks_for_sets(ctx.request_text):
+        notes.append(
+            f"element_sets dropped ({', '.join(s.name for s in ir.element_sets)}): the "
+            "request does not ask for sets or groups")
+        return ()
+    return ir.element_sets
+
+
+def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Range]:
+    """(elements removed, per shape, nodes removed), evaluated on the live part."""
+    removed_elements: set[int] = set()
+    shapes = dict.fromkeys(SHAPES, 0)
+    by_label = {e.label: e for e in part.elements}
+    if ir.delete_elements is not None:
+        for e in selection.select_elements(part, selector_literal(ir.delete_elements)):
+            removed_elements.add(e.label)
+            shapes[str(e.type)] += 1
+    if ir.delete_nodes is None:
+        return (Range.exact(len(removed_elements)),
+                {s: Range.exact(shapes[s]) for s in SHAPES}, Range.exact(0))
+    selector = ir.delete_nodes
+    doomed = {n.label for n in selection.select_nodes(part, selector_literal(selector))}
+    # Node picks through elements (shape, element-only sets) see the part after the element
+    # deletions; picks by label, box or all do not depend on them.
+    depends = isinstance(selector, ShapeSelector) or (
+        isinstance(selector, SetSelector) and not part.sets[selector.name].nodes)
+    dependents = shapes.copy()
+    dependent_count = 0
+    for label, element in by_label.items():
+        if label not in removed_elements and doomed.intersection(element.connectivity):
+            dependents[str(element.type)] += 1
+            dependent_count += 1
+    if not depends:
+        return (Range.exact(len(removed_elements) + dependent_count),
+                {s: Range.exact(dependents[s]) for s in SHAPES}, Range.exact(len(doomed)))
+    remaining = len(by_label) - len(removed_elements)
+    return (Range(min=len(removed_elements), max=len(removed_elements) + remaining),
+            {s: Range(min=shapes[s], max=shapes[s] + dependents[s]) for s in SHAPES},
+            Range(min=0, max=len(doomed)))
+
+
+def _reusable(points: Sequence, part: Any, ir: EditPartIR, tolerance: float) -> int:
+    """New points that may resolve to an existing node (live now, or a move target)."""
+    if ir.clear_all:
+        return 0
+    index = PointIndex(tolerance)
+    for node in part.nodes:
+        index.add(node.coordinates)
+    for move in ir.move_nodes:
+        index.add(move.coordinates)
+    return sum(1 for p in points if index.find(p) is not None)
+
+
+def predict(ir: EditPartIR, ctx: CompileContext, plan, tolerance: float,
+            set_names: Sequence[str]) -> Prediction:
+    part = ctx.part
+    state = ctx.state
+    new_points = plan.points
+    reusable = _reusable(new_points, part, ir, tolerance)
+    added = plan.shape_counts()
+    if ir.clear_all:
+        nodes = Range(min=len(new_points), max=len(new_points))
+        elements = Range.exact(len(plan.cells))
+        shapes = {s: Range.exact(added[s]) for s in SHAPES}
+        sets = sorted(set_names)
+    else:
+        removed, removed_shapes, removed_nodes = _deletions(ir, part)
+        base_nodes = state.node_count
+        nodes = Range(min=max(0, base_nodes.min - removed_nodes.max + len(new_points)
+                              - reusable),
+                      max=max(0, base_nodes.max - removed_nodes.min + len(new_points)))
+        elements = Range(min=max(0, state.element_count.min - removed.max + len(plan.cells)),
+                         max=max(0, state.element_count.max - removed.min + len(plan.cells)))
+        shapes = {s: Range(min=max(0, state.shape_counts[s].min - removed_shapes[s].max
+                                   + added[s]),
+                           max=max(0, state.shape_counts[s].max - removed_shapes[s].min
+                                   + added[s]))
+                  for s in SHAPES}
+        sets = merged_sets(state.sets_present, set_names)
+    return changed(state, node_count=nodes, element_count=elements, shape_counts=shapes,
+                   sets_present=sets, assigned_elements=None, oriented_beams=None)
+
+
+def _preflight(ir: EditPartIR, sets: Sequence[EditSetIR]) -> str:
+    lines = ["_part_ops.require_part(_model, _part_name)\n"]
+    part = codegen.PART
+    for field in ("delete_elements", "delete_nodes"):
+        selector = getattr(ir, field)
+        if isinstance(selector, LabelsSelector | SetSelector):
+            kind = "elements" if field == "delete_elements" else "nodes"
+            lines.append(codegen.call("_part_ops.require_selection", [part],
+                                      literal_args=[selector_literal(selector), field, kind]))
+    if ir.move_nodes:
+        lines.append(codegen.call("_part_ops.require_node_labels", [part], literal_args=[
+            tuple(m.label for m in ir.move_nodes), "move_nodes"]))
+    if sets and not ir.clear_all:
+        lines.append(codegen.call("_part_ops.require_new_set_names", [part], literal_args=[
+            tuple(s.name for s in sets), "element_sets"]))
+    return "".join(lines)
+
+
+def _mutation(ir: EditPartIR, mesh: MeshInput, sets: Sequence[EditSetIR],
+              tolerance: float) -> str:
+    lines = [f"_part = {codegen.PART}\n"]
+    if ir.clear_all:
+        lines.append("_part_ops.clear_all(_part)\n")
+    if ir.delete_elements is not None:
+        lines.append(codegen.call("_part_ops.delete_elements", ["_part"],
+                                  literal_args=[selector_literal(ir.delete_elements)]))
+    if ir.delete_nodes is not None:
+        lines.append(codegen.call("_part_ops.delete_nodes", ["_part"],
+                                  literal_args=[selector_literal(ir.delete_nodes)]))
+    if ir.move_nodes:
+        lines.append(codegen.call("_part_ops.move_nodes", ["_part"], literal_args=[
+            tuple((m.label, m.coordinates) for m in ir.move_nodes)]))
+    specs = mesh.specs()
+    if any(specs.values()):
+        lines.append("_added = " + codegen.call(
+            "_part_ops.add_mesh", ["_part"],
+            {"nodes": specs["nodes"], "elements": specs["elements"],
+             "patches": specs["patches"], "lines": specs["lines"], "tolerance": tolerance,
+             "reuse_existing": True}))
+    else:
+        lines.append("_added = {}\n")
+    if sets:
+        set_specs = tuple(
+            (s.name, s.element_ids,
+             selector_literal(s.selection) if s.selection is not None else None)
+            for s in sets)
+        lines.append(f"_part_ops.make_sets(_part, {codegen.literal(set_specs)}, _added)\n")
+    return "".join(lines)
+
+
+def compile_edit(ir: EditPartIR, ctx: CompileContext) -> Fragment:
+    notes: list[str] = []
+    sets = _authorized_sets(ir, ctx, notes)
+    mesh = _mesh(ir)
+    live_points = [] if ir.clear_all else [tuple(n.coordinates) for n in ctx.part.nodes]
+    tolerance = size_tolerance([*live_points, *mesh.coordinates()])
+    problems = check_patches_and_lines(mesh, tolerance)
+    if problems:
+        raise CompileError(TOOL, problems)
+    plan, problems = plan_checked(mesh, tolerance)
+    if problems:
+        raise CompileError(TOOL, problems)
+    normalized = ir.model_dump(mode="json")
+    normalized["element_sets"] = [s.model_dump(mode="json") for s in sets]
+    return Fragment(
+        tool=TOOL,
+        preflight=_preflight(ir, sets),
+        mutation=_mutation(ir, mesh, sets, tolerance),
+        normalized=normalized,
+        evidence=predict(ir, ctx, plan, tolerance, [s.name for s in sets]),
+        helpers=["part_ops"],
+        notes=notes,
+    )

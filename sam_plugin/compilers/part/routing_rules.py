@@ -1,0 +1,47 @@
+"""Part routing tables: capabilities, tools, operation words (English and Chinese)."""
+
+from __future__ import annotations
+
+from sam_plugin.compilers.routing import RoutingRules
+
+CAPABILITIES: tuple[str, ...] = ("build", "edit", "transform", "repair", "audit")
+TOOL_NAMES = {
+    "build": "build_part",
+    "edit": "edit_part",
+    "transform": "transform_part",
+    "repair": "repair_part",
+    "audit": "audit_part",
+}
+
+KEYWORDS_EN = {
+    "build": ("build", "create", "generate", "construct"),
+    "edit": ("add", "delete", "remove", "edit", "modify", "insert", "clear"),
+    "transform": ("translate", "rotate", "mirror", "reflect", "scale", "copy", "array",
+                  "shift", "move"),
+    "repair": ("merge", "repair", "fix", "deduplicate", "coincident", "free nodes",
+               "duplicate elements"),
+    "audit": ("audit", "check", "inspect", "verify", "quality"),
+}
+KEYWORDS_ZH = {
+    "build": ("建立", "创建", "生成", "构建", "建模", "新建"),
+    "edit": ("添加", "增加", "删除", "删掉", "移除", "修改", "编辑", "插入"),
+    "transform": ("平移", "旋转", "镜像", "缩放", "复制", "阵列", "移动"),
+    "repair": ("合并", "修复", "重合", "自由节点", "重复单元"),
+    "audit": ("审计", "检查", "审核", "质量"),
+}
+ALIASES = {
+    "构建": "build", "建模": "build", "创建": "build", "编辑": "edit", "修改": "edit",
+    "变换": "transform", "修复": "repair", "审计": "audit", "检查": "audit",
+}
+
+RULES = RoutingRules(
+    title="Part",
+    capabilities=CAPABILITIES,
+    tool_names=TOOL_NAMES,
+    keywords_en=KEYWORDS_EN,
+    keywords_zh=KEYWORDS_ZH,
+    empty_target_capability="build",
+    combinable_only={"build": frozenset({"audit"})},
+    nonempty_substitute={"build": "edit"},
+    aliases=ALIASES,
+)

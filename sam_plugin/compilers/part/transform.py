@@ -1,0 +1,122 @@
+"""transform_part: translate, rotate, mirror, scale, translate_copy, linear_array."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
+from sam_plugin.compilers.part import codegen
+from sam_plugin.compilers.part.ir import (
+    LinearArrayOp,
+    MirrorOp,
+    RotateOp,
+    TransformPartIR,
+    TranslateCopyOp,
+)
+from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
+from sam_plugin.compilers.selectors import (
+    AllSelector,
+    check_selector,
+    selector_literal,
+)
+from sam_plugin.samops.selection import select_transform_nodes
+
+TOOL = "transform_part"
+
+
+def _is_zero(v: tuple[float, float, float]) -> bool:
+    return v[0] == 0 and v[1] == 0 and v[2] == 0
+
+
+def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
+    if not part_expected(ctx):
+        return [Diagnostic(path="", message=(
+            f"part {ctx.target.part_name!r} does not exist; there is nothing to transform"))]
+    found: list[Diagnostic] = []
+    for i, op in enumerate(ir.operations):
+        here = f"operations[{i}]"
+        found.extend(check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
+                                    ctx.state))
+        if isinstance(op, RotateOp) and _is_zero(op.axis):
+            found.append(Diagnostic(path=f"{here}.axis",
+                                    message="axis must not be the zero vector"))
+        if isinstance(op, MirrorOp) and _is_zero(op.normal):
+            found.append(Diagnostic(path=f"{here}.normal",
+                                    message="normal must not be the zero vector"))
+        if isinstance(op, TranslateCopyOp | LinearArrayOp) and _is_zero(op.vector):
+            found.append(Diagnostic(path=f"{here}.vector", message=(
+                "vector must not be zero: the copies would lie on the original")))
+    return found
+
+
+@dataclass
+class _Counts:
+    nodes: Range
+    elements: Range
+    shapes: dict[str, Range]
+
+
+def _copies(op: object) -> int:
+    if isinstance(op, TranslateCopyOp):
+        return 1
+    if isinstance(op, MirrorOp):
+        return 1 if op.make_copy else 0
+    if isinstance(op, LinearArrayOp):
+        return op.count - 1
+    return 0
+
+
+def _selected(op, current: _Counts, ctx: CompileContext, pristine: bool) -> _Counts:
+    selection = op.selection
+    if pristine:
+        elements, nodes = select_transform_nodes(ctx.part, selector_literal(selection))
+        shapes = dict.fromkeys(SHAPES, 0)
+        for element in elements:
+            shapes[str(element.type)] += 1
+        return _Counts(Range.exact(len(nodes)), Range.exact(len(elements)),
+                       {s: Range.exact(shapes[s]) for s in SHAPES})
+    if isinstance(selection, AllSelector):
+        return current
+    return _Counts(Range(min=0, max=current.nodes.max), Range(min=0, max=current.elements.max),
+                   {s: Range(min=0, max=current.shapes[s].max) for s in SHAPES})
+
+
+def _grow(a: Range, b: Range, k: int) -> Range:
+    return Range(min=a.min + k * b.min, max=a.max + k * b.max)
+
+
+def predict(ir: TransformPartIR, ctx: CompileContext) -> Prediction:
+    state = ctx.state
+    current = _Counts(state.node_count, state.element_count, dict(state.shape_counts))
+    pristine = state_is_live(ctx)
+    for op in ir.operations:
+        k = _copies(op)
+        if k:
+            chosen = _selected(op, current, ctx, pristine)
+            current = _Counts(
+                _grow(current.nodes, chosen.nodes, k),
+                _grow(current.elements, chosen.elements, k),
+                {s: _grow(current.shapes[s], chosen.shapes[s], k) for s in SHAPES},
+            )
+        pristine = False
+    return changed(state, node_count=current.nodes, element_count=current.elements,
+                   shape_counts=current.shapes)
+
+
+def compile_transform(ir: TransformPartIR, ctx: CompileContext) -> Fragment:
+    operations = []
+    for op in ir.operations:
+        data = op.model_dump(mode="python", by_alias=True)
+        data["selection"] = selector_literal(op.selection)
+        operations.append(data)
+    preflight = "_part_ops.require_part(_model, _part_name)\n" if ctx.part is not None else ""
+    return Fragment(
+        tool=TOOL,
+        preflight=preflight,
+        mutation=codegen.call("_part_transform.apply", [codegen.PART],
+                              literal_args=[tuple(operations)]),
+        normalized=ir.model_dump(mode="json", by_alias=True),
+        evidence=predict(ir, ctx),
+        helpers=["part_transform", "part_ops"],
+    )

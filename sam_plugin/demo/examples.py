@@ -1,0 +1,53 @@
+"""The bundled example requests and their recorded provider responses (``examples.json``)."""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+EXAMPLES_FILE = Path(__file__).resolve().parent / "examples.json"
+WORKSPACE_FILE = Path(__file__).resolve().parent / "workspace.sam.json"
+
+
+class Example(BaseModel):
+    """One example: where it applies, what the user types, what the model answered."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str
+    title: str
+    mode: Literal["part", "property", "mesh"]
+    model: str
+    part: str
+    request: str
+    style: Literal["openai", "deepseek"] = "openai"
+    reasoning: str = ""
+    spec: str
+    tool_calls: tuple[tuple[str, dict[str, Any]], ...]
+
+    def picker_entry(self) -> dict[str, str]:
+        return {"title": self.title, "mode": self.mode, "model": self.model,
+                "part": self.part, "request": self.request}
+
+    def calls_for(self, tool_names: list[str]) -> list[tuple[str, str]]:
+        """The recorded calls for the tools offered, in the order offered."""
+        recorded = {name: arguments for name, arguments in self.tool_calls}
+        return [(name, json.dumps(recorded[name])) for name in tool_names if name in recorded]
+
+
+@lru_cache(maxsize=1)
+def load_examples() -> tuple[Example, ...]:
+    data = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))
+    return tuple(Example.model_validate(item) for item in data)
+
+
+def example_by_id(example_id: str) -> Example:
+    for example in load_examples():
+        if example.id == example_id:
+            return example
+    known = ", ".join(e.id for e in load_examples())
+    raise KeyError(f"example: unknown id {example_id!r}; known: {known}")

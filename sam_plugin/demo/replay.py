@@ -1,0 +1,76 @@
+"""Replay recorded responses through the loopback fake provider (the real HTTP/SSE path).
+
+The responder matches a chat request to a bundled example by the request text inside its
+user message: a request without ``tools`` gets the recorded spec (streamed, with reasoning
+for DeepSeek-style examples); a request with ``tools`` gets the recorded calls for exactly
+the tools offered, in the order offered. An unknown request gets a plain answer saying
+that replay only knows the bundled examples.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sam_plugin.demo.examples import Example, load_examples
+from sam_plugin.testing.fake_provider import FakeProvider, StreamResponse
+from sam_plugin.testing.streams import deepseek_stream, openai_stream
+
+REPLAY_MODEL = "replay-recorded"
+UNKNOWN_REQUEST_REPLY = (
+    "Replay mode has no recorded answer for this request. It answers only the bundled "
+    "example requests (pick one under Examples). To use a live model, open Settings and "
+    "enter a provider."
+)
+
+
+def _user_text(request: Any) -> str:
+    messages = request.get("messages", []) if isinstance(request, dict) else []
+    return "\n".join(str(m.get("content") or "") for m in messages if m.get("role") == "user")
+
+
+def _offered_tools(request: dict[str, Any]) -> list[str]:
+    return [t.get("function", {}).get("name", "") for t in request.get("tools") or []]
+
+
+class ReplayResponder:
+    """``responder`` for :class:`FakeProvider`; ``delay`` paces each SSE piece (seconds)."""
+
+    def __init__(self, examples: Sequence[Example] | None = None, delay: float = 0.0) -> None:
+        self.examples = list(examples if examples is not None else load_examples())
+        self.delay = delay
+        self.answered: list[tuple[str, str]] = []  # (example id or "", "design" | "tools")
+
+    def match(self, request: Any) -> Example | None:
+        text = _user_text(request)
+        # the longest matching request wins, so that one example's text inside another's
+        # cannot steal it
+        found = [e for e in self.examples if e.request in text]
+        return max(found, key=lambda e: len(e.request)) if found else None
+
+    def __call__(self, request: Any) -> StreamResponse:
+        example = self.match(request)
+        tools = _offered_tools(request) if isinstance(request, dict) else []
+        kind = "tools" if tools else "design"
+        self.answered.append((example.id if example else "", kind))
+        if example is None:
+            return StreamResponse([_b(p) for p in openai_stream(content=UNKNOWN_REQUEST_REPLY)],
+                                  delay=self.delay)
+        if tools:
+            pieces = openai_stream(tool_calls=example.calls_for(tools), fragment_size=24)
+        elif example.style == "deepseek":
+            pieces = deepseek_stream(content=example.spec, reasoning=example.reasoning,
+                                     fragment_size=6)
+        else:
+            pieces = openai_stream(content=example.spec, fragment_size=6)
+        return StreamResponse([_b(p) for p in pieces], delay=self.delay)
+
+
+def _b(piece: str | bytes) -> bytes:
+    return piece.encode("utf-8") if isinstance(piece, str) else piece
+
+
+def start_replay_provider(delay: float = 0.0) -> tuple[FakeProvider, ReplayResponder]:
+    """A started loopback provider answering with the recorded responses."""
+    responder = ReplayResponder(delay=delay)
+    return FakeProvider(responder=responder), responder

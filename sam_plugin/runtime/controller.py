@@ -1,0 +1,793 @@
+"""The generic gated controller: observe, design, wait for the human, collect, compile,
+execute once, verify (DESIGN.md §1). It knows nothing about any domain: modules come
+through the DomainModule protocol, SAM through the host gateway, the LLM through the provider.
+
+The one script execution is synchronous (``host.execute``) inside the async ``confirm``: it
+runs on the caller's thread (the GUI thread under qasync), as SAM requires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import traceback
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sam_plugin.compilers import registry
+from sam_plugin.compilers.evidence import Prediction, Readback
+from sam_plugin.compilers.protocol import (
+    CompileContext,
+    CompileError,
+    DomainModule,
+    Fragment,
+    Route,
+    RouteRefused,
+    Target,
+)
+from sam_plugin.compilers.registry import MODES
+from sam_plugin.runtime.collection import (
+    CollectedCall,
+    CollectionViolation,
+    check_round,
+    max_rounds,
+    round_messages,
+)
+from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
+from sam_plugin.runtime.journal import UNKNOWN_ADVICE, AlreadySubmitted, SubmissionJournal
+from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
+from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
+from sam_plugin.runtime.provider_errors import ProviderError
+from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
+from sam_plugin.runtime.run_store import (
+    JOURNAL_NAME,
+    ErrorLayer,
+    RunDir,
+    RunError,
+    RunResult,
+    RunStatus,
+    StateSummary,
+    new_run_id,
+    tool_response_name,
+)
+from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.verifier import all_passed, verify
+
+__all__ = [
+    "ControllerBusy",
+    "ControllerEvent",
+    "ControllerStateError",
+    "DRIFT_MESSAGE",
+    "Phase",
+    "RunController",
+    "RunResult",
+    "SubmitRefused",
+]
+
+log = logging.getLogger(__name__)
+
+DRIFT_MESSAGE = "the target changed since the spec was written; submit again"
+CANCEL_SETTLE_SECONDS = 2.0
+PARTIAL_WARNING = (
+    "The part may be partly modified: SAM has no undo, and the script stopped part-way. "
+    "Re-observe the part before submitting a new request; this run is not retried."
+)
+
+
+# (host, observation) -> text for the design prompt; may be async. Reads only.
+Explorer = Callable[[Any, Observation], Any]
+
+
+class SubmitRefused(ValueError):
+    """``submit`` could not start a run (settings, host, runs directory, mode or target)."""
+
+
+class ControllerBusy(SubmitRefused):
+    """A run is in progress or waiting for review."""
+
+
+class ControllerStateError(RuntimeError):
+    """An action that the current phase does not allow (e.g. confirming twice)."""
+
+
+def _default_provider_factory(settings: ProviderSettings) -> Any:
+    from sam_plugin.runtime.provider import ChatProvider
+
+    return ChatProvider(settings)
+
+
+@dataclass
+class _Run:
+    run_id: str
+    dir: RunDir
+    request: str
+    mode: str
+    target: Target
+    module: DomainModule
+    observation: Observation | None = None
+    spec: str = ""
+    route: Route | None = None
+    before: Readback | None = None
+    script_sha256: str | None = None
+    submissions: int = 0
+    sse_count: int = 0
+    invalidated: str | None = None
+    exploration: str = ""
+    collected: list[CollectedCall] = field(default_factory=list)
+
+
+class _Return(Exception):
+    """Internal: leave confirm back to Review (nothing executed)."""
+
+    def __init__(self, layer: ErrorLayer, message: str):
+        super().__init__(message)
+        self.layer = layer
+        self.message = message
+
+
+class _Fail(Exception):
+    """Internal: end the run as Failed at ``layer``."""
+
+    def __init__(self, layer: ErrorLayer, message: str):
+        super().__init__(message)
+        self.layer = layer
+        self.message = message
+
+
+class _Relay(StreamListener):
+    """Forwards streamed text to the controller's listeners.
+
+    Only the design stream feeds ``design_delta`` (the spec view); collection rounds forward
+    reasoning only, so text a model writes next to its tool calls never poses as the spec.
+    """
+
+    def __init__(self, emit: Callable[[str, dict[str, Any]], None], *, spec: bool):
+        self._emit = emit
+        self._spec = spec
+
+    def on_content(self, text: str) -> None:
+        if self._spec:
+            self._emit("design_delta", {"text": text})
+
+    def on_reasoning(self, text: str) -> None:
+        self._emit("reasoning_delta", {"text": text})
+
+    def on_retry(self, error: Exception) -> None:
+        # the provider restarts the stream: views must drop what they showed so far
+        if self._spec:
+            self._emit("design_delta", {"text": "", "reset": True})
+
+
+class RunController:
+    def __init__(
+        self,
+        *,
+        runs_dir: Path,
+        settings: ProviderSettings,
+        host: Any,
+        provider_factory: Callable[[ProviderSettings], Any] = _default_provider_factory,
+        language: str = "en",
+        module_factory: Callable[[str], DomainModule] | None = None,
+        composer: Callable[[Sequence[Fragment], str, Target], tuple[str, str, str]] | None = None,
+        explorer: Explorer | None = None,
+    ):
+        self.runs_dir = Path(runs_dir)
+        self.settings = settings
+        self.host = host
+        self.language = language
+        self._provider_factory = provider_factory
+        self._module_factory = module_factory or _registry_module
+        self._composer = composer or _compose_with_composer
+        self._explorer = explorer
+        self._bus = EventBus()
+        self._run: _Run | None = None
+        self._stream_task: asyncio.Future[Any] | None = None
+        self._cancel_requested = False
+        self.phase: Phase = Phase.IDLE
+        self.phase_label: str = "Idle"
+        self.spec_text: str = ""
+        self.route: Route | None = None
+        self.result: RunResult | None = None
+        self.unknown_runs: list[str] = []
+        self.recovered_runs: list[str] = []  # marked ``unknown`` by this controller's start
+        self._recover_unknown_runs()
+
+    # -- public API -------------------------------------------------------------------------
+
+    @property
+    def run_id(self) -> str | None:
+        return self._run.run_id if self._run else None
+
+    @property
+    def journal(self) -> SubmissionJournal:
+        return SubmissionJournal(self.runs_dir / JOURNAL_NAME)
+
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        return self._bus.subscribe(listener)
+
+    async def submit(
+        self, request: str, mode: str, target: Target, *, explore: bool = False
+    ) -> Phase:
+        """Observing → (Exploring) → Designing → Review, or Failed (result written)."""
+        self._refuse_if_busy()
+        module = self._check_submit(request, mode, target)
+        run_id = self._new_run_id()
+        run = _Run(
+            run_id=run_id,
+            dir=RunDir(self.runs_dir, run_id).create(),
+            request=request,
+            mode=mode,
+            target=target,
+            module=module,
+        )
+        self._run = run
+        self._bus.log_path = run.dir.file("events.jsonl")
+        self._cancel_requested = False
+        self.spec_text, self.route, self.result = "", None, None
+        run.dir.write_text("request.txt", request)
+        try:
+            self._set_phase(Phase.OBSERVING, "Observing the workspace (read-only)")
+            self._observe(run)
+            if explore:
+                await self._explore(run)
+            self._set_phase(Phase.DESIGNING, "Designing: the model is writing the spec")
+            await self._design(run)
+            self._set_phase(Phase.REVIEW, "Review: spec proposed, waiting for your confirmation")
+        except _Fail as failure:
+            self._finish_failed(failure.layer, failure.message)
+        except asyncio.CancelledError:
+            self._finish_cancelled()
+            if not self._cancel_requested:
+                raise
+        return self.phase
+
+    async def confirm(self, mode: str, target: Target) -> RunResult:
+        """Collect → compile → execute once → verify; or back to Review with nothing executed."""
+        run = self._run
+        if self.phase != Phase.REVIEW or run is None:
+            raise ControllerStateError(
+                f"confirm: no spec is waiting for review (phase {self.phase}); "
+                "submit a request first"
+            )
+        self._cancel_requested = False
+        try:
+            self._check_drift(run, mode, target, when="confirm")
+            self._bus.emit(run.run_id, "design_confirmed", {"tools": list(self._route(run).tools)})
+            self._set_phase(Phase.COLLECTING, self._collecting_label(0))
+            collected = await self._collect(run)
+            self._set_phase(Phase.COMPILING, f"Compiling {len(collected)} collected call(s)")
+            fragments, prediction = self._compile(run, collected)
+            script, sha, key = self._composer(fragments, run.run_id, run.target)
+            run.script_sha256 = sha
+            run.dir.write_text("generated_script.py", script)
+            self._bus.emit(
+                run.run_id, "script_composed", {"script_sha256": sha, "bytes": len(script)}
+            )
+            self._check_drift(run, mode, target, when="execution")
+            self._execute_once(run, script, sha, key)
+            self._verify(run, prediction)
+        except _Return as back:
+            self._return_to_review(back.layer, back.message)
+        except _Fail as failure:
+            self._finish_failed(failure.layer, failure.message)
+        except asyncio.CancelledError:
+            self._finish_cancelled()
+            if not self._cancel_requested:
+                raise
+        assert self.result is not None
+        return self.result
+
+    async def cancel(self) -> None:
+        """Stop a run before execution: closes a running stream; Cancelled (result written)."""
+        if self.phase in (Phase.DESIGNING, Phase.COLLECTING, Phase.OBSERVING, Phase.EXPLORING):
+            self._cancel_requested = True
+            if self._stream_task is not None and not self._stream_task.done():
+                self._stream_task.cancel()
+                # let the awaiting submit/confirm close the stream and write the result (polled:
+                # an asyncio.Event would bind to one loop, and a controller may outlive it)
+                loop = asyncio.get_running_loop()
+                deadline = loop.time() + CANCEL_SETTLE_SECONDS
+                while self.phase not in TERMINAL and loop.time() < deadline:
+                    await asyncio.sleep(0.005)
+        elif self.phase == Phase.REVIEW:
+            self._finish_cancelled()
+        elif self.phase in (Phase.COMPILING, Phase.EXECUTING, Phase.VERIFYING):
+            raise ControllerStateError(
+                f"cancel: the run is {self.phase}; a submitted script cannot be called back"
+            )
+
+    def invalidate(self, reason: str) -> None:
+        """The GUI's mode or target changed: a run in Review fails; a later one fails before
+        execution."""
+        if self._run is None:
+            return
+        if self.phase == Phase.REVIEW:
+            self._finish_failed("observation", f"{DRIFT_MESSAGE} ({reason})")
+        elif self.phase in (Phase.COLLECTING, Phase.COMPILING):
+            self._run.invalidated = reason
+
+    # -- submit -----------------------------------------------------------------------------
+
+    def _refuse_if_busy(self) -> None:
+        if self.phase in BUSY:
+            raise ControllerBusy(f"submit: a run is {self.phase}; wait for it or cancel it")
+        if self.phase == Phase.REVIEW:
+            raise ControllerBusy(
+                "submit: a spec is waiting for review; confirm or cancel it before submitting again"
+            )
+
+    def _check_submit(self, request: str, mode: str, target: Target) -> DomainModule:
+        missing = self.settings.missing_fields()
+        if missing:
+            raise SubmitRefused(
+                "provider settings incomplete: missing "
+                + ", ".join(missing)
+                + " (set them in the dock settings or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
+                "SAM_AGENT_MODEL)"
+            )
+        if not request.strip():
+            raise SubmitRefused("request: empty; describe the change you want")
+        if mode not in MODES:
+            raise SubmitRefused(f"mode: unknown mode {mode!r}; legal modes: {', '.join(MODES)}")
+        if not target.model_name.strip() or not target.part_name.strip():
+            raise SubmitRefused("target: pick a model and a part (a new part name may be typed)")
+        if self.host is None or getattr(self.host, "mdb", None) is None:
+            raise SubmitRefused("host: no SAM database is open")
+        try:
+            self.runs_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise SubmitRefused(
+                f"runs directory {self.runs_dir}: cannot create it ({error})"
+            ) from None
+        try:
+            return self._module_factory(mode)
+        except (ImportError, ValueError) as error:
+            raise SubmitRefused(f"mode {mode!r}: domain module unavailable ({error})") from None
+
+    def _new_run_id(self) -> str:
+        journal = self.journal
+        for _ in range(20):
+            run_id = new_run_id()
+            if not (self.runs_dir / run_id).exists() and journal.state_of(run_id) == "none":
+                return run_id
+        raise SubmitRefused(f"runs directory {self.runs_dir}: could not allocate a fresh run id")
+
+    def _observe(self, run: _Run) -> None:
+        try:
+            observation = observe(self.host, run.mode, run.target)
+        except Exception as error:  # the host's own failure, reported at its layer
+            log.exception("observation failed")
+            raise _Fail("observation", f"could not read the workspace: {error}") from None
+        run.observation = observation
+        run.before = observation.readback
+        run.dir.write_json("workspace.json", observation)
+        self._bus.emit(
+            run.run_id,
+            "observation_completed",
+            {
+                "target_exists": observation.index.target_part_exists,
+                "node_count": observation.readback.node_count,
+                "element_count": observation.readback.element_count,
+                "fingerprint": observation.fingerprint,
+            },
+        )
+
+    async def _explore(self, run: _Run) -> None:
+        """Read-only L2/L3 context for the design prompt, from the pluggable explorer."""
+        if self._explorer is None:
+            self._set_phase(
+                Phase.EXPLORING, "Exploring skipped: no deeper observation is available"
+            )
+            return
+        self._set_phase(Phase.EXPLORING, "Exploring the target (read-only)")
+        assert run.observation is not None
+        try:
+            found = self._explorer(self.host, run.observation)
+            if asyncio.iscoroutine(found):
+                found = await found
+        except Exception as error:
+            raise _Fail("observation", f"exploration failed: {error}") from None
+        run.exploration = str(found or "")
+
+    async def _design(self, run: _Run) -> None:
+        assert run.observation is not None
+        target = run.target
+        explored = f"Exploration (read-only): {run.exploration}\n" if run.exploration else ""
+        user = (
+            f"Mode: {run.mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
+            f"Workspace observation (JSON): {run.observation.prompt_json()}\n{explored}\n"
+            f"Request:\n{run.request}"
+        )
+        messages = [
+            {"role": "system", "content": run.module.design_prompt(self.language)},
+            {"role": "user", "content": user},
+        ]
+        relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=True)
+        try:
+            response = await self._stream(messages, None, relay)
+        except ProviderError as error:
+            run.dir.write_bytes("provider_design_response.sse", error.raw_sse)
+            raise _Fail("provider", f"the design request failed: {error}") from None
+        run.dir.write_bytes("provider_design_response.sse", response.raw_sse)
+        spec = response.content.strip()
+        run.spec = self.spec_text = spec
+        run.dir.write_text("design.txt", spec + "\n" if spec else "")
+        if not spec:
+            raise _Fail("design", "the model returned an empty spec; submit the request again")
+        if response.finish_reason == "length":
+            raise _Fail(
+                "design",
+                "the spec was cut off (the model hit its output limit); shorten the request",
+            )
+        try:
+            route = run.module.route(spec, run.observation.target_is_empty)
+        except RouteRefused as refused:
+            raise _Fail("design", str(refused)) from None
+        run.route = self.route = route
+        run.dir.write_json("design_route.json", route)
+        self._bus.emit(
+            run.run_id,
+            "design_received",
+            {
+                "method": route.method,
+                "capabilities": route.capabilities,
+                "tools": route.tools,
+                "spec_chars": len(spec),
+                # calls answered to a tool-less design request are ignored, never collected
+                "ignored_tool_calls": len(response.tool_calls),
+            },
+        )
+
+    # -- confirm ----------------------------------------------------------------------------
+
+    def _route(self, run: _Run) -> Route:
+        assert run.route is not None
+        return run.route
+
+    def _check_drift(self, run: _Run, mode: str, target: Target, *, when: str) -> None:
+        if run.invalidated:
+            raise _Fail("observation", f"{DRIFT_MESSAGE} ({run.invalidated})")
+        if mode != run.mode or target != run.target:
+            raise _Fail(
+                "observation",
+                f"{DRIFT_MESSAGE} (at {when}: the dock shows {mode} {target.model_name}/"
+                f"{target.part_name}, the spec was written for {run.mode} "
+                f"{run.target.model_name}/{run.target.part_name})",
+            )
+        assert run.observation is not None
+        try:
+            now = self.host.readback(run.target)
+        except Exception as error:
+            raise _Fail("observation", f"could not re-read the target at {when}: {error}") from None
+        if target_fingerprint(now) != run.observation.fingerprint:
+            raise _Fail("observation", f"{DRIFT_MESSAGE} (the part was modified before {when})")
+        run.before = now
+
+    def _collecting_label(self, collected: int) -> str:
+        expected = len(self._route(self._run).tools) if self._run else 0
+        return f"Collecting tool calls {collected}/{expected} (collected, not executed)"
+
+    async def _collect(self, run: _Run) -> list[CollectedCall]:
+        expected = list(self._route(run).tools)
+        remaining = list(expected)
+        collected: list[CollectedCall] = []
+        strict = self.settings.capabilities.strict_tools
+        for round_number in range(1, max_rounds(expected) + 1):
+            if not remaining:
+                break
+            response = await self._collection_round(run, round_number, collected, remaining, strict)
+            for call in response.tool_calls:
+                self._bus.emit(
+                    run.run_id,
+                    "tool_call_reconstructed",
+                    {
+                        "round": round_number,
+                        "tool": call.name,
+                        "call_id": call.id,
+                        "arguments_chars": len(call.arguments),
+                    },
+                )
+            try:
+                if response.finish_reason == "length":
+                    raise CollectionViolation("the response was cut off (finish_reason=length)")
+                names = check_round(response.tool_calls, remaining)
+            except CollectionViolation as violation:
+                self._bus.emit(
+                    run.run_id,
+                    "tool_call_rejected",
+                    {"round": round_number, "reason": str(violation)},
+                )
+                raise _Return("tool_call", f"round {round_number}: {violation}") from None
+            for call in response.tool_calls:
+                item = CollectedCall(
+                    round=round_number, call_id=call.id, tool=call.name, arguments=call.arguments
+                )
+                collected.append(item)
+                self._bus.emit(
+                    run.run_id, "tool_call_collected", {"round": round_number, "tool": call.name}
+                )
+            remaining = remaining[len(names) :]
+            self._bus.emit(
+                run.run_id,
+                "collection_progress",
+                {"collected": len(collected), "expected": len(expected)},
+            )
+            self._relabel(self._collecting_label(len(collected)))
+        if remaining:
+            raise _Return(
+                "tool_call",
+                f"the model did not deliver {', '.join(remaining)} within "
+                f"{max_rounds(expected)} rounds",
+            )
+        run.collected = collected
+        return collected
+
+    async def _collection_round(
+        self,
+        run: _Run,
+        round_number: int,
+        collected: list[CollectedCall],
+        remaining: list[str],
+        strict: bool,
+    ) -> ChatResponse:
+        messages = round_messages(
+            system_prompt=run.module.collection_prompt(self.language),
+            request=run.request,
+            spec=run.spec,
+            collected=collected,
+            remaining=remaining,
+        )
+        tools = run.module.tool_definitions(remaining, strict=strict)
+        run.sse_count += 1
+        name = tool_response_name(run.sse_count)
+        relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=False)
+        try:
+            response = await self._stream(messages, tools, relay)
+        except ProviderError as error:
+            run.dir.write_bytes(name, error.raw_sse)
+            raise _Return("provider", f"round {round_number}: {error}") from None
+        run.dir.write_bytes(name, response.raw_sse)
+        return response
+
+    def _compile(
+        self, run: _Run, collected: list[CollectedCall]
+    ) -> tuple[list[Fragment], Prediction]:
+        run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
+        assert run.before is not None
+        state = Prediction.from_readback(run.before)
+        model = self._host_model(run.target)
+        part = self.host.part(run.target)
+        fragments: list[Fragment] = []
+        files: list[str] = []
+        for call in collected:
+            ctx = CompileContext(
+                request_text=run.request, target=run.target, state=state, model=model, part=part
+            )
+            try:
+                fragment = run.module.compile(call.tool, call.arguments, ctx)
+            except CompileError as error:
+                raise _Return("compile", str(error)) from None
+            except Exception as error:  # a compiler bug: nothing ran, but say it plainly
+                log.exception("compiler crashed on %s", call.tool)
+                raise _Fail(
+                    "compile", f"{call.tool}: internal compiler error ({error!r}); nothing executed"
+                ) from None
+            fragments.append(fragment)
+            state = fragment.evidence
+            files += [f for f in fragment.evidence.files if f not in files]
+            self._bus.emit(
+                run.run_id, "tool_call_compiled", {"tool": call.tool, "notes": fragment.notes}
+            )
+        run.dir.write_json(
+            "normalized_calls.json",
+            [{"tool": f.tool, "arguments": f.normalized} for f in fragments],
+        )
+        return fragments, state.model_copy(update={"files": files})
+
+    def _host_model(self, target: Target) -> Any:
+        models = self.host.mdb.models
+        return models[target.model_name] if target.model_name in models.keys() else None
+
+    def _execute_once(self, run: _Run, script: str, sha: str, key: str) -> None:
+        journal = self.journal
+        try:
+            journal.record_submitted(run.run_id, sha, key)  # flushed + fsynced first (I8)
+        except AlreadySubmitted as refused:
+            raise _Fail("execution", str(refused)) from None
+        run.submissions = 1
+        self._set_phase(Phase.EXECUTING, "Executing: script submitted once")
+        self._bus.emit(run.run_id, "execution_submitted", {"script_sha256": sha})
+        try:
+            receipt = self.host.execute(script, run.target, run.dir.path)
+            status = str(getattr(receipt, "status", "FAIL"))
+            trace = str(getattr(receipt, "traceback", "") or "")
+        except Exception:
+            status, trace = "ERROR", traceback.format_exc()
+        journal.record_executed(run.run_id, status)
+        self._bus.emit(run.run_id, "execution_completed", {"status": status})
+        if status != "PASS":
+            raise _Fail(
+                "execution",
+                f"the script failed in SAM ({status}). {PARTIAL_WARNING}\n{trace}".rstrip(),
+            )
+
+    def _verify(self, run: _Run, prediction: Prediction) -> None:
+        self._set_phase(Phase.VERIFYING, "Verifying: reading the part back")
+        assert run.before is not None
+        try:
+            after = self.host.readback(run.target)
+        except Exception as error:
+            raise _Fail(
+                "verification",
+                f"the model WAS changed, but reading it back failed: {error}; re-observe the part",
+            ) from None
+        checks = verify(prediction, run.before, after, run.dir.path)
+        ok = all_passed(checks)
+        self._bus.emit(
+            run.run_id,
+            "readback_verified",
+            {"ok": ok, "failed": [c.name for c in checks if not c.ok], "checks": len(checks)},
+        )
+        if not ok:
+            failed = "; ".join(
+                f"{c.name}: expected {c.expected}, actual {c.actual}" for c in checks if not c.ok
+            )
+            self._finish_failed(
+                "verification",
+                f"the model WAS changed, but verification failed: {failed}. "
+                "Inspect the part before submitting again.",
+                after=after,
+                checks=checks,
+            )
+            return
+        self._set_phase(Phase.COMPLETE, "Verified")
+        self.result = self._result("verified", after=after, checks=checks)
+        run.dir.write_result(self.result)
+
+    # -- endings ----------------------------------------------------------------------------
+
+    def _result(
+        self,
+        status: RunStatus,
+        *,
+        error: RunError | None = None,
+        after: Readback | None = None,
+        checks: list | None = None,
+    ) -> RunResult:
+        run = self._run
+        assert run is not None
+        return RunResult(
+            run_id=run.run_id,
+            status=status,
+            phase=str(self.phase),
+            module=run.mode,
+            target=run.target,
+            tools=list(run.route.tools) if run.route else [],
+            submissions=run.submissions,
+            script_sha256=run.script_sha256,
+            before=StateSummary.from_readback(run.before) if run.before else None,
+            after=StateSummary.from_readback(after) if after else None,
+            checks=list(checks or []),
+            error=error,
+        )
+
+    def _finish_failed(
+        self,
+        layer: ErrorLayer,
+        message: str,
+        *,
+        after: Readback | None = None,
+        checks: list | None = None,
+    ) -> None:
+        run = self._run
+        assert run is not None
+        if after is None and run.submissions:
+            after = _try(lambda: self.host.readback(run.target))
+        self._set_phase(Phase.FAILED, f"Failed at {layer}")
+        self.result = self._result(
+            "failed", error=RunError(layer=layer, message=message), after=after, checks=checks
+        )
+        run.dir.write_result(self.result)
+        self._bus.emit(run.run_id, "run_failed", {"layer": layer, "message": message})
+
+    def _finish_cancelled(self) -> None:
+        run = self._run
+        assert run is not None
+        if self.phase in TERMINAL:
+            return
+        self._set_phase(Phase.CANCELLED, "Cancelled: nothing was executed")
+        self.result = self._result("cancelled")
+        run.dir.write_result(self.result)
+        self._bus.emit(run.run_id, "run_cancelled", {})
+
+    def _return_to_review(self, layer: ErrorLayer, message: str) -> None:
+        run = self._run
+        assert run is not None
+        self._set_phase(Phase.REVIEW, f"Review: returned, nothing executed ({layer})")
+        self.result = self._result("rejected", error=RunError(layer=layer, message=message))
+        run.dir.write_result(self.result)
+        self._bus.emit(run.run_id, "returned_to_review", {"layer": layer, "message": message})
+
+    # -- plumbing ---------------------------------------------------------------------------
+
+    def _set_phase(self, phase: Phase, label: str) -> None:
+        check_transition(self.phase, phase)
+        self.phase = phase
+        self._relabel(label)
+
+    def _relabel(self, label: str) -> None:
+        self.phase_label = label
+        if self._run is not None:
+            self._bus.emit(
+                self._run.run_id, "phase_changed", {"phase": str(self.phase), "label": label}
+            )
+
+    async def _stream(
+        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, listener: Any
+    ) -> ChatResponse:
+        provider = self._provider_factory(self.settings)
+        task = asyncio.ensure_future(provider.stream_chat(messages, tools=tools, listener=listener))
+        self._stream_task = task
+        try:
+            return await task
+        finally:
+            self._stream_task = None
+            closer = getattr(provider, "aclose", None)
+            if closer is not None:
+                await _maybe_await(closer())
+
+    def _recover_unknown_runs(self) -> None:
+        """Runs submitted without a recorded outcome (a crash): mark them ``unknown`` (I8)."""
+        self.unknown_runs = SubmissionJournal(self.runs_dir / JOURNAL_NAME).unknown_runs()
+        for run_id in self.unknown_runs:
+            run_dir = RunDir(self.runs_dir, run_id)
+            if not run_dir.path.is_dir() or run_dir.file("result.json").exists():
+                continue
+            try:
+                workspace = json.loads(run_dir.file("workspace.json").read_text(encoding="utf-8"))
+                route = json.loads(run_dir.file("design_route.json").read_text(encoding="utf-8"))
+                run_dir.write_result(
+                    RunResult(
+                        run_id=run_id,
+                        status="unknown",
+                        phase=str(Phase.EXECUTING),
+                        module=workspace.get("mode", ""),
+                        target=Target.model_validate(workspace["target"]),
+                        tools=list(route.get("tools", [])),
+                        submissions=1,
+                        error=RunError(layer="execution", message=UNKNOWN_ADVICE),
+                    )
+                )
+                self.recovered_runs.append(run_id)
+            except (OSError, ValueError, KeyError):
+                log.warning("run %s: outcome unknown and its artifacts are incomplete", run_id)
+
+
+def _compose_with_composer(
+    fragments: Sequence[Fragment], run_id: str, target: Target
+) -> tuple[str, str, str]:
+    """(script text, its sha256, idempotency key) from the shared composer."""
+    from sam_plugin.compilers import composer
+
+    composed = composer.compose(list(fragments))
+    return composed.text, composed.sha256, composer.idempotency_key(composed.sha256, run_id)
+
+
+def _registry_module(mode: str) -> DomainModule:
+    """Looked up at call time, so the registry stays the one place that maps modes."""
+    return registry.get_module(mode)
+
+
+def _try(read: Callable[[], Readback]) -> Readback | None:
+    try:
+        return read()
+    except Exception:
+        return None
+
+
+async def _maybe_await(value: Any) -> None:
+    if asyncio.iscoroutine(value):
+        await value

@@ -1,0 +1,119 @@
+"""The idempotency journal ``<runs-dir>/submissions.jsonl`` (invariant I8).
+
+``submitted`` is flushed and fsynced before the script reaches SAM and ``executed`` after it
+returned. The journal, not memory, decides whether a run id may submit: after a crash and a
+restart a run id that was ever submitted is refused, and a ``submitted`` without ``executed``
+means nobody knows what SAM did — that run is ``unknown`` and must be re-observed, never
+resubmitted.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ValidationError
+
+from sam_plugin.runtime.events import utc_timestamp
+
+SubmissionState = Literal["none", "submitted", "executed"]
+
+UNKNOWN_ADVICE = (
+    "SAM Agent stopped after this run's script was submitted and before its outcome was "
+    "recorded, so the part may or may not have been modified. Re-observe the workspace "
+    "(check the part, then submit a new request); this run will never be resubmitted."
+)
+
+
+class AlreadySubmitted(RuntimeError):
+    """A run id that the journal already holds tried to submit again."""
+
+    def __init__(self, run_id: str, state: SubmissionState):
+        detail = (
+            "its outcome is unknown; re-observe the workspace and submit a new request"
+            if state == "submitted"
+            else "it already executed"
+        )
+        super().__init__(
+            f"run {run_id} was already submitted once and is never resubmitted: {detail}"
+        )
+        self.run_id = run_id
+        self.state = state
+
+
+class JournalEntry(BaseModel):
+    run_id: str
+    state: Literal["submitted", "executed"]
+    timestamp: str
+    script_sha256: str = ""
+    idempotency_key: str = ""
+    outcome: str = ""  # for ``executed``: PASS, FAIL or ERROR
+
+
+class SubmissionJournal:
+    def __init__(self, path: Path):
+        self.path = Path(path)
+
+    def entries(self) -> list[JournalEntry]:
+        if not self.path.exists():
+            return []
+        entries = []
+        for line in self.path.read_text(encoding="utf-8").splitlines():
+            try:
+                entries.append(JournalEntry.model_validate_json(line))
+            except (ValidationError, ValueError):
+                # A torn last line after a power cut: the entry never completed its write.
+                continue
+        return entries
+
+    def state_of(self, run_id: str) -> SubmissionState:
+        state: SubmissionState = "none"
+        for entry in self.entries():
+            if entry.run_id == run_id:
+                if entry.state == "executed":
+                    return "executed"
+                state = "submitted"
+        return state
+
+    def unknown_runs(self) -> list[str]:
+        """Run ids journalled as submitted but never as executed, in journal order."""
+        submitted: dict[str, None] = {}
+        executed: set[str] = set()
+        for entry in self.entries():
+            if entry.state == "submitted":
+                submitted[entry.run_id] = None
+            else:
+                executed.add(entry.run_id)
+        return [run_id for run_id in submitted if run_id not in executed]
+
+    def record_submitted(self, run_id: str, script_sha256: str, idempotency_key: str) -> None:
+        """Journal a submission durably; refuse a run id the journal already holds."""
+        state = self.state_of(run_id)
+        if state != "none":
+            raise AlreadySubmitted(run_id, state)
+        self._append(
+            JournalEntry(
+                run_id=run_id,
+                state="submitted",
+                timestamp=utc_timestamp(),
+                script_sha256=script_sha256,
+                idempotency_key=idempotency_key,
+            )
+        )
+
+    def record_executed(self, run_id: str, outcome: str) -> None:
+        self._append(
+            JournalEntry(
+                run_id=run_id, state="executed", timestamp=utc_timestamp(), outcome=outcome
+            )
+        )
+
+    def _append(self, entry: JournalEntry) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        line = json.dumps(entry.model_dump(mode="json"), separators=(",", ":")) + "\n"
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(line)
+            handle.flush()
+            os.fsync(handle.fileno())

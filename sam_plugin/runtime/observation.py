@@ -1,0 +1,158 @@
+"""Read-only observation of the workspace: L0 index, L1 target summary and its fingerprint.
+
+L0 lists models and parts and says whether the frozen target exists; L1 summarises the
+target part. Both are stable pydantic schemas: written to ``workspace.json`` and, compacted,
+put into the design prompt. The fingerprint detects any change of the target between the
+spec and its execution (invariant I3).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from sam_plugin.compilers.evidence import Readback, ShapeName
+from sam_plugin.compilers.protocol import Target
+
+
+class ModelEntry(BaseModel):
+    name: str
+    parts: list[str]
+
+
+class WorkspaceIndex(BaseModel):
+    """L0: what exists, by name only."""
+
+    models: list[ModelEntry]
+    target: Target
+    target_model_exists: bool
+    target_part_exists: bool
+
+
+class SetSummary(BaseModel):
+    name: str
+    nodes: int
+    elements: int
+
+
+class PartSummary(BaseModel):
+    """L1: the target part in numbers (never its full mesh)."""
+
+    node_count: int
+    element_count: int
+    shape_counts: dict[ShapeName, int]
+    bounding_box: tuple[tuple[float, float, float], tuple[float, float, float]] | None
+    sets: list[SetSummary]
+    materials: list[str]
+    sections: list[str]
+    assigned_elements: int
+    unassigned_elements: int
+    oriented_beams: int
+
+
+class Observation(BaseModel):
+    mode: str
+    target: Target
+    index: WorkspaceIndex
+    part: PartSummary | None
+    fingerprint: str
+    readback: Readback = Field(exclude=True)
+
+    @property
+    def target_is_empty(self) -> bool:
+        """No part, or a part with neither nodes nor elements: routes to ``build``."""
+        return self.part is None or (self.part.node_count == 0 and self.part.element_count == 0)
+
+    def prompt_json(self) -> str:
+        """The compact form for the design prompt (no whitespace, stable key order)."""
+        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=False)
+
+
+def observe(host: Any, mode: str, target: Target) -> Observation:
+    """Observe through the host gateway; reads only."""
+    readback: Readback = host.readback(target)
+    models = _index_models(host.mdb)
+    model_exists = any(m.name == target.model_name for m in models)
+    part = host.part(target) if readback.part_exists else None
+    index = WorkspaceIndex(
+        models=models,
+        target=target,
+        target_model_exists=model_exists,
+        target_part_exists=readback.part_exists,
+    )
+    summary = _summarize(readback, part) if readback.part_exists else None
+    return Observation(
+        mode=mode,
+        target=target,
+        index=index,
+        part=summary,
+        fingerprint=target_fingerprint(readback),
+        readback=readback,
+    )
+
+
+def target_fingerprint(readback: Readback) -> str:
+    """The geometry fingerprint plus a digest of sets and properties.
+
+    Geometry alone would miss a set renamed or a section added between spec and execution.
+    """
+    meta = json.dumps(
+        [
+            readback.part_exists,
+            readback.sets,
+            readback.materials,
+            readback.sections,
+            readback.assigned_elements,
+            readback.oriented_beams,
+        ],
+        separators=(",", ":"),
+    )
+    digest = hashlib.blake2b(meta.encode(), digest_size=6).hexdigest()
+    return f"{readback.fingerprint}-{digest}"
+
+
+def _index_models(mdb: Any) -> list[ModelEntry]:
+    return [
+        ModelEntry(name=name, parts=sorted(mdb.models[name].parts.keys()))
+        for name in sorted(mdb.models.keys())
+    ]
+
+
+def _summarize(readback: Readback, part: Any) -> PartSummary:
+    return PartSummary(
+        node_count=readback.node_count,
+        element_count=readback.element_count,
+        shape_counts=dict(readback.shape_counts),
+        bounding_box=readback.bounding_box,
+        sets=_set_sizes(part, readback.sets),
+        materials=list(readback.materials),
+        sections=list(readback.sections),
+        assigned_elements=readback.assigned_elements,
+        unassigned_elements=max(0, readback.element_count - readback.assigned_elements),
+        oriented_beams=readback.oriented_beams,
+    )
+
+
+def _set_sizes(part: Any, names: list[str]) -> list[SetSummary]:
+    sets = getattr(part, "sets", None)
+    summaries = []
+    for name in names:
+        region = sets[name] if sets is not None and name in sets.keys() else None
+        summaries.append(
+            SetSummary(
+                name=name,
+                nodes=_size(getattr(region, "nodes", None)),
+                elements=_size(getattr(region, "elements", None)),
+            )
+        )
+    return summaries
+
+
+def _size(items: Any) -> int:
+    try:
+        return len(items) if items is not None else 0
+    except TypeError:
+        return 0

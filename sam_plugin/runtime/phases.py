@@ -1,0 +1,77 @@
+"""The controller's phases and the only transitions allowed between them (DESIGN.md §1).
+
+An illegal transition raises: the gate between "the human read the spec" and "SAM is
+touched" is this table, not a convention spread over the controller.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    IDLE = "idle"
+    OBSERVING = "observing"
+    EXPLORING = "exploring"
+    DESIGNING = "designing"
+    REVIEW = "review"
+    COLLECTING = "collecting"
+    COMPILING = "compiling"
+    EXECUTING = "executing"
+    VERIFYING = "verifying"
+    COMPLETE = "complete"
+    FAILED = "failed"
+    CANCELLED = "cancelled"
+
+
+TERMINAL: frozenset[Phase] = frozenset({Phase.COMPLETE, Phase.FAILED, Phase.CANCELLED})
+
+# Phases in which the controller is working and a new submit is refused.
+BUSY: frozenset[Phase] = frozenset(
+    {
+        Phase.OBSERVING,
+        Phase.EXPLORING,
+        Phase.DESIGNING,
+        Phase.COLLECTING,
+        Phase.COMPILING,
+        Phase.EXECUTING,
+        Phase.VERIFYING,
+    }
+)
+
+_START = frozenset({Phase.OBSERVING})
+
+TRANSITIONS: dict[Phase, frozenset[Phase]] = {
+    Phase.IDLE: _START,
+    Phase.OBSERVING: frozenset({Phase.EXPLORING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
+    Phase.EXPLORING: frozenset({Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
+    Phase.DESIGNING: frozenset({Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
+    Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.FAILED, Phase.CANCELLED}),
+    Phase.COLLECTING: frozenset({Phase.COMPILING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
+    Phase.COMPILING: frozenset({Phase.EXECUTING, Phase.REVIEW, Phase.FAILED}),
+    # Once the script is submitted there is no way back to Review and no cancel: SAM has no
+    # undo, so the only honest exits are a readback or a failure.
+    Phase.EXECUTING: frozenset({Phase.VERIFYING, Phase.FAILED}),
+    Phase.VERIFYING: frozenset({Phase.COMPLETE, Phase.FAILED}),
+    Phase.COMPLETE: _START,
+    Phase.FAILED: _START,
+    Phase.CANCELLED: _START,
+}
+
+
+class IllegalTransition(RuntimeError):
+    """A transition the table does not allow: a controller bug or a misuse of the API."""
+
+    def __init__(self, source: Phase, target: Phase):
+        legal = ", ".join(sorted(TRANSITIONS[source])) or "none"
+        super().__init__(
+            f"illegal phase transition {source} -> {target}; legal from {source}: {legal}"
+        )
+        self.source = source
+        self.target = target
+
+
+def check_transition(source: Phase, target: Phase) -> None:
+    """Raise :class:`IllegalTransition` unless ``source -> target`` is in the table."""
+    if target not in TRANSITIONS[source]:
+        raise IllegalTransition(source, target)

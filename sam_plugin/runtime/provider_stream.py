@@ -1,0 +1,143 @@
+"""Turns decoded SSE events of a chat-completions stream into one :class:`ChatResponse`.
+
+Choice 0 only. ``content`` and ``reasoning_content`` (or vLLM's newer ``reasoning``) are kept
+apart; usage is taken from whichever chunk carries it (DeepSeek: the finish chunk; OpenAI: a
+final chunk with empty ``choices``). ``finish_reason: "stop"`` does not drop tool calls that
+were sent. An ``event: error``, an ``{"error": ...}`` payload or ``"object": "error"`` raises.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sam_plugin.runtime.provider_errors import ProviderError, error_from_stream_payload
+from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
+from sam_plugin.runtime.sse import SSEEvent
+from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler
+
+_DONE = "[DONE]"
+_SNIPPET_CHARS = 200
+_IGNORED_EVENT_TYPES_OK = ("", "message")
+
+
+class StreamAccumulator:
+    """Accumulates one response; :attr:`done` turns true at ``data: [DONE]``."""
+
+    def __init__(self, listener: StreamListener | None = None, *, secret: str = "") -> None:
+        self._listener = listener or StreamListener()
+        self._secret = secret
+        self._content: list[str] = []
+        self._reasoning: list[str] = []
+        self._calls = ToolCallAssembler()
+        self._events = 0
+        self.finish_reason: str | None = None
+        self.usage: dict[str, Any] | None = None
+        self.done = False
+
+    @property
+    def events_seen(self) -> int:
+        return self._events
+
+    def handle(self, event: SSEEvent) -> None:
+        self._events += 1
+        if event.event == "error":
+            raise error_from_stream_payload(_loads_or_text(event.data), secret=self._secret)
+        if event.event not in _IGNORED_EVENT_TYPES_OK:
+            return  # e.g. "ping": not part of the completion
+        data = event.data
+        if data == _DONE or data.strip() == _DONE:
+            self.done = True
+            return
+        if not data.strip():
+            return
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            raise ProviderError(
+                "protocol",
+                f"malformed JSON in SSE event #{self._events}: {data[:_SNIPPET_CHARS]!r}",
+            ) from None
+        self.handle_chunk(chunk)
+
+    def handle_chunk(self, chunk: Any) -> None:
+        if not isinstance(chunk, dict):
+            raise ProviderError(
+                "protocol",
+                f"SSE event #{self._events} is not a JSON object: {str(chunk)[:_SNIPPET_CHARS]!r}",
+            )
+        if chunk.get("error") or chunk.get("object") == "error":
+            raise error_from_stream_payload(chunk, secret=self._secret)
+        usage = chunk.get("usage")
+        if isinstance(usage, dict) and usage:
+            self.usage = usage
+        choices = chunk.get("choices")
+        if not choices:
+            return
+        if not isinstance(choices, list):
+            raise ProviderError("protocol", "chunk.choices must be a list")
+        for choice in choices:
+            if isinstance(choice, dict) and choice.get("index", 0) == 0:
+                self._handle_choice(choice)
+
+    def handle_completion(self, body: Any) -> None:
+        """A whole non-streamed completion (a server that ignored ``stream: true``)."""
+        if not isinstance(body, dict):
+            raise ProviderError("protocol", "the JSON response is not an object")
+        if body.get("error") or body.get("object") == "error":
+            raise error_from_stream_payload(body, secret=self._secret)
+        for choice in body.get("choices") or []:
+            if isinstance(choice, dict) and "message" in choice:
+                message = choice.get("message") or {}
+                calls = message.get("tool_calls") or []
+                for position, call in enumerate(calls):
+                    if isinstance(call, dict) and "index" not in call:
+                        call["index"] = position
+                self._handle_choice({**choice, "delta": {**message, "tool_calls": calls}})
+                break
+        usage = body.get("usage")
+        if isinstance(usage, dict) and usage:
+            self.usage = usage
+        self.done = True
+
+    def _handle_choice(self, choice: dict[str, Any]) -> None:
+        delta = choice.get("delta")
+        if isinstance(delta, dict):
+            content = delta.get("content")
+            if content:
+                self._content.append(content)
+                self._listener.on_content(content)
+            reasoning = delta.get("reasoning_content") or delta.get("reasoning")
+            if reasoning:
+                self._reasoning.append(reasoning)
+                self._listener.on_reasoning(reasoning)
+            tool_calls = delta.get("tool_calls")
+            if tool_calls:
+                self._calls.add(tool_calls)
+        finish = choice.get("finish_reason")
+        if finish:
+            self.finish_reason = str(finish)
+
+    def result(self, raw_sse: bytes) -> ChatResponse:
+        """The response; fires ``on_tool_call`` per call and ``on_usage`` once."""
+        calls = self._calls.finish()
+        response = ChatResponse(
+            content="".join(self._content),
+            reasoning="".join(self._reasoning),
+            tool_calls=calls,
+            finish_reason=self.finish_reason,
+            usage=self.usage,
+            raw_sse=raw_sse,
+        )
+        for call in calls:
+            self._listener.on_tool_call(call)
+        if self.usage is not None:
+            self._listener.on_usage(self.usage)
+        return response
+
+
+def _loads_or_text(data: str) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return data

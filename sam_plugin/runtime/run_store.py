@@ -1,0 +1,189 @@
+"""Run ids, run directories and their artifacts, ``result.json`` and the run history.
+
+A run id sorts by time as text (``20261129T193000Z-ab12cd``); its directory
+``<runs-dir>/<run_id>/`` holds every artifact of DESIGN.md §7.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
+from sam_plugin.compilers.protocol import Target
+
+RUN_ID_PATTERN = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{6}$")
+JOURNAL_NAME = "submissions.jsonl"
+
+ErrorLayer = Literal[
+    "observation", "design", "provider", "tool_call", "compile", "execution", "verification"
+]
+RunStatus = Literal["verified", "failed", "rejected", "cancelled", "unknown"]
+
+
+def new_run_id(now: datetime | None = None, token: str | None = None) -> str:
+    """A run id that sorts by creation time: UTC timestamp plus six random hex digits."""
+    moment = (now or datetime.now(UTC)).astimezone(UTC)
+    token = token if token is not None else secrets.token_hex(3)
+    run_id = f"{moment:%Y%m%dT%H%M%SZ}-{token}"
+    if not RUN_ID_PATTERN.match(run_id):
+        raise ValueError(f"token: six lowercase hex digits expected, got {token!r}")
+    return run_id
+
+
+def run_started(run_id: str) -> str:
+    """The ISO time encoded in a run id."""
+    moment = datetime.strptime(run_id[:16], "%Y%m%dT%H%M%SZ").replace(tzinfo=UTC)
+    return moment.isoformat().replace("+00:00", "Z")
+
+
+class StateSummary(BaseModel):
+    """``before``/``after`` in ``result.json``."""
+
+    node_count: int
+    element_count: int
+    shape_counts: dict[ShapeName, int]
+    sets: list[str]
+
+    @classmethod
+    def from_readback(cls, readback: Readback) -> StateSummary:
+        return cls(
+            node_count=readback.node_count,
+            element_count=readback.element_count,
+            shape_counts={s: readback.shape_counts.get(s, 0) for s in SHAPES},
+            sets=list(readback.sets),
+        )
+
+
+class RunError(BaseModel):
+    layer: ErrorLayer
+    message: str
+
+
+class RunResult(BaseModel):
+    """``result.json`` (DESIGN.md §7). ``unknown`` marks a run whose execution outcome was lost."""
+
+    run_id: str
+    status: RunStatus
+    phase: str
+    module: str
+    target: Target
+    tools: list[str] = Field(default_factory=list)
+    submissions: int = 0
+    script_sha256: str | None = None
+    before: StateSummary | None = None
+    after: StateSummary | None = None
+    checks: list[Check] = Field(default_factory=list)
+    error: RunError | None = None
+
+
+class RunDir:
+    """One run's directory; every write is complete-or-absent (temp file + rename)."""
+
+    def __init__(self, runs_dir: Path, run_id: str):
+        self.run_id = run_id
+        self.path = Path(runs_dir) / run_id
+
+    def create(self) -> RunDir:
+        self.path.mkdir(parents=True, exist_ok=False)
+        return self
+
+    def file(self, name: str) -> Path:
+        return self.path / name
+
+    def write_bytes(self, name: str, data: bytes) -> Path:
+        target = self.file(name)
+        temp = target.with_name(target.name + ".tmp")
+        temp.write_bytes(data)
+        os.replace(temp, target)
+        return target
+
+    def write_text(self, name: str, text: str) -> Path:
+        return self.write_bytes(name, text.encode("utf-8"))
+
+    def write_json(self, name: str, payload: Any) -> Path:
+        if isinstance(payload, BaseModel):
+            payload = payload.model_dump(mode="json")
+        return self.write_text(name, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+
+    def write_result(self, result: RunResult) -> Path:
+        return self.write_json("result.json", result)
+
+    def read_result(self) -> RunResult | None:
+        path = self.file("result.json")
+        if not path.exists():
+            return None
+        return RunResult.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+def tool_response_name(round_number: int) -> str:
+    """``provider_tool_response.sse`` for round 1, ``provider_tool_response.<n>.sse`` after."""
+    if round_number <= 1:
+        return "provider_tool_response.sse"
+    return f"provider_tool_response.{round_number}.sse"
+
+
+class RunSummary(BaseModel):
+    """One line of the run history, newest first."""
+
+    run_id: str
+    status: str  # a RunStatus, or "incomplete" (no result yet: open or abandoned)
+    request: str
+    module: str
+    started: str
+
+
+def list_runs(runs_dir: Path) -> list[RunSummary]:
+    """Every run under ``runs_dir``, newest first (run ids sort by time)."""
+    from sam_plugin.runtime.journal import SubmissionJournal
+
+    runs_dir = Path(runs_dir)
+    if not runs_dir.is_dir():
+        return []
+    journal = SubmissionJournal(runs_dir / JOURNAL_NAME)
+    summaries = []
+    for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name, reverse=True):
+        if not entry.is_dir() or not RUN_ID_PATTERN.match(entry.name):
+            continue
+        summaries.append(_summarize(RunDir(runs_dir, entry.name), journal))
+    return summaries
+
+
+def _summarize(run: RunDir, journal: Any) -> RunSummary:
+    request_path = run.file("request.txt")
+    request = request_path.read_text(encoding="utf-8") if request_path.exists() else ""
+    module = ""
+    try:
+        result = run.read_result()
+    except ValueError:
+        result = None
+    if result is not None:
+        status, module = result.status, result.module
+    elif journal.state_of(run.run_id) == "submitted":
+        status = "unknown"
+    else:
+        status = "incomplete"
+    if not module:
+        module = _observed_mode(run)
+    return RunSummary(
+        run_id=run.run_id,
+        status=status,
+        request=request,
+        module=module,
+        started=run_started(run.run_id),
+    )
+
+
+def _observed_mode(run: RunDir) -> str:
+    path = run.file("workspace.json")
+    try:
+        return str(json.loads(path.read_text(encoding="utf-8")).get("mode", ""))
+    except (OSError, ValueError):
+        return ""

@@ -1,0 +1,168 @@
+"""Provider settings: endpoint, key, model, timeouts, retries and the endpoint's profile.
+
+The API key is a ``SecretStr``: it never shows in ``repr``, ``str``, ``model_dump_json`` or
+logs; only the provider reads it, with ``get_secret_value()``, to build the auth header.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any, Literal, get_args
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+
+Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
+PROFILES: tuple[str, ...] = get_args(Profile)
+
+ENV_BASE_URL = "SAM_AGENT_BASE_URL"
+ENV_API_KEY = "SAM_AGENT_API_KEY"
+ENV_MODEL = "SAM_AGENT_MODEL"
+ENV_PROFILE = "SAM_AGENT_PROFILE"
+
+
+class ProviderCapabilities(BaseModel):
+    """What an endpoint accepts. ``tool_choice`` is never sent unless explicitly allowed:
+    DeepSeek's thinking mode answers 400 "Thinking mode does not support this tool_choice"."""
+
+    model_config = ConfigDict(frozen=True)
+
+    include_usage: bool  # accepts stream_options.include_usage
+    strict_tools: bool  # accepts "strict": true on function definitions
+    reasoning_field: bool  # streams reasoning_content apart from content
+    tool_choice: bool  # tool_choice may be sent
+
+
+PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
+    "openai": ProviderCapabilities(
+        include_usage=True, strict_tools=True, reasoning_field=False, tool_choice=False
+    ),
+    "deepseek": ProviderCapabilities(
+        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False
+    ),
+    "ollama": ProviderCapabilities(
+        include_usage=True, strict_tools=False, reasoning_field=False, tool_choice=False
+    ),
+    "vllm": ProviderCapabilities(
+        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False
+    ),
+    "llamacpp": ProviderCapabilities(
+        include_usage=False, strict_tools=False, reasoning_field=True, tool_choice=False
+    ),
+    "generic": ProviderCapabilities(
+        include_usage=False, strict_tools=False, reasoning_field=False, tool_choice=False
+    ),
+}
+
+# Hosted services refuse requests without a key; local servers do not need one.
+PROFILES_NEEDING_KEY = frozenset({"openai", "deepseek"})
+
+
+def guess_profile(base_url: str) -> Profile:
+    """The profile a base URL most likely points at; ``generic`` when nothing matches."""
+    try:
+        parts = urlsplit(base_url.strip())
+        host = (parts.hostname or "").lower()
+        port = parts.port
+    except ValueError:
+        return "generic"
+    if host == "deepseek.com" or host.endswith(".deepseek.com"):
+        return "deepseek"
+    if host == "openai.com" or host.endswith(".openai.com"):
+        return "openai"
+    if port == 11434 or "ollama" in host:
+        return "ollama"
+    if "vllm" in host or port == 8000:
+        return "vllm"
+    if "llama" in host or port == 8080:
+        return "llamacpp"
+    return "generic"
+
+
+class ProviderSettings(BaseModel):
+    """Everything needed to talk to one OpenAI-compatible chat endpoint."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    base_url: str = ""
+    api_key: SecretStr = SecretStr("")
+    model: str = ""
+    temperature: float = Field(0.1, ge=0.0, le=2.0)
+    profile: Profile = "generic"
+    allow_tool_choice: bool = False  # overrides the profile; only for endpoints known to accept it
+    connect_timeout: float = Field(10.0, gt=0)
+    idle_read_timeout: float = Field(120.0, gt=0)  # longest silence between two body reads
+    total_timeout: float = Field(600.0, gt=0)  # whole call, retries and waits included
+    max_retries: int = Field(3, ge=0, le=10)  # for 429/5xx/connection failures before the body
+    retry_broken_stream: bool = True  # a stream that breaks mid-body is retried once
+    backoff_base: float = Field(0.5, ge=0)  # first wait; doubles per retry
+    backoff_max: float = Field(8.0, ge=0)
+    retry_after_max: float = Field(60.0, ge=0)  # a longer Retry-After surfaces the error instead
+
+    @model_validator(mode="before")
+    @classmethod
+    def _guess_profile_from_url(cls, data: Any) -> Any:
+        if isinstance(data, dict) and not data.get("profile"):
+            data = {**data, "profile": guess_profile(str(data.get("base_url") or ""))}
+        return data
+
+    @property
+    def capabilities(self) -> ProviderCapabilities:
+        caps = PROFILE_CAPABILITIES[self.profile]
+        if self.allow_tool_choice and not caps.tool_choice:
+            caps = caps.model_copy(update={"tool_choice": True})
+        return caps
+
+    @property
+    def chat_completions_url(self) -> str:
+        base = self.base_url.strip().rstrip("/")
+        if base.endswith("/chat/completions"):
+            return base
+        return f"{base}/chat/completions"
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, saved: Mapping[str, Any] | None = None
+    ) -> ProviderSettings:
+        """Saved (host) settings overridden by ``SAM_AGENT_BASE_URL``, ``SAM_AGENT_API_KEY``,
+        ``SAM_AGENT_MODEL`` (and ``SAM_AGENT_PROFILE``) when those are set and non-empty.
+
+        Unknown saved keys are ignored (the host's store holds other things too); a bad
+        value raises a ``ValidationError`` naming the field.
+        """
+        env = os.environ if env is None else env
+        values: dict[str, Any] = {
+            key: value
+            for key, value in (saved or {}).items()
+            if key in cls.model_fields and value is not None and value != ""
+        }
+        for key, var in (
+            ("base_url", ENV_BASE_URL),
+            ("api_key", ENV_API_KEY),
+            ("model", ENV_MODEL),
+            ("profile", ENV_PROFILE),
+        ):
+            value = env.get(var, "").strip()
+            if value:
+                values[key] = value
+        env_url = env.get(ENV_BASE_URL, "").strip()
+        saved_url = str((saved or {}).get("base_url") or "").strip()
+        if env_url and env_url != saved_url and not env.get(ENV_PROFILE, "").strip():
+            # another URL from the environment: the saved profile described the saved URL
+            values.pop("profile", None)
+        return cls(**values)
+
+    def missing_fields(self) -> list[str]:
+        """Fields that must be filled before a call can succeed, in a fixed order."""
+        missing = []
+        if not self.base_url.strip():
+            missing.append("base_url")
+        if not self.model.strip():
+            missing.append("model")
+        if self.profile in PROFILES_NEEDING_KEY and not self.api_key.get_secret_value():
+            missing.append("api_key")
+        return missing
+
+    def is_configured(self) -> bool:
+        return not self.missing_fields()

@@ -1,0 +1,86 @@
+"""Judge a run by its evidence: the compilers' prediction against a readback taken after it ran.
+
+Every ``actual`` comes from the live model or the file system, never from the prediction or
+the script's own claims (the verifier never passes expected values off as actual).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sam_plugin.compilers.evidence import SHAPES, Check, Prediction, Range, Readback
+
+
+def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path) -> list[Check]:
+    checks = [
+        Check(
+            name="part exists",
+            expected="present",
+            actual="present" if after.part_exists else "missing",
+            ok=after.part_exists,
+        ),
+        _in_range("node count", prediction.node_count, after.node_count),
+        _in_range("element count", prediction.element_count, after.element_count),
+    ]
+    for shape in SHAPES:
+        predicted = prediction.shape_counts.get(shape)
+        if predicted is not None:
+            checks.append(
+                _in_range(f"{shape} elements", predicted, after.shape_counts.get(shape, 0))
+            )
+    checks += [_present("set", name, after.sets) for name in prediction.sets_present]
+    if prediction.geometry_unchanged:
+        unchanged = before.fingerprint == after.fingerprint
+        checks.append(
+            Check(
+                name="geometry unchanged",
+                expected=before.fingerprint,
+                actual=after.fingerprint,
+                ok=unchanged and bool(after.fingerprint),
+            )
+        )
+    checks += [_present("material", name, after.materials) for name in prediction.materials_present]
+    checks += [_present("section", name, after.sections) for name in prediction.sections_present]
+    if prediction.assigned_elements is not None:
+        checks.append(
+            _in_range(
+                "elements with a section", prediction.assigned_elements, after.assigned_elements
+            )
+        )
+    if prediction.oriented_beams is not None:
+        checks.append(
+            _in_range("oriented beam elements", prediction.oriented_beams, after.oriented_beams)
+        )
+    checks += [_file_written(Path(run_dir), name) for name in prediction.files]
+    return checks
+
+
+def all_passed(checks: list[Check]) -> bool:
+    return bool(checks) and all(check.ok for check in checks)
+
+
+def _in_range(name: str, expected: Range, actual: int) -> Check:
+    return Check(
+        name=name, expected=expected.describe(), actual=str(actual), ok=expected.contains(actual)
+    )
+
+
+def _present(kind: str, name: str, actual_names: list[str]) -> Check:
+    found = name in actual_names
+    return Check(
+        name=f"{kind} {name}",
+        expected="present",
+        actual="present" if found else "missing",
+        ok=found,
+    )
+
+
+def _file_written(run_dir: Path, name: str) -> Check:
+    path = run_dir / name
+    if path.is_file() and path.stat().st_size > 0:
+        actual, ok = f"written ({path.stat().st_size} bytes)", True
+    elif path.is_file():
+        actual, ok = "empty", False
+    else:
+        actual, ok = "missing", False
+    return Check(name=f"file {name}", expected="written", actual=actual, ok=ok)

@@ -1,0 +1,127 @@
+"""Resolve a Selector dict (DESIGN.md §4) against the live part: host API only.
+
+Used by generated Part, Property and Mesh scripts (selectors arrive as literal dicts) and by
+the compilers to predict how many entities a selector picks now.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sam_plugin.samops.geometry import size_tolerance
+
+
+class SelectionError(ValueError):
+    """A selector names something the part does not have; the message lists what exists."""
+
+
+def part_tolerance(part: Any) -> float:
+    return size_tolerance(n.coordinates for n in part.nodes)
+
+
+def label_range(labels: Iterable[int], noun: str) -> str:
+    ordered = sorted(labels)
+    if not ordered:
+        return f"the part has no {noun}s"
+    return f"existing {noun} labels: {ordered[0]}..{ordered[-1]} ({len(ordered)} {noun}s)"
+
+
+def set_names(part: Any) -> str:
+    names = sorted(part.sets.keys())
+    return f"existing sets: {', '.join(names)}" if names else "the part has no sets"
+
+
+def _by_labels(array: Any, labels: Iterable[int], noun: str) -> list[Any]:
+    wanted = sorted(set(labels))
+    existing = {item.label: item for item in array}
+    missing = [label for label in wanted if label not in existing]
+    if missing:
+        shown = ", ".join(str(m) for m in missing[:10])
+        more = f" (+{len(missing) - 10} more)" if len(missing) > 10 else ""
+        raise SelectionError(
+            f"unknown {noun} label(s) {shown}{more}; {label_range(existing, noun)}"
+        )
+    return [existing[label] for label in wanted]
+
+
+def _set(part: Any, name: str) -> Any:
+    if name not in part.sets.keys():
+        raise SelectionError(f"unknown set {name!r}; {set_names(part)}")
+    return part.sets[name]
+
+
+def _box_node_labels(part: Any, selector: Mapping[str, Any], tolerance: float | None) -> set[int]:
+    tol = part_tolerance(part) if tolerance is None else tolerance
+    lo, hi = selector["min"], selector["max"]
+    inside = part.nodes.getByBoundingBox(
+        lo[0] - tol, lo[1] - tol, lo[2] - tol, hi[0] + tol, hi[1] + tol, hi[2] + tol
+    )
+    return {n.label for n in inside}
+
+
+def _members(region: Any, attribute: str) -> list[Any]:
+    members = getattr(region, attribute, None)
+    return list(members) if members is not None else []
+
+
+def select_elements(part: Any, selector: Mapping[str, Any],
+                    tolerance: float | None = None) -> list[Any]:
+    """Elements picked by ``selector``, in label order."""
+    kind = selector["by"]
+    if kind == "all":
+        picked = list(part.elements)
+    elif kind == "labels":
+        picked = _by_labels(part.elements, selector["labels"], "element")
+    elif kind == "set":
+        region = _set(part, selector["name"])
+        picked = _members(region, "elements")
+        if not picked:
+            node_labels = {n.label for n in _members(region, "nodes")}
+            picked = [e for e in part.elements
+                      if node_labels and set(e.connectivity) <= node_labels]
+    elif kind == "shape":
+        picked = [e for e in part.elements if str(e.type) == selector["shape"]]
+    elif kind == "box":
+        inside = _box_node_labels(part, selector, tolerance)
+        picked = [e for e in part.elements if all(n in inside for n in e.connectivity)]
+    else:
+        raise SelectionError(f"unknown selector kind {kind!r}; legal: all, labels, set, shape, box")
+    return sorted(picked, key=lambda e: e.label)
+
+
+def select_nodes(part: Any, selector: Mapping[str, Any],
+                 tolerance: float | None = None) -> list[Any]:
+    """Nodes picked by ``selector`` (for element-style selectors: the nodes of those elements)."""
+    kind = selector["by"]
+    if kind == "all":
+        return sorted(part.nodes, key=lambda n: n.label)
+    if kind == "labels":
+        return _by_labels(part.nodes, selector["labels"], "node")
+    if kind == "box":
+        inside = _box_node_labels(part, selector, tolerance)
+        return sorted((n for n in part.nodes if n.label in inside), key=lambda n: n.label)
+    if kind == "set":
+        region = _set(part, selector["name"])
+        nodes = _members(region, "nodes")
+        if nodes:
+            return sorted(nodes, key=lambda n: n.label)
+    return nodes_of(part, select_elements(part, selector, tolerance))
+
+
+def nodes_of(part: Any, elements: Iterable[Any]) -> list[Any]:
+    labels: set[int] = set()
+    for element in elements:
+        labels.update(element.connectivity)
+    if not labels:
+        return []
+    return sorted((n for n in part.nodes if n.label in labels), key=lambda n: n.label)
+
+
+def select_transform_nodes(part: Any, selector: Mapping[str, Any],
+                           tolerance: float | None = None) -> tuple[list[Any], list[Any]]:
+    """(elements, nodes) a transform acts on: ``all`` includes free nodes too."""
+    elements = select_elements(part, selector, tolerance)
+    if selector["by"] == "all":
+        return elements, sorted(part.nodes, key=lambda n: n.label)
+    return elements, nodes_of(part, elements)

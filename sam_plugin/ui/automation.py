@@ -1,0 +1,43 @@
+"""Drive the dock as a user would, outside pytest (demo ``--auto-run``, the UI benchmark).
+
+Waiting pumps the Qt event loop (which also runs the qasync loop's callbacks), so the GUI
+stays live while a run streams.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtCore import QEventLoop
+from PySide6.QtWidgets import QApplication
+
+from sam_plugin.ui.dock import SamAgentDock
+
+
+class AutomationTimeout(TimeoutError):
+    pass
+
+
+def pump_until(predicate: Callable[[], bool], timeout: float, what: str) -> None:
+    """Process events until ``predicate()`` holds; raise naming ``what`` after ``timeout`` s."""
+    app = QApplication.instance()
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AutomationTimeout(f"timed out after {timeout:.0f} s waiting for {what}")
+        app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
+
+
+def run_request(dock: SamAgentDock, mode: str, model: str, part: str, request: str,
+                timeout: float = 60.0) -> str:
+    """Submit, wait for Review, confirm, wait for the end; returns ``statusLabel``'s text."""
+    dock.set_target(mode, model, part)
+    dock.request_edit.setPlainText(request)
+    dock.submit_button.click()
+    pump_until(lambda: not dock.busy and dock.controller is not None, timeout, "the spec")
+    if str(dock.controller.phase) != "review":
+        return dock.status_label.text()
+    dock.confirm_button.click()
+    pump_until(lambda: not dock.busy, timeout, "the run to finish")
+    return dock.status_label.text()

@@ -1,0 +1,177 @@
+"""``sam-agent demo``: the offline SAM host window with a sample workspace and the dock.
+
+With a provider configured (settings or ``SAM_AGENT_BASE_URL``/``SAM_AGENT_MODEL``/
+``SAM_AGENT_API_KEY``) it uses it; with none, or with ``--replay``, it starts a loopback
+server that replays recorded responses for the bundled example requests through the real
+HTTP/SSE path, and says so in the dock. ``--screenshot PNG`` renders the window (offscreen
+works) and exits; with ``--auto-run`` a bundled example is run to Verified first.
+
+The offline SAM lives in ``stubs/`` beside the package; the demo puts that directory on
+``sys.path`` itself (it is never installed: inside the real SAM it would shadow the host).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+STUBS = Path(__file__).resolve().parents[2] / "stubs"
+LIVE_PROVIDER_HELP = """\
+No provider is configured, so the dock replays recorded responses (not a live model).
+To use a live model, set the environment (or open Settings in the dock):
+  DeepSeek : SAM_AGENT_BASE_URL=https://api.deepseek.com/v1  SAM_AGENT_MODEL=deepseek-chat \
+SAM_AGENT_API_KEY=sk-...
+  OpenAI   : SAM_AGENT_BASE_URL=https://api.openai.com/v1    SAM_AGENT_MODEL=gpt-4o-mini \
+SAM_AGENT_API_KEY=sk-...
+  Ollama   : SAM_AGENT_BASE_URL=http://localhost:11434/v1    SAM_AGENT_MODEL=qwen2.5:14b
+  vLLM     : SAM_AGENT_BASE_URL=http://localhost:8000/v1     SAM_AGENT_MODEL=<served model>"""
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="sam-agent demo", description=__doc__.split("\n")[0])
+    parser.add_argument("--workspace", type=Path,
+                        help="a *.sam.json to open (default: a copy of the bundled sample)")
+    parser.add_argument("--screenshot", type=Path, metavar="PNG",
+                        help="render the window to PNG and exit (works offscreen)")
+    parser.add_argument("--replay", action="store_true",
+                        help="replay recorded responses even if a provider is configured")
+    parser.add_argument("--auto-run", nargs="?", const="plate", metavar="EXAMPLE",
+                        help="with --screenshot: run a bundled example (default: plate) first")
+    parser.add_argument("--delay", type=float, default=0.02,
+                        help="replay: seconds between streamed pieces (default 0.02)")
+    return parser.parse_args(argv)
+
+
+def _use_stubs() -> None:
+    if str(STUBS) not in sys.path:
+        sys.path.insert(0, str(STUBS))
+
+
+def _workspace_copy(explicit: Path | None) -> Path:
+    """The workspace to open; the bundled sample is copied so Save never edits the package."""
+    if explicit is not None:
+        if not explicit.is_file():
+            raise FileNotFoundError(f"--workspace: no such file {explicit}")
+        return explicit
+    from sam_plugin.demo.examples import WORKSPACE_FILE
+
+    target = Path(tempfile.mkdtemp(prefix="sam-agent-demo-")) / "sample.sam.json"
+    shutil.copyfile(WORKSPACE_FILE, target)
+    return target
+
+
+def _start_replay(delay: float) -> object:
+    from sam_plugin.demo.replay import REPLAY_MODEL, start_replay_provider
+
+    provider, _ = start_replay_provider(delay=delay)
+    # The plugin reads its provider from the environment (DESIGN.md §9); "vllm" streams the
+    # recorded reasoning apart from the spec and needs no key.
+    os.environ["SAM_AGENT_BASE_URL"] = provider.base_url  # type: ignore[attr-defined]
+    os.environ["SAM_AGENT_MODEL"] = REPLAY_MODEL
+    os.environ["SAM_AGENT_PROFILE"] = "vllm"
+    os.environ.pop("SAM_AGENT_API_KEY", None)
+    return provider
+
+
+def _needs_replay(args: argparse.Namespace) -> bool:
+    if args.replay:
+        return True
+    from sam_plugin.ui.settings_store import SettingsStore
+
+    try:
+        return not SettingsStore().effective().is_configured()
+    except ValueError:
+        return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.auto_run and not args.screenshot:
+        print("sam-agent demo: --auto-run needs --screenshot", file=sys.stderr)
+        return 2
+    if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    if args.screenshot and not os.environ.get("SAM_AGENT_RUNS_DIR"):
+        os.environ["SAM_AGENT_RUNS_DIR"] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
+    _use_stubs()
+    try:
+        workspace = _workspace_copy(args.workspace)
+    except FileNotFoundError as error:
+        print(f"sam-agent demo: {error}", file=sys.stderr)
+        return 2
+    provider = _start_replay(args.delay) if _needs_replay(args) else None
+    if provider is not None:
+        print(LIVE_PROVIDER_HELP, file=sys.stderr)
+    try:
+        return _run_window(args, workspace, replay=provider is not None)
+    finally:
+        if provider is not None:
+            provider.close()  # type: ignore[attr-defined]
+
+
+def _run_window(args: argparse.Namespace, workspace: Path, replay: bool) -> int:
+    import sam_host
+    from PySide6.QtWidgets import QApplication
+
+    from sam_plugin.ui.dock import SamAgentDock
+    from sam_plugin.ui.i18n import tr
+
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = sam_host.create_window(workspace)
+    dock = window.findChild(SamAgentDock, "samAgentDock")
+    if replay and dock is not None:
+        dock.show_replay_notice(tr(
+            "Replay — recorded responses, not a live model. Pick a request under Examples; "
+            "configure a live provider (DeepSeek, OpenAI, a local Ollama or vLLM URL) in "
+            "Settings."))
+    window.resize(1500, 920)
+    window.show()
+    if not args.screenshot:
+        try:
+            return int(app.exec())
+        finally:
+            window.shutdown()
+    code = 0
+    if args.auto_run and dock is not None:
+        code = _auto_run(dock, args.auto_run)
+    window.viewport.render_now()
+    app.processEvents()
+    image = window.grab()
+    args.screenshot.parent.mkdir(parents=True, exist_ok=True)
+    if not image.save(str(args.screenshot)):
+        print(f"sam-agent demo: could not write {args.screenshot}", file=sys.stderr)
+        code = 1
+    else:
+        print(f"screenshot: {args.screenshot}")
+    window.shutdown()
+    window.close()
+    return code
+
+
+def _auto_run(dock: object, example_id: str) -> int:
+    from sam_plugin.demo.examples import example_by_id
+    from sam_plugin.ui.automation import AutomationTimeout, run_request
+
+    try:
+        example = example_by_id(example_id)
+    except KeyError as error:
+        print(f"sam-agent demo: --auto-run: {error.args[0]}", file=sys.stderr)
+        return 2
+    dock.example_combo.setCurrentIndex(  # type: ignore[attr-defined]
+        dock.example_combo.findText(example.title))  # type: ignore[attr-defined]
+    try:
+        status = run_request(dock, example.mode, example.model, example.part,  # type: ignore[arg-type]
+                             example.request)
+    except AutomationTimeout as error:
+        print(f"sam-agent demo: {error}", file=sys.stderr)
+        return 1
+    print(f"auto-run {example.id}: {status}")
+    return 0 if "Verified" in status else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,502 @@
+"""The SAM Agent dock: mode and target, the request, the streamed spec, Confirm/Cancel in
+Review, true progress words, the verified result and the run history (DESIGN.md §9).
+
+The dock talks to the runtime through the controller's public API and its events (re-emitted
+as a Qt signal by :class:`ControllerBridge`). Async work runs as tasks on the qasync loop that
+the host adapter attached: network waits never block the GUI; the one script execution runs
+inside ``confirm`` on the GUI thread, as SAM requires.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QThread, Signal
+from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDockWidget,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sam_plugin.compilers.protocol import Target
+from sam_plugin.ui.bridge import ControllerBridge
+from sam_plugin.ui.history_view import HistoryView
+from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.result_view import ResultView
+from sam_plugin.ui.status_words import event_words, final_words, layer_name, phase_words
+
+log = logging.getLogger(__name__)
+
+MODES = (("part", "Part"), ("property", "Property"), ("mesh", "Mesh"))
+CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second (issue 7)
+STREAMING_PHASES = frozenset({"observing", "exploring", "designing", "collecting"})
+BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying"}
+
+ControllerFactory = Callable[[], Any]
+
+
+class SamAgentDock(QDockWidget):
+    """objectName ``samAgentDock``; see DESIGN.md §9 for the child objectNames."""
+
+    runFinished = Signal(object)  # noqa: N815 (Qt naming): the RunResult (or None)
+
+    def __init__(
+        self,
+        *,
+        sam_module: Any,
+        controller_factory: ControllerFactory,
+        runs_dir: Path,
+        open_settings: Callable[[SamAgentDock], None] | None = None,
+        parent: QWidget | None = None,
+    ) -> None:
+        super().__init__(tr("SAM Agent"), parent)
+        self.setObjectName("samAgentDock")
+        self.sam = sam_module
+        self.runs_dir = Path(runs_dir)
+        self._controller_factory = controller_factory
+        self._open_settings = open_settings
+        self.controller: Any = None
+        self.bridge = ControllerBridge(self)
+        self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
+        self._task: asyncio.Future[Any] | None = None
+        self._progress: tuple[int, int] | None = None
+        self._populating = False
+        self._connections: list[tuple[Any, Any]] = []
+        self._build()
+        self._wire()
+        self.refresh_targets()
+        self.history.refresh()
+        self._set_idle_buttons()
+        self.set_status(phase_words("idle"))
+
+    # ------------------------------------------------------------------ build
+    def _build(self) -> None:
+        body = QWidget()
+        layout = QVBoxLayout(body)
+        self.replay_banner = QLabel()
+        self.replay_banner.setObjectName("replayBanner")
+        self.replay_banner.setWordWrap(True)
+        self.replay_banner.setStyleSheet(
+            "background:#fff4ce; color:#5c4400; padding:4px; border:1px solid #e0c060;")
+        self.replay_banner.hide()
+        layout.addWidget(self.replay_banner)
+
+        form = QFormLayout()
+        self.mode_combo = QComboBox()
+        self.mode_combo.setObjectName("modeCombo")
+        for value, title in MODES:
+            self.mode_combo.addItem(tr(title), value)
+        self.model_combo = QComboBox()
+        self.model_combo.setObjectName("modelCombo")
+        self.part_combo = QComboBox()
+        self.part_combo.setObjectName("partCombo")
+        self.part_combo.setEditable(True)
+        self.part_combo.setToolTip(tr("Pick a part, or type a new name to build one"))
+        self.example_combo = QComboBox()
+        self.example_combo.setObjectName("exampleCombo")
+        form.addRow(tr("Mode"), self.mode_combo)
+        form.addRow(tr("Model"), self.model_combo)
+        form.addRow(tr("Part"), self.part_combo)
+        form.addRow(tr("Examples"), self.example_combo)
+        layout.addLayout(form)
+
+        self.request_edit = QPlainTextEdit()
+        self.request_edit.setObjectName("requestEdit")
+        self.request_edit.setPlaceholderText(
+            tr("Describe the change, e.g. build a 60 x 100 plate meshed 6 x 10 with QUAD "
+               "elements (Ctrl+Enter submits)"))
+        self.request_edit.setMaximumHeight(90)
+        layout.addWidget(self.request_edit)
+
+        row = QHBoxLayout()
+        self.submit_button = QPushButton(tr("Submit"))
+        self.submit_button.setObjectName("submitButton")
+        self.settings_button = QPushButton(tr("Settings…"))
+        self.settings_button.setObjectName("settingsButton")
+        row.addWidget(self.submit_button)
+        row.addStretch(1)
+        row.addWidget(self.settings_button)
+        layout.addLayout(row)
+
+        self.status_label = QLabel()
+        self.status_label.setObjectName("statusLabel")
+        self.status_label.setWordWrap(True)
+        self.status_label.setStyleSheet("font-weight: bold;")
+        layout.addWidget(self.status_label)
+
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("dockTabs")
+        self.tabs.addTab(self._build_run_tab(), tr("Run"))
+        self.history = HistoryView(self.runs_dir)
+        self.tabs.addTab(self.history, tr("History"))
+        layout.addWidget(self.tabs, 1)
+        self.setWidget(body)
+        self.setMinimumWidth(420)
+
+    def _build_run_tab(self) -> QWidget:
+        tab = QWidget()
+        layout = QVBoxLayout(tab)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(QLabel(tr("Spec (proposed by the model; nothing runs until you "
+                                   "confirm)")))
+        self.spec_view = QPlainTextEdit()
+        self.spec_view.setObjectName("specView")
+        self.spec_view.setReadOnly(True)
+        layout.addWidget(self.spec_view, 2)
+        self.reasoning_toggle = QToolButton()
+        self.reasoning_toggle.setObjectName("reasoningToggle")
+        self.reasoning_toggle.setCheckable(True)
+        self.reasoning_toggle.setText(tr("Reasoning"))
+        self.reasoning_toggle.hide()
+        self.reasoning_view = QPlainTextEdit()
+        self.reasoning_view.setObjectName("reasoningView")
+        self.reasoning_view.setReadOnly(True)
+        self.reasoning_view.hide()  # collapsed apart from the spec until asked for
+        layout.addWidget(self.reasoning_toggle)
+        layout.addWidget(self.reasoning_view, 1)
+        row = QHBoxLayout()
+        self.confirm_button = QPushButton(tr("Confirm"))
+        self.confirm_button.setObjectName("confirmButton")
+        self.cancel_button = QPushButton(tr("Cancel"))
+        self.cancel_button.setObjectName("cancelButton")
+        row.addWidget(self.confirm_button)
+        row.addWidget(self.cancel_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.result_view = ResultView()
+        layout.addWidget(self.result_view, 2)
+        return tab
+
+    def _connect(self, signal: Any, slot: Any) -> None:
+        signal.connect(slot)
+        self._connections.append((signal, slot))
+
+    def _wire(self) -> None:
+        self._connect(self.submit_button.clicked, self._on_submit_clicked)
+        self._connect(self.confirm_button.clicked, self._on_confirm_clicked)
+        self._connect(self.cancel_button.clicked, self._on_cancel_clicked)
+        self._connect(self.settings_button.clicked, self._on_settings_clicked)
+        self._connect(self.mode_combo.currentIndexChanged, self._on_target_changed)
+        self._connect(self.model_combo.currentIndexChanged, self._on_model_changed)
+        self._connect(self.part_combo.currentTextChanged, self._on_target_changed)
+        self._connect(self.example_combo.activated, self._on_example_chosen)
+        self._connect(self.reasoning_toggle.toggled, self.reasoning_view.setVisible)
+        self._connect(self.bridge.eventReceived, self._on_event)
+        self._shortcuts = []
+        for keys in ("Ctrl+Return", "Ctrl+Enter"):
+            shortcut = QShortcut(QKeySequence(keys), self.request_edit)
+            self._connect(shortcut.activated, self._on_submit_clicked)
+            self._shortcuts.append(shortcut)
+
+    # --------------------------------------------------------------- targets
+    def mode(self) -> str:
+        return str(self.mode_combo.currentData())
+
+    def target(self) -> Target:
+        return Target(model_name=self.model_combo.currentText().strip(),
+                      part_name=self.part_combo.currentText().strip())
+
+    def refresh_targets(self) -> None:
+        """Models and parts of the live database (L0), keeping the current choice if it exists."""
+        self._populating = True
+        try:
+            mdb = self.sam.mdb
+            current_model = self.model_combo.currentText()
+            models = list(mdb.models.keys())
+            self.model_combo.clear()
+            self.model_combo.addItems(models)
+            if current_model in models:
+                self.model_combo.setCurrentText(current_model)
+            self._fill_parts()
+        finally:
+            self._populating = False
+
+    def _fill_parts(self) -> None:
+        current_part = self.part_combo.currentText()
+        model_name = self.model_combo.currentText()
+        models = self.sam.mdb.models
+        parts = list(models[model_name].parts.keys()) if model_name in models.keys() else []
+        self.part_combo.clear()
+        self.part_combo.addItems(parts)
+        if current_part:
+            self.part_combo.setCurrentText(current_part)
+
+    def set_target(self, mode: str, model_name: str, part_name: str) -> None:
+        """Select a mode and target as the user would (triggers the drift rule in Review)."""
+        self.mode_combo.setCurrentIndex(self.mode_combo.findData(mode))
+        self.model_combo.setCurrentText(model_name)
+        self.part_combo.setCurrentText(part_name)
+
+    def set_examples(self, examples: list[dict[str, str]]) -> None:
+        """Bundled example requests ``{title, mode, model, part, request}`` for the picker."""
+        self.example_combo.clear()
+        self.example_combo.addItem(tr("(choose an example request)"), None)
+        for example in examples:
+            self.example_combo.addItem(example["title"], example)
+
+    def _on_example_chosen(self, index: int) -> None:
+        example = self.example_combo.itemData(index)
+        if not example or self._phase() in BUSY_PHASES:
+            return
+        self.set_target(example["mode"], example["model"], example["part"])
+        self.request_edit.setPlainText(example["request"])
+
+    def _on_model_changed(self, index: int) -> None:
+        if self._populating:
+            return
+        self._populating = True
+        try:
+            self._fill_parts()
+        finally:
+            self._populating = False
+        self._on_target_changed()
+
+    def _on_target_changed(self, *args: Any) -> None:
+        if self._populating or self.controller is None:
+            return
+        if self._phase() != "review":
+            return
+        target = self.target()
+        reason = tr("the dock now shows {mode} {model}/{part}").format(
+            mode=self.mode(), model=target.model_name, part=target.part_name)
+        self.controller.invalidate(reason)
+        self._finish_ui(self.controller.result, back_in_review=False)
+        self.set_status(tr("Failed — the mode or target changed during Review, so this spec no "
+                           "longer applies; submit again ({reason})").format(reason=reason))
+
+    # ---------------------------------------------------------------- status
+    def set_status(self, text: str) -> None:
+        self._check_thread()
+        self.status_label.setText(text)
+
+    def show_replay_notice(self, text: str) -> None:
+        self.replay_banner.setText(text)
+        self.replay_banner.show()
+
+    def _check_thread(self) -> None:
+        if QThread.currentThread() is not self.thread():
+            self.offthread_updates += 1
+
+    def _phase(self) -> str:
+        return str(getattr(self.controller, "phase", "idle")) if self.controller else "idle"
+
+    def _set_idle_buttons(self) -> None:
+        self.submit_button.setEnabled(True)
+        self.confirm_button.setEnabled(False)
+        self.cancel_button.setEnabled(False)
+
+    def _set_busy_buttons(self, *, review: bool = False) -> None:
+        self.submit_button.setEnabled(False)
+        self.confirm_button.setEnabled(review)
+        self.cancel_button.setEnabled(True)
+
+    # ---------------------------------------------------------------- events
+    def _on_event(self, event: Any) -> None:
+        self._check_thread()
+        name, data = event.event, event.data
+        if name == "design_delta":
+            if data.get("reset"):
+                self.spec_view.clear()
+            self._append(self.spec_view, str(data.get("text", "")))
+        elif name == "reasoning_delta":
+            self.reasoning_toggle.show()
+            self._append(self.reasoning_view, str(data.get("text", "")))
+        elif name == "collection_progress":
+            self._progress = (int(data.get("collected", 0)), int(data.get("expected", 0)))
+            self.set_status(phase_words("collecting", self._progress))
+        elif name == "phase_changed":
+            phase = str(data.get("phase", ""))
+            if phase == "collecting" and self._progress is None:
+                self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
+            if phase not in {"complete", "failed", "cancelled", "review"}:
+                self.set_status(phase_words(phase, self._progress))
+        elif name == "tool_call_rejected":
+            self.set_status(tr("Tool call rejected: {reason}").format(
+                reason=str(data.get("reason", ""))))
+        elif event_words(name):
+            self.set_status(event_words(name) or "")
+
+    @staticmethod
+    def _append(view: QPlainTextEdit, text: str) -> None:
+        if not text:
+            return
+        view.moveCursor(QTextCursor.MoveOperation.End)
+        view.insertPlainText(text)
+
+    # ------------------------------------------------------------- actions
+    def _ensure_controller(self) -> Any:
+        if self.controller is None:
+            self.controller = self._controller_factory()
+            self.bridge.attach(self.controller)
+        return self.controller
+
+    def reset_controller(self) -> None:
+        """Drop the controller (e.g. settings changed); the next submit builds a new one."""
+        if self._phase() in BUSY_PHASES or self._phase() == "review":
+            return
+        self.bridge.detach()
+        self.controller = None
+
+    def _start(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
+        task = asyncio.ensure_future(coro)
+        self._task = task
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Future[Any]) -> None:
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.error("SAM Agent task failed", exc_info=error)
+            self.set_status(tr("Failed — internal error: {error}").format(error=error))
+            self._set_idle_buttons()
+
+    @property
+    def busy(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    def _on_submit_clicked(self, *args: Any) -> None:
+        if self.busy or self._phase() == "review":
+            return
+        self._start(self.submit())
+
+    def _on_confirm_clicked(self, *args: Any) -> None:
+        if self.busy or self._phase() != "review":
+            return
+        self._start(self.confirm())
+
+    def _on_cancel_clicked(self, *args: Any) -> None:
+        self._start_cancel()
+
+    def _start_cancel(self) -> asyncio.Future[Any] | None:
+        if self.controller is None:
+            return None
+        return asyncio.ensure_future(self.cancel())
+
+    def _on_settings_clicked(self, *args: Any) -> None:
+        if self._open_settings is not None:
+            self._open_settings(self)
+
+    async def submit(self) -> str:
+        """Observing → Designing → Review (or Failed); the spec streams into ``specView``."""
+        from sam_plugin.runtime.controller import SubmitRefused
+
+        request = self.request_edit.toPlainText().strip()
+        if not request:
+            self.set_status(tr("Type a request first"))
+            return "idle"
+        try:
+            controller = self._ensure_controller()
+        except Exception as error:  # settings that do not validate, a missing module, ...
+            self.set_status(tr("Not submitted — {error}").format(error=error))
+            return "idle"
+        self.spec_view.clear()
+        self.reasoning_view.clear()
+        self.reasoning_toggle.hide()
+        self.reasoning_toggle.setChecked(False)
+        self.result_view.clear()
+        self._progress = None
+        self._set_busy_buttons()
+        try:
+            phase = str(await controller.submit(request, self.mode(), self.target()))
+        except SubmitRefused as refused:
+            self._set_idle_buttons()
+            self.set_status(tr("Not submitted — {error}").format(error=refused))
+            return "idle"
+        if phase == "review":
+            if not self.spec_view.toPlainText().strip():
+                self.spec_view.setPlainText(controller.spec_text)
+            self._set_busy_buttons(review=True)
+            self.set_status(phase_words("review"))
+            self.result_view.set_run_dir(self._run_dir())
+        else:
+            self._finish_ui(controller.result, back_in_review=False)
+        return phase
+
+    async def confirm(self) -> Any:
+        """Collect → compile → execute once → verify; or back to Review, nothing executed."""
+        controller = self.controller
+        self._progress = None
+        self._set_busy_buttons()
+        result = await controller.confirm(self.mode(), self.target())
+        back_in_review = str(controller.phase) == "review"
+        self._finish_ui(result, back_in_review=back_in_review)
+        if result is not None and result.submissions:
+            self.refresh_targets()
+        return result
+
+    async def cancel(self) -> None:
+        """Close the stream within a second; a submitted script cannot be called back."""
+        from sam_plugin.runtime.controller import ControllerStateError
+
+        controller = self.controller
+        phase = self._phase()
+        if phase not in STREAMING_PHASES and phase != "review":
+            return
+        try:
+            await asyncio.wait_for(controller.cancel(), timeout=CANCEL_GRACE_S)
+        except ControllerStateError as refused:
+            self.set_status(str(refused))
+            return
+        except TimeoutError:
+            pass
+        task = self._task
+        if task is not None and not task.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(task), timeout=CANCEL_GRACE_S)
+            except (TimeoutError, asyncio.CancelledError):
+                task.cancel()
+        self._finish_ui(controller.result, back_in_review=False)
+
+    def _run_dir(self) -> Path | None:
+        run_id = getattr(self.controller, "run_id", None)
+        return self.runs_dir / run_id if run_id else None
+
+    def _finish_ui(self, result: Any, back_in_review: bool) -> None:
+        self._check_thread()
+        if result is not None:
+            self.result_view.show_result(result, self._run_dir(), back_in_review)
+            self.set_status(final_words(result, back_in_review))
+        if back_in_review:
+            self._set_busy_buttons(review=True)
+        else:
+            self._set_idle_buttons()
+        self.history.refresh()
+        self.runFinished.emit(result)
+
+    def describe_error(self) -> str:
+        result = getattr(self.controller, "result", None)
+        if result is None or result.error is None:
+            return ""
+        return f"{layer_name(result.error.layer)}: {result.error.message}"
+
+    # -------------------------------------------------------------- shutdown
+    def shutdown(self) -> None:
+        """Stop running work and disconnect every signal (the adapter then deletes the dock)."""
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
+        self._task = None
+        self.bridge.detach()
+        for signal, slot in self._connections:
+            try:
+                signal.disconnect(slot)
+            except (RuntimeError, TypeError):  # already gone with its sender
+                pass
+        self._connections.clear()
+        for shortcut in self._shortcuts:
+            shortcut.setEnabled(False)

@@ -1,0 +1,138 @@
+"""Load and unload the plugin inside a host (SAM or the offline host): nothing else.
+
+``load_plugin(host)`` attaches qasync to the host's running QApplication, installs the
+translation for ``host.locale``, creates the dock and docks it. ``unload_plugin(host)`` stops
+running work, disconnects every signal and listener the plugin made, removes the dock and
+``deleteLater()``s it, and gives the event loop and translator back.
+
+The host object exposes ``main_window``, ``add_dock_widget(dock, area)``,
+``remove_dock_widget(dock)``, ``locale`` and ``sam_module`` (see ``stubs/sam_host_plugins.py``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sam_plugin.ui.dock import SamAgentDock
+from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
+from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
+from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
+
+VIEWPORT_NAME = "Viewport: 1"
+
+
+@dataclass
+class PluginInstance:
+    """Everything one load created, so that unload can take all of it back."""
+
+    host: Any
+    dock: SamAgentDock
+    lease: LoopLease
+    translator: TsTranslator | None
+    store: SettingsStore
+    runs_dir: Path
+    listeners: list[tuple[Any, Any]] = field(default_factory=list)
+
+
+_INSTANCES: dict[int, PluginInstance] = {}
+
+
+def instance_for(host: Any) -> PluginInstance | None:
+    return _INSTANCES.get(id(host))
+
+
+def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path) -> Any:
+    """A new controller with the current settings (environment overrides saved values)."""
+
+    def factory() -> Any:
+        from sam_plugin.runtime.controller import RunController
+        from sam_plugin.runtime.host_gateway import HostGateway
+
+        return RunController(runs_dir=runs_dir, settings=store.effective(),
+                             host=HostGateway(host.sam_module),
+                             language=ui_language(getattr(host, "locale", None)))
+
+    return factory
+
+
+def _open_settings(store: SettingsStore) -> Any:
+    def open_dialog(dock: SamAgentDock) -> None:
+        from sam_plugin.ui.settings_dialog import SettingsDialog
+
+        dialog = SettingsDialog(store, parent=dock)
+        dialog.accepted.connect(dock.reset_controller)
+        dialog.finished.connect(dialog.deleteLater)
+        dialog.open()
+
+    return open_dialog
+
+
+def load_plugin(host: Any) -> PluginInstance:
+    """Create and dock the SAM Agent dock in ``host`` (a second load replaces the first)."""
+    if id(host) in _INSTANCES:
+        unload_plugin(host)
+    lease = attach_qasync()
+    translator = install_translator(getattr(host, "locale", None))
+    store = SettingsStore()
+    runs_dir = runs_dir_from_env()
+    dock = SamAgentDock(
+        sam_module=host.sam_module,
+        controller_factory=make_controller_factory(host, store, runs_dir),
+        runs_dir=runs_dir,
+        open_settings=_open_settings(store),
+        parent=host.main_window,
+    )
+    dock.set_examples(_bundled_examples())
+    instance = PluginInstance(host=host, dock=dock, lease=lease, translator=translator,
+                              store=store, runs_dir=runs_dir)
+    _listen_to_viewport(instance)
+    host.add_dock_widget(dock, getattr(host, "dock_area", "right"))
+    _INSTANCES[id(host)] = instance
+    return instance
+
+
+def unload_plugin(host: Any) -> None:
+    """Stop work, disconnect everything, remove and delete the dock (idempotent)."""
+    instance = _INSTANCES.pop(id(host), None)
+    if instance is None:
+        return
+    for source, callback in instance.listeners:
+        remover = getattr(source, "removeListener", None)
+        if remover is not None:
+            remover(callback)
+    instance.listeners.clear()
+    instance.dock.shutdown()
+    host.remove_dock_widget(instance.dock)
+    instance.dock.hide()
+    instance.dock.setParent(None)
+    instance.dock.deleteLater()
+    remove_translator(instance.translator)
+    release_qasync(instance.lease)
+
+
+def _listen_to_viewport(instance: PluginInstance) -> None:
+    """Follow ``openMdb`` and scripts: the displayed object changes → refresh the L0 target
+    lists. SAM may lack listeners; then the dock refreshes after each run only."""
+    try:
+        viewport = instance.host.sam_module.session.viewports[VIEWPORT_NAME]
+    except (AttributeError, KeyError):
+        return
+    if not hasattr(viewport, "addListener"):
+        return
+    dock = instance.dock
+
+    def on_display_changed(*args: Any, **kwargs: Any) -> None:
+        dock.refresh_targets()
+
+    viewport.addListener(on_display_changed)
+    instance.listeners.append((viewport, on_display_changed))
+
+
+def _bundled_examples() -> list[dict[str, str]]:
+    try:
+        from sam_plugin.demo.examples import load_examples
+    except ImportError:
+        return []
+    return [example.picker_entry() for example in load_examples()]

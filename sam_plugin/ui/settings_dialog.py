@@ -1,0 +1,185 @@
+"""Provider settings: base URL, model, API key (masked), profile, temperature, timeouts and
+"Test connection". Environment variables override what is saved, and the dialog says so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Mapping
+from typing import Any
+
+import httpx
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from sam_plugin.runtime.settings import (
+    ENV_API_KEY,
+    ENV_BASE_URL,
+    ENV_MODEL,
+    PROFILES,
+    ProviderSettings,
+)
+from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.settings_store import SettingsStore
+
+TIMEOUT_FIELDS = (("connect_timeout", "Connect timeout (s)"),
+                  ("idle_read_timeout", "Idle read timeout (s)"),
+                  ("total_timeout", "Total timeout (s)"))
+
+
+async def test_connection(settings: ProviderSettings) -> str:
+    """GET ``<base_url>/models``: a short sentence saying whether the endpoint answers."""
+    if not settings.base_url.strip():
+        return tr("Enter a base URL first.")
+    url = settings.base_url.strip().rstrip("/") + "/models"
+    headers = {}
+    key = settings.api_key.get_secret_value()
+    if key:
+        headers["Authorization"] = f"Bearer {key}"
+    timeout = httpx.Timeout(settings.connect_timeout, read=min(settings.idle_read_timeout, 15.0))
+    try:
+        async with httpx.AsyncClient(timeout=timeout) as client:
+            response = await client.get(url, headers=headers)
+    except httpx.HTTPError as error:
+        return tr("Connection failed: {error}").format(error=type(error).__name__ + f" {error}")
+    if response.status_code in (401, 403):
+        return tr("The endpoint answered {status}: check the API key.").format(
+            status=response.status_code)
+    if response.status_code >= 400:
+        return tr("The endpoint answered {status} at {url}.").format(
+            status=response.status_code, url=url)
+    try:
+        names = [m.get("id", "") for m in response.json().get("data", [])]
+    except (ValueError, AttributeError):
+        names = []
+    if settings.model and names and settings.model not in names:
+        return tr("Connected, but model {model} is not listed ({count} models available).").format(
+            model=settings.model, count=len(names))
+    return tr("Connected ({count} models listed).").format(count=len(names))
+
+
+class SettingsDialog(QDialog):
+    """objectName ``settingsDialog``; ``values()`` is what Save will store."""
+
+    def __init__(self, store: SettingsStore, env: Mapping[str, str] | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("settingsDialog")
+        self.setWindowTitle(tr("SAM Agent settings"))
+        self.store = store
+        self.env = os.environ if env is None else env
+        saved = store.load()
+        layout = QVBoxLayout(self)
+        form = QFormLayout()
+        self.base_url = QLineEdit(str(saved.get("base_url", "")))
+        self.base_url.setObjectName("baseUrlEdit")
+        self.base_url.setPlaceholderText("https://api.deepseek.com/v1 · http://localhost:11434/v1")
+        self.model = QLineEdit(str(saved.get("model", "")))
+        self.model.setObjectName("modelEdit")
+        self.api_key = QLineEdit(str(saved.get("api_key", "")))
+        self.api_key.setObjectName("apiKeyEdit")
+        self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
+        self.profile = QComboBox()
+        self.profile.setObjectName("profileCombo")
+        self.profile.addItem(tr("(guess from the URL)"), "")
+        for name in PROFILES:
+            self.profile.addItem(name, name)
+        self.profile.setCurrentIndex(max(0, self.profile.findData(saved.get("profile", ""))))
+        self.temperature = QDoubleSpinBox()
+        self.temperature.setObjectName("temperatureSpin")
+        self.temperature.setRange(0.0, 2.0)
+        self.temperature.setSingleStep(0.1)
+        self.temperature.setValue(float(saved.get("temperature", 0.1)))
+        defaults = ProviderSettings()
+        self.timeouts: dict[str, QDoubleSpinBox] = {}
+        form.addRow(tr("Base URL"), self.base_url)
+        form.addRow(tr("Model"), self.model)
+        form.addRow(tr("API key"), self.api_key)
+        form.addRow(tr("Profile"), self.profile)
+        form.addRow(tr("Temperature"), self.temperature)
+        for field, label in TIMEOUT_FIELDS:
+            spin = QDoubleSpinBox()
+            spin.setObjectName(field)
+            spin.setRange(1.0, 3600.0)
+            spin.setValue(float(saved.get(field, getattr(defaults, field))))
+            self.timeouts[field] = spin
+            form.addRow(tr(label), spin)
+        layout.addLayout(form)
+        self.key_note = QLabel(store.key_storage_note())
+        self.key_note.setObjectName("keyStorageNote")
+        self.key_note.setWordWrap(True)
+        layout.addWidget(self.key_note)
+        self.env_note = QLabel(self._env_note())
+        self.env_note.setObjectName("envOverrideNote")
+        self.env_note.setWordWrap(True)
+        self.env_note.setVisible(bool(self.env_note.text()))
+        layout.addWidget(self.env_note)
+        self.test_button = QPushButton(tr("Test connection"))
+        self.test_button.setObjectName("testConnectionButton")
+        self.test_result = QLabel()
+        self.test_result.setObjectName("testConnectionResult")
+        self.test_result.setWordWrap(True)
+        layout.addWidget(self.test_button)
+        layout.addWidget(self.test_result)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.save)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+        self.test_button.clicked.connect(self._on_test_clicked)
+        self._test_task: asyncio.Future[Any] | None = None
+
+    def _env_note(self) -> str:
+        names = [n for n in (ENV_BASE_URL, ENV_API_KEY, ENV_MODEL) if self.env.get(n, "").strip()]
+        if not names:
+            return ""
+        return tr("Set in the environment, overriding the saved values: {names}").format(
+            names=", ".join(names))
+
+    def values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {
+            "base_url": self.base_url.text().strip(),
+            "model": self.model.text().strip(),
+            "temperature": self.temperature.value(),
+        }
+        if self.profile.currentData():
+            values["profile"] = self.profile.currentData()
+        values.update({name: spin.value() for name, spin in self.timeouts.items()})
+        return values
+
+    def settings(self) -> ProviderSettings:
+        """The settings as they would apply (environment overrides included)."""
+        saved = {**self.values(), "api_key": self.api_key.text()}
+        return ProviderSettings.from_env(self.env, saved=saved)
+
+    def save(self) -> None:
+        try:
+            self.settings()
+        except ValueError as error:
+            self.test_result.setText(tr("Not saved: {error}").format(error=error))
+            return
+        self.store.save(self.values(), self.api_key.text())
+        self.accept()
+
+    def _on_test_clicked(self) -> None:
+        self.test_result.setText(tr("Testing…"))
+        self._test_task = asyncio.ensure_future(self._run_test())
+
+    async def _run_test(self) -> str:
+        try:
+            message = await test_connection(self.settings())
+        except ValueError as error:
+            message = tr("Invalid settings: {error}").format(error=error)
+        self.test_result.setText(message)
+        return message

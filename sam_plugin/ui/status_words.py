@@ -1,0 +1,91 @@
+"""The true words the dock shows for each step: proposed ≠ collected ≠ compiled ≠ submitted ≠
+executed ≠ verified (DESIGN.md §8). Nothing here ever says "done" before a readback verified it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sam_plugin.ui.i18n import tr
+
+# Layers whose failure leaves the model untouched (the script was never submitted).
+UNTOUCHED_LAYERS = frozenset({"observation", "design", "provider", "tool_call", "compile"})
+
+
+def phase_words(phase: str, progress: tuple[int, int] | None = None) -> str:
+    """Status text for a phase the controller entered."""
+    if phase == "collecting":
+        if progress is not None and progress[1]:
+            return tr("Collecting tool calls {collected}/{expected}").format(
+                collected=progress[0], expected=progress[1])
+        return tr("Collecting tool calls")
+    words = {
+        "idle": tr("Ready"),
+        "observing": tr("Observing the model (read-only)"),
+        "exploring": tr("Exploring the model (read-only)"),
+        "designing": tr("Designing — the model is writing the spec"),
+        "review": tr("Review — read the spec, then Confirm or Cancel"),
+        "compiling": tr("Compiling"),
+        "executing": tr("Submitted to SAM"),
+        "verifying": tr("Executed — verifying"),
+        "complete": tr("Executed — verifying"),
+        "failed": tr("Failed"),
+        "cancelled": tr("Cancelled"),
+    }
+    return words.get(phase, phase)
+
+
+def event_words(event: str) -> str | None:
+    """Status text for a persisted event that is a truer word than its phase, if any."""
+    return {
+        "execution_submitted": tr("Submitted to SAM"),
+        "execution_completed": tr("Executed — verifying"),
+    }.get(event)
+
+
+def layer_name(layer: str) -> str:
+    return {
+        "observation": tr("observation"),
+        "design": tr("design"),
+        "provider": tr("provider"),
+        "tool_call": tr("tool call"),
+        "compile": tr("compile"),
+        "execution": tr("execution"),
+        "verification": tr("verification"),
+        "drift": tr("target changed"),
+    }.get(layer, layer)
+
+
+def error_action(layer: str, back_in_review: bool) -> str:
+    """What the analyst should do next, by the layer that failed."""
+    if back_in_review:
+        return tr("Nothing was executed. Edit the request or confirm again.")
+    if layer in {"execution", "verification"}:
+        return tr("The part may be partly modified: re-observe before the next run.")
+    return tr("Nothing was executed. Check the request or the provider settings, then submit "
+              "again.")
+
+
+def final_words(result: Any, back_in_review: bool = False) -> str:
+    """Status text once a run stops: ``Verified`` / ``Review`` / ``Failed`` / ``Cancelled``."""
+    status = getattr(result, "status", "")
+    error = getattr(result, "error", None)
+    if status == "verified":
+        return tr("Verified")
+    reason = ""
+    if error is not None:
+        reason = f"{layer_name(error.layer)}: {_summary(error.message)}"
+    if back_in_review:
+        return tr("Review — returned, nothing executed ({reason})").format(reason=reason)
+    if status == "cancelled":
+        return tr("Cancelled — nothing was executed")
+    if status == "unknown":
+        return tr("Failed — execution outcome unknown; re-observe before the next run")
+    return tr("Failed — {reason}").format(reason=reason) if reason else tr("Failed")
+
+
+def _summary(text: str, limit: int = 240) -> str:
+    """The message on one line (diagnostic bullets joined), cut at ``limit`` characters."""
+    parts = [line.strip().lstrip("- ").strip() for line in (text or "").splitlines()]
+    line = " — ".join(p for p in parts if p)
+    return line if len(line) <= limit else line[: limit - 1] + "…"

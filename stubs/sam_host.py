@@ -1,0 +1,224 @@
+"""The offline SAM host window: the stand-in for SAM's main window (DESIGN.md §9).
+
+``create_window(workspace=None)`` opens ``workspace`` (a ``*.sam.json``), loads the plugins
+named by ``plugin.json`` with a host object, and returns the (not yet shown) main window.
+The caller owns the QApplication. ``python stubs/sam_host.py [workspace]`` runs it alone.
+
+This module is only importable with ``stubs/`` on ``sys.path`` (tests, the demo); it is never
+installed, because the real SAM provides its own ``sam`` module.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QLocale, Qt, QTimer, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QFileDialog,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+)
+from sam_host_plugins import (
+    DEFAULT_MANIFEST,
+    LoadedPlugin,
+    PluginManifest,
+    SamHost,
+    load_plugin,
+    unload_plugin,
+)
+from sam_host_tree import ModelTree
+from sam_host_viewport import MeshViewport
+
+WINDOW_TITLE = "SAM (offline)"
+VIEWPORT_NAME = "Viewport: 1"
+FILE_FILTER = "SAM workspace (*.sam.json)"
+
+
+def host_locale() -> str:
+    """``SAM_HOST_LOCALE`` (e.g. ``zh_CN``) when set, else the system locale's name."""
+    return os.environ.get("SAM_HOST_LOCALE", "").strip() or QLocale.system().name()
+
+
+class SamMainWindow(QMainWindow):
+    """Model tree on the left, mesh viewport in the centre, plugin docks on the right."""
+
+    displayChanged = Signal()  # noqa: N815 (Qt naming); emitted by the viewport listener
+
+    def __init__(self, sam_module: Any, locale: str | None = None) -> None:
+        super().__init__()
+        self.setObjectName("samMainWindow")
+        self.setWindowTitle(WINDOW_TITLE)
+        self.resize(1400, 860)
+        self.sam = sam_module
+        self.workspace_path: Path | None = None
+        self.plugins: list[LoadedPlugin] = []
+        self.host = SamHost(main_window=self, sam_module=sam_module,
+                            locale=locale or host_locale())
+        self.model_tree = ModelTree()
+        self.viewport = MeshViewport()
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.model_tree)
+        splitter.addWidget(self.viewport)
+        splitter.setStretchFactor(1, 1)
+        splitter.setSizes([260, 800])
+        self.setCentralWidget(splitter)
+        self._build_menus()
+        self.model_tree.partActivated.connect(self.display_part)
+        self.displayChanged.connect(self.refresh_from_host)
+        self._listening_to: Any = None
+        self._listen()
+        self.statusBar().showMessage("Ready")
+
+    # ------------------------------------------------------------- host sync
+    def _viewport(self) -> Any:
+        return self.sam.session.viewports[VIEWPORT_NAME]
+
+    def _listen(self) -> None:
+        viewport = self._viewport()
+        if hasattr(viewport, "addListener"):
+            viewport.addListener(self._on_viewport_changed)
+            self._listening_to = viewport
+
+    def _on_viewport_changed(self, *args: Any, **kwargs: Any) -> None:
+        # The listener may fire inside the one script execution; a signal keeps the redraw on
+        # the GUI thread whichever thread called setValues.
+        self.displayChanged.emit()
+
+    def displayed_part(self) -> Any:
+        return getattr(self._viewport(), "displayedObject", None)
+
+    def refresh_from_host(self) -> None:
+        """Re-read the model tree and redraw the displayed part."""
+        self.model_tree.refresh(self.sam.mdb)
+        self.viewport.show_part(self.displayed_part())
+
+    def display_part(self, model_name: str, part_name: str) -> None:
+        part = self.sam.mdb.models[model_name].parts[part_name]
+        self._viewport().setValues(displayedObject=part)
+        if self._listening_to is None:
+            self.refresh_from_host()
+
+    def display_first_meshed_part(self) -> None:
+        """After opening a workspace, show the first part that has elements (if any)."""
+        for model_name in self.sam.mdb.models.keys():
+            parts = self.sam.mdb.models[model_name].parts
+            for part_name in parts.keys():
+                if len(parts[part_name].elements):
+                    self.display_part(model_name, part_name)
+                    return
+        self.refresh_from_host()
+
+    # ------------------------------------------------------------ workspace
+    def open_workspace(self, path: str | os.PathLike[str]) -> None:
+        self.sam.openMdb(str(path))
+        self.workspace_path = Path(path)
+        self.setWindowTitle(f"{WINDOW_TITLE} — {self.workspace_path.name}")
+        self.display_first_meshed_part()
+        self.statusBar().showMessage(f"Opened {self.workspace_path}")
+
+    def save_workspace(self, path: str | os.PathLike[str]) -> None:
+        self.sam.mdb.saveAs(str(path))
+        self.workspace_path = Path(path)
+        self.setWindowTitle(f"{WINDOW_TITLE} — {self.workspace_path.name}")
+        self.statusBar().showMessage(f"Saved {self.workspace_path}")
+
+    def _build_menus(self) -> None:
+        menu = self.menuBar().addMenu("&File")
+        for text, shortcut, slot in (
+            ("&Open…", QKeySequence.StandardKey.Open, self._ask_open),
+            ("&Save", QKeySequence.StandardKey.Save, self._save),
+            ("Save &As…", QKeySequence.StandardKey.SaveAs, self._ask_save_as),
+        ):
+            action = QAction(text, self)
+            action.setShortcut(shortcut)
+            action.triggered.connect(slot)
+            menu.addAction(action)
+        menu.addSeparator()
+        quit_action = QAction("&Quit", self)
+        quit_action.triggered.connect(self.close)
+        menu.addAction(quit_action)
+        view = self.menuBar().addMenu("&View")
+        fit = QAction("&Fit to view", self)
+        fit.triggered.connect(self.viewport.fit_to_view)
+        view.addAction(fit)
+
+    def _ask_open(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(self, "Open workspace", "", FILE_FILTER)
+        if path:
+            self._guarded(self.open_workspace, path)
+
+    def _save(self) -> None:
+        if self.workspace_path is None:
+            self._ask_save_as()
+        else:
+            self._guarded(self.save_workspace, self.workspace_path)
+
+    def _ask_save_as(self) -> None:
+        path, _ = QFileDialog.getSaveFileName(self, "Save workspace", "", FILE_FILTER)
+        if path:
+            if not path.endswith(".sam.json"):
+                path += ".sam.json"
+            self._guarded(self.save_workspace, path)
+
+    def _guarded(self, action: Any, path: Any) -> None:
+        try:
+            action(path)
+        except Exception as exc:  # the analyst sees why, the window stays usable
+            QMessageBox.warning(self, WINDOW_TITLE, f"{path}: {exc}")
+
+    # --------------------------------------------------------------- plugins
+    def load_plugins(self, manifest_path: Path = DEFAULT_MANIFEST) -> None:
+        manifest = PluginManifest.read(manifest_path)
+        self.plugins.append(load_plugin(manifest, self.host))
+
+    def unload_plugins(self) -> None:
+        while self.plugins:
+            unload_plugin(self.plugins.pop())
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self) -> None:
+        """Unload plugins and stop listening to the host (idempotent)."""
+        self.unload_plugins()
+        if self._listening_to is not None and hasattr(self._listening_to, "removeListener"):
+            self._listening_to.removeListener(self._on_viewport_changed)
+        self._listening_to = None
+
+
+def create_window(workspace: str | os.PathLike[str] | None = None, *,
+                  load_plugins: bool = True, locale: str | None = None) -> SamMainWindow:
+    """The offline host's main window (not shown) with ``workspace`` open and plugins loaded."""
+    if QApplication.instance() is None:
+        raise RuntimeError("create_window: create the QApplication first (the caller owns it)")
+    import sam
+
+    window = SamMainWindow(sam, locale=locale)
+    if workspace is not None:
+        window.open_workspace(workspace)
+    else:
+        window.refresh_from_host()
+    if load_plugins:
+        window.load_plugins()
+    return window
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python stubs/sam_host.py [workspace.sam.json]``: the host alone, with its plugins."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    app = QApplication.instance() or QApplication(sys.argv[:1])
+    window = create_window(args[0] if args else None)
+    window.show()
+    QTimer.singleShot(0, window.viewport.fit_to_view)
+    return int(app.exec())
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

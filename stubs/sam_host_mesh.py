@@ -1,0 +1,112 @@
+"""Mesh geometry of one displayed part, flattened for drawing (no Qt widgets here).
+
+The viewport needs every node position and every unique element edge per shape. Reading
+them through the host API is one pass over the arrays; afterwards a projection is plain
+list arithmetic, so rotating a 190k-element part never touches the host objects again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+SHAPE_ORDER = ("QUAD", "TRI", "BEAM")
+
+
+@dataclass
+class MeshGeometry:
+    """Node coordinates (parallel lists) and unique edges per shape as index pairs."""
+
+    part_name: str = ""
+    xs: list[float] = field(default_factory=list)
+    ys: list[float] = field(default_factory=list)
+    zs: list[float] = field(default_factory=list)
+    edges: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    element_count: int = 0
+    _bounds: tuple[tuple[float, float, float], float] | None = field(default=None, repr=False)
+
+    @property
+    def node_count(self) -> int:
+        return len(self.xs)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self.xs
+
+    def center_and_radius(self) -> tuple[tuple[float, float, float], float]:
+        """Bounding-box centre and half-diagonal (at least a tiny positive radius); cached."""
+        if self._bounds is None:
+            self._bounds = self._compute_bounds()
+        return self._bounds
+
+    def _compute_bounds(self) -> tuple[tuple[float, float, float], float]:
+        if self.is_empty:
+            return (0.0, 0.0, 0.0), 1.0
+        lo = (min(self.xs), min(self.ys), min(self.zs))
+        hi = (max(self.xs), max(self.ys), max(self.zs))
+        center = tuple((a + b) / 2 for a, b in zip(lo, hi, strict=True))
+        radius = math.dist(lo, hi) / 2
+        return center, max(radius, 1e-9)  # type: ignore[return-value]
+
+
+def read_geometry(part: Any) -> MeshGeometry:
+    """One pass over ``part.nodes`` and ``part.elements``; edges shared by two elements once."""
+    geometry = MeshGeometry(part_name=str(getattr(part, "name", "")))
+    if part is None:
+        return geometry
+    index: dict[int, int] = {}
+    xs, ys, zs = geometry.xs, geometry.ys, geometry.zs
+    for node in part.nodes:
+        index[node.label] = len(xs)
+        x, y, z = node.coordinates
+        xs.append(float(x))
+        ys.append(float(y))
+        zs.append(float(z))
+    seen: set[tuple[int, int]] = set()
+    edges: dict[str, list[tuple[int, int]]] = {shape: [] for shape in SHAPE_ORDER}
+    count = 0
+    for element in part.elements:
+        count += 1
+        shape = str(element.type)
+        ids = [index[label] for label in element.connectivity if label in index]
+        bucket = edges.setdefault(shape, [])
+        pairs = [(ids[0], ids[1])] if shape == "BEAM" else _ring(ids)
+        for a, b in pairs:
+            key = (a, b) if a < b else (b, a)
+            if key not in seen:
+                seen.add(key)
+                bucket.append(key)
+    geometry.edges = edges
+    geometry.element_count = count
+    return geometry
+
+
+def _ring(ids: list[int]) -> list[tuple[int, int]]:
+    if len(ids) < 2:
+        return []
+    return [(ids[i], ids[(i + 1) % len(ids)]) for i in range(len(ids))]
+
+
+def rotation(yaw_deg: float, pitch_deg: float) -> tuple[tuple[float, float, float], ...]:
+    """Rows of the view rotation (yaw about Z, then pitch about the screen X axis)."""
+    cy, sy = math.cos(math.radians(yaw_deg)), math.sin(math.radians(yaw_deg))
+    cp, sp = math.cos(math.radians(pitch_deg)), math.sin(math.radians(pitch_deg))
+    row_x = (cy, -sy, 0.0)
+    row_y = (cp * sy, cp * cy, -sp)
+    row_z = (sp * sy, sp * cy, cp)
+    return row_x, row_y, row_z
+
+
+def project(
+    geometry: MeshGeometry, yaw_deg: float, pitch_deg: float
+) -> tuple[list[float], list[float]]:
+    """Orthographic screen coordinates (model units, centred, Y up) of every node."""
+    (cx, cy, cz), _ = geometry.center_and_radius()
+    (a0, a1, a2), (b0, b1, b2), _ = rotation(yaw_deg, pitch_deg)
+    xs = [x - cx for x in geometry.xs]
+    ys = [y - cy for y in geometry.ys]
+    zs = [z - cz for z in geometry.zs]
+    px = [a0 * x + a1 * y + a2 * z for x, y, z in zip(xs, ys, zs, strict=True)]
+    py = [b0 * x + b1 * y + b2 * z for x, y, z in zip(xs, ys, zs, strict=True)]
+    return px, py

@@ -1,0 +1,116 @@
+"""Plugin loading as SAM does it: read ``plugin.json``, import the entry point, call it with a
+host object; unloading calls the manifest's ``unload`` with the same host object.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDockWidget, QMainWindow
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_MANIFEST = REPO_ROOT / "plugin.json"
+
+DOCK_AREAS = {
+    "left": Qt.DockWidgetArea.LeftDockWidgetArea,
+    "right": Qt.DockWidgetArea.RightDockWidgetArea,
+    "top": Qt.DockWidgetArea.TopDockWidgetArea,
+    "bottom": Qt.DockWidgetArea.BottomDockWidgetArea,
+}
+
+
+class PluginManifestError(ValueError):
+    """A ``plugin.json`` that SAM would refuse; the message names the field."""
+
+
+@dataclass
+class PluginManifest:
+    id: str
+    name: str
+    entry_point: str
+    unload: str
+    dock_area: str
+    path: Path
+
+    @classmethod
+    def read(cls, path: Path) -> PluginManifest:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise PluginManifestError(f"{path}: cannot read plugin manifest ({exc})") from exc
+        for key in ("id", "name", "entry_point"):
+            if not isinstance(data.get(key), str) or not data[key]:
+                raise PluginManifestError(f"{path}: field {key!r} must be a non-empty string")
+        for key in ("entry_point", "unload"):
+            value = data.get(key, "")
+            if value and ":" not in value:
+                raise PluginManifestError(
+                    f"{path}: field {key!r} must look like 'package.module:function', got {value!r}"
+                )
+        area = str((data.get("dock") or {}).get("area", "right"))
+        if area not in DOCK_AREAS:
+            raise PluginManifestError(
+                f"{path}: field 'dock.area' is {area!r}; legal values: {', '.join(DOCK_AREAS)}"
+            )
+        return cls(
+            id=data["id"], name=data["name"], entry_point=data["entry_point"],
+            unload=data.get("unload", ""), dock_area=area, path=path,
+        )
+
+
+def resolve(reference: str) -> Callable[..., Any]:
+    """``"package.module:function"`` → the function (the repo root is made importable)."""
+    if str(REPO_ROOT) not in sys.path:
+        sys.path.append(str(REPO_ROOT))
+    module_name, _, attribute = reference.partition(":")
+    return getattr(importlib.import_module(module_name), attribute)
+
+
+@dataclass
+class SamHost:
+    """What SAM hands a plugin: its main window, dock placement, locale and the ``sam`` module."""
+
+    main_window: QMainWindow
+    sam_module: Any
+    locale: str = "en_US"
+    manifest: PluginManifest | None = None
+    docks: list[QDockWidget] = field(default_factory=list)
+
+    def add_dock_widget(self, dock: QDockWidget, area: str | Qt.DockWidgetArea = "right") -> None:
+        qt_area = DOCK_AREAS[area] if isinstance(area, str) else area
+        self.main_window.addDockWidget(qt_area, dock)
+        self.docks.append(dock)
+
+    def remove_dock_widget(self, dock: QDockWidget) -> None:
+        self.main_window.removeDockWidget(dock)
+        if dock in self.docks:
+            self.docks.remove(dock)
+
+    @property
+    def dock_area(self) -> str:
+        return self.manifest.dock_area if self.manifest else "right"
+
+
+@dataclass
+class LoadedPlugin:
+    manifest: PluginManifest
+    host: SamHost
+    handle: Any
+
+
+def load_plugin(manifest: PluginManifest, host: SamHost) -> LoadedPlugin:
+    host.manifest = manifest
+    handle = resolve(manifest.entry_point)(host)
+    return LoadedPlugin(manifest=manifest, host=host, handle=handle)
+
+
+def unload_plugin(plugin: LoadedPlugin) -> None:
+    if plugin.manifest.unload:
+        resolve(plugin.manifest.unload)(plugin.host)

@@ -1,0 +1,152 @@
+"""Helpers for CLI tests: workspaces written with the offline stub, an in-process ``main``."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sam_plugin.compilers.evidence import SHAPES
+from sam_plugin.compilers.protocol import CompileContext, Fragment, Route, RouteRefused
+from sam_plugin.runtime import cli
+
+API_KEY = "sk-cli-SECRET-0815"
+
+
+def new_workspace(path: Path, quads: int = 0, part: str = "Plate") -> Path:
+    """A ``*.sam.json`` with ``Model-1`` and, when ``quads``, a row of unit QUADs."""
+    import sam
+    from samConstants import QUAD
+
+    sam.mdb = sam.database.Mdb()
+    if quads:
+        p = sam.mdb.models["Model-1"].Part(name=part)
+        for i in range(quads):
+            nodes = [
+                p.Node(coordinates=c)
+                for c in [(i, 0.0, 0.0), (i + 1, 0.0, 0.0), (i + 1, 1.0, 0.0), (i, 1.0, 0.0)]
+            ]
+            p.Element(nodes=nodes, elemShape=QUAD)
+    sam.mdb.saveAs(str(path))
+    return path
+
+
+def saved_counts(path: Path, part: str = "Plate") -> tuple[int, int]:
+    data = json.loads(path.read_text())
+    for model in data["models"]:
+        for p in model["parts"]:
+            if p["name"] == part:
+                return len(p["nodes"]["labels"]), len(p["elements"]["labels"])
+    raise AssertionError(f"no part {part} in {path}")
+
+
+@dataclass
+class CliRun:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def result(self) -> dict[str, Any]:
+        return json.loads(self.out)
+
+
+def run_cli(argv: Sequence[str], capsys: Any, stdin: str = "") -> CliRun:
+    old_stdin = sys.stdin
+    sys.stdin = io.StringIO(stdin)
+    try:
+        code = cli.main(list(argv))
+    finally:
+        sys.stdin = old_stdin
+    captured = capsys.readouterr()
+    return CliRun(code=code, out=captured.out, err=captured.err)
+
+
+def base_args(workspace: Path, runs: Path, mode: str = "part", part: str = "Plate") -> list[str]:
+    return [
+        "run",
+        "--workspace",
+        str(workspace),
+        "--mode",
+        mode,
+        "--model",
+        "Model-1",
+        "--part",
+        part,
+        "--runs-dir",
+        str(runs),
+    ]
+
+
+class StubQuadModule:
+    """A minimal Part-like module generating real stub SAM code (add quads, audit)."""
+
+    mode = "part"
+    title = "Part"
+    capabilities = ("build", "audit")
+    tool_names: Mapping[str, str] = {"build": "build_part", "audit": "audit_part"}
+
+    def design_prompt(self, language: str = "en") -> str:
+        return "Write a spec. End with: Planned Part capabilities: ..."
+
+    def collection_prompt(self, language: str = "en") -> str:
+        return "Call the offered tools."
+
+    def route(self, spec_text: str, target_is_empty: bool) -> Route:
+        match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)
+        if not match:
+            raise RouteRefused("no capability line; end the spec with 'Planned Part ...'")
+        caps = [c for c in self.capabilities if c in match.group(1)]
+        return Route(
+            method="capability_line", capabilities=caps, tools=[self.tool_names[c] for c in caps]
+        )
+
+    def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
+        return [
+            {
+                "type": "function",
+                "function": {"name": n, "parameters": {"type": "object", "properties": {}}},
+            }
+            for n in tool_names
+        ]
+
+    def compile(self, tool: str, arguments: Any, ctx: CompileContext) -> Fragment:
+        args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
+        state = ctx.state
+        if tool == "build_part":
+            quads = int(args.get("quads", 1))
+            crash = "raise RuntimeError('host refused')\n" if args.get("crash") else ""
+            mutation = (
+                f"{crash}if _part_name not in _model.parts.keys():\n"
+                "    _model.Part(name=_part_name)\n"
+                "_p = _model.parts[_part_name]\n"
+                f"for _i in range({quads}):\n"
+                "    _c = [(_i, 0, 5.0), (_i + 1, 0, 5.0), (_i + 1, 1, 5.0), (_i, 1, 5.0)]\n"
+                "    _n = [_p.Node(coordinates=c) for c in _c]\n"
+                "    _p.Element(nodes=_n, elemShape=QUAD)\n"
+            )
+            counts = {s: state.shape_counts[s] for s in SHAPES}
+            counts["QUAD"] = counts["QUAD"].plus(quads)
+            evidence = state.model_copy(
+                update={
+                    "node_count": state.node_count.plus(4 * quads),
+                    "element_count": state.element_count.plus(quads),
+                    "shape_counts": counts,
+                    "geometry_unchanged": False,
+                }
+            )
+            return Fragment(
+                tool=tool, mutation=mutation, normalized=args, evidence=evidence, constants=["QUAD"]
+            )
+        mutation = (
+            "import json as _json, os as _os\n"
+            "with open(_os.path.join(SAM_AGENT_OUTPUT_DIR, 'part_audit.json'), 'w') as _f:\n"
+            "    _json.dump({'nodes': len(_model.parts[_part_name].nodes)}, _f)\n"
+        )
+        evidence = state.model_copy(update={"files": [*state.files, "part_audit.json"]})
+        return Fragment(tool=tool, postflight=mutation, normalized=args, evidence=evidence)

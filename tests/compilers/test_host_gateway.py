@@ -1,0 +1,65 @@
+"""The in-process executor: once, PASS only with the completion marker, traceback on FAIL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.host_gateway import HostGateway
+
+TARGET = Target(model_name="Model-1", part_name="P")
+
+
+def test_pass_needs_the_completion_marker(fresh_sam: Any, tmp_path: Path) -> None:
+    gateway = HostGateway(fresh_sam)
+    script = ("from sam import mdb\n"
+              "mdb.models[SAM_AGENT_TARGET['model_name']].Part(name=SAM_AGENT_TARGET"
+              "['part_name'])\n"
+              "open(SAM_AGENT_OUTPUT_DIR + '/seen.txt', 'w').write(__name__)\n"
+              "SAM_AGENT_COMPLETED = True\n")
+    receipt = gateway.execute(script, TARGET, tmp_path / "out")
+    assert receipt.status == "PASS" and receipt.traceback is None
+    assert (tmp_path / "out" / "seen.txt").read_text() == "__sam_agent__"
+    assert gateway.part(TARGET) is not None
+    assert gateway.readback(TARGET).part_exists
+
+
+def test_missing_marker_fails(fresh_sam: Any, tmp_path: Path) -> None:
+    receipt = HostGateway(fresh_sam).execute("x = 1\n", TARGET, tmp_path)
+    assert receipt.status == "FAIL"
+    assert receipt.traceback == "the script ended without setting SAM_AGENT_COMPLETED"
+
+
+def test_exception_fails_with_traceback_and_runs_once(fresh_sam: Any, tmp_path: Path) -> None:
+    script = ("import sam\n"
+              "sam.mdb.models['Model-1'].Part(name='Once')\n"
+              "raise RuntimeError('boom here')\n")
+    gateway = HostGateway(fresh_sam)
+    receipt = gateway.execute(script, TARGET, tmp_path)
+    assert receipt.status == "FAIL"
+    assert "RuntimeError: boom here" in receipt.traceback
+    assert "<sam_agent_script>" in receipt.traceback
+    assert list(gateway.mdb.models["Model-1"].parts.keys()) == ["Once"]
+
+
+def test_syntax_error_fails_without_running(fresh_sam: Any, tmp_path: Path) -> None:
+    receipt = HostGateway(fresh_sam).execute("def (:\n", TARGET, tmp_path)
+    assert receipt.status == "FAIL"
+    assert "SyntaxError" in receipt.traceback
+
+
+def test_mdb_follows_the_module_after_replacement(fresh_sam: Any) -> None:
+    from sam.database import Mdb
+
+    gateway = HostGateway(fresh_sam)
+    first = gateway.mdb
+    fresh_sam.mdb = Mdb()
+    assert gateway.mdb is fresh_sam.mdb is not first
+    assert gateway.model("Nope") is None
+    assert gateway.part(TARGET) is None
+    assert gateway.readback(TARGET).part_exists is False
+
+
+def test_lazy_import_of_sam(fresh_sam: Any) -> None:
+    assert HostGateway().mdb is fresh_sam.mdb

@@ -1,0 +1,130 @@
+"""Edges of the pipeline: exploration hook, host exceptions, invalidation mid-collection."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from controller_fakes import (
+    TARGET,
+    FakeHost,
+    FakePartModule,
+    ScriptedProvider,
+    calls,
+    design,
+    fake_compose,
+    settings,
+)
+
+from sam_plugin.runtime.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
+from sam_plugin.runtime.journal import SubmissionJournal
+
+SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
+
+
+def make(tmp_path, provider, host=None, **kw):
+    host = host or FakeHost()
+    module = FakePartModule()
+    controller = RunController(
+        runs_dir=tmp_path / "runs",
+        settings=settings(),
+        host=host,
+        provider_factory=provider.factory,
+        module_factory=lambda mode: module,
+        composer=fake_compose,
+        **kw,
+    )
+    return controller, host
+
+
+def test_explore_puts_the_explorer_text_into_the_design_prompt(tmp_path):
+    provider = ScriptedProvider(design(SPEC))
+    seen = []
+
+    async def explorer(host, observation):
+        seen.append(observation.target)
+        return "regions: one component"
+
+    controller, _ = make(tmp_path, provider, explorer=explorer)
+    phases = []
+    controller.subscribe(
+        lambda e: phases.append(e.data["phase"]) if e.event == "phase_changed" else 0
+    )
+    assert asyncio.run(controller.submit("x", "part", TARGET, explore=True)) == Phase.REVIEW
+    assert phases == ["observing", "exploring", "designing", "review"]
+    assert seen == [TARGET]
+    assert (
+        "Exploration (read-only): regions: one component"
+        in (provider.requests[0].messages[1]["content"])
+    )
+
+
+def test_explore_without_explorer_says_it_was_skipped(tmp_path):
+    controller, _ = make(tmp_path, ScriptedProvider(design(SPEC)))
+    labels = []
+    controller.subscribe(lambda e: labels.append(e.data.get("label")))
+    asyncio.run(controller.submit("x", "part", TARGET, explore=True))
+    assert "Exploring skipped: no deeper observation is available" in labels
+
+
+def test_a_host_exception_during_execution_fails_once_with_the_traceback(tmp_path):
+    class Exploding(FakeHost):
+        def execute(self, script, target, output_dir):
+            self.executions.append(script)
+            raise ConnectionError("SAM went away")
+
+    provider = ScriptedProvider(design(SPEC), calls(("build_part", {}), ("audit_part", {})))
+    controller, host = make(tmp_path, provider, host=Exploding())
+    asyncio.run(controller.submit("x", "part", TARGET))
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert len(host.executions) == 1 and result.submissions == 1
+    assert result.error.layer == "execution"
+    assert result.error.message.startswith(f"the script failed in SAM (ERROR). {PARTIAL_WARNING}")
+    assert "ConnectionError: SAM went away" in result.error.message
+    outcomes = [
+        e.outcome for e in SubmissionJournal(controller.runs_dir / "submissions.jsonl").entries()
+    ]
+    assert outcomes == ["", "ERROR"]
+
+
+def test_invalidate_during_collection_fails_before_execution(tmp_path):
+    provider = ScriptedProvider(design(SPEC), calls(("build_part", {})), calls(("audit_part", {})))
+    controller, host = make(tmp_path, provider)
+    provider.before_answer = lambda n: controller.invalidate("mode changed") if n == 3 else None
+    asyncio.run(controller.submit("x", "part", TARGET))
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result.status == "failed" and host.executions == []
+    assert result.error.message == f"{DRIFT_MESSAGE} (mode changed)"
+
+
+def test_collection_text_never_poses_as_the_spec(tmp_path):
+    chatty = calls(("build_part", {}), ("audit_part", {})).model_copy(
+        update={"content": "Sure, here are the calls"}
+    )
+    provider = ScriptedProvider(design(SPEC), chatty)
+    controller, _ = make(tmp_path, provider)
+    deltas = []
+    controller.subscribe(
+        lambda e: deltas.append(e.data["text"]) if e.event == "design_delta" else 0
+    )
+    asyncio.run(controller.submit("x", "part", TARGET))
+    asyncio.run(controller.confirm("part", TARGET))
+    assert "".join(deltas) == SPEC
+    assert controller.spec_text == SPEC
+
+
+def test_collection_cancel_returns_cancelled_and_nothing_runs(tmp_path):
+    provider = ScriptedProvider(design(SPEC), "hang")
+    controller, host = make(tmp_path, provider)
+    asyncio.run(controller.submit("x", "part", TARGET))
+
+    async def scenario():
+        task = asyncio.create_task(controller.confirm("part", TARGET))
+        await asyncio.sleep(0.01)
+        await controller.cancel()
+        return await task
+
+    result = asyncio.run(scenario())
+    assert result.status == "cancelled" and host.executions == []
+    stored = json.loads((controller.runs_dir / controller.run_id / "result.json").read_text())
+    assert stored["status"] == "cancelled" and stored["phase"] == "cancelled"

@@ -1,0 +1,177 @@
+"""The analyst's whole flow in the dock against the loopback provider (real HTTP/SSE path)."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+from PySide6.QtCore import QThread
+
+from sam_plugin.demo.examples import example_by_id
+from sam_plugin.testing.streams import openai_stream
+
+TIMEOUT_MS = 20_000
+
+
+def _submit(qtbot, dock, example_id: str) -> None:
+    example = example_by_id(example_id)
+    dock.set_target(example.mode, example.model, example.part)
+    dock.request_edit.setPlainText(example.request)
+    dock.submit_button.click()
+
+
+def _wait_review(qtbot, dock) -> None:
+    try:
+        qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                        timeout=TIMEOUT_MS)
+    except Exception as error:
+        raise AssertionError(f"no Review; status: {dock.status_label.text()!r}") from error
+
+
+def test_full_flow_streams_spec_confirms_and_verifies(qtbot, replay, dock, host_window):
+    seen_statuses: list[str] = []
+    dock.status_label.windowIconTextChanged  # noqa: B018 - the label exists
+    original = dock.set_status
+
+    def record(text: str) -> None:
+        seen_statuses.append(text)
+        original(text)
+
+    dock.set_status = record  # type: ignore[method-assign]
+    _submit(qtbot, dock, "plate")
+    _wait_review(qtbot, dock)
+    spec = dock.spec_view.toPlainText()
+    assert "Planned Part capabilities: build" in spec
+    assert dock.confirm_button.isEnabled() and dock.cancel_button.isEnabled()
+    assert dock.status_label.text() == "Review — read the spec, then Confirm or Cancel"
+
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    assert dock.status_label.text() == "Verified"
+    view = dock.result_view
+    assert (view.cell("nodes", "before"), view.cell("nodes", "after")) == ("0", "77")
+    assert (view.cell("elements", "before"), view.cell("elements", "after")) == ("0", "60")
+    assert (view.cell("QUAD", "after"), view.cell("TRI", "after"),
+            view.cell("BEAM", "after")) == ("60", "0", "0")
+    checks = {name: (expected, actual, ok) for name, expected, actual, ok in view.check_rows()}
+    assert checks["node count"] == ("77", "77", "yes")
+    assert checks["element count"] == ("60", "60", "yes")
+    assert all(ok == "yes" for _, _, ok in checks.values())
+    # progress in true words, in order, and nothing claimed before the readback
+    joined = " | ".join(seen_statuses)
+    for words in ("Designing", "Review", "Collecting tool calls 1/1", "Compiling",
+                  "Submitted to SAM", "Executed — verifying", "Verified"):
+        assert words in joined, (words, joined)
+    assert joined.index("Submitted to SAM") < joined.index("Executed — verifying") < joined.index(
+        "Verified")
+    assert not any("done" in s.lower() for s in seen_statuses)
+    # the run directory link, the history and the host's view of the new part
+    assert view.run_dir is not None and (view.run_dir / "result.json").exists()
+    assert json.loads((view.run_dir / "result.json").read_text())["status"] == "verified"
+    assert dock.history.rows()[0][1:3] == ("verified", "part")
+    assert ("Model-1", "Plate", 77, 60) in host_window.model_tree.part_rows()
+    assert host_window.viewport.geometry_data.part_name == "Plate"
+    assert dock.offthread_updates == 0
+
+
+def test_cancel_during_streaming_closes_the_stream_within_a_second(qtbot, replay, dock):
+    replay.replay_responder.delay = 0.05  # the spec now takes several seconds to stream
+    _submit(qtbot, dock, "plate")
+    qtbot.waitUntil(lambda: len(dock.spec_view.toPlainText()) > 10, timeout=TIMEOUT_MS)
+    assert str(dock.controller.phase) == "designing"
+    import time
+
+    started = time.monotonic()
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Cancelled" in dock.status_label.text(),
+                    timeout=3000)
+    assert time.monotonic() - started < 1.0
+    assert dock.status_label.text() == "Cancelled — nothing was executed"
+    assert replay.client_disconnected.wait(2.0)
+    assert dock.submit_button.isEnabled() and not dock.confirm_button.isEnabled()
+    assert dock.controller.result.status == "cancelled"
+
+
+def test_bad_tool_call_returns_to_review_with_its_reason(qtbot, replay, dock):
+    example = example_by_id("plate")
+    replay.enqueue_stream(openai_stream(content=example.spec))
+    bad = {"patches": [{"id": "plate", "shape": "QUAD",
+                        "corners": [[0, 0, 0], [60, 0, 0], [60, 100, 0], [0, 100, 0]],
+                        "divisions": [0, 10]}]}
+    replay.enqueue_stream(openai_stream(tool_calls=[("build_part", json.dumps(bad))]))
+    _submit(qtbot, dock, "plate")
+    _wait_review(qtbot, dock)
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    status = dock.status_label.text()
+    assert status.startswith("Review — returned, nothing executed (")
+    assert "divisions" in status
+    assert dock.confirm_button.isEnabled()  # still in Review: confirm again or edit
+    error = dock.result_view.error_label.text()
+    assert "divisions" in error
+    assert error.endswith("Nothing was executed. Edit the request or confirm again.")
+    assert dock.controller.result.submissions == 0
+    # confirming again uses the recorded (valid) call and verifies
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    assert dock.status_label.text() == "Verified"
+
+
+def test_changing_the_target_during_review_fails_the_run(qtbot, replay, dock):
+    _submit(qtbot, dock, "plate")
+    _wait_review(qtbot, dock)
+    dock.part_combo.setCurrentText("Panel")
+    status = dock.status_label.text()
+    assert status.startswith("Failed — the mode or target changed during Review")
+    assert "Panel" in status
+    assert dock.controller.result.status == "failed"
+    assert not dock.confirm_button.isEnabled()
+    assert dock.submit_button.isEnabled()
+    requests_before = len(replay.requests)
+    dock.confirm_button.click()  # disabled: nothing is collected
+    qtbot.wait(100)
+    assert len(replay.requests) == requests_before
+
+
+def test_changing_the_mode_during_review_fails_the_run(qtbot, replay, dock):
+    _submit(qtbot, dock, "plate")
+    _wait_review(qtbot, dock)
+    dock.mode_combo.setCurrentIndex(dock.mode_combo.findData("mesh"))
+    assert dock.status_label.text().startswith("Failed — the mode or target changed")
+    assert dock.controller.result.error.layer == "observation"
+
+
+def test_ctrl_enter_submits(qtbot, replay, dock):
+    example = example_by_id("plate")
+    dock.set_target(example.mode, example.model, example.part)
+    dock.request_edit.setPlainText(example.request)
+    dock.show()
+    dock.request_edit.setFocus()
+    from PySide6.QtCore import Qt
+
+    qtbot.keyClick(dock.request_edit, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    _wait_review(qtbot, dock)
+    assert "Planned Part capabilities" in dock.spec_view.toPlainText()
+
+
+def test_events_from_a_worker_thread_update_widgets_on_the_gui_thread(qtbot, dock):
+    from sam_plugin.runtime.events import ControllerEvent
+
+    threads: list[QThread] = []
+    original = dock._on_event
+
+    def spy(event) -> None:
+        threads.append(QThread.currentThread())
+        original(event)
+
+    dock.bridge.eventReceived.disconnect(dock._on_event)
+    dock.bridge.eventReceived.connect(spy)
+    event = ControllerEvent(run_id="r", event="design_delta", timestamp="t",
+                            data={"text": "from a worker"})
+    worker = threading.Thread(target=dock.bridge._forward, args=(event,))
+    worker.start()
+    worker.join()
+    qtbot.waitUntil(lambda: bool(threads), timeout=2000)
+    assert threads == [dock.thread()]
+    assert dock.spec_view.toPlainText() == "from a worker"
+    assert dock.offthread_updates == 0
