@@ -94,6 +94,40 @@ def _all_finite(value: Any) -> bool:
 # --------------------------------------------------------------------------- stage 2: schema
 
 
+def _folded(legal: Sequence[Any], value: str) -> str:
+    matches = [v for v in legal if isinstance(v, str) and v.lower() == value.lower()]
+    return matches[0] if len(matches) == 1 else value
+
+
+def fold_enum_case(schema: Mapping[str, Any], value: Any) -> Any:
+    """``"quad"`` → ``"QUAD"``: enum and tag values are matched case-insensitively."""
+    if isinstance(value, str):
+        if "enum" in schema:
+            return _folded(schema["enum"], value)
+        if "const" in schema:
+            return _folded([schema["const"]], value)
+        return value
+    if isinstance(value, list) and isinstance(schema.get("items"), Mapping):
+        return [fold_enum_case(schema["items"], v) for v in value]
+    if isinstance(value, dict):
+        if "anyOf" in schema:
+            return _fold_variant(schema["anyOf"], value)
+        props = schema.get("properties", {})
+        return {k: fold_enum_case(props[k], v) if k in props else v for k, v in value.items()}
+    return value
+
+
+def _fold_variant(variants: Sequence[Mapping[str, Any]], value: dict[str, Any]) -> Any:
+    for variant in variants:
+        props = variant.get("properties", {})
+        tags = {k: p["const"] for k, p in props.items() if "const" in p}
+        if tags and all(isinstance(value.get(k), str) and value[k].lower() == str(t).lower()
+                        for k, t in tags.items()):
+            return fold_enum_case(variant, value)
+    return value
+
+
+
 def schema_diagnostics(schema: Mapping[str, Any], instance: Any) -> list[Diagnostic]:
     """One diagnostic per structural problem (never a replay of every ``anyOf`` branch)."""
     validator = Draft202012Validator(schema)
@@ -267,6 +301,7 @@ def validate_call(
     data, problems = parse_arguments(arguments)
     if data is None:
         raise CompileError(tool, problems)
+    data = fold_enum_case(schema, data)
     problems = schema_diagnostics(schema, data)
     if problems:
         raise CompileError(tool, problems)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib
 import importlib.util
 import os
@@ -28,6 +29,7 @@ EXIT_VERIFIED = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_REVIEW = 3
+EXIT_INTERRUPTED = 130
 
 ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
 
@@ -92,6 +94,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as error:
         print(f"sam-agent: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except KeyboardInterrupt:
+        # before execution the run is written as cancelled; during it, SAM decides
+        print("sam-agent: interrupted; see result.json in the run directory", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 async def run_command(
@@ -129,7 +135,9 @@ async def run_command(
     if phase == Phase.REVIEW and not args.yes and not _ask(controller.spec_text, stdin, err):
         await controller.cancel()
     elif phase == Phase.REVIEW:
-        await controller.confirm(args.mode, target)
+        # whatever the script prints goes to stderr: stdout carries only the result
+        with contextlib.redirect_stdout(err):
+            await controller.confirm(args.mode, target)
     result = controller.result
     assert result is not None
     saved = None

@@ -81,6 +81,18 @@ PARTIAL_WARNING = (
 Explorer = Callable[[Any, Observation], Any]
 
 
+_PHASE_LAYER: dict[Phase, ErrorLayer] = {
+    Phase.OBSERVING: "observation",
+    Phase.EXPLORING: "observation",
+    Phase.DESIGNING: "design",
+    Phase.REVIEW: "observation",
+    Phase.COLLECTING: "tool_call",
+    Phase.COMPILING: "compile",
+    Phase.EXECUTING: "execution",
+    Phase.VERIFYING: "verification",
+}
+
+
 class SubmitRefused(ValueError):
     """``submit`` could not start a run (settings, host, runs directory, mode or target)."""
 
@@ -227,9 +239,9 @@ class RunController:
         self._bus.log_path = run.dir.file("events.jsonl")
         self._cancel_requested = False
         self.spec_text, self.route, self.result = "", None, None
-        run.dir.write_text("request.txt", request)
         try:
             self._set_phase(Phase.OBSERVING, "Observing the workspace (read-only)")
+            run.dir.write_text("request.txt", request)
             self._observe(run)
             if explore:
                 await self._explore(run)
@@ -242,6 +254,8 @@ class RunController:
             self._finish_cancelled()
             if not self._cancel_requested:
                 raise
+        except Exception as error:
+            self._finish_internal_error(error)
         return self.phase
 
     async def confirm(self, mode: str, target: Target) -> RunResult:
@@ -277,6 +291,8 @@ class RunController:
             self._finish_cancelled()
             if not self._cancel_requested:
                 raise
+        except Exception as error:
+            self._finish_internal_error(error)
         assert self.result is not None
         return self.result
 
@@ -618,7 +634,9 @@ class RunController:
         self._set_phase(Phase.VERIFYING, "Verifying: reading the part back")
         assert run.before is not None
         try:
-            after = self.host.readback(run.target)
+            # the fingerprint pass is most of a readback's cost; only an unchanged-geometry
+            # prediction needs it
+            after = self.host.readback(run.target, with_fingerprint=prediction.geometry_unchanged)
         except Exception as error:
             raise _Fail(
                 "verification",
@@ -692,6 +710,17 @@ class RunController:
         )
         run.dir.write_result(self.result)
         self._bus.emit(run.run_id, "run_failed", {"layer": layer, "message": message})
+
+    def _finish_internal_error(self, error: Exception) -> None:
+        """A bug or an unexpected host/file error: never leave the controller stuck busy."""
+        log.exception("run %s: internal error while %s", self.run_id, self.phase)
+        layer = _PHASE_LAYER.get(self.phase, "observation")
+        message = f"internal error while {self.phase}: {error!r}."
+        if self._run is not None and self._run.submissions:
+            message += " The script was submitted: the part may have been modified; re-observe it."
+        else:
+            message += " Nothing was executed."
+        self._finish_failed(layer, message)
 
     def _finish_cancelled(self) -> None:
         run = self._run

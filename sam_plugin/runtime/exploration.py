@@ -18,23 +18,29 @@ The part's fingerprint is taken before and after; if it changed, ``ExplorationCh
 is raised (exploration must never modify the model). Provider errors and cancellation
 propagate unchanged (``ProviderError``, ``asyncio.CancelledError``).
 
-How the controller calls it (between Observing and Designing, when ``explore=True``)::
+How the controller calls it (between Observing and Designing, when ``explore=True``; skip it
+when the target part is missing or empty, there is nothing to ask)::
 
-    from sam_plugin.runtime.exploration import explore, ExplorationChangedModel
+    from sam_plugin.runtime.exploration import ExplorationChangedModel, explore
+    from sam_plugin.runtime.observation import target_fingerprint
 
     result = await explore(
         provider,                                  # the run's ChatProvider
-        request=request_text,
-        observation_summary=json.loads(observation.prompt_json()),  # compact L0/L1 (+L2) dict
-        part=host.part(target),                    # live host part, or None (nothing to query)
-        fingerprint_fn=lambda: observe(host, mode, target).fingerprint,  # or any callable
-        fingerprint=observation.fingerprint,       # optional: skips the first call
+        request=run.request,
+        observation_summary=json.loads(observation.prompt_json()),  # compact L0/L1 (+ L2)
+        part=host.part(target),                    # the live host part (read only)
+        fingerprint_fn=lambda: target_fingerprint(host.readback(target)),
+        fingerprint=observation.fingerprint,       # the observation's; skips one re-read
         listener=lambda event, data: bus.emit(run_id, event, data),
     )
-    (run_dir / "exploration.json").write_text(result.model_dump_json(indent=2))
-    for turn, raw in enumerate(result.raw_sse, start=1):   # optional artifacts
+    run.dir.write_json("exploration.json", result)   # = result.model_dump() (no raw SSE)
+    for turn, raw in enumerate(result.raw_sse, start=1):  # optional, like provider_*.sse
         (run_dir / f"provider_exploration_response.{turn}.sse").write_bytes(raw)
-    design_context = result.design_context()      # text for the design request's user message
+    context = result.design_context()  # append to the design request's user message
+
+``ExplorationChangedModel`` means the run must fail at the observation layer (the model was
+changed while it was being explored); ``ProviderError`` fails it at the provider layer (or the
+controller may go on without exploration facts: nothing was asked of the model yet).
 
 The design request itself still carries no tools (I1): ``design_context()`` goes in as text,
 headed as a checkpoint when ``result.checkpoint`` is true. Events go to ``listener`` as
@@ -74,6 +80,9 @@ DEFAULT_MAX_QUERIES_PER_TURN = 4
 DEFAULT_MAX_FAILED_TURNS = 2
 QUERY_CONCURRENCY = 1  # the host API is single-threaded: queries of a turn run one by one
 DESIGN_CONTEXT_CHARS = 24_000
+# the dock switches exploration on by default above this many nodes + elements (the CLI
+# never does: ``--explore`` is off unless given)
+EXPLORE_DEFAULT_THRESHOLD = 20_000
 
 ExitReason = Literal["stop", "max_turns", "tool_error"]
 ExplorationListener = Callable[[str, dict[str, Any]], None]
@@ -266,7 +275,7 @@ def _call_ids(calls: list[ToolCall], turn: int) -> list[ToolCall]:
 
 
 def _assistant_message(response: ChatResponse, calls: list[ToolCall]) -> dict[str, Any]:
-    return {
+    message: dict[str, Any] = {
         "role": "assistant",
         "content": response.content or None,
         "tool_calls": [
@@ -275,6 +284,11 @@ def _assistant_message(response: ChatResponse, calls: list[ToolCall]) -> dict[st
             for call in calls
         ],
     }
+    if response.reasoning:
+        # DeepSeek's thinking mode answers 400 when the reasoning of a tool-call turn is not
+        # passed back; only endpoints that stream reasoning_content ever get it back.
+        message["reasoning_content"] = response.reasoning
+    return message
 
 
 def _tool_message(record: QueryRecord) -> dict[str, Any]:
@@ -389,6 +403,12 @@ async def explore(
     session.emit("exploration_completed", {"exit_reason": exit_reason, "turns": len(turns),
                                            "facts": len(facts), "checkpoint": result.checkpoint})
     return result
+
+
+def explore_by_default(node_count: int, element_count: int,
+                       threshold: int = EXPLORE_DEFAULT_THRESHOLD) -> bool:
+    """The dock's default for the exploration switch: on for parts above the size threshold."""
+    return node_count + element_count > threshold
 
 
 def _turn_event(turn: ExplorationTurn) -> dict[str, Any]:

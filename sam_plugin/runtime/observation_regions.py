@@ -12,13 +12,20 @@ connectivity, kept flat by path compression (see ``_component_roots``).
 
 The index is computed once per observation and cached by the geometry fingerprint
 (``region_index``); the fingerprint itself is the observation layer's (L0/L1) business.
+
+How the controller uses it, right after ``observe`` (the compact JSON goes into the design
+request next to L0/L1, and into ``workspace.json`` if wanted)::
+
+    part = host.part(target)
+    regions = region_index(part, observation.fingerprint) if part is not None else None
+    regions_json = regions.model_dump_json() if regions else "null"   # <= 12 KB
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter, OrderedDict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain, groupby
 from operator import attrgetter, itemgetter
@@ -182,13 +189,14 @@ def read_mesh_arrays(part: Any) -> MeshArrays:
     )
 
 
-def _by_label(labels: list[int], values: Sequence[Any]) -> Any:
-    """A ``label -> value`` lookup: a padded list when the labels are a run, else a dict."""
-    if labels and labels[-1] - labels[0] + 1 == len(labels) and labels == list(
-        range(labels[0], labels[-1] + 1)
+def _position_of(labels: list[int]) -> Callable[[int], int]:
+    """``label -> index in labels``: arithmetic when the labels are one run, else a dict."""
+    count = len(labels)
+    if count and labels[-1] - labels[0] + 1 == count and labels == list(
+        range(labels[0], labels[0] + count)
     ):
-        return [None] * labels[0] + list(values)
-    return dict(zip(labels, values, strict=True))
+        return labels[0].__rsub__  # label - first
+    return dict(zip(labels, range(count), strict=True)).__getitem__
 
 
 def _label_range(labels: Sequence[int]) -> LabelRange | None:
@@ -198,8 +206,8 @@ def _label_range(labels: Sequence[int]) -> LabelRange | None:
 # -- connected components ------------------------------------------------------------------
 
 
-def _component_roots(arrays: MeshArrays) -> tuple[Any, list[int]]:
-    """Union-find over connectivity: ``(root_of_label lookup, root of every node in order)``.
+def _component_roots(arrays: MeshArrays) -> list[int]:
+    """Union-find over connectivity: the root label of every node, in node order.
 
     Nodes are addressed by label in a flat list (labels are positive, host-assigned, dense in
     practice); a sparse labelling falls back to a dict of parents. Roots are the lowest label,
@@ -244,7 +252,7 @@ def _component_roots(arrays: MeshArrays) -> tuple[Any, list[int]]:
         if jumped == roots:
             break
         roots = jumped
-    return _by_label(labels, roots).__getitem__, roots
+    return roots
 
 
 def _groups(keys: Sequence[Any], wanted: Any = None) -> dict[Any, list[int]]:
@@ -271,24 +279,27 @@ class _Whole:
 
 
 def _components(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float]],
-                kinds: _Kinds, whole: _Whole) -> tuple[list[ComponentRegion], int, int]:
+                kinds: _Kinds, whole: _Whole,
+                first_positions: list[int]) -> tuple[list[ComponentRegion], int, int]:
     """Components largest first (capped), their total count and the number of free nodes."""
     if not arrays.connectivity:
         return [], 0, len(arrays.node_labels)
-    root_of, roots = _component_roots(arrays)
-    element_roots = list(map(root_of, map(itemgetter(0), arrays.connectivity)))
+    roots = _component_roots(arrays)
+    element_roots = list(map(roots.__getitem__, first_positions))
     element_counts = Counter(element_roots)
+    if len(element_counts) == 1:
+        (root,) = element_counts
+        free = len(roots) - roots.count(root)
+        if not free:
+            return [ComponentRegion(
+                id=1, nodes=len(roots), elements=len(element_roots), bbox=whole.bbox,
+                node_labels=whole.node_labels,
+                element_labels=whole.element_labels,  # type: ignore[arg-type]
+                shapes=kinds.counts(),
+            )], 1, 0
     node_counts = Counter(roots)
     free = len(roots) - sum(node_counts[root] for root in element_counts)
     ranked = sorted(element_counts, key=lambda r: (-element_counts[r], -node_counts[r], r))
-    if len(ranked) == 1 and not free:
-        root = ranked[0]
-        return [ComponentRegion(
-            id=1, nodes=len(roots), elements=len(element_roots), bbox=whole.bbox,
-            node_labels=whole.node_labels,
-            element_labels=whole.element_labels,  # type: ignore[arg-type]
-            shapes=kinds.counts(),
-        )], 1, 0
     shown = set(ranked[:MAX_COMPONENTS])
     node_groups = _groups(roots, shown)
     element_groups = _groups(element_roots, shown)
@@ -400,38 +411,67 @@ def _sets(part: Any, coordinate_of: Any,
 
 
 def grid_divisions(extent: Sequence[float], budget: int) -> tuple[int, int, int]:
-    """Cells per axis, about cubic, at most ``budget`` in all; a flat axis gets one cell."""
+    """Cells per axis, about cubic, at most ``budget`` in all; a flat axis gets one cell.
+
+    A first guess from the volume, coarsened until it fits, then refined one axis at a time
+    (the axis with the longest cells first) while the budget allows.
+    """
     longest = max(extent)
     if longest <= 0:
         return (1, 1, 1)
-    active = [e for e in extent if e > longest * 1e-6]
-    size = math.prod(active) ** (1 / len(active)) / budget ** (1 / len(active))
+    active = [a for a, e in enumerate(extent) if e > longest * 1e-6]
+    size = math.prod(extent[a] for a in active) ** (1 / len(active)) / budget ** (
+        1 / len(active))
     while True:
-        divisions = tuple(max(1, math.ceil(e / size)) if e > longest * 1e-6 else 1
-                          for e in extent)
+        divisions = [1, 1, 1]
+        for a in active:
+            divisions[a] = max(1, math.ceil(extent[a] / size))
         if math.prod(divisions) <= budget:
-            return divisions  # type: ignore[return-value]
+            break
         size *= 1.05
+    while True:
+        for a in sorted(active, key=lambda a: -extent[a] / divisions[a]):
+            if math.prod(divisions) // divisions[a] * (divisions[a] + 1) <= budget:
+                divisions[a] += 1
+                break
+        else:
+            return (divisions[0], divisions[1], divisions[2])
 
 
-def _cell_keys(values: list[float], low: float, extent: float, count: int) -> list[int]:
+def _cell_keys(values: list[float], low: float, extent: float, count: int) -> list[int] | None:
+    """Cell index along one axis per value; ``None`` for an axis of one cell (all zero)."""
     if count == 1:
-        return [0] * len(values)
+        return None
     # scaled just below count/extent so the far face falls in the last cell, not past it
     scale = count / extent * (1 - 1e-9)
     return [int((v - low) * scale) for v in values]
 
 
+def _combined_keys(axis_keys: list[list[int] | None], sizes: tuple[int, int]) -> list[int]:
+    """``(i * ny + j) * nz + k`` per node; an axis with one cell (``None``) adds nothing."""
+    ki, kj, kk = axis_keys
+    ny, nz = sizes
+    count = len(next((keys for keys in axis_keys if keys is not None), []))
+    keys: list[int] = ki if ki is not None else [0] * count
+    if kj is not None:
+        keys = [i * ny + j for i, j in zip(keys, kj, strict=True)]
+    elif ny > 1:
+        keys = [i * ny for i in keys]
+    if kk is not None:
+        keys = [ij * nz + k for ij, k in zip(keys, kk, strict=True)]
+    elif nz > 1:
+        keys = [ij * nz for ij in keys]
+    return keys
+
+
 def _grid(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float]],
-          low: Vec3, high: Vec3, budget: int, node_lookup: Any) -> GridIndex:
+          low: Vec3, high: Vec3, budget: int, first_positions: list[int]) -> GridIndex:
     extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
     nx, ny, nz = grid_divisions(extent, budget)
-    ki, kj, kk = (_cell_keys(values, lo, ext, n) for values, lo, ext, n in
-                  zip(coords, low, extent, (nx, ny, nz), strict=True))
-    keys = [(i * ny + j) * nz + k for i, j, k in zip(ki, kj, kk, strict=True)]
+    keys = _combined_keys([_cell_keys(values, lo, ext, n) for values, lo, ext, n in
+                           zip(coords, low, extent, (nx, ny, nz), strict=True)], (ny, nz))
     node_counts = Counter(keys)
-    key_of = node_lookup(keys)
-    element_counts = Counter(map(key_of.__getitem__, map(itemgetter(0), arrays.connectivity)))
+    element_counts = Counter(map(keys.__getitem__, first_positions))
     cells = []
     for key in sorted(node_counts):
         i, rest = divmod(key, ny * nz)
@@ -447,14 +487,13 @@ def _grid(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float
 
 def _stations(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float]],
               axis: int, low: float, high: float, count: int,
-              node_lookup: Any) -> StationLines:
+              first_positions: list[int]) -> StationLines:
     """``count`` evenly spaced stations from end to end; each owns the slab nearest to it."""
     values = coords[axis]
     pitch = (high - low) / (count - 1)
     keys = [int((v - low) / pitch + 0.5) for v in values]
     groups = _groups(keys)
-    key_of = node_lookup(keys)
-    element_counts = Counter(map(key_of.__getitem__, map(itemgetter(0), arrays.connectivity)))
+    element_counts = Counter(map(keys.__getitem__, first_positions))
     xs, ys, zs = coords
     stations = []
     for number in range(count):
@@ -485,7 +524,12 @@ def build_region_index(
     """Compute L2 for ``part`` (``arrays``, when given, must be read from this same part)."""
     arrays = arrays if arrays is not None else read_mesh_arrays(part)
     labels = arrays.node_labels
-    coordinate_of = _by_label(labels, arrays.coordinates).__getitem__
+    position_of = _position_of(labels)
+    coordinates = arrays.coordinates
+
+    def coordinate_of(label: int) -> Vec3:
+        return coordinates[position_of(label)]
+
     set_regions, sets_total = _sets(part, coordinate_of) if include_sets else ([], 0)
     notes: list[str] = []
     if sets_total > len(set_regions):
@@ -511,10 +555,8 @@ def build_region_index(
     )
     kinds = _Kinds(arrays.element_types)
 
-    def node_lookup(values: Sequence[Any]) -> Any:
-        return _by_label(labels, values)
-
-    components, components_total, free = _components(arrays, coords, kinds, whole)
+    first_positions = list(map(position_of, map(itemgetter(0), arrays.connectivity)))
+    components, components_total, free = _components(arrays, coords, kinds, whole, first_positions)
     if components_total > len(components):
         notes.append(f"components: the {len(components)} largest of {components_total} are "
                      "listed")
@@ -532,8 +574,9 @@ def build_region_index(
         shapes=_shapes(arrays, coordinate_of, kinds, whole, free),
         sets_total=sets_total,
         sets=set_regions,
-        grid=_grid(arrays, coords, low, high, grid_cells, node_lookup),  # type: ignore[arg-type]
-        stations=_stations(arrays, coords, axis, low[axis], high[axis], stations, node_lookup)
+        grid=_grid(arrays, coords, low, high, grid_cells, first_positions),  # type: ignore[arg-type]
+        stations=_stations(arrays, coords, axis, low[axis], high[axis], stations,
+                           first_positions)
         if extent[axis] > 0 and stations >= 2 else None,
         notes=notes,
     )
@@ -670,8 +713,9 @@ def query_regions(part: Any, arguments: Any, *, fingerprint: str,
     else:
         index = region_index(part, fingerprint, cache=cache)
     if section == "sets" and "names" in query:
-        coordinate_of = _by_label(*_node_table(part)).__getitem__
-        regions, total = _sets(part, coordinate_of, query["names"])
+        labels, points = _node_table(part)
+        position_of = _position_of(labels)
+        regions, total = _sets(part, lambda label: points[position_of(label)], query["names"])
         answer.update(sets_total=total, sets=[r.model_dump(mode="json") for r in regions])
         return answer
     dumped = index.model_dump(mode="json")

@@ -46,6 +46,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 _MAX_ERROR_BODY = 64 * 1024
+_LOOPBACK = ("all://127.0.0.1", "all://localhost", "all://[::1]")
 
 
 class _FailedBeforeBody(Exception):
@@ -69,7 +70,7 @@ class ChatProvider:
     ) -> None:
         self._settings = settings
         self._owns_client = client is None
-        self._client = client if client is not None else httpx.AsyncClient(timeout=self._timeout())
+        self._client = client if client is not None else self._new_client()
         self._closed = False
 
     def __repr__(self) -> str:
@@ -148,6 +149,11 @@ class ChatProvider:
         await self.aclose()
 
     # -- internals -----------------------------------------------------------------------
+
+    def _new_client(self) -> httpx.AsyncClient:
+        # Proxies from the environment apply (corporate networks), but never to a local
+        # server: an HTTP(S)_PROXY without NO_PROXY would otherwise swallow Ollama & co.
+        return httpx.AsyncClient(timeout=self._timeout(), mounts=dict.fromkeys(_LOOPBACK))
 
     def _timeout(self) -> httpx.Timeout:
         s = self._settings

@@ -46,11 +46,13 @@ class StreamAccumulator:
         if event.event not in _IGNORED_EVENT_TYPES_OK:
             return  # e.g. "ping": not part of the completion
         data = event.data
-        if data == _DONE or data.strip() == _DONE:
-            self.done = True
-            return
-        if not data.strip():
-            return
+        if data[:1] != "{":  # the common case is a JSON object: skip the strip() copies
+            stripped = data.strip()
+            if stripped == _DONE:
+                self.done = True
+                return
+            if not stripped:
+                return
         try:
             chunk = json.loads(data)
         except ValueError:
@@ -105,10 +107,14 @@ class StreamAccumulator:
         if isinstance(delta, dict):
             content = delta.get("content")
             if content:
+                if not isinstance(content, str):
+                    raise ProviderError(
+                        "protocol", f"delta.content must be a string, got {type(content).__name__}"
+                    )
                 self._content.append(content)
                 self._listener.on_content(content)
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
-            if reasoning:
+            if reasoning and isinstance(reasoning, str):
                 self._reasoning.append(reasoning)
                 self._listener.on_reasoning(reasoning)
             tool_calls = delta.get("tool_calls")

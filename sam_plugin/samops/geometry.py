@@ -48,8 +48,24 @@ def bilinear(corners: Sequence[Vec3], u: float, v: float) -> Vec3:
 
 
 def patch_points(corners: Sequence[Vec3], nu: int, nv: int) -> list[Vec3]:
-    """Grid points row by row (v outer, u inner): index = j * (nu + 1) + i."""
-    return [bilinear(corners, i / nu, j / nv) for j in range(nv + 1) for i in range(nu + 1)]
+    """Grid points row by row (v outer, u inner): index = j * (nu + 1) + i.
+
+    Row by row: the point at (u, v) lies between the edge points (0, v) and (1, v), which
+    is the bilinear map, evaluated with one multiply-add per coordinate.
+    """
+    c0, c1, c2, c3 = corners
+    us = [i / nu for i in range(nu + 1)]
+    points: list[Vec3] = []
+    for j in range(nv + 1):
+        v = j / nv
+        lx = c0[0] + (c3[0] - c0[0]) * v
+        ly = c0[1] + (c3[1] - c0[1]) * v
+        lz = c0[2] + (c3[2] - c0[2]) * v
+        dx = c1[0] + (c2[0] - c1[0]) * v - lx
+        dy = c1[1] + (c2[1] - c1[1]) * v - ly
+        dz = c1[2] + (c2[2] - c1[2]) * v - lz
+        points.extend([(lx + dx * u, ly + dy * u, lz + dz * u) for u in us])
+    return points
 
 
 def patch_cells(nu: int, nv: int, shape: str) -> list[tuple[int, ...]]:
@@ -57,12 +73,14 @@ def patch_cells(nu: int, nv: int, shape: str) -> list[tuple[int, ...]]:
     row = nu + 1
     cells: list[tuple[int, ...]] = []
     for j in range(nv):
-        for i in range(nu):
-            n0 = j * row + i
-            n1, n2, n3 = n0 + 1, n0 + row + 1, n0 + row
-            if shape == "QUAD":
-                cells.append((n0, n1, n2, n3))
-            else:
+        base = j * row
+        quads = zip(range(base, base + nu), range(base + 1, base + nu + 1),
+                    range(base + row + 1, base + row + nu + 1), range(base + row, base + row + nu),
+                    strict=True)
+        if shape == "QUAD":
+            cells.extend(quads)
+        else:
+            for n0, n1, n2, n3 in quads:
                 cells.append((n0, n1, n2))
                 cells.append((n0, n2, n3))
     return cells

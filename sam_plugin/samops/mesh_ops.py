@@ -487,3 +487,72 @@ def _write_regions(
         for lab in labels or ():
             new_labels.extend(child_labels.get(lab, (lab,)))
         entry.setValues(region=part.elements.sequenceFromLabels(new_labels))
+
+
+# --------------------------------------------------------------------------- script steps
+
+
+class RefinementDrift(RuntimeError):
+    """The live part no longer refines to what was compiled; nothing was changed."""
+
+
+@dataclass
+class PreparedRefinement:
+    """A refinement planned in the script's preflight, applied by its mutation."""
+
+    mesh: MeshData
+    plan: RefinePlan
+    before_nodes: int
+    before_elements: int
+
+
+def prepare_refinement(
+    part: Any, selector: Mapping[str, Any], levels: int, node_delta: int, element_delta: int
+) -> PreparedRefinement:
+    """Preflight: resolve the selection, plan, and check the compiled prediction still holds."""
+    from sam_plugin.samops import selection
+
+    labels = [e.label for e in selection.select_elements(part, selector)]
+    with _no_cyclic_gc():
+        mesh = read_mesh(part)
+        plan = plan_refinement(mesh, labels, levels)
+    if (plan.node_delta(), plan.element_delta()) != (node_delta, element_delta):
+        raise RefinementDrift(
+            f"refine_mesh was compiled to add {node_delta} nodes and {element_delta} elements, "
+            f"but the live part now gives {plan.node_delta()} and {plan.element_delta()}; "
+            "the part changed since compilation, nothing was refined"
+        )
+    return PreparedRefinement(mesh, plan, len(part.nodes), len(part.elements))
+
+
+def apply_prepared(part: Any, prepared: PreparedRefinement) -> RefineReport:
+    """Mutation: apply the preflight's plan."""
+    with _no_cyclic_gc():
+        return apply_plan(part, prepared.mesh, prepared.plan)
+
+
+def verify_refinement(
+    part: Any, prepared: PreparedRefinement, hanging_nodes: int | None = None
+) -> None:
+    """Postflight: exact counts, no parent survived, and (when given) the predicted number of
+    hanging nodes, counted on the live part by the audit's detector."""
+    plan = prepared.plan
+    nodes = prepared.before_nodes + plan.node_delta()
+    elements = prepared.before_elements + plan.element_delta()
+    if (len(part.nodes), len(part.elements)) != (nodes, elements):
+        raise RuntimeError(
+            f"after refine_mesh the part has {len(part.nodes)} nodes and {len(part.elements)} "
+            f"elements; planned {nodes} and {elements}"
+        )
+    alive = {e.label for e in part.elements}
+    survivors = [label for label in plan.parents if label in alive]
+    if survivors:
+        raise RuntimeError(f"refined parent element(s) still present: {survivors[:20]}")
+    if hanging_nodes is not None:
+        from sam_plugin.samops.mesh_audit import hanging_nodes as find_hanging
+
+        found = len(find_hanging(read_mesh(part)))
+        if found != hanging_nodes:
+            raise RuntimeError(
+                f"after refine_mesh the part has {found} hanging nodes; predicted {hanging_nodes}"
+            )

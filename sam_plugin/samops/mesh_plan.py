@@ -76,6 +76,10 @@ def plan_mesh(
     Element node ids must already be known to resolve (the compiler checks that first);
     an unknown id raises ``KeyError``.
     """
+    if not existing and not nodes and len(elements) + len(patches) + len(lines) == 1:
+        single = _single_source(elements, patches, lines)
+        if single is not None:
+            return single
     index = PointIndex(tolerance)
     for point in existing:
         index.add(point)
@@ -100,6 +104,27 @@ def plan_mesh(
         _add_cells(plan, local_id, ["BEAM"] * len(local),
                    [(mapping[a], mapping[b]) for a, b in local])
     return plan
+
+
+def _single_source(elements: Sequence[ElementSpec], patches: Sequence[PatchSpec],
+                   lines: Sequence[LineSpec]) -> MeshPlan | None:
+    """One patch or one line alone: its points are distinct, no merging is needed.
+
+    (A patch whose cells are finer than the tolerance is rejected by the compiler.)
+    """
+    if patches:
+        local_id, shape, corners, (nu, nv) = patches[0]
+        plan = MeshPlan(points=patch_points(corners, nu, nv), existing_count=0)
+        cells = patch_cells(nu, nv, shape)
+        _add_cells(plan, local_id, [shape] * len(cells), cells)
+        return plan
+    if lines:
+        local_id, start, end, divisions = lines[0]
+        plan = MeshPlan(points=line_points(start, end, divisions), existing_count=0)
+        cells = line_cells(divisions)
+        _add_cells(plan, local_id, ["BEAM"] * len(cells), cells)
+        return plan
+    return None
 
 
 def _add_cells(plan: MeshPlan, owner: str, shapes: list[str],

@@ -7,6 +7,7 @@ Arguments arrive as literals of validated values. Node creation goes through the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from operator import itemgetter
 from typing import Any
 
 from samConstants import BEAM, OFF, QUAD, TRI
@@ -98,9 +99,10 @@ def add_mesh(
         node_objects.append(make_node(coordinates=point))
     make_element = part.Element
     created: list[Any] = []
+    append = created.append
     for shape, cell in zip(plan.shapes, plan.cells, strict=True):
-        created.append(make_element(nodes=tuple(node_objects[k] for k in cell),
-                                    elemShape=SHAPE_CONSTANTS[shape]))
+        append(make_element(nodes=itemgetter(*cell)(node_objects),
+                            elemShape=SHAPE_CONSTANTS[shape]))
     by_owner = {owner: created[first:end] for owner, (first, end) in plan.owners.items()}
     for name, owner_ids in element_sets:
         members = [e for owner in owner_ids for e in by_owner[owner]]

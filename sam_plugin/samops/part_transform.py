@@ -3,7 +3,7 @@
 Operations arrive as literal dicts (validated IR) and run in order, each resolving its own
 selection at that moment. Mirrored elements get reversed node order so normals stay
 consistent; in place, that means re-creating the mirrored elements (the host has no call to
-re-order an element's nodes), and sets holding them are rebuilt with the new elements.
+re-order an element's nodes) under their old labels, and sets holding them are rebuilt.
 """
 
 from __future__ import annotations
@@ -104,7 +104,9 @@ def _mirror_in_place(part: Any, elements: list[Any], nodes: list[Any], mapper: M
     get_node = part.nodes.getFromLabel
     replaced = {}
     for label, conn, shape in plan:
-        replaced[label] = part.Element(nodes=tuple(get_node(k) for k in conn), elemShape=shape)
+        # The same label again: later selections by label still find the element.
+        replaced[label] = part.Element(nodes=tuple(get_node(k) for k in conn), elemShape=shape,
+                                       label=label)
     get_element = part.elements.getFromLabel
     for name, (set_nodes, labels) in memberships.items():
         members = [replaced[k] if k in replaced else get_element(k) for k in labels]

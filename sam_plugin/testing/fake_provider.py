@@ -166,6 +166,10 @@ class FakeProvider:
             raise ValueError(f"style must be one of {sorted(builders)}, got {style!r}")
         options = dict(builder_options)
         if reasoning:
+            if style not in ("deepseek", "llamacpp"):
+                raise ValueError(
+                    f"style {style!r} streams no reasoning; use style 'deepseek' or 'llamacpp'"
+                )
             options["reasoning"] = reasoning
         chunks = builders[style](content=content, tool_calls=list(tool_calls), **options)
         self.enqueue_stream(chunks, delay=delay)
@@ -342,3 +346,55 @@ def _make_handler(fake: FakeProvider) -> type[BaseHTTPRequestHandler]:
                 self.close_connection = True
 
     return Handler
+
+
+# -- replay helpers (the demo's replay mode) ------------------------------------------------
+
+RequestPredicate = Callable[[Any], bool]
+
+
+def split_sse(data: bytes) -> list[bytes]:
+    """A recorded ``provider_*.sse`` body cut back into its events (blank-line ends kept),
+    so a replay streams event by event like the original."""
+    normalized = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    events = [piece + b"\n\n" for piece in normalized.split(b"\n\n") if piece.strip()]
+    return events
+
+
+def is_design_request(request: Any) -> bool:
+    """A request without tools (DESIGN.md I1)."""
+    return isinstance(request, dict) and "tools" not in request
+
+
+def offers_tool(name: str) -> RequestPredicate:
+    def predicate(request: Any) -> bool:
+        tools = request.get("tools") if isinstance(request, dict) else None
+        return any((t.get("function") or {}).get("name") == name for t in tools or [])
+
+    return predicate
+
+
+def last_user_message_contains(text: str) -> RequestPredicate:
+    def predicate(request: Any) -> bool:
+        messages = request.get("messages") if isinstance(request, dict) else None
+        for message in reversed(messages or []):
+            if message.get("role") == "user":
+                return text in str(message.get("content") or "")
+        return False
+
+    return predicate
+
+
+def rule_responder(
+    rules: Sequence[tuple[RequestPredicate, Sequence[bytes | str]]],
+) -> Responder:
+    """Answers each request with the stream of the first rule whose predicate matches;
+    no match falls through to the fake's clear 500."""
+
+    def respond(request: Any) -> StreamResponse | None:
+        for predicate, chunks in rules:
+            if predicate(request):
+                return StreamResponse([_to_bytes(c) for c in chunks])
+        return None
+
+    return respond

@@ -88,7 +88,24 @@ def _needs_replay(args: argparse.Namespace) -> bool:
         return True
 
 
+ENV_KEYS = ("SAM_AGENT_BASE_URL", "SAM_AGENT_MODEL", "SAM_AGENT_PROFILE", "SAM_AGENT_API_KEY",
+            "SAM_AGENT_RUNS_DIR", "QT_QPA_PLATFORM")
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run the demo; the process environment is restored afterwards (callable from tests)."""
+    saved = {key: os.environ.get(key) for key in ENV_KEYS}
+    try:
+        return _main(argv)
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _main(argv: list[str] | None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.auto_run and not args.screenshot:
         print("sam-agent demo: --auto-run needs --screenshot", file=sys.stderr)

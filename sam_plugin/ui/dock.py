@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QThread, Signal
-from PySide6.QtGui import QKeySequence, QShortcut, QTextCursor
+from PySide6.QtCore import QEvent, Qt, QThread, QTimer, Signal
+from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
     QComboBox,
     QDockWidget,
@@ -60,6 +61,7 @@ class SamAgentDock(QDockWidget):
         controller_factory: ControllerFactory,
         runs_dir: Path,
         open_settings: Callable[[SamAgentDock], None] | None = None,
+        prewarm: Any = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(tr("SAM Agent"), parent)
@@ -68,6 +70,7 @@ class SamAgentDock(QDockWidget):
         self.runs_dir = Path(runs_dir)
         self._controller_factory = controller_factory
         self._open_settings = open_settings
+        self._prewarm = prewarm
         self.controller: Any = None
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
@@ -195,11 +198,17 @@ class SamAgentDock(QDockWidget):
         self._connect(self.example_combo.activated, self._on_example_chosen)
         self._connect(self.reasoning_toggle.toggled, self.reasoning_view.setVisible)
         self._connect(self.bridge.eventReceived, self._on_event)
-        self._shortcuts = []
-        for keys in ("Ctrl+Return", "Ctrl+Enter"):
-            shortcut = QShortcut(QKeySequence(keys), self.request_edit)
-            self._connect(shortcut.activated, self._on_submit_clicked)
-            self._shortcuts.append(shortcut)
+        # An event filter rather than a QShortcut: it works whether or not the host window is
+        # the active window (SAM may keep focus in a floating dock).
+        self.request_edit.installEventFilter(self)
+
+    def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 (Qt override)
+        if (watched is self.request_edit and event.type() == QEvent.Type.KeyPress
+                and event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            self._on_submit_clicked()
+            return True
+        return super().eventFilter(watched, event)
 
     # --------------------------------------------------------------- targets
     def mode(self) -> str:
@@ -399,9 +408,13 @@ class SamAgentDock(QDockWidget):
         if not request:
             self.set_status(tr("Type a request first"))
             return "idle"
+        self._set_busy_buttons()
+        if self._prewarm is not None:
+            await self._prewarm.wait()
         try:
             controller = self._ensure_controller()
         except Exception as error:  # settings that do not validate, a missing module, ...
+            self._set_idle_buttons()
             self.set_status(tr("Not submitted — {error}").format(error=error))
             return "idle"
         self.spec_view.clear()
@@ -434,8 +447,12 @@ class SamAgentDock(QDockWidget):
         self._set_busy_buttons()
         result = await controller.confirm(self.mode(), self.target())
         back_in_review = str(controller.phase) == "review"
+        # Give Qt a turn between the controller's synchronous tail (compile → execute →
+        # verify) and the result widgets, so the two never add up to one long stall.
+        await asyncio.sleep(0)
         self._finish_ui(result, back_in_review=back_in_review)
         if result is not None and result.submissions:
+            await asyncio.sleep(0)
             self.refresh_targets()
         return result
 
@@ -475,7 +492,7 @@ class SamAgentDock(QDockWidget):
             self._set_busy_buttons(review=True)
         else:
             self._set_idle_buttons()
-        self.history.refresh()
+        QTimer.singleShot(0, self.history.refresh)  # reads the runs directory: not in this turn
         self.runFinished.emit(result)
 
     def describe_error(self) -> str:
@@ -492,11 +509,12 @@ class SamAgentDock(QDockWidget):
             task.cancel()
         self._task = None
         self.bridge.detach()
-        for signal, slot in self._connections:
-            try:
-                signal.disconnect(slot)
-            except (RuntimeError, TypeError):  # already gone with its sender
-                pass
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # PySide warns on a gone connection
+            for signal, slot in self._connections:
+                try:
+                    signal.disconnect(slot)
+                except (RuntimeError, TypeError):  # already gone with its sender
+                    pass
         self._connections.clear()
-        for shortcut in self._shortcuts:
-            shortcut.setEnabled(False)
+        self.request_edit.removeEventFilter(self)

@@ -41,20 +41,20 @@ def attach_qasync(app: QApplication | None = None) -> LoopLease:
     app = app or QApplication.instance()
     if app is None:
         raise RuntimeError("SAM Agent needs the host's QApplication; none exists yet")
+    key = id(app)
     running = asyncio._get_running_loop()
-    if isinstance(running, qasync.QEventLoop):
-        return LoopLease(loop=running, owned=running is _LOOPS.get(id(app)))
-    if running is not None:
+    if isinstance(running, qasync.QEventLoop) and running is not _LOOPS.get(key):
+        return LoopLease(loop=running, owned=False)  # the host's own qasync loop
+    if running is not None and running is not _LOOPS.get(key):
         raise RuntimeError(
             f"another asyncio loop ({type(running).__name__}) runs on the GUI thread; "
             "SAM Agent needs a qasync loop there"
         )
-    key = id(app)
     loop = _LOOPS.get(key)
     if loop is None:
         loop = qasync.QEventLoop(app, already_running=True)
         _LOOPS[key] = loop
-    else:
+    elif running is not loop:
         asyncio.events._set_running_loop(loop)
     _install_asyncgen_hooks(loop)
     _LEASES[key] = _LEASES.get(key, 0) + 1
@@ -69,8 +69,14 @@ def _install_asyncgen_hooks(loop: asyncio.AbstractEventLoop) -> None:
     global _SAVED_HOOKS
     if _SAVED_HOOKS is None:
         _SAVED_HOOKS = sys.get_asyncgen_hooks()
+    def finalizer(agen: Any) -> None:
+        try:
+            loop._asyncgen_finalizer_hook(agen)  # type: ignore[attr-defined]
+        except RuntimeError:  # the loop's Qt signaller is gone (application shut down)
+            pass
+
     sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
-                           finalizer=loop._asyncgen_finalizer_hook)  # type: ignore[attr-defined]
+                           finalizer=finalizer)
     loop._thread_id = threading.get_ident()  # type: ignore[attr-defined]
 
 

@@ -18,6 +18,7 @@ from typing import Any
 from sam_plugin.ui.dock import SamAgentDock
 from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
+from sam_plugin.ui.prewarm import Prewarm
 from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
 
 VIEWPORT_NAME = "Viewport: 1"
@@ -33,6 +34,7 @@ class PluginInstance:
     translator: TsTranslator | None
     store: SettingsStore
     runs_dir: Path
+    prewarm: Prewarm
     listeners: list[tuple[Any, Any]] = field(default_factory=list)
 
 
@@ -43,8 +45,17 @@ def instance_for(host: Any) -> PluginInstance | None:
     return _INSTANCES.get(id(host))
 
 
-def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path) -> Any:
-    """A new controller with the current settings (environment overrides saved values)."""
+def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
+                            prewarm: Prewarm | None = None) -> Any:
+    """A new controller with the current settings (environment overrides saved values);
+    its providers share the prewarmed HTTP client when there is one."""
+
+    def provider_factory(settings: Any) -> Any:
+        from sam_plugin.runtime.provider import ChatProvider
+
+        client = prewarm.http_client if prewarm is not None else None
+        return ChatProvider(settings, client=client) if client is not None else ChatProvider(
+            settings)
 
     def factory() -> Any:
         from sam_plugin.runtime.controller import RunController
@@ -52,6 +63,7 @@ def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path) -> 
 
         return RunController(runs_dir=runs_dir, settings=store.effective(),
                              host=HostGateway(host.sam_module),
+                             provider_factory=provider_factory,
                              language=ui_language(getattr(host, "locale", None)))
 
     return factory
@@ -77,16 +89,18 @@ def load_plugin(host: Any) -> PluginInstance:
     translator = install_translator(getattr(host, "locale", None))
     store = SettingsStore()
     runs_dir = runs_dir_from_env()
+    prewarm = Prewarm().start()
     dock = SamAgentDock(
         sam_module=host.sam_module,
-        controller_factory=make_controller_factory(host, store, runs_dir),
+        controller_factory=make_controller_factory(host, store, runs_dir, prewarm),
         runs_dir=runs_dir,
         open_settings=_open_settings(store),
+        prewarm=prewarm,
         parent=host.main_window,
     )
     dock.set_examples(_bundled_examples())
     instance = PluginInstance(host=host, dock=dock, lease=lease, translator=translator,
-                              store=store, runs_dir=runs_dir)
+                              store=store, runs_dir=runs_dir, prewarm=prewarm)
     _listen_to_viewport(instance)
     host.add_dock_widget(dock, getattr(host, "dock_area", "right"))
     _INSTANCES[id(host)] = instance
@@ -108,6 +122,7 @@ def unload_plugin(host: Any) -> None:
     instance.dock.hide()
     instance.dock.setParent(None)
     instance.dock.deleteLater()
+    instance.prewarm.close()
     remove_translator(instance.translator)
     release_qasync(instance.lease)
 

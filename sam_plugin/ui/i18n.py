@@ -16,6 +16,8 @@ from PySide6.QtCore import QCoreApplication, QLocale, QTranslator
 
 CONTEXT = "SamAgent"
 TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+# Locales written in Simplified Chinese besides zh_CN (zh_TW/zh_HK use Traditional: English).
+LOCALE_ALIASES = {"zh": "zh_CN", "zh_SG": "zh_CN", "zh_Hans": "zh_CN"}
 
 
 def tr(text: str) -> str:
@@ -68,7 +70,11 @@ class TsTranslator(QTranslator):
 def translation_file(locale: Any) -> Path | None:
     """The ``.ts`` for ``locale`` (exact ``zh_CN``, then the language ``zh``), or ``None``."""
     name = locale_name(locale)
-    for candidate in (name, name.split("_")[0]):
+    language = name.split("_")[0]
+    # A bare language falls back to its file, except Chinese: zh_TW must not get Simplified.
+    for candidate in (name, LOCALE_ALIASES.get(name, ""), "" if language == "zh" else language):
+        if not candidate:
+            continue
         path = TRANSLATIONS_DIR / f"sam_agent_{candidate}.ts"
         if path.exists():
             return path

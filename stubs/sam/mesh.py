@@ -10,7 +10,7 @@ live without copying 200,000 objects per access.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sam._checks import describe_labels, finite, reject_keywords, vec3
@@ -153,16 +153,13 @@ class _MeshArray:
     def _store(self) -> dict[int, Any]:
         raise NotImplementedError
 
-    def _live(self) -> tuple[Any, ...]:
-        """The current members as a tuple, recomputed only after the part changed."""
+    def _live(self) -> Sequence[Any]:
+        """The current members, in order; recomputed only after the part changed."""
         part = self._part
         if part is None:
             return ()
         if self._items is None:
-            if self._cache_key != part._revision:
-                self._cache = tuple(self._store().values())
-                self._cache_key = part._revision
-            return self._cache  # type: ignore[return-value]
+            return part._ordered(self._entity_type is MeshNode)
         if self._cache_key != part._deletions:
             store = self._store()
             self._cache = tuple(e for e in self._items if store.get(e.label) is e)
@@ -175,13 +172,13 @@ class _MeshArray:
         return len(self._live())
 
     def __iter__(self) -> Iterator[Any]:
-        # the cached tuple: safe when the loop body changes the part, free when it does not
-        return iter(self._live())
+        # a snapshot: a loop body may add or delete entities without upsetting the loop
+        return iter(tuple(self._live()))
 
     def __getitem__(self, index: int | slice) -> Any:
         live = self._live()
         if isinstance(index, slice):
-            return type(self)._subset(self._part, live[index])
+            return type(self)._subset(self._part, tuple(live[index]))
         if isinstance(index, bool) or not isinstance(index, int):
             raise TypeError(f"{self._noun} array indices must be integers; "
                             f"got {type(index).__name__}")

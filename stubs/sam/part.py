@@ -8,6 +8,7 @@ to date afterwards, so building a 200,000-element part pays nothing for it.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
 from samConstants import BEAM, OFF, QUAD, TRI, SymbolicConstant
@@ -18,8 +19,14 @@ from sam.mesh import (
     MeshElementArray,
     MeshNode,
     MeshNodeArray,
-    make_element,
-    make_node,
+    _new_node,
+    _set_element_connectivity,
+    _set_element_label,
+    _set_element_part,
+    _set_element_type,
+    _set_node_coordinates,
+    _set_node_label,
+    _set_node_part,
     move_node,
     repoint_element,
 )
@@ -40,6 +47,8 @@ if TYPE_CHECKING:
     from sam.model import Model
 
 NODE_COUNT = {"QUAD": 4, "TRI": 3, "BEAM": 2}
+_LABEL = attrgetter("label")
+_new = _new_node
 SHAPE_CONSTANTS = {"QUAD": QUAD, "TRI": TRI, "BEAM": BEAM}
 
 
@@ -54,8 +63,11 @@ class Part:
         self._next_node = 1
         self._next_element = 1
         self._node_elements: dict[int, list[int]] | None = None
-        # _revision changes on every add or delete, _deletions only on deletes
-        self._revision = 0
+        # creation-ordered lists behind index access on part.nodes/part.elements: appended
+        # to on creation, dropped on deletion (rebuilt on the next access)
+        self._node_order: list[MeshNode] | None = None
+        self._element_order: list[MeshElement] | None = None
+        # bumped by every deletion: subset arrays re-filter their members only then
         self._deletions = 0
         self.sets: Repository[Set] = Repository(
             "set", self._owner(), on_rename=self._set_renamed)
@@ -84,16 +96,18 @@ class Part:
         return self._element_view
 
     # -- creation ----------------------------------------------------------------------
+    # Node and Element are the hot calls of a 200,000-entity build: their fast paths are
+    # inlined (no helper calls, C-level checks); any doubt falls back to the checked path.
     def Node(self, coordinates: Any, label: int | None = None,  # noqa: N802 - host API
              **extra: Any) -> MeshNode:
         if extra:
             reject_keywords(extra)
         point = coordinates
-        # fast path: a tuple of three finite floats is stored as given (tuples are immutable)
-        if type(point) is not tuple or len(point) != 3 or type(point[0]) is not float or \
-                type(point[1]) is not float or type(point[2]) is not float or \
-                point[0] - point[0] != 0.0 or point[1] - point[1] != 0.0 or \
-                point[2] - point[2] != 0.0:
+        # a tuple of three finite floats is kept as given (tuples are immutable); a non-finite
+        # value makes the sum's difference nan, and an overflowing sum only costs the slow path
+        if type(point) is not tuple or len(point) != 3 or \
+                not float is type(point[0]) is type(point[1]) is type(point[2]) or \
+                (point[0] + point[1] + point[2]) - (point[0] + point[1] + point[2]) != 0.0:
             point = vec3(coordinates, "coordinates")
         if label is None:
             label = self._next_node
@@ -102,9 +116,13 @@ class Part:
             label = self._explicit_label(label, self._nodes, "node")
             if label >= self._next_node:
                 self._next_node = label + 1
-        node = make_node(self, label, point)
+        node = _new(MeshNode)
+        _set_node_label(node, label)
+        _set_node_coordinates(node, point)
+        _set_node_part(node, self)
         self._nodes[label] = node
-        self._revision += 1
+        if self._node_order is not None:
+            self._node_order.append(node)
         if self._node_elements is not None:
             self._node_elements[label] = []
         return node
@@ -114,10 +132,21 @@ class Part:
         if extra:
             reject_keywords(extra)
         if elemShape is QUAD:
-            shape, count = QUAD, 4
+            shape = QUAD
+            count = 4
         else:
             shape, count = _shape(elemShape)
-        connectivity = self._connectivity(nodes, shape, count)
+        kind = type(nodes)
+        try:
+            if kind is not tuple and kind is not list:
+                raise AttributeError
+            connectivity = tuple(map(_LABEL, nodes))
+        except AttributeError:
+            connectivity = ()
+        # one C-level pass: every node is this part's live node object (identity in the dict)
+        if len(connectivity) != count or len(set(connectivity)) != count or \
+                not all(map(is_, map(self._nodes.get, connectivity), nodes)):
+            connectivity = self._connectivity(nodes, shape, count)
         if label is None:
             label = self._next_element
             self._next_element = label + 1
@@ -125,9 +154,14 @@ class Part:
             label = self._explicit_label(label, self._elements, "element")
             if label >= self._next_element:
                 self._next_element = label + 1
-        element = make_element(self, label, shape, connectivity)
+        element = _new(MeshElement)
+        _set_element_label(element, label)
+        _set_element_type(element, shape)
+        _set_element_connectivity(element, connectivity)
+        _set_element_part(element, self)
         self._elements[label] = element
-        self._revision += 1
+        if self._element_order is not None:
+            self._element_order.append(element)
         index = self._node_elements
         if index is not None:
             for node_label in connectivity:
@@ -249,7 +283,7 @@ class Part:
         for node in doomed:
             del self._nodes[node.label]
             del index[node.label]
-        self._changed(deleted=True)
+        self._after_deletion()
 
     def deleteElement(self, elements: Any, deleteUnreferencedNodes: Any = OFF,  # noqa: N802,N803
                       **extra: Any) -> None:
@@ -265,7 +299,7 @@ class Part:
                 if not index[label]:
                     del self._nodes[label]
                     del index[label]
-        self._changed(deleted=True)
+        self._after_deletion()
 
     def _drop_elements(self, labels: list[int]) -> None:
         index = self._node_index()
@@ -275,10 +309,20 @@ class Part:
             for node_label in element.connectivity:
                 index[node_label].remove(label)
 
-    def _changed(self, deleted: bool) -> None:
-        self._revision += 1
-        if deleted:
-            self._deletions += 1
+    def _after_deletion(self) -> None:
+        self._deletions += 1
+        self._node_order = None
+        self._element_order = None
+
+    def _ordered(self, of_nodes: bool) -> list[Any]:
+        """All nodes (or elements) in creation order, as a list kept for index access."""
+        if of_nodes:
+            if self._node_order is None:
+                self._node_order = list(self._nodes.values())
+            return self._node_order
+        if self._element_order is None:
+            self._element_order = list(self._elements.values())
+        return self._element_order
 
     # -- editing -----------------------------------------------------------------------
     def editNode(self, nodes: Any, coordinates: Any = None, **extra: Any) -> None:  # noqa: N802
@@ -306,7 +350,6 @@ class Part:
             points = [vec3(point, f"coordinates[{i}]") for i, point in enumerate(raw)]
         for node, point in zip(targets, points, strict=True):
             move_node(node, point)
-        self._changed(deleted=False)
 
     def mergeNodes(self, nodes: Any, tolerance: Any = 1e-6,  # noqa: N802 - host API
                    removeDuplicateElements: Any = True, **extra: Any) -> None:  # noqa: N803
@@ -351,7 +394,7 @@ class Part:
         if remove_duplicates:
             kept = set(mapping.values())
             self._drop_duplicates(kept)
-        self._changed(deleted=True)
+        self._after_deletion()
 
     def _drop_duplicates(self, kept_nodes: set[int]) -> None:
         """Among elements touching ``kept_nodes``, delete all but the lowest label per key."""

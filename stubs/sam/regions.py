@@ -88,10 +88,13 @@ class _RegionRef:
 def region_ref(part: Part, region: Any, what: str = "region") -> _RegionRef:
     """Accept a Set of ``part`` or a MeshElementArray of ``part``; anything else is refused."""
     if isinstance(region, Set):
-        if region._part is not part or part.sets.get(region.name) is not region:
+        if region._part is not part:
             raise ValueError(f"{what} must be a set of part '{part.name}'; set "
-                             f"'{region.name}' belongs to part '{region._part.name}' or "
-                             "was replaced")
+                             f"'{region.name}' belongs to part '{region._part.name}'")
+        if part.sets.get(region.name) is not region:
+            raise ValueError(f"{what}: set '{region.name}' is no longer in part "
+                             f"'{part.name}' (it was replaced or deleted); existing sets: "
+                             f"{', '.join(repr(k) for k in part.sets.keys()) or 'none'}")
         return _RegionRef(part, region.name, None)
     if isinstance(region, Region):
         if region._part is not part:

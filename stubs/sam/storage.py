@@ -10,8 +10,12 @@ a bad file never touches the open one.
 
 from __future__ import annotations
 
+import gc
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import accumulate, repeat
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -54,11 +58,12 @@ class _Strict(BaseModel):
 
 PositiveInt = Annotated[int, Field(ge=1)]
 Name = Annotated[str, Field(min_length=1)]
+FiniteFloat = Annotated[float, Field(allow_inf_nan=False)]
 
 
 class NodesDoc(_Strict):
     labels: list[PositiveInt]
-    coordinates: list[float]
+    coordinates: list[FiniteFloat]
 
 
 class ElementsDoc(_Strict):
@@ -235,9 +240,27 @@ def load(path_name: Any) -> Mdb:
     except ValidationError as error:
         raise _explain(path, raw, error) from None
     try:
-        return build_mdb(document)
+        with _collector_paused():
+            return build_mdb(document)
     except _Corrupt as error:
         raise MdbFileError(f"cannot open '{path}': {error}") from None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a load creates 400,000 objects at once.
+
+    Measured on the seed's grid: with the collector running, repeated full collections over
+    the growing heap cost about as much as building the objects; nothing built here is
+    cyclic garbage. The previous state is restored however the build ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _explain(path: Path, raw: bytes, error: ValidationError) -> MdbFileError:
@@ -389,14 +412,12 @@ def _build_nodes(part: Part, document: NodesDoc, where: str) -> None:
     if len(flat) != 3 * len(labels):
         raise _Corrupt(f"{where}: {len(labels)} node labels need {3 * len(labels)} "
                        f"coordinates; got {len(flat)}")
-    store = part._nodes
-    for i, label in enumerate(labels):
-        j = 3 * i
-        store[label] = make_node(part, label, (flat[j], flat[j + 1], flat[j + 2]))
-    if len(store) != len(labels):
+    # bulk operations in C (zip, map): a 200,000-node part loads without a Python loop body
+    column = iter(flat)
+    points = zip(column, column, column, strict=False)
+    part._nodes.update(zip(labels, map(make_node, repeat(part), labels, points), strict=True))
+    if len(part._nodes) != len(labels):
         raise _Corrupt(f"{where}: node labels repeat")
-    if any(value - value != 0.0 for value in flat):
-        raise _Corrupt(f"{where}: node coordinates must be finite")
 
 
 def _build_elements(part: Part, document: ElementsDoc, where: str) -> None:
@@ -405,27 +426,31 @@ def _build_elements(part: Part, document: ElementsDoc, where: str) -> None:
     flat = document.connectivity
     if len(types) != len(labels):
         raise _Corrupt(f"{where}: {len(labels)} element labels but {len(types)} types")
-    nodes = part._nodes
-    store = part._elements
-    start = 0
-    constants = SHAPE_CONSTANTS
-    counts = NODE_COUNT
-    for label, type_name in zip(labels, types, strict=True):
-        end = start + counts[type_name]
-        connectivity = tuple(flat[start:end])
-        if len(connectivity) != end - start:
-            raise _Corrupt(f"{where}: the element connectivity list is too short")
-        for node_label in connectivity:
-            if node_label not in nodes:
-                raise _Corrupt(f"{where}: element {label} uses node {node_label}, which does "
-                               "not exist")
-        if len(set(connectivity)) != len(connectivity):
-            raise _Corrupt(f"{where}: element {label} uses a node twice")
-        store[label] = make_element(part, label, constants[type_name], connectivity)
-        start = end
-    if start != len(flat):
+    counts = list(map(NODE_COUNT.__getitem__, types))
+    total = sum(counts)
+    if total > len(flat):
+        raise _Corrupt(f"{where}: the element connectivity list is too short")
+    if total < len(flat):
         raise _Corrupt(f"{where}: the element connectivity list is too long")
-    if len(store) != len(labels):
+    nodes = part._nodes
+    if len(set(types)) == 1:
+        column = iter(flat)
+        connectivities = list(zip(*([column] * counts[0]), strict=False))
+    else:
+        ends = list(accumulate(counts))
+        connectivities = list(map(flat.__getitem__, map(slice, [0, *ends[:-1]], ends)))
+    if not nodes.keys() >= set(flat) or sum(map(len, map(set, connectivities))) != total:
+        for label, connectivity in zip(labels, connectivities, strict=True):
+            for node_label in connectivity:
+                if node_label not in nodes:
+                    raise _Corrupt(f"{where}: element {label} uses node {node_label}, which "
+                                   "does not exist")
+            if len(set(connectivity)) != len(connectivity):
+                raise _Corrupt(f"{where}: element {label} uses a node twice")
+    shapes = map(SHAPE_CONSTANTS.__getitem__, types)
+    part._elements.update(zip(labels, map(make_element, repeat(part), labels, shapes,
+                                          map(tuple, connectivities)), strict=True))
+    if len(part._elements) != len(labels):
         raise _Corrupt(f"{where}: element labels repeat")
 
 

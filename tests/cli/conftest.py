@@ -21,3 +21,13 @@ def provider_env(fake_provider, monkeypatch):
     monkeypatch.setenv("SAM_AGENT_MODEL", "fake-model")
     monkeypatch.setenv("SAM_AGENT_PROFILE", "generic")
     return fake_provider
+
+
+@pytest.fixture(autouse=True)
+def restore_sam_database():
+    """The CLI opens workspaces into the process-wide ``sam.mdb``; put the old one back."""
+    import sam
+
+    saved = sam.mdb
+    yield
+    sam.mdb = saved

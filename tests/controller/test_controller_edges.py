@@ -128,3 +128,30 @@ def test_collection_cancel_returns_cancelled_and_nothing_runs(tmp_path):
     assert result.status == "cancelled" and host.executions == []
     stored = json.loads((controller.runs_dir / controller.run_id / "result.json").read_text())
     assert stored["status"] == "cancelled" and stored["phase"] == "cancelled"
+
+
+def test_a_bug_in_a_module_fails_the_run_instead_of_leaving_it_busy(tmp_path):
+    provider = ScriptedProvider(design(SPEC), design(SPEC))
+    controller, _ = make(tmp_path, provider)
+    module = controller._module_factory("part")
+    original = module.route
+    module.route = lambda spec, empty: {}["boom"]
+    assert asyncio.run(controller.submit("x", "part", TARGET)) == Phase.FAILED
+    assert controller.result.error.layer == "design"
+    assert controller.result.error.message == (
+        "internal error while designing: KeyError('boom'). Nothing was executed."
+    )
+    module.route = original
+    assert asyncio.run(controller.submit("x", "part", TARGET)) == Phase.REVIEW
+
+
+def test_a_compiler_crash_fails_at_compile_and_nothing_runs(tmp_path):
+    provider = ScriptedProvider(
+        design(SPEC), calls(("build_part", {"quads": "many"}), ("audit_part", {}))
+    )
+    controller, host = make(tmp_path, provider)
+    asyncio.run(controller.submit("x", "part", TARGET))
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result.status == "failed" and result.error.layer == "compile"
+    assert result.error.message.startswith("build_part: internal compiler error (ValueError(")
+    assert host.executions == []

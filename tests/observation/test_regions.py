@@ -196,3 +196,22 @@ def test_quad_count_of_the_big_grid(big_grid: Any) -> None:
     assert index.sets[1].bbox == ((0.0, 0.0, 0.0), (4330.0, 10.0, 0.0))
     assert sum(c[3] for c in index.grid.cells) == 188_356  # type: ignore[union-attr]
 
+
+
+def test_many_sets_and_components_are_capped_with_notes(model: Any, grid: Any) -> None:
+    part = model.Part("Pieces")
+    for piece in range(30):
+        grid(part, 2, 2, origin=(100.0 * piece, 0.0, 0.0))
+    for number in range(40):
+        part.Set(f"S{number:02d}", nodes=part.nodes.sequenceFromLabels([4 * number % 120 + 1]))
+    index = build_region_index(part, "fp")
+    assert (index.components_total, len(index.components)) == (30, 12)
+    assert (index.sets_total, len(index.sets)) == (40, 24)
+    assert index.notes == [
+        "sets: the first 24 of 40 are listed; query_regions(section='sets', names=[...]) shows "
+        "others",
+        "components: the 12 largest of 30 are listed",
+    ]
+    # equal components are ranked by their lowest node label
+    assert [c.node_labels for c in index.components[:2]] == [(1, 4), (5, 8)]
+    assert len(index.model_dump_json()) <= 12_000

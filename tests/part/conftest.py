@@ -77,6 +77,8 @@ class PartHarness:
     def part(self) -> Any:
         return self.gateway.part(TARGET)
 
+    within = staticmethod(within)
+
     def context(self, request: str, state: Prediction | None = None) -> CompileContext:
         if state is None:
             state = Prediction.from_readback(self.gateway.readback(TARGET))

@@ -13,7 +13,9 @@ from sam_plugin.testing.fixtures import RecordingListener
 
 
 def test_cancel_mid_stream_closes_the_connection(fake_provider, provider_settings):
-    fake_provider.enqueue_stream(streams.openai_stream(content="first then a long pause"), delay=0.3)
+    fake_provider.enqueue_stream(
+        streams.openai_stream(content="first then a long pause"), delay=0.3
+    )
     listener = RecordingListener()
 
     async def go() -> float:
@@ -32,7 +34,7 @@ def test_cancel_mid_stream_closes_the_connection(fake_provider, provider_setting
 
     cancelled_at = asyncio.run(go())
     assert fake_provider.client_disconnected.wait(2.0)
-    assert time.monotonic() - cancelled_at < 1.0  # noticed within one pacing step
+    assert time.monotonic() - cancelled_at < 1.5  # the unread rest would take >= 3 s
     assert fake_provider.disconnects == 1
 
 

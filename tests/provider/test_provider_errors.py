@@ -123,12 +123,14 @@ def test_retry_after_longer_than_allowed_surfaces_at_once(fake_provider, chat):
 
 
 def test_malformed_json_is_a_protocol_error_not_retried(fake_provider, chat):
-    fake_provider.enqueue_stream([sse_data('{"choices": [{"index": 0, "delta": {"content"'), sse_done()])
+    fake_provider.enqueue_stream(
+        [sse_data('{"choices": [{"index": 0, "delta": {"content"'), sse_done()]
+    )
     fake_provider.enqueue_reply("never served")
     error = failing(chat)
     assert str(error) == (
-        "protocol: malformed JSON in SSE event #1: '{\"choices\": [{\"index\": 0, \"delta\": "
-        "{\"content\"'"
+        'protocol: malformed JSON in SSE event #1: \'{"choices": [{"index": 0, "delta": '
+        '{"content"\''
     )
     assert error.raw_sse.startswith(b'data: {"choices"')
     assert len(fake_provider.requests) == 1
@@ -181,7 +183,14 @@ def test_stream_retry_can_be_switched_off(fake_provider, chat):
             "rate_limit: Rate limit exceeded (in-stream error)",
         ),
         (
-            sse_data({"object": "error", "message": "max_tokens too large", "type": "BadRequestError", "code": 400}),  # noqa: E501
+            sse_data(
+                {
+                    "object": "error",
+                    "message": "max_tokens too large",
+                    "type": "BadRequestError",
+                    "code": 400,
+                }
+            ),  # noqa: E501
             "bad_request: max_tokens too large (in-stream error)",
         ),
         ("event: error\ndata: backend crashed\n\n", "server: backend crashed (in-stream error)"),
@@ -322,3 +331,20 @@ def test_provider_repr_hides_the_key(provider_settings):
     assert TEST_API_KEY not in repr(provider)
     assert json.dumps(provider.build_request([], None)).find(TEST_API_KEY) == -1
     asyncio.run(provider.aclose())
+
+
+def test_non_string_content_is_a_protocol_error(fake_provider, chat):
+    fake_provider.enqueue_stream(
+        [sse_data({"choices": [{"index": 0, "delta": {"content": [{"text": "x"}]}}]}), sse_done()]
+    )
+    assert str(failing(chat)) == "protocol: delta.content must be a string, got list"
+
+
+def test_json_error_body_with_status_200(fake_provider, chat):
+    fake_provider.enqueue_stream(
+        [json.dumps({"error": {"message": "Insufficient Balance", "code": 402}})],
+        content_type="application/json",
+    )
+    error = failing(chat)
+    assert str(error) == "bad_request: Insufficient Balance (in-stream error)"
+    assert error.status_code == 402

@@ -16,9 +16,7 @@ TOOL = {
 
 
 @pytest.mark.parametrize("tools", [None, []])
-def test_design_request_has_exactly_model_stream_temperature_messages(
-    fake_provider, chat, tools
-):
+def test_design_request_has_exactly_model_stream_temperature_messages(fake_provider, chat, tools):
     fake_provider.enqueue_reply("spec")
     chat(tools, tool_choice="auto")
 
@@ -111,3 +109,12 @@ def test_no_authorization_header_without_a_key(fake_provider, chat):
     fake_provider.enqueue_reply("ok")
     chat(settings=settings_for(fake_provider, api_key="", profile="ollama"))
     assert "authorization" not in fake_provider.requests[0].headers
+
+
+def test_environment_proxy_is_not_used_for_a_local_server(fake_provider, chat, monkeypatch):
+    monkeypatch.setenv("HTTP_PROXY", "http://127.0.0.1:9")  # nothing listens there
+    monkeypatch.setenv("ALL_PROXY", "http://127.0.0.1:9")
+    monkeypatch.delenv("NO_PROXY", raising=False)
+    monkeypatch.delenv("no_proxy", raising=False)
+    fake_provider.enqueue_reply("direct")
+    assert chat().content == "direct"

@@ -23,7 +23,7 @@ BUILD_ARGS = json.dumps(
                 "divisions": [6, 10],
             }
         ],
-        "note": "平板 \u00e9\\\"quoted\\\"",
+        "note": '平板 \u00e9\\"quoted\\"',
     },
     ensure_ascii=False,
 )
@@ -47,7 +47,12 @@ def custom(deltas: list[dict], finish: str = "tool_calls") -> list[str]:
 
 @pytest.mark.parametrize(
     "builder",
-    [streams.openai_stream, streams.deepseek_stream, streams.ollama_stream, streams.llamacpp_stream],
+    [
+        streams.openai_stream,
+        streams.deepseek_stream,
+        streams.ollama_stream,
+        streams.llamacpp_stream,
+    ],
 )
 def test_every_provider_shape_reassembles_exactly(fake_provider, chat, builder):
     fake_provider.enqueue_stream(builder(content="Spec: plate 60×100.", tool_calls=CALLS))
@@ -56,7 +61,10 @@ def test_every_provider_shape_reassembles_exactly(fake_provider, chat, builder):
     response = chat(TOOLS, listener=listener)
 
     assert response.content == "Spec: plate 60×100."
-    assert expected_calls(response) == [(0, "build_part", BUILD_ARGS), (1, "audit_part", AUDIT_ARGS)]
+    assert expected_calls(response) == [
+        (0, "build_part", BUILD_ARGS),
+        (1, "audit_part", AUDIT_ARGS),
+    ]
     assert json.loads(response.tool_calls[0].arguments)["note"] == '平板 é\\"quoted\\"'
     assert listener.calls == response.tool_calls  # one event per reconstructed call
     assert "".join(listener.content) == response.content
@@ -96,8 +104,14 @@ def test_deepseek_reasoning_kept_apart_keepalives_ignored_usage_on_finish(fake_p
 def test_deepseek_tool_call_ids_are_uuids(fake_provider, chat):
     fake_provider.enqueue_stream(streams.deepseek_stream(tool_calls=CALLS))
     response = chat(TOOLS)
-    assert expected_calls(response) == [(0, "build_part", BUILD_ARGS), (1, "audit_part", AUDIT_ARGS)]
-    assert response.tool_calls[0].id.startswith("call_0_") and response.tool_calls[0].id.count("-") == 4
+    assert expected_calls(response) == [
+        (0, "build_part", BUILD_ARGS),
+        (1, "audit_part", AUDIT_ARGS),
+    ]
+    assert (
+        response.tool_calls[0].id.startswith("call_0_")
+        and response.tool_calls[0].id.count("-") == 4
+    )
 
 
 def test_llamacpp_name_and_id_repeated_on_every_delta_are_not_concatenated(fake_provider, chat):
@@ -116,7 +130,10 @@ def test_ollama_whole_call_in_one_delta_with_finish_reason_stop(fake_provider, c
     fake_provider.enqueue_stream(streams.ollama_stream(tool_calls=CALLS))
     response = chat(TOOLS)
     assert response.finish_reason == "stop"  # the quirk: calls were sent anyway
-    assert expected_calls(response) == [(0, "build_part", BUILD_ARGS), (1, "audit_part", AUDIT_ARGS)]
+    assert expected_calls(response) == [
+        (0, "build_part", BUILD_ARGS),
+        (1, "audit_part", AUDIT_ARGS),
+    ]
 
 
 def test_arguments_delivered_as_json_object_become_json_text(fake_provider, chat):
@@ -131,7 +148,15 @@ def test_index_missing_on_a_single_call_stream(fake_provider, chat):
     fake_provider.enqueue_stream(
         custom(
             [
-                {"tool_calls": [{"id": "call_x", "type": "function", "function": {"name": "audit_part", "arguments": ""}}]},  # noqa: E501
+                {
+                    "tool_calls": [
+                        {
+                            "id": "call_x",
+                            "type": "function",
+                            "function": {"name": "audit_part", "arguments": ""},
+                        }
+                    ]
+                },  # noqa: E501
                 {"tool_calls": [{"function": {"arguments": '{"checks": '}}]},
                 {"tool_calls": []},
                 {"tool_calls": [{"function": {"arguments": '["counts"]}'}}]},
@@ -149,7 +174,15 @@ def test_empty_tool_calls_deltas_and_null_content_are_harmless(fake_provider, ch
             [
                 {"role": "assistant", "content": None, "tool_calls": []},
                 {"content": None, "tool_calls": None},
-                {"tool_calls": [{"index": 0, "id": "c0", "function": {"name": "audit_part", "arguments": "{}"}}]},  # noqa: E501
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "c0",
+                            "function": {"name": "audit_part", "arguments": "{}"},
+                        }
+                    ]
+                },  # noqa: E501
                 {"tool_calls": []},
             ]
         )
@@ -161,7 +194,12 @@ def test_empty_tool_calls_deltas_and_null_content_are_harmless(fake_provider, ch
 
 def test_parallel_calls_with_interleaved_deltas(fake_provider, chat):
     def head(i: int, name: str) -> dict:
-        return {"index": i, "id": f"c{i}", "type": "function", "function": {"name": name, "arguments": ""}}  # noqa: E501
+        return {
+            "index": i,
+            "id": f"c{i}",
+            "type": "function",
+            "function": {"name": name, "arguments": ""},
+        }  # noqa: E501
 
     def arg(i: int, text: str) -> dict:
         return {"index": i, "function": {"arguments": text}}
@@ -186,7 +224,12 @@ def test_parallel_calls_with_interleaved_deltas(fake_provider, chat):
 
 def test_same_index_reused_with_a_new_id_starts_a_new_call(fake_provider, chat):
     def whole(call_id: str, name: str, args: str) -> dict:
-        return {"index": 0, "id": call_id, "type": "function", "function": {"name": name, "arguments": args}}  # noqa: E501
+        return {
+            "index": 0,
+            "id": call_id,
+            "type": "function",
+            "function": {"name": name, "arguments": args},
+        }  # noqa: E501
 
     fake_provider.enqueue_stream(
         custom(
@@ -210,7 +253,10 @@ def test_any_line_ending_and_any_chunking_over_http(fake_provider, chat, eol, si
     fake_provider.enqueue_stream(streams.rechunk(pieces, size))
     response = chat(TOOLS)
     assert response.content == "π ≈ 3.14159"
-    assert expected_calls(response) == [(0, "build_part", BUILD_ARGS), (1, "audit_part", AUDIT_ARGS)]
+    assert expected_calls(response) == [
+        (0, "build_part", BUILD_ARGS),
+        (1, "audit_part", AUDIT_ARGS),
+    ]
 
 
 def test_data_without_space_multiline_data_and_comments(fake_provider, chat):
@@ -224,7 +270,11 @@ def test_data_without_space_multiline_data_and_comments(fake_provider, chat):
 
 def test_unknown_event_types_are_skipped(fake_provider, chat):
     fake_provider.enqueue_stream(
-        ["event: ping\ndata: {}\n\n", sse_data({"choices": [{"index": 0, "delta": {"content": "x"}}]}), sse_done()]  # noqa: E501
+        [
+            "event: ping\ndata: {}\n\n",
+            sse_data({"choices": [{"index": 0, "delta": {"content": "x"}}]}),
+            sse_done(),
+        ]  # noqa: E501
     )
     assert chat().content == "x"
 
@@ -254,7 +304,13 @@ def test_server_ignoring_stream_true_returns_one_json_completion(fake_provider, 
                 "message": {
                     "role": "assistant",
                     "content": "",
-                    "tool_calls": [{"id": "c", "type": "function", "function": {"name": "audit_part", "arguments": "{}"}}],  # noqa: E501
+                    "tool_calls": [
+                        {
+                            "id": "c",
+                            "type": "function",
+                            "function": {"name": "audit_part", "arguments": "{}"},
+                        }
+                    ],  # noqa: E501
                 },
                 "finish_reason": "tool_calls",
             }

@@ -134,3 +134,27 @@ def test_arrays_built_from_entities(part: Any, model: Any) -> None:
         MeshNodeArray([beam])
     assert str(caught.value) == "nodes must be MeshNode objects; got MeshElement"
     assert len(MeshNodeArray([])) == 0
+
+
+def test_index_access_between_edits_and_creations_stays_cheap(part: Any) -> None:
+    import time
+
+    start = time.perf_counter()
+    for i in range(20_000):
+        part.Node((float(i), 0.0, 0.0))
+        assert part.nodes[-1].label == i + 1
+        part.editNode(part.nodes[i], (float(i), 1.0, 0.0))
+    # quadratic re-listing of the array would take minutes here
+    assert time.perf_counter() - start < 10.0
+    assert part.nodes[0].coordinates == (0.0, 1.0, 0.0)
+
+
+def test_a_loop_that_creates_nodes_sees_a_snapshot(part: Any) -> None:
+    part.Node((0.0, 0.0, 0.0))
+    part.Node((1.0, 0.0, 0.0))
+    for node in part.nodes:
+        part.Node((node.coordinates[0], 1.0, 0.0))
+    assert len(part.nodes) == 4
+    part.deleteNode(part.nodes[0])
+    assert [n.label for n in part.nodes] == [2, 3, 4]
+    assert part.nodes[0].label == 2

@@ -222,3 +222,31 @@ def test_beam_orientation_failures(props: Any) -> None:
         part.assignBeamSectionOrientation(beams)
     assert str(caught.value) == "assignBeamSectionOrientation needs n1 (three direction cosines)"
     assert len(part.beamOrientations) == 0
+
+
+def test_regions_from_other_parts_or_stale_sets_are_refused(props: Any, model: Any) -> None:
+    part = props
+    other = model.Part("Other")
+    a, b = other.Node((0.0, 0.0, 0.0)), other.Node((1.0, 0.0, 0.0))
+    other.Element((a, b), BEAM)
+    foreign = other.Set("rods", elements=other.elements)
+    with pytest.raises(ValueError) as caught:
+        part.SectionAssignment(foreign, "Beam")
+    assert str(caught.value) == ("region must be a set of part 'Plate'; set 'rods' belongs to "
+                                 "part 'Other'")
+    stale = part.Set("s", elements=part.elements)
+    part.Set("s", elements=part.elements[:1])
+    with pytest.raises(ValueError) as caught:
+        part.SectionAssignment(stale, "Shell")
+    assert str(caught.value) == ("region: set 's' is no longer in part 'Plate' (it was replaced "
+                                 "or deleted); existing sets: 's'")
+    assert len(part.sectionAssignments) == 0
+
+
+def test_an_assignment_whose_set_was_deleted_has_an_empty_region(props: Any) -> None:
+    part = props
+    assignment = part.SectionAssignment(part.Set("all", elements=part.elements), "Shell")
+    del part.sets["all"]
+    assert len(assignment.region.elements) == 0
+    part.Set("all", elements=part.elements[:2])
+    assert [e.label for e in assignment.region.elements] == [1, 2]

@@ -11,7 +11,7 @@ from sam_plugin.compilers.part.mesh_checks import (
     MeshInput,
     check_ids,
     check_patches_and_lines,
-    plan_checked,
+    mesh_counts,
 )
 from sam_plugin.compilers.part.predict import exact_shapes
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
@@ -65,7 +65,7 @@ def compile_build(ir: BuildPartIR, ctx: CompileContext) -> Fragment:
     problems = check_patches_and_lines(mesh, tolerance)
     if problems:
         raise CompileError(TOOL, problems)
-    plan, problems = plan_checked(mesh, tolerance)
+    counts, problems = mesh_counts(mesh, tolerance)
     if problems:
         raise CompileError(TOOL, problems)
     specs = mesh.specs()
@@ -78,9 +78,9 @@ def compile_build(ir: BuildPartIR, ctx: CompileContext) -> Fragment:
     normalized = ir.model_dump(mode="json")
     normalized["element_sets"] = [s.model_dump(mode="json") for s in sets]
     evidence = Prediction(
-        node_count=Range.exact(len(plan.points)),
-        element_count=Range.exact(len(plan.cells)),
-        shape_counts=exact_shapes(plan.shape_counts()),
+        node_count=Range.exact(counts.points),
+        element_count=Range.exact(counts.cells),
+        shape_counts=exact_shapes(counts.shapes),
         sets_present=sorted(s.name for s in sets),
         geometry_unchanged=False,
         materials_present=list(ctx.state.materials_present),

@@ -8,13 +8,18 @@ string literal in the script, whatever quotes, newlines or code it holds.
 from __future__ import annotations
 
 import math
+import pprint
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+_WIDTH = 96
 
-def literal(value: Any) -> str:
+
+def literal(value: Any, indent: int = 0) -> str:
+    """The ``repr`` of a plain value, wrapped (``pprint``) to fit lines of the script."""
     _check_plain(value)
-    return repr(_freeze(value))
+    text = pprint.pformat(_freeze(value), width=_WIDTH - indent, sort_dicts=False)
+    return text.replace("\n", "\n" + " " * indent)
 
 
 def _freeze(value: Any) -> Any:
@@ -46,11 +51,14 @@ def _check_plain(value: Any) -> None:
 
 
 def call(function: str, args: Sequence[str] = (), kwargs: Mapping[str, Any] | None = None,
-         *, literal_args: Sequence[Any] = ()) -> str:
-    """``function(arg, ..., key=<literal>, ...)``; ``args`` are trusted names, others literals."""
-    pieces = list(args) + [literal(a) for a in literal_args]
+         *, literal_args: Sequence[Any] = (), tail_args: Sequence[str] = ()) -> str:
+    """``function(name, ..., <literal>, ..., name, key=<literal>)``.
+
+    ``args`` and ``tail_args`` are names the compiler chose; everything else is a literal.
+    """
+    pieces = list(args) + [literal(a, 4) for a in literal_args] + list(tail_args)
     for key, value in (kwargs or {}).items():
-        pieces.append(f"{key}={literal(value)}")
+        pieces.append(f"{key}={literal(value, 5 + len(key))}")
     if len(pieces) <= 2 and sum(len(p) for p in pieces) < 70:
         return f"{function}({', '.join(pieces)})\n"
     body = "".join(f"    {p},\n" for p in pieces)

@@ -63,6 +63,43 @@ def domain_checks(ir: EditPartIR, ctx: CompileContext) -> list[Diagnostic]:
         found.extend(check_selector(ir.delete_nodes, part, "delete_nodes", "nodes", ctx.state))
     found.extend(_check_moves(ir, part))
     found.extend(_check_sets(ir, part, mesh.owner_ids()))
+    found.extend(_check_set_selections(ir, part))
+    return found
+
+
+def _doomed_elements(ir: EditPartIR, part: Any) -> set[int]:
+    """Element labels this call may delete (a superset: node picks are taken on the live part)."""
+    doomed: set[int] = set()
+    try:
+        if ir.delete_elements is not None:
+            doomed |= {e.label for e in selection.select_elements(
+                part, selector_literal(ir.delete_elements))}
+        if ir.delete_nodes is not None:
+            nodes = {n.label for n in selection.select_nodes(
+                part, selector_literal(ir.delete_nodes))}
+            doomed |= {e.label for e in part.elements if nodes.intersection(e.connectivity)}
+    except selection.SelectionError:
+        pass  # reported by the selector checks
+    return doomed
+
+
+def _check_set_selections(ir: EditPartIR, part: Any) -> list[Diagnostic]:
+    found = []
+    doomed = None
+    for i, item in enumerate(ir.element_sets):
+        chosen = item.selection
+        here = f"element_sets[{i}].selection"
+        if ir.clear_all and isinstance(chosen, LabelsSelector | SetSelector):
+            found.append(Diagnostic(path=here, message=(
+                "clear_all deletes every existing element and set first; pick the new "
+                "elements with element_ids, or by shape, box or all")))
+        elif isinstance(chosen, LabelsSelector):
+            doomed = _doomed_elements(ir, part) if doomed is None else doomed
+            gone = [label for label in chosen.labels if label in doomed]
+            if gone:
+                found.append(Diagnostic(path=f"{here}.labels", message=(
+                    f"element(s) {', '.join(map(str, gone[:10]))} are deleted earlier in "
+                    "this call; a set cannot hold them")))
     return found
 
 
@@ -265,7 +302,8 @@ def _mutation(ir: EditPartIR, mesh: MeshInput, sets: Sequence[EditSetIR],
             (s.name, s.element_ids,
              selector_literal(s.selection) if s.selection is not None else None)
             for s in sets)
-        lines.append(f"_part_ops.make_sets(_part, {codegen.literal(set_specs)}, _added)\n")
+        lines.append(codegen.call("_part_ops.make_sets", ["_part"], literal_args=[set_specs],
+                                  tail_args=["_added"]))
     return "".join(lines)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from math import sqrt
 
 from sam_plugin.compilers.ir_common import NODES_PER_SHAPE
 from sam_plugin.compilers.part.ir import ElementIR, LineIR, NodeIR, PatchIR
@@ -158,7 +159,8 @@ def _patch_problem(patch: PatchIR, tolerance: float) -> str | None:
     normals = [_cross(_sub(c[(k + 1) % 4], c[k]), _sub(c[(k + 3) % 4], c[k])) for k in range(4)]
     total = (sum(n[0] for n in normals), sum(n[1] for n in normals), sum(n[2] for n in normals))
     longest = max(distance(c[k], c[(k + 1) % 4]) for k in range(4))
-    if polygon_area(c) <= 0.5 * tolerance * max(longest, tolerance):
+    largest = max(sqrt(_dot(n, n)) for n in normals)
+    if largest <= tolerance * max(longest, tolerance):
         return f"{patch.shape} patch has zero area (its corners are coincident or collinear)"
     if any(_dot(n, total) <= 0 for n in normals):
         return ("corners must go around a convex patch in order: (u=0,v=0), (u=1,v=0), "
@@ -170,6 +172,30 @@ def _patch_problem(patch: PatchIR, tolerance: float) -> str | None:
         return (f"divisions {nu} x {nv} make cells smaller than the merge tolerance "
                 f"{tolerance:g}")
     return None
+
+
+@dataclass(frozen=True)
+class MeshCounts:
+    points: int
+    cells: int
+    shapes: dict[str, int]
+
+
+def mesh_counts(mesh: MeshInput, tolerance: float) -> tuple[MeshCounts, list[Diagnostic]]:
+    """Exact counts of the new mesh; a lone patch or line is counted without planning it."""
+    if not mesh.nodes and not mesh.elements and len(mesh.patches) + len(mesh.lines) == 1:
+        shapes = {"QUAD": 0, "TRI": 0, "BEAM": 0}
+        if mesh.patches:
+            patch = mesh.patches[0]
+            nu, nv = patch.divisions
+            cells = nu * nv * (2 if patch.shape == "TRI" else 1)
+            shapes[patch.shape] = cells
+            return MeshCounts((nu + 1) * (nv + 1), cells, shapes), []
+        line = mesh.lines[0]
+        shapes["BEAM"] = line.divisions
+        return MeshCounts(line.divisions + 1, line.divisions, shapes), []
+    plan, problems = plan_checked(mesh, tolerance)
+    return MeshCounts(len(plan.points), len(plan.cells), plan.shape_counts()), problems
 
 
 def plan_checked(mesh: MeshInput, tolerance: float,

@@ -64,7 +64,7 @@ def compile_define(ir: DefineProperty, ctx: CompileContext) -> Fragment:
              for what in identical]
     state = ctx.state
     evidence = state.model_copy(update={
-        "geometry_unchanged": state.geometry_unchanged,
+        "geometry_unchanged": True,
         "materials_present": sorted({*state.materials_present, *(m["name"] for m in materials)}),
         "sections_present": sorted({*state.sections_present, *(s["name"] for s in sections)}),
     })

@@ -1,0 +1,7 @@
+"""The Mesh domain: uniform refinement and the mesh audit (DESIGN.md §4, §5)."""
+
+from __future__ import annotations
+
+from sam_plugin.compilers.mesh.module import MODULE, MeshModule
+
+__all__ = ["MODULE", "MeshModule"]

@@ -1,0 +1,28 @@
+"""Mesh routing tables: capabilities, tools, operation words (English and Chinese)."""
+
+from __future__ import annotations
+
+from sam_plugin.compilers.routing import RoutingRules
+
+CAPABILITIES: tuple[str, ...] = ("refine", "audit")
+TOOL_NAMES = {"refine": "refine_mesh", "audit": "audit_mesh"}
+
+KEYWORDS_EN = {
+    "refine": ("refine", "refinement", "subdivide", "subdivision", "split", "densify",
+               "finer"),
+    "audit": ("audit", "check", "inspect", "quality", "hanging", "free edges", "histogram"),
+}
+KEYWORDS_ZH = {
+    "refine": ("细化", "加密", "细分", "拆分", "一分为四"),
+    "audit": ("审计", "检查", "质量", "悬挂节点", "自由边", "网格质量"),
+}
+ALIASES = {"细化": "refine", "加密": "refine", "审计": "audit", "检查": "audit"}
+
+RULES = RoutingRules(
+    title="Mesh",
+    capabilities=CAPABILITIES,
+    tool_names=TOOL_NAMES,
+    keywords_en=KEYWORDS_EN,
+    keywords_zh=KEYWORDS_ZH,
+    aliases=ALIASES,
+)

@@ -1,0 +1,7 @@
+"""The Property domain: materials, sections, assignments, orientations (DESIGN.md §4, §5)."""
+
+from __future__ import annotations
+
+from sam_plugin.compilers.property.module import MODULE, PropertyModule
+
+__all__ = ["MODULE", "PropertyModule"]

@@ -1,0 +1,371 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN" sourcelanguage="en">
+<context>
+    <name>SamAgent</name>
+    <message>
+        <source>Replay — recorded responses, not a live model. Pick a request under Examples; configure a live provider (DeepSeek, OpenAI, a local Ollama or vLLM URL) in Settings.</source>
+        <translation>回放 — 录制的响应，不是在线模型。请在“示例”中选择一个请求；在“设置”中配置在线模型服务（DeepSeek、OpenAI、本地 Ollama 或 vLLM 地址）。</translation>
+    </message>
+    <message>
+        <source>SAM Agent</source>
+        <translation>SAM 智能助手</translation>
+    </message>
+    <message>
+        <source>Pick a part, or type a new name to build one</source>
+        <translation>选择一个部件，或输入新名称以新建部件</translation>
+    </message>
+    <message>
+        <source>Mode</source>
+        <translation>模式</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Part</source>
+        <translation>部件</translation>
+    </message>
+    <message>
+        <source>Property</source>
+        <translation>属性</translation>
+    </message>
+    <message>
+        <source>Mesh</source>
+        <translation>网格</translation>
+    </message>
+    <message>
+        <source>Examples</source>
+        <translation>示例</translation>
+    </message>
+    <message>
+        <source>Describe the change, e.g. build a 60 x 100 plate meshed 6 x 10 with QUAD elements (Ctrl+Enter submits)</source>
+        <translation>描述要做的修改，例如：建立 60 x 100 的板，用 QUAD 单元划分 6 x 10（Ctrl+Enter 提交）</translation>
+    </message>
+    <message>
+        <source>Submit</source>
+        <translation>提交</translation>
+    </message>
+    <message>
+        <source>Settings…</source>
+        <translation>设置…</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>History</source>
+        <translation>历史</translation>
+    </message>
+    <message>
+        <source>Reasoning</source>
+        <translation>推理过程</translation>
+    </message>
+    <message>
+        <source>Confirm</source>
+        <translation>确认</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>(choose an example request)</source>
+        <translation>（选择一个示例请求）</translation>
+    </message>
+    <message>
+        <source>Spec (proposed by the model; nothing runs until you confirm)</source>
+        <translation>方案（由模型提出；确认之前不会执行任何操作）</translation>
+    </message>
+    <message>
+        <source>the dock now shows {mode} {model}/{part}</source>
+        <translation>面板现在显示 {mode} {model}/{part}</translation>
+    </message>
+    <message>
+        <source>Type a request first</source>
+        <translation>请先输入请求</translation>
+    </message>
+    <message>
+        <source>Failed — the mode or target changed during Review, so this spec no longer applies; submit again ({reason})</source>
+        <translation>失败 — 审阅期间模式或目标已更改，此方案不再适用；请重新提交（{reason}）</translation>
+    </message>
+    <message>
+        <source>Failed — internal error: {error}</source>
+        <translation>失败 — 内部错误：{error}</translation>
+    </message>
+    <message>
+        <source>Not submitted — {error}</source>
+        <translation>未提交 — {error}</translation>
+    </message>
+    <message>
+        <source>Tool call rejected: {reason}</source>
+        <translation>工具调用被拒绝：{reason}</translation>
+    </message>
+    <message>
+        <source>Started</source>
+        <translation>开始时间</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Request</source>
+        <translation>请求</translation>
+    </message>
+    <message>
+        <source>Nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Elements</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>Sets</source>
+        <translation>集合</translation>
+    </message>
+    <message>
+        <source>Before</source>
+        <translation>执行前</translation>
+    </message>
+    <message>
+        <source>After</source>
+        <translation>执行后</translation>
+    </message>
+    <message>
+        <source>Check</source>
+        <translation>检查项</translation>
+    </message>
+    <message>
+        <source>Expected</source>
+        <translation>预期</translation>
+    </message>
+    <message>
+        <source>Actual</source>
+        <translation>实际</translation>
+    </message>
+    <message>
+        <source>OK</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>Error in {layer}: {message}</source>
+        <translation>{layer} 出错：{message}</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>NO</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Open the run directory</source>
+        <translation>打开运行目录</translation>
+    </message>
+    <message>
+        <source>Enter a base URL first.</source>
+        <translation>请先输入服务地址。</translation>
+    </message>
+    <message>
+        <source>Connected ({count} models listed).</source>
+        <translation>已连接（列出 {count} 个模型）。</translation>
+    </message>
+    <message>
+        <source>SAM Agent settings</source>
+        <translation>SAM 智能助手设置</translation>
+    </message>
+    <message>
+        <source>(guess from the URL)</source>
+        <translation>（根据地址推断）</translation>
+    </message>
+    <message>
+        <source>Base URL</source>
+        <translation>服务地址</translation>
+    </message>
+    <message>
+        <source>API key</source>
+        <translation>API 密钥</translation>
+    </message>
+    <message>
+        <source>Profile</source>
+        <translation>服务类型</translation>
+    </message>
+    <message>
+        <source>Temperature</source>
+        <translation>温度</translation>
+    </message>
+    <message>
+        <source>Connect timeout (s)</source>
+        <translation>连接超时（秒）</translation>
+    </message>
+    <message>
+        <source>Idle read timeout (s)</source>
+        <translation>读取空闲超时（秒）</translation>
+    </message>
+    <message>
+        <source>Total timeout (s)</source>
+        <translation>总超时（秒）</translation>
+    </message>
+    <message>
+        <source>Test connection</source>
+        <translation>测试连接</translation>
+    </message>
+    <message>
+        <source>Testing…</source>
+        <translation>正在测试…</translation>
+    </message>
+    <message>
+        <source>The endpoint answered {status}: check the API key.</source>
+        <translation>服务返回 {status}：请检查 API 密钥。</translation>
+    </message>
+    <message>
+        <source>The endpoint answered {status} at {url}.</source>
+        <translation>服务在 {url} 返回 {status}。</translation>
+    </message>
+    <message>
+        <source>Connected, but model {model} is not listed ({count} models available).</source>
+        <translation>已连接，但模型 {model} 不在列表中（可用 {count} 个模型）。</translation>
+    </message>
+    <message>
+        <source>Set in the environment, overriding the saved values: {names}</source>
+        <translation>已由环境变量设置，覆盖保存的值：{names}</translation>
+    </message>
+    <message>
+        <source>Connection failed: {error}</source>
+        <translation>连接失败：{error}</translation>
+    </message>
+    <message>
+        <source>Invalid settings: {error}</source>
+        <translation>设置无效：{error}</translation>
+    </message>
+    <message>
+        <source>Not saved: {error}</source>
+        <translation>未保存：{error}</translation>
+    </message>
+    <message>
+        <source>The API key is kept in the system keyring.</source>
+        <translation>API 密钥保存在系统密钥环中。</translation>
+    </message>
+    <message>
+        <source>No system keyring is available: the API key is kept in plain text in {path}.</source>
+        <translation>没有可用的系统密钥环：API 密钥以明文保存在 {path} 中。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the request or the provider settings, then submit again.</source>
+        <translation>未执行任何操作。请检查请求或模型服务设置，然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Collecting tool calls</source>
+        <translation>正在收集工具调用</translation>
+    </message>
+    <message>
+        <source>Ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Observing the model (read-only)</source>
+        <translation>正在读取模型（只读）</translation>
+    </message>
+    <message>
+        <source>Exploring the model (read-only)</source>
+        <translation>正在探查模型（只读）</translation>
+    </message>
+    <message>
+        <source>Designing — the model is writing the spec</source>
+        <translation>设计中 — 模型正在编写方案</translation>
+    </message>
+    <message>
+        <source>Review — read the spec, then Confirm or Cancel</source>
+        <translation>审阅 — 请阅读方案，然后确认或取消</translation>
+    </message>
+    <message>
+        <source>Compiling</source>
+        <translation>正在编译</translation>
+    </message>
+    <message>
+        <source>Submitted to SAM</source>
+        <translation>已提交到 SAM</translation>
+    </message>
+    <message>
+        <source>Executed — verifying</source>
+        <translation>已执行 — 正在校验</translation>
+    </message>
+    <message>
+        <source>Failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>Cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Edit the request or confirm again.</source>
+        <translation>未执行任何操作。请修改请求或再次确认。</translation>
+    </message>
+    <message>
+        <source>The part may be partly modified: re-observe before the next run.</source>
+        <translation>部件可能已被部分修改：下次运行前请重新读取模型。</translation>
+    </message>
+    <message>
+        <source>Verified</source>
+        <translation>已校验</translation>
+    </message>
+    <message>
+        <source>Cancelled — nothing was executed</source>
+        <translation>已取消 — 未执行任何操作</translation>
+    </message>
+    <message>
+        <source>Failed — execution outcome unknown; re-observe before the next run</source>
+        <translation>失败 — 执行结果未知；下次运行前请重新读取模型</translation>
+    </message>
+    <message>
+        <source>observation</source>
+        <translation>读取</translation>
+    </message>
+    <message>
+        <source>design</source>
+        <translation>设计</translation>
+    </message>
+    <message>
+        <source>provider</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>tool call</source>
+        <translation>工具调用</translation>
+    </message>
+    <message>
+        <source>compile</source>
+        <translation>编译</translation>
+    </message>
+    <message>
+        <source>execution</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>verification</source>
+        <translation>校验</translation>
+    </message>
+    <message>
+        <source>target changed</source>
+        <translation>目标已更改</translation>
+    </message>
+    <message>
+        <source>Review — returned, nothing executed ({reason})</source>
+        <translation>审阅 — 已退回，未执行任何操作（{reason}）</translation>
+    </message>
+    <message>
+        <source>Failed — {reason}</source>
+        <translation>失败 — {reason}</translation>
+    </message>
+    <message>
+        <source>Collecting tool calls {collected}/{expected}</source>
+        <translation>正在收集工具调用 {collected}/{expected}</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,90 @@
+"""The Part DomainModule surface: identity, prompts, routing, tool definitions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from sam_plugin.compilers.part import MODULE
+from sam_plugin.compilers.protocol import CompileError, DomainModule
+from sam_plugin.compilers.registry import get_module
+
+TOOLS = ["build_part", "edit_part", "transform_part", "repair_part", "audit_part"]
+
+
+def test_identity_and_registry() -> None:
+    assert isinstance(MODULE, DomainModule)
+    assert get_module("part") is MODULE
+    assert (MODULE.mode, MODULE.title) == ("part", "Part")
+    assert MODULE.capabilities == ("build", "edit", "transform", "repair", "audit")
+    assert list(MODULE.tool_names.values()) == TOOLS
+
+
+def test_design_prompt_asks_for_the_capability_line() -> None:
+    prompt = MODULE.design_prompt()
+    assert "Planned Part capabilities:" in prompt
+    assert "build combines with audit only" in prompt
+    assert "计划 Part 操作类别" in MODULE.design_prompt("zh")
+    assert "Never write Python" in MODULE.collection_prompt()
+
+
+def test_tool_definitions_in_the_given_order_and_valid() -> None:
+    definitions = MODULE.tool_definitions(["transform_part", "audit_part"])
+    assert [d["function"]["name"] for d in definitions] == ["transform_part", "audit_part"]
+    for definition in MODULE.tool_definitions(TOOLS):
+        assert definition["type"] == "function"
+        Draft202012Validator.check_schema(definition["function"]["parameters"])
+    with pytest.raises(ValueError, match="unknown Part tool\\(s\\) define_property; legal "
+                       "tools: build_part, edit_part"):
+        MODULE.tool_definitions(["define_property"])
+
+
+def test_descriptions_are_the_operating_manual() -> None:
+    build = MODULE.tool_definitions(["build_part"])[0]["function"]["description"]
+    for phrase in ("板", "梁", "QUAD", "TRI", "BEAM", "never SAM labels", "TRI correct",
+                   "TRI wrong", "ONLY when the user asked for\nsets or groups"):
+        assert phrase in build, phrase
+    edit = MODULE.tool_definitions(["edit_part"])[0]["function"]["description"]
+    assert "clear_all: true` ONLY when the user explicitly asked to delete or replace" in edit
+
+
+def test_strict_definitions_accept_a_strict_style_call(harness: Any) -> None:
+    strict = MODULE.tool_definitions(["repair_part"], strict=True)[0]["function"]
+    assert strict["strict"] is True
+    params = strict["parameters"]
+    assert params["required"] == ["merge_coincident_nodes", "delete_duplicate_elements",
+                                  "delete_free_nodes"]
+    call = {"merge_coincident_nodes": {"tolerance": None}, "delete_duplicate_elements": None,
+            "delete_free_nodes": True}
+    assert Draft202012Validator(params).is_valid(call)
+    harness.grid(1, 1)
+    fragment = harness.compile_all("delete free nodes, merge", [("repair_part", call)])[0]
+    assert fragment.normalized == {"merge_coincident_nodes": {"tolerance": None},
+                                   "delete_duplicate_elements": False,
+                                   "delete_free_nodes": True}
+
+
+def test_route_through_the_module() -> None:
+    assert MODULE.route("Planned Part capabilities: repair", False).tools == ["repair_part"]
+    assert MODULE.route("anything", True).tools == ["build_part"]
+
+
+def test_unknown_tool_is_a_compile_error(harness: Any) -> None:
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("x", [("mesh_part", {})])
+    assert [str(d) for d in err.value.diagnostics] == [
+        "unknown Part tool 'mesh_part'; legal tools: build_part, edit_part, transform_part, "
+        "repair_part, audit_part"]
+
+
+def test_same_calls_same_script_bytes(harness: Any) -> None:
+    from sam_plugin.compilers.composer import compose
+
+    args = '{"patches":[{"id":"P","shape":"quad","corners":[[0,0,0],[1,0,0],[1,1,0],[0,1,0]],' \
+        '"divisions":[2,2]}]}'
+    first = compose(harness.compile_all("plate", [("build_part", args)]))
+    second = compose(harness.compile_all("plate", [("build_part", args.replace(
+        "[1,0,0]", "[1.0000000000001,0,0]"))]))
+    assert first.text == second.text and first.sha256 == second.sha256

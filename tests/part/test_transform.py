@@ -1,0 +1,126 @@
+"""transform_part: each op, copies, mirror orientation, predictions, diagnostics."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from sam_plugin.compilers.protocol import CompileError
+
+
+def _run(harness: Any, ops: list[dict], request: str = "transform it") -> Any:
+    result = harness.run(request, [("transform_part", {"operations": ops})])
+    assert result.receipt.status == "PASS", result.receipt.traceback
+    assert harness.within(result.evidence, result.after) == []
+    return result
+
+
+def _coords(harness: Any, label: int) -> tuple[float, ...]:
+    return tuple(round(c, 9) for c in harness.part().nodes.getFromLabel(label).coordinates)
+
+
+def test_translate_all_keeps_counts(harness: Any) -> None:
+    harness.grid(2, 2)
+    result = _run(harness, [{"op": "translate", "vector": [500, 0, 0]}])
+    assert result.after.bounding_box == ((500.0, 0.0, 0.0), (502.0, 2.0, 0.0))
+    assert result.evidence.node_count.describe() == "9"
+
+
+def test_rotate_right_hand_rule_in_degrees(harness: Any) -> None:
+    harness.grid(1, 1)
+    _run(harness, [{"op": "rotate", "origin": [0, 0, 0], "axis": [0, 0, 1], "angle_deg": 90}])
+    assert _coords(harness, 2) == (0.0, 1.0, 0.0)
+
+
+def test_scale_about_origin(harness: Any) -> None:
+    harness.grid(1, 1)
+    _run(harness, [{"op": "scale", "origin": [1, 1, 0], "factor": 3}])
+    assert _coords(harness, 1) == (-2.0, -2.0, 0.0)
+
+
+def _normal_z(harness: Any, element: Any) -> float:
+    p = [harness.part().nodes.getFromLabel(k).coordinates for k in element.connectivity]
+    return (p[1][0] - p[0][0]) * (p[2][1] - p[0][1]) - (p[1][1] - p[0][1]) * (p[2][0] - p[0][0])
+
+
+def test_mirror_copy_reverses_node_order_so_normals_agree(harness: Any) -> None:
+    harness.grid(1, 1)
+    result = _run(harness, [{"op": "mirror", "origin": [0, 0, 0], "normal": [1, 0, 0],
+                             "copy": True}])
+    assert (result.after.node_count, result.after.element_count) == (8, 2)
+    original, copy = list(harness.part().elements)
+    assert copy.connectivity == (5, 7, 8, 6)
+    assert _normal_z(harness, original) > 0 and _normal_z(harness, copy) > 0
+
+
+def test_mirror_in_place_keeps_sets_and_normals(harness: Any) -> None:
+    harness.grid(2, 1)
+    harness.part().Set(name="Both", elements=harness.part().elements)
+    result = _run(harness, [{"op": "mirror", "origin": [0, 0, 0], "normal": [1, 0, 0],
+                             "copy": False}])
+    assert result.after.bounding_box == ((-2.0, 0.0, 0.0), (0.0, 1.0, 0.0))
+    assert all(_normal_z(harness, e) > 0 for e in harness.part().elements)
+    assert len(harness.part().sets["Both"].elements) == 2
+
+
+def test_translate_copy_and_linear_array_counts(harness: Any) -> None:
+    harness.grid(2, 2)
+    result = _run(harness, [{"op": "translate_copy", "vector": [0, 0, 10]},
+                            {"op": "linear_array", "vector": [5, 0, 0], "count": 3,
+                             "selection": {"by": "shape", "shape": "QUAD"}}])
+    assert (result.after.node_count, result.after.element_count) == (54, 24)
+    assert result.evidence.node_count.describe() == "18..54"
+
+
+def test_linear_array_exact_on_first_op(harness: Any) -> None:
+    harness.grid(1, 1)
+    result = _run(harness, [{"op": "linear_array", "vector": [2, 0, 0], "count": 100}])
+    assert result.evidence.element_count.describe() == "100"
+    assert result.after.element_count == 100
+
+
+def test_selection_by_labels_moves_only_their_nodes(harness: Any) -> None:
+    harness.grid(2, 1)
+    _run(harness, [{"op": "translate", "vector": [0, 0, 1],
+                    "selection": {"by": "labels", "labels": [2]}}])
+    assert _coords(harness, 1) == (0.0, 0.0, 0.0)
+    assert _coords(harness, 3) == (2.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize(("op", "message"), [
+    ({"op": "rotate", "origin": [0, 0, 0], "axis": [0, 0, 0], "angle_deg": 5},
+     "operations[0].axis: axis must not be the zero vector"),
+    ({"op": "mirror", "origin": [0, 0, 0], "normal": [0, 0, 0], "copy": True},
+     "operations[0].normal: normal must not be the zero vector"),
+    ({"op": "translate_copy", "vector": [0, 0, 0]},
+     "operations[0].vector: vector must not be zero: the copies would lie on the original"),
+    ({"op": "linear_array", "vector": [1, 0, 0], "count": 101},
+     "operations[0].count: 101 exceeds the maximum 100"),
+    ({"op": "linear_array", "vector": [1, 0, 0], "count": 1},
+     "operations[0].count: 1 is below the minimum 2"),
+    ({"op": "translate", "vector": [1, 0, 0], "selection": {"by": "set", "name": "Nope"}},
+     "operations[0].selection.name: unknown set 'Nope'; the part has no sets"),
+])
+def test_transform_diagnostics(harness: Any, op: dict, message: str) -> None:
+    harness.grid(1, 1)
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("t", [("transform_part", {"operations": [op]})])
+    assert [str(d) for d in err.value.diagnostics] == [message]
+
+
+def test_transform_needs_a_part(harness: Any) -> None:
+    with pytest.raises(CompileError, match="part 'Plate' does not exist; there is nothing to "
+                       "transform"):
+        harness.compile_all("t", [("transform_part", {"operations": [
+            {"op": "translate", "vector": [1, 0, 0]}]})])
+
+
+def test_rotation_matches_rodrigues_off_axis(harness: Any) -> None:
+    harness.grid(1, 1)
+    _run(harness, [{"op": "rotate", "origin": [1, 0, 0], "axis": [1, 1, 1], "angle_deg": 120}])
+    # 120 degrees about (1,1,1) permutes the axes: (x,y,z) -> (z,x,y) around origin (1,0,0)
+    x, y, z = harness.part().nodes.getFromLabel(4).coordinates  # (1,1,0) - o = (0,1,0)
+    assert math.isclose(x, 1.0, abs_tol=1e-9) and math.isclose(y, 0.0, abs_tol=1e-9)
+    assert math.isclose(z, 1.0, abs_tol=1e-9)

@@ -1,0 +1,45 @@
+"""Decoder + accumulator on every builder shape under random chunkings (no HTTP, many cases)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sam_plugin.runtime.provider_stream import StreamAccumulator
+from sam_plugin.runtime.sse import SSEDecoder
+from sam_plugin.testing import streams
+
+BUILDERS = {
+    "openai": streams.openai_stream,
+    "deepseek": streams.deepseek_stream,
+    "ollama": streams.ollama_stream,
+    "llamacpp": streams.llamacpp_stream,
+}
+_text = st.text(alphabet=st.sampled_from(list('ab "\\{}\n\r:é中😀')), max_size=30)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    style=st.sampled_from(sorted(BUILDERS)),
+    content=_text,
+    arguments=st.lists(st.dictionaries(st.sampled_from(["a", "b"]), _text, max_size=2), max_size=3),
+    eol=st.sampled_from(["\n", "\r\n", "\r"]),
+    cuts=st.lists(st.integers(min_value=1, max_value=5000), max_size=12),
+)
+def test_every_shape_any_chunking(style, content, arguments, eol, cuts):
+    calls = [
+        (f"tool_{i}", json.dumps(args, ensure_ascii=False)) for i, args in enumerate(arguments)
+    ]
+    body = "".join(BUILDERS[style](content=content, tool_calls=calls, eol=eol)).encode()
+    bounds = sorted({0, len(body), *(c for c in cuts if c < len(body))})
+    decoder = SSEDecoder()
+    accumulator = StreamAccumulator()
+    for start, end in zip(bounds, bounds[1:], strict=False):
+        for event in decoder.feed(body[start:end]):
+            accumulator.handle(event)
+    assert accumulator.done
+    response = accumulator.result(body)
+    assert response.content == content
+    assert [(c.name, c.arguments) for c in response.tool_calls] == calls

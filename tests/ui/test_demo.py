@@ -1,0 +1,70 @@
+"""``sam-agent demo``: replay through the loopback provider, scripted run, screenshot."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from PySide6.QtGui import QImage
+
+from sam_plugin.demo.examples import load_examples
+from sam_plugin.demo.replay import UNKNOWN_REQUEST_REPLY, ReplayResponder
+from sam_plugin.ui.demo import main
+
+
+def test_demo_auto_run_reaches_verified_and_writes_a_screenshot(qtbot, ui_env, tmp_path, capsys):
+    shot = tmp_path / "demo.png"
+    env_before = dict(os.environ)
+    code = main(["--screenshot", str(shot), "--replay", "--auto-run", "plate", "--delay", "0"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "auto-run plate: Verified" in out
+    assert "DeepSeek" in err and "Ollama" in err and "vLLM" in err  # how to go live
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (1500, 920)
+    assert dict(os.environ) == env_before  # the provider variables were put back
+    runs = Path(os.environ["SAM_AGENT_RUNS_DIR"])
+    results = [json.loads(p.read_text()) for p in runs.glob("*/result.json")]
+    assert [r["status"] for r in results] == ["verified"]
+
+
+def test_demo_rejects_auto_run_without_screenshot(capsys):
+    assert main(["--auto-run"]) == 2
+    assert "--auto-run needs --screenshot" in capsys.readouterr().err
+
+
+def test_demo_reports_a_missing_workspace(ui_env, tmp_path, capsys):
+    missing = tmp_path / "nope.sam.json"
+    assert main(["--workspace", str(missing), "--screenshot", str(tmp_path / "x.png")]) == 2
+    assert f"--workspace: no such file {missing}" in capsys.readouterr().err
+
+
+def test_every_recorded_example_replays_to_verified(qtbot, replay, dock):
+    from sam_plugin.ui.automation import run_request
+
+    for example in load_examples():
+        status = run_request(dock, example.mode, example.model, example.part, example.request,
+                             timeout=30)
+        assert status == "Verified", (example.id, status, dock.describe_error())
+
+
+def test_replay_answers_only_the_offered_tools_and_admits_unknown_requests():
+    responder = ReplayResponder()
+    example = next(e for e in load_examples() if e.id == "copy_merge")
+    request = {"messages": [{"role": "user", "content": f"Request:\n{example.request}"}],
+               "tools": [{"type": "function", "function": {"name": "audit_part"}}]}
+    body = b"".join(responder(request).chunks).decode()
+    assert "audit_part" in body and "transform_part" not in body
+    unknown = {"messages": [{"role": "user", "content": "paint it red"}]}
+    assert _streamed_content(responder(unknown).chunks) == UNKNOWN_REQUEST_REPLY
+    assert responder.answered == [("copy_merge", "tools"), ("", "design")]
+
+
+def _streamed_content(chunks: list[bytes]) -> str:
+    text = []
+    for line in b"".join(chunks).decode().splitlines():
+        if line.startswith("data: {"):
+            for choice in json.loads(line[6:]).get("choices", []):
+                text.append(choice.get("delta", {}).get("content") or "")
+    return "".join(text)
