@@ -104,6 +104,7 @@ def main() -> int:
     os.environ["SAM_AGENT_MODEL"] = "bench"
     os.environ["SAM_AGENT_PROFILE"] = "vllm"
     import sam_host
+
     from sam_plugin.ui.automation import pump_until, run_request
     from sam_plugin.ui.dock import SamAgentDock
 
@@ -154,7 +155,8 @@ def main() -> int:
     print(f"idle GUI, longest stall:                 {idle_ms:7.1f} ms")
     print(f"during the run, longest stall (raw):      {raw_ms:7.1f} ms")
     print(f"the one script execution (allowed):      {exec_ms:7.1f} ms")
-    print(f"during the run, outside the execution:   {stall_ms:7.1f} ms  (budget {BUDGET_MS:.0f} ms)")
+    print(f"during the run, outside the execution:   {stall_ms:7.1f} ms  "
+          f"(budget {BUDGET_MS:.0f} ms)")
     if status != "Verified":
         print("run did not verify; the measurement is not valid")
     print(f"ratio={stall_ms / BUDGET_MS:.3f} goal<=1")

@@ -447,11 +447,11 @@ def _cell_keys(values: list[float], low: float, extent: float, count: int) -> li
     return [int((v - low) * scale) for v in values]
 
 
-def _combined_keys(axis_keys: list[list[int] | None], sizes: tuple[int, int]) -> list[int]:
+def _combined_keys(axis_keys: list[list[int] | None], sizes: tuple[int, int],
+                   count: int) -> list[int]:
     """``(i * ny + j) * nz + k`` per node; an axis with one cell (``None``) adds nothing."""
     ki, kj, kk = axis_keys
     ny, nz = sizes
-    count = len(next((keys for keys in axis_keys if keys is not None), []))
     keys: list[int] = ki if ki is not None else [0] * count
     if kj is not None:
         keys = [i * ny + j for i, j in zip(keys, kj, strict=True)]
@@ -469,7 +469,8 @@ def _grid(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float
     extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
     nx, ny, nz = grid_divisions(extent, budget)
     keys = _combined_keys([_cell_keys(values, lo, ext, n) for values, lo, ext, n in
-                           zip(coords, low, extent, (nx, ny, nz), strict=True)], (ny, nz))
+                           zip(coords, low, extent, (nx, ny, nz), strict=True)], (ny, nz),
+                          len(coords[0]))
     node_counts = Counter(keys)
     element_counts = Counter(map(keys.__getitem__, first_positions))
     cells = []

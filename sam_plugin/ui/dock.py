@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSplitter,
     QTabWidget,
     QToolButton,
     QVBoxLayout,
@@ -47,6 +48,8 @@ STREAMING_PHASES = frozenset({"observing", "exploring", "designing", "collecting
 BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying"}
 
 ControllerFactory = Callable[[], Any]
+STATUS_COLOURS = {"verified": "#1a7f37", "failed": "#cf222e", "review": "#9a6700",
+                  "cancelled": "#57606a"}
 
 
 class SamAgentDock(QDockWidget):
@@ -121,7 +124,7 @@ class SamAgentDock(QDockWidget):
         self.request_edit.setPlaceholderText(
             tr("Describe the change, e.g. build a 60 x 100 plate meshed 6 x 10 with QUAD "
                "elements (Ctrl+Enter submits)"))
-        self.request_edit.setMaximumHeight(90)
+        self.request_edit.setMaximumHeight(72)
         layout.addWidget(self.request_edit)
 
         row = QHBoxLayout()
@@ -150,19 +153,21 @@ class SamAgentDock(QDockWidget):
         self.setMinimumWidth(420)
 
     def _build_run_tab(self) -> QWidget:
-        tab = QWidget()
-        layout = QVBoxLayout(tab)
+        spec_pane = QWidget()
+        layout = QVBoxLayout(spec_pane)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(QLabel(tr("Spec (proposed by the model; nothing runs until you "
                                    "confirm)")))
         self.spec_view = QPlainTextEdit()
         self.spec_view.setObjectName("specView")
         self.spec_view.setReadOnly(True)
-        layout.addWidget(self.spec_view, 2)
+        layout.addWidget(self.spec_view, 3)
         self.reasoning_toggle = QToolButton()
         self.reasoning_toggle.setObjectName("reasoningToggle")
         self.reasoning_toggle.setCheckable(True)
         self.reasoning_toggle.setText(tr("Reasoning"))
+        self.reasoning_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.reasoning_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.reasoning_toggle.hide()
         self.reasoning_view = QPlainTextEdit()
         self.reasoning_view.setObjectName("reasoningView")
@@ -180,8 +185,13 @@ class SamAgentDock(QDockWidget):
         row.addStretch(1)
         layout.addLayout(row)
         self.result_view = ResultView()
-        layout.addWidget(self.result_view, 2)
-        return tab
+        splitter = QSplitter(Qt.Orientation.Vertical)
+        splitter.setObjectName("runSplitter")
+        splitter.addWidget(spec_pane)
+        splitter.addWidget(self.result_view)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        return splitter
 
     def _connect(self, signal: Any, slot: Any) -> None:
         signal.connect(slot)
@@ -196,7 +206,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.model_combo.currentIndexChanged, self._on_model_changed)
         self._connect(self.part_combo.currentTextChanged, self._on_target_changed)
         self._connect(self.example_combo.activated, self._on_example_chosen)
-        self._connect(self.reasoning_toggle.toggled, self.reasoning_view.setVisible)
+        self._connect(self.reasoning_toggle.toggled, self._on_reasoning_toggled)
         self._connect(self.bridge.eventReceived, self._on_event)
         # An event filter rather than a QShortcut: it works whether or not the host window is
         # the active window (SAM may keep focus in a floating dock).
@@ -290,6 +300,15 @@ class SamAgentDock(QDockWidget):
     def set_status(self, text: str) -> None:
         self._check_thread()
         self.status_label.setText(text)
+        colour = STATUS_COLOURS.get(self._status_kind(), "#24292f")
+        self.status_label.setStyleSheet(f"font-weight: bold; color: {colour};")
+
+    def _status_kind(self) -> str:
+        phase = self._phase()
+        result = getattr(self.controller, "result", None) if self.controller else None
+        if phase == "complete" and getattr(result, "status", "") == "verified":
+            return "verified"
+        return phase
 
     def show_replay_notice(self, text: str) -> None:
         self.replay_banner.setText(text)
@@ -337,6 +356,11 @@ class SamAgentDock(QDockWidget):
                 reason=str(data.get("reason", ""))))
         elif event_words(name):
             self.set_status(event_words(name) or "")
+
+    def _on_reasoning_toggled(self, shown: bool) -> None:
+        self.reasoning_view.setVisible(shown)
+        self.reasoning_toggle.setArrowType(
+            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     @staticmethod
     def _append(view: QPlainTextEdit, text: str) -> None:
@@ -433,6 +457,7 @@ class SamAgentDock(QDockWidget):
         if phase == "review":
             if not self.spec_view.toPlainText().strip():
                 self.spec_view.setPlainText(controller.spec_text)
+            self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
             self._set_busy_buttons(review=True)
             self.set_status(phase_words("review"))
             self.result_view.set_run_dir(self._run_dir())

@@ -67,6 +67,14 @@ class ResultView(QWidget):
         for table in (self.table, self.checks):
             table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+            table.verticalHeader().setDefaultSectionSize(22)
+        rows_height = 22 * len(COUNT_ROWS) + self.table.horizontalHeader().sizeHint().height() + 4
+        self.table.setFixedHeight(rows_height)
+        self.checks.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        for column in (1, 2, 3):
+            self.checks.horizontalHeader().setSectionResizeMode(
+                column, QHeaderView.ResizeMode.ResizeToContents)
+        self.checks.verticalHeader().hide()
         self.retranslate()
         self.clear()
 

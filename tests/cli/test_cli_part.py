@@ -121,3 +121,27 @@ def test_transform_repair_audit_over_three_rounds_executed_once(tmp_path, capsys
     ]
     assert (run_dir / "part_audit.json").is_file()
     assert (run_dir / "provider_tool_response.3.sse").is_file()
+
+
+def test_a_call_that_does_not_compile_returns_to_review_exit_3(tmp_path, capsys, provider_env):
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    provider_env.enqueue_reply("Build one QUAD from three nodes.\nPlanned Part capabilities: build")
+    bad = {
+        "nodes": [
+            {"id": "n1", "coordinates": [0, 0, 0]},
+            {"id": "n2", "coordinates": [1, 0, 0]},
+            {"id": "n3", "coordinates": [1, 1, 0]},
+        ],
+        "elements": [{"id": "e1", "shape": "QUAD", "node_ids": ["n1", "n2", "n3"]}],
+    }
+    provider_env.enqueue_reply(tool_calls=[("build_part", json.dumps(bad))])
+    out = tmp_path / "out.sam.json"
+    run = run_cli(args_for(tmp_path, workspace, "--request", "a quad", "--save", str(out)), capsys)
+    assert run.code == 3, run.out + run.err
+    result = run.result
+    assert result["status"] == "rejected" and result["error"]["layer"] == "compile"
+    assert result["error"]["message"].startswith("build_part: ")
+    assert "elements[0]" in result["error"]["message"]
+    assert result["submissions"] == 0 and not out.exists()
+    run_dir = tmp_path / "runs" / result["run_id"]
+    assert not (run_dir / "generated_script.py").exists()

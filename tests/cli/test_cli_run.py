@@ -186,3 +186,37 @@ def test_demo_subcommand_calls_the_ui_demo_lazily(monkeypatch):
     monkeypatch.setattr(sam_plugin.ui, "demo", fake, raising=False)
     assert cli.main(["demo", "--workspace", "w.sam.json"]) == 0
     assert seen == [["--workspace", "w.sam.json"]]
+
+
+def test_truncated_tool_stream_returns_to_review_exit_3(
+    tmp_path, capsys, provider_env, stub_module
+):
+    from sam_plugin.testing.streams import openai_stream
+
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    provider_env.enqueue_reply(SPEC)
+    cut = openai_stream(tool_calls=[("build_part", '{"quads": 2}'), ("audit_part", "{}")])
+    for _ in range(2):  # the provider retries a broken stream once
+        provider_env.enqueue_stream(cut, abort_after=4)
+    out = tmp_path / "out.sam.json"
+    args = base_args(workspace, tmp_path / "runs")
+    run = run_cli(args + ["--request", "q", "--yes", "--json", "--save", str(out)], capsys)
+    assert run.code == 3, run.err
+    assert run.result["status"] == "rejected" and run.result["submissions"] == 0
+    assert run.result["error"]["layer"] == "provider"
+    assert run.result["error"]["message"].startswith("round 1: ")
+    assert not out.exists()
+
+
+def test_design_answered_with_a_tool_call_is_never_collected(
+    tmp_path, capsys, provider_env, stub_module
+):
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    provider_env.enqueue_reply(SPEC, tool_calls=[("build_part", '{"quads": 9}')])
+    provider_env.enqueue_reply(tool_calls=[("build_part", '{"quads": 1}'), ("audit_part", "{}")])
+    run = run_cli(
+        base_args(workspace, tmp_path / "runs") + ["--request", "q", "--yes", "--json"], capsys
+    )
+    assert run.code == 0, run.err
+    assert "tools" not in provider_env.requests[0].json
+    assert run.result["after"]["element_count"] == 1  # the design-time call (9 quads) was ignored

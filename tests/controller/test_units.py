@@ -198,3 +198,23 @@ def test_missing_part_is_an_empty_target():
         nodes=[], elements=[], sets=Repo(), sectionAssignments=[], beamOrientations=[]
     )
     assert observe(host, "part", TARGET).target_is_empty
+
+
+def test_list_runs_reports_incomplete_unknown_and_skips_foreign_entries(tmp_path):
+    from sam_plugin.runtime.journal import SubmissionJournal
+    from sam_plugin.runtime.run_store import list_runs
+
+    (tmp_path / "notes").mkdir()
+    for run_id, request in (("20261129T190000Z-aaaaaa", "old"), ("20261129T191000Z-bbbbbb", "new")):
+        (tmp_path / run_id).mkdir()
+        (tmp_path / run_id / "request.txt").write_text(request)
+        (tmp_path / run_id / "workspace.json").write_text('{"mode": "mesh"}')
+    SubmissionJournal(tmp_path / "submissions.jsonl").record_submitted(
+        "20261129T191000Z-bbbbbb", "a" * 64, "k"
+    )
+    runs = list_runs(tmp_path)
+    assert [(r.run_id, r.status, r.request, r.module, r.started) for r in runs] == [
+        ("20261129T191000Z-bbbbbb", "unknown", "new", "mesh", "2026-11-29T19:10:00Z"),
+        ("20261129T190000Z-aaaaaa", "incomplete", "old", "mesh", "2026-11-29T19:00:00Z"),
+    ]
+    assert list_runs(tmp_path / "missing") == []

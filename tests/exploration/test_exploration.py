@@ -189,3 +189,45 @@ def test_dock_default_is_on_only_for_big_parts() -> None:
     assert explore_by_default(12, 6) is False
     assert explore_by_default(10_000, 10_000) is False
     assert explore_by_default(188_356, 187_489) is True
+
+
+MUTATORS = frozenset({"Node", "Element", "Set", "deleteNode", "deleteElement", "editNode",
+                      "mergeNodes", "SectionAssignment", "assignBeamSectionOrientation"})
+
+
+class ReadOnlyPart:
+    """The plate behind a guard: any mutating host call fails the test."""
+
+    def __init__(self, part: Any) -> None:
+        self._part = part
+        self.touched: set[str] = set()
+
+    def __getattr__(self, name: str) -> Any:
+        if name in MUTATORS:
+            raise AssertionError(f"exploration called part.{name}")
+        self.touched.add(name)
+        return getattr(self._part, name)
+
+
+def test_every_query_kind_only_reads(fake_provider: FakeProvider, run_explore: Any,
+                                     plate: Any) -> None:
+    guarded = ReadOnlyPart(plate)
+    queries = [
+        ("query_regions", {}),
+        ("query_regions", {"box": {"min": [0, 0, 0], "max": [20, 20, 0]}, "stations": 3}),
+        ("query_regions", {"section": "sets", "names": ["EDGE"]}),
+        ("query_entities", {"entity": "nodes", "by": "labels", "labels": [1, 2]}),
+        ("query_entities", {"entity": "elements", "by": "set", "name": "RIGHT"}),
+        ("query_entities", {"entity": "nodes", "by": "box", "min": [0, 0, 0],
+                            "max": [10, 10, 0]}),
+        ("query_entities", {"entity": "elements", "by": "nearest", "point": [0, 0, 0]}),
+        ("query_entities", {"entity": "nodes", "by": "nearest", "point": [0, 0, 0], "k": 1}),
+    ]
+    for start in (0, 4):
+        fake_provider.enqueue_stream(openai_stream(tool_calls=[
+            (name, json.dumps(arguments)) for name, arguments in queries[start:start + 4]]))
+    fake_provider.enqueue_stream(openai_stream(content="done"))
+    result = run_explore(part=guarded)
+    assert result.exit_reason == "stop"
+    assert [q.error for turn in result.turns for q in turn.queries] == [None] * 8
+    assert guarded.touched <= {"nodes", "elements", "sets", "name"}
