@@ -111,17 +111,3 @@ def rotation(yaw_deg: float, pitch_deg: float) -> tuple[tuple[float, float, floa
     row_y = (cp * sy, cp * cy, -sp)
     row_z = (sp * sy, sp * cy, cp)
     return row_x, row_y, row_z
-
-
-def project(
-    geometry: MeshGeometry, yaw_deg: float, pitch_deg: float
-) -> tuple[list[float], list[float]]:
-    """Orthographic screen coordinates (model units, centred, Y up) of every node."""
-    (cx, cy, cz), _ = geometry.center_and_radius()
-    (a0, a1, a2), (b0, b1, b2), _ = rotation(yaw_deg, pitch_deg)
-    xs = [x - cx for x in geometry.xs]
-    ys = [y - cy for y in geometry.ys]
-    zs = [z - cz for z in geometry.zs]
-    px = [a0 * x + a1 * y + a2 * z for x, y, z in zip(xs, ys, zs, strict=True)]
-    py = [b0 * x + b1 * y + b2 * z for x, y, z in zip(xs, ys, zs, strict=True)]
-    return px, py

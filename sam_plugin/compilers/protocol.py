@@ -74,8 +74,10 @@ class Fragment(BaseModel):
 class CompileContext:
     """What a compiler may consult: the request, the frozen target and the live model, read-only.
 
-    ``state`` is the predicted state before this call (chained across the calls of one run).
-    ``model``/``part`` are host objects (``None`` when missing); compilers only read them.
+    ``state`` is the predicted state before this call (chained across the calls of one run);
+    ``prior_fragments`` are the calls of this run compiled before this one (e.g. a section an
+    earlier ``define_property`` creates). ``model``/``part`` are host objects (``None`` when
+    missing); compilers only read them.
     """
 
     request_text: str
@@ -83,6 +85,7 @@ class CompileContext:
     state: Prediction
     model: Any = None
     part: Any = None
+    prior_fragments: tuple[Fragment, ...] = ()
     extra: Mapping[str, Any] = field(default_factory=dict)
 
 

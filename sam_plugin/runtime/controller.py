@@ -580,7 +580,12 @@ class RunController:
         files: list[str] = []
         for call in collected:
             ctx = CompileContext(
-                request_text=run.request, target=run.target, state=state, model=model, part=part
+                request_text=run.request,
+                target=run.target,
+                state=state,
+                model=model,
+                part=part,
+                prior_fragments=tuple(fragments),
             )
             try:
                 fragment = run.module.compile(call.tool, call.arguments, ctx)

@@ -328,41 +328,37 @@ def _range_of(indices: list[int], labels: list[int]) -> LabelRange:
 
 
 class _Kinds:
-    """Element shapes by identity of the host's constants (hashing them costs a Python call
-    each: 190,000 calls were a third of the index time)."""
+    """Element shape names, found without hashing the host's constants per element (a Python
+    ``__hash__`` call each: 190,000 calls were a third of the index time)."""
 
     def __init__(self, types: list[Any]) -> None:
-        self.types = types
-        self.single = bool(types) and types.count(types[0]) == len(types)
-        if self.single:
-            self.names = {id(types[0]): str(types[0])}
-            self.ids: list[int] = []
-        else:
-            self.ids = list(map(id, types))
-            self.names = {ident: str(types[self.ids.index(ident)]) for ident in set(self.ids)}
+        self.count = len(types)
+        # list.count compares by identity first: one C pass for the usual one-shape part
+        self.single: str | None = (
+            str(types[0]) if types and types.count(types[0]) == len(types) else None)
+        self.names: list[str] = []
+        if self.single is None and types:
+            by_id = dict(zip(map(id, types), types, strict=True))
+            name_of = {ident: str(kind) for ident, kind in by_id.items()}
+            self.names = list(map(name_of.__getitem__, map(id, types)))
 
     def counts(self, indices: list[int] | None = None) -> dict[str, int]:
-        if not self.types:
-            return {}
-        if self.single:
-            count = len(self.types) if indices is None else len(indices)
-            return {self.names[id(self.types[0])]: count}
-        ids = self.ids if indices is None else map(self.ids.__getitem__, indices)
-        tally = Counter(ids)
-        return {self.names[i]: tally[i] for i in sorted(tally, key=self.names.__getitem__)}
+        if self.single is not None:
+            return {self.single: self.count if indices is None else len(indices)}
+        names = self.names if indices is None else map(self.names.__getitem__, indices)
+        return dict(sorted(Counter(names).items()))
 
     def indices(self) -> list[tuple[str, list[int]]]:
-        if self.single:
-            return [(self.names[id(self.types[0])], list(range(len(self.types))))]
-        groups = _groups(self.ids)
-        return sorted(((self.names[i], idx) for i, idx in groups.items()))
+        if self.single is not None:
+            return [(self.single, list(range(self.count)))]
+        return sorted(_groups(self.names).items())
 
 
 def _shapes(arrays: MeshArrays, coordinate_of: Any, kinds: _Kinds, whole: _Whole,
             free_nodes: int) -> list[ShapeRegion]:
     regions = []
     for name, idx in kinds.indices():
-        if kinds.single and not free_nodes:
+        if kinds.single is not None and not free_nodes:
             bbox = whole.bbox
             labels = whole.element_labels
         else:

@@ -89,7 +89,7 @@ class Pipeline:
                 request_text=request, target=self.target, state=state,
                 model=self.gateway.model(self.target.model_name),
                 part=self.gateway.part(self.target),
-                extra={"prior_fragments": tuple(fragments)},
+                prior_fragments=tuple(fragments),
             )
             fragment = MODULE.compile(tool, arguments, ctx)
             fragments.append(fragment)

@@ -175,3 +175,36 @@ def test_events_from_a_worker_thread_update_widgets_on_the_gui_thread(qtbot, doc
     assert threads == [dock.thread()]
     assert dock.spec_view.toPlainText() == "from a worker"
     assert dock.offthread_updates == 0
+
+
+def test_cancel_during_collection_closes_the_stream_and_executes_nothing(qtbot, replay, dock):
+    import time
+
+    _submit(qtbot, dock, "plate")
+    _wait_review(qtbot, dock)
+    replay.replay_responder.delay = 0.2  # the tool-call stream now takes seconds
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: str(dock.controller.phase) == "collecting"
+                    and len(replay.requests) == 2, timeout=TIMEOUT_MS)
+    qtbot.wait(300)  # the stream is open and paced
+    started = time.monotonic()
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Cancelled" in dock.status_label.text(),
+                    timeout=3000)
+    assert time.monotonic() - started < 1.0
+    assert replay.client_disconnected.wait(2.0)
+    assert dock.controller.result.status == "cancelled"
+    assert dock.controller.result.submissions == 0
+
+
+def test_settings_button_opens_the_dialog_and_a_saved_change_resets_the_controller(
+        qtbot, replay, dock):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+
+    dock._ensure_controller()
+    dock.settings_button.click()
+    dialog = dock.findChild(SettingsDialog, "settingsDialog")
+    assert dialog is not None and dialog.isVisible()
+    dialog.model.setText("another-model")
+    dialog.save()
+    assert dock.controller is None  # the next submit builds one with the saved settings

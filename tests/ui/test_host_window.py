@@ -168,3 +168,28 @@ def test_viewport_stays_responsive_on_a_190k_element_part(qtbot):
     started = time.perf_counter()
     viewport.grab()  # a repaint of the settled view blits the cached image
     assert time.perf_counter() - started < 0.05
+
+
+def test_full_render_of_a_190k_element_part_runs_in_batches(qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    from sam_host_viewport import MeshViewport
+
+    viewport = MeshViewport()
+    qtbot.addWidget(viewport)
+    viewport.resize(800, 600)
+    viewport.set_geometry(_grid_geometry(436))
+    started = time.perf_counter()
+    viewport.render_now()  # all batches in one go, for comparison
+    one_go = time.perf_counter() - started
+    viewport.yaw = 30.0
+    viewport._render_full()
+    turns, longest = 0, 0.0
+    while viewport._job is not None:
+        started = time.perf_counter()
+        QApplication.processEvents()
+        longest = max(longest, time.perf_counter() - started)
+        turns += 1
+    assert viewport._cache_key == viewport._view_key()  # the new rotation is rendered
+    assert turns >= 20
+    assert longest < 0.6 * one_go, (longest, one_go)

@@ -19,7 +19,7 @@ DEFINE_TOOL = "define_property"
 
 def known_section_kinds(ctx: CompileContext) -> dict[str, str]:
     """Section name → kind, from the model and from define_property calls earlier in this
-    run (``ctx.extra["prior_fragments"]``, the fragments compiled before this call)."""
+    run (``ctx.prior_fragments``, the fragments compiled before this call)."""
     kinds: dict[str, str] = {}
     model = ctx.model
     if model is not None:
@@ -27,8 +27,8 @@ def known_section_kinds(ctx: CompileContext) -> dict[str, str]:
             kind = property_ops.section_kind(model, name)
             if kind:
                 kinds[name] = kind
-    for fragment in ctx.extra.get("prior_fragments", ()):
-        if getattr(fragment, "tool", None) == DEFINE_TOOL:
+    for fragment in ctx.prior_fragments:
+        if fragment.tool == DEFINE_TOOL:
             for section in fragment.normalized.get("sections", ()):
                 kinds[section["name"]] = section["kind"]
     return kinds
