@@ -8,6 +8,7 @@ a moment; during a drag a decimated preview (at most ``PREVIEW_EDGES`` edges) is
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,7 +22,8 @@ SHAPE_COLOURS = {"QUAD": QColor("#2f6fdf"), "TRI": QColor("#23a35a"), "BEAM": QC
 NODE_COLOUR = QColor("#333333")
 BACKGROUND = QColor("#f4f6f8")
 PREVIEW_EDGES = 3_000
-BATCH = 20_000  # points or edges per event-loop turn in the full render
+BATCH = 8_000  # points or edges per event-loop turn in the full render
+FREEZE_ABOVE_NODES = 50_000
 MAX_DRAWN_NODES = 25_000
 SETTLE_MS = 120
 
@@ -131,6 +133,11 @@ class MeshViewport(QWidget):
             pairs[shape] = endpoints
         self._pairs = (points, pairs)
         self._pairs_key = key
+        if geometry.node_count > FREEZE_ABOVE_NODES:
+            # Hundreds of thousands of long-lived QPointF wrappers made every later full
+            # garbage collection rescan them (0.16-0.26 s turns measured on rotation); frozen,
+            # they are skipped (still freed by reference counting). Offline host only.
+            gc.freeze()
 
     def _point_pairs(self) -> tuple[list[QPointF], dict[str, list[QPointF]]]:
         for _ in self._pairs_steps():

@@ -280,6 +280,9 @@ class RunController:
             self._bus.emit(
                 run.run_id, "script_composed", {"script_sha256": sha, "bytes": len(script)}
             )
+            # Let the GUI breathe once before the synchronous tail; no await may sit between
+            # the last drift check, the one execution and the readback.
+            await asyncio.sleep(0)
             self._check_drift(run, mode, target, when="execution")
             self._execute_once(run, script, sha, key)
             self._verify(run, prediction)

@@ -27,8 +27,8 @@ import math
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from itertools import chain, groupby
-from operator import attrgetter, itemgetter
+from itertools import chain, groupby, repeat
+from operator import attrgetter, itemgetter, sub
 from typing import Any, Literal
 
 from jsonschema import Draft202012Validator
@@ -189,14 +189,35 @@ def read_mesh_arrays(part: Any) -> MeshArrays:
     )
 
 
-def _position_of(labels: list[int]) -> Callable[[int], int]:
-    """``label -> index in labels``: arithmetic when the labels are one run, else a dict."""
+def label_run_start(labels: list[int]) -> int | None:
+    """The first label when ``labels`` are one ascending run (the usual case), else None."""
     count = len(labels)
     if count and labels[-1] - labels[0] + 1 == count and labels == list(
         range(labels[0], labels[0] + count)
     ):
-        return labels[0].__rsub__  # label - first
-    return dict(zip(labels, range(count), strict=True)).__getitem__
+        return labels[0]
+    return None
+
+
+def _position_of(labels: list[int], start: int | None) -> Callable[[int], int]:
+    """``label -> index in labels``: arithmetic for a run of labels, else a dict."""
+    if start is not None:
+        return start.__rsub__  # label - start
+    return dict(zip(labels, range(len(labels)), strict=True)).__getitem__
+
+
+def label_positions(labels: list[int]) -> Callable[[int], int]:
+    """``label -> index in labels`` (for lists read in one sweep, e.g. ``MeshArrays``)."""
+    return _position_of(labels, label_run_start(labels))
+
+
+def _first_positions(connectivity: list[tuple[int, ...]], start: int | None,
+                     position_of: Callable[[int], int]) -> list[int]:
+    """The node index of every element's first node (all in C for a run of labels)."""
+    firsts = map(itemgetter(0), connectivity)
+    if start is None:
+        return list(map(position_of, firsts))
+    return list(map(sub, firsts, repeat(start)))
 
 
 def _label_range(labels: Sequence[int]) -> LabelRange | None:
@@ -487,21 +508,28 @@ def _stations(arrays: MeshArrays, coords: tuple[list[float], list[float], list[f
               first_positions: list[int]) -> StationLines:
     """``count`` evenly spaced stations from end to end; each owns the slab nearest to it."""
     values = coords[axis]
-    pitch = (high - low) / (count - 1)
-    keys = [int((v - low) / pitch + 0.5) for v in values]
-    groups = _groups(keys)
+    scale = (count - 1) / (high - low)
+    pitch = 1 / scale
+    keys = [int((v - low) * scale + 0.5) for v in values]
+    node_counts = Counter(keys)
     element_counts = Counter(map(keys.__getitem__, first_positions))
-    xs, ys, zs = coords
+    # one stable sort by station, then each station's nodes are a slice of the sorted axes
+    order = sorted(range(len(keys)), key=keys.__getitem__)
+    sorted_axes = [list(map(axis_values.__getitem__, order)) for axis_values in coords]
     stations = []
+    start = 0
     for number in range(count):
         at = low + number * pitch
-        idx = groups.get(number, [])
+        size = node_counts.get(number, 0)
+        end = start + size
+        bbox = _bbox(*(axis_values[start:end] for axis_values in sorted_axes)) if size else None
+        start = end
         stations.append(Station(
             at=round_sig(at),
             span=(round_sig(max(low, at - pitch / 2)), round_sig(min(high, at + pitch / 2))),
-            nodes=len(idx),
+            nodes=size,
             elements=element_counts.get(number, 0),
-            bbox=_bbox_of(idx, xs, ys, zs) if idx else None,
+            bbox=bbox,
         ))
     return StationLines(axis=AXES[axis], stations=stations)  # type: ignore[arg-type]
 
@@ -521,7 +549,8 @@ def build_region_index(
     """Compute L2 for ``part`` (``arrays``, when given, must be read from this same part)."""
     arrays = arrays if arrays is not None else read_mesh_arrays(part)
     labels = arrays.node_labels
-    position_of = _position_of(labels)
+    start = label_run_start(labels)
+    position_of = _position_of(labels, start)
     coordinates = arrays.coordinates
 
     def coordinate_of(label: int) -> Vec3:
@@ -552,7 +581,7 @@ def build_region_index(
     )
     kinds = _Kinds(arrays.element_types)
 
-    first_positions = list(map(position_of, map(itemgetter(0), arrays.connectivity)))
+    first_positions = _first_positions(arrays.connectivity, start, position_of)
     components, components_total, free = _components(arrays, coords, kinds, whole, first_positions)
     if components_total > len(components):
         notes.append(f"components: the {len(components)} largest of {components_total} are "
@@ -711,7 +740,7 @@ def query_regions(part: Any, arguments: Any, *, fingerprint: str,
         index = region_index(part, fingerprint, cache=cache)
     if section == "sets" and "names" in query:
         labels, points = _node_table(part)
-        position_of = _position_of(labels)
+        position_of = label_positions(labels)
         regions, total = _sets(part, lambda label: points[position_of(label)], query["names"])
         answer.update(sets_total=total, sets=[r.model_dump(mode="json") for r in regions])
         return answer

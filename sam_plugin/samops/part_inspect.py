@@ -20,10 +20,14 @@ def free_node_labels(part: Any) -> list[int]:
 
 def duplicate_groups(part: Any) -> list[list[int]]:
     """Elements with the same shape and node set (any order or rotation), lowest label first."""
-    groups: dict[tuple[str, frozenset[int]], list[int]] = {}
+    groups: dict[tuple[Any, frozenset[int]], list[int]] = {}
     for element in part.elements:
-        key = (str(element.type), frozenset(element.connectivity))
-        groups.setdefault(key, []).append(element.label)
+        key = (element.type, frozenset(element.connectivity))
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [element.label]
+        else:
+            group.append(element.label)
     return sorted(sorted(g) for g in groups.values() if len(g) > 1)
 
 

@@ -135,6 +135,7 @@ def _run_window(args: argparse.Namespace, workspace: Path, replay: bool) -> int:
     from PySide6.QtWidgets import QApplication
 
     from sam_plugin.ui.dock import SamAgentDock
+    from sam_plugin.ui.event_loop import settle_after_unload
     from sam_plugin.ui.i18n import tr
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
@@ -152,6 +153,7 @@ def _run_window(args: argparse.Namespace, workspace: Path, replay: bool) -> int:
             return int(app.exec())
         finally:
             window.shutdown()
+            settle_after_unload()
     code = 0
     if args.auto_run and dock is not None:
         code = _auto_run(dock, args.auto_run)
@@ -166,6 +168,7 @@ def _run_window(args: argparse.Namespace, workspace: Path, replay: bool) -> int:
         print(f"screenshot: {args.screenshot}")
     window.shutdown()
     window.close()
+    settle_after_unload()
     return code
 
 
@@ -187,7 +190,8 @@ def _auto_run(dock: object, example_id: str) -> int:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 1
     print(f"auto-run {example.id}: {status}")
-    return 0 if "Verified" in status else 1
+    result = getattr(dock.controller, "result", None)  # type: ignore[attr-defined]
+    return 0 if getattr(result, "status", "") == "verified" else 1
 
 
 if __name__ == "__main__":

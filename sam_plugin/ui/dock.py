@@ -79,6 +79,7 @@ class SamAgentDock(QDockWidget):
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
         self._task: asyncio.Future[Any] | None = None
         self._progress: tuple[int, int] | None = None
+        self._reset_pending = False
         self._populating = False
         self._connections: list[tuple[Any, Any]] = []
         self._build()
@@ -293,8 +294,10 @@ class SamAgentDock(QDockWidget):
             mode=self.mode(), model=target.model_name, part=target.part_name)
         self.controller.invalidate(reason)
         self._finish_ui(self.controller.result, back_in_review=False)
-        self.set_status(tr("Failed — the mode or target changed during Review, so this spec no "
-                           "longer applies; submit again ({reason})").format(reason=reason))
+        # No "Review" in this text: automation tells a failed run from one back in Review
+        # by the words Failed / Review (DESIGN.md §9).
+        self.set_status(tr("Failed — the mode or target changed after the spec was written, so "
+                           "it no longer applies; submit again ({reason})").format(reason=reason))
 
     # ---------------------------------------------------------------- status
     def set_status(self, text: str) -> None:
@@ -374,12 +377,21 @@ class SamAgentDock(QDockWidget):
         if self.controller is None:
             self.controller = self._controller_factory()
             self.bridge.attach(self.controller)
+            unknown = list(getattr(self.controller, "unknown_runs", []) or [])
+            if unknown:  # a crash between submission and its outcome (invariant I8)
+                self.result_view.show_notice(tr(
+                    "{count} earlier run(s) were submitted to SAM but their outcome was never "
+                    "recorded: re-observe the part before the next run (see History).").format(
+                        count=len(unknown)))
         return self.controller
 
     def reset_controller(self) -> None:
-        """Drop the controller (e.g. settings changed); the next submit builds a new one."""
+        """Drop the controller (settings changed); the next submit builds a new one. During a
+        run or a Review the change waits for the next submit."""
         if self._phase() in BUSY_PHASES or self._phase() == "review":
+            self._reset_pending = True
             return
+        self._reset_pending = False
         self.bridge.detach()
         self.controller = None
 
@@ -435,18 +447,20 @@ class SamAgentDock(QDockWidget):
         self._set_busy_buttons()
         if self._prewarm is not None:
             await self._prewarm.wait()
-        try:
-            controller = self._ensure_controller()
-        except Exception as error:  # settings that do not validate, a missing module, ...
-            self._set_idle_buttons()
-            self.set_status(tr("Not submitted — {error}").format(error=error))
-            return "idle"
+        if self._reset_pending:
+            self.reset_controller()
         self.spec_view.clear()
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
         self.result_view.clear()
         self._progress = None
+        try:
+            controller = self._ensure_controller()
+        except Exception as error:  # settings that do not validate, a missing module, ...
+            self._set_idle_buttons()
+            self.set_status(tr("Not submitted — {error}").format(error=error))
+            return "idle"
         self._set_busy_buttons()
         try:
             phase = str(await controller.submit(request, self.mode(), self.target()))

@@ -113,3 +113,23 @@ def _stop_advertising_when_idle(
         return
     asyncio.events._set_running_loop(None)
     _restore_asyncgen_hooks()
+
+
+def settle_after_unload(timeout: float = 2.0) -> bool:
+    """Process Qt events until the last unload has cleared the running loop (tests, the demo
+    exiting); True when it did within ``timeout`` seconds."""
+    import time
+
+    app = QApplication.instance()
+    deadline = time.monotonic() + timeout
+    while any(_LEASES.values()) is False and _is_advertised():
+        if time.monotonic() > deadline:
+            return False
+        if app is not None:
+            app.processEvents()
+        time.sleep(0.005)
+    return not _is_advertised() or any(_LEASES.values())
+
+
+def _is_advertised() -> bool:
+    return asyncio._get_running_loop() in _LOOPS.values()

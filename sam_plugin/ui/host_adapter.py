@@ -11,10 +11,12 @@ The host object exposes ``main_window``, ``add_dock_widget(dock, area)``,
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
 from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
@@ -22,6 +24,7 @@ from sam_plugin.ui.prewarm import Prewarm
 from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
 
 VIEWPORT_NAME = "Viewport: 1"
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -99,6 +102,10 @@ def load_plugin(host: Any) -> PluginInstance:
         parent=host.main_window,
     )
     dock.set_examples(_bundled_examples())
+    problem = binding_problem()
+    if problem:
+        log.error(problem)
+        dock.show_replay_notice(problem)
     instance = PluginInstance(host=host, dock=dock, lease=lease, translator=translator,
                               store=store, runs_dir=runs_dir, prewarm=prewarm)
     _listen_to_viewport(instance)

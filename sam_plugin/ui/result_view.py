@@ -117,6 +117,12 @@ class ResultView(QWidget):
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 
+    def show_notice(self, text: str) -> None:
+        """A warning above the result (kept until the next result is shown)."""
+        self.error_label.setText(text)
+        self.error_label.setStyleSheet("color: #9a6700;")
+        self.error_label.show()
+
     def set_run_dir(self, run_dir: Path | None) -> None:
         self.run_dir = run_dir
         if run_dir is None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from sam_plugin.compilers.part.routing_rules import RULES
@@ -69,3 +73,17 @@ def test_build_combines_with_audit_only() -> None:
     with pytest.raises(RouteRefused, match="build combines only with audit, but the spec also "
                        "plans transform; split the request"):
         route(rules, "Planned Part capabilities: build, transform", False)
+
+
+def test_chinese_capability_names_are_accepted() -> None:
+    result = route(RULES, "计划 Part 操作类别：变换、审计", False)
+    assert result.tools == ["transform_part", "audit_part"]
+
+
+def test_compilers_do_not_need_the_host() -> None:
+    """Compilers and the gateway import neither ``sam`` nor ``samConstants`` themselves."""
+    code = ("import sys; import sam_plugin.compilers.part, sam_plugin.runtime.host_gateway; "
+            "print('sam' in sys.modules, 'samConstants' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=str(Path(__file__).parents[2]))
+    assert out.stdout.strip() == "False False"

@@ -215,3 +215,29 @@ def test_many_sets_and_components_are_capped_with_notes(model: Any, grid: Any) -
     # equal components are ranked by their lowest node label
     assert [c.node_labels for c in index.components[:2]] == [(1, 4), (5, 8)]
     assert len(index.model_dump_json()) <= 12_000
+
+
+def test_a_hull_like_shell_has_stations_along_its_length(model: Any) -> None:
+    from samConstants import QUAD
+
+    part = model.Part("Hull")
+    rings = []
+    for i in range(11):  # x = 0..1000, a half-cylinder of radius 50 below the deck
+        ring = []
+        for k in range(7):
+            angle = math.pi * k / 6
+            ring.append(part.Node(coordinates=(100.0 * i, 50.0 * math.cos(angle),
+                                               -50.0 * math.sin(angle))))
+        rings.append(ring)
+    for i in range(10):
+        for k in range(6):
+            part.Element(nodes=(rings[i][k], rings[i + 1][k], rings[i + 1][k + 1],
+                                rings[i][k + 1]), elemShape=QUAD)
+    index = build_region_index(part, "fp")
+    assert index.longest_axis == "x"
+    stations = index.stations
+    assert stations is not None
+    assert [s.at for s in stations.stations] == [100.0 * i for i in range(11)]
+    assert all(s.nodes == 7 for s in stations.stations)
+    assert stations.stations[5].bbox == ((500.0, -50.0, -50.0), (500.0, 50.0, 0.0))
+    assert index.grid is not None and index.grid.divisions[0] > index.grid.divisions[1]

@@ -56,7 +56,7 @@ def test_golden_script(harness: Any, name: str) -> None:
     result = harness.run(request, calls)
     assert result.receipt.status == "PASS", result.receipt.traceback
     assert harness.within(result.evidence, result.after) == []
-    path = GOLDEN / f"{name}.py"
+    path = GOLDEN / f"{name}.py.golden"
     if os.environ.get("SAM_AGENT_UPDATE_GOLDEN") == "1":
         path.write_text(result.script.text, encoding="utf-8")
     assert result.script.text == path.read_text(encoding="utf-8")

@@ -93,7 +93,7 @@ def test_hostile_target_and_request_never_reach_the_script(harness: Any) -> None
 
 
 def test_every_golden_script_makes_only_expected_calls() -> None:
-    golden = sorted((Path(__file__).parent / "golden").glob("*.py"))
+    golden = sorted((Path(__file__).parent / "golden").glob("*.py.golden"))
     assert len(golden) >= 3
     for path in golden:
         assert_only_expected_calls(path.read_text(encoding="utf-8"))

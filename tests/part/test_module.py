@@ -88,3 +88,33 @@ def test_same_calls_same_script_bytes(harness: Any) -> None:
     second = compose(harness.compile_all("plate", [("build_part", args.replace(
         "[1,0,0]", "[1.0000000000001,0,0]"))]))
     assert first.text == second.text and first.sha256 == second.sha256
+
+
+def test_missing_target_model_is_a_compile_error(harness: Any) -> None:
+    from sam_plugin.compilers.evidence import Prediction, Readback
+    from sam_plugin.compilers.protocol import CompileContext, Target
+
+    ctx = CompileContext(request_text="x", target=Target(model_name="Nope", part_name="P"),
+                         state=Prediction.from_readback(Readback(part_exists=False)))
+    with pytest.raises(CompileError) as err:
+        MODULE.compile("audit_part", {}, ctx)
+    assert [str(d) for d in err.value.diagnostics] == [
+        "target model 'Nope' does not exist; pick an existing model"]
+
+
+def test_transform_preflight_stops_before_the_first_mutation(harness: Any) -> None:
+    from sam_plugin.compilers.composer import compose
+
+    harness.grid(2, 2)
+    harness.part().Set(name="Left", elements=harness.part().elements[0:1])
+    fragments = harness.compile_all("t", [("transform_part", {"operations": [
+        {"op": "translate", "vector": [1, 0, 0]},
+        {"op": "translate", "vector": [0, 1, 0], "selection": {"by": "set", "name": "Left"}}]})])
+    del harness.part().sets["Left"]  # the model changed between compile and execution
+    before = harness.gateway.readback(harness.target).fingerprint
+    receipt = harness.gateway.execute(compose(fragments).text, harness.target,
+                                      harness.tmp_path / "x")
+    assert receipt.status == "FAIL"
+    assert ("PreflightError: operations[1].selection: unknown set 'Left'; the part has no "
+            "sets") in receipt.traceback
+    assert harness.gateway.readback(harness.target).fingerprint == before

@@ -150,3 +150,42 @@ def test_edit_part_property(fresh_sam: Any, tmp_path: Path, args: dict) -> None:
 @given(args=transform_args)
 def test_transform_part_property(fresh_sam: Any, tmp_path: Path, args: dict) -> None:
     _check(fresh_sam, tmp_path, "transform_part", args, with_grid=True)
+
+
+repair_args = st.fixed_dictionaries({}, optional={
+    "merge_coincident_nodes": st.one_of(st.just({}), st.just({"tolerance": 0.5})),
+    "delete_duplicate_elements": st.booleans(), "delete_free_nodes": st.booleans()})
+
+
+@SETTINGS
+@given(edit=st.one_of(st.none(), edit_args), transform=transform_args, repair=repair_args)
+def test_chained_run_property(fresh_sam: Any, tmp_path: Path, edit: dict | None,
+                              transform: dict, repair: dict) -> None:
+    """edit → transform → repair → audit in one script: evidence chains across the calls."""
+    gateway = _fresh_with_grid(fresh_sam, True)
+    before = gateway.readback(TARGET)
+    calls = ([("edit_part", edit)] if edit is not None else []) + [
+        ("transform_part", transform), ("repair_part", repair), ("audit_part", {})]
+    state = Prediction.from_readback(before)
+    fragments = []
+    try:
+        for tool, args in calls:
+            ctx = CompileContext(request_text="delete everything and rebuild; put it in a set",
+                                 target=TARGET, state=state, model=gateway.model("Model-1"),
+                                 part=gateway.part(TARGET))
+            fragments.append(MODULE.compile(tool, args, ctx))
+            state = fragments[-1].evidence
+    except CompileError:
+        assert gateway.readback(TARGET).fingerprint == before.fingerprint
+        return
+    receipt = gateway.execute(compose(fragments).text, TARGET, tmp_path)
+    after = gateway.readback(TARGET)
+    if receipt.status == "FAIL":
+        assert "PreflightError" in receipt.traceback, receipt.traceback
+        assert after.fingerprint == before.fingerprint
+        return
+    assert state.node_count.contains(after.node_count), (state, after)
+    assert state.element_count.contains(after.element_count), (state, after)
+    for s in SHAPES:
+        assert state.shape_counts[s].contains(after.shape_counts[s]), (s, state, after)
+    assert (tmp_path / "part_audit.json").exists()

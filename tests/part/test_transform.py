@@ -124,3 +124,28 @@ def test_rotation_matches_rodrigues_off_axis(harness: Any) -> None:
     x, y, z = harness.part().nodes.getFromLabel(4).coordinates  # (1,1,0) - o = (0,1,0)
     assert math.isclose(x, 1.0, abs_tol=1e-9) and math.isclose(y, 0.0, abs_tol=1e-9)
     assert math.isclose(z, 1.0, abs_tol=1e-9)
+
+
+def test_labels_after_an_edit_that_deletes_are_rejected(harness: Any) -> None:
+    harness.grid(2, 2)
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("delete and move", [
+            ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]}}),
+            ("transform_part", {"operations": [
+                {"op": "translate", "vector": [1, 0, 0],
+                 "selection": {"by": "labels", "labels": [1]}}]})])
+    assert [str(d) for d in err.value.diagnostics] == [
+        "operations[0].selection.labels: an earlier call of this run may delete elements, so "
+        "these labels may be gone; select by shape, box or all, or transform in a separate "
+        "request"]
+
+
+def test_set_made_by_an_earlier_edit_can_be_transformed(harness: Any) -> None:
+    harness.grid(2, 2)
+    result = harness.run("group the bottom row as a set and lift it", [
+        ("edit_part", {"element_sets": [{"name": "Row", "selection": {
+            "by": "box", "min": [0, 0, 0], "max": [2, 1, 0]}}]}),
+        ("transform_part", {"operations": [{"op": "translate", "vector": [0, 0, 1],
+                                            "selection": {"by": "set", "name": "Row"}}]})])
+    assert result.receipt.status == "PASS", result.receipt.traceback
+    assert result.after.bounding_box == ((0.0, 0.0, 0.0), (2.0, 2.0, 1.0))

@@ -51,10 +51,14 @@ def host_window(qtbot, ui_env: Path, workspace: Path) -> Iterator[object]:
     """``sam_host.create_window(workspace)`` with the plugin loaded; shut down afterwards."""
     import sam_host
 
+    from sam_plugin.ui.event_loop import settle_after_unload
+
     window = sam_host.create_window(workspace)
     qtbot.addWidget(window)
     yield window
     window.shutdown()
+    # other test folders use asyncio.run: the plugin's loop must not stay advertised
+    assert settle_after_unload(), "the qasync loop stayed the running loop after unload"
 
 
 @pytest.fixture

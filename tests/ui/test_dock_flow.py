@@ -122,7 +122,8 @@ def test_changing_the_target_during_review_fails_the_run(qtbot, replay, dock):
     _wait_review(qtbot, dock)
     dock.part_combo.setCurrentText("Panel")
     status = dock.status_label.text()
-    assert status.startswith("Failed — the mode or target changed during Review")
+    assert status.startswith("Failed — the mode or target changed after the spec was written")
+    assert "Review" not in status and "Verified" not in status
     assert "Panel" in status
     assert dock.controller.result.status == "failed"
     assert not dock.confirm_button.isEnabled()
@@ -208,3 +209,29 @@ def test_settings_button_opens_the_dialog_and_a_saved_change_resets_the_controll
     dialog.model.setText("another-model")
     dialog.save()
     assert dock.controller is None  # the next submit builds one with the saved settings
+
+
+def test_without_a_provider_nothing_is_submitted_and_the_dock_says_what_is_missing(qtbot, dock):
+    dock.request_edit.setPlainText("")
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=2000)
+    assert dock.status_label.text() == "Type a request first"
+    _submit(qtbot, dock, "plate")
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    status = dock.status_label.text()
+    assert status.startswith("Not submitted — provider settings incomplete: missing base_url, "
+                             "model")
+    assert dock.submit_button.isEnabled() and not dock.confirm_button.isEnabled()
+
+
+def test_a_run_with_an_unknown_outcome_is_announced_when_the_dock_starts(qtbot, replay, dock):
+    from sam_plugin.runtime.journal import SubmissionJournal
+    from sam_plugin.runtime.run_store import JOURNAL_NAME, RunDir
+
+    run = RunDir(dock.runs_dir, "20261129T080000Z-c0ffee").create()
+    run.write_text("request.txt", "build a plate")
+    SubmissionJournal(dock.runs_dir / JOURNAL_NAME).record_submitted(run.run_id, "0" * 64, "k")
+    dock._ensure_controller()
+    assert dock.result_view.error_label.text() == (
+        "1 earlier run(s) were submitted to SAM but their outcome was never recorded: "
+        "re-observe the part before the next run (see History).")

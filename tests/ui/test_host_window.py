@@ -172,7 +172,6 @@ def test_viewport_stays_responsive_on_a_190k_element_part(qtbot):
 
 def test_full_render_of_a_190k_element_part_runs_in_batches(qtbot):
     from PySide6.QtWidgets import QApplication
-
     from sam_host_viewport import MeshViewport
 
     viewport = MeshViewport()

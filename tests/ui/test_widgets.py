@@ -231,3 +231,9 @@ def test_phase_words_for_streaming_phases(phase):
 
     assert phase_words(phase) in {"Designing — the model is writing the spec",
                                   "Collecting tool calls"}
+
+
+def test_the_installed_qt_binding_keeps_reference_counts(qapp):
+    from sam_plugin.ui.binding_check import binding_problem
+
+    assert binding_problem() is None

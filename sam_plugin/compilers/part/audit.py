@@ -33,5 +33,5 @@ def compile_audit(ir: AuditPartIR, ctx: CompileContext) -> Fragment:
         mutation=mutation,
         normalized=ir.model_dump(mode="json"),
         evidence=evidence,
-        helpers=["part_audit", "part_ops"],
+        helpers=["part_audit", "part_ops"] if preflight else ["part_audit"],
     )

@@ -27,6 +27,7 @@ from sam_plugin.compilers.selectors import (
 )
 from sam_plugin.samops import selection
 from sam_plugin.samops.geometry import PointIndex, size_tolerance
+from sam_plugin.samops.mesh_plan import MeshPlan
 
 TOOL = "edit_part"
 FIELDS = MeshFields(nodes="nodes", elements="add_elements", patches="add_patches",
@@ -119,6 +120,8 @@ def _check_clear_all(ir: EditPartIR, ctx: CompileContext) -> list[Diagnostic]:
 
 
 def _check_moves(ir: EditPartIR, part: Any) -> list[Diagnostic]:
+    if not ir.move_nodes:
+        return []
     existing = {n.label for n in part.nodes}
     doomed: set[int] = set()
     if ir.delete_nodes is not None:
@@ -199,7 +202,7 @@ def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Rang
     # deletions; picks by label, box or all do not depend on them.
     depends = isinstance(selector, ShapeSelector) or (
         isinstance(selector, SetSelector) and not part.sets[selector.name].nodes)
-    dependents = shapes.copy()
+    dependents = shapes.copy()  # explicit deletions plus the elements using a doomed node
     dependent_count = 0
     for label, element in by_label.items():
         if label not in removed_elements and doomed.intersection(element.connectivity):
@@ -208,15 +211,15 @@ def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Rang
     if not depends:
         return (Range.exact(len(removed_elements) + dependent_count),
                 {s: Range.exact(dependents[s]) for s in SHAPES}, Range.exact(len(doomed)))
-    remaining = len(by_label) - len(removed_elements)
-    return (Range(min=len(removed_elements), max=len(removed_elements) + remaining),
-            {s: Range(min=shapes[s], max=shapes[s] + dependents[s]) for s in SHAPES},
+    # Picked on the live part, the doomed nodes (and so their elements) are a superset.
+    return (Range(min=len(removed_elements), max=len(removed_elements) + dependent_count),
+            {s: Range(min=shapes[s], max=dependents[s]) for s in SHAPES},
             Range(min=0, max=len(doomed)))
 
 
 def _reusable(points: Sequence, part: Any, ir: EditPartIR, tolerance: float) -> int:
     """New points that may resolve to an existing node (live now, or a move target)."""
-    if ir.clear_all:
+    if ir.clear_all or not points:
         return 0
     index = PointIndex(tolerance)
     for node in part.nodes:
@@ -226,7 +229,7 @@ def _reusable(points: Sequence, part: Any, ir: EditPartIR, tolerance: float) -> 
     return sum(1 for p in points if index.find(p) is not None)
 
 
-def predict(ir: EditPartIR, ctx: CompileContext, plan, tolerance: float,
+def predict(ir: EditPartIR, ctx: CompileContext, plan: MeshPlan, tolerance: float,
             set_names: Sequence[str]) -> Prediction:
     part = ctx.part
     state = ctx.state
@@ -271,6 +274,11 @@ def _preflight(ir: EditPartIR, sets: Sequence[EditSetIR]) -> str:
     if sets and not ir.clear_all:
         lines.append(codegen.call("_part_ops.require_new_set_names", [part], literal_args=[
             tuple(s.name for s in sets), "element_sets"]))
+        for i, item in enumerate(sets):
+            if isinstance(item.selection, SetSelector):
+                lines.append(codegen.call("_part_ops.require_selection", [part], literal_args=[
+                    selector_literal(item.selection), f"element_sets[{i}].selection",
+                    "elements"]))
     return "".join(lines)
 
 
@@ -311,8 +319,10 @@ def compile_edit(ir: EditPartIR, ctx: CompileContext) -> Fragment:
     notes: list[str] = []
     sets = _authorized_sets(ir, ctx, notes)
     mesh = _mesh(ir)
-    live_points = [] if ir.clear_all else [tuple(n.coordinates) for n in ctx.part.nodes]
-    tolerance = size_tolerance([*live_points, *mesh.coordinates()])
+    new_points = mesh.coordinates()
+    live_points = [] if ir.clear_all or not new_points else [
+        tuple(n.coordinates) for n in ctx.part.nodes]
+    tolerance = size_tolerance([*live_points, *new_points])
     problems = check_patches_and_lines(mesh, tolerance)
     if problems:
         raise CompileError(TOOL, problems)

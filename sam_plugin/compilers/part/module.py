@@ -47,6 +47,13 @@ _COMPILERS: dict[str, _ToolCompiler] = {
 }
 
 
+def _target_model_checks(ctx: CompileContext) -> list[Diagnostic]:
+    if ctx.model is None:
+        return [Diagnostic(path="", message=(
+            f"target model {ctx.target.model_name!r} does not exist; pick an existing model"))]
+    return []
+
+
 class PartModule:
     """Part mode: build, edit, transform, repair, audit."""
 
@@ -80,7 +87,7 @@ class PartModule:
             raise CompileError(tool, [Diagnostic(path="", message=(
                 f"unknown Part tool {tool!r}; legal tools: {', '.join(_COMPILERS)}"))])
         ir = validate_call(tool, arguments, SCHEMAS[tool], compiler.ir_type,
-                           lambda value: compiler.checks(value, ctx))
+                           lambda value: _target_model_checks(ctx) or compiler.checks(value, ctx))
         return compiler.generate(ir, ctx)
 
 

@@ -80,5 +80,5 @@ def compile_repair(ir: RepairPartIR, ctx: CompileContext) -> Fragment:
         normalized=ir.model_dump(mode="json"),
         evidence=changed(state, node_count=nodes, element_count=elements, shape_counts=shapes,
                          assigned_elements=None, oriented_beams=None),
-        helpers=["part_repair", "part_ops"],
+        helpers=["part_repair", "part_ops"] if preflight else ["part_repair"],
     )

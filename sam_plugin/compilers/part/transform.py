@@ -17,6 +17,8 @@ from sam_plugin.compilers.part.predict import changed, part_expected, state_is_l
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     AllSelector,
+    LabelsSelector,
+    SetSelector,
     check_selector,
     selector_literal,
 )
@@ -34,10 +36,13 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
         return [Diagnostic(path="", message=(
             f"part {ctx.target.part_name!r} does not exist; there is nothing to transform"))]
     found: list[Diagnostic] = []
+    live = state_is_live(ctx)
     for i, op in enumerate(ir.operations):
         here = f"operations[{i}]"
         found.extend(check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
                                     ctx.state))
+        if not live:
+            found.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
         if isinstance(op, RotateOp) and _is_zero(op.axis):
             found.append(Diagnostic(path=f"{here}.axis",
                                     message="axis must not be the zero vector"))
@@ -48,6 +53,23 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
             found.append(Diagnostic(path=f"{here}.vector", message=(
                 "vector must not be zero: the copies would lie on the original")))
     return found
+
+
+def _check_after_earlier_calls(selection: object, ctx: CompileContext,
+                               path: str) -> list[Diagnostic]:
+    """An earlier call of this run changed the part: labels or sets may be gone by now."""
+    state = ctx.state
+    if isinstance(selection, SetSelector) and selection.name not in state.sets_present:
+        names = ", ".join(state.sets_present) or "none"
+        return [Diagnostic(path=f"{path}.name", message=(
+            f"set {selection.name!r} does not exist after the earlier calls of this run; "
+            f"sets then: {names}"))]
+    live_elements = len(ctx.part.elements) if ctx.part is not None else 0
+    if isinstance(selection, LabelsSelector) and state.element_count.min < live_elements:
+        return [Diagnostic(path=f"{path}.labels", message=(
+            "an earlier call of this run may delete elements, so these labels may be gone; "
+            "select by shape, box or all, or transform in a separate request"))]
+    return []
 
 
 @dataclass
@@ -110,7 +132,17 @@ def compile_transform(ir: TransformPartIR, ctx: CompileContext) -> Fragment:
         data = op.model_dump(mode="python", by_alias=True)
         data["selection"] = selector_literal(op.selection)
         operations.append(data)
-    preflight = "_part_ops.require_part(_model, _part_name)\n" if ctx.part is not None else ""
+    preflight = ""
+    if ctx.part is not None:
+        preflight = "_part_ops.require_part(_model, _part_name)\n"
+    if state_is_live(ctx):
+        # Transforms never delete: what the live part has now, every op of the call still has.
+        for i, op in enumerate(ir.operations):
+            if isinstance(op.selection, LabelsSelector | SetSelector):
+                preflight += codegen.call(
+                    "_part_ops.require_selection", [codegen.PART], literal_args=[
+                        selector_literal(op.selection), f"operations[{i}].selection",
+                        "elements"])
     return Fragment(
         tool=TOOL,
         preflight=preflight,
@@ -118,5 +150,5 @@ def compile_transform(ir: TransformPartIR, ctx: CompileContext) -> Fragment:
                               literal_args=[tuple(operations)]),
         normalized=ir.model_dump(mode="json", by_alias=True),
         evidence=predict(ir, ctx),
-        helpers=["part_transform", "part_ops"],
+        helpers=["part_transform", "part_ops"] if preflight else ["part_transform"],
     )

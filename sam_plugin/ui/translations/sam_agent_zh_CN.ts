@@ -88,8 +88,8 @@
         <translation>请先输入请求</translation>
     </message>
     <message>
-        <source>Failed — the mode or target changed during Review, so this spec no longer applies; submit again ({reason})</source>
-        <translation>失败 — 审阅期间模式或目标已更改，此方案不再适用；请重新提交（{reason}）</translation>
+        <source>Failed — the mode or target changed after the spec was written, so it no longer applies; submit again ({reason})</source>
+        <translation>失败 — 方案写成后模式或目标已更改，方案不再适用；请重新提交（{reason}）</translation>
     </message>
     <message>
         <source>Failed — internal error: {error}</source>
@@ -366,6 +366,10 @@
     <message>
         <source>Collecting tool calls {collected}/{expected}</source>
         <translation>正在收集工具调用 {collected}/{expected}</translation>
+    </message>
+    <message>
+        <source>{count} earlier run(s) were submitted to SAM but their outcome was never recorded: re-observe the part before the next run (see History).</source>
+        <translation>有 {count} 次先前的运行已提交到 SAM，但其结果未被记录：下次运行前请重新读取部件（见“历史”）。</translation>
     </message>
 </context>
 </TS>
