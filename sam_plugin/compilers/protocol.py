@@ -129,6 +129,8 @@ class DomainModule(Protocol):
         """OpenAI-style ``{"type": "function", "function": {...}}`` entries, in the given order."""
         ...
 
-    def compile(self, tool: str, arguments: str | Mapping[str, Any], ctx: CompileContext) -> Fragment:
+    def compile(
+        self, tool: str, arguments: str | Mapping[str, Any], ctx: CompileContext
+    ) -> Fragment:
         """Parse, validate, normalize and generate code for one call; raises CompileError."""
         ...

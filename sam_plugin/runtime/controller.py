@@ -37,8 +37,10 @@ from sam_plugin.runtime.collection import (
     round_messages,
 )
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
+from sam_plugin.runtime.exploration import ExplorationChangedModel, explore
 from sam_plugin.runtime.journal import UNKNOWN_ADVICE, AlreadySubmitted, SubmissionJournal
 from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
+from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.provider_errors import ProviderError
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
@@ -127,6 +129,7 @@ class _Run:
     submissions: int = 0
     sse_count: int = 0
     invalidated: str | None = None
+    regions: RegionIndex | None = None
     exploration: str = ""
     collected: list[CollectedCall] = field(default_factory=list)
 
@@ -194,6 +197,7 @@ class RunController:
         self._module_factory = module_factory or _registry_module
         self._composer = composer or _compose_with_composer
         self._explorer = explorer
+        self._regions = RegionIndexCache()
         self._bus = EventBus()
         self._run: _Run | None = None
         self._stream_task: asyncio.Future[Any] | None = None
@@ -382,7 +386,13 @@ class RunController:
             raise _Fail("observation", f"could not read the workspace: {error}") from None
         run.observation = observation
         run.before = observation.readback
-        run.dir.write_json("workspace.json", observation)
+        if not observation.target_is_empty:
+            run.regions = region_index(
+                self.host.part(run.target), observation.fingerprint, cache=self._regions
+            )
+        workspace = observation.model_dump(mode="json")
+        workspace["regions"] = run.regions.model_dump(mode="json") if run.regions else None
+        run.dir.write_json("workspace.json", workspace)
         self._bus.emit(
             run.run_id,
             "observation_completed",
@@ -395,21 +405,68 @@ class RunController:
         )
 
     async def _explore(self, run: _Run) -> None:
-        """Read-only L2/L3 context for the design prompt, from the pluggable explorer."""
-        if self._explorer is None:
+        """Bounded read-only questions about the target before the spec (issue 8).
+
+        The facts go into the design request as text; that request still has no tools (I1).
+        """
+        assert run.observation is not None
+        if run.observation.target_is_empty:
             self._set_phase(
-                Phase.EXPLORING, "Exploring skipped: no deeper observation is available"
+                Phase.EXPLORING, "Exploring skipped: the target part is missing or empty"
             )
             return
         self._set_phase(Phase.EXPLORING, "Exploring the target (read-only)")
+        if self._explorer is not None:
+            try:
+                found = self._explorer(self.host, run.observation)
+                if asyncio.iscoroutine(found):
+                    found = await found
+            except Exception as error:
+                raise _Fail("observation", f"exploration failed: {error}") from None
+            run.exploration = str(found or "")
+            return
+        run.exploration = await self._explore_with_model(run)
+
+    async def _explore_with_model(self, run: _Run) -> str:
         assert run.observation is not None
+        target = run.target
+        provider = self._provider_factory(self.settings)
+        task = asyncio.ensure_future(
+            explore(
+                provider,
+                request=run.request,
+                observation_summary=self._prompt_observation(run),
+                part=self.host.part(target),
+                fingerprint_fn=lambda: target_fingerprint(self.host.readback(target)),
+                fingerprint=run.observation.fingerprint,
+                listener=lambda event, data: self._bus.emit(run.run_id, event, data),
+                cache=self._regions,
+            )
+        )
+        self._stream_task = task
         try:
-            found = self._explorer(self.host, run.observation)
-            if asyncio.iscoroutine(found):
-                found = await found
-        except Exception as error:
-            raise _Fail("observation", f"exploration failed: {error}") from None
-        run.exploration = str(found or "")
+            result = await task
+        except ExplorationChangedModel as error:
+            raise _Fail("observation", str(error)) from None
+        except ProviderError as error:
+            raise _Fail("provider", f"the exploration request failed: {error}") from None
+        finally:
+            self._stream_task = None
+            closer = getattr(provider, "aclose", None)
+            if closer is not None:
+                await _maybe_await(closer())
+        run.dir.write_json("exploration.json", result)
+        for turn, raw in enumerate(result.raw_sse, start=1):
+            run.dir.write_bytes(f"provider_exploration_response.{turn}.sse", raw)
+        return result.design_context()
+
+    def _prompt_observation(self, run: _Run) -> dict[str, Any]:
+        """L0/L1 (and L2 when the target has geometry): bounded whatever the model size."""
+        assert run.observation is not None
+        summary: dict[str, Any] = json.loads(run.observation.prompt_json())
+        if run.regions is not None:
+            summary["regions"] = run.regions.model_dump(mode="json")
+        return summary
 
     async def _design(self, run: _Run) -> None:
         assert run.observation is not None
@@ -417,7 +474,8 @@ class RunController:
         explored = f"Exploration (read-only): {run.exploration}\n" if run.exploration else ""
         user = (
             f"Mode: {run.mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
-            f"Workspace observation (JSON): {run.observation.prompt_json()}\n{explored}\n"
+            f"Workspace observation (JSON): {_compact(self._prompt_observation(run))}\n"
+            f"{explored}\n"
             f"Request:\n{run.request}"
         )
         messages = [
@@ -828,3 +886,7 @@ def _try(read: Callable[[], Readback]) -> Readback | None:
 async def _maybe_await(value: Any) -> None:
     if asyncio.iscoroutine(value):
         await value
+
+
+def _compact(payload: Any) -> str:
+    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)

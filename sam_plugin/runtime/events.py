@@ -32,6 +32,11 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "readback_verified",
         "returned_to_review",
         "run_failed",
+        # issue 8: the read-only exploration phase, one event per turn and per query
+        "exploration_started",
+        "exploration_query",
+        "exploration_turn",
+        "exploration_completed",
     }
 )
 

@@ -7,7 +7,6 @@ Arguments arrive as literals of validated values. Node creation goes through the
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from operator import itemgetter
 from typing import Any
 
 from samConstants import BEAM, OFF, QUAD, TRI
@@ -93,21 +92,37 @@ def add_mesh(
     existing_nodes = list(part.nodes) if reuse_existing else []
     plan = plan_mesh(nodes, elements, patches, lines, tolerance,
                      existing=[tuple(n.coordinates) for n in existing_nodes])
-    node_objects: list[Any] = list(existing_nodes)
     make_node = part.Node
-    for point in plan.points[plan.existing_count:]:
-        node_objects.append(make_node(coordinates=point))
-    make_element = part.Element
-    created: list[Any] = []
-    append = created.append
-    for shape, cell in zip(plan.shapes, plan.cells, strict=True):
-        append(make_element(nodes=itemgetter(*cell)(node_objects),
-                            elemShape=SHAPE_CONSTANTS[shape]))
-    by_owner = {owner: created[first:end] for owner, (first, end) in plan.owners.items()}
+    node_objects: list[Any] = list(existing_nodes)
+    node_objects.extend([make_node(coordinates=p) for p in plan.points[plan.existing_count:]])
+    by_owner: dict[str, list[Any]] = {}
+    for owner, (first, end) in plan.owners.items():
+        if first < end:
+            by_owner[owner] = _make_elements(part, plan.shapes[first], plan.cells[first:end],
+                                             node_objects)
+        else:
+            by_owner[owner] = []
     for name, owner_ids in element_sets:
         members = [e for owner in owner_ids for e in by_owner[owner]]
         part.Set(name=name, elements=members)
     return by_owner
+
+
+def _make_elements(part: Any, shape: str, cells: Sequence[tuple[int, ...]],
+                   nodes: list[Any]) -> list[Any]:
+    """Elements of one owner (a patch, a line or one element: a single shape each).
+
+    One comprehension per node count: this loop is the whole cost of a big build.
+    """
+    make = part.Element
+    constant = SHAPE_CONSTANTS[shape]
+    if shape == "QUAD":
+        return [make(nodes=(nodes[a], nodes[b], nodes[c], nodes[d]), elemShape=constant)
+                for a, b, c, d in cells]
+    if shape == "TRI":
+        return [make(nodes=(nodes[a], nodes[b], nodes[c]), elemShape=constant)
+                for a, b, c in cells]
+    return [make(nodes=(nodes[a], nodes[b]), elemShape=constant) for a, b in cells]
 
 
 def clear_all(part: Any) -> None:

@@ -45,7 +45,7 @@ def test_explore_puts_the_explorer_text_into_the_design_prompt(tmp_path):
         seen.append(observation.target)
         return "regions: one component"
 
-    controller, _ = make(tmp_path, provider, explorer=explorer)
+    controller, _ = make(tmp_path, provider, host=FakeHost(quads=2), explorer=explorer)
     phases = []
     controller.subscribe(
         lambda e: phases.append(e.data["phase"]) if e.event == "phase_changed" else 0
@@ -59,12 +59,14 @@ def test_explore_puts_the_explorer_text_into_the_design_prompt(tmp_path):
     )
 
 
-def test_explore_without_explorer_says_it_was_skipped(tmp_path):
-    controller, _ = make(tmp_path, ScriptedProvider(design(SPEC)))
+def test_explore_is_skipped_for_an_empty_target_and_says_so(tmp_path):
+    provider = ScriptedProvider(design(SPEC))
+    controller, _ = make(tmp_path, provider)
     labels = []
     controller.subscribe(lambda e: labels.append(e.data.get("label")))
-    asyncio.run(controller.submit("x", "part", TARGET, explore=True))
-    assert "Exploring skipped: no deeper observation is available" in labels
+    assert asyncio.run(controller.submit("x", "part", TARGET, explore=True)) == Phase.REVIEW
+    assert "Exploring skipped: the target part is missing or empty" in labels
+    assert len(provider.requests) == 1  # the design request only: nothing to ask about
 
 
 def test_a_host_exception_during_execution_fails_once_with_the_traceback(tmp_path):
