@@ -19,6 +19,7 @@ from typing import Any
 from PySide6.QtCore import QEvent, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QTextCursor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDockWidget,
     QFormLayout,
@@ -127,6 +128,13 @@ class SamAgentDock(QDockWidget):
                "elements (Ctrl+Enter submits)"))
         self.request_edit.setMaximumHeight(72)
         layout.addWidget(self.request_edit)
+        self.explore_check = QCheckBox(tr("Explore the part first (read-only questions)"))
+        self.explore_check.setObjectName("exploreCheck")
+        self.explore_check.setToolTip(tr(
+            "Before writing the spec, the model may ask read-only questions about regions and "
+            "entities of the part. On by default for large parts."))
+        self._explore_chosen = False  # the analyst's own choice wins over the size default
+        layout.addWidget(self.explore_check)
 
         row = QHBoxLayout()
         self.submit_button = QPushButton(tr("Submit"))
@@ -208,6 +216,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.part_combo.currentTextChanged, self._on_target_changed)
         self._connect(self.example_combo.activated, self._on_example_chosen)
         self._connect(self.reasoning_toggle.toggled, self._on_reasoning_toggled)
+        self._connect(self.explore_check.clicked, self._on_explore_clicked)
         self._connect(self.bridge.eventReceived, self._on_event)
         # An event filter rather than a QShortcut: it works whether or not the host window is
         # the active window (SAM may keep focus in a floating dock).
@@ -243,6 +252,26 @@ class SamAgentDock(QDockWidget):
             self._fill_parts()
         finally:
             self._populating = False
+        self._update_explore_default()
+
+    def _on_explore_clicked(self, checked: bool) -> None:
+        self._explore_chosen = True
+
+    def _update_explore_default(self) -> None:
+        """Exploration defaults to on for parts above the size threshold (issue 8)."""
+        from sam_plugin.runtime.exploration import explore_by_default
+
+        if self._explore_chosen:
+            return
+        target = self.target()
+        models = self.sam.mdb.models
+        part = None
+        if target.model_name in models.keys():
+            parts = models[target.model_name].parts
+            if target.part_name in parts.keys():
+                part = parts[target.part_name]
+        large = part is not None and explore_by_default(len(part.nodes), len(part.elements))
+        self.explore_check.setChecked(large)
 
     def _fill_parts(self) -> None:
         current_part = self.part_combo.currentText()
@@ -285,7 +314,10 @@ class SamAgentDock(QDockWidget):
         self._on_target_changed()
 
     def _on_target_changed(self, *args: Any) -> None:
-        if self._populating or self.controller is None:
+        if self._populating:
+            return
+        self._update_explore_default()
+        if self.controller is None:
             return
         if self._phase() != "review":
             return
@@ -463,7 +495,8 @@ class SamAgentDock(QDockWidget):
             return "idle"
         self._set_busy_buttons()
         try:
-            phase = str(await controller.submit(request, self.mode(), self.target()))
+            phase = str(await controller.submit(
+                request, self.mode(), self.target(), explore=self.explore_check.isChecked()))
         except SubmitRefused as refused:
             self._set_idle_buttons()
             self.set_status(tr("Not submitted — {error}").format(error=refused))

@@ -235,3 +235,40 @@ def test_a_run_with_an_unknown_outcome_is_announced_when_the_dock_starts(qtbot, 
     assert dock.result_view.error_label.text() == (
         "1 earlier run(s) were submitted to SAM but their outcome was never recorded: "
         "re-observe the part before the next run (see History).")
+
+
+def test_explore_switch_defaults_by_part_size_and_reaches_the_controller(
+    qtbot, dock, monkeypatch
+):
+    """Issue 8: on by default above the size threshold; the analyst's own choice wins."""
+    from sam_plugin.runtime import exploration
+
+    dock.set_target("part", "Model-1", "Panel")
+    assert not dock.explore_check.isChecked()  # 25 nodes + 16 elements: small
+    monkeypatch.setattr(exploration, "EXPLORE_DEFAULT_THRESHOLD", 10)
+    monkeypatch.setattr(
+        exploration, "explore_by_default",
+        lambda n, e, threshold=None: n + e > exploration.EXPLORE_DEFAULT_THRESHOLD,
+    )
+    dock.set_target("part", "Model-1", "Frame")
+    assert dock.explore_check.isChecked()
+    dock.explore_check.click()  # the analyst turns it off: size no longer decides
+    dock.set_target("part", "Model-1", "Panel")
+    assert not dock.explore_check.isChecked()
+
+    seen = {}
+
+    class Recorder:
+        phase = "idle"
+        result = None
+        unknown_runs: list[str] = []
+
+        async def submit(self, request, mode, target, *, explore=False):
+            seen["explore"] = explore
+            return "failed"
+
+    dock.controller = Recorder()
+    dock.request_edit.setPlainText("audit the panel")
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: "explore" in seen and not dock.busy, timeout=TIMEOUT_MS)
+    assert seen == {"explore": False}

@@ -371,5 +371,13 @@
         <source>{count} earlier run(s) were submitted to SAM but their outcome was never recorded: re-observe the part before the next run (see History).</source>
         <translation>有 {count} 次先前的运行已提交到 SAM，但其结果未被记录：下次运行前请重新读取部件（见“历史”）。</translation>
     </message>
+    <message>
+        <source>Explore the part first (read-only questions)</source>
+        <translation>先探查部件（只读提问）</translation>
+    </message>
+    <message>
+        <source>Before writing the spec, the model may ask read-only questions about regions and entities of the part. On by default for large parts.</source>
+        <translation>在编写规格之前，模型可以就部件的区域和实体提出只读查询。大型部件默认开启。</translation>
+    </message>
 </context>
 </TS>
