@@ -67,6 +67,9 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> tuple[dict[str, Any] 
             value = json.loads(text, parse_constant=_reject_constant)
         except ValueError as exc:
             return None, [Diagnostic(path="", message=f"arguments are not valid JSON: {exc}")]
+        if not _all_finite(value):  # 1e400 parses to infinity without any error
+            return None, [Diagnostic(path="", message="arguments hold a number too large to "
+                                     "be finite; every number must be finite")]
     else:
         if not _all_finite(arguments):
             return None, [Diagnostic(path="", message="arguments hold NaN or Infinity; "

@@ -70,3 +70,15 @@ def test_bad_constant_or_helper_names_are_refused() -> None:
         compose([_fragment("t", constants=["QUAD; import os"])])
     with pytest.raises(ValueError, match="compose needs at least one fragment"):
         compose([])
+
+
+def test_missing_target_model_stops_the_script(fresh_sam: object, tmp_path: object) -> None:
+    from sam_plugin.compilers.protocol import Target
+    from sam_plugin.runtime.host_gateway import HostGateway
+
+    script = compose([_fragment("audit_part", mutation="raise SystemError('unreachable')\n")])
+    receipt = HostGateway(fresh_sam).execute(script.text, Target(model_name="Gone",
+                                                                 part_name="P"), tmp_path)
+    assert receipt.status == "FAIL"
+    assert "RuntimeError: target model 'Gone' does not exist; models: Model-1" in \
+        receipt.traceback

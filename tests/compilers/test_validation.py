@@ -74,6 +74,9 @@ def test_pipeline_rejects_bad_json_nan_and_non_objects() -> None:
         validate_call("t", {"operations": [{"op": "translate",
                                             "vector": [float("inf"), 0, 0]}]},
                       TRANSFORM, TransformPartIR)
+    with pytest.raises(CompileError, match="a number too large to be finite"):
+        validate_call("t", '{"operations":[{"op":"scale","origin":[0,0,0],"factor":1e400}]}',
+                      TRANSFORM, TransformPartIR)
     with pytest.raises(CompileError, match="must be a JSON object, got array"):
         validate_call("t", "[]", TRANSFORM, TransformPartIR)
 

@@ -63,6 +63,7 @@ def test_mirror_in_place_keeps_sets_and_normals(harness: Any) -> None:
     assert result.after.bounding_box == ((-2.0, 0.0, 0.0), (0.0, 1.0, 0.0))
     assert all(_normal_z(harness, e) > 0 for e in harness.part().elements)
     assert len(harness.part().sets["Both"].elements) == 2
+    assert result.evidence.assigned_elements is None  # re-created elements: not predicted
 
 
 def test_translate_copy_and_linear_array_counts(harness: Any) -> None:

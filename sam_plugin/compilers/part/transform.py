@@ -122,8 +122,12 @@ def predict(ir: TransformPartIR, ctx: CompileContext) -> Prediction:
                 {s: _grow(current.shapes[s], chosen.shapes[s], k) for s in SHAPES},
             )
         pristine = False
+    update = {}
+    if any(isinstance(op, MirrorOp) and not op.make_copy for op in ir.operations):
+        # Re-created elements keep sets but lose assignments made on bare element arrays.
+        update = {"assigned_elements": None, "oriented_beams": None}
     return changed(state, node_count=current.nodes, element_count=current.elements,
-                   shape_counts=current.shapes)
+                   shape_counts=current.shapes, **update)
 
 
 def compile_transform(ir: TransformPartIR, ctx: CompileContext) -> Fragment:
