@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.mesh.module import MODULE, MeshModule
+from sam_plugin.compilers.mesh.module import MODULE
 
-__all__ = ["MODULE", "MeshModule"]
+__all__ = ["MODULE"]

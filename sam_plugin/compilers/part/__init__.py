@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.part.module import MODULE, PartModule
+from sam_plugin.compilers.part.module import MODULE
 
-__all__ = ["MODULE", "PartModule"]
+__all__ = ["MODULE"]

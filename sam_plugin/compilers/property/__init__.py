@@ -2,6 +2,6 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.property.module import MODULE, PropertyModule
+from sam_plugin.compilers.property.module import MODULE
 
-__all__ = ["MODULE", "PropertyModule"]
+__all__ = ["MODULE"]

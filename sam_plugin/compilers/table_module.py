@@ -1,0 +1,105 @@
+"""A DomainModule driven by a table of tools: each tool is (IR type, domain checks, codegen).
+
+Part, Property and Mesh differ only in their tables, prompts and routing rules; the dispatch
+(unknown tool → one diagnostic with the legal tools; JSON → schema → IR → domain checks →
+fragment) is the same and lives here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from sam_plugin.compilers import routing, schema_common
+from sam_plugin.compilers.protocol import (
+    CompileContext,
+    CompileError,
+    Diagnostic,
+    Fragment,
+    ModeName,
+    Route,
+)
+from sam_plugin.compilers.validation import validate_call
+
+ContextChecks = Callable[[CompileContext], list[Diagnostic]]
+
+
+class Prompts(Protocol):
+    def design_prompt(self, language: str = "en") -> str: ...
+
+    def collection_prompt(self, language: str = "en") -> str: ...
+
+
+@dataclass(frozen=True)
+class ToolCompiler:
+    """How one tool compiles: its typed IR, the checks against the live model, the codegen."""
+
+    ir_type: type[BaseModel]
+    checks: Callable[[Any, CompileContext], list[Diagnostic]]
+    generate: Callable[[Any, CompileContext], Fragment]
+
+
+def _no_context_checks(ctx: CompileContext) -> list[Diagnostic]:
+    return []
+
+
+@dataclass(frozen=True)
+class TableDrivenModule:
+    """Implements ``protocol.DomainModule`` from a module's tables."""
+
+    mode: ModeName
+    title: str
+    capabilities: tuple[str, ...]
+    tool_names: Mapping[str, str]
+    rules: Any  # routing.RoutingRules of this module
+    schemas: Mapping[str, dict[str, Any]]
+    descriptions: Mapping[str, str]
+    compilers: Mapping[str, ToolCompiler]
+    prompts: Prompts
+    # checks every call of this module needs first (e.g. the target model exists)
+    context_checks: ContextChecks = _no_context_checks
+
+    def design_prompt(self, language: str = "en") -> str:
+        return self.prompts.design_prompt(language)
+
+    def collection_prompt(self, language: str = "en") -> str:
+        return self.prompts.collection_prompt(language)
+
+    def route(self, spec_text: str, target_is_empty: bool) -> Route:
+        return routing.route(self.rules, spec_text, target_is_empty)
+
+    def tool_definitions(
+        self, tool_names: Sequence[str], strict: bool = False
+    ) -> list[dict[str, Any]]:
+        unknown = [t for t in tool_names if t not in self.schemas]
+        if unknown:
+            raise ValueError(
+                f"unknown {self.title} tool(s) {', '.join(unknown)}; legal tools: "
+                f"{', '.join(self.schemas)}"
+            )
+        return [
+            schema_common.tool_definition(
+                t, self.descriptions[t], self.schemas[t], strict=strict
+            )
+            for t in tool_names
+        ]
+
+    def compile(
+        self, tool: str, arguments: str | Mapping[str, Any], ctx: CompileContext
+    ) -> Fragment:
+        compiler = self.compilers.get(tool)
+        if compiler is None:
+            raise CompileError(tool, [Diagnostic(path="", message=(
+                f"unknown {self.title} tool {tool!r}; legal tools: {', '.join(self.compilers)}"
+            ))])
+        ir = validate_call(
+            tool,
+            arguments,
+            self.schemas[tool],
+            compiler.ir_type,
+            lambda value: self.context_checks(ctx) or compiler.checks(value, ctx),
+        )
+        return compiler.generate(ir, ctx)
