@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.compilers.part.codegen import call, literal
+from sam_plugin.compilers.codegen import call, literal
 from sam_plugin.compilers.protocol import CompileError
 
 HOSTILE = [

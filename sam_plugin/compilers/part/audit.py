@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.part import codegen
+from sam_plugin.compilers import codegen
 from sam_plugin.compilers.part.ir import AuditPartIR
 from sam_plugin.compilers.part.predict import part_expected
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment

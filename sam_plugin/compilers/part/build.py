@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import Prediction, Range
-from sam_plugin.compilers.part import codegen
 from sam_plugin.compilers.part.authorization import asks_for_sets
 from sam_plugin.compilers.part.ir import BuildPartIR
 from sam_plugin.compilers.part.mesh_checks import (

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
-from sam_plugin.compilers.part import codegen
 from sam_plugin.compilers.part.authorization import asks_for_sets, asks_to_clear_all
 from sam_plugin.compilers.part.ir import EditPartIR, EditSetIR
 from sam_plugin.compilers.part.mesh_checks import (

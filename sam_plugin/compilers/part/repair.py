@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from math import ceil
 
+from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Range
-from sam_plugin.compilers.part import codegen
 from sam_plugin.compilers.part.ir import RepairPartIR
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment

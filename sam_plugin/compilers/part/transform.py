@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
-from sam_plugin.compilers.part import codegen
 from sam_plugin.compilers.part.ir import (
     LinearArrayOp,
     MirrorOp,

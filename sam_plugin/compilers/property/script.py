@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from collections.abc import Mapping
 from typing import Any
+
+from sam_plugin.compilers.codegen import check_plain
 
 HELPERS = ["property_ops"]
 PART = "_model.parts[_part_name]"
@@ -25,28 +26,8 @@ GUARD_POSTFLIGHT = "_property_guard.verify(_model, _part_name)\n"
 
 def literal(value: Any) -> str:
     """``repr`` of plain validated data (None, bool, int, finite float, str, lists, dicts)."""
-    _check_plain(value)
+    check_plain(value)
     return repr(value)
-
-
-def _check_plain(value: Any) -> None:
-    if value is None or isinstance(value, bool | int | str):
-        return
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ValueError("a script literal must be finite")
-        return
-    if isinstance(value, list | tuple):
-        for item in value:
-            _check_plain(item)
-        return
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise TypeError(f"a script literal dict needs str keys, got {key!r}")
-            _check_plain(item)
-        return
-    raise TypeError(f"{type(value).__name__} cannot enter a script as a literal")
 
 
 def variable(tool: str, normalized: Mapping[str, Any]) -> str:

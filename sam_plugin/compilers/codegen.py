@@ -17,7 +17,7 @@ _WIDTH = 96
 
 def literal(value: Any, indent: int = 0) -> str:
     """The ``repr`` of a plain value, wrapped (``pprint``) to fit lines of the script."""
-    _check_plain(value)
+    check_plain(value)
     text = pprint.pformat(_freeze(value), width=_WIDTH - indent, sort_dicts=False)
     return text.replace("\n", "\n" + " " * indent)
 
@@ -30,7 +30,7 @@ def _freeze(value: Any) -> Any:
     return value
 
 
-def _check_plain(value: Any) -> None:
+def check_plain(value: Any) -> None:
     if value is None or isinstance(value, bool | int | str):
         return
     if isinstance(value, float):
@@ -39,13 +39,13 @@ def _check_plain(value: Any) -> None:
         return
     if isinstance(value, list | tuple):
         for item in value:
-            _check_plain(item)
+            check_plain(item)
         return
     if isinstance(value, Mapping):
         for key, item in value.items():
             if not isinstance(key, str):
                 raise TypeError(f"a script literal dict needs str keys, got {key!r}")
-            _check_plain(item)
+            check_plain(item)
         return
     raise TypeError(f"{type(value).__name__} cannot enter a script as a literal")
 
