@@ -24,16 +24,25 @@ request next to L0/L1, and into ``workspace.json`` if wanted)::
 from __future__ import annotations
 
 import math
-from collections import Counter, OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain, groupby, repeat
-from operator import attrgetter, itemgetter, sub
+from itertools import chain
 from typing import Any, Literal
 
+import numpy as np
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict, Field
+
+from sam_plugin.samops.readback import (
+    PartMesh,
+    mesh_of,
+    read_mesh,
+    read_nodes,
+    recent_mesh,
+    run_start,
+)
 
 REGIONS_SCHEMA = "sam-agent/regions/1"
 AXES: tuple[str, str, str] = ("x", "y", "z")
@@ -153,40 +162,12 @@ class RegionIndex(_Compact):
 
 # -- reading the part once -----------------------------------------------------------------
 
-
-@dataclass(frozen=True)
-class MeshArrays:
-    """The part's mesh as parallel lists, read in one sweep per array."""
-
-    node_labels: list[int]
-    coordinates: list[Vec3]
-    element_labels: list[int]
-    element_types: list[Any]
-    connectivity: list[tuple[int, ...]]
-
-    @property
-    def xs(self) -> list[float]:
-        return list(map(itemgetter(0), self.coordinates))
-
-    @property
-    def ys(self) -> list[float]:
-        return list(map(itemgetter(1), self.coordinates))
-
-    @property
-    def zs(self) -> list[float]:
-        return list(map(itemgetter(2), self.coordinates))
+# The part's mesh as flat numpy arrays, read once (``samops.readback.PartMesh``).
+MeshArrays = PartMesh
 
 
 def read_mesh_arrays(part: Any) -> MeshArrays:
-    nodes = tuple(part.nodes)
-    elements = tuple(part.elements)
-    return MeshArrays(
-        node_labels=list(map(attrgetter("label"), nodes)),
-        coordinates=list(map(attrgetter("coordinates"), nodes)),
-        element_labels=list(map(attrgetter("label"), elements)),
-        element_types=list(map(attrgetter("type"), elements)),
-        connectivity=list(map(attrgetter("connectivity"), elements)),
-    )
+    return read_mesh(part)
 
 
 def label_run_start(labels: list[int]) -> int | None:
@@ -207,87 +188,78 @@ def _position_of(labels: list[int], start: int | None) -> Callable[[int], int]:
 
 
 def label_positions(labels: list[int]) -> Callable[[int], int]:
-    """``label -> index in labels`` (for lists read in one sweep, e.g. ``MeshArrays``)."""
+    """``label -> index in labels`` (for label lists read in one sweep)."""
     return _position_of(labels, label_run_start(labels))
 
 
-def _first_positions(connectivity: list[tuple[int, ...]], start: int | None,
-                     position_of: Callable[[int], int]) -> list[int]:
-    """The node index of every element's first node (all in C for a run of labels)."""
-    firsts = map(itemgetter(0), connectivity)
-    if start is None:
-        return list(map(position_of, firsts))
-    return list(map(sub, firsts, repeat(start)))
+class _Positions:
+    """Node labels -> node indices, for whole arrays of labels at once."""
+
+    def __init__(self, labels: np.ndarray) -> None:
+        self.count = len(labels)
+        self.start = run_start(labels)
+        self.ascending = self.start is not None or bool((np.diff(labels) > 0).all())
+        if self.start is None:
+            self.order = np.argsort(labels, kind="stable")
+            self.sorted = labels[self.order]
+
+    def __call__(self, labels: np.ndarray) -> np.ndarray:
+        if self.start is not None:
+            positions = labels - self.start
+            missing = (positions < 0) | (positions >= self.count)
+        else:
+            found = np.minimum(np.searchsorted(self.sorted, labels), max(self.count - 1, 0))
+            missing = self.sorted[found] != labels if self.count else np.ones(len(labels), bool)
+            positions = self.order[found] if self.count else found
+        if missing.any():
+            raise ValueError(f"node label {int(labels[np.argmax(missing)])} is used by an "
+                             "element or set but is not a node of the part")
+        return positions
 
 
-def _label_range(labels: Sequence[int]) -> LabelRange | None:
-    return (min(labels), max(labels)) if labels else None
+def _label_range(labels: np.ndarray) -> LabelRange | None:
+    return (int(labels.min()), int(labels.max())) if len(labels) else None
+
+
+def _bbox_of(points: np.ndarray) -> BBox:
+    """The rounded bounding box of ``points`` (k x 3, k > 0)."""
+    low, high = points.min(axis=0), points.max(axis=0)
+    return (
+        (round_sig(float(low[0])), round_sig(float(low[1])), round_sig(float(low[2]))),
+        (round_sig(float(high[0])), round_sig(float(high[1])), round_sig(float(high[2]))),
+    )
 
 
 # -- connected components ------------------------------------------------------------------
 
 
-def _component_roots(arrays: MeshArrays) -> list[int]:
-    """Union-find over connectivity: the root label of every node, in node order.
+def _component_roots(node_count: int, positions: np.ndarray, offsets: np.ndarray,
+                     first_positions: np.ndarray) -> np.ndarray:
+    """Per node, the lowest node index of its component (a free node is its own).
 
-    Nodes are addressed by label in a flat list (labels are positive, host-assigned, dense in
-    practice); a sparse labelling falls back to a dict of parents. Roots are the lowest label,
-    and every node an element touches is pointed straight at its root, so the trees stay flat
-    and the common case (all nodes of an element already joined) costs one read per node.
+    Each element ties its first node to the others. Rounds of "hook every root to the
+    lowest root it is tied to, then jump pointers until each node points at its root", in
+    whole-array steps; a tie already inside one tree is dropped for good. A mesh numbered
+    in any sensible order needs a handful of rounds (2 for a row-by-row grid).
     """
-    labels = arrays.node_labels
-    top = max(labels) if labels else 0
-    parent: Any
-    if top <= 4 * len(labels) + 1024:
-        parent = list(range(top + 1))
-    else:
-        parent = {label: label for label in labels}
-    for conn in arrays.connectivity:
-        first = conn[0]
-        root = parent[first]
-        while True:
-            up = parent[root]
-            if up == root:
-                break
-            root = up
-        for label in conn:
-            other = parent[label]
-            if other == root:
-                continue
-            while True:
-                up = parent[other]
-                if up == other:
-                    break
-                other = up
-            if other != root:
-                if other < root:
-                    root, other = other, root
-                parent[other] = root
-            parent[label] = root
-        parent[first] = root
-    # pointer jumping in C until every node points at its root
-    getter = parent.__getitem__
-    roots = list(map(getter, labels))
+    lengths = np.diff(offsets)
+    ends_a = np.repeat(first_positions, lengths)
+    tied = ends_a != positions
+    ends_a, ends_b = ends_a[tied], positions[tied]
+    parent = np.arange(node_count)
     while True:
-        jumped = list(map(getter, roots))
-        if jumped == roots:
-            break
-        roots = jumped
-    return roots
-
-
-def _groups(keys: Sequence[Any], wanted: Any = None) -> dict[Any, list[int]]:
-    """Indices of ``keys`` grouped by key (only keys in ``wanted`` when it is given)."""
-    order: Iterable[int] = range(len(keys))
-    if wanted is not None:
-        order = [i for i, key in enumerate(keys) if key in wanted]
-    order = sorted(order, key=keys.__getitem__)
-    return {key: list(members) for key, members in groupby(order, key=keys.__getitem__)}
-
-
-def _bbox_of(indices: list[int], xs: list[float], ys: list[float], zs: list[float]) -> BBox:
-    return _bbox(map(xs.__getitem__, indices), map(ys.__getitem__, indices),
-                 map(zs.__getitem__, indices))
+        root_a, root_b = parent[ends_a], parent[ends_b]
+        apart = root_a != root_b
+        if not apart.any():
+            return parent
+        ends_a, ends_b = ends_a[apart], ends_b[apart]
+        root_a, root_b = root_a[apart], root_b[apart]
+        np.minimum.at(parent, np.maximum(root_a, root_b), np.minimum(root_a, root_b))
+        while True:
+            jumped = parent[parent]
+            if np.array_equal(jumped, parent):
+                break
+            parent = jumped
 
 
 @dataclass(frozen=True)
@@ -299,95 +271,90 @@ class _Whole:
     element_labels: LabelRange | None
 
 
-def _components(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float]],
-                kinds: _Kinds, whole: _Whole,
-                first_positions: list[int]) -> tuple[list[ComponentRegion], int, int]:
+def _components(arrays: MeshArrays, places: _Positions, kinds: _Kinds, whole: _Whole,
+                positions: np.ndarray,
+                first_positions: np.ndarray) -> tuple[list[ComponentRegion], int, int]:
     """Components largest first (capped), their total count and the number of free nodes."""
-    if not arrays.connectivity:
-        return [], 0, len(arrays.node_labels)
-    roots = _component_roots(arrays)
-    element_roots = list(map(roots.__getitem__, first_positions))
-    element_counts = Counter(element_roots)
-    if len(element_counts) == 1:
-        (root,) = element_counts
-        free = len(roots) - roots.count(root)
-        if not free:
-            return [ComponentRegion(
-                id=1, nodes=len(roots), elements=len(element_roots), bbox=whole.bbox,
-                node_labels=whole.node_labels,
-                element_labels=whole.element_labels,  # type: ignore[arg-type]
-                shapes=kinds.counts(),
-            )], 1, 0
-    node_counts = Counter(roots)
-    free = len(roots) - sum(node_counts[root] for root in element_counts)
-    ranked = sorted(element_counts, key=lambda r: (-element_counts[r], -node_counts[r], r))
-    shown = set(ranked[:MAX_COMPONENTS])
-    node_groups = _groups(roots, shown)
-    element_groups = _groups(element_roots, shown)
+    node_count = arrays.node_count
+    if not arrays.element_count:
+        return [], 0, node_count
+    roots = _component_roots(node_count, positions, arrays.offsets, first_positions)
+    element_roots = roots[first_positions]
+    element_counts = np.bincount(element_roots, minlength=node_count)
+    node_counts = np.bincount(roots, minlength=node_count)
+    ranked_roots = np.flatnonzero(element_counts)
+    free = node_count - int(node_counts[ranked_roots].sum())
+    if len(ranked_roots) == 1 and not free:
+        return [ComponentRegion(
+            id=1, nodes=node_count, elements=arrays.element_count, bbox=whole.bbox,
+            node_labels=whole.node_labels,
+            element_labels=whole.element_labels,  # type: ignore[arg-type]
+            shapes=kinds.counts(),
+        )], 1, 0
+    labels = arrays.node_labels
+    if places.ascending:  # the lowest index holds the lowest label
+        lowest_label = labels[ranked_roots]
+    else:
+        lowest = np.full(node_count, np.iinfo(np.int64).max, dtype=np.int64)
+        np.minimum.at(lowest, roots, labels)
+        lowest_label = lowest[ranked_roots]
+    order = np.lexsort((lowest_label, -node_counts[ranked_roots],
+                        -element_counts[ranked_roots]))
     components = []
-    for number, root in enumerate(ranked[:MAX_COMPONENTS], start=1):
-        node_idx = node_groups[root]
-        element_idx = element_groups[root]
+    for number, root in enumerate(ranked_roots[order[:MAX_COMPONENTS]].tolist(), start=1):
+        node_idx = np.flatnonzero(roots == root)
+        element_idx = np.flatnonzero(element_roots == root)
         components.append(ComponentRegion(
             id=number,
             nodes=len(node_idx),
             elements=len(element_idx),
-            bbox=_bbox_of(node_idx, *coords),
-            node_labels=_range_of(node_idx, arrays.node_labels),
-            element_labels=_range_of(element_idx, arrays.element_labels),
+            bbox=_bbox_of(arrays.coordinates[node_idx]),
+            node_labels=_label_range(labels[node_idx]),  # type: ignore[arg-type]
+            element_labels=_label_range(  # type: ignore[arg-type]
+                arrays.element_labels[element_idx]),
             shapes=kinds.counts(element_idx),
         ))
-    return components, len(element_counts), free
-
-
-def _range_of(indices: list[int], labels: list[int]) -> LabelRange:
-    picked = list(map(labels.__getitem__, indices))
-    return (min(picked), max(picked))
+    return components, len(ranked_roots), free
 
 
 # -- per shape -----------------------------------------------------------------------------
 
 
 class _Kinds:
-    """Element shape names, found without hashing the host's constants per element (a Python
-    ``__hash__`` call each: 190,000 calls were a third of the index time)."""
+    """Element shape names and counts, from the mesh's shape codes."""
 
-    def __init__(self, types: list[Any]) -> None:
-        self.count = len(types)
-        # list.count compares by identity first: one C pass for the usual one-shape part
-        self.single: str | None = (
-            str(types[0]) if types and types.count(types[0]) == len(types) else None)
-        self.names: list[str] = []
-        if self.single is None and types:
-            by_id = dict(zip(map(id, types), types, strict=True))
-            name_of = {ident: str(kind) for ident, kind in by_id.items()}
-            self.names = list(map(name_of.__getitem__, map(id, types)))
+    def __init__(self, arrays: MeshArrays) -> None:
+        self.names = arrays.shape_names
+        self.codes = arrays.shape_codes
+        self.count = arrays.element_count
+        self.single: str | None = self.names[0] if len(self.names) == 1 else None
 
-    def counts(self, indices: list[int] | None = None) -> dict[str, int]:
+    def counts(self, indices: np.ndarray | None = None) -> dict[str, int]:
         if self.single is not None:
             return {self.single: self.count if indices is None else len(indices)}
-        names = self.names if indices is None else map(self.names.__getitem__, indices)
-        return dict(sorted(Counter(names).items()))
+        codes = self.codes if indices is None else self.codes[indices]
+        found = np.bincount(codes, minlength=len(self.names)).tolist()
+        return {name: count for name, count in zip(self.names, found, strict=True) if count}
 
-    def indices(self) -> list[tuple[str, list[int]]]:
+    def indices(self) -> list[tuple[str, np.ndarray]]:
         if self.single is not None:
-            return [(self.single, list(range(self.count)))]
-        return sorted(_groups(self.names).items())
+            return [(self.single, np.arange(self.count))]
+        return [(name, np.flatnonzero(self.codes == code))
+                for code, name in enumerate(self.names)]
 
 
-def _shapes(arrays: MeshArrays, coordinate_of: Any, kinds: _Kinds, whole: _Whole,
-            free_nodes: int) -> list[ShapeRegion]:
+def _shapes(arrays: MeshArrays, kinds: _Kinds, whole: _Whole, free_nodes: int,
+            positions: np.ndarray) -> list[ShapeRegion]:
     regions = []
-    for name, idx in kinds.indices():
+    lengths = np.diff(arrays.offsets)
+    for code, (name, idx) in enumerate(kinds.indices()):
         if kinds.single is not None and not free_nodes:
-            bbox = whole.bbox
-            labels = whole.element_labels
+            bbox, labels = whole.bbox, whole.element_labels
         else:
-            conns = map(arrays.connectivity.__getitem__, idx)
-            points = list(map(coordinate_of, set(chain.from_iterable(conns))))
-            bbox = _bbox(map(itemgetter(0), points), map(itemgetter(1), points),
-                         map(itemgetter(2), points))
-            labels = _range_of(idx, arrays.element_labels)
+            used = positions if kinds.single is not None else positions[
+                np.repeat(kinds.codes == code, lengths)]
+            bbox = _bbox_of(arrays.coordinates[used])
+            labels = _label_range(arrays.element_labels[idx])
         regions.append(ShapeRegion(shape=name, elements=len(idx), bbox=bbox,
                                    element_labels=labels))  # type: ignore[arg-type]
     return regions
@@ -396,9 +363,12 @@ def _shapes(arrays: MeshArrays, coordinate_of: Any, kinds: _Kinds, whole: _Whole
 # -- sets ----------------------------------------------------------------------------------
 
 
-def _sets(part: Any, coordinate_of: Any,
+def _sets(part: Any, points_of: Callable[[np.ndarray], np.ndarray],
           names: Sequence[str] | None = None) -> tuple[list[SetRegion], int]:
-    """Set extents (the first ``MAX_SETS``, or exactly ``names``) and the number of sets."""
+    """Set extents (the first ``MAX_SETS``, or exactly ``names``) and the number of sets.
+
+    ``points_of`` maps an array of node labels to their coordinates (k x 3).
+    """
     repository = getattr(part, "sets", None)
     existing = list(repository.keys()) if repository is not None else []
     if names is None:
@@ -414,11 +384,9 @@ def _sets(part: Any, coordinate_of: Any,
         entry = repository[name]  # type: ignore[index]
         nodes = tuple(getattr(entry, "nodes", None) or ())
         elements = tuple(getattr(entry, "elements", None) or ())
-        labels = set(map(attrgetter("label"), nodes))
-        labels.update(chain.from_iterable(map(attrgetter("connectivity"), elements)))
-        points = list(map(coordinate_of, labels))
-        bbox = _bbox(map(itemgetter(0), points), map(itemgetter(1), points),
-                     map(itemgetter(2), points)) if points else None
+        labels = [node.label for node in nodes]
+        labels.extend(chain.from_iterable(element.connectivity for element in elements))
+        bbox = _bbox_of(points_of(np.array(labels, dtype=np.int64))) if labels else None
         regions.append(SetRegion(name=name, nodes=len(nodes), elements=len(elements),
                                  bbox=bbox))
     return regions, len(existing)
@@ -455,46 +423,25 @@ def grid_divisions(extent: Sequence[float], budget: int) -> tuple[int, int, int]
             return (divisions[0], divisions[1], divisions[2])
 
 
-def _cell_keys(values: list[float], low: float, extent: float, count: int) -> list[int] | None:
-    """Cell index along one axis per value; ``None`` for an axis of one cell (all zero)."""
-    if count == 1:
-        return None
-    # scaled just below count/extent so the far face falls in the last cell, not past it
-    scale = count / extent * (1 - 1e-9)
-    return [int((v - low) * scale) for v in values]
-
-
-def _combined_keys(axis_keys: list[list[int] | None], sizes: tuple[int, int],
-                   count: int) -> list[int]:
-    """``(i * ny + j) * nz + k`` per node; an axis with one cell (``None``) adds nothing."""
-    ki, kj, kk = axis_keys
-    ny, nz = sizes
-    keys: list[int] = ki if ki is not None else [0] * count
-    if kj is not None:
-        keys = [i * ny + j for i, j in zip(keys, kj, strict=True)]
-    elif ny > 1:
-        keys = [i * ny for i in keys]
-    if kk is not None:
-        keys = [ij * nz + k for ij, k in zip(keys, kk, strict=True)]
-    elif nz > 1:
-        keys = [ij * nz for ij in keys]
-    return keys
-
-
-def _grid(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float]],
-          low: Vec3, high: Vec3, budget: int, first_positions: list[int]) -> GridIndex:
+def _grid(coordinates: np.ndarray, low: Vec3, high: Vec3, budget: int,
+          first_positions: np.ndarray) -> GridIndex:
     extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
     nx, ny, nz = grid_divisions(extent, budget)
-    keys = _combined_keys([_cell_keys(values, lo, ext, n) for values, lo, ext, n in
-                           zip(coords, low, extent, (nx, ny, nz), strict=True)], (ny, nz),
-                          len(coords[0]))
-    node_counts = Counter(keys)
-    element_counts = Counter(map(keys.__getitem__, first_positions))
+    # key (i * ny + j) * nz + k; an axis of one cell adds nothing
+    keys = np.zeros(len(coordinates), dtype=np.int64)
+    for axis, (count, stride) in enumerate(((nx, ny * nz), (ny, nz), (nz, 1))):
+        if count > 1:
+            # scaled just below count/extent so the far face falls in the last cell
+            scale = count / extent[axis] * (1 - 1e-9)
+            cell = ((coordinates[:, axis] - low[axis]) * scale).astype(np.int64)
+            keys += cell * stride if stride > 1 else cell
+    node_counts = np.bincount(keys)
+    element_counts = np.bincount(keys[first_positions], minlength=len(node_counts))
     cells = []
-    for key in sorted(node_counts):
+    for key in np.flatnonzero(node_counts).tolist():
         i, rest = divmod(key, ny * nz)
         j, k = divmod(rest, nz)
-        cells.append((i, j, k, node_counts[key], element_counts.get(key, 0)))
+        cells.append((i, j, k, int(node_counts[key]), int(element_counts[key])))
     cell_size = tuple(round_sig(e / n) for e, n in zip(extent, (nx, ny, nz), strict=True))
     return GridIndex(origin=tuple(map(round_sig, low)), cell_size=cell_size,  # type: ignore[arg-type]
                      divisions=(nx, ny, nz), cells=cells)
@@ -503,32 +450,31 @@ def _grid(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float
 # -- stations ------------------------------------------------------------------------------
 
 
-def _stations(arrays: MeshArrays, coords: tuple[list[float], list[float], list[float]],
-              axis: int, low: float, high: float, count: int,
-              first_positions: list[int]) -> StationLines:
+def _stations(coordinates: np.ndarray, axis: int, low: float, high: float, count: int,
+              first_positions: np.ndarray) -> StationLines:
     """``count`` evenly spaced stations from end to end; each owns the slab nearest to it."""
-    values = coords[axis]
     scale = (count - 1) / (high - low)
     pitch = 1 / scale
-    keys = [int((v - low) * scale + 0.5) for v in values]
-    node_counts = Counter(keys)
-    element_counts = Counter(map(keys.__getitem__, first_positions))
-    # one stable sort by station, then each station's nodes are a slice of the sorted axes
-    order = sorted(range(len(keys)), key=keys.__getitem__)
-    sorted_axes = [list(map(axis_values.__getitem__, order)) for axis_values in coords]
+    keys = ((coordinates[:, axis] - low) * scale + 0.5).astype(np.int64)
+    node_counts = np.bincount(keys, minlength=count).tolist()
+    element_counts = np.bincount(keys[first_positions], minlength=count).tolist()
+    # one stable sort by station (a radix sort on small keys), then each station's nodes
+    # are one slice of the sorted coordinates
+    order = np.argsort(keys.astype(np.int16 if count < 2**15 else np.int64), kind="stable")
+    ordered = coordinates[order]
     stations = []
     start = 0
     for number in range(count):
         at = low + number * pitch
-        size = node_counts.get(number, 0)
+        size = node_counts[number]
         end = start + size
-        bbox = _bbox(*(axis_values[start:end] for axis_values in sorted_axes)) if size else None
+        bbox = _bbox_of(ordered[start:end]) if size else None
         start = end
         stations.append(Station(
             at=round_sig(at),
             span=(round_sig(max(low, at - pitch / 2)), round_sig(min(high, at + pitch / 2))),
             nodes=size,
-            elements=element_counts.get(number, 0),
+            elements=element_counts[number],
             bbox=bbox,
         ))
     return StationLines(axis=AXES[axis], stations=stations)  # type: ignore[arg-type]
@@ -547,49 +493,48 @@ def build_region_index(
     include_sets: bool = True,
 ) -> RegionIndex:
     """Compute L2 for ``part`` (``arrays``, when given, must be read from this same part)."""
-    arrays = arrays if arrays is not None else read_mesh_arrays(part)
+    arrays = arrays if arrays is not None else read_mesh(part)
     labels = arrays.node_labels
-    start = label_run_start(labels)
-    position_of = _position_of(labels, start)
     coordinates = arrays.coordinates
+    places = _Positions(labels)
 
-    def coordinate_of(label: int) -> Vec3:
-        return coordinates[position_of(label)]
+    def points_of(node_labels: np.ndarray) -> np.ndarray:
+        return coordinates[places(node_labels)]
 
-    set_regions, sets_total = _sets(part, coordinate_of) if include_sets else ([], 0)
+    set_regions, sets_total = _sets(part, points_of) if include_sets else ([], 0)
     notes: list[str] = []
     if sets_total > len(set_regions):
         notes.append(f"sets: the first {len(set_regions)} of {sets_total} are listed; "
                      "query_regions(section='sets', names=[...]) shows others")
-    if not labels:
+    if not len(labels):
         return RegionIndex(
-            fingerprint=fingerprint, nodes=0, elements=len(arrays.element_labels), free_nodes=0,
+            fingerprint=fingerprint, nodes=0, elements=arrays.element_count, free_nodes=0,
             bbox=None, node_labels=None, element_labels=_label_range(arrays.element_labels),
             longest_axis=None, components_total=0, components=[], shapes=[],
             sets_total=sets_total, sets=set_regions, grid=None, stations=None,
             notes=[*notes, "the part has no nodes"],
         )
-    coords = (arrays.xs, arrays.ys, arrays.zs)
-    low = tuple(map(min, coords))
-    high = tuple(map(max, coords))
+    low = tuple(map(float, coordinates.min(axis=0)))
+    high = tuple(map(float, coordinates.max(axis=0)))
     extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
     axis = max(range(3), key=lambda a: (extent[a], -a))
     whole = _Whole(
         bbox=(tuple(map(round_sig, low)), tuple(map(round_sig, high))),  # type: ignore[arg-type]
-        node_labels=(min(labels), max(labels)),  # type: ignore[arg-type]
+        node_labels=_label_range(labels),  # type: ignore[arg-type]
         element_labels=_label_range(arrays.element_labels),
     )
-    kinds = _Kinds(arrays.element_types)
-
-    first_positions = _first_positions(arrays.connectivity, start, position_of)
-    components, components_total, free = _components(arrays, coords, kinds, whole, first_positions)
+    kinds = _Kinds(arrays)
+    positions = places(arrays.connectivity)
+    first_positions = positions[arrays.offsets[:-1]]
+    components, components_total, free = _components(arrays, places, kinds, whole, positions,
+                                                     first_positions)
     if components_total > len(components):
         notes.append(f"components: the {len(components)} largest of {components_total} are "
                      "listed")
     return RegionIndex(
         fingerprint=fingerprint,
         nodes=len(labels),
-        elements=len(arrays.element_labels),
+        elements=arrays.element_count,
         free_nodes=free,
         bbox=whole.bbox,
         node_labels=whole.node_labels,
@@ -597,12 +542,11 @@ def build_region_index(
         longest_axis=AXES[axis] if extent[axis] > 0 else None,  # type: ignore[arg-type]
         components_total=components_total,
         components=components,
-        shapes=_shapes(arrays, coordinate_of, kinds, whole, free),
+        shapes=_shapes(arrays, kinds, whole, free, positions),
         sets_total=sets_total,
         sets=set_regions,
-        grid=_grid(arrays, coords, low, high, grid_cells, first_positions),  # type: ignore[arg-type]
-        stations=_stations(arrays, coords, axis, low[axis], high[axis], stations,
-                           first_positions)
+        grid=_grid(coordinates, low, high, grid_cells, first_positions),  # type: ignore[arg-type]
+        stations=_stations(coordinates, axis, low[axis], high[axis], stations, first_positions)
         if extent[axis] > 0 and stations >= 2 else None,
         notes=notes,
     )
@@ -646,6 +590,8 @@ def region_index(part: Any, fingerprint: str, *, arrays: MeshArrays | None = Non
     cached = store.get(fingerprint)
     if cached is not None:
         return cached
+    if arrays is None:  # the mesh the observation read for this fingerprint, if it is kept
+        arrays = recent_mesh(fingerprint)
     index = build_region_index(part, fingerprint, arrays=arrays)
     store.put(index)
     return index
@@ -720,15 +666,8 @@ def query_regions(part: Any, arguments: Any, *, fingerprint: str,
         low, high = box["min"], box["max"]
         bounds = {"xMin": low[0], "yMin": low[1], "zMin": low[2],
                   "xMax": high[0], "yMax": high[1], "zMax": high[2]}
-        nodes = tuple(part.nodes.getByBoundingBox(**bounds))
-        elements = tuple(part.elements.getByBoundingBox(**bounds))
-        arrays = MeshArrays(
-            node_labels=list(map(attrgetter("label"), nodes)),
-            coordinates=list(map(attrgetter("coordinates"), nodes)),
-            element_labels=list(map(attrgetter("label"), elements)),
-            element_types=list(map(attrgetter("type"), elements)),
-            connectivity=list(map(attrgetter("connectivity"), elements)),
-        )
+        arrays = mesh_of(tuple(part.nodes.getByBoundingBox(**bounds)),
+                         tuple(part.elements.getByBoundingBox(**bounds)))
         index = build_region_index(part, fingerprint, arrays=arrays, grid_cells=grid_cells,
                                    stations=stations, include_sets=False)
         answer["box"] = box
@@ -739,9 +678,9 @@ def query_regions(part: Any, arguments: Any, *, fingerprint: str,
     else:
         index = region_index(part, fingerprint, cache=cache)
     if section == "sets" and "names" in query:
-        labels, points = _node_table(part)
-        position_of = label_positions(labels)
-        regions, total = _sets(part, lambda label: points[position_of(label)], query["names"])
+        labels, points = read_nodes(tuple(part.nodes))
+        places = _Positions(labels)
+        regions, total = _sets(part, lambda wanted: points[places(wanted)], query["names"])
         answer.update(sets_total=total, sets=[r.model_dump(mode="json") for r in regions])
         return answer
     dumped = index.model_dump(mode="json")
@@ -751,8 +690,3 @@ def query_regions(part: Any, arguments: Any, *, fingerprint: str,
         answer.update({key: dumped[key] for key in _SECTION_FIELDS[section]})
         answer["notes"] = dumped["notes"]
     return answer
-
-
-def _node_table(part: Any) -> tuple[list[int], list[Vec3]]:
-    nodes = tuple(part.nodes)
-    return list(map(attrgetter("label"), nodes)), list(map(attrgetter("coordinates"), nodes))
