@@ -2,7 +2,8 @@
 
 The scan only reads every node's coordinates and every element's connectivity (into lists,
 nothing else). The observation is what ``submit`` does: ``observation.observe`` (L0, L1 and
-the fingerprint, through the host gateway) plus the L2 region index, with a cold cache.
+the fingerprint, through the host gateway) plus the L2 region index, with a cold cache (the
+index reuses the mesh arrays that ``observe`` read, as the controller's call does).
 Each is timed ``REPEATS`` times, interleaved; the best time of each is compared.
 
     .venv/bin/python bench/observe_scale.py      # stubs/ is put on sys.path here
@@ -35,7 +36,7 @@ from sam_plugin.runtime.observation_regions import (  # noqa: E402
 from sam_plugin.samops.readback import geometry_fingerprint  # noqa: E402
 
 N = 434  # 434 x 434 = 188,356 nodes
-REPEATS = 3
+REPEATS = 5
 
 
 def build(db: Any) -> Any:
@@ -98,14 +99,18 @@ def main() -> None:
     arrays = min(timed(lambda: read_mesh_arrays(part)) for _ in range(REPEATS))
     l2 = min(timed(lambda: region_index(part, "fp", cache=RegionIndexCache()))
              for _ in range(REPEATS))
+    fingerprint_now = observe(host, "part", target).fingerprint
+    l2_reused = min(timed(lambda: region_index(part, fingerprint_now, cache=RegionIndexCache()))
+                    for _ in range(REPEATS))
     loop = min(timed(lambda: loop_scan(part)) for _ in range(REPEATS))
     print(f"plain scan (coordinates + connectivity): {scan * 1000:9.1f} ms")
     print(f"  (for context: a Python loop touching every value: {loop * 1000:.1f} ms)")
     print(f"observation L0-L2 + fingerprint:         {observed * 1000:9.1f} ms")
     print(f"  of which L0/L1 + fingerprint (observe): {l01 * 1000:8.1f} ms")
     print(f"    of which geometry_fingerprint:        {fingerprint * 1000:8.1f} ms")
-    print(f"  of which L2 region index (cold):        {l2 * 1000:8.1f} ms")
-    print(f"    of which reading the mesh arrays:     {arrays * 1000:8.1f} ms")
+    print(f"  of which L2 on the observation's read:  {l2_reused * 1000:8.1f} ms")
+    print(f"  (L2 alone, cold, reading the part:      {l2 * 1000:8.1f} ms")
+    print(f"    of which reading the mesh arrays:     {arrays * 1000:8.1f} ms)")
     print(f"ratio={observed / scan:.2f} goal<=3")
 
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.samops.readback import recent_mesh, remember_mesh
 
 
 class ModelEntry(BaseModel):
@@ -84,12 +85,16 @@ def observe(host: Any, mode: str, target: Target) -> Observation:
         target_part_exists=readback.part_exists,
     )
     summary = _summarize(readback, part) if readback.part_exists else None
+    fingerprint = target_fingerprint(readback)
+    mesh = recent_mesh(readback.fingerprint) if readback.fingerprint else None
+    if mesh is not None:  # the region index (L2) for this fingerprint reuses the read
+        remember_mesh(fingerprint, mesh)
     return Observation(
         mode=mode,
         target=target,
         index=index,
         part=summary,
-        fingerprint=target_fingerprint(readback),
+        fingerprint=fingerprint,
         readback=readback,
     )
 

@@ -62,6 +62,23 @@ class _BrokenStream(Exception):
         self.error = error
 
 
+def request_timeout(s: ProviderSettings) -> httpx.Timeout:
+    return httpx.Timeout(
+        connect=s.connect_timeout,
+        read=s.idle_read_timeout,
+        write=s.idle_read_timeout,
+        pool=s.connect_timeout,
+    )
+
+
+def new_http_client(settings: ProviderSettings | None = None) -> httpx.AsyncClient:
+    """The HTTP client a provider uses (the dock builds one ahead of the first run)."""
+    timeout = request_timeout(settings or ProviderSettings())
+    # Proxies from the environment apply (corporate networks), but never to a local
+    # server: an HTTP(S)_PROXY without NO_PROXY would otherwise swallow Ollama & co.
+    return httpx.AsyncClient(timeout=timeout, mounts=dict.fromkeys(_LOOPBACK))
+
+
 class ChatProvider:
     """Streams chat completions from one configured endpoint."""
 
@@ -151,18 +168,7 @@ class ChatProvider:
     # -- internals -----------------------------------------------------------------------
 
     def _new_client(self) -> httpx.AsyncClient:
-        # Proxies from the environment apply (corporate networks), but never to a local
-        # server: an HTTP(S)_PROXY without NO_PROXY would otherwise swallow Ollama & co.
-        return httpx.AsyncClient(timeout=self._timeout(), mounts=dict.fromkeys(_LOOPBACK))
-
-    def _timeout(self) -> httpx.Timeout:
-        s = self._settings
-        return httpx.Timeout(
-            connect=s.connect_timeout,
-            read=s.idle_read_timeout,
-            write=s.idle_read_timeout,
-            pool=s.connect_timeout,
-        )
+        return new_http_client(self._settings)
 
     def _headers(self) -> dict[str, str]:
         headers = {"Accept": "text/event-stream", "Cache-Control": "no-store"}
@@ -214,7 +220,7 @@ class ChatProvider:
                 settings.chat_completions_url,
                 json=body,
                 headers=self._headers(),
-                timeout=self._timeout(),
+                timeout=request_timeout(self._settings),
             ) as response:
                 if response.status_code != 200:
                     error = error_from_http(

@@ -5,19 +5,22 @@ verifier judges) and inside generated Property scripts (the geometry guard).
 
 Speed: the mesh is read once (``read_mesh``) into flat numpy arrays; the fingerprint, the L1
 numbers and the L2 region index (``runtime/observation_regions.py``) all work on that read.
-Turning Python objects into arrays is the costly step: ``marshal`` serialises the coordinate
-and connectivity lists in C, and its bytes are viewed as fixed-stride records (every tag and
-length is checked, so a layout that does not fit takes the general, slower path instead).
+Turning Python objects into arrays is the costly step, kept in C: ``np.fromiter`` over the
+chained coordinates, and ``marshal`` for label and connectivity lists, whose bytes are viewed
+as fixed-stride records (every tag and length is checked; a layout that does not fit, e.g.
+mixed element widths, takes the general path).
 """
 
 from __future__ import annotations
 
 import hashlib
 import marshal
+import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -26,7 +29,7 @@ from sam_plugin.compilers.evidence import SHAPES, Readback
 
 # marshal format 2 has no back-references: its bytes depend on the values only
 _MARSHAL_VERSION = 2
-_TUPLE, _INT, _FLOAT = ord("("), ord("i"), ord("g")
+_TUPLE, _INT = ord("("), ord("i")
 _RECENT_SIZE = 4
 
 
@@ -106,80 +109,70 @@ def mesh_of(nodes: Sequence[Any], elements: Sequence[Any]) -> PartMesh:
 
 def read_nodes(nodes: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Labels (int64) and coordinates (float64, n x 3) of ``nodes``."""
-    return _int_array([n.label for n in nodes]), _coordinate_array([n.coordinates for n in nodes])
+    return _int_array([n.label for n in nodes]), _coordinate_array(nodes)
 
 
 def _int_array(values: list[int]) -> np.ndarray:
-    count = len(values)
-    try:
-        view = _records(marshal.dumps(values, _MARSHAL_VERSION), count, 0, _INT)
-    except ValueError:
-        view = None
-    if view is not None:
-        return view["v"].astype(np.int64)
-    return np.fromiter(values, dtype=np.int64, count=count)
+    found = _marshalled_ints(values, 0)
+    if found is not None:
+        return found
+    return np.fromiter(values, dtype=np.int64, count=len(values))
 
 
-def _records(blob: bytes, count: int, width: int, tag: int) -> np.ndarray | None:
-    """``marshal.dumps(a_list)`` viewed as ``count`` records, or None when the bytes are not
-    exactly that (other containers or lengths, big ints, subclasses).
+def _marshalled_ints(values: list[Any], width: int) -> np.ndarray | None:
+    """``values`` (a list of ints, or of ``width``-tuples of ints when ``width`` > 0) as int64
+    (n or n x width), by viewing ``marshal.dumps(values)`` at a fixed stride; None when the
+    bytes are not exactly that (other containers or lengths, ints beyond 32 bits, subclasses).
 
-    ``width`` 0: a list of tagged values (field ``v``); else a list of tuples of ``width``
-    tagged values (fields ``v0``, ``v1``, ...). Every tag and tuple length is checked, so the
-    fixed stride is proven: the first record is at offset 5, and each record that says it
-    holds ``width`` values ends where the next one is read.
+    Every type tag and tuple length is checked, which proves the stride: the first record
+    starts at byte 5, and a record that says it holds ``width`` ints ends where the next one
+    is read. Views at a stride of 5 bytes are unaligned; numpy copies them out in C.
     """
-    value = "<i4" if tag == _INT else "<f8"
-    fields: list[tuple[str, str]]
-    if width == 0:
-        fields = [("t", "u1"), ("v", value)]
-        tags = ["t"]
-    else:
-        fields = [("tuple", "u1"), ("length", "<i4")]
-        for column in range(width):
-            fields += [(f"t{column}", "u1"), (f"v{column}", value)]
-        tags = [f"t{column}" for column in range(width)]
-    layout = np.dtype(fields)
-    if len(blob) != 5 + count * layout.itemsize or blob[0] != ord("["):
-        return None
-    view = np.frombuffer(blob, dtype=layout, offset=5, count=count)
-    if width and not ((view["tuple"] == _TUPLE).all() and (view["length"] == width).all()):
-        return None
-    if not all((view[name] == tag).all() for name in tags):
-        return None
-    return view
-
-
-def _coordinate_array(coordinates: list[Any]) -> np.ndarray:
-    count = len(coordinates)
-    result = np.empty((count, 3), dtype=np.float64)
+    count = len(values)
+    if not count:
+        return np.zeros((0, width) if width else 0, dtype=np.int64)
     try:
-        view = _records(marshal.dumps(coordinates, _MARSHAL_VERSION), count, 3, _FLOAT)
-    except ValueError:  # not marshallable (e.g. a float subclass)
-        view = None
-    if view is not None:
-        for axis in range(3):
-            result[:, axis] = view[f"v{axis}"]
-        return result
-    if any(len(point) != 3 for point in coordinates):
+        blob = marshal.dumps(values, _MARSHAL_VERSION)
+    except ValueError:  # not marshallable
+        return None
+    head = 5 if width else 0  # a tuple: its tag and int32 length
+    stride = head + 5 * max(width, 1)
+    if len(blob) != 5 + count * stride or blob[:1] != b"[":
+        return None
+    columns = max(width, 1)
+
+    def view(offset: int, dtype: str, shape: tuple[int, ...], strides: tuple[int, ...]) -> Any:
+        return np.ndarray(shape, dtype=dtype, buffer=blob, offset=offset, strides=strides)
+
+    if width:
+        if not ((view(5, "u1", (count,), (stride,)) == _TUPLE).all()
+                and (view(6, "<i4", (count,), (stride,)) == width).all()):
+            return None
+    if not (view(5 + head, "u1", (count, columns), (stride, 5)) == _INT).all():
+        return None
+    result = np.empty((count, columns), dtype=np.int64)
+    result[...] = view(6 + head, "<i4", (count, columns), (stride, 5))
+    return result if width else result.reshape(count)
+
+
+def _coordinate_array(nodes: Sequence[Any]) -> np.ndarray:
+    """Coordinates (n x 3, float64) of ``nodes``, in one C-level sweep."""
+    count = len(nodes)
+    values = chain.from_iterable(map(attrgetter("coordinates"), nodes))
+    flat = np.fromiter(values, dtype=np.float64, count=3 * count)
+    if next(values, None) is not None:
         raise ValueError("node coordinates: expected 3 values per node")
-    result.reshape(-1)[:] = np.fromiter(chain.from_iterable(coordinates), dtype=np.float64,
-                                        count=3 * count)
-    return result
+    return flat.reshape(count, 3)
 
 
 def _connectivity_arrays(rows: list[Any]) -> tuple[np.ndarray, np.ndarray]:
     """``offsets`` and the flat node labels of every element's connectivity."""
     count = len(rows)
-    width = len(rows[0]) if rows else 0
-    try:
-        view = _records(marshal.dumps(rows, _MARSHAL_VERSION), count, width, _INT)
-    except ValueError:
-        view = None
-    if view is not None:  # every element has ``width`` nodes (a one-shape part)
-        flat = np.empty((count, width), dtype=np.int64)
-        for column in range(width):
-            flat[:, column] = view[f"v{column}"]
+    if not count:
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    width = len(rows[0])
+    flat = _marshalled_ints(rows, width) if width else None
+    if flat is not None:  # every element has ``width`` nodes (a one-shape part)
         return np.arange(0, (count + 1) * width, width, dtype=np.int64), flat.reshape(-1)
     lengths = np.fromiter(map(len, rows), dtype=np.int64, count=count)
     offsets = np.zeros(count + 1, dtype=np.int64)
@@ -208,6 +201,7 @@ def _shape_codes(types: list[Any]) -> tuple[tuple[str, ...], np.ndarray]:
 # -- the last reads, by fingerprint ---------------------------------------------------------
 
 _RECENT: OrderedDict[str, PartMesh] = OrderedDict()
+_RECENT_LOCK = threading.Lock()
 
 
 def remember_mesh(fingerprint: str, mesh: PartMesh) -> None:
@@ -217,14 +211,16 @@ def remember_mesh(fingerprint: str, mesh: PartMesh) -> None:
     contains it): the same fingerprint then means the same mesh, so a later reader of the
     same part can skip the read.
     """
-    _RECENT[fingerprint] = mesh
-    _RECENT.move_to_end(fingerprint)
-    while len(_RECENT) > _RECENT_SIZE:
-        _RECENT.popitem(last=False)
+    with _RECENT_LOCK:
+        _RECENT[fingerprint] = mesh
+        _RECENT.move_to_end(fingerprint)
+        while len(_RECENT) > _RECENT_SIZE:
+            _RECENT.popitem(last=False)
 
 
 def recent_mesh(fingerprint: str) -> PartMesh | None:
-    return _RECENT.get(fingerprint)
+    with _RECENT_LOCK:
+        return _RECENT.get(fingerprint)
 
 
 # -- the readback ---------------------------------------------------------------------------
@@ -275,8 +271,9 @@ def read_part(model: Any, part_name: str, *, with_fingerprint: bool = True) -> R
                                                                   strict=True)})
     bbox = None
     if mesh.node_count:
-        bbox = (tuple(map(float, mesh.coordinates.min(axis=0))),
-                tuple(map(float, mesh.coordinates.max(axis=0))))
+        columns = [mesh.coordinates[:, axis] for axis in range(3)]
+        bbox = (tuple(float(column.min()) for column in columns),
+                tuple(float(column.max()) for column in columns))
     return Readback(
         part_exists=True,
         node_count=mesh.node_count,

@@ -34,18 +34,9 @@ WAIT_LIMIT_S = 60.0
 
 
 def _new_http_client() -> Any:
-    """The provider's own client recipe (loopback servers bypass proxies) when it has one."""
-    from sam_plugin.runtime.provider import ChatProvider
-    from sam_plugin.runtime.settings import ProviderSettings
+    from sam_plugin.runtime.provider import new_http_client
 
-    recipe = getattr(ChatProvider, "_new_client", None)
-    if recipe is not None:
-        probe = ChatProvider.__new__(ChatProvider)
-        probe._settings = ProviderSettings()
-        return recipe(probe)
-    import httpx
-
-    return httpx.AsyncClient()
+    return new_http_client()
 
 
 class Prewarm:

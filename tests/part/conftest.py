@@ -79,17 +79,19 @@ class PartHarness:
 
     within = staticmethod(within)
 
-    def context(self, request: str, state: Prediction | None = None) -> CompileContext:
+    def context(self, request: str, state: Prediction | None = None,
+                prior: Sequence[Fragment] = ()) -> CompileContext:
+        """What the controller hands a compiler: the state so far and the earlier fragments."""
         if state is None:
             state = Prediction.from_readback(self.gateway.readback(TARGET))
         return CompileContext(request_text=request, target=TARGET, state=state,
-                              model=self.model, part=self.part())
+                              model=self.model, part=self.part(), prior_fragments=tuple(prior))
 
     def compile_all(self, request: str, calls: Sequence[tuple[str, Any]]) -> list[Fragment]:
         fragments: list[Fragment] = []
         state = None
         for tool, arguments in calls:
-            fragment = MODULE.compile(tool, arguments, self.context(request, state))
+            fragment = MODULE.compile(tool, arguments, self.context(request, state, fragments))
             fragments.append(fragment)
             state = fragment.evidence
         return fragments

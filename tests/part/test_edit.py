@@ -46,7 +46,7 @@ def test_move_then_coordinate_table_reuses_the_moved_node(harness: Any) -> None:
                                                               [3, 0, 0]}],
         "add_elements": [{"id": "B", "shape": "BEAM", "node_ids": ["top", "far"]}]})
     assert result.after.node_count == 5  # 'top' reused node 4 at its new place
-    assert result.evidence.node_count.describe() == "5..6"
+    assert result.evidence.node_count.describe() == "5"  # simulated: the reuse is known
     beam = [e for e in harness.part().elements if str(e.type) == "BEAM"][0]
     assert beam.connectivity[0] == 4
 

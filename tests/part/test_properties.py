@@ -14,7 +14,7 @@ from sam_plugin.compilers.composer import compose
 from sam_plugin.compilers.evidence import SHAPES, Prediction
 from sam_plugin.compilers.part import MODULE
 from sam_plugin.compilers.part.schemas import SCHEMAS
-from sam_plugin.compilers.protocol import CompileContext, CompileError, Target
+from sam_plugin.compilers.protocol import CompileContext, CompileError, Fragment, Target
 from sam_plugin.runtime.host_gateway import HostGateway
 
 TARGET = Target(model_name="Model-1", part_name="P")
@@ -106,6 +106,15 @@ def _fresh_with_grid(sam: Any, with_grid: bool) -> HostGateway:
     return HostGateway(sam)
 
 
+def _exact_unless_noted(fragment: Fragment) -> None:
+    """Small parts are simulated: counts are exact unless a note says why they are ranges."""
+    evidence = fragment.evidence
+    counts = [evidence.node_count, evidence.element_count, *evidence.shape_counts.values()]
+    if not all(r.is_exact for r in counts):
+        assert any(n.startswith("evidence kept as ranges: ") for n in fragment.notes), (
+            fragment.tool, evidence, fragment.notes)
+
+
 def _check(sam: Any, tmp: Path, tool: str, args: dict, with_grid: bool) -> None:
     assert Draft202012Validator(SCHEMAS[tool]).is_valid(args)
     gateway = _fresh_with_grid(sam, with_grid)
@@ -127,6 +136,7 @@ def _check(sam: Any, tmp: Path, tool: str, args: dict, with_grid: bool) -> None:
         assert after.fingerprint == before.fingerprint
         return
     evidence = fragment.evidence
+    _exact_unless_noted(fragment)
     assert evidence.node_count.contains(after.node_count), (evidence, after)
     assert evidence.element_count.contains(after.element_count), (evidence, after)
     for s in SHAPES:
@@ -172,8 +182,9 @@ def test_chained_run_property(fresh_sam: Any, tmp_path: Path, edit: dict | None,
         for tool, args in calls:
             ctx = CompileContext(request_text="delete everything and rebuild; put it in a set",
                                  target=TARGET, state=state, model=gateway.model("Model-1"),
-                                 part=gateway.part(TARGET))
+                                 part=gateway.part(TARGET), prior_fragments=tuple(fragments))
             fragments.append(MODULE.compile(tool, args, ctx))
+            _exact_unless_noted(fragments[-1])
             state = fragments[-1].evidence
     except CompileError:
         assert gateway.readback(TARGET).fingerprint == before.fingerprint

@@ -72,7 +72,7 @@ def test_translate_copy_and_linear_array_counts(harness: Any) -> None:
                             {"op": "linear_array", "vector": [5, 0, 0], "count": 3,
                              "selection": {"by": "shape", "shape": "QUAD"}}])
     assert (result.after.node_count, result.after.element_count) == (54, 24)
-    assert result.evidence.node_count.describe() == "18..54"
+    assert result.evidence.node_count.describe() == "54"  # every op simulated, not only the first
 
 
 def test_linear_array_exact_on_first_op(harness: Any) -> None:
@@ -127,14 +127,48 @@ def test_rotation_matches_rodrigues_off_axis(harness: Any) -> None:
     assert math.isclose(z, 1.0, abs_tol=1e-9)
 
 
-def test_labels_after_an_edit_that_deletes_are_rejected(harness: Any) -> None:
+def test_labels_deleted_by_an_earlier_edit_are_rejected(harness: Any) -> None:
     harness.grid(2, 2)
     with pytest.raises(CompileError) as err:
         harness.compile_all("delete and move", [
-            ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]}}),
+            ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]},
+                           "add_lines": [{"id": "L", "start": [0, 0, 0], "end": [0, 0, 2],
+                                          "divisions": 2}]}),
             ("transform_part", {"operations": [
                 {"op": "translate", "vector": [1, 0, 0],
-                 "selection": {"by": "labels", "labels": [1]}}]})])
+                 "selection": {"by": "labels", "labels": [1, 2]}}]})])
+    # the edit adds more than it deletes: only the simulation sees that label 1 is gone
+    assert [str(d) for d in err.value.diagnostics] == [
+        "operations[0].selection.labels: element(s) 1 are deleted by an earlier call of this "
+        "run; after it, existing element labels: 2..6 (5 elements)"]
+
+
+def test_labels_that_survive_an_earlier_edit_can_be_transformed(harness: Any) -> None:
+    harness.grid(2, 2)
+    result = harness.run("delete one and lift another", [
+        ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]}}),
+        ("transform_part", {"operations": [{"op": "translate_copy", "vector": [0, 0, 1],
+                                            "selection": {"by": "labels", "labels": [4]}}]})])
+    assert result.receipt.status == "PASS", result.receipt.traceback
+    assert result.evidence.element_count.describe() == "4"
+    assert result.evidence.node_count.describe() == "13"
+    assert (result.after.node_count, result.after.element_count) == (13, 4)
+
+
+def test_without_a_simulation_labels_after_a_deleting_edit_are_refused(
+        harness: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from sam_plugin.compilers.part import simulate
+
+    harness.grid(2, 2)
+    monkeypatch.setattr(simulate, "SIMULATION_LIMIT", 5)
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("delete and move", [
+            ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]},
+                           "add_lines": [{"id": "L", "start": [0, 0, 0], "end": [0, 0, 2],
+                                          "divisions": 2}]}),
+            ("transform_part", {"operations": [
+                {"op": "translate", "vector": [1, 0, 0],
+                 "selection": {"by": "labels", "labels": [4]}}]})])
     assert [str(d) for d in err.value.diagnostics] == [
         "operations[0].selection.labels: an earlier call of this run may delete elements, so "
         "these labels may be gone; select by shape, box or all, or transform in a separate "

@@ -17,6 +17,7 @@ from sam_plugin.compilers.part.mesh_checks import (
     plan_checked,
 )
 from sam_plugin.compilers.part.predict import changed, merged_sets
+from sam_plugin.compilers.part.simulate import tightened
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     LabelsSelector,
@@ -331,7 +332,7 @@ def compile_edit(ir: EditPartIR, ctx: CompileContext) -> Fragment:
         raise CompileError(TOOL, problems)
     normalized = ir.model_dump(mode="json")
     normalized["element_sets"] = [s.model_dump(mode="json") for s in sets]
-    return Fragment(
+    return tightened(Fragment(
         tool=TOOL,
         preflight=_preflight(ir, sets),
         mutation=_mutation(ir, mesh, sets, tolerance),
@@ -339,4 +340,4 @@ def compile_edit(ir: EditPartIR, ctx: CompileContext) -> Fragment:
         evidence=predict(ir, ctx, plan, tolerance, [s.name for s in sets]),
         helpers=["part_ops"],
         notes=notes,
-    )
+    ), ctx)

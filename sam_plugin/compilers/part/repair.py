@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from math import ceil
+from typing import Any
 
 from sam_plugin.compilers import codegen
-from sam_plugin.compilers.evidence import SHAPES, Range
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
 from sam_plugin.compilers.part.ir import RepairPartIR
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
+from sam_plugin.compilers.part.simulate import tightened
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.samops import part_inspect
 from sam_plugin.samops.selection import part_tolerance
@@ -27,44 +28,65 @@ def domain_checks(ir: RepairPartIR, ctx: CompileContext) -> list[Diagnostic]:
     return found
 
 
-def _live_prediction(ir: RepairPartIR, ctx: CompileContext):
-    part = ctx.part
-    nodes, elements = len(part.nodes), len(part.elements)
+def range_prediction(ir: RepairPartIR, part: Any) -> tuple[Range, Range, dict[str, Range]]:
+    """Bounds for the repair of ``part`` (the live part, or a shadow of it before this call).
+
+    Honest whatever the host does with chained coincident nodes or collapsing elements: at
+    most all coincident nodes but one go (and, with free-node deletion, every node an affected
+    element used), at least one node per coincident group and the free nodes outside the
+    groups; elements lose the duplicates found now and at most every element touching a
+    merged node.
+    """
+    nodes = len(part.nodes)
     merge = ir.merge_coincident_nodes
     merging: set[int] = set()
+    groups = 0
     if merge is not None:
         tol = merge.tolerance if merge.tolerance is not None else part_tolerance(part)
         for group in part_inspect.coincident_groups(part, tol):
             merging.update(group)
+            groups += 1
     free = set(part_inspect.free_node_labels(part)) if ir.delete_free_nodes else set()
-    duplicates = part_inspect.duplicate_groups(part) if ir.delete_duplicate_elements else []
-    extra = sum(len(g) - 1 for g in duplicates)
-    touched = 0
+    shapes = dict.fromkeys(SHAPES, 0)
+    for element in part.elements:
+        shapes[str(element.type)] += 1
+    by_label = {e.label: e for e in part.elements} if merging or ir.delete_duplicate_elements \
+        else {}
+    extra = dict.fromkeys(SHAPES, 0)
+    if ir.delete_duplicate_elements:
+        for group in part_inspect.duplicate_groups(part):
+            extra[str(by_label[group[0]].type)] += len(group) - 1
+    touched = dict.fromkeys(SHAPES, 0)
+    orphaned: set[int] = set()
     if merging:
-        touched = sum(1 for e in part.elements if merging.intersection(e.connectivity))
-    c = len(merging)
-    node_low = nodes - max(c - 1, 0) - len(free)
-    node_high = nodes - ceil(c / 2) - len(free - merging)
-    element_low = elements - extra - touched
-    element_high = elements - extra
-    node_range = Range(min=max(0, node_low), max=max(0, node_high))
-    element_range = Range(min=max(0, element_low), max=max(0, element_high))
-    shapes = {}
-    for shape in SHAPES:
-        now = ctx.state.shape_counts[shape].max
-        shapes[shape] = Range(min=max(0, now - extra - touched) if (extra or touched) else now,
-                              max=now)
-    return node_range, element_range, shapes
+        for element in by_label.values():
+            if merging.intersection(element.connectivity):
+                touched[str(element.type)] += 1
+                orphaned.update(element.connectivity)
+    may_free = free | orphaned if ir.delete_free_nodes else set()
+    node_low = nodes - max(len(merging) - 1, 0) - len(may_free)
+    # a group is a kept node and nodes within reach of it: whatever the host's grouping, at
+    # most all but one of its nodes survive (survivors are never within reach of each other)
+    node_high = nodes - groups - len(free - merging)
+    elements_now = sum(shapes.values())
+    all_extra, all_touched = sum(extra.values()), sum(touched.values())
+    return (Range(min=max(0, node_low), max=max(0, node_high)),
+            Range(min=max(0, elements_now - all_extra - all_touched),
+                  max=max(0, elements_now - all_extra)),
+            {s: Range(min=max(0, shapes[s] - extra[s] - touched[s]),
+                      max=max(0, shapes[s] - extra[s])) for s in SHAPES})
+
+
+def _evidence(state: Prediction, counts: tuple[Range, Range, dict[str, Range]]) -> Prediction:
+    nodes, elements, shapes = counts
+    return changed(state, node_count=nodes, element_count=elements, shape_counts=shapes,
+                   assigned_elements=None, oriented_beams=None)
 
 
 def compile_repair(ir: RepairPartIR, ctx: CompileContext) -> Fragment:
     state = ctx.state
-    if state_is_live(ctx):
-        nodes, elements, shapes = _live_prediction(ir, ctx)
-    else:
-        nodes = Range(min=0, max=state.node_count.max)
-        elements = Range(min=0, max=state.element_count.max)
-        shapes = {s: Range(min=0, max=state.shape_counts[s].max) for s in SHAPES}
+    chained = (Range(min=0, max=state.node_count.max), Range(min=0, max=state.element_count.max),
+               {s: Range(min=0, max=state.shape_counts[s].max) for s in SHAPES})
     merge = ir.merge_coincident_nodes
     mutation = codegen.call("_part_repair.repair", [codegen.PART], {
         "merge": merge is not None,
@@ -73,12 +95,18 @@ def compile_repair(ir: RepairPartIR, ctx: CompileContext) -> Fragment:
         "delete_free": ir.delete_free_nodes,
     })
     preflight = "_part_ops.require_part(_model, _part_name)\n" if ctx.part is not None else ""
-    return Fragment(
+    fragment = Fragment(
         tool=TOOL,
         preflight=preflight,
         mutation=mutation,
         normalized=ir.model_dump(mode="json"),
-        evidence=changed(state, node_count=nodes, element_count=elements, shape_counts=shapes,
-                         assigned_elements=None, oriented_beams=None),
+        evidence=_evidence(state, chained),
         helpers=["part_repair", "part_ops"] if preflight else ["part_repair"],
     )
+    # Without a simulation: bounds from the live part when nothing ran before, else chained.
+    fallback = None
+    if state_is_live(ctx):
+        def fallback() -> Prediction:
+            return _evidence(state, range_prediction(ir, ctx.part))
+    return tightened(fragment, ctx, on_doubt=lambda before: _evidence(
+        state, range_prediction(ir, before)), fallback=fallback)

@@ -14,6 +14,7 @@ from sam_plugin.compilers.part.ir import (
     TranslateCopyOp,
 )
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
+from sam_plugin.compilers.part.simulate import NotSimulated, replay, tightened
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     AllSelector,
@@ -22,7 +23,7 @@ from sam_plugin.compilers.selectors import (
     check_selector,
     selector_literal,
 )
-from sam_plugin.samops.selection import select_transform_nodes
+from sam_plugin.samops.selection import label_range, select_transform_nodes
 
 TOOL = "transform_part"
 
@@ -64,8 +65,31 @@ def _check_after_earlier_calls(selection: object, ctx: CompileContext,
         return [Diagnostic(path=f"{path}.name", message=(
             f"set {selection.name!r} does not exist after the earlier calls of this run; "
             f"sets then: {names}"))]
+    if not isinstance(selection, LabelsSelector):
+        return []
+    try:
+        alive = {e.label for e in replay(ctx).elements}
+    except NotSimulated:
+        return _labels_may_be_gone(selection, ctx, path)
+    gone = [label for label in selection.labels if label not in alive]
+    if not gone:
+        return []
+    return [Diagnostic(path=f"{path}.labels", message=(
+        f"element(s) {', '.join(map(str, gone[:10]))} are deleted by an earlier call of this "
+        f"run; after it, {label_range(alive, 'element')}"))]
+
+
+def _deletes(fragment: Fragment) -> bool:
+    args = fragment.normalized
+    return fragment.tool == "edit_part" and bool(
+        args.get("clear_all") or args.get("delete_elements") or args.get("delete_nodes"))
+
+
+def _labels_may_be_gone(selection: LabelsSelector, ctx: CompileContext,
+                        path: str) -> list[Diagnostic]:
+    """Without a simulation, labels are refused after any call that may delete elements."""
     live_elements = len(ctx.part.elements) if ctx.part is not None else 0
-    if isinstance(selection, LabelsSelector) and state.element_count.min < live_elements:
+    if ctx.state.element_count.min < live_elements or any(map(_deletes, ctx.prior_fragments)):
         return [Diagnostic(path=f"{path}.labels", message=(
             "an earlier call of this run may delete elements, so these labels may be gone; "
             "select by shape, box or all, or transform in a separate request"))]
@@ -147,7 +171,7 @@ def compile_transform(ir: TransformPartIR, ctx: CompileContext) -> Fragment:
                     "_part_ops.require_selection", [codegen.PART], literal_args=[
                         selector_literal(op.selection), f"operations[{i}].selection",
                         "elements"])
-    return Fragment(
+    return tightened(Fragment(
         tool=TOOL,
         preflight=preflight,
         mutation=codegen.call("_part_transform.apply", [codegen.PART],
@@ -155,4 +179,4 @@ def compile_transform(ir: TransformPartIR, ctx: CompileContext) -> Fragment:
         normalized=ir.model_dump(mode="json", by_alias=True),
         evidence=predict(ir, ctx),
         helpers=["part_transform", "part_ops"] if preflight else ["part_transform"],
-    )
+    ), ctx)

@@ -1,0 +1,468 @@
+"""An in-memory shadow of a part: the DESIGN.md §3 host API subset the Part samops use.
+
+Compilers copy the live part into a shadow and run on it the very samops mutations the
+generated script will run (the run's earlier calls, then this one), so predicted counts come
+from the code that executes. Host semantics kept (§3): labels are never reused (new ones count
+up from the highest seen), ``deleteNode`` takes the elements using the nodes,
+``deleteElement`` keeps nodes unless ``deleteUnreferencedNodes`` is ON, ``mergeNodes`` keeps
+the lower label and (when asked) removes duplicate elements, ``Set`` replaces a set of the
+same name, arrays are live views that drop deleted members.
+
+Where the outcome depends on host details §3 does not fix, the shadow raises ShadowDoubt
+instead of passing a guess off as exact: a merge whose "within tolerance" relation is not a
+clean partition (chains, several kept nodes in reach, distances at the tolerance edge, dense
+blobs), and an element collapsing onto a repeated node.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from operator import is_
+from typing import Any
+
+import numpy as np
+
+Point = tuple[float, float, float]
+NODES_PER_SHAPE = {"QUAD": 4, "TRI": 3, "BEAM": 2}
+# Pairs closer to the tolerance than this (relative) could fall either way on the host.
+EDGE_MARGIN = 1.0e-6
+# A merge analysis looking at more candidate pairs than this per node gives up (dense blobs).
+PAIRS_PER_NODE = 32
+# the cell itself and 13 of its 26 neighbours: each neighbouring pair of cells once
+_HALF_NEIGHBOURS = tuple((i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1)
+                         for k in (-1, 0, 1) if (i, j, k) >= (0, 0, 0))
+
+
+class ShadowDoubt(Exception):
+    """A step whose outcome depends on host details DESIGN.md §3 does not fix."""
+
+
+class ShadowNode:
+    __slots__ = ("label", "coordinates")
+
+    def __init__(self, label: int, coordinates: Point) -> None:
+        self.label = label
+        self.coordinates = coordinates
+
+    def __repr__(self) -> str:
+        return f"ShadowNode({self.label}, {self.coordinates})"
+
+
+class ShadowElement:
+    __slots__ = ("label", "type", "connectivity")
+
+    def __init__(self, label: int, shape: Any, connectivity: tuple[int, ...]) -> None:
+        self.label = label
+        self.type = shape
+        self.connectivity = connectivity
+
+    def __repr__(self) -> str:
+        return f"ShadowElement({self.label}, {self.type}, {self.connectivity})"
+
+
+class ShadowArray:
+    """A live view: the whole store (``items is None``) or the still-alive members of a subset."""
+
+    __slots__ = ("_store", "_items")
+
+    def __init__(self, store: dict[int, Any], items: tuple[Any, ...] | None = None) -> None:
+        self._store = store
+        self._items = items
+
+    def _live(self) -> list[Any]:
+        store = self._store
+        if self._items is None:
+            return list(store.values())
+        return [e for e in self._items if store.get(e.label) is e]
+
+    def __len__(self) -> int:
+        return len(self._store) if self._items is None else len(self._live())
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self._live())
+
+    def __bool__(self) -> bool:
+        return len(self) > 0
+
+    def __getitem__(self, index: int | slice) -> Any:
+        live = self._live()
+        if isinstance(index, slice):
+            return ShadowArray(self._store, tuple(live[index]))
+        return live[index]
+
+    def getFromLabel(self, label: int) -> Any:  # noqa: N802 - host API
+        entity = self._store.get(label)
+        if entity is None or (self._items is not None and entity not in self._live()):
+            raise ValueError(f"label {label} does not exist in this array")
+        return entity
+
+    def sequenceFromLabels(self, labels: Iterable[int]) -> ShadowArray:  # noqa: N802
+        members = None if self._items is None else {e.label for e in self._live()}
+        found = []
+        for label in dict.fromkeys(labels):
+            entity = self._store.get(label)
+            if entity is None or (members is not None and label not in members):
+                raise ValueError(f"label {label} does not exist in this array")
+            found.append(entity)
+        return ShadowArray(self._store, tuple(found))
+
+    def getByBoundingBox(self, xMin: float = -math.inf, yMin: float = -math.inf,  # noqa: N802,N803
+                         zMin: float = -math.inf, xMax: float = math.inf,  # noqa: N803
+                         yMax: float = math.inf, zMax: float = math.inf) -> ShadowArray:  # noqa: N803
+        inside = tuple(n for n in self._live()
+                       if xMin <= n.coordinates[0] <= xMax and yMin <= n.coordinates[1] <= yMax
+                       and zMin <= n.coordinates[2] <= zMax)
+        return ShadowArray(self._store, inside)
+
+
+class ShadowSet:
+    __slots__ = ("name", "nodes", "elements")
+
+    def __init__(self, name: str, nodes: ShadowArray, elements: ShadowArray) -> None:
+        self.name = name
+        self.nodes = nodes
+        self.elements = elements
+
+
+class ShadowPart:
+    """A part held in plain dicts; see the module doc for the semantics kept."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._nodes: dict[int, ShadowNode] = {}
+        self._elements: dict[int, ShadowElement] = {}
+        self._next_node = 1
+        self._next_element = 1
+        self._users: dict[int, set[int]] | None = None  # node label -> element labels
+        self.sets: dict[str, ShadowSet] = {}
+
+    @classmethod
+    def copy_of(cls, part: Any) -> ShadowPart:
+        """A shadow holding what ``part`` (a host part) holds now: nodes, elements, sets."""
+        shadow = cls(str(part.name))
+        nodes = shadow._nodes
+        for node in part.nodes:
+            nodes[node.label] = ShadowNode(node.label, tuple(node.coordinates))
+        elements = shadow._elements
+        for element in part.elements:
+            elements[element.label] = ShadowElement(element.label, element.type,
+                                                    tuple(element.connectivity))
+        shadow._next_node = max(nodes, default=0) + 1
+        shadow._next_element = max(elements, default=0) + 1
+        for name in part.sets.keys():
+            region = part.sets[name]
+            shadow.sets[name] = ShadowSet(
+                name,
+                ShadowArray(nodes, tuple(nodes[n.label] for n in (region.nodes or ()))),
+                ShadowArray(elements, tuple(elements[e.label] for e in (region.elements or ()))))
+        return shadow
+
+    # -- what a readback sees --------------------------------------------------------------
+    @property
+    def nodes(self) -> ShadowArray:
+        return ShadowArray(self._nodes)
+
+    @property
+    def elements(self) -> ShadowArray:
+        return ShadowArray(self._elements)
+
+    def shape_counts(self) -> dict[str, int]:
+        counts = dict.fromkeys(NODES_PER_SHAPE, 0)
+        for element in self._elements.values():
+            shape = str(element.type)
+            counts[shape] = counts.get(shape, 0) + 1
+        return counts
+
+    # -- creation ------------------------------------------------------------------------
+    def Node(self, coordinates: Sequence[float], label: int | None = None) -> ShadowNode:  # noqa: N802
+        point = _point(coordinates)
+        if label is None:
+            label = self._next_node
+        elif label in self._nodes:
+            raise ValueError(f"node label {label} is already in use in part '{self.name}'")
+        self._next_node = max(self._next_node, label + 1)
+        node = ShadowNode(label, point)
+        self._nodes[label] = node
+        if self._users is not None:
+            self._users[label] = set()
+        return node
+
+    def Element(self, nodes: Sequence[Any], elemShape: Any,  # noqa: N802,N803
+                label: int | None = None) -> ShadowElement:
+        shape = str(elemShape)
+        if isinstance(elemShape, str) or shape not in NODES_PER_SHAPE:
+            raise TypeError(f"elemShape must be QUAD, TRI or BEAM; got {elemShape!r}")
+        connectivity = tuple(n.label for n in nodes)
+        if not all(map(is_, map(self._nodes.get, connectivity), nodes)):
+            for node in nodes:
+                self._alive_node(node)
+        if len(connectivity) != NODES_PER_SHAPE[shape]:
+            raise ValueError(f"a {shape} element needs exactly {NODES_PER_SHAPE[shape]} nodes; "
+                             f"got {len(connectivity)}")
+        if len(set(connectivity)) != len(connectivity):
+            raise ValueError(f"element nodes must be distinct; got {connectivity}")
+        if label is None:
+            label = self._next_element
+        elif label in self._elements:
+            raise ValueError(f"element label {label} is already in use in part '{self.name}'")
+        self._next_element = max(self._next_element, label + 1)
+        element = ShadowElement(label, elemShape, connectivity)
+        self._elements[label] = element
+        if self._users is not None:
+            for node_label in connectivity:
+                self._users[node_label].add(label)
+        return element
+
+    def Set(self, name: str, nodes: Any = None, elements: Any = None) -> ShadowSet:  # noqa: N802
+        node_items = tuple({n.label: self._alive_node(n) for n in (nodes or ())}.values())
+        element_items = tuple({e.label: self._alive_element(e)
+                               for e in (elements or ())}.values())
+        created = ShadowSet(name, ShadowArray(self._nodes, node_items),
+                            ShadowArray(self._elements, element_items))
+        self.sets[name] = created
+        return created
+
+    def _alive_node(self, node: Any) -> ShadowNode:
+        if self._nodes.get(node.label) is not node:
+            raise ValueError(f"node {node.label} is not a live node of part '{self.name}'")
+        return node
+
+    def _alive_element(self, element: Any) -> ShadowElement:
+        if self._elements.get(element.label) is not element:
+            raise ValueError(f"element {element.label} is not a live element of part "
+                             f"'{self.name}'")
+        return element
+
+    # -- the node -> elements index ------------------------------------------------------
+    def _index(self) -> dict[int, set[int]]:
+        if self._users is None:
+            users: dict[int, set[int]] = {label: set() for label in self._nodes}
+            for element in self._elements.values():
+                for node_label in element.connectivity:
+                    users[node_label].add(element.label)
+            self._users = users
+        return self._users
+
+    def _drop_elements(self, labels: Iterable[int]) -> None:
+        users = self._index()
+        for label in labels:
+            element = self._elements.pop(label)
+            for node_label in element.connectivity:
+                users[node_label].discard(label)
+
+    # -- deletion and editing ------------------------------------------------------------
+    def deleteNode(self, nodes: Any) -> None:  # noqa: N802 - host API
+        doomed = [self._alive_node(n) for n in _many(nodes)]
+        users = self._index()
+        self._drop_elements(sorted({e for n in doomed for e in users[n.label]}))
+        for node in doomed:
+            self._nodes.pop(node.label, None)
+            users.pop(node.label, None)
+
+    def deleteElement(self, elements: Any, deleteUnreferencedNodes: Any = False) -> None:  # noqa: N802,N803
+        doomed = {e.label: self._alive_element(e) for e in _many(elements)}
+        touched = {label for e in doomed.values() for label in e.connectivity}
+        self._drop_elements(doomed)
+        if _is_on(deleteUnreferencedNodes):
+            users = self._index()
+            for label in sorted(touched):
+                if not users[label]:
+                    del self._nodes[label]
+                    del users[label]
+
+    def editNode(self, nodes: Any, coordinates: Any) -> None:  # noqa: N802 - host API
+        if isinstance(nodes, ShadowNode):
+            nodes, coordinates = [nodes], [coordinates]
+        targets = [self._alive_node(n) for n in nodes]
+        points = [_point(p) for p in coordinates]
+        if len(targets) != len(points):
+            raise ValueError(f"editNode got {len(targets)} nodes but {len(points)} coordinates")
+        for node, point in zip(targets, points, strict=True):
+            node.coordinates = point
+
+    def mergeNodes(self, nodes: Any, tolerance: float = 1e-6,  # noqa: N802 - host API
+                   removeDuplicateElements: Any = True) -> None:  # noqa: N803
+        candidates = sorted((self._alive_node(n) for n in _many(nodes)), key=lambda n: n.label)
+        mapping = merge_mapping(candidates, float(tolerance))
+        if not mapping:
+            return
+        users = self._index()
+        affected = sorted({e for removed in mapping for e in users[removed]})
+        collapsed = []
+        for label in affected:
+            element = self._elements[label]
+            new = tuple(mapping.get(k, k) for k in element.connectivity)
+            for node_label in element.connectivity:
+                users[node_label].discard(label)
+            if len(set(new)) != len(new):
+                del self._elements[label]
+                collapsed.append(label)
+                continue
+            element.connectivity = new
+            for node_label in new:
+                users[node_label].add(label)
+        if collapsed:
+            raise ShadowDoubt(f"merging collapses element(s) {_shown(collapsed)} onto a "
+                              "repeated node; whether the host deletes or keeps them is not "
+                              "fixed")
+        for removed in mapping:
+            del self._nodes[removed]
+            del users[removed]
+        if _is_on(removeDuplicateElements):
+            self._drop_duplicates_around(set(mapping.values()))
+
+    def _drop_duplicates_around(self, kept: set[int]) -> None:
+        users = self._index()
+        groups: dict[tuple[str, frozenset[int]], list[int]] = {}
+        for label in sorted({e for node in kept for e in users[node]}):
+            element = self._elements[label]
+            groups.setdefault((str(element.type), frozenset(element.connectivity)),
+                              []).append(label)
+        self._drop_elements([k for labels in groups.values() for k in labels[1:]])
+
+
+class ShadowModel:
+    """Just enough of a model for ``_model.parts[_part_name]`` and ``ensure_part``."""
+
+    def __init__(self, parts: Mapping[str, ShadowPart] | None = None) -> None:
+        self.parts: dict[str, ShadowPart] = dict(parts or {})
+
+    def Part(self, name: str, objectToCopy: Any = None) -> ShadowPart:  # noqa: N802,N803
+        part = ShadowPart(name)
+        self.parts[name] = part
+        return part
+
+
+def merge_mapping(ordered: Sequence[ShadowNode], tol: float) -> dict[int, int]:
+    """``{removed: kept}`` for a merge at ``tol`` whose outcome does not depend on the host.
+
+    That is the case when "within tolerance" partitions the nodes into cliques with no
+    distance at the tolerance edge: every group then keeps its lowest label, whatever order
+    or chaining rule the host uses. Anything else raises ShadowDoubt. One pass of spatial
+    hashing with a union-find; ``ordered`` is in ascending label order.
+    """
+    if tol == 0.0:
+        exact: dict[Point, int] = {}
+        mapping = {}
+        for node in ordered:
+            kept = exact.setdefault(node.coordinates, node.label)
+            if kept != node.label:
+                mapping[node.label] = kept
+        return mapping
+    reach = tol * (1 + EDGE_MARGIN)
+    inner2 = (tol * (1 - EDGE_MARGIN)) ** 2
+    labels = [node.label for node in ordered]
+    parent = dict(zip(labels, labels, strict=True))
+    edges: dict[int, int] = {}
+
+    def root(label: int) -> int:
+        while parent[label] != label:
+            parent[label] = parent[parent[label]]
+            label = parent[label]
+        return label
+
+    for a, b, d2 in close_pairs([node.coordinates for node in ordered], reach):
+        if d2 > inner2:
+            raise ShadowDoubt(f"nodes {labels[a]} and {labels[b]} lie at the merge tolerance "
+                              "itself: whether they merge depends on the host's rounding")
+        ra, rb = root(labels[a]), root(labels[b])
+        if ra != rb:
+            parent[ra] = rb
+            edges[rb] = edges.get(rb, 0) + edges.pop(ra, 0)
+        edges[rb] = edges.get(rb, 0) + 1
+    groups: dict[int, list[int]] = {}
+    for label in edges:
+        groups[label] = []
+    for label in parent:
+        top = root(label)
+        if top != label and top in groups:
+            groups[top].append(label)
+    mapping = {}
+    for top, members in groups.items():
+        size = len(members) + 1
+        if edges[top] != size * (size - 1) // 2:
+            raise ShadowDoubt("some nodes are within the merge tolerance of a node that is "
+                              "not within it of the others (a chain): the host may group "
+                              "them differently")
+        kept = min(top, *members)
+        for label in (top, *members):
+            if label != kept:
+                mapping[label] = kept
+    return mapping
+
+
+def close_pairs(points: Sequence[Point], reach: float) -> list[tuple[int, int, float]]:
+    """Index pairs ``(i, j)``, ``i < j``, of points within ``reach``, with their squared distance.
+
+    Spatial hashing vectorised with numpy (cells of size ``reach``: a close pair lies in the
+    same or a neighbouring cell), sorted keys and ``searchsorted`` per neighbour offset; the
+    pure-Python loop over 27 cells per node cost about a second on 45,000 nodes.
+    Raises ShadowDoubt on dense blobs (more than PAIRS_PER_NODE candidates per node).
+    """
+    count = len(points)
+    if count < 2:
+        return []
+    xyz = np.asarray(points, dtype=np.float64)
+    cells = np.floor(xyz / reach)
+    cells -= cells.min(axis=0) - 1
+    spans = cells.max(axis=0) + 2
+    if float(spans[0]) * float(spans[1]) * float(spans[2]) >= 2.0 ** 62:
+        raise ShadowDoubt("the merge tolerance is too small for the part's extent to hash "
+                          "its nodes")
+    cells = cells.astype(np.int64)
+    sy, sz = int(spans[1]), int(spans[2])
+    keys = (cells[:, 0] * sy + cells[:, 1]) * sz + cells[:, 2]
+    order = np.argsort(keys, kind="stable")
+    sorted_keys = keys[order]
+    firsts, seconds = [], []
+    candidates = 0
+    for di, dj, dk in _HALF_NEIGHBOURS:
+        wanted = keys + (di * sy + dj) * sz + dk
+        left = np.searchsorted(sorted_keys, wanted, side="left")
+        right = np.searchsorted(sorted_keys, wanted, side="right")
+        hits = right - left
+        total = int(hits.sum())
+        candidates += total
+        if candidates > PAIRS_PER_NODE * count:
+            raise ShadowDoubt("too many nodes lie within the merge tolerance of each other to "
+                              "tell how the host groups them")
+        if total == 0:
+            continue
+        first = np.repeat(np.arange(count), hits)
+        starts = np.repeat(left - np.cumsum(hits) + hits, hits)
+        second = order[np.arange(total) + starts]
+        if (di, dj, dk) == (0, 0, 0):
+            keep = first < second
+            first, second = first[keep], second[keep]
+        firsts.append(first)
+        seconds.append(second)
+    if not firsts:
+        return []
+    first = np.concatenate(firsts)
+    second = np.concatenate(seconds)
+    d2 = ((xyz[first] - xyz[second]) ** 2).sum(axis=1)
+    close = d2 <= reach * reach
+    pairs = zip(np.minimum(first, second)[close].tolist(),
+                np.maximum(first, second)[close].tolist(), d2[close].tolist(), strict=True)
+    return sorted(pairs)
+
+
+def _point(value: Sequence[float]) -> Point:
+    x, y, z = value
+    return (float(x), float(y), float(z))
+
+
+def _many(items: Any) -> list[Any]:
+    if isinstance(items, ShadowNode | ShadowElement):
+        return [items]
+    return list(items)
+
+
+def _is_on(flag: Any) -> bool:
+    return flag is True or (not isinstance(flag, bool) and str(flag) == "ON")
+
+
+def _shown(labels: Sequence[int]) -> str:
+    head = ", ".join(str(k) for k in labels[:10])
+    return head + (f" (+{len(labels) - 10} more)" if len(labels) > 10 else "")
