@@ -2,21 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
+from sam_plugin.testing.pipeline import fresh_database
 
-@pytest.fixture
-def fresh_sam() -> Iterator[Any]:
-    import sam
-    from sam.database import Mdb
-
-    saved = sam.mdb
-    sam.mdb = Mdb()
-    try:
-        yield sam
-    finally:
-        sam.mdb = saved
-        sam.session.viewports["Viewport: 1"].displayedObject = None
+fresh_sam = pytest.fixture(fresh_database)

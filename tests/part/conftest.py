@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -14,22 +14,12 @@ from sam_plugin.compilers.evidence import SHAPES, Prediction, Readback
 from sam_plugin.compilers.part import MODULE
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
 from sam_plugin.runtime.host_gateway import ExecutionReceipt, HostGateway
+from sam_plugin.testing.pipeline import fresh_database
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 
 
-@pytest.fixture
-def fresh_sam() -> Iterator[Any]:
-    import sam
-    from sam.database import Mdb
-
-    saved = sam.mdb
-    sam.mdb = Mdb()
-    try:
-        yield sam
-    finally:
-        sam.mdb = saved
-        sam.session.viewports["Viewport: 1"].displayedObject = None
+fresh_sam = pytest.fixture(fresh_database)
 
 
 @dataclass
