@@ -17,6 +17,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
+from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -32,6 +33,7 @@ EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
 ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
+ENV_BASE_URL = "SAM_AGENT_BASE_URL"
 
 
 class UsageError(Exception):
@@ -114,8 +116,10 @@ async def run_command(
     stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
     request = _read_request(args)
     settings = _settings(args)
+    save_path = _check_save_path(args.save) if args.save else None
     sam = _import_sam(err)
     _open_workspace(sam, args.workspace)
+    _check_target(sam, args.workspace, args.mode, args.model, args.part)
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
     controller = RunController(runs_dir=_runs_dir(args), settings=settings, host=host)
@@ -141,9 +145,11 @@ async def run_command(
     result = controller.result
     assert result is not None
     saved = None
-    if result.status == "verified" and args.save:
-        saved = _save(host, args.save, err)
+    if result.status == "verified" and save_path is not None:
+        saved = _save(host, save_path, err)
     _print_result(result, controller.runs_dir / result.run_id, args.json, out)
+    if not args.json:
+        _print_next_step(result, settings.base_url, save_path, out)
     if saved is False:
         return EXIT_FAILED
     return {"verified": EXIT_VERIFIED, "rejected": EXIT_REVIEW, "cancelled": EXIT_REVIEW}.get(
@@ -160,8 +166,14 @@ def _read_request(args: argparse.Namespace) -> str:
     else:
         try:
             text = args.request_file.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(
+                f"--request-file: {args.request_file} is not UTF-8 text; save it as UTF-8 "
+                "(e.g. iconv -f GBK -t UTF-8) and run again"
+            ) from None
         except OSError as error:
-            raise UsageError(f"--request-file: cannot read {args.request_file} ({error})") from None
+            reason = error.strerror or str(error)
+            raise UsageError(f"--request-file: cannot read {args.request_file} ({reason})") from None
     if not text.strip():
         raise UsageError("--request: empty; describe the change you want")
     return text
@@ -189,7 +201,17 @@ def _settings(args: argparse.Namespace) -> Any:
             + " (use --base-url, --api-model, or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
             "SAM_AGENT_MODEL)"
         )
+    _check_base_url(settings.base_url, "--base-url" if args.base_url else ENV_BASE_URL)
     return settings
+
+
+def _check_base_url(url: str, source: str) -> None:
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise UsageError(
+            f"{source}: {url!r} is not an http:// or https:// URL "
+            "(e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1)"
+        )
 
 
 def _import_sam(err: TextIO) -> Any:
@@ -209,12 +231,49 @@ def _import_sam(err: TextIO) -> Any:
 
 
 def _open_workspace(sam: Any, path: Path) -> None:
+    if path.is_dir():
+        raise UsageError(f"--workspace: {path} is a directory; give a *.sam.json file")
     if not path.is_file():
         raise UsageError(f"--workspace: no such file {path}")
     try:
         sam.openMdb(str(path))
     except Exception as error:  # the host's own message says what is wrong with the file
-        raise UsageError(f"--workspace: cannot open {path} ({error})") from None
+        reason = str(error).removeprefix(f"cannot open {str(path)!r}: ")
+        raise UsageError(f"--workspace: cannot open {path} ({reason})") from None
+
+
+def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
+    """The target must be there before a provider is asked: the model always, the part
+    unless Part mode builds it."""
+    models = list(sam.mdb.models.keys())
+    if model not in models:
+        raise UsageError(
+            f"--model: no model {model!r} in {workspace}; models there: {_names(models)}"
+        )
+    parts = list(sam.mdb.models[model].parts.keys())
+    if mode != "part" and part not in parts:
+        raise UsageError(
+            f"--part: no part {part!r} in model {model!r} (parts: {_names(parts)}); "
+            f"{mode} mode changes an existing part: build it first with --mode part"
+        )
+
+
+def _names(names: Sequence[str]) -> str:
+    return ", ".join(repr(n) for n in names) if names else "none"
+
+
+def _check_save_path(path: Path) -> Path:
+    """The file ``--save`` will write (``.sam.json`` appended like SAM does), checked before
+    anything runs so that a verified run is never left unsaved for a typo."""
+    if path.is_dir():
+        raise UsageError(f"--save: {path} is a directory; give a file name such as "
+                         f"{path / 'out.sam.json'}")
+    if not path.name.endswith(".sam.json"):
+        path = path.with_name(path.name + ".sam.json")
+    existing = next(p for p in (path.parent, *path.parent.parents) if p.exists() or p == p.parent)
+    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+        raise UsageError(f"--save: cannot write {path} ({existing} is not a writable directory)")
+    return path
 
 
 def _runs_dir(args: argparse.Namespace) -> Path:
@@ -234,16 +293,26 @@ def _ask(spec: str, stdin: TextIO, err: TextIO) -> bool:
     print("Confirm this spec and let the model fill in the tool calls? [y/N] ", end="", file=err)
     err.flush()
     answer = stdin.readline()
+    if not _is_terminal(stdin):  # a piped answer is not echoed: show it, end the line
+        print(answer.strip() or "(no answer)", file=err)
     return answer.strip().lower() in ("y", "yes")
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
 
 
 def _save(host: Any, path: Path, err: TextIO) -> bool:
     try:
         host.mdb.saveAs(str(path))
     except Exception as error:
-        print(f"sam-agent: the run is verified, but saving {path} failed: {error}", file=err)
+        print(f"sam-agent: the run is verified, but saving {path} failed: {error}; the change "
+              "is only in this process's database and is lost when it exits", file=err)
         return False
-    print(f"saved: {path}", file=err)
+    print(f"saved: {getattr(host.mdb, 'pathName', None) or path}", file=err)
     return True
 
 
@@ -319,6 +388,40 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
         after = result.after
         print(f"  after: {after.node_count} nodes, {after.element_count} elements", file=out)
     print(f"  run directory: {run_dir}", file=out)
+
+
+def next_step(status: str, layer: str | None, base_url: str) -> str | None:
+    """What the analyst should do after a run that did not verify, by where it stopped."""
+    if status == "verified":
+        return None
+    if status in ("rejected", "cancelled"):
+        return "Nothing was executed. Edit the request (or --request-file) and run again."
+    if status == "unknown":
+        return "The outcome is unknown: open the workspace and check the part; never rerun blindly."
+    return {
+        "observation": "Nothing was executed. Check --workspace, --model and --part, then run "
+        "again.",
+        "design": "Nothing was executed. Rephrase the request (what to change, on which part) "
+        "and run again.",
+        "provider": f"Nothing was executed. Check that the provider at {base_url} is running "
+        "and reachable and that the model name and API key are right (--base-url, "
+        "--api-model, SAM_AGENT_API_KEY), then run again.",
+        "tool_call": "Nothing was executed. Edit the request and run again.",
+        "compile": "Nothing was executed. Edit the request and run again.",
+        "execution": "The part may be partly modified: re-observe it (open the workspace "
+        "again) before the next run.",
+        "verification": "The model was changed but did not read back as the spec said: "
+        "inspect the part before the next run.",
+    }.get(layer or "", "Nothing was verified: check the run directory before the next run.")
+
+
+def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: TextIO) -> None:
+    layer = result.error.layer if result.error is not None else None
+    step = next_step(result.status, layer, base_url)
+    if step:
+        print(f"  next: {step}", file=out)
+    if save_path is not None and result.status != "verified":
+        print(f"  --save: {save_path} was not written (the run did not verify)", file=out)
 
 
 if __name__ == "__main__":

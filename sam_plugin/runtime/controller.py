@@ -9,10 +9,11 @@ runs on the caller's thread (the GUI thread under qasync), as SAM requires.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -243,7 +244,7 @@ class RunController:
         self._bus.log_path = run.dir.file("events.jsonl")
         self._cancel_requested = False
         self.spec_text, self.route, self.result = "", None, None
-        try:
+        with self._outcome():
             self._set_phase(Phase.OBSERVING, "Observing the workspace (read-only)")
             run.dir.write_text("request.txt", request)
             self._observe(run)
@@ -252,14 +253,6 @@ class RunController:
             self._set_phase(Phase.DESIGNING, "Designing: the model is writing the spec")
             await self._design(run)
             self._set_phase(Phase.REVIEW, "Review: spec proposed, waiting for your confirmation")
-        except _Fail as failure:
-            self._finish_failed(failure.layer, failure.message)
-        except asyncio.CancelledError:
-            self._finish_cancelled()
-            if not self._cancel_requested:
-                raise
-        except Exception as error:
-            self._finish_internal_error(error)
         return self.phase
 
     async def confirm(self, mode: str, target: Target) -> RunResult:
@@ -271,7 +264,7 @@ class RunController:
                 "submit a request first"
             )
         self._cancel_requested = False
-        try:
+        with self._outcome():
             self._check_drift(run, mode, target, when="confirm")
             self._bus.emit(run.run_id, "design_confirmed", {"tools": list(self._route(run).tools)})
             self._set_phase(Phase.COLLECTING, self._collecting_label(0))
@@ -290,6 +283,14 @@ class RunController:
             self._check_drift(run, mode, target, when="execution")
             self._execute_once(run, script, sha, key)
             self._verify(run, prediction)
+        assert self.result is not None
+        return self.result
+
+    @contextlib.contextmanager
+    def _outcome(self) -> Iterator[None]:
+        """How a submit or confirm ended becomes the run's state (each writes result.json)."""
+        try:
+            yield
         except _Return as back:
             self._return_to_review(back.layer, back.message)
         except _Fail as failure:
@@ -300,8 +301,6 @@ class RunController:
                 raise
         except Exception as error:
             self._finish_internal_error(error)
-        assert self.result is not None
-        return self.result
 
     async def cancel(self) -> None:
         """Stop a run before execution: closes a running stream; Cancelled (result written)."""
