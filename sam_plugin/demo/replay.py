@@ -3,25 +3,35 @@
 The responder matches a chat request to a bundled example by the request text inside its
 user message: a request without ``tools`` gets the recorded spec (streamed, with reasoning
 for DeepSeek-style examples); a request with ``tools`` gets the recorded calls for exactly
-the tools offered, in the order offered. An unknown request gets a plain answer saying
-that replay only knows the bundled examples.
+the tools offered, in the order offered. An unknown request is refused with an HTTP 400
+error (never streamed as if it were a spec), so the run fails at the provider layer with a
+message saying that replay only knows the bundled examples and how to go live.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 from sam_plugin.demo.examples import Example, load_examples
-from sam_plugin.testing.fake_provider import FakeProvider, StreamResponse
+from sam_plugin.testing.fake_provider import ErrorResponse, FakeProvider, StreamResponse
 from sam_plugin.testing.streams import deepseek_stream, openai_stream
 
 REPLAY_MODEL = "replay-recorded"
-UNKNOWN_REQUEST_REPLY = (
-    "Replay mode has no recorded answer for this request. It answers only the bundled "
-    "example requests (pick one under Examples). To use a live model, open Settings and "
-    "enter a provider."
-)
+UNKNOWN_REQUEST_STATUS = 400
+
+
+def unknown_request_message(examples: Sequence[Example]) -> str:
+    """Why replay refused a request, the requests it knows, and how to use a live model."""
+    # kept under the provider adapter's 500-character clip
+    return (
+        "Replay mode (recorded responses, not a live model) has no recorded answer for this "
+        f"request: it answers only the {len(examples)} bundled example requests, word for "
+        "word. Pick one under Examples in the dock, or configure a live model in Settings "
+        "(or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)."
+    )
+
 
 
 def _user_text(request: Any) -> str:
@@ -48,14 +58,15 @@ class ReplayResponder:
         found = [e for e in self.examples if e.request in text]
         return max(found, key=lambda e: len(e.request)) if found else None
 
-    def __call__(self, request: Any) -> StreamResponse:
+    def __call__(self, request: Any) -> StreamResponse | ErrorResponse:
         example = self.match(request)
         tools = _offered_tools(request) if isinstance(request, dict) else []
         kind = "tools" if tools else "design"
         self.answered.append((example.id if example else "", kind))
         if example is None:
-            return StreamResponse([_b(p) for p in openai_stream(content=UNKNOWN_REQUEST_REPLY)],
-                                  delay=self.delay)
+            body = {"error": {"message": unknown_request_message(self.examples),
+                              "type": "invalid_request_error", "code": "replay_unknown_request"}}
+            return ErrorResponse(UNKNOWN_REQUEST_STATUS, json.dumps(body).encode("utf-8"))
         if tools:
             pieces = openai_stream(tool_calls=example.calls_for(tools), fragment_size=24)
         elif example.style == "deepseek":

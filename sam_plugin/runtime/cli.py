@@ -14,6 +14,7 @@ import importlib
 import importlib.util
 import os
 import sys
+import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
@@ -33,7 +34,6 @@ EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
 ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
-ENV_BASE_URL = "SAM_AGENT_BASE_URL"
 
 
 class UsageError(Exception):
@@ -173,9 +173,12 @@ def _read_request(args: argparse.Namespace) -> str:
             ) from None
         except OSError as error:
             reason = error.strerror or str(error)
-            raise UsageError(f"--request-file: cannot read {args.request_file} ({reason})") from None
+            raise UsageError(
+                f"--request-file: cannot read {args.request_file} ({reason})"
+            ) from None
     if not text.strip():
-        raise UsageError("--request: empty; describe the change you want")
+        flag = "--request" if args.request is not None else "--request-file"
+        raise UsageError(f"{flag}: empty; describe the change you want")
     return text
 
 
@@ -192,7 +195,9 @@ def _settings(args: argparse.Namespace) -> Any:
     except ValidationError as error:
         first = error.errors()[0]
         field = ".".join(str(p) for p in first["loc"])
-        raise UsageError(f"provider setting {field}: {first['msg']}") from None
+        source = {"profile": "SAM_AGENT_PROFILE", "model": "--api-model or SAM_AGENT_MODEL",
+                  "base_url": "--base-url or SAM_AGENT_BASE_URL"}.get(field, field)
+        raise UsageError(f"provider setting {field} ({source}): {first['msg']}") from None
     missing = settings.missing_fields()
     if missing:
         raise UsageError(
@@ -271,9 +276,18 @@ def _check_save_path(path: Path) -> Path:
     if not path.name.endswith(".sam.json"):
         path = path.with_name(path.name + ".sam.json")
     existing = next(p for p in (path.parent, *path.parent.parents) if p.exists() or p == p.parent)
-    if not existing.is_dir() or not os.access(existing, os.W_OK | os.X_OK):
+    if not existing.is_dir() or not _can_create_in(existing):
         raise UsageError(f"--save: cannot write {path} ({existing} is not a writable directory)")
     return path
+
+
+def _can_create_in(directory: Path) -> bool:
+    """Really try (``os.access`` says yes to root everywhere, even under /proc)."""
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            return True
+    except OSError:
+        return False
 
 
 def _runs_dir(args: argparse.Namespace) -> Path:
@@ -390,7 +404,7 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
     print(f"  run directory: {run_dir}", file=out)
 
 
-def next_step(status: str, layer: str | None, base_url: str) -> str | None:
+def next_step(status: str, layer: str | None, base_url: str, message: str = "") -> str | None:
     """What the analyst should do after a run that did not verify, by where it stopped."""
     if status == "verified":
         return None
@@ -403,9 +417,7 @@ def next_step(status: str, layer: str | None, base_url: str) -> str | None:
         "again.",
         "design": "Nothing was executed. Rephrase the request (what to change, on which part) "
         "and run again.",
-        "provider": f"Nothing was executed. Check that the provider at {base_url} is running "
-        "and reachable and that the model name and API key are right (--base-url, "
-        "--api-model, SAM_AGENT_API_KEY), then run again.",
+        "provider": _provider_step(message, base_url),
         "tool_call": "Nothing was executed. Edit the request and run again.",
         "compile": "Nothing was executed. Edit the request and run again.",
         "execution": "The part may be partly modified: re-observe it (open the workspace "
@@ -415,9 +427,21 @@ def next_step(status: str, layer: str | None, base_url: str) -> str | None:
     }.get(layer or "", "Nothing was verified: check the run directory before the next run.")
 
 
+def _provider_step(message: str, base_url: str) -> str:
+    if "connection:" in message or "timeout:" in message:
+        return (f"Nothing was executed. Check that the provider at {base_url} is running and "
+                "reachable (--base-url or SAM_AGENT_BASE_URL), then run again.")
+    if "auth:" in message:
+        return ("Nothing was executed. Check the API key (SAM_AGENT_API_KEY) for "
+                f"{base_url}, then run again.")
+    return ("Nothing was executed. Read the provider's message above; fix the request or the "
+            "provider settings (--base-url, --api-model, SAM_AGENT_API_KEY), then run again.")
+
+
 def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: TextIO) -> None:
-    layer = result.error.layer if result.error is not None else None
-    step = next_step(result.status, layer, base_url)
+    error = result.error
+    layer, message = (error.layer, error.message) if error is not None else (None, "")
+    step = next_step(result.status, layer, base_url, message)
     if step:
         print(f"  next: {step}", file=out)
     if save_path is not None and result.status != "verified":

@@ -110,6 +110,14 @@ def _main(argv: list[str] | None) -> int:
     if args.auto_run and not args.screenshot:
         print("sam-agent demo: --auto-run needs --screenshot", file=sys.stderr)
         return 2
+    if args.auto_run:
+        from sam_plugin.demo.examples import example_by_id
+
+        try:  # before any window or file: a typo must not leave a picture of nothing
+            example_by_id(args.auto_run)
+        except KeyError as error:
+            print(f"sam-agent demo: --auto-run: {error.args[0]}", file=sys.stderr)
+            return 2
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if args.screenshot and not os.environ.get("SAM_AGENT_RUNS_DIR"):

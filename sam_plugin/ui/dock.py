@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QScrollArea,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -197,10 +198,34 @@ class SamAgentDock(QDockWidget):
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.setObjectName("runSplitter")
         splitter.addWidget(spec_pane)
-        splitter.addWidget(self.result_view)
-        splitter.setStretchFactor(0, 2)
-        splitter.setStretchFactor(1, 3)
+        # in a short dock the result scrolls instead of squeezing the counts table
+        result_scroll = QScrollArea()
+        result_scroll.setObjectName("resultScroll")
+        result_scroll.setWidgetResizable(True)
+        result_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        result_scroll.setWidget(self.result_view)
+        splitter.addWidget(result_scroll)
+        self.run_splitter = splitter
+        self._set_run_stretch()
         return splitter
+
+    def _set_run_stretch(self) -> None:
+        has_result = self.result_view.has_result()
+        self.run_splitter.setStretchFactor(0, 2 if has_result else 1)
+        self.run_splitter.setStretchFactor(1, 3 if has_result else 0)
+
+    def _fit_run_splitter(self) -> None:
+        """While the spec is written and reviewed it gets the room; the result, once there is
+        one, gets two thirds."""
+        self._set_run_stretch()
+        total = sum(self.run_splitter.sizes())
+        if total <= 0:
+            return
+        if self.result_view.has_result():
+            result_height = total * 2 // 3
+        else:
+            result_height = min(self.result_view.sizeHint().height() + 4, total // 3)
+        self.run_splitter.setSizes([total - result_height, result_height])
 
     def _connect(self, signal: Any, slot: Any) -> None:
         signal.connect(slot)
@@ -253,6 +278,22 @@ class SamAgentDock(QDockWidget):
         finally:
             self._populating = False
         self._update_explore_default()
+
+    def _missing_part(self) -> str:
+        """Property and Mesh change an existing part: a typed name that is not there is said
+        at once, before a provider is asked for a spec that cannot compile."""
+        target = self.target()
+        if self.mode() == "part" or not target.part_name:
+            return ""
+        try:
+            parts = list(self.sam.mdb.models[target.model_name].parts.keys())
+        except Exception:  # no such model: the controller's observation says so
+            return ""
+        if target.part_name in parts:
+            return ""
+        return tr("Not submitted — there is no part {part} in {model}; {mode} mode changes an "
+                  "existing part: pick one, or build it in Part mode first").format(
+            part=target.part_name, model=target.model_name, mode=self.mode_combo.currentText())
 
     def _on_explore_clicked(self, checked: bool) -> None:
         self._explore_chosen = True
@@ -476,6 +517,10 @@ class SamAgentDock(QDockWidget):
         if not request:
             self.set_status(tr("Type a request first"))
             return "idle"
+        missing = self._missing_part()
+        if missing:
+            self.set_status(missing)
+            return "idle"
         self._set_busy_buttons()
         if self._prewarm is not None:
             await self._prewarm.wait()
@@ -486,6 +531,7 @@ class SamAgentDock(QDockWidget):
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
         self.result_view.clear()
+        self._fit_run_splitter()
         self._progress = None
         try:
             controller = self._ensure_controller()
@@ -559,6 +605,7 @@ class SamAgentDock(QDockWidget):
         self._check_thread()
         if result is not None:
             self.result_view.show_result(result, self._run_dir(), back_in_review)
+            self._fit_run_splitter()
             self.set_status(final_words(result, back_in_review))
         if back_in_review:
             self._set_busy_buttons(review=True)

@@ -22,6 +22,7 @@ from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.status_words import error_action, layer_name
 
 COUNT_ROWS = ("nodes", "elements", "QUAD", "TRI", "BEAM", "sets")
+CHECK_VALUE_MAX_WIDTH = 110  # px for Expected / Actual; the Check column takes the rest
 
 
 def _count(summary: Any, row: str) -> str:
@@ -62,7 +63,8 @@ class ResultView(QWidget):
         self.link.setObjectName("runDirLink")
         self.link.setTextFormat(Qt.TextFormat.RichText)
         self.link.linkActivated.connect(self.open_run_dir)
-        for widget in (self.error_label, self.table, self.checks, self.link):
+        # the link first: in a short dock the tables scroll, the run directory stays in sight
+        for widget in (self.error_label, self.link, self.table, self.checks):
             layout.addWidget(widget)
         for table in (self.table, self.checks):
             table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
@@ -70,10 +72,16 @@ class ResultView(QWidget):
             table.verticalHeader().setDefaultSectionSize(22)
         rows_height = 22 * len(COUNT_ROWS) + self.table.horizontalHeader().sizeHint().height() + 4
         self.table.setFixedHeight(rows_height)
-        self.checks.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.checks.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
-            self.checks.horizontalHeader().setSectionResizeMode(
-                column, QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.ResizeToContents)
+        # a fingerprint or a long list must not push Actual and OK out of sight: long values
+        # are elided in the middle (the whole value is the cell's tooltip)
+        header.setMaximumSectionSize(CHECK_VALUE_MAX_WIDTH)
+        self.checks.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.checks.setWordWrap(False)
+        self.checks.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.checks.verticalHeader().hide()
         self.retranslate()
         self.clear()
@@ -93,19 +101,31 @@ class ResultView(QWidget):
         self.checks.setRowCount(0)
         self.link.clear()
         self.run_dir = None
+        self.set_tables_shown(False)
+
+    def set_tables_shown(self, shown: bool) -> None:
+        """The tables only once there is a result: until then the spec needs the room."""
+        self.table.setVisible(shown)
+        self.checks.setVisible(shown)
+
+    def has_result(self) -> bool:
+        return not self.table.isHidden()
 
     def show_result(self, result: Any, run_dir: Path | None, back_in_review: bool = False) -> None:
         self.clear()
+        self.set_tables_shown(True)
         for row, key in enumerate(COUNT_ROWS):
             self.table.setItem(row, 0, QTableWidgetItem(_count(result.before, key)))
             self.table.setItem(row, 1, QTableWidgetItem(_count(result.after, key)))
         self.checks.setRowCount(len(result.checks))
-        for row, check in enumerate(result.checks):
+        # a check that failed is what the analyst must see first
+        for row, check in enumerate(sorted(result.checks, key=lambda c: c.ok)):
             ok = QTableWidgetItem(tr("yes") if check.ok else tr("NO"))
             ok.setForeground(QColor("#1a7f37") if check.ok else QColor("#cf222e"))
             for column, item in enumerate((QTableWidgetItem(check.name),
                                            QTableWidgetItem(check.expected),
                                            QTableWidgetItem(check.actual), ok)):
+                item.setToolTip(item.text())
                 self.checks.setItem(row, column, item)
         if result.error is not None:
             self.show_error(result.error.layer, result.error.message, back_in_review)

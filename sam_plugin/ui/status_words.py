@@ -62,6 +62,12 @@ def error_action(layer: str, back_in_review: bool) -> str:
         return tr("Nothing was executed. Edit the request or confirm again.")
     if layer in {"execution", "verification"}:
         return tr("The part may be partly modified: re-observe before the next run.")
+    if layer == "provider":
+        return tr("Nothing was executed. Check the provider in Settings… (URL, model, API key) "
+                  "or pick an example request, then submit again.")
+    if layer == "observation":
+        return tr("Nothing was executed. Check the mode, model and part shown above, then "
+                  "submit again.")
     return tr("Nothing was executed. Check the request or the provider settings, then submit "
               "again.")
 
@@ -84,8 +90,9 @@ def final_words(result: Any, back_in_review: bool = False) -> str:
     return tr("Failed — {reason}").format(reason=reason) if reason else tr("Failed")
 
 
-def _summary(text: str, limit: int = 240) -> str:
-    """The message on one line (diagnostic bullets joined), cut at ``limit`` characters."""
+def _summary(text: str, limit: int = 100) -> str:
+    """The message on one line (diagnostic bullets joined), cut at ``limit`` characters: the
+    status line is scanned, the result view's error label carries the whole message."""
     parts = [line.strip().lstrip("- ").strip() for line in (text or "").splitlines()]
     line = " — ".join(p for p in parts if p)
     return line if len(line) <= limit else line[: limit - 1] + "…"

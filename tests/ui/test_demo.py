@@ -9,7 +9,8 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from sam_plugin.demo.examples import load_examples
-from sam_plugin.demo.replay import UNKNOWN_REQUEST_REPLY, ReplayResponder
+from sam_plugin.demo.replay import ReplayResponder, unknown_request_message
+from sam_plugin.testing.fake_provider import ErrorResponse
 from sam_plugin.ui.demo import main
 
 
@@ -57,8 +58,32 @@ def test_replay_answers_only_the_offered_tools_and_admits_unknown_requests():
     body = b"".join(responder(request).chunks).decode()
     assert "audit_part" in body and "transform_part" not in body
     unknown = {"messages": [{"role": "user", "content": "paint it red"}]}
-    assert _streamed_content(responder(unknown).chunks) == UNKNOWN_REQUEST_REPLY
+    refused = responder(unknown)
+    # refused as an error, never streamed as if it were a spec the analyst could confirm
+    assert isinstance(refused, ErrorResponse) and refused.status == 400
+    message = json.loads(refused.body)["error"]["message"]
+    assert message == unknown_request_message(load_examples())
+    assert message.startswith("Replay mode (recorded responses, not a live model) has no "
+                              "recorded answer for this request: it answers only the 4 bundled "
+                              "example requests, word for word. Pick one under Examples")
     assert responder.answered == [("copy_merge", "tools"), ("", "design")]
+
+
+def test_an_unknown_request_in_replay_fails_at_provider_without_a_spec(
+        qtbot, replay, dock, workspace):
+    from sam_plugin.ui.automation import run_request
+
+    status = run_request(dock, "part", "Model-1", "Panel", "paint the panel red", timeout=30)
+    assert status.startswith("Failed — provider: the design request failed: bad_request: "
+                             "Replay mode (recorded responses, not a live model)")
+    assert dock.result_view.error_label.text().startswith(
+        "Error in provider: the design request failed: bad_request: Replay mode (recorded "
+        "responses, not a live model) has no recorded answer for this request: it answers only "
+        "the 4 bundled example requests, word for word. Pick one under Examples in the dock")
+    assert dock.controller.result.status == "failed"
+    assert dock.spec_view.toPlainText() == ""
+    assert not dock.confirm_button.isEnabled()
+    assert "Pick one under Examples in the dock" in dock.describe_error()
 
 
 def _streamed_content(chunks: list[bytes]) -> str:

@@ -84,6 +84,10 @@
         <translation>面板现在显示 {mode} {model}/{part}</translation>
     </message>
     <message>
+        <source>Not submitted — there is no part {part} in {model}; {mode} mode changes an existing part: pick one, or build it in Part mode first</source>
+        <translation>未提交 — {model} 中没有部件 {part}；{mode}模式只修改已有部件：请选择一个部件，或先在“部件”模式中创建它</translation>
+    </message>
+    <message>
         <source>Type a request first</source>
         <translation>请先输入请求</translation>
     </message>
@@ -254,6 +258,14 @@
     <message>
         <source>No system keyring is available: the API key is kept in plain text in {path}.</source>
         <translation>没有可用的系统密钥环：API 密钥以明文保存在 {path} 中。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the provider in Settings… (URL, model, API key) or pick an example request, then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查模型服务（URL、模型、API 密钥），或选择一个示例请求，然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the mode, model and part shown above, then submit again.</source>
+        <translation>未执行任何操作。请检查上方显示的模式、模型和部件，然后重新提交。</translation>
     </message>
     <message>
         <source>Nothing was executed. Check the request or the provider settings, then submit again.</source>

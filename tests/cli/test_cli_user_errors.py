@@ -1,0 +1,190 @@
+"""``sam-agent run`` as an analyst meets it: every mistake names the problem and what to do,
+exits with the DESIGN.md §6 code, and never shows a Python traceback."""
+
+from __future__ import annotations
+
+import pytest
+from cli_support import StubQuadModule, base_args, new_workspace, run_cli, saved_counts
+
+from sam_plugin.compilers import registry
+from sam_plugin.runtime import cli
+
+SPEC = "Add two unit QUADs at z=5 and audit.\nPlanned Part capabilities: build, audit"
+
+
+@pytest.fixture
+def stub_module(monkeypatch):
+    module = StubQuadModule()
+    monkeypatch.setattr(registry, "get_module", lambda mode: module)
+    return module
+
+
+def _script(fake) -> None:
+    fake.enqueue_reply(SPEC)
+    fake.enqueue_reply(tool_calls=[("build_part", '{"quads": 2}'), ("audit_part", "{}")])
+
+
+def _args(tmp_path, *extra: str, mode: str = "part", part: str = "Plate") -> list[str]:
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
+    return base_args(workspace, tmp_path / "runs", mode=mode, part=part) + list(extra)
+
+
+def _usage(run, message: str) -> None:
+    assert run.code == 2, run.err
+    assert f"sam-agent: error: {message}\n" in run.err
+    assert "Traceback" not in run.err + run.out
+
+
+def test_a_request_file_that_is_not_utf8_is_usage_exit_2(tmp_path, capsys, provider_env):
+    request = tmp_path / "request.txt"
+    request.write_bytes("建一个 60 x 100 的板".encode("gbk"))
+    run = run_cli(_args(tmp_path, "--request-file", str(request), "--yes"), capsys)
+    _usage(run, f"--request-file: {request} is not UTF-8 text; save it as UTF-8 "
+                "(e.g. iconv -f GBK -t UTF-8) and run again")
+    assert provider_env.requests == []
+
+
+def test_a_chinese_request_file_reaches_the_provider_intact(
+    tmp_path, capsys, provider_env, stub_module
+):
+    request = tmp_path / "request.txt"
+    request.write_text("在 z=5 处加两个单位四边形单元并审核\n", encoding="utf-8")
+    _script(provider_env)
+    run = run_cli(_args(tmp_path, "--request-file", str(request), "--yes"), capsys)
+    assert run.code == 0, run.err
+    design = provider_env.requests[0].json
+    assert any("在 z=5 处加两个单位四边形单元并审核" in str(m.get("content"))
+               for m in design["messages"])
+
+
+def test_an_empty_request_file_names_the_flag(tmp_path, capsys, provider_env):
+    request = tmp_path / "request.txt"
+    request.write_text("  \n", encoding="utf-8")
+    run = run_cli(_args(tmp_path, "--request-file", str(request)), capsys)
+    _usage(run, "--request-file: empty; describe the change you want")
+
+
+def test_a_directory_as_workspace_says_so(tmp_path, capsys, provider_env):
+    args = _args(tmp_path, "--request", "x")
+    args[args.index("--workspace") + 1] = str(tmp_path)
+    run = run_cli(args, capsys)
+    _usage(run, f"--workspace: {tmp_path} is a directory; give a *.sam.json file")
+
+
+def test_a_corrupt_workspace_is_named_once_with_the_reason(tmp_path, capsys, provider_env):
+    args = _args(tmp_path, "--request", "x")
+    broken = tmp_path / "broken.sam.json"
+    broken.write_text("garbage{", encoding="utf-8")
+    args[args.index("--workspace") + 1] = str(broken)
+    run = run_cli(args, capsys)
+    _usage(run, f"--workspace: cannot open {broken} (not a JSON document (expected value at "
+                "line 1 column 1))")
+
+
+def test_an_unknown_model_is_usage_before_any_provider_call(tmp_path, capsys, provider_env):
+    args = _args(tmp_path, "--request", "x", "--yes")
+    args[args.index("--model") + 1] = "Model-9"
+    run = run_cli(args, capsys)
+    _usage(run, f"--model: no model 'Model-9' in {tmp_path / 'w.sam.json'}; "
+                "models there: 'Model-1'")
+    assert provider_env.requests == []
+
+
+def test_mesh_mode_on_a_missing_part_is_usage_before_any_provider_call(
+    tmp_path, capsys, provider_env
+):
+    run = run_cli(_args(tmp_path, "--request", "refine", mode="mesh", part="My Panel"), capsys)
+    _usage(run, "--part: no part 'My Panel' in model 'Model-1' (parts: 'Plate'); mesh mode "
+                "changes an existing part: build it first with --mode part")
+    assert provider_env.requests == []
+
+
+def test_save_onto_a_directory_is_usage_before_any_provider_call(tmp_path, capsys, provider_env):
+    run = run_cli(_args(tmp_path, "--request", "x", "--yes", "--save", str(tmp_path)), capsys)
+    _usage(run, f"--save: {tmp_path} is a directory; give a file name such as "
+                f"{tmp_path / 'out.sam.json'}")
+    assert provider_env.requests == []
+
+
+def test_save_below_a_file_is_usage_before_any_provider_call(tmp_path, capsys, provider_env):
+    blocker = tmp_path / "notes.txt"
+    blocker.write_text("not a directory", encoding="utf-8")
+    target = blocker / "sub" / "out.sam.json"
+    run = run_cli(_args(tmp_path, "--request", "x", "--yes", "--save", str(target)), capsys)
+    _usage(run, f"--save: cannot write {target} ({blocker} is not a writable directory)")
+    assert provider_env.requests == []
+
+
+def test_save_into_a_missing_directory_creates_it_and_names_the_file_written(
+    tmp_path, capsys, provider_env, stub_module
+):
+    _script(provider_env)
+    target = tmp_path / "new" / "deeper" / "plate"
+    run = run_cli(_args(tmp_path, "--request", "quads", "--yes", "--save", str(target)), capsys)
+    assert run.code == 0, run.err
+    written = tmp_path / "new" / "deeper" / "plate.sam.json"
+    assert f"saved: {written}\n" in run.err
+    assert written.is_file()
+
+
+def test_a_base_url_that_is_not_http_is_usage_exit_2(tmp_path, capsys, provider_env):
+    run = run_cli(_args(tmp_path, "--request", "x", "--base-url", "ftp:/x"), capsys)
+    _usage(run, "--base-url: 'ftp:/x' is not an http:// or https:// URL "
+                "(e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1)")
+
+
+def test_a_refused_connection_fails_at_provider_with_what_to_do(
+    tmp_path, capsys, provider_env, stub_module, monkeypatch
+):
+    real_settings = cli._settings
+    monkeypatch.setattr(
+        cli, "_settings", lambda args: real_settings(args).model_copy(update={"max_retries": 0})
+    )
+    out = tmp_path / "out.sam.json"
+    url = "http://127.0.0.1:9/v1"
+    run = run_cli(_args(tmp_path, "--request", "q", "--yes", "--base-url", url,
+                        "--save", str(out)), capsys)
+    assert run.code == 1, run.err
+    assert "Failed at provider\n" in run.out
+    assert (f"  next: Nothing was executed. Check that the provider at {url} is running and "
+            "reachable (--base-url or SAM_AGENT_BASE_URL), then run again.\n") in run.out
+    assert f"  --save: {out} was not written (the run did not verify)\n" in run.out
+    assert not out.exists()
+    assert "Traceback" not in run.err
+
+
+def test_a_rejected_key_says_to_check_the_key(tmp_path, capsys, provider_env, stub_module):
+    provider_env.enqueue_error(401, {"error": {"message": "Incorrect API key provided"}})
+    run = run_cli(_args(tmp_path, "--request", "q", "--yes"), capsys)
+    assert run.code == 1, run.err
+    assert (f"  next: Nothing was executed. Check the API key (SAM_AGENT_API_KEY) for "
+            f"{provider_env.base_url}, then run again.\n") in run.out
+
+
+def test_declining_through_a_pipe_shows_the_answer_and_what_next(
+    tmp_path, capsys, provider_env, stub_module
+):
+    _script(provider_env)
+    run = run_cli(_args(tmp_path, "--request", "quads"), capsys, stdin="n\n")
+    assert run.code == 3, run.err
+    assert "Confirm this spec and let the model fill in the tool calls? [y/N] n\n" in run.err
+    assert run.out.startswith("Cancelled: nothing was executed.\n")
+    assert "  next: Nothing was executed. Edit the request (or --request-file) and run again.\n" \
+        in run.out
+
+
+def test_a_part_name_with_spaces_is_built_and_saved(tmp_path, capsys, provider_env, stub_module):
+    _script(provider_env)
+    out = tmp_path / "out.sam.json"
+    run = run_cli(_args(tmp_path, "--request", "quads", "--yes", "--save", str(out),
+                        part="My Plate"), capsys)
+    assert run.code == 0, run.err
+    assert saved_counts(out, part="My Plate") == (8, 2)
+
+
+def test_a_bad_profile_names_its_environment_variable(tmp_path, capsys, provider_env,
+                                                      monkeypatch):
+    monkeypatch.setenv("SAM_AGENT_PROFILE", "bogus")
+    run = run_cli(_args(tmp_path, "--request", "x"), capsys)
+    _usage(run, "provider setting profile (SAM_AGENT_PROFILE): Input should be 'openai', "
+                "'deepseek', 'ollama', 'vllm', 'llamacpp' or 'generic'")
