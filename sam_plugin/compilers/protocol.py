@@ -110,6 +110,7 @@ class DomainModule(Protocol):
     title: str  # "Part", as in "Planned Part capabilities: ..."
     capabilities: tuple[str, ...]  # canonical order
     tool_names: Mapping[str, str]  # capability -> tool name
+    creates_target: bool  # whether a missing target part may be created (Part: build)
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""

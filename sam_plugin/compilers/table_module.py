@@ -59,6 +59,7 @@ class TableDrivenModule:
     descriptions: Mapping[str, str]
     compilers: Mapping[str, ToolCompiler]
     prompts: Prompts
+    creates_target: bool = False
     # checks every call of this module needs first (e.g. the target model exists)
     context_checks: ContextChecks = _no_context_checks
 

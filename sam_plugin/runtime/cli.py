@@ -18,7 +18,6 @@ import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
-from urllib.parse import urlsplit
 
 from pydantic import ValidationError
 
@@ -197,7 +196,8 @@ def _settings(args: argparse.Namespace) -> Any:
         field = ".".join(str(p) for p in first["loc"])
         source = {"profile": "SAM_AGENT_PROFILE", "model": "--api-model or SAM_AGENT_MODEL",
                   "base_url": "--base-url or SAM_AGENT_BASE_URL"}.get(field, field)
-        raise UsageError(f"provider setting {field} ({source}): {first['msg']}") from None
+        reason = first["msg"].removeprefix("Value error, ")
+        raise UsageError(f"provider setting {field} ({source}): {reason}") from None
     missing = settings.missing_fields()
     if missing:
         raise UsageError(
@@ -206,17 +206,7 @@ def _settings(args: argparse.Namespace) -> Any:
             + " (use --base-url, --api-model, or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
             "SAM_AGENT_MODEL)"
         )
-    _check_base_url(settings.base_url, "--base-url" if args.base_url else ENV_BASE_URL)
     return settings
-
-
-def _check_base_url(url: str, source: str) -> None:
-    parts = urlsplit(url.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc:
-        raise UsageError(
-            f"{source}: {url!r} is not an http:// or https:// URL "
-            "(e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1)"
-        )
 
 
 def _import_sam(err: TextIO) -> Any:

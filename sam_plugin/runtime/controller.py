@@ -361,9 +361,12 @@ class RunController:
         try:
             self.runs_dir.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            raise SubmitRefused(
-                f"runs directory {self.runs_dir}: cannot create it ({error})"
-            ) from None
+            reason = (
+                "it is a file, not a directory"
+                if self.runs_dir.is_file()
+                else f"cannot create it ({error.strerror or error})"
+            )
+            raise SubmitRefused(f"runs directory {self.runs_dir}: {reason}") from None
         try:
             return self._module_factory(mode)
         except (ImportError, ValueError) as error:
@@ -383,6 +386,7 @@ class RunController:
         except Exception as error:  # the host's own failure, reported at its layer
             log.exception("observation failed")
             raise _Fail("observation", f"could not read the workspace: {error}") from None
+        self._check_target_exists(run, observation)
         run.observation = observation
         run.before = observation.readback
         if not observation.target_is_empty:
@@ -402,6 +406,24 @@ class RunController:
                 "fingerprint": observation.fingerprint,
             },
         )
+
+    def _check_target_exists(self, run: _Run, observation: Observation) -> None:
+        """Fail before any provider call when the target cannot be acted on."""
+        index, target = observation.index, run.target
+        if not index.target_model_exists:
+            models = ", ".join(m.name for m in index.models) or "none"
+            raise _Fail(
+                "observation",
+                f"model {target.model_name!r} does not exist; models: {models}",
+            )
+        if not index.target_part_exists and not run.module.creates_target:
+            parts = next(m.parts for m in index.models if m.name == target.model_name)
+            raise _Fail(
+                "observation",
+                f"part {target.part_name!r} does not exist in model {target.model_name!r} "
+                f"(parts: {', '.join(parts) or 'none'}); {run.module.title} mode works on an "
+                "existing part: pick one, or build it in Part mode first",
+            )
 
     async def _explore(self, run: _Run) -> None:
         """Bounded read-only questions about the target before the spec (issue 8).

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
 PROFILES: tuple[str, ...] = get_args(Profile)
@@ -99,6 +99,19 @@ class ProviderSettings(BaseModel):
     backoff_base: float = Field(0.5, ge=0)  # first wait; doubles per retry
     backoff_max: float = Field(8.0, ge=0)
     retry_after_max: float = Field(60.0, ge=0)  # a longer Retry-After surfaces the error instead
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        # an empty URL is "not configured" (missing_fields says so); anything else must be
+        # an HTTP(S) endpoint, or every request would fail as a retried connection error
+        parts = urlsplit(value.strip())
+        if value.strip() and (parts.scheme.lower() not in ("http", "https") or not parts.netloc):
+            raise ValueError(
+                f"{value.strip()!r} is not an http:// or https:// URL "
+                "(e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1)"
+            )
+        return value
 
     @model_validator(mode="before")
     @classmethod

@@ -88,6 +88,7 @@ class StubQuadModule:
 
     mode = "part"
     title = "Part"
+    creates_target = True
     capabilities = ("build", "audit")
     tool_names: Mapping[str, str] = {"build": "build_part", "audit": "audit_part"}
 

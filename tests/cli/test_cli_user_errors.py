@@ -129,7 +129,8 @@ def test_save_into_a_missing_directory_creates_it_and_names_the_file_written(
 
 def test_a_base_url_that_is_not_http_is_usage_exit_2(tmp_path, capsys, provider_env):
     run = run_cli(_args(tmp_path, "--request", "x", "--base-url", "ftp:/x"), capsys)
-    _usage(run, "--base-url: 'ftp:/x' is not an http:// or https:// URL "
+    _usage(run, "provider setting base_url (--base-url or SAM_AGENT_BASE_URL): 'ftp:/x' is not "
+                "an http:// or https:// URL "
                 "(e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1)")
 
 

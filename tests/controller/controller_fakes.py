@@ -170,6 +170,7 @@ class FakePartModule:
 
     mode = "part"
     title = "Part"
+    creates_target = True
     capabilities = ("build", "transform", "repair", "audit")
     tool_names: Mapping[str, str] = {
         "build": "build_part",

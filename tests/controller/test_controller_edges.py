@@ -157,3 +157,47 @@ def test_a_compiler_crash_fails_at_compile_and_nothing_runs(tmp_path):
     assert result.status == "failed" and result.error.layer == "compile"
     assert result.error.message.startswith("build_part: internal compiler error (ValueError(")
     assert host.executions == []
+
+
+def test_a_missing_model_fails_at_observation_before_any_provider_call(tmp_path):
+    from sam_plugin.compilers.protocol import Target
+
+    provider = ScriptedProvider(design(SPEC))
+    controller, _ = make(tmp_path, provider)
+    phase = asyncio.run(controller.submit("x", "part", Target(model_name="Nope", part_name="P")))
+    assert phase == Phase.FAILED and provider.requests == []
+    assert controller.result.error.layer == "observation"
+    assert controller.result.error.message == "model 'Nope' does not exist; models: Model-1"
+
+
+def test_a_missing_part_fails_at_observation_when_the_mode_cannot_create_it(tmp_path):
+    provider = ScriptedProvider(design(SPEC))
+    host = FakeHost()
+    module = FakePartModule()
+    module.creates_target = False
+    module.title = "Property"
+    controller = RunController(
+        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        provider_factory=provider.factory, module_factory=lambda mode: module,
+        composer=fake_compose,
+    )
+    assert asyncio.run(controller.submit("x", "property", TARGET)) == Phase.FAILED
+    assert provider.requests == []
+    assert controller.result.error.layer == "observation"
+    assert controller.result.error.message == (
+        "part 'Plate' does not exist in model 'Model-1' (parts: none); Property mode works on "
+        "an existing part: pick one, or build it in Part mode first"
+    )
+
+
+def test_a_runs_directory_that_is_a_file_is_refused_with_the_reason(tmp_path):
+    import pytest
+
+    from sam_plugin.runtime.controller import SubmitRefused
+
+    blocker = tmp_path / "runs"
+    blocker.write_text("not a directory")
+    controller, _ = make(tmp_path, ScriptedProvider(design(SPEC)))
+    with pytest.raises(SubmitRefused) as refused:
+        asyncio.run(controller.submit("x", "part", TARGET))
+    assert str(refused.value) == f"runs directory {blocker}: it is a file, not a directory"

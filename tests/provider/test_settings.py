@@ -79,7 +79,6 @@ def test_unknown_saved_keys_are_ignored_but_bad_values_name_the_field():
         ("http://127.0.0.1:8080/v1", "llamacpp"),
         ("https://openrouter.ai/api/v1", "generic"),
         ("", "generic"),
-        ("not a url at all", "generic"),
     ],
 )
 def test_profile_guessed_from_url(url, profile):
@@ -143,3 +142,17 @@ def test_defaults():
     assert ProviderSettings(base_url="https://api.deepseek.com/").chat_completions_url == (
         "https://api.deepseek.com/chat/completions"
     )
+
+
+def test_a_base_url_that_is_not_http_is_refused_with_the_field_and_an_example():
+    import pytest
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError) as refused:
+        ProviderSettings(base_url="ftp:/x", model="m")
+    assert refused.value.errors()[0]["loc"] == ("base_url",)
+    assert "'ftp:/x' is not an http:// or https:// URL (e.g. https://api.deepseek.com/v1" in (
+        str(refused.value)
+    )
+    assert ProviderSettings(base_url="", model="m").missing_fields() == ["base_url"]
+    assert ProviderSettings(base_url="HTTPS://api.openai.com/v1", model="m").base_url

@@ -42,4 +42,5 @@ MODULE = TableDrivenModule(
     },
     prompts=prompts,
     context_checks=_target_model_checks,
+    creates_target=True,
 )
