@@ -64,6 +64,7 @@ class Readback(BaseModel):
     sections: list[str] = Field(default_factory=list)
     assigned_elements: int = 0
     oriented_beams: int = 0
+    hanging_nodes: int | None = None  # read only when a prediction asks for it
 
 
 class Prediction(BaseModel):
@@ -78,6 +79,7 @@ class Prediction(BaseModel):
     sections_present: list[str] = Field(default_factory=list)
     assigned_elements: Range | None = None
     oriented_beams: Range | None = None
+    hanging_nodes: Range | None = None  # nodes inside another element's edge (refinement)
     files: list[str] = Field(default_factory=list)
 
     @classmethod

@@ -723,7 +723,11 @@ class RunController:
         try:
             # the fingerprint pass is most of a readback's cost; only an unchanged-geometry
             # prediction needs it
-            after = self.host.readback(run.target, with_fingerprint=prediction.geometry_unchanged)
+            after = self.host.readback(
+                run.target,
+                with_fingerprint=prediction.geometry_unchanged,
+                hanging_nodes=prediction.hanging_nodes is not None,
+            )
         except Exception as error:
             raise _Fail(
                 "verification",

@@ -51,6 +51,8 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
         checks.append(
             _in_range("oriented beam elements", prediction.oriented_beams, after.oriented_beams)
         )
+    if prediction.hanging_nodes is not None:
+        checks.append(_hanging_nodes(prediction.hanging_nodes, after.hanging_nodes))
     checks += [_file_written(Path(run_dir), name) for name in prediction.files]
     return checks
 
@@ -63,6 +65,13 @@ def _in_range(name: str, expected: Range, actual: int) -> Check:
     return Check(
         name=name, expected=expected.describe(), actual=str(actual), ok=expected.contains(actual)
     )
+
+
+def _hanging_nodes(expected: Range, actual: int | None) -> Check:
+    if actual is None:  # never pass the prediction off as what was found
+        return Check(name="hanging nodes", expected=expected.describe(), actual="not read",
+                     ok=False)
+    return _in_range("hanging nodes", expected, actual)
 
 
 def _present(kind: str, name: str, actual_names: list[str]) -> Check:

@@ -198,7 +198,9 @@ def geometry_fingerprint(part: Any) -> str:
     return read_mesh(part).fingerprint()
 
 
-def read_part(model: Any, part_name: str, *, with_fingerprint: bool = True) -> Readback:
+def read_part(
+    model: Any, part_name: str, *, with_fingerprint: bool = True, hanging_nodes: bool = False
+) -> Readback:
     """Everything the verifier compares, read from the host (never from a script's claims).
 
     The mesh read is kept by its fingerprint (``recent_mesh``) for the region index.
@@ -239,7 +241,15 @@ def read_part(model: Any, part_name: str, *, with_fingerprint: bool = True) -> R
         sections=sections,
         assigned_elements=len(_assigned_labels(part)),
         oriented_beams=_oriented_beams(part, mesh),
+        hanging_nodes=_hanging_node_count(part) if hanging_nodes else None,
     )
+
+
+def _hanging_node_count(part: Any) -> int:
+    """Nodes lying inside another element's edge (what a partial refinement leaves)."""
+    from sam_plugin.samops import mesh_audit, mesh_ops
+
+    return len(mesh_audit.hanging_nodes(mesh_ops.read_mesh(part)))
 
 
 def _oriented_beams(part: Any, mesh: PartMesh) -> int:

@@ -75,7 +75,8 @@ class Pipeline:
         script = compose(fragments).text
         out = self.tmp_path / "run"
         receipt = self.gateway.execute(script, self.target, out)
-        after = self.gateway.readback(self.target)
+        probe_hanging = fragments[-1].evidence.hanging_nodes is not None if fragments else False
+        after = self.gateway.readback(self.target, hanging_nodes=probe_hanging)
         return Outcome(fragments, script, receipt, before, after, out)
 
 
@@ -98,6 +99,8 @@ def assert_verified(outcome: Outcome) -> None:
         assert p.assigned_elements.contains(after.assigned_elements)
     if p.oriented_beams is not None:
         assert p.oriented_beams.contains(after.oriented_beams)
+    if p.hanging_nodes is not None:
+        assert p.hanging_nodes.contains(after.hanging_nodes)
     if p.geometry_unchanged:
         assert after.fingerprint == outcome.before.fingerprint
     for name in p.files:

@@ -125,7 +125,9 @@ class FakeHost:
     def part(self, target: Target) -> Any:
         return find_part(self.model(target.model_name), target.part_name)
 
-    def readback(self, target: Target, *, with_fingerprint: bool = True) -> Readback:
+    def readback(
+        self, target: Target, *, with_fingerprint: bool = True, hanging_nodes: bool = False
+    ) -> Readback:
         return read_part(self.model(target.model_name), target.part_name)
 
     def execute(self, script: str, target: Target, output_dir: Path) -> Any:

@@ -280,3 +280,26 @@ def test_beam_refined_alone_on_a_shell_edge_leaves_a_hanging_node(pipeline, plat
     assert report["hanging_nodes"]["count"] == 1
     assert tuple(plate.nodes.getFromLabel(report["hanging_nodes"]["labels"][0]).coordinates) == (
         1.0, 0.5, 0.0)
+
+
+def test_hanging_nodes_are_evidence_the_verifier_reads_back(pipeline, plate, make_grid) -> None:
+    """The prediction carries the hanging nodes; the verifier counts them on the live part."""
+    from sam_plugin.compilers.evidence import Range
+    from sam_plugin.runtime.verifier import verify
+
+    make_grid(plate, 2, 1)
+    outcome = pipeline.run(
+        [("refine_mesh", {"selection": {"by": "labels", "labels": [1]}, "levels": 2})]
+    )
+    assert outcome.prediction.hanging_nodes == Range.exact(3)
+    assert outcome.after.hanging_nodes == 3
+    checks = {c.name: c for c in verify(outcome.prediction, outcome.before, outcome.after,
+                                        outcome.output_dir)}
+    assert (checks["hanging nodes"].expected, checks["hanging nodes"].actual) == ("3", "3")
+    wrong = outcome.prediction.model_copy(update={"hanging_nodes": Range.exact(0)})
+    failed = {c.name: c for c in verify(wrong, outcome.before, outcome.after, outcome.output_dir)}
+    assert not failed["hanging nodes"].ok
+    unread = outcome.after.model_copy(update={"hanging_nodes": None})
+    checks = {c.name: c for c in verify(outcome.prediction, outcome.before, unread,
+                                        outcome.output_dir)}
+    assert (checks["hanging nodes"].actual, checks["hanging nodes"].ok) == ("not read", False)

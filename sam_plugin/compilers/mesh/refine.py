@@ -78,7 +78,7 @@ def _region_count(entries: Any, plan: mesh_ops.RefinePlan, beams_only: bool,
 
 
 def predict(state: Prediction, part: Any, mesh: mesh_ops.MeshData,
-            plan: mesh_ops.RefinePlan) -> Prediction:
+            plan: mesh_ops.RefinePlan, hanging: list[int]) -> Prediction:
     shapes = plan.shape_deltas(mesh)
     return state.model_copy(update={
         "node_count": state.node_count.plus(plan.node_delta()),
@@ -88,6 +88,7 @@ def predict(state: Prediction, part: Any, mesh: mesh_ops.MeshData,
         "assigned_elements": Range.exact(
             _region_count(part.sectionAssignments, plan, False, mesh)),
         "oriented_beams": Range.exact(_region_count(part.beamOrientations, plan, True, mesh)),
+        "hanging_nodes": Range.exact(len(hanging)),
     })
 
 
@@ -129,7 +130,7 @@ def compile_refine(ir: RefineMesh, ctx: CompileContext) -> Fragment:
         f'print("refine_mesh:", {var}_report)\n',
         postflight=f"_mesh_ops.verify_refinement({PART}, {var}, hanging_nodes={len(hanging)!r})\n",
         normalized=normalized,
-        evidence=predict(ctx.state, part, mesh, plan),
+        evidence=predict(ctx.state, part, mesh, plan, hanging),
         helpers=["mesh_ops"],
         notes=_notes(mesh, plan, hanging),
     )
