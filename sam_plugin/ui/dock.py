@@ -50,6 +50,13 @@ STREAMING_PHASES = frozenset({"observing", "exploring", "designing", "collecting
 BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying"}
 
 ControllerFactory = Callable[[], Any]
+
+
+def reasoning_placeholder() -> str:
+    """What ``specView`` says while only reasoning has arrived (translated when shown)."""
+    return tr("The model is reasoning… (expand Reasoning to follow)")
+
+
 STATUS_COLOURS = {"verified": "#1a7f37", "failed": "#cf222e", "review": "#9a6700",
                   "cancelled": "#57606a"}
 
@@ -414,9 +421,13 @@ class SamAgentDock(QDockWidget):
         if name == "design_delta":
             if data.get("reset"):
                 self.spec_view.clear()
+            self.spec_view.setPlaceholderText("")
             self._append(self.spec_view, str(data.get("text", "")))
         elif name == "reasoning_delta":
             self.reasoning_toggle.show()
+            if not self.spec_view.toPlainText():
+                # a placeholder, never text: Review shows only what the model wrote as spec
+                self.spec_view.setPlaceholderText(reasoning_placeholder())
             self._append(self.reasoning_view, str(data.get("text", "")))
         elif name == "collection_progress":
             self._progress = (int(data.get("collected", 0)), int(data.get("expected", 0)))
@@ -527,6 +538,7 @@ class SamAgentDock(QDockWidget):
         if self._reset_pending:
             self.reset_controller()
         self.spec_view.clear()
+        self.spec_view.setPlaceholderText("")
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
@@ -547,6 +559,7 @@ class SamAgentDock(QDockWidget):
             self._set_idle_buttons()
             self.set_status(tr("Not submitted — {error}").format(error=refused))
             return "idle"
+        self.spec_view.setPlaceholderText("")
         if phase == "review":
             if not self.spec_view.toPlainText().strip():
                 self.spec_view.setPlainText(controller.spec_text)
@@ -603,6 +616,7 @@ class SamAgentDock(QDockWidget):
 
     def _finish_ui(self, result: Any, back_in_review: bool) -> None:
         self._check_thread()
+        self.spec_view.setPlaceholderText("")
         if result is not None:
             self.result_view.show_result(result, self._run_dir(), back_in_review)
             self._fit_run_splitter()

@@ -19,10 +19,15 @@ from PySide6.QtWidgets import (
 )
 
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
 
 COUNT_ROWS = ("nodes", "elements", "QUAD", "TRI", "BEAM", "sets")
-CHECK_VALUE_MAX_WIDTH = 110  # px for Expected / Actual; the Check column takes the rest
+# "unchanged" stands for the six count rows when none of them changed (a Property run, an
+# audit): the rows that did change, and the checks, get the room
+ROW_KEYS = ("unchanged", *COUNT_ROWS, *PROPERTY_ROWS)
+ROW_HEIGHT = 22
+CHECK_VALUE_MAX_WIDTH = 90  # px for Expected / Actual; the Check column takes the rest
 
 
 def _count(summary: Any, row: str) -> str:
@@ -37,8 +42,35 @@ def _count(summary: Any, row: str) -> str:
     return str(summary.shape_counts.get(row, 0))
 
 
+def _counts_unchanged(result: Any) -> bool:
+    if result.before is None or result.after is None:
+        return False
+    return all(_count(result.before, r) == _count(result.after, r) for r in COUNT_ROWS)
+
+
+def _in_short(summary: Any) -> str:
+    return f"{summary.node_count} / {summary.element_count}"
+
+
+def _in_full(summary: Any) -> str:
+    shapes = ", ".join(f"{s} {_count(summary, s)}" for s in ("QUAD", "TRI", "BEAM"))
+    return tr("Unchanged: {nodes} nodes, {elements} elements; {shapes}; sets: {sets}").format(
+        nodes=summary.node_count, elements=summary.element_count, shapes=shapes,
+        sets=_count(summary, "sets"))
+
+
 def _row_title(row: str) -> str:
-    return {"nodes": tr("Nodes"), "elements": tr("Elements"), "sets": tr("Sets")}.get(row, row)
+    return {"nodes": tr("Nodes"), "elements": tr("Elements"), "sets": tr("Sets"),
+            "unchanged": tr("Nodes / elements"), "materials": tr("Materials"),
+            "sections": tr("Sections"), "assigned": tr("Elements with a section"),
+            "oriented": tr("Oriented beams")}.get(row, row)
+
+
+def _ordered_checks(result: Any) -> list[Any]:
+    """Failed checks first; in a Property run, then what it is about; the rest in order."""
+    by_module = result.module == "property"
+    return sorted(result.checks,
+                  key=lambda c: (c.ok, by_module and not is_property_check(c.name)))
 
 
 class ResultView(QWidget):
@@ -55,7 +87,7 @@ class ResultView(QWidget):
         self.error_label.setObjectName("errorLabel")
         self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.table = QTableWidget(len(COUNT_ROWS), 2)
+        self.table = QTableWidget(len(ROW_KEYS), 2)
         self.table.setObjectName("resultTable")
         self.checks = QTableWidget(0, 4)
         self.checks.setObjectName("checksTable")
@@ -69,9 +101,7 @@ class ResultView(QWidget):
         for table in (self.table, self.checks):
             table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-            table.verticalHeader().setDefaultSectionSize(22)
-        rows_height = 22 * len(COUNT_ROWS) + self.table.horizontalHeader().sizeHint().height() + 4
-        self.table.setFixedHeight(rows_height)
+            table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
         header = self.checks.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         for column in (1, 2, 3):
@@ -88,16 +118,17 @@ class ResultView(QWidget):
 
     def retranslate(self) -> None:
         self.table.setHorizontalHeaderLabels([tr("Before"), tr("After")])
-        self.table.setVerticalHeaderLabels([_row_title(r) for r in COUNT_ROWS])
+        self.table.setVerticalHeaderLabels([_row_title(r) for r in ROW_KEYS])
         self.checks.setHorizontalHeaderLabels([tr("Check"), tr("Expected"), tr("Actual"),
                                                tr("OK")])
 
     def clear(self) -> None:
         self.error_label.hide()
         self.error_label.clear()
-        for row in range(len(COUNT_ROWS)):
+        for row in range(len(ROW_KEYS)):
             for column in range(2):
                 self.table.setItem(row, column, QTableWidgetItem("—"))
+        self._show_rows(COUNT_ROWS)
         self.checks.setRowCount(0)
         self.link.clear()
         self.run_dir = None
@@ -114,12 +145,10 @@ class ResultView(QWidget):
     def show_result(self, result: Any, run_dir: Path | None, back_in_review: bool = False) -> None:
         self.clear()
         self.set_tables_shown(True)
-        for row, key in enumerate(COUNT_ROWS):
-            self.table.setItem(row, 0, QTableWidgetItem(_count(result.before, key)))
-            self.table.setItem(row, 1, QTableWidgetItem(_count(result.after, key)))
+        self._fill_counts(result, run_dir)
         self.checks.setRowCount(len(result.checks))
         # a check that failed is what the analyst must see first
-        for row, check in enumerate(sorted(result.checks, key=lambda c: c.ok)):
+        for row, check in enumerate(_ordered_checks(result)):
             ok = QTableWidgetItem(tr("yes") if check.ok else tr("NO"))
             ok.setForeground(QColor("#1a7f37") if check.ok else QColor("#cf222e"))
             for column, item in enumerate((QTableWidgetItem(check.name),
@@ -130,6 +159,44 @@ class ResultView(QWidget):
         if result.error is not None:
             self.show_error(result.error.layer, result.error.message, back_in_review)
         self.set_run_dir(run_dir)
+
+    def _fill_counts(self, result: Any, run_dir: Path | None) -> None:
+        for key in COUNT_ROWS:
+            self._set_row(key, _count(result.before, key), _count(result.after, key))
+        shown: list[str] = list(COUNT_ROWS)
+        if _counts_unchanged(result):
+            self._set_row("unchanged", _in_short(result.before), _in_short(result.after))
+            self.table.item(ROW_KEYS.index("unchanged"), 0).setToolTip(_in_full(result.before))
+            self.table.item(ROW_KEYS.index("unchanged"), 1).setToolTip(_in_full(result.after))
+            shown = ["unchanged"]
+        changes = property_changes(result, run_dir)
+        for key, (before, after) in changes.items():
+            self._set_row(key, before, after)
+            self.table.item(ROW_KEYS.index(key), 0).setToolTip(
+                tr("Observed before the run: {value}").format(value=before))
+            self.table.item(ROW_KEYS.index(key), 1).setToolTip(
+                tr("Read back after the run (only what this run checked): {value}").format(
+                    value=after))
+        self._show_rows((*shown, *changes))
+
+    def _set_row(self, key: str, before: str, after: str) -> None:
+        row = ROW_KEYS.index(key)
+        self.table.setItem(row, 0, QTableWidgetItem(before))
+        self.table.setItem(row, 1, QTableWidgetItem(after))
+
+    def _show_rows(self, keys: Any) -> None:
+        """Show exactly ``keys``; the table is as tall as its rows (it never scrolls)."""
+        wanted = set(keys)
+        for row, key in enumerate(ROW_KEYS):
+            self.table.setRowHidden(row, key not in wanted)
+        header = self.table.horizontalHeader().sizeHint().height()
+        self.table.setFixedHeight(ROW_HEIGHT * len(wanted) + header + 4)
+
+    def row_keys(self) -> tuple[str, ...]:
+        return ROW_KEYS
+
+    def row_shown(self, key: str) -> bool:
+        return not self.table.isRowHidden(ROW_KEYS.index(key))
 
     def show_error(self, layer: str, message: str, back_in_review: bool) -> None:
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=message)
@@ -159,7 +226,7 @@ class ResultView(QWidget):
 
     def cell(self, row_key: str, column: str) -> str:
         """Text of a before/after cell, e.g. ``cell("QUAD", "after")`` (tests, automation)."""
-        item = self.table.item(COUNT_ROWS.index(row_key), 0 if column == "before" else 1)
+        item = self.table.item(ROW_KEYS.index(row_key), 0 if column == "before" else 1)
         return item.text() if item else ""
 
     def check_rows(self) -> list[tuple[str, str, str, str]]:

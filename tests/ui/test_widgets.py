@@ -220,8 +220,8 @@ def test_history_lists_runs_newest_first(qtbot, tmp_path):
     qtbot.addWidget(view)
     view.refresh()
     assert view.rows() == [
-        ("2026-11-29T11:00:00Z", "failed", "part", "refine all"),
-        ("2026-11-29T10:00:00Z", "verified", "part", "build a plate"),
+        ("2026-11-29T11:00:00Z", "failed", "part", "Model-1/Plate", "refine all"),
+        ("2026-11-29T10:00:00Z", "verified", "part", "Model-1/Plate", "build a plate"),
     ]
 
 

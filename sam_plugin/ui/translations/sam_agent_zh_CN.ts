@@ -391,5 +391,45 @@
         <source>Before writing the spec, the model may ask read-only questions about regions and entities of the part. On by default for large parts.</source>
         <translation>在编写规格之前，模型可以就部件的区域和实体提出只读查询。大型部件默认开启。</translation>
     </message>
+    <message>
+        <source>Unchanged: {nodes} nodes, {elements} elements; {shapes}; sets: {sets}</source>
+        <translation>未变化：{nodes} 个节点，{elements} 个单元；{shapes}；集合：{sets}</translation>
+    </message>
+    <message>
+        <source>Nodes / elements</source>
+        <translation>节点 / 单元</translation>
+    </message>
+    <message>
+        <source>Materials</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>Sections</source>
+        <translation>截面</translation>
+    </message>
+    <message>
+        <source>Elements with a section</source>
+        <translation>已赋截面的单元</translation>
+    </message>
+    <message>
+        <source>Oriented beams</source>
+        <translation>已定向的梁单元</translation>
+    </message>
+    <message>
+        <source>Observed before the run: {value}</source>
+        <translation>运行前观测：{value}</translation>
+    </message>
+    <message>
+        <source>Read back after the run (only what this run checked): {value}</source>
+        <translation>运行后回读（仅本次运行检查的项）：{value}</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>The model is reasoning… (expand Reasoning to follow)</source>
+        <translation>模型正在推理…（展开“推理过程”可跟随查看）</translation>
+    </message>
 </context>
 </TS>
