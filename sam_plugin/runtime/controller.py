@@ -43,7 +43,7 @@ from sam_plugin.runtime.journal import UNKNOWN_ADVICE, AlreadySubmitted, Submiss
 from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
-from sam_plugin.runtime.provider_errors import ProviderError
+from sam_plugin.runtime.provider_errors import ProviderError, scrub
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
 from sam_plugin.runtime.run_store import (
     JOURNAL_NAME,
@@ -252,6 +252,7 @@ class RunController:
                 await self._explore(run)
             self._set_phase(Phase.DESIGNING, "Designing: the model is writing the spec")
             await self._design(run)
+            self._honour_cancel()
             self._set_phase(Phase.REVIEW, "Review: spec proposed, waiting for your confirmation")
         return self.phase
 
@@ -280,6 +281,7 @@ class RunController:
             # Let the GUI breathe once before the synchronous tail; no await may sit between
             # the last drift check, the one execution and the readback.
             await asyncio.sleep(0)
+            self._honour_cancel()
             self._check_drift(run, mode, target, when="execution")
             self._execute_once(run, script, sha, key)
             self._verify(run, prediction)
@@ -308,12 +310,12 @@ class RunController:
             self._cancel_requested = True
             if self._stream_task is not None and not self._stream_task.done():
                 self._stream_task.cancel()
-                # let the awaiting submit/confirm close the stream and write the result (polled:
-                # an asyncio.Event would bind to one loop, and a controller may outlive it)
-                loop = asyncio.get_running_loop()
-                deadline = loop.time() + CANCEL_SETTLE_SECONDS
-                while self.phase not in TERMINAL and loop.time() < deadline:
-                    await asyncio.sleep(0.005)
+            # let the awaiting submit/confirm close the stream and write the result (polled:
+            # an asyncio.Event would bind to one loop, and a controller may outlive it)
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + CANCEL_SETTLE_SECONDS
+            while self.phase not in TERMINAL and loop.time() < deadline:
+                await asyncio.sleep(0.005)
         elif self.phase == Phase.REVIEW:
             self._finish_cancelled()
         elif self.phase in (Phase.COMPILING, Phase.EXECUTING, Phase.VERIFYING):
@@ -476,6 +478,7 @@ class RunController:
             closer = getattr(provider, "aclose", None)
             if closer is not None:
                 await _maybe_await(closer())
+        self._honour_cancel()
         run.dir.write_json("exploration.json", result)
         for turn, raw in enumerate(result.raw_sse, start=1):
             run.dir.write_bytes(f"provider_exploration_response.{turn}.sse", raw)
@@ -696,6 +699,14 @@ class RunController:
 
     def _execute_once(self, run: _Run, script: str, sha: str, key: str) -> None:
         journal = self.journal
+        # If the process dies from here on, result.json must not keep saying "nothing executed"
+        # (e.g. a "rejected" written by an earlier round): it says "unknown" until the outcome.
+        run.dir.write_result(
+            self._result(
+                "unknown",
+                error=RunError(layer="execution", message=UNKNOWN_ADVICE),
+            ).model_copy(update={"submissions": 1})
+        )
         try:
             journal.record_submitted(run.run_id, sha, key)  # flushed + fsynced first (I8)
         except AlreadySubmitted as refused:
@@ -804,14 +815,25 @@ class RunController:
 
     def _finish_internal_error(self, error: Exception) -> None:
         """A bug or an unexpected host/file error: never leave the controller stuck busy."""
-        log.exception("run %s: internal error while %s", self.run_id, self.phase)
+        log.error(
+            "run %s: internal error while %s\n%s",
+            self.run_id,
+            self.phase,
+            self._without_secret(traceback.format_exc()),
+        )
         layer = _PHASE_LAYER.get(self.phase, "observation")
-        message = f"internal error while {self.phase}: {error!r}."
+        message = f"internal error while {self.phase}: {self._without_secret(repr(error))}."
         if self._run is not None and self._run.submissions:
             message += " The script was submitted: the part may have been modified; re-observe it."
         else:
             message += " Nothing was executed."
         self._finish_failed(layer, message)
+
+    def _without_secret(self, text: str) -> str:
+        key = self.settings.api_key.get_secret_value()
+        for form in {key, repr(key)[1:-1], repr(key.encode("utf-8", "replace"))[2:-1]}:
+            text = scrub(text, form)
+        return text
 
     def _finish_cancelled(self) -> None:
         run = self._run
@@ -852,38 +874,59 @@ class RunController:
         task = asyncio.ensure_future(provider.stream_chat(messages, tools=tools, listener=listener))
         self._stream_task = task
         try:
-            return await task
+            await task
         finally:
             self._stream_task = None
             closer = getattr(provider, "aclose", None)
             if closer is not None:
                 await _maybe_await(closer())
+        self._honour_cancel()
+        return task.result()
+
+    def _honour_cancel(self) -> None:
+        """A cancel that arrived while no stream was open (between rounds, while a stream was
+        closing) takes effect here: at the next step, and always before execution."""
+        if self._cancel_requested:
+            raise asyncio.CancelledError
 
     def _recover_unknown_runs(self) -> None:
-        """Runs submitted without a recorded outcome (a crash): mark them ``unknown`` (I8)."""
+        """Runs submitted without a recorded outcome (a crash): mark them ``unknown`` (I8).
+
+        The journal decides, not whether a result.json exists: a run returned to Review once
+        has a "rejected" result from before its later submission.
+        """
         self.unknown_runs = SubmissionJournal(self.runs_dir / JOURNAL_NAME).unknown_runs()
         for run_id in self.unknown_runs:
             run_dir = RunDir(self.runs_dir, run_id)
-            if not run_dir.path.is_dir() or run_dir.file("result.json").exists():
+            if not run_dir.path.is_dir():
                 continue
             try:
-                workspace = json.loads(run_dir.file("workspace.json").read_text(encoding="utf-8"))
-                route = json.loads(run_dir.file("design_route.json").read_text(encoding="utf-8"))
-                run_dir.write_result(
-                    RunResult(
-                        run_id=run_id,
-                        status="unknown",
-                        phase=str(Phase.EXECUTING),
-                        module=workspace.get("mode", ""),
-                        target=Target.model_validate(workspace["target"]),
-                        tools=list(route.get("tools", [])),
-                        submissions=1,
-                        error=RunError(layer="execution", message=UNKNOWN_ADVICE),
-                    )
-                )
+                run_dir.write_result(self._unknown_result(run_dir, run_id))
                 self.recovered_runs.append(run_id)
             except (OSError, ValueError, KeyError):
                 log.warning("run %s: outcome unknown and its artifacts are incomplete", run_id)
+
+    @staticmethod
+    def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:
+        error = RunError(layer="execution", message=UNKNOWN_ADVICE)
+        earlier = run_dir.read_result()
+        if earlier is not None:
+            return earlier.model_copy(
+                update={"status": "unknown", "phase": str(Phase.EXECUTING), "submissions": 1,
+                        "error": error, "after": None, "checks": []}
+            )
+        workspace = json.loads(run_dir.file("workspace.json").read_text(encoding="utf-8"))
+        route = json.loads(run_dir.file("design_route.json").read_text(encoding="utf-8"))
+        return RunResult(
+            run_id=run_id,
+            status="unknown",
+            phase=str(Phase.EXECUTING),
+            module=workspace.get("mode", ""),
+            target=Target.model_validate(workspace["target"]),
+            tools=list(route.get("tools", [])),
+            submissions=1,
+            error=error,
+        )
 
 
 def _compose_with_composer(

@@ -48,7 +48,7 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.DESIGNING: frozenset({Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.FAILED, Phase.CANCELLED}),
     Phase.COLLECTING: frozenset({Phase.COMPILING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
-    Phase.COMPILING: frozenset({Phase.EXECUTING, Phase.REVIEW, Phase.FAILED}),
+    Phase.COMPILING: frozenset({Phase.EXECUTING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     # Once the script is submitted there is no way back to Review and no cancel: SAM has no
     # undo, so the only honest exits are a readback or a failure.
     Phase.EXECUTING: frozenset({Phase.VERIFYING, Phase.FAILED}),

@@ -83,7 +83,8 @@ def guess_profile(base_url: str) -> Profile:
 class ProviderSettings(BaseModel):
     """Everything needed to talk to one OpenAI-compatible chat endpoint."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    # hide_input_in_errors: a rejected key must never be echoed in a validation message
+    model_config = ConfigDict(frozen=True, extra="forbid", hide_input_in_errors=True)
 
     base_url: str = ""
     api_key: SecretStr = SecretStr("")
@@ -99,6 +100,23 @@ class ProviderSettings(BaseModel):
     backoff_base: float = Field(0.5, ge=0)  # first wait; doubles per retry
     backoff_max: float = Field(8.0, ge=0)
     retry_after_max: float = Field(60.0, ge=0)  # a longer Retry-After surfaces the error instead
+
+    @field_validator("api_key", mode="before")
+    @classmethod
+    def _header_safe_key(cls, value: Any) -> Any:
+        # A key pasted with a line break or a non-breaking space cannot go into an HTTP
+        # header; httpx would fail with the whole header (key included) in its message.
+        raw = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if not isinstance(raw, str):
+            return value
+        key = raw.strip()
+        if any(not (33 <= ord(ch) <= 126) for ch in key):
+            raise ValueError(
+                "api_key: contains a character that cannot be sent in an HTTP header (a space, "
+                "line break or non-ASCII character, often from copy and paste); paste the key "
+                "again"
+            )
+        return key
 
     @field_validator("base_url")
     @classmethod

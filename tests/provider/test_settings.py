@@ -156,3 +156,17 @@ def test_a_base_url_that_is_not_http_is_refused_with_the_field_and_an_example():
     )
     assert ProviderSettings(base_url="", model="m").missing_fields() == ["base_url"]
     assert ProviderSettings(base_url="HTTPS://api.openai.com/v1", model="m").base_url
+
+
+@pytest.mark.parametrize("pasted", ["sk-SECRET\u00a0123", "sk-SECRET 123", "sk-SECRET\n123"])
+def test_a_key_that_cannot_go_into_a_header_is_refused_without_echoing_it(pasted):
+    with pytest.raises(ValidationError) as refused:
+        ProviderSettings(base_url="https://api.openai.com/v1", model="m", api_key=pasted)
+    text = str(refused.value)
+    assert "api_key: contains a character that cannot be sent in an HTTP header" in text
+    assert "SECRET" not in text
+
+
+def test_surrounding_whitespace_of_a_pasted_key_is_dropped():
+    settings = ProviderSettings(base_url="https://x.test/v1", model="m", api_key=" sk-abc\n")
+    assert settings.api_key.get_secret_value() == "sk-abc"
