@@ -745,13 +745,7 @@ class RunController:
                 f"the model WAS changed, but reading it back failed: {error}; re-observe the part",
             ) from None
         checks = verify(prediction, run.before, after, run.dir.path)
-        ok = all_passed(checks)
-        self._bus.emit(
-            run.run_id,
-            "readback_verified",
-            {"ok": ok, "failed": [c.name for c in checks if not c.ok], "checks": len(checks)},
-        )
-        if not ok:
+        if not all_passed(checks):
             failed = "; ".join(
                 f"{c.name}: expected {c.expected}, actual {c.actual}" for c in checks if not c.ok
             )
@@ -763,6 +757,8 @@ class RunController:
                 checks=checks,
             )
             return
+        # only a readback that held is "verified"; a failed one ends in run_failed with checks
+        self._bus.emit(run.run_id, "readback_verified", {"ok": True, "checks": len(checks)})
         self._set_phase(Phase.COMPLETE, "Verified")
         self.result = self._result("verified", after=after, checks=checks)
         run.dir.write_result(self.result)
