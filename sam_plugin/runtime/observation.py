@@ -102,7 +102,8 @@ def observe(host: Any, mode: str, target: Target) -> Observation:
 def target_fingerprint(readback: Readback) -> str:
     """The geometry fingerprint plus a digest of sets and properties.
 
-    Geometry alone would miss a set renamed or a section added between spec and execution.
+    Geometry alone would miss a set renamed or refilled, or a material or section changed,
+    between spec and execution.
     """
     meta = json.dumps(
         [
@@ -112,6 +113,7 @@ def target_fingerprint(readback: Readback) -> str:
             readback.sections,
             readback.assigned_elements,
             readback.oriented_beams,
+            readback.definitions_digest,
         ],
         separators=(",", ":"),
     )

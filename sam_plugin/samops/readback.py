@@ -237,12 +237,54 @@ def read_part(
         sets=sorted(part.sets.keys()),
         bounding_box=bbox,
         fingerprint=fingerprint,
+        definitions_digest=definitions_digest(model, part) if with_fingerprint else "",
         materials=materials,
         sections=sections,
         assigned_elements=len(_assigned_labels(part)),
         oriented_beams=_oriented_beams(part, mesh),
         hanging_nodes=_hanging_node_count(part) if hanging_nodes else None,
     )
+
+
+_PROFILE_DIMENSIONS = ("a", "b", "r", "t", "l", "h", "b1", "b2", "t1", "t2", "t3")
+
+
+def definitions_digest(model: Any, part: Any) -> str:
+    """What the geometry fingerprint does not see but a spec may rely on: which entities each
+    set holds, the material and section definitions, assignments and beam orientations."""
+    digest = hashlib.blake2b(digest_size=12)
+
+    def feed(*values: Any) -> None:
+        digest.update(repr(values).encode())
+
+    for name in sorted(part.sets.keys()):
+        members = part.sets[name]
+        feed("set", name, sorted(n.label for n in members.nodes),
+             sorted(e.label for e in members.elements))
+    for name in sorted(model.materials.keys()):
+        material = model.materials[name]
+        feed("material", name, _table(getattr(material, "elastic", None)),
+             _table(getattr(material, "density", None)))
+    for name in sorted(model.profiles.keys()):
+        profile = model.profiles[name]
+        feed("profile", name, type(profile).__name__,
+             [getattr(profile, d, None) for d in _PROFILE_DIMENSIONS])
+    for name in sorted(model.sections.keys()):
+        section = model.sections[name]
+        profile = getattr(section, "profile", None)
+        feed("section", name, getattr(section, "kind", None), getattr(section, "material", None),
+             getattr(section, "thickness", None), getattr(profile, "name", profile))
+    for assignment in part.sectionAssignments:
+        feed("assignment", assignment.sectionName,
+             sorted(_region_element_labels(assignment.region)))
+    for orientation in part.beamOrientations:
+        feed("orientation", tuple(orientation.n1),
+             sorted(_region_element_labels(orientation.region)))
+    return digest.hexdigest()
+
+
+def _table(option: Any) -> Any:
+    return None if option is None else getattr(option, "table", None)
 
 
 def _hanging_node_count(part: Any) -> int:

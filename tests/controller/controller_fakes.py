@@ -90,6 +90,7 @@ class Model:
     parts: Repo = field(default_factory=Repo)
     materials: Repo = field(default_factory=Repo)
     sections: Repo = field(default_factory=Repo)
+    profiles: Repo = field(default_factory=Repo)
 
 
 @dataclass

@@ -1,0 +1,61 @@
+"""The drift fingerprint sees what a spec may rely on beyond geometry (invariant I3)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from sam_plugin.runtime.observation import target_fingerprint
+from sam_plugin.samops.readback import read_part
+from sam_plugin.testing.pipeline import fresh_database
+
+fresh_sam = pytest.fixture(fresh_database)
+
+
+def _plate(sam: Any) -> Any:
+    from samConstants import QUAD
+
+    model = sam.mdb.models["Model-1"]
+    part = model.Part(name="Plate")
+    n = [part.Node(coordinates=(float(x), float(y), 0.0)) for y in (0, 1) for x in (0, 1, 2)]
+    part.Element(nodes=(n[0], n[1], n[4], n[3]), elemShape=QUAD)
+    part.Element(nodes=(n[1], n[2], n[5], n[4]), elemShape=QUAD)
+    part.Set(name="LEFT", elements=part.elements.sequenceFromLabels([1]))
+    model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
+    model.HomogeneousShellSection(name="Shell", material="Steel", thickness=2.0)
+    part.SectionAssignment(region=part.sets["LEFT"], sectionName="Shell")
+    return model
+
+
+def _refill_set(model: Any) -> None:
+    part = model.parts["Plate"]
+    part.Set(name="LEFT", elements=part.elements.sequenceFromLabels([2]))
+
+
+def _stiffer(model: Any) -> None:
+    model.materials["Steel"].Elastic(table=((200000.0, 0.3),))
+
+
+def _thicker(model: Any) -> None:
+    model.HomogeneousShellSection(name="Shell", material="Steel", thickness=3.0)
+
+
+@pytest.mark.parametrize("change", [_refill_set, _stiffer, _thicker])
+def test_changes_the_geometry_hash_cannot_see_change_the_target_fingerprint(
+    fresh_sam: Any, change: Callable[[Any], None]
+) -> None:
+    model = _plate(fresh_sam)
+    before = read_part(model, "Plate")
+    change(model)
+    after = read_part(model, "Plate")
+    assert after.fingerprint == before.fingerprint  # the geometry is the same...
+    assert target_fingerprint(after) != target_fingerprint(before)  # ...the target is not
+
+
+def test_reading_twice_gives_the_same_target_fingerprint(fresh_sam: Any) -> None:
+    model = _plate(fresh_sam)
+    assert target_fingerprint(read_part(model, "Plate")) == target_fingerprint(
+        read_part(model, "Plate")
+    )
