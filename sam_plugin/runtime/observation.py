@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -68,8 +69,44 @@ class Observation(BaseModel):
         return self.part is None or (self.part.node_count == 0 and self.part.element_count == 0)
 
     def prompt_json(self) -> str:
-        """The compact form for the design prompt (no whitespace, stable key order)."""
-        return json.dumps(self.model_dump(mode="json"), separators=(",", ":"), ensure_ascii=False)
+        """The compact form for the design prompt (no whitespace, stable key order), with long
+        name lists cut and counted so the prompt stays bounded whatever the workspace holds
+        (``workspace.json`` keeps everything)."""
+        payload = _bounded(self.model_dump(mode="json"), self.target)
+        return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)
+
+
+PROMPT_LIST_LIMIT = 40  # models, parts per model, sets, materials, sections in the prompt
+
+
+def _cut(items: list[Any], keep: Callable[[Any], bool] = lambda item: False) -> list[Any]:
+    """The first ``PROMPT_LIST_LIMIT`` items, always including those ``keep`` names."""
+    if len(items) <= PROMPT_LIST_LIMIT:
+        return items
+    kept = [item for item in items if keep(item)]
+    rest = [item for item in items if not keep(item)]
+    return kept + rest[: max(0, PROMPT_LIST_LIMIT - len(kept))]
+
+
+def _bounded(payload: dict[str, Any], target: Target) -> dict[str, Any]:
+    models = payload["index"]["models"]
+    shown = _cut(models, lambda m: m["name"] == target.model_name)
+    for model in shown:
+        parts = model["parts"]
+        model["parts"] = _cut(parts, lambda name: name == target.part_name)
+        if len(parts) > len(model["parts"]):
+            model["parts_not_listed"] = len(parts) - len(model["parts"])
+    payload["index"]["models"] = shown
+    if len(models) > len(shown):
+        payload["index"]["models_not_listed"] = len(models) - len(shown)
+    part = payload.get("part")
+    if part:
+        for key in ("sets", "materials", "sections"):
+            full = part[key]
+            part[key] = _cut(full)
+            if len(full) > len(part[key]):
+                part[f"{key}_not_listed"] = len(full) - len(part[key])
+    return payload
 
 
 def observe(host: Any, mode: str, target: Target) -> Observation:

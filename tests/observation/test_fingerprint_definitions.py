@@ -59,3 +59,29 @@ def test_reading_twice_gives_the_same_target_fingerprint(fresh_sam: Any) -> None
     assert target_fingerprint(read_part(model, "Plate")) == target_fingerprint(
         read_part(model, "Plate")
     )
+
+
+def test_the_design_prompt_lists_are_bounded_and_count_what_they_leave_out(
+    fresh_sam: Any,
+) -> None:
+    import json
+
+    from sam_plugin.compilers.protocol import Target
+    from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.observation import PROMPT_LIST_LIMIT, observe
+
+    model = _plate(fresh_sam)
+    part = model.parts["Plate"]
+    for i in range(300):
+        part.Set(name=f"S{i:03d}", elements=part.elements.sequenceFromLabels([1]))
+        model.Part(name=f"P{i:03d}")
+    target = Target(model_name="Model-1", part_name="Plate")
+    observation = observe(HostGateway(fresh_sam), "part", target)
+    prompt = json.loads(observation.prompt_json())
+    listed = prompt["index"]["models"][0]
+    assert "Plate" in listed["parts"] and len(listed["parts"]) == PROMPT_LIST_LIMIT
+    assert listed["parts_not_listed"] == 301 - PROMPT_LIST_LIMIT
+    assert len(prompt["part"]["sets"]) == PROMPT_LIST_LIMIT
+    assert prompt["part"]["sets_not_listed"] == 301 - PROMPT_LIST_LIMIT
+    assert len(observation.prompt_json()) < 8_000
+    assert len(observation.index.models[0].parts) == 301  # the observation itself keeps all
