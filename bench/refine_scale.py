@@ -6,8 +6,8 @@ The refined side includes everything the generated script does: reading the mesh
 creating nodes and children, carrying a set and a section assignment, deleting the parents.
 Three interleaved rounds; the best time of each side is compared (the machine is shared).
 The refinement pauses the cyclic garbage collector while it creates its objects (see
-``mesh_ops._no_cyclic_gc``); the direct build runs with the interpreter's defaults, as a user
-script would.
+``samops.gc_pause.collector_paused``); the direct build runs with the interpreter's
+defaults, as a user script would.
 
 Last line: ``ratio=<refine/direct> goal<=2``.
 """

@@ -1,12 +1,15 @@
 """Turn validated values into Python literals and helper calls; never splice text.
 
-``literal`` only accepts plain data (None, bool, int, finite float, str, tuples/lists and
-dicts of those) and returns its ``repr``; a string can therefore only ever become a quoted
-string literal in the script, whatever quotes, newlines or code it holds.
+``literal`` only accepts plain data (None, bool, int, finite float, str — exactly those
+types, no subclasses — and tuples/lists and dicts of those) and returns its ``repr``; a string
+can therefore only ever become a quoted string literal in the script, whatever quotes,
+newlines or code it holds.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import pprint
 from collections.abc import Mapping, Sequence
@@ -17,37 +20,51 @@ _WIDTH = 96
 
 def literal(value: Any, indent: int = 0) -> str:
     """The ``repr`` of a plain value, wrapped (``pprint``) to fit lines of the script."""
-    check_plain(value)
-    text = pprint.pformat(_freeze(value), width=_WIDTH - indent, sort_dicts=False)
+    text = pprint.pformat(_plain(value, tuples=True), width=_WIDTH - indent, sort_dicts=False)
     return text.replace("\n", "\n" + " " * indent)
 
 
-def _freeze(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_freeze(v) for v in value)
-    if isinstance(value, Mapping):
-        return {k: _freeze(v) for k, v in value.items()}
-    return value
+def plain_literal(value: Any) -> str:
+    """The one-line ``repr`` of a plain value; lists stay lists (``[...]``)."""
+    return repr(_plain(value, tuples=False))
+
+
+def variable(tool: str, normalized: Mapping[str, Any]) -> str:
+    """A script variable unique to this call (same call, same name: scripts stay stable)."""
+    digest = hashlib.sha256(json.dumps(normalized, sort_keys=True).encode()).hexdigest()[:8]
+    return f"_{tool}_{digest}"
 
 
 def check_plain(value: Any) -> None:
-    if value is None or isinstance(value, bool | int | str):
-        return
-    if isinstance(value, float):
+    """Raise unless ``value`` is plain data whose ``repr`` is a Python literal."""
+    _plain(value, tuples=False)
+
+
+def _plain(value: Any, *, tuples: bool) -> Any:
+    """A checked copy of ``value`` built from exact builtin types only.
+
+    Exact scalar types, not ``isinstance``: a subclass of ``str``/``int``/``float`` can
+    override ``__repr__`` and so put any code into the script. Containers (subclasses too) are
+    rebuilt as builtin ones, so the ``repr`` that reaches the script is always the builtin one.
+    """
+    kind = type(value)
+    if value is None or kind in (bool, int, str):
+        return value
+    if kind is float:
         if not math.isfinite(value):
             raise ValueError("a script literal must be finite")
-        return
+        return value
     if isinstance(value, list | tuple):
-        for item in value:
-            check_plain(item)
-        return
+        items = [_plain(item, tuples=tuples) for item in value]
+        return tuple(items) if tuples or isinstance(value, tuple) else items
     if isinstance(value, Mapping):
+        out = {}
         for key, item in value.items():
-            if not isinstance(key, str):
+            if type(key) is not str:
                 raise TypeError(f"a script literal dict needs str keys, got {key!r}")
-            check_plain(item)
-        return
-    raise TypeError(f"{type(value).__name__} cannot enter a script as a literal")
+            out[key] = _plain(item, tuples=tuples)
+        return out
+    raise TypeError(f"{kind.__name__} cannot enter a script as a literal")
 
 
 def call(function: str, args: Sequence[str] = (), kwargs: Mapping[str, Any] | None = None,

@@ -34,6 +34,14 @@ _PATTERN_HINTS = {
 _JSON_TYPES = {bool: "boolean", int: "integer", float: "number", str: "string",
                list: "array", dict: "object", type(None): "null"}
 _MAX_DIAGNOSTICS = 25
+# Tool arguments nest a few levels; a deeper value is garbage that would otherwise exhaust the
+# interpreter's recursion limit in a later stage (an internal error instead of a diagnostic).
+MAX_NESTING = 64
+TOO_DEEP = Diagnostic(
+    path="",
+    message=f"arguments: nested too deeply; at most {MAX_NESTING} levels of arrays and "
+    "objects are allowed — send the flat object the tool's schema describes",
+)
 
 
 def format_path(parts: Iterable[str | int]) -> str:
@@ -65,12 +73,18 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> tuple[dict[str, Any] 
         text = arguments.strip() or "{}"
         try:
             value = json.loads(text, parse_constant=_reject_constant)
+        except RecursionError:
+            return None, [TOO_DEEP]
         except ValueError as exc:
             return None, [Diagnostic(path="", message=f"arguments are not valid JSON: {exc}")]
+        if _too_deep(value):
+            return None, [TOO_DEEP]
         if not _all_finite(value):  # 1e400 parses to infinity without any error
             return None, [Diagnostic(path="", message="arguments hold a number too large to "
                                      "be finite; every number must be finite")]
     else:
+        if _too_deep(arguments):
+            return None, [TOO_DEEP]
         if not _all_finite(arguments):
             return None, [Diagnostic(path="", message="arguments hold NaN or Infinity; "
                                      "every number must be finite")]
@@ -82,6 +96,24 @@ def parse_arguments(arguments: str | Mapping[str, Any]) -> tuple[dict[str, Any] 
         return None, [Diagnostic(path="", message=f"arguments must be a JSON object, got "
                                  f"{_json_type(value)}")]
     return drop_nulls(value), []
+
+
+def _too_deep(value: Any) -> bool:
+    """Whether arrays/objects nest more than :data:`MAX_NESTING` levels (iterative: any depth,
+    and a self-containing mapping stops at the limit)."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        current, depth = stack.pop()
+        if isinstance(current, Mapping):
+            children: Iterable[Any] = current.values()
+        elif isinstance(current, list | tuple):
+            children = current
+        else:
+            continue
+        if depth > MAX_NESTING:
+            return True
+        stack.extend((child, depth + 1) for child in children)
+    return False
 
 
 def _all_finite(value: Any) -> bool:
@@ -135,8 +167,11 @@ def schema_diagnostics(schema: Mapping[str, Any], instance: Any) -> list[Diagnos
     """One diagnostic per structural problem (never a replay of every ``anyOf`` branch)."""
     validator = Draft202012Validator(schema)
     found: list[Diagnostic] = []
-    for error in validator.iter_errors(instance):
-        found.extend(_explain(error, ""))
+    try:
+        for error in validator.iter_errors(instance):
+            found.extend(_explain(error, ""))
+    except RecursionError:
+        return [TOO_DEEP]
     return _unique(found)
 
 

@@ -52,8 +52,8 @@ def check_round(calls: Sequence[Any], remaining: Sequence[str]) -> list[str]:
         raise CollectionViolation(
             f"tool {duplicates[0]!r} was called more than once; each tool is called exactly once"
         )
-    if len(names) > len(remaining):  # unreachable after the checks above; kept as the rule
-        raise CollectionViolation(f"{len(names)} calls, but only {len(remaining)} remain")
+    # No "more calls than remain" check: every name is offered and none repeats, so a round
+    # can never hold more calls than remain.
     expected_prefix = list(remaining[: len(names)])
     if names != expected_prefix:
         raise CollectionViolation(

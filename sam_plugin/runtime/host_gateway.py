@@ -6,12 +6,9 @@ namespace); a failure is reported, never retried (invariant I10).
 
 from __future__ import annotations
 
-import gc
 import importlib
 import time
 import traceback
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
@@ -20,27 +17,10 @@ from pydantic import BaseModel
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.readback import find_part, read_part
 
 SCRIPT_FILENAME = "<sam_agent_script>"
-
-
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector for the one script run.
-
-    A script that creates or merges 100k+ nodes triggers repeated full collections that
-    each walk the whole mesh: measured on the stub, merging a doubled 200k-node plate took
-    ~2.5x longer with the collector running. The script holds no reference cycles worth
-    collecting mid-run; the previous state is restored afterwards.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 class ExecutionReceipt(BaseModel):
@@ -94,7 +74,7 @@ class HostGateway:
         }
         try:
             code = compile(script, SCRIPT_FILENAME, "exec")
-            with _collector_paused():
+            with collector_paused():  # bulk node creation: see samops.gc_pause
                 exec(code, namespace)  # noqa: S102 - the composed, validated script
         except BaseException as exc:  # noqa: BLE001 - every failure is reported, not raised
             if isinstance(exc, KeyboardInterrupt | SystemExit):

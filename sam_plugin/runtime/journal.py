@@ -60,12 +60,11 @@ class SubmissionJournal:
         if not self.path.exists():
             return []
         entries = []
-        for line in self.path.read_text(encoding="utf-8").splitlines():
-            try:
-                entries.append(JournalEntry.model_validate_json(line))
-            except (ValidationError, ValueError):
-                # A torn last line after a power cut: the entry never completed its write.
-                continue
+        text = self.path.read_bytes().decode("utf-8", errors="replace")
+        for line in text.splitlines():
+            entry = _parse_line(line)
+            if entry is not None:
+                entries.append(entry)
         return entries
 
     def state_of(self, run_id: str) -> SubmissionState:
@@ -113,7 +112,56 @@ class SubmissionJournal:
     def _append(self, entry: JournalEntry) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps(entry.model_dump(mode="json"), separators=(",", ":")) + "\n"
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(line)
+        created = not self.path.exists()
+        with self.path.open("ab") as handle:
+            # A crash may have left a torn last line: start on a fresh line so the new
+            # record is never glued onto the fragment (and lost with it).
+            if handle.tell() > 0 and not _ends_with_newline(self.path):
+                line = "\n" + line
+            handle.write(line.encode("utf-8"))
             handle.flush()
             os.fsync(handle.fileno())
+        if created:
+            _fsync_directory(self.path.parent)
+
+
+_ENTRY_START = '{"run_id":'
+
+
+def _parse_line(line: str) -> JournalEntry | None:
+    """The entry on ``line``; a torn fragment is skipped without taking a record with it.
+
+    A journal written before torn lines were terminated may hold a fragment with a whole
+    record glued onto its end: that record is kept.
+    """
+    try:
+        return JournalEntry.model_validate_json(line)
+    except (ValidationError, ValueError):
+        pass
+    start = line.find(_ENTRY_START, 1)
+    while start != -1:
+        try:
+            return JournalEntry.model_validate_json(line[start:])
+        except (ValidationError, ValueError):
+            start = line.find(_ENTRY_START, start + 1)
+    return None
+
+
+def _ends_with_newline(path: Path) -> bool:
+    with path.open("rb") as handle:
+        handle.seek(-1, os.SEEK_END)
+        return handle.read(1) == b"\n"
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make the new journal's directory entry durable (POSIX; a no-op where unsupported)."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)

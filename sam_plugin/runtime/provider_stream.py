@@ -9,6 +9,7 @@ were sent. An ``event: error``, an ``{"error": ...}`` payload or ``"object": "er
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from sam_plugin.runtime.provider_errors import ProviderError, error_from_stream_payload
@@ -19,6 +20,7 @@ from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler
 _DONE = "[DONE]"
 _SNIPPET_CHARS = 200
 _IGNORED_EVENT_TYPES_OK = ("", "message")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 class StreamAccumulator:
@@ -126,10 +128,15 @@ class StreamAccumulator:
 
     def result(self, raw_sse: bytes) -> ChatResponse:
         """The response; fires ``on_tool_call`` per call and ``on_usage`` once."""
-        calls = self._calls.finish()
+        calls = [
+            call.model_copy(update={"arguments": repaired})
+            if (repaired := _paired_surrogates(call.arguments)) is not call.arguments
+            else call
+            for call in self._calls.finish()
+        ]
         response = ChatResponse(
-            content="".join(self._content),
-            reasoning="".join(self._reasoning),
+            content=_paired_surrogates("".join(self._content)),
+            reasoning=_paired_surrogates("".join(self._reasoning)),
             tool_calls=calls,
             finish_reason=self.finish_reason,
             usage=self.usage,
@@ -140,6 +147,18 @@ class StreamAccumulator:
         if self.usage is not None:
             self._listener.on_usage(self.usage)
         return response
+
+
+def _paired_surrogates(text: str) -> str:
+    """``text`` with surrogate halves joined into characters; a lone half becomes U+FFFD.
+
+    A character outside the BMP sent as a ``\\ud83d\\ude00`` escape pair can be split
+    across two chunks; each chunk decodes to a lone surrogate, which cannot be written as
+    UTF-8. Returns ``text`` itself (the same object) when it holds no surrogate.
+    """
+    if _SURROGATE.search(text) is None:
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def _loads_or_text(data: str) -> Any:

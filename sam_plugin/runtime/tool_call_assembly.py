@@ -6,8 +6,11 @@ Robust to what real providers send:
   a name sent as a growing snapshot is replaced;
 - a whole call in one delta (Ollama); ``arguments`` as a JSON object (``json.dumps``'ed);
 - ``index`` missing on a single-call stream (the deltas continue the last call; a delta
-  with a new ``id`` starts the next one); a known ``index`` reused with a new ``id`` and a
-  name (several providers number parallel calls all 0) starts a new call;
+  with a new ``id`` starts the next one); whole calls with neither ``index`` nor ``id``
+  (Gemini-compatible endpoints, proxies): a delta whose name or arguments cannot continue a
+  call that already holds a complete arguments object starts the next one; a known
+  ``index`` reused with a new ``id`` and a name (several providers number parallel calls
+  all 0) starts a new call;
 - empty ``tool_calls: []`` deltas; interleaved deltas of parallel calls.
 Arguments are kept as a list of fragments and joined once: linear in the stream size.
 """
@@ -90,12 +93,12 @@ class ToolCallAssembler:
             raise ProviderError("protocol", "tool_calls[].function must be an object")
         call_id = delta.get("id") or ""
         name = function.get("name") or ""
-        slot = self._slot_for(delta.get("index"), str(call_id), bool(name))
+        arguments = function.get("arguments")
+        slot = self._slot_for(delta.get("index"), str(call_id), str(name), arguments)
         if call_id and not slot.id:
             slot.id = str(call_id)
         if name:
             slot.add_name(str(name))
-        arguments = function.get("arguments")
         if isinstance(arguments, str):
             if arguments:
                 slot.parts.append(arguments)
@@ -108,7 +111,7 @@ class ToolCallAssembler:
                 f"got {type(arguments).__name__}",
             )
 
-    def _slot_for(self, index: Any, call_id: str, has_name: bool) -> _Slot:
+    def _slot_for(self, index: Any, call_id: str, name: str, arguments: Any) -> _Slot:
         if isinstance(index, bool) or not isinstance(index, int | None):
             if isinstance(index, str) and index.isdigit():
                 index = int(index)
@@ -118,14 +121,18 @@ class ToolCallAssembler:
                 )
         last = self._last
         if index is None:
-            if last is None or (call_id and last.id and call_id != last.id):
+            if (
+                last is None
+                or (call_id and last.id and call_id != last.id)
+                or (name and _starts_another_call(last, name, arguments))
+            ):
                 wire = max((w for w, _ in self._slots), default=-1) + 1
                 return self._new_slot(wire)
             return last
         slot = self._by_wire_index.get(index)
         if slot is None:
             return self._new_slot(index)
-        if call_id and slot.id and call_id != slot.id and has_name:
+        if call_id and slot.id and call_id != slot.id and name:
             return self._new_slot(index)
         self._last = slot
         return slot
@@ -136,3 +143,30 @@ class ToolCallAssembler:
         self._by_wire_index[wire_index] = slot
         self._last = slot
         return slot
+
+
+def _starts_another_call(slot: _Slot, name: str, arguments: Any) -> bool:
+    """Whether a named delta without index or id cannot continue ``slot``.
+
+    It cannot when ``slot`` already holds a complete arguments object and the delta brings a
+    different name or a new arguments text starting with ``{`` (``}{`` never occurs inside
+    one JSON value outside a string; the parse settles the string case). A repeated name
+    with more argument fragments (llama.cpp) continues the call. The cheap checks come
+    first, so the parse runs only at a plausible boundary and the assembly stays linear.
+    """
+    if not slot.name or not slot.parts or not slot.parts[-1].rstrip().endswith("}"):
+        return False
+    if name == slot.name and not (
+        isinstance(arguments, str) and arguments.lstrip().startswith("{")
+    ):
+        # An object-valued ``arguments`` under the same name keeps its snapshot meaning
+        # (it replaces the call's arguments), so a resent call is never doubled.
+        return False
+    return _is_json_object("".join(slot.parts))
+
+
+def _is_json_object(text: str) -> bool:
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False

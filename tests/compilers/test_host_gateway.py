@@ -63,3 +63,36 @@ def test_mdb_follows_the_module_after_replacement(fresh_sam: Any) -> None:
 
 def test_lazy_import_of_sam(fresh_sam: Any) -> None:
     assert HostGateway().mdb is fresh_sam.mdb
+
+
+
+def test_the_script_and_the_mesh_operations_share_one_nesting_collector_pause(
+        fresh_sam: Any, tmp_path: Path) -> None:
+    import gc
+
+    from sam_plugin.runtime import host_gateway
+    from sam_plugin.samops import gc_pause, mesh_ops
+
+    assert host_gateway.collector_paused is gc_pause.collector_paused
+    assert mesh_ops.collector_paused is gc_pause.collector_paused
+    assert gc.isenabled()
+    script = ("import gc\n"
+              "from sam_plugin.samops.gc_pause import collector_paused\n"
+              "outer = gc.isenabled()\n"
+              "with collector_paused():\n"
+              "    inner = gc.isenabled()\n"
+              "after_inner = gc.isenabled()\n"
+              "open(SAM_AGENT_OUTPUT_DIR + '/gc.txt', 'w')"
+              ".write(f'{outer} {inner} {after_inner}')\n"
+              "SAM_AGENT_COMPLETED = True\n")
+    receipt = HostGateway(fresh_sam).execute(script, TARGET, tmp_path)
+    assert receipt.status == "PASS", receipt.traceback
+    assert (tmp_path / "gc.txt").read_text() == "False False False"
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with gc_pause.collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # a pause never enables a collector it found disabled
+    finally:
+        gc.enable()

@@ -110,3 +110,44 @@ def test_domain_checks_run_last_and_only_on_valid_structure() -> None:
     validate_call("t", {"operations": [{"op": "scale", "origin": [0, 0, 0], "factor": 2}]},
                   TRANSFORM, TransformPartIR, checks)
     assert len(calls) == 1
+
+
+_TOO_DEEP = ("arguments: nested too deeply; at most 64 levels of arrays and objects are "
+             "allowed — send the flat object the tool's schema describes")
+
+
+@pytest.mark.parametrize("arguments", [
+    '{"operations":' + "[" * 100_000 + "]" * 100_000 + "}",
+    '{"operations":' + "[" * 500 + "]" * 500 + "}",
+    '{"operations":' + '{"a":' * 65 + "1" + "}" * 65 + "}",
+])
+def test_deeply_nested_json_is_a_diagnostic_not_an_internal_error(arguments: str) -> None:
+    with pytest.raises(CompileError) as info:
+        validate_call("transform_part", arguments, TRANSFORM, TransformPartIR)
+    assert [str(d) for d in info.value.diagnostics] == [_TOO_DEEP]
+
+
+def test_deeply_nested_mapping_and_a_self_containing_one_are_diagnostics() -> None:
+    deep: list = []
+    for _ in range(5000):
+        deep = [deep]
+    cyclic: dict = {}
+    cyclic["operations"] = [cyclic]
+    for arguments in ({"operations": deep}, cyclic):
+        with pytest.raises(CompileError) as info:
+            validate_call("transform_part", arguments, TRANSFORM, TransformPartIR)
+        assert [str(d) for d in info.value.diagnostics] == [_TOO_DEEP]
+
+
+def test_nesting_at_the_limit_still_reaches_the_schema() -> None:
+    arguments = '{"operations":' + "[" * 63 + "]" * 63 + "}"
+    with pytest.raises(CompileError) as info:
+        validate_call("transform_part", arguments, TRANSFORM, TransformPartIR)
+    assert str(info.value.diagnostics[0]) == "operations[0]: expected object, got array"
+
+
+def test_schema_recursion_is_a_diagnostic() -> None:
+    nested: list = []
+    for _ in range(5000):
+        nested = [nested]
+    assert _lines({"type": "array", "items": {"$ref": "#"}}, nested) == [_TOO_DEEP]

@@ -303,3 +303,26 @@ def test_hanging_nodes_are_evidence_the_verifier_reads_back(pipeline, plate, mak
     checks = {c.name: c for c in verify(outcome.prediction, outcome.before, unread,
                                         outcome.output_dir)}
     assert (checks["hanging nodes"].actual, checks["hanging nodes"].ok) == ("not read", False)
+
+
+def test_refine_script_literals_go_through_the_plain_check(pipeline, plate, make_grid,
+                                                           monkeypatch) -> None:
+    from sam_plugin.compilers import codegen
+    from sam_plugin.compilers.mesh import refine
+
+    class Evil(str):
+        def __repr__(self) -> str:
+            return "__import__('os').system('echo pwned')"
+
+    make_grid(plate, 2, 1)
+    fragment = pipeline.compile([("refine_mesh", {"selection": ALL, "levels": 1})])[0]
+    var = codegen.variable("refine_mesh", fragment.normalized)
+    assert fragment.preflight == (
+        f"{var} = _mesh_ops.prepare_refinement(\n"
+        "    _model.parts[_part_name], {'by': 'all'}, 1,\n"
+        "    node_delta=9, element_delta=6,\n"
+        ")\n"
+    )
+    monkeypatch.setattr(refine, "selector_literal", lambda selector: {"by": Evil("all")})
+    with pytest.raises(TypeError, match="Evil cannot enter a script as a literal"):
+        pipeline.compile([("refine_mesh", {"selection": ALL, "levels": 1})])

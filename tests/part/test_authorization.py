@@ -23,6 +23,36 @@ def test_explicit_full_replacement(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
+    "do not clear the part",
+    "never delete the whole part",
+    "不要清空零件",
+    "do NOT start over",
+    "don't wipe the mesh, just add a hole",
+    "please don’t replace the whole mesh",
+    "add a plate without having to delete everything",
+    "no need to rebuild from scratch",
+    "I cannot replace the existing part",
+    "别清空零件",
+    "勿删除所有内容",
+    "无需全部删除",
+    "不用重建整个零件",
+])
+def test_negated_full_replacement_does_not_authorize_clear_all(text: str) -> None:
+    assert not asks_to_clear_all(text)
+
+
+@pytest.mark.parametrize("text", [
+    "do not keep the holes, delete everything",
+    "don't keep anything but clear the part and start over",
+    "不要保留孔，清空零件",
+    "分别删除所有内容后重建",
+    "the old mesh is not useful. Replace the whole mesh with triangles",
+])
+def test_negation_in_another_clause_does_not_cancel_clear_all(text: str) -> None:
+    assert asks_to_clear_all(text)
+
+
+@pytest.mark.parametrize("text", [
     "delete all elements in set Left",
     "replace the quads in the corner with triangles",
     "remove element 5",
@@ -41,6 +71,13 @@ def test_partial_changes_do_not_authorize_clear_all(text: str) -> None:
     ("把梁分成一组", True),
     ("build a plate", False),
     ("settle the mesh", False),
+    ("用四个单元组成一块板", False),
+    ("组合两块板", False),
+    ("三根梁组成一组", True),
+    ("建立单元组 Left", True),
+    ("把节点分组", True),
+    ("节点组 Top", True),
+    ("the beams form two groups", True),
 ])
 def test_sets_and_groups(text: str, expected: bool) -> None:
     assert asks_for_sets(text) is expected

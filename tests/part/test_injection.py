@@ -111,3 +111,47 @@ def test_edit_and_transform_scripts_make_only_expected_calls(harness: Any) -> No
         ("audit_part", {})])
     assert result.receipt.status == "PASS", result.receipt.traceback
     assert_only_expected_calls(result.script.text)
+
+
+class _EvilStr(str):
+    def __repr__(self) -> str:
+        return "__import__('os').system('echo pwned')"
+
+
+class _EvilInt(int):
+    def __repr__(self) -> str:
+        return "exec('1')"
+
+
+class _EvilFloat(float):
+    def __repr__(self) -> str:
+        return "exec('1')"
+
+
+@pytest.mark.parametrize(("value", "kind"), [
+    (_EvilStr("a"), "_EvilStr"),
+    (_EvilInt(1), "_EvilInt"),
+    (_EvilFloat(1.0), "_EvilFloat"),
+    ([1, (2, {"k": _EvilStr("a")})], "_EvilStr"),
+])
+def test_subclasses_of_plain_types_never_enter_a_script(value: Any, kind: str) -> None:
+    from sam_plugin.compilers.codegen import check_plain, plain_literal
+
+    for render in (check_plain, literal, plain_literal):
+        with pytest.raises(TypeError, match=f"^{kind} cannot enter a script as a literal$"):
+            render(value)
+
+
+def test_a_str_subclass_key_never_enters_a_script() -> None:
+    from sam_plugin.compilers.codegen import plain_literal
+
+    with pytest.raises(TypeError, match="a script literal dict needs str keys"):
+        plain_literal({_EvilStr("k"): 1})
+
+
+def test_plain_literal_is_the_builtin_repr_and_literal_wraps_with_tuples() -> None:
+    from sam_plugin.compilers.codegen import plain_literal
+
+    value = {"a": [1, 2.5, True, None], "b": ("x", "y'\n")}
+    assert plain_literal(value) == repr(value)
+    assert literal(value) == "{'a': (1, 2.5, True, None), 'b': ('x', \"y'\\n\")}"

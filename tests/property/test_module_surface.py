@@ -69,3 +69,18 @@ def test_tool_definitions_are_valid_schemas(strict) -> None:
 def test_unknown_tool() -> None:
     with pytest.raises(ValueError, match="unknown Property tool"):
         MODULE.tool_definitions(["refine_mesh"])
+
+
+def test_property_scripts_share_the_codegen_literal_and_variable() -> None:
+    from sam_plugin.compilers import codegen
+    from sam_plugin.compilers.property import script
+
+    assert script.literal is codegen.plain_literal
+    assert script.variable is codegen.variable
+
+    class Evil(str):
+        def __repr__(self) -> str:
+            return "__import__('os')"
+
+    with pytest.raises(TypeError, match="Evil cannot enter a script as a literal"):
+        script.literal({"name": Evil("Steel")})

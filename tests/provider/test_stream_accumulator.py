@@ -43,3 +43,29 @@ def test_every_shape_any_chunking(style, content, arguments, eol, cuts):
     response = accumulator.result(body)
     assert response.content == content
     assert [(c.name, c.arguments) for c in response.tool_calls] == calls
+
+
+def _chunk(delta: dict) -> str:
+    return "data: " + json.dumps({"choices": [{"index": 0, "delta": delta}]}) + "\n\n"
+
+
+def test_a_surrogate_pair_split_across_chunks_is_rejoined():
+    body = "".join([
+        _chunk({"content": "smile \ud83d"}),
+        _chunk({"content": "\ude00!", "reasoning_content": "r\ud83d"}),
+        _chunk({"reasoning_content": "\ude00", "tool_calls": [
+            {"index": 0, "id": "c", "function": {"name": "edit_part", "arguments": '{"t":"\ud83d'}}
+        ]}),
+        _chunk({"tool_calls": [{"index": 0, "function": {"arguments": '\ude00"}'}}]}),
+        _chunk({"content": " lone \udc00"}),
+        "data: [DONE]\n\n",
+    ]).encode()
+    assert b"\\ud83d" in body  # the JSON escapes, as a provider sends them
+    accumulator = StreamAccumulator()
+    for event in SSEDecoder().feed(body):
+        accumulator.handle(event)
+    response = accumulator.result(body)
+    assert response.content == "smile 😀! lone \ufffd"
+    assert response.reasoning == "r😀"
+    assert response.tool_calls[0].arguments == '{"t":"😀"}'
+    response.content.encode("utf-8")  # writable as design.txt

@@ -127,3 +127,33 @@ def test_random_interleaving_and_fragmentation_reassembles(calls, size, repeat_n
         (i, f"id{i}", name, text)
         for i, ((name, _), text) in enumerate(zip(calls, texts, strict=True))  # noqa: E501
     ]
+
+
+def test_whole_calls_without_index_or_id_stay_separate():
+    calls = assemble(
+        [{"function": {"name": "build_part", "arguments": '{"a":1}'}}],
+        [{"function": {"name": "audit_part", "arguments": "{}"}}],
+    )
+    assert calls == [(0, "call_0", "build_part", '{"a":1}'), (1, "call_1", "audit_part", "{}")]
+
+
+def test_whole_calls_to_one_tool_without_index_or_id_stay_separate():
+    calls = assemble(
+        [{"function": {"name": "edit_part", "arguments": '{"a":1}'}}],
+        [{"function": {"name": "edit_part", "arguments": '{"b":2}'}}],
+    )
+    assert calls == [(0, "call_0", "edit_part", '{"a":1}'), (1, "call_1", "edit_part", '{"b":2}')]
+
+
+def test_whole_calls_with_object_arguments_without_index_or_id_stay_separate():
+    calls = assemble(
+        [{"function": {"name": "build_part", "arguments": {"a": 1}}}],
+        [{"function": {"name": "audit_part", "arguments": {}}}],
+    )
+    assert calls == [(0, "call_0", "build_part", '{"a": 1}'), (1, "call_1", "audit_part", "{}")]
+
+
+def test_name_repeated_on_every_delta_without_index_continues_the_call():
+    parts = ['{"s":"}', '{x", "n":', "{", '"k":1}', "}"]
+    calls = assemble(*[[{"function": {"name": "edit_part", "arguments": p}}] for p in parts])
+    assert calls == [(0, "call_0", "edit_part", '{"s":"}{x", "n":{"k":1}}')]

@@ -7,10 +7,9 @@ analyst is promised are the numbers ``mesh_audit.json`` will report.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
+from sam_plugin.compilers.codegen import PART, plain_literal, variable
 from sam_plugin.compilers.evidence import Prediction, Range
 from sam_plugin.compilers.mesh.ir import RefineMesh
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
@@ -18,7 +17,6 @@ from sam_plugin.compilers.selectors import check_selector, selector_literal
 from sam_plugin.samops import mesh_audit, mesh_ops, selection
 
 TOOL = "refine_mesh"
-PART = "_model.parts[_part_name]"
 _SHOWN = 20
 # Beyond this many elements after refinement, SAM (and the stub) would take minutes and
 # gigabytes; refining a 200,000-element part once stays below it.
@@ -115,12 +113,13 @@ def compile_refine(ir: RefineMesh, ctx: CompileContext) -> Fragment:
     plan = mesh_ops.plan_refinement(mesh, selected_labels(ir, part), ir.levels)
     hanging = mesh_audit.hanging_nodes(plan.final_mesh(mesh))
     normalized = ir.model_dump(mode="json")
-    digest = hashlib.sha256(json.dumps(normalized, sort_keys=True).encode()).hexdigest()[:8]
-    var = f"_refine_mesh_{digest}"  # unique per call, identical for identical calls
+    var = variable(TOOL, normalized)  # unique per call, identical for identical calls
     preflight = (
         f"{var} = _mesh_ops.prepare_refinement(\n"
-        f"    {PART}, {selector_literal(ir.selection)!r}, {ir.levels!r},\n"
-        f"    node_delta={plan.node_delta()!r}, element_delta={plan.element_delta()!r},\n"
+        f"    {PART}, {plain_literal(selector_literal(ir.selection))}, "
+        f"{plain_literal(ir.levels)},\n"
+        f"    node_delta={plain_literal(plan.node_delta())}, "
+        f"element_delta={plain_literal(plan.element_delta())},\n"
         ")\n"
     )
     return Fragment(
@@ -128,7 +127,7 @@ def compile_refine(ir: RefineMesh, ctx: CompileContext) -> Fragment:
         preflight=preflight,
         mutation=f"{var}_report = _mesh_ops.apply_prepared({PART}, {var})\n"
         f'print("refine_mesh:", {var}_report)\n',
-        postflight=f"_mesh_ops.verify_refinement({PART}, {var}, hanging_nodes={len(hanging)!r})\n",
+        postflight=f"_mesh_ops.verify_refinement({PART}, {var}, hanging_nodes={len(hanging)})\n",
         normalized=normalized,
         evidence=predict(ctx.state, part, mesh, plan, hanging),
         helpers=["mesh_ops"],

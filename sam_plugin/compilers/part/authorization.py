@@ -2,14 +2,20 @@
 
 The model may not extend the user's intent: element sets are dropped (and the drop reported)
 unless the request asks for sets or groups; ``clear_all`` is rejected unless the request
-explicitly asks to delete or replace everything.
+explicitly asks to delete or replace everything — and not when that ask is negated
+("do not clear the part", "不要清空零件"), since a wrongly granted ``clear_all`` wipes the part.
 """
 
 from __future__ import annotations
 
 import re
 
-_SET_WORDS = re.compile(r"\b(sets?|groups?|grouped|grouping)\b|集合|组", re.I)
+# 组 alone is also "compose/combine/assemble" (组成, 组合, 组装): only set-like uses count.
+_SET_WORDS = re.compile(
+    r"\b(sets?|groups?|grouped|grouping)\b|集合|分组"
+    r"|(单元|节点|[一两二三四五六七八九十几每多各]个?)组(?![成合装件织])",
+    re.I,
+)
 
 _VERB = r"(delete|remove|clear|erase|wipe|discard|replace|rebuild|redo)"
 _CLEAR_ALL_EN = [
@@ -33,10 +39,35 @@ _CLEAR_ALL_ZH = [
 ]
 _CLEAR_ALL = [re.compile(p, re.I) for p in _CLEAR_ALL_EN + _CLEAR_ALL_ZH]
 
+# A clause ends at punctuation or a contrast/sequence word: "keep the holes, but clear the
+# part" negates only the first clause.
+_CLAUSE_BREAK = re.compile(
+    r"[,.;:!?](?=\s|$)|[\n，。；：！？、]|\b(but|then|instead)\b|然后|但是|但|而是", re.I
+)
+_NEGATION = re.compile(
+    r"\b(not|never|no|without|cannot|dont|doesnt|shouldnt|wont|cant)\b|n['’]t\b"
+    # 不 but not 不同/不规则/不仅/不过/不断 (different, irregular, not only, however, ...);
+    # 别 but not 分别/特别/区别/类别/级别/识别/个别 (respectively, especially, ...).
+    r"|不(?![同规仅过断少久])|(?<![分特区类级识个])别|勿|无需|无须|不要|不用",
+    re.I,
+)
+
 
 def asks_for_sets(request_text: str) -> bool:
     return bool(_SET_WORDS.search(request_text))
 
 
 def asks_to_clear_all(request_text: str) -> bool:
-    return any(p.search(request_text) for p in _CLEAR_ALL)
+    return any(
+        not _negated(request_text, match.start())
+        for pattern in _CLEAR_ALL
+        for match in pattern.finditer(request_text)
+    )
+
+
+def _negated(text: str, start: int) -> bool:
+    """Whether a negation precedes ``start`` in the same clause."""
+    clause_start = 0
+    for brk in _CLAUSE_BREAK.finditer(text, 0, start):
+        clause_start = brk.end()
+    return bool(_NEGATION.search(text, clause_start, start))
