@@ -71,6 +71,8 @@ def compose(fragments: Sequence[Fragment]) -> ComposedScript:
         parts.append(f"from sam_plugin.samops import {helper} as _{helper}\n")
     parts.append("\n" + _BINDING)
     for stage in ("preflight", "mutation", "postflight"):
+        # the host reads the last stage reached: a failure before "mutation" changed nothing
+        parts.append(f'\nSAM_AGENT_STAGE = "{stage}"\n')
         for index, fragment in enumerate(fragments, start=1):
             block = _block(stage, index, fragment, getattr(fragment, stage))
             if block:

@@ -78,6 +78,10 @@ PARTIAL_WARNING = (
     "The part may be partly modified: SAM has no undo, and the script stopped part-way. "
     "Re-observe the part before submitting a new request; this run is not retried."
 )
+PREFLIGHT_STOPPED = (
+    "It stopped in its preflight checks, before the first change: the part was not modified. "
+    "This run is not retried; fix what the check names and submit a new request."
+)
 
 
 # (host, observation) -> text for the design prompt; may be async. Reads only.
@@ -718,14 +722,15 @@ class RunController:
             receipt = self.host.execute(script, run.target, run.dir.path)
             status = str(getattr(receipt, "status", "FAIL"))
             trace = str(getattr(receipt, "traceback", "") or "")
+            unchanged = bool(getattr(receipt, "nothing_changed", False))
         except Exception:
-            status, trace = "ERROR", traceback.format_exc()
+            status, trace, unchanged = "ERROR", traceback.format_exc(), False
         journal.record_executed(run.run_id, status)
         self._bus.emit(run.run_id, "execution_completed", {"status": status})
         if status != "PASS":
+            warning = PREFLIGHT_STOPPED if unchanged else PARTIAL_WARNING
             raise _Fail(
-                "execution",
-                f"the script failed in SAM ({status}). {PARTIAL_WARNING}\n{trace}".rstrip(),
+                "execution", f"the script failed in SAM ({status}). {warning}\n{trace}".rstrip()
             )
 
     def _verify(self, run: _Run, prediction: Prediction) -> None:

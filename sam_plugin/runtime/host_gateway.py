@@ -29,6 +29,13 @@ class ExecutionReceipt(BaseModel):
     status: Literal["PASS", "FAIL"]
     traceback: str | None = None
     duration_s: float
+    # the last stage the script announced (``SAM_AGENT_STAGE``); None when it reached none
+    stage: Literal["preflight", "mutation", "postflight"] | None = None
+
+    @property
+    def nothing_changed(self) -> bool:
+        """A failure during the preflight checks, before the first mutation."""
+        return self.status == "FAIL" and self.stage == "preflight"
 
 
 class HostGateway:
@@ -80,7 +87,8 @@ class HostGateway:
             if isinstance(exc, KeyboardInterrupt | SystemExit):
                 raise
             return ExecutionReceipt(status="FAIL", traceback=traceback.format_exc(),
-                                    duration_s=time.perf_counter() - started)
+                                    duration_s=time.perf_counter() - started,
+                                    stage=namespace.get("SAM_AGENT_STAGE"))
         elapsed = time.perf_counter() - started
         if namespace.get("SAM_AGENT_COMPLETED") is not True:
             return ExecutionReceipt(

@@ -200,7 +200,7 @@ class ResultView(QWidget):
 
     def show_error(self, layer: str, message: str, back_in_review: bool) -> None:
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=message)
-        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review)}")
+        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, text)}")
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 

@@ -96,3 +96,27 @@ def test_the_script_and_the_mesh_operations_share_one_nesting_collector_pause(
         assert not gc.isenabled()  # a pause never enables a collector it found disabled
     finally:
         gc.enable()
+
+
+def test_the_receipt_says_whether_a_failure_came_before_the_first_mutation(
+    fresh_sam: Any, tmp_path: Path
+) -> None:
+    from sam_plugin.compilers.composer import compose
+    from sam_plugin.compilers.evidence import Prediction, Readback
+    from sam_plugin.compilers.protocol import Fragment
+
+    state = Prediction.from_readback(Readback(part_exists=False))
+    target = Target(model_name="Model-1", part_name="Plate")
+    gateway = HostGateway(fresh_sam)
+
+    def run(preflight: str, mutation: str) -> Any:
+        fragment = Fragment(tool="t", preflight=preflight, mutation=mutation, normalized={},
+                            evidence=state)
+        return gateway.execute(compose([fragment]).text, target, tmp_path / "out")
+
+    stopped = run("raise RuntimeError('label 9 does not exist')\n", "_model.Part(name='X')\n")
+    assert (stopped.status, stopped.stage, stopped.nothing_changed) == ("FAIL", "preflight", True)
+    assert "X" not in fresh_sam.mdb.models["Model-1"].parts.keys()
+
+    partial = run("", "_model.Part(name='Y')\nraise RuntimeError('host refused')\n")
+    assert (partial.status, partial.stage, partial.nothing_changed) == ("FAIL", "mutation", False)

@@ -124,3 +124,27 @@ def test_an_unexpected_error_quoting_the_key_never_writes_it(tmp_path, caplog):
             assert API_KEY not in path.read_text(errors="replace"), path
     assert API_KEY not in caplog.text
     assert "***" in controller.result.error.message
+
+
+def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
+    from sam_plugin.runtime.controller import PARTIAL_WARNING, PREFLIGHT_STOPPED
+    from sam_plugin.runtime.host_gateway import ExecutionReceipt
+
+    class PreflightStop(FakeHost):
+        def execute(self, script, target, output_dir):
+            self.executions.append(script)
+            return ExecutionReceipt(status="FAIL", traceback="PreflightError: label 9",
+                                    duration_s=0.0, stage="preflight")
+
+    provider = ScriptedProvider(design(SPEC), calls(("build_part", {}), ("audit_part", {})))
+    host = PreflightStop()
+    controller = RunController(
+        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
+        composer=fake_compose,
+    )
+    asyncio.run(controller.submit("x", "part", TARGET))
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert len(host.executions) == 1 and result.status == "failed"
+    assert PREFLIGHT_STOPPED in result.error.message
+    assert PARTIAL_WARNING not in result.error.message

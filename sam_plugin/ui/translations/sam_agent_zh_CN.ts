@@ -431,5 +431,9 @@
         <source>The model is reasoning… (expand Reasoning to follow)</source>
         <translation>模型正在推理…（展开“推理过程”可跟随查看）</translation>
     </message>
+    <message>
+        <source>The script stopped in its checks before changing the part: fix what the check names, then submit a new request.</source>
+        <translation>脚本在修改部件之前的检查中停止：请修正检查指出的问题，然后提交新的请求。</translation>
+    </message>
 </context>
 </TS>
