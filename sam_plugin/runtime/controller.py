@@ -13,10 +13,10 @@ import contextlib
 import json
 import logging
 import traceback
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Prediction, Readback
@@ -71,6 +71,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_T = TypeVar("_T")
 
 DRIFT_MESSAGE = "the target changed since the spec was written; submit again"
 CANCEL_SETTLE_SECONDS = 2.0
@@ -139,22 +140,21 @@ class _Run:
     collected: list[CollectedCall] = field(default_factory=list)
 
 
-class _Return(Exception):
+class _Ending(Exception):
+    """Internal: how a run step ended, at which layer, with what message."""
+
+    def __init__(self, layer: ErrorLayer, message: str):
+        super().__init__(message)
+        self.layer = layer
+        self.message = message
+
+
+class _Return(_Ending):
     """Internal: leave confirm back to Review (nothing executed)."""
 
-    def __init__(self, layer: ErrorLayer, message: str):
-        super().__init__(message)
-        self.layer = layer
-        self.message = message
 
-
-class _Fail(Exception):
+class _Fail(_Ending):
     """Internal: end the run as Failed at ``layer``."""
-
-    def __init__(self, layer: ErrorLayer, message: str):
-        super().__init__(message)
-        self.layer = layer
-        self.message = message
 
 
 class _Relay(StreamListener):
@@ -456,33 +456,25 @@ class RunController:
 
     async def _explore_with_model(self, run: _Run) -> str:
         assert run.observation is not None
-        target = run.target
-        provider = self._provider_factory(self.settings)
-        task = asyncio.ensure_future(
-            explore(
-                provider,
-                request=run.request,
-                observation_summary=self._prompt_observation(run),
-                part=self.host.part(target),
-                fingerprint_fn=lambda: target_fingerprint(self.host.readback(target)),
-                fingerprint=run.observation.fingerprint,
-                listener=lambda event, data: self._bus.emit(run.run_id, event, data),
-                cache=self._regions,
-            )
-        )
-        self._stream_task = task
+        target, fingerprint = run.target, run.observation.fingerprint
+        summary = self._prompt_observation(run)
         try:
-            result = await task
+            result = await self._provider_task(
+                lambda provider: explore(
+                    provider,
+                    request=run.request,
+                    observation_summary=summary,
+                    part=self.host.part(target),
+                    fingerprint_fn=lambda: target_fingerprint(self.host.readback(target)),
+                    fingerprint=fingerprint,
+                    listener=lambda event, data: self._bus.emit(run.run_id, event, data),
+                    cache=self._regions,
+                )
+            )
         except ExplorationChangedModel as error:
             raise _Fail("observation", str(error)) from None
         except ProviderError as error:
             raise _Fail("provider", f"the exploration request failed: {error}") from None
-        finally:
-            self._stream_task = None
-            closer = getattr(provider, "aclose", None)
-            if closer is not None:
-                await _maybe_await(closer())
-        self._honour_cancel()
         run.dir.write_json("exploration.json", result)
         for turn, raw in enumerate(result.raw_sse, start=1):
             run.dir.write_bytes(f"provider_exploration_response.{turn}.sse", raw)
@@ -871,8 +863,15 @@ class RunController:
     async def _stream(
         self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, listener: Any
     ) -> ChatResponse:
+        return await self._provider_task(
+            lambda provider: provider.stream_chat(messages, tools=tools, listener=listener)
+        )
+
+    async def _provider_task(self, work: Callable[[Any], Awaitable[_T]]) -> _T:
+        """Run ``work(provider)`` as the task Cancel can stop; the provider is always closed,
+        and a cancel that arrived meanwhile is honoured."""
         provider = self._provider_factory(self.settings)
-        task = asyncio.ensure_future(provider.stream_chat(messages, tools=tools, listener=listener))
+        task = asyncio.ensure_future(work(provider))
         self._stream_task = task
         try:
             await task
