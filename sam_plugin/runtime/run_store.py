@@ -147,16 +147,17 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
     runs_dir = Path(runs_dir)
     if not runs_dir.is_dir():
         return []
-    journal = SubmissionJournal(runs_dir / JOURNAL_NAME)
+    # read once: runs submitted but never recorded as executed
+    unknown = set(SubmissionJournal(runs_dir / JOURNAL_NAME).unknown_runs())
     summaries = []
     for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name, reverse=True):
         if not entry.is_dir() or not RUN_ID_PATTERN.match(entry.name):
             continue
-        summaries.append(_summarize(RunDir(runs_dir, entry.name), journal))
+        summaries.append(_summarize(RunDir(runs_dir, entry.name), unknown))
     return summaries
 
 
-def _summarize(run: RunDir, journal: Any) -> RunSummary:
+def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
     request_path = run.file("request.txt")
     request = request_path.read_text(encoding="utf-8") if request_path.exists() else ""
     module = ""
@@ -166,7 +167,7 @@ def _summarize(run: RunDir, journal: Any) -> RunSummary:
         result = None
     if result is not None:
         status, module = result.status, result.module
-    elif journal.state_of(run.run_id) == "submitted":
+    elif run.run_id in unknown:
         status = "unknown"
     else:
         status = "incomplete"
