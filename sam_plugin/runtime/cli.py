@@ -245,8 +245,10 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
         raise UsageError(
             f"--model: no model {model!r} in {workspace}; models there: {_names(models)}"
         )
+    from sam_plugin.compilers.registry import get_module
+
     parts = list(sam.mdb.models[model].parts.keys())
-    if mode != "part" and part not in parts:
+    if part not in parts and not get_module(mode).creates_target:
         raise UsageError(
             f"--part: no part {part!r} in model {model!r} (parts: {_names(parts)}); "
             f"{mode} mode changes an existing part: build it first with --mode part"

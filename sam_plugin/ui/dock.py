@@ -289,8 +289,10 @@ class SamAgentDock(QDockWidget):
     def _missing_part(self) -> str:
         """Property and Mesh change an existing part: a typed name that is not there is said
         at once, before a provider is asked for a spec that cannot compile."""
+        from sam_plugin.compilers.registry import get_module
+
         target = self.target()
-        if self.mode() == "part" or not target.part_name:
+        if not target.part_name or get_module(self.mode()).creates_target:
             return ""
         try:
             parts = list(self.sam.mdb.models[target.model_name].parts.keys())
