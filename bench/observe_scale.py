@@ -1,10 +1,20 @@
-"""Observation of a 188,356-node part (L0-L2 and fingerprint) versus a plain scan, same run.
+"""Observation of a 188,356-node part (L0-L2 and fingerprint) versus reading it, same run.
 
-The scan only reads every node's coordinates and every element's connectivity (into lists,
-nothing else). The observation is what ``submit`` does: ``observation.observe`` (L0, L1 and
-the fingerprint, through the host gateway) plus the L2 region index, with a cold cache (the
+The observation is what ``submit`` does: ``observation.observe`` (L0, L1 and the
+fingerprint, through the host gateway) plus the L2 region index, with a cold cache (the
 index reuses the mesh arrays that ``observe`` read, as the controller's call does).
+
+It is compared with two reads of the part into Python lists, nothing else:
+
+- the floor that counts (the ratio): every attribute the fingerprint and L1 need, read once
+  through the host API: node labels and coordinates, element labels, shapes and
+  connectivity, set members. Nothing can observe the part faster than it can be read.
+- for information: the plain scan of coordinates and connectivity only (what the first
+  version of this bench compared with; it skips the labels and shapes a fingerprint must
+  read, so it understates the floor).
+
 Each is timed ``REPEATS`` times, interleaved; the best time of each is compared.
+Last line: ``ratio=<observation / attribute read> goal<=1.5``.
 
     .venv/bin/python bench/observe_scale.py      # stubs/ is put on sys.path here
 """
@@ -56,6 +66,20 @@ def plain_scan(part: Any) -> tuple[list[Any], list[Any]]:
     return [n.coordinates for n in part.nodes], [e.connectivity for e in part.elements]
 
 
+def attribute_read(part: Any) -> list[list[Any]]:
+    """The floor: each attribute the observation reads, read once through the host API into
+    one list per attribute (no tuples built per entity: that alone costs more than the
+    observation's whole read)."""
+    nodes, elements = part.nodes, part.elements
+    read = [[n.label for n in nodes], [n.coordinates for n in nodes],
+            [e.label for e in elements], [e.type for e in elements],
+            [e.connectivity for e in elements]]
+    for name in part.sets.keys():
+        region = part.sets[name]
+        read += [[n.label for n in region.nodes], [e.label for e in region.elements]]
+    return read
+
+
 def loop_scan(part: Any) -> int:
     """For context only: a script-style loop touching every coordinate and node label."""
     seen = 0
@@ -88,11 +112,12 @@ def main() -> None:
         region_index(part, observed.fingerprint, cache=RegionIndexCache())
 
     plain_scan(part)  # warm the host's array views once, for both sides
-    scans, observations = [], []
+    scans, reads, observations = [], [], []
     for _ in range(REPEATS):
         scans.append(timed(lambda: plain_scan(part)))
+        reads.append(timed(lambda: attribute_read(part)))
         observations.append(timed(observation))
-    scan, observed = min(scans), min(observations)
+    scan, floor, observed = min(scans), min(reads), min(observations)
     # the parts of the observation, for the record (not part of the ratio)
     l01 = min(timed(lambda: observe(host, "part", target)) for _ in range(REPEATS))
     fingerprint = min(timed(lambda: geometry_fingerprint(part)) for _ in range(REPEATS))
@@ -103,6 +128,7 @@ def main() -> None:
     l2_reused = min(timed(lambda: region_index(part, fingerprint_now, cache=RegionIndexCache()))
                     for _ in range(REPEATS))
     loop = min(timed(lambda: loop_scan(part)) for _ in range(REPEATS))
+    print(f"attribute read (the floor):              {floor * 1000:9.1f} ms")
     print(f"plain scan (coordinates + connectivity): {scan * 1000:9.1f} ms")
     print(f"  (for context: a Python loop touching every value: {loop * 1000:.1f} ms)")
     print(f"observation L0-L2 + fingerprint:         {observed * 1000:9.1f} ms")
@@ -111,7 +137,8 @@ def main() -> None:
     print(f"  of which L2 on the observation's read:  {l2_reused * 1000:8.1f} ms")
     print(f"  (L2 alone, cold, reading the part:      {l2 * 1000:8.1f} ms")
     print(f"    of which reading the mesh arrays:     {arrays * 1000:8.1f} ms)")
-    print(f"ratio={observed / scan:.2f} goal<=3")
+    print(f"observation / plain scan: {observed / scan:.2f} (information; was the ratio, goal<=3)")
+    print(f"ratio={observed / floor:.2f} goal<=1.5")
 
 
 if __name__ == "__main__":
