@@ -6,12 +6,13 @@ prediction with a readback of the live model taken after the one script ran.
 
 from __future__ import annotations
 
-from typing import Literal
+from dataclasses import asdict
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-ShapeName = Literal["QUAD", "TRI", "BEAM"]
-SHAPES: tuple[ShapeName, ...] = ("QUAD", "TRI", "BEAM")
+from sam_plugin.samops.records import SHAPES, PartRecord, ShapeName
+
+__all__ = ["SHAPES", "Check", "Prediction", "Range", "Readback", "ShapeName"]
 
 
 class Range(BaseModel):
@@ -67,6 +68,11 @@ class Readback(BaseModel):
     hanging_nodes: int | None = None  # read only when a prediction asks for it
     # digest of set members, property definitions and assignments (with the fingerprint)
     definitions_digest: str = ""
+
+    @classmethod
+    def from_record(cls, record: PartRecord) -> Readback:
+        """The typed form of what ``samops.readback.read_part`` read on the host."""
+        return cls.model_validate(asdict(record))
 
 
 class Prediction(BaseModel):

@@ -36,4 +36,3 @@ Name = Annotated[str, StringConstraints(pattern=NAME_PATTERN)]
 ShapeName = Annotated[Literal["QUAD", "TRI", "BEAM"], BeforeValidator(_upper)]
 SurfaceShape = Annotated[Literal["QUAD", "TRI"], BeforeValidator(_upper)]
 
-NODES_PER_SHAPE = {"QUAD": 4, "TRI": 3, "BEAM": 2}

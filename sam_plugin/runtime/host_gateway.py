@@ -65,8 +65,9 @@ class HostGateway:
     def readback(
         self, target: Target, *, with_fingerprint: bool = True, hanging_nodes: bool = False
     ) -> Readback:
-        return read_part(self.model(target.model_name), target.part_name,
-                         with_fingerprint=with_fingerprint, hanging_nodes=hanging_nodes)
+        record = read_part(self.model(target.model_name), target.part_name,
+                           with_fingerprint=with_fingerprint, hanging_nodes=hanging_nodes)
+        return Readback.from_record(record)
 
     def execute(self, script: str, target: Target, output_dir: Path) -> ExecutionReceipt:
         """Compile and exec ``script`` once; PASS only when it set ``SAM_AGENT_COMPLETED``."""

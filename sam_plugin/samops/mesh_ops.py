@@ -21,11 +21,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sam_plugin.samops.gc_pause import collector_paused
+from sam_plugin.samops.records import NODES_PER_SHAPE
 
 Vec = tuple[float, float, float]
 Child = tuple[str, tuple[int, ...]]
 
-NODES_PER_SHAPE = {"QUAD": 4, "TRI": 3, "BEAM": 2}
 MAX_LEVELS = 3
 # A node within this fraction of the edge length from a midpoint is that midpoint.
 _REUSE_TOLERANCE = 1e-6

@@ -7,8 +7,7 @@ import math
 from typing import Any
 
 from sam_plugin.samops.geometry import PointIndex, distance, polygon_area
-
-NODES_PER_SHAPE = {"QUAD": 4, "TRI": 3, "BEAM": 2}
+from sam_plugin.samops.records import NODES_PER_SHAPE
 
 
 def free_node_labels(part: Any) -> list[int]:

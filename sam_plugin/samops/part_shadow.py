@@ -23,8 +23,9 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.samops.records import NODES_PER_SHAPE
+
 Point = tuple[float, float, float]
-NODES_PER_SHAPE = {"QUAD": 4, "TRI": 3, "BEAM": 2}
 # Pairs closer to the tolerance than this (relative) could fall either way on the host.
 EDGE_MARGIN = 1.0e-6
 # A merge analysis looking at more candidate pairs than this per node gives up (dense blobs).

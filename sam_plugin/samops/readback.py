@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from sam_plugin.compilers.evidence import SHAPES, Readback
+from sam_plugin.samops.records import SHAPES, PartRecord
 
 _RECENT_SIZE = 4
 
@@ -200,7 +200,7 @@ def geometry_fingerprint(part: Any) -> str:
 
 def read_part(
     model: Any, part_name: str, *, with_fingerprint: bool = True, hanging_nodes: bool = False
-) -> Readback:
+) -> PartRecord:
     """Everything the verifier compares, read from the host (never from a script's claims).
 
     The mesh read is kept by its fingerprint (``recent_mesh``) for the region index.
@@ -209,7 +209,7 @@ def read_part(
     materials = sorted(model.materials.keys()) if model is not None else []
     sections = sorted(model.sections.keys()) if model is not None else []
     if part is None:
-        return Readback(
+        return PartRecord(
             part_exists=False,
             materials=materials,
             sections=sections,
@@ -229,7 +229,7 @@ def read_part(
         columns = [mesh.coordinates[:, axis] for axis in range(3)]
         bbox = (tuple(float(column.min()) for column in columns),
                 tuple(float(column.max()) for column in columns))
-    return Readback(
+    return PartRecord(
         part_exists=True,
         node_count=mesh.node_count,
         element_count=mesh.element_count,

@@ -129,7 +129,7 @@ class FakeHost:
     def readback(
         self, target: Target, *, with_fingerprint: bool = True, hanging_nodes: bool = False
     ) -> Readback:
-        return read_part(self.model(target.model_name), target.part_name)
+        return Readback.from_record(read_part(self.model(target.model_name), target.part_name))
 
     def execute(self, script: str, target: Target, output_dir: Path) -> Any:
         self.executions.append(script)

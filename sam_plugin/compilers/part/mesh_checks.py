@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
 
-from sam_plugin.compilers.ir_common import NODES_PER_SHAPE
 from sam_plugin.compilers.part.ir import ElementIR, LineIR, NodeIR, PatchIR
 from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.samops.geometry import Vec3, distance, polygon_area
 from sam_plugin.samops.mesh_plan import MeshPlan, plan_mesh
+from sam_plugin.samops.records import NODES_PER_SHAPE
 
 MAX_ELEMENTS_PER_CALL = 1_000_000
 
