@@ -4,6 +4,8 @@
   nor qasync: the core runs headless and inside SAM's script.
 - samops/ imports only the standard library, numpy, the host modules (``sam``,
   ``samConstants``) and other samops modules: it is the code that runs inside the host.
+  The one module above it that it may import is ``sam_plugin.errors``, a leaf that imports
+  the standard library only (checked here too), so every layer raises the same classes.
 - the product never imports test code (``tests``, pytest and its plugins, hypothesis).
 
 Every import counts, also one inside a function or under ``TYPE_CHECKING``: a lazy import
@@ -88,9 +90,17 @@ def test_the_core_never_imports_the_ui_nor_qt(layer: str) -> None:
     assert violations(sources(layer), ("sam_plugin.ui", *QT)) == []
 
 
+STDLIB = (*sys.stdlib_module_names, "__future__")
+
+
+def test_the_errors_module_is_a_leaf() -> None:
+    found = [name for name in imported_modules(PACKAGE / "errors.py")
+             if not within(name, STDLIB)]
+    assert found == []
+
+
 def test_samops_imports_only_the_stdlib_numpy_the_host_and_samops() -> None:
-    allowed = (*sys.stdlib_module_names, "__future__", "numpy", *HOST_MODULES,
-               "sam_plugin.samops")
+    allowed = (*STDLIB, "numpy", *HOST_MODULES, "sam_plugin.samops", "sam_plugin.errors")
     found = []
     for path in sources("samops"):
         for name in imported_modules(path):
@@ -124,3 +134,22 @@ def test_the_checker_sees_lazy_relative_and_type_checking_imports(tmp_path: Path
             "pydantic"} <= names
     assert violations([package / "bad.py"], QT) == [
         "sam_plugin/samops/bad.py imports PySide6.QtCore"]
+
+
+def test_every_public_exception_lives_in_the_errors_module_under_one_base() -> None:
+    import sam_plugin.errors as errors
+
+    public = {name for name, value in vars(errors).items()
+              if isinstance(value, type) and issubclass(value, BaseException)}
+    assert all(issubclass(getattr(errors, name), errors.SamAgentError) for name in public)
+    elsewhere = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path == PACKAGE / "errors.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ClassDef) or node.name.startswith("_"):
+                continue
+            bases = {getattr(base, "id", getattr(base, "attr", "")) for base in node.bases}
+            if bases & public or any(b.endswith(("Error", "Exception")) for b in bases):
+                elsewhere.append(f"{path.relative_to(ROOT)}: {node.name}")
+    assert elsewhere == []

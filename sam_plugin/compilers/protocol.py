@@ -15,6 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from sam_plugin.compilers.evidence import Prediction
 
+# defined in sam_plugin.errors; still importable from here for code written before it
+from sam_plugin.errors import CompileError as CompileError
+from sam_plugin.errors import RouteRefused as RouteRefused
+
 ModeName = Literal["part", "property", "mesh"]
 
 
@@ -37,16 +41,6 @@ class Diagnostic(BaseModel):
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message
-
-
-class CompileError(Exception):
-    """A call that does not compile. Nothing was executed; the run goes back to Review."""
-
-    def __init__(self, tool: str, diagnostics: Sequence[Diagnostic]):
-        self.tool = tool
-        self.diagnostics = list(diagnostics)
-        lines = "\n".join(f"  - {d}" for d in self.diagnostics)
-        super().__init__(f"{tool}: {len(self.diagnostics)} problem(s)\n{lines}")
 
 
 class Fragment(BaseModel):
@@ -96,10 +90,6 @@ class Route(BaseModel):
     capabilities: list[str]
     tools: list[str]
     detail: str = ""
-
-
-class RouteRefused(Exception):
-    """No capability could be read from the spec; the message tells the analyst what to do."""
 
 
 @runtime_checkable

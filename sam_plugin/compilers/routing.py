@@ -16,7 +16,8 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from sam_plugin.compilers.protocol import Route, RouteRefused
+from sam_plugin.compilers.protocol import Route
+from sam_plugin.errors import RouteRefused
 
 _SPLIT = re.compile(r"[,，、;；/|]+|\s+(?:and|&|和|及)\s+|\s+")
 _STRIP = "`*_.。 '\"[](){}<>"

@@ -14,15 +14,9 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from sam_plugin.compilers import routing, schema_common
-from sam_plugin.compilers.protocol import (
-    CompileContext,
-    CompileError,
-    Diagnostic,
-    Fragment,
-    ModeName,
-    Route,
-)
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
 from sam_plugin.compilers.validation import validate_call
+from sam_plugin.errors import CompileError
 
 ContextChecks = Callable[[CompileContext], list[Diagnostic]]
 

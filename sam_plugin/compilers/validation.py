@@ -22,8 +22,9 @@ from jsonschema.exceptions import best_match
 from pydantic import BaseModel
 from pydantic import ValidationError as IRError
 
-from sam_plugin.compilers.protocol import CompileError, Diagnostic
+from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.compilers.schema_common import LOCAL_ID_PATTERN, NAME_PATTERN, drop_nulls
+from sam_plugin.errors import CompileError
 
 IR = TypeVar("IR", bound=BaseModel)
 

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 import sam_plugin
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
+from sam_plugin.errors import UsageError
 from sam_plugin.runtime.events import ControllerEvent
 
 EXIT_VERIFIED = 0
@@ -33,10 +34,6 @@ EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
 ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
-
-
-class UsageError(Exception):
-    """Bad input: printed as ``sam-agent: error: ...`` with exit code 2."""
 
 
 def stubs_dir() -> Path:
@@ -108,7 +105,8 @@ async def run_command(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
-    from sam_plugin.runtime.controller import RunController, SubmitRefused
+    from sam_plugin.errors import SubmitRefused
+    from sam_plugin.runtime.controller import RunController
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.phases import Phase
 

@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sam_plugin.errors import CollectionViolation
+
 
 class CollectedCall(BaseModel):
     """A call received and checked, not yet compiled and never executed on its own."""
@@ -21,10 +23,6 @@ class CollectedCall(BaseModel):
     call_id: str
     tool: str
     arguments: str
-
-
-class CollectionViolation(Exception):
-    """A round that breaks the collection rules; the message says which rule and how."""
 
 
 def max_rounds(expected: Sequence[str]) -> int:

@@ -20,30 +20,27 @@ from typing import Any, TypeVar
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Prediction, Readback
-from sam_plugin.compilers.protocol import (
-    CompileContext,
-    CompileError,
-    DomainModule,
-    Fragment,
-    Route,
-    RouteRefused,
-    Target,
-)
+from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.registry import MODES
-from sam_plugin.runtime.collection import (
-    CollectedCall,
+from sam_plugin.errors import (
+    AlreadySubmitted,
     CollectionViolation,
-    check_round,
-    max_rounds,
-    round_messages,
+    CompileError,
+    ControllerBusy,
+    ControllerStateError,
+    ExplorationChangedModel,
+    ProviderError,
+    RouteRefused,
+    SubmitRefused,
 )
+from sam_plugin.runtime.collection import CollectedCall, check_round, max_rounds, round_messages
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
-from sam_plugin.runtime.exploration import ExplorationChangedModel, explore
-from sam_plugin.runtime.journal import UNKNOWN_ADVICE, AlreadySubmitted, SubmissionJournal
+from sam_plugin.runtime.exploration import explore
+from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
-from sam_plugin.runtime.provider_errors import ProviderError, scrub
+from sam_plugin.runtime.provider_errors import scrub
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
 from sam_plugin.runtime.run_store import (
     JOURNAL_NAME,
@@ -99,18 +96,6 @@ _PHASE_LAYER: dict[Phase, ErrorLayer] = {
     Phase.EXECUTING: "execution",
     Phase.VERIFYING: "verification",
 }
-
-
-class SubmitRefused(ValueError):
-    """``submit`` could not start a run (settings, host, runs directory, mode or target)."""
-
-
-class ControllerBusy(SubmitRefused):
-    """A run is in progress or waiting for review."""
-
-
-class ControllerStateError(RuntimeError):
-    """An action that the current phase does not allow (e.g. confirming twice)."""
 
 
 def _default_provider_factory(settings: ProviderSettings) -> Any:

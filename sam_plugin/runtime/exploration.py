@@ -57,15 +57,14 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from sam_plugin.errors import ExplorationChangedModel, QueryError
 from sam_plugin.runtime.observation_detail import (
     ENTITY_QUERY_SCHEMA,
-    QueryError,
     query_entities,
 )
 from sam_plugin.runtime.observation_regions import (
     REGION_QUERY_SCHEMA,
     RegionIndexCache,
-    RegionQueryError,
     query_regions,
 )
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener, ToolCall
@@ -127,10 +126,6 @@ request needs: where a named place is, which labels or sets lie there, what is n
 When you know enough, answer without any tool call: a short plain list of the facts \
 (labels, sets, coordinates) the specification should rely on. Do not write the \
 specification itself."""
-
-
-class ExplorationChangedModel(RuntimeError):
-    """The part's fingerprint differs after exploration: something modified the model."""
 
 
 class QueryRecord(BaseModel):
@@ -252,7 +247,7 @@ class _Session:
                                        cache=self.cache)
             else:
                 result = query_entities(self.part, arguments).compact()
-        except (QueryError, RegionQueryError) as exc:
+        except QueryError as exc:
             return QueryRecord(id=call_id, tool=call.name, arguments=arguments, error=str(exc))
         except Exception as exc:  # a host error is the query's failure, handed to the model
             log.warning("exploration query %s failed", call.name, exc_info=True)

@@ -16,6 +16,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ValidationError
 
+from sam_plugin.errors import AlreadySubmitted
 from sam_plugin.runtime.events import utc_timestamp
 
 SubmissionState = Literal["none", "submitted", "executed"]
@@ -25,22 +26,6 @@ UNKNOWN_ADVICE = (
     "recorded, so the part may or may not have been modified. Re-observe the workspace "
     "(check the part, then submit a new request); this run will never be resubmitted."
 )
-
-
-class AlreadySubmitted(RuntimeError):
-    """A run id that the journal already holds tried to submit again."""
-
-    def __init__(self, run_id: str, state: SubmissionState):
-        detail = (
-            "its outcome is unknown; re-observe the workspace and submit a new request"
-            if state == "submitted"
-            else "it already executed"
-        )
-        super().__init__(
-            f"run {run_id} was already submitted once and is never resubmitted: {detail}"
-        )
-        self.run_id = run_id
-        self.state = state
 
 
 class JournalEntry(BaseModel):

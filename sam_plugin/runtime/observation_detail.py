@@ -23,6 +23,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict
 
+from sam_plugin.errors import QueryError
 from sam_plugin.runtime.observation_regions import label_positions, label_run_start
 
 DEFAULT_LIMIT = 200
@@ -70,10 +71,6 @@ ENTITY_QUERY_SCHEMA: dict[str, Any] = {
     ],
 }
 _VALIDATOR = Draft202012Validator(ENTITY_QUERY_SCHEMA)
-
-
-class QueryError(ValueError):
-    """A query the model can fix: the message names the field and the legal values."""
 
 
 class NodeRow(BaseModel):
@@ -191,7 +188,7 @@ def _noun(entity: str) -> str:
     return "node" if entity == "nodes" else "element"
 
 
-def describe_labels(array: Any, entity: str) -> str:
+def _describe_label_range(array: Any, entity: str) -> str:
     """``existing node labels: 1..188356 (188356 nodes)`` or ``no nodes exist``."""
     labels = list(map(attrgetter("label"), array))
     if not labels:
@@ -211,17 +208,17 @@ def _by_labels(part: Any, array: Any, entity: str, labels: list[int]) -> list[An
         shown = ", ".join(map(str, missing[:10]))
         more = f" (and {len(missing) - 10} more)" if len(missing) > 10 else ""
         raise QueryError(f"labels: unknown {_noun(entity)} label(s) {shown}{more} in part "
-                         f"'{part.name}'; {describe_labels(array, entity)}")
+                         f"'{part.name}'; {_describe_label_range(array, entity)}")
     return found
 
 
-def set_names(part: Any) -> list[str]:
+def _set_names(part: Any) -> list[str]:
     sets = getattr(part, "sets", None)
     return list(sets.keys()) if sets is not None else []
 
 
 def _by_set(part: Any, entity: str, name: str) -> tuple[list[Any], str | None]:
-    names = set_names(part)
+    names = _set_names(part)
     if name not in names:
         legal = ", ".join(names) if names else "none (the part has no sets)"
         raise QueryError(f"name: no set '{name}' in part '{part.name}'; existing sets: {legal}")

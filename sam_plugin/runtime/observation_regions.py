@@ -35,6 +35,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict, Field
 
+from sam_plugin.errors import QueryError
 from sam_plugin.samops.readback import (
     PartMesh,
     mesh_of,
@@ -62,10 +63,6 @@ LabelRange = tuple[int, int]
 def round_sig(value: float) -> float:
     """``value`` with 6 significant digits: ``4999.99999999`` -> ``5000.0``."""
     return float(f"{value:.{_SIGNIFICANT}g}")
-
-
-class RegionQueryError(ValueError):
-    """A region query the model can fix: the message names the field and the legal values."""
 
 
 # -- the schema ----------------------------------------------------------------------------
@@ -377,7 +374,7 @@ def _sets(part: Any, points_of: Callable[[np.ndarray], np.ndarray],
         unknown = [name for name in names if name not in existing]
         if unknown:
             legal = ", ".join(existing) if existing else "none (the part has no sets)"
-            raise RegionQueryError(f"names: no set '{unknown[0]}' in part "
+            raise QueryError(f"names: no set '{unknown[0]}' in part "
                                    f"'{getattr(part, 'name', '?')}'; existing sets: {legal}")
     regions = []
     for name in names:
@@ -638,29 +635,29 @@ _SECTION_FIELDS = {"components": ("components_total", "components"), "grid": ("g
 
 def validate_region_query(arguments: Any) -> dict[str, Any]:
     if not isinstance(arguments, dict):
-        raise RegionQueryError(f"arguments: expected an object; got {type(arguments).__name__}")
+        raise QueryError(f"arguments: expected an object; got {type(arguments).__name__}")
     error = best_match(_REGION_VALIDATOR.iter_errors(arguments))
     if error is not None:
         path = ".".join(str(p) for p in error.absolute_path) or "arguments"
         legal = ""
         if error.validator == "additionalProperties":
             legal = f"; legal fields: {', '.join(REGION_QUERY_SCHEMA['properties'])}"
-        raise RegionQueryError(f"{path}: {error.message}{legal}")
+        raise QueryError(f"{path}: {error.message}{legal}")
     if "names" in arguments and arguments.get("section") != "sets":
-        raise RegionQueryError("names: only used with section='sets'")
+        raise QueryError("names: only used with section='sets'")
     box = arguments.get("box")
     if box is not None and any(lo > hi for lo, hi in zip(box["min"], box["max"], strict=True)):
-        raise RegionQueryError(f"box.min: every coordinate of min must be <= max; got min "
+        raise QueryError(f"box.min: every coordinate of min must be <= max; got min "
                                f"{box['min']}, max {box['max']}")
     return arguments
 
 
 def query_regions(part: Any, arguments: Any, *, fingerprint: str,
                   cache: RegionIndexCache | None = None) -> dict[str, Any]:
-    """Answer one ``query_regions`` call (reads only); raises ``RegionQueryError``."""
+    """Answer one ``query_regions`` call (reads only); raises ``QueryError``."""
     query = validate_region_query(arguments)
     if part is None:
-        raise RegionQueryError("part: the target part does not exist; there is nothing to query")
+        raise QueryError("part: the target part does not exist; there is nothing to query")
     section = query.get("section", "all")
     box = query.get("box")
     grid_cells = query.get("grid_cells", DEFAULT_GRID_CELLS)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from sam_plugin.errors import IllegalTransition
+
 
 class Phase(StrEnum):
     IDLE = "idle"
@@ -59,19 +61,7 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
 }
 
 
-class IllegalTransition(RuntimeError):
-    """A transition the table does not allow: a controller bug or a misuse of the API."""
-
-    def __init__(self, source: Phase, target: Phase):
-        legal = ", ".join(sorted(TRANSITIONS[source])) or "none"
-        super().__init__(
-            f"illegal phase transition {source} -> {target}; legal from {source}: {legal}"
-        )
-        self.source = source
-        self.target = target
-
-
 def check_transition(source: Phase, target: Phase) -> None:
     """Raise :class:`IllegalTransition` unless ``source -> target`` is in the table."""
     if target not in TRANSITIONS[source]:
-        raise IllegalTransition(source, target)
+        raise IllegalTransition(source, target, TRANSITIONS[source])

@@ -24,12 +24,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from sam_plugin.runtime.provider_errors import (
-    ProviderError,
-    error_from_http,
-    is_retryable_status,
-    scrub,
-)
+from sam_plugin.errors import ProviderError
+from sam_plugin.runtime.provider_errors import error_from_http, is_retryable_status, scrub
 from sam_plugin.runtime.provider_stream import StreamAccumulator
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener, ToolCall
 from sam_plugin.runtime.settings import ProviderSettings

@@ -10,65 +10,12 @@ import json
 import time
 from collections.abc import Mapping
 from email.utils import parsedate_to_datetime
-from typing import Any, Literal, get_args
+from typing import Any
 
-ErrorKind = Literal[
-    "auth", "rate_limit", "server", "bad_request", "protocol", "timeout", "cancelled", "connection"
-]
-ERROR_KINDS: tuple[str, ...] = get_args(ErrorKind)
+from sam_plugin.errors import ErrorKind, ProviderError
 
 MAX_MESSAGE_CHARS = 500
 REDACTED = "***"
-
-
-class ProviderError(Exception):
-    """A failed provider call. ``str(e)`` is ``"<kind>: <message>"`` and never holds the key.
-
-    ``raw_sse`` holds the bytes of the failed response body when one had started (for the
-    ``provider_*.sse`` artifact); it is empty for errors before the body.
-    """
-
-    kind: ErrorKind
-    message: str
-    status_code: int | None
-    retry_after: float | None
-    raw_sse: bytes
-
-    def __init__(
-        self,
-        kind: ErrorKind,
-        message: str,
-        *,
-        status_code: int | None = None,
-        retry_after: float | None = None,
-        raw_sse: bytes = b"",
-    ) -> None:
-        if kind not in ERROR_KINDS:
-            raise ValueError(f"ProviderError kind must be one of {list(ERROR_KINDS)}, got {kind!r}")
-        super().__init__(f"{kind}: {message}")
-        self.kind = kind
-        self.message = message
-        self.status_code = status_code
-        self.retry_after = retry_after
-        self.raw_sse = raw_sse
-
-    def __str__(self) -> str:
-        return f"{self.kind}: {self.message}"
-
-    def __repr__(self) -> str:
-        return (
-            f"ProviderError(kind={self.kind!r}, message={self.message!r}, "
-            f"status_code={self.status_code!r}, retry_after={self.retry_after!r})"
-        )
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.kind, self.message, self.status_code, self.retry_after))
-
-
-def _rebuild(
-    kind: ErrorKind, message: str, status: int | None, retry: float | None
-) -> ProviderError:
-    return ProviderError(kind, message, status_code=status, retry_after=retry)
 
 
 def scrub(text: str, secret: str) -> str:

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any
 
-from sam_plugin.runtime.provider_errors import ProviderError, error_from_stream_payload
+from sam_plugin.errors import ProviderError
+from sam_plugin.runtime.provider_errors import error_from_stream_payload
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
 from sam_plugin.runtime.sse import SSEEvent
 from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sam_plugin.runtime.provider_errors import ProviderError
+from sam_plugin.errors import ProviderError
 from sam_plugin.runtime.provider_types import ToolCall
 
 

@@ -27,7 +27,7 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from sam_plugin.samops.mesh_ops import MeshData, read_mesh
+from sam_plugin.samops.mesh_ops import MeshData, read_mesh_data
 
 Vec = tuple[float, float, float]
 
@@ -333,7 +333,7 @@ def audit_mesh(mesh: MeshData) -> dict[str, Any]:
 
 def write_audit(part: Any, output_dir: str) -> dict[str, Any]:
     """Audit the live part and write ``mesh_audit.json`` into ``output_dir``."""
-    report = audit_mesh(read_mesh(part))
+    report = audit_mesh(read_mesh_data(part))
     report["part"] = part.name
     os.makedirs(output_dir, exist_ok=True)
     with open(os.path.join(output_dir, AUDIT_FILE), "w", encoding="utf-8") as handle:

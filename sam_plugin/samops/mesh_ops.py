@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sam_plugin.errors import RefinementDrift
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.records import NODES_PER_SHAPE
 
@@ -36,7 +37,7 @@ __all__ = [
     "RefineReport",
     "apply_plan",
     "plan_refinement",
-    "read_mesh",
+    "read_mesh_data",
     "refine",
 ]
 
@@ -49,7 +50,7 @@ class MeshData:
     elements: dict[int, tuple[str, tuple[int, ...]]]
 
 
-def read_mesh(part: Any) -> MeshData:
+def read_mesh_data(part: Any) -> MeshData:
     """Snapshot the live part in one pass over each array."""
     nodes = {n.label: tuple(float(c) for c in n.coordinates) for n in part.nodes}
     elements = {e.label: (str(e.type), tuple(e.connectivity)) for e in part.elements}
@@ -333,7 +334,7 @@ def _bounds(points: Iterable[Vec]) -> tuple[list[float], list[float]]:
 def refine(part: Any, element_labels: Iterable[int], levels: int) -> RefineReport:
     """Refine the given elements of a live part ``levels`` times; returns what changed."""
     with collector_paused():
-        mesh = read_mesh(part)
+        mesh = read_mesh_data(part)
         plan = plan_refinement(mesh, element_labels, levels)
         return apply_plan(part, mesh, plan)
 
@@ -475,10 +476,6 @@ def _write_regions(
 # --------------------------------------------------------------------------- script steps
 
 
-class RefinementDrift(RuntimeError):
-    """The live part no longer refines to what was compiled; nothing was changed."""
-
-
 @dataclass
 class PreparedRefinement:
     """A refinement planned in the script's preflight, applied by its mutation."""
@@ -497,7 +494,7 @@ def prepare_refinement(
 
     labels = [e.label for e in selection.select_elements(part, selector)]
     with collector_paused():
-        mesh = read_mesh(part)
+        mesh = read_mesh_data(part)
         plan = plan_refinement(mesh, labels, levels)
     if (plan.node_delta(), plan.element_delta()) != (node_delta, element_delta):
         raise RefinementDrift(
@@ -534,7 +531,7 @@ def verify_refinement(
     if hanging_nodes is not None:
         from sam_plugin.samops.mesh_audit import hanging_nodes as find_hanging
 
-        found = len(find_hanging(read_mesh(part)))
+        found = len(find_hanging(read_mesh_data(part)))
         if found != hanging_nodes:
             raise RuntimeError(
                 f"after refine_mesh the part has {found} hanging nodes; predicted {hanging_nodes}"

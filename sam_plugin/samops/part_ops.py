@@ -11,20 +11,11 @@ from typing import Any
 
 from samConstants import BEAM, OFF, QUAD, TRI
 
+from sam_plugin.errors import PreflightError, SelectionError
 from sam_plugin.samops.mesh_plan import ElementSpec, LineSpec, NodeSpec, PatchSpec, plan_mesh
-from sam_plugin.samops.selection import (
-    SelectionError,
-    label_range,
-    select_elements,
-    select_nodes,
-    set_names,
-)
+from sam_plugin.samops.selection import describe_sets, label_range, select_elements, select_nodes
 
 SHAPE_CONSTANTS = {"QUAD": QUAD, "TRI": TRI, "BEAM": BEAM}
-
-
-class PreflightError(RuntimeError):
-    """A check before the first mutation failed; nothing has been changed."""
 
 
 def existing_part(model: Any, part_name: str) -> Any | None:
@@ -70,7 +61,7 @@ def require_new_set_names(part: Any, names: Iterable[str], what: str) -> None:
     taken = sorted(set(names) & set(part.sets.keys()))
     if taken:
         raise PreflightError(f"{what}: set(s) {', '.join(taken)} already exist; "
-                             f"{set_names(part)}; choose new names")
+                             f"{describe_sets(part)}; choose new names")
 
 
 def ensure_part(model: Any, part_name: str) -> Any:

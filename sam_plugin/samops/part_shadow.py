@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops.records import NODES_PER_SHAPE
 
 Point = tuple[float, float, float]
@@ -33,10 +34,6 @@ PAIRS_PER_NODE = 32
 # the cell itself and 13 of its 26 neighbours: each neighbouring pair of cells once
 _HALF_NEIGHBOURS = tuple((i, j, k) for i in (-1, 0, 1) for j in (-1, 0, 1)
                          for k in (-1, 0, 1) if (i, j, k) >= (0, 0, 0))
-
-
-class ShadowDoubt(Exception):
-    """A step whose outcome depends on host details DESIGN.md §3 does not fix."""
 
 
 class ShadowNode:

@@ -13,6 +13,7 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from sam_plugin.errors import PropertyScriptError
 from sam_plugin.samops import readback, selection
 
 # Sine of the angle below which n1 counts as parallel to a beam axis (about 0.06 degrees):
@@ -22,11 +23,7 @@ SHAPES_FOR_KIND = {"shell": ("QUAD", "TRI"), "beam": ("BEAM",)}
 _SHOWN = 20
 
 
-class PropertyScriptError(RuntimeError):
-    """A Property script stopped before changing something it must not change."""
-
-
-def describe_labels(labels: Sequence[int]) -> str:
+def list_labels(labels: Sequence[int]) -> str:
     shown = ", ".join(str(label) for label in labels[:_SHOWN])
     more = f" (+{len(labels) - _SHOWN} more)" if len(labels) > _SHOWN else ""
     return shown + more
@@ -325,7 +322,7 @@ def prepare_assignments(
         if offending:
             raise PropertyScriptError(
                 f"beam_orientations[{index}].n1 {tuple(n1)} is parallel to the axis of beam "
-                f"element(s) {describe_labels(offending)}; choose an n1 that is not along "
+                f"element(s) {list_labels(offending)}; choose an n1 that is not along "
                 "those beams"
             )
         oriented.append((beams, tuple(n1)))
@@ -379,7 +376,7 @@ def _release(part: Any, entries: Any, labels: Sequence[int], what: str) -> list[
         else:
             del entries[index]
         messages.append(f"{label} replaced on {len(covered)} element(s): "
-                        f"{describe_labels(covered)}")
+                        f"{list_labels(covered)}")
     return messages
 
 
@@ -408,7 +405,7 @@ def verify_assignments(part: Any, prepared: Mapping[str, Any]) -> None:
         wrong.extend(label for label in labels if sections.get(label) != [name])
     if wrong:
         raise PropertyScriptError(
-            f"element(s) {describe_labels(sorted(wrong))} do not carry exactly the one "
+            f"element(s) {list_labels(sorted(wrong))} do not carry exactly the one "
             "section assigned to them"
         )
     oriented = oriented_labels(part)
@@ -416,4 +413,4 @@ def verify_assignments(part: Any, prepared: Mapping[str, Any]) -> None:
         label for beams, _ in prepared["orientations"] for label in beams if label not in oriented
     )
     if unoriented:
-        raise PropertyScriptError(f"beam(s) {describe_labels(unoriented)} have no orientation")
+        raise PropertyScriptError(f"beam(s) {list_labels(unoriented)} have no orientation")

@@ -291,7 +291,7 @@ def _hanging_node_count(part: Any) -> int:
     """Nodes lying inside another element's edge (what a partial refinement leaves)."""
     from sam_plugin.samops import mesh_audit, mesh_ops
 
-    return len(mesh_audit.hanging_nodes(mesh_ops.read_mesh(part)))
+    return len(mesh_audit.hanging_nodes(mesh_ops.read_mesh_data(part)))
 
 
 def _oriented_beams(part: Any, mesh: PartMesh) -> int:

@@ -9,11 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from sam_plugin.errors import SelectionError
 from sam_plugin.samops.geometry import size_tolerance
-
-
-class SelectionError(ValueError):
-    """A selector names something the part does not have; the message lists what exists."""
 
 
 def part_tolerance(part: Any) -> float:
@@ -27,7 +24,7 @@ def label_range(labels: Iterable[int], noun: str) -> str:
     return f"existing {noun} labels: {ordered[0]}..{ordered[-1]} ({len(ordered)} {noun}s)"
 
 
-def set_names(part: Any) -> str:
+def describe_sets(part: Any) -> str:
     names = sorted(part.sets.keys())
     return f"existing sets: {', '.join(names)}" if names else "the part has no sets"
 
@@ -47,7 +44,7 @@ def _by_labels(array: Any, labels: Iterable[int], noun: str) -> list[Any]:
 
 def _set(part: Any, name: str) -> Any:
     if name not in part.sets.keys():
-        raise SelectionError(f"unknown set {name!r}; {set_names(part)}")
+        raise SelectionError(f"unknown set {name!r}; {describe_sets(part)}")
     return part.sets[name]
 
 

@@ -12,11 +12,8 @@ from collections.abc import Callable
 from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
+from sam_plugin.errors import AutomationTimeout
 from sam_plugin.ui.dock import SamAgentDock
-
-
-class AutomationTimeout(TimeoutError):
-    pass
 
 
 def pump_until(predicate: Callable[[], bool], timeout: float, what: str) -> None:

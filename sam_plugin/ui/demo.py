@@ -182,7 +182,8 @@ def _run_window(args: argparse.Namespace, workspace: Path, replay: bool) -> int:
 
 def _auto_run(dock: object, example_id: str) -> int:
     from sam_plugin.demo.examples import example_by_id
-    from sam_plugin.ui.automation import AutomationTimeout, run_request
+    from sam_plugin.errors import AutomationTimeout
+    from sam_plugin.ui.automation import run_request
 
     try:
         example = example_by_id(example_id)

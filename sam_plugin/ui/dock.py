@@ -524,7 +524,7 @@ class SamAgentDock(QDockWidget):
 
     async def submit(self) -> str:
         """Observing → Designing → Review (or Failed); the spec streams into ``specView``."""
-        from sam_plugin.runtime.controller import SubmitRefused
+        from sam_plugin.errors import SubmitRefused
 
         request = self.request_edit.toPlainText().strip()
         if not request:
@@ -591,7 +591,7 @@ class SamAgentDock(QDockWidget):
 
     async def cancel(self) -> None:
         """Close the stream within a second; a submitted script cannot be called back."""
-        from sam_plugin.runtime.controller import ControllerStateError
+        from sam_plugin.errors import ControllerStateError
 
         controller = self.controller
         phase = self._phase()

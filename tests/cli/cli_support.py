@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES
-from sam_plugin.compilers.protocol import CompileContext, Fragment, Route, RouteRefused
+from sam_plugin.compilers.protocol import CompileContext, Fragment, Route
+from sam_plugin.errors import RouteRefused
 from sam_plugin.runtime import cli
 
 API_KEY = "sk-cli-SECRET-0815"

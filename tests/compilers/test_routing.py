@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from sam_plugin.compilers.part.routing_rules import RULES
-from sam_plugin.compilers.protocol import RouteRefused
 from sam_plugin.compilers.routing import route
+from sam_plugin.errors import RouteRefused
 
 
 def test_explicit_line_wins_and_is_put_in_canonical_order() -> None:

@@ -7,8 +7,8 @@ from pydantic import BaseModel
 
 from sam_plugin.compilers.part.ir import TransformPartIR
 from sam_plugin.compilers.part.schemas import SCHEMAS
-from sam_plugin.compilers.protocol import CompileError
 from sam_plugin.compilers.validation import schema_diagnostics, validate_call
+from sam_plugin.errors import CompileError
 
 TRANSFORM = SCHEMAS["transform_part"]
 

@@ -193,7 +193,7 @@ def test_a_missing_part_fails_at_observation_when_the_mode_cannot_create_it(tmp_
 def test_a_runs_directory_that_is_a_file_is_refused_with_the_reason(tmp_path):
     import pytest
 
-    from sam_plugin.runtime.controller import SubmitRefused
+    from sam_plugin.errors import SubmitRefused
 
     blocker = tmp_path / "runs"
     blocker.write_text("not a directory")

@@ -20,15 +20,9 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import (
-    ControllerBusy,
-    ControllerStateError,
-    Phase,
-    RunController,
-    SubmitRefused,
-)
+from sam_plugin.errors import ControllerBusy, ControllerStateError, ProviderError, SubmitRefused
+from sam_plugin.runtime.controller import Phase, RunController
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.provider_errors import ProviderError
 from sam_plugin.runtime.run_store import list_runs
 
 SPEC_BUILD = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"

@@ -20,16 +20,10 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import (
-    DRIFT_MESSAGE,
-    PARTIAL_WARNING,
-    ControllerStateError,
-    Phase,
-    RunController,
-)
+from sam_plugin.errors import AlreadySubmitted, ControllerStateError, ProviderError
+from sam_plugin.runtime.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.journal import UNKNOWN_ADVICE, AlreadySubmitted, SubmissionJournal
-from sam_plugin.runtime.provider_errors import ProviderError
+from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.run_store import list_runs
 
 SPEC_BUILD = "Build a plate.\nPlanned Part capabilities: build, audit"

@@ -12,10 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sam_plugin.compilers.evidence import Prediction, Range, Readback
-from sam_plugin.runtime.collection import CollectionViolation, check_round, max_rounds
+from sam_plugin.errors import CollectionViolation, IllegalTransition
+from sam_plugin.runtime.collection import check_round, max_rounds
 from sam_plugin.runtime.events import EventBus, read_events
 from sam_plugin.runtime.observation import observe
-from sam_plugin.runtime.phases import TRANSITIONS, IllegalTransition, Phase, check_transition
+from sam_plugin.runtime.phases import TRANSITIONS, Phase, check_transition
 from sam_plugin.runtime.run_store import RUN_ID_PATTERN, new_run_id, tool_response_name
 from sam_plugin.runtime.verifier import all_passed, verify
 

@@ -7,11 +7,8 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.runtime.exploration import (
-    ALLOWED_TOOLS,
-    ExplorationChangedModel,
-    ExplorationResult,
-)
+from sam_plugin.errors import ExplorationChangedModel
+from sam_plugin.runtime.exploration import ALLOWED_TOOLS, ExplorationResult
 from sam_plugin.samops.readback import geometry_fingerprint
 from sam_plugin.testing.fake_provider import FakeProvider
 from sam_plugin.testing.streams import openai_stream

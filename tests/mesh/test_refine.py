@@ -7,7 +7,7 @@ import json
 import pytest
 
 from sam_plugin.compilers.composer import compose
-from sam_plugin.compilers.protocol import CompileError
+from sam_plugin.errors import CompileError
 
 ALL = {"by": "all"}
 

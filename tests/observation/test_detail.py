@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.runtime.observation_detail import QueryError, query_entities
+from sam_plugin.errors import QueryError
+from sam_plugin.runtime.observation_detail import query_entities
 
 
 @pytest.fixture

@@ -6,11 +6,8 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.runtime.observation_regions import (
-    RegionIndexCache,
-    RegionQueryError,
-    query_regions,
-)
+from sam_plugin.errors import QueryError
+from sam_plugin.runtime.observation_regions import RegionIndexCache, query_regions
 
 
 @pytest.fixture
@@ -45,13 +42,13 @@ def test_named_sets_and_errors(plate: Any) -> None:
     answer = query_regions(plate, {"section": "sets", "names": ["LEFT"]}, fingerprint="fp")
     assert answer["sets"] == [{"name": "LEFT", "nodes": 3, "elements": 0,
                                "bbox": [[0.0, 0.0, 0.0], [0.0, 20.0, 0.0]]}]
-    with pytest.raises(RegionQueryError) as caught:
+    with pytest.raises(QueryError) as caught:
         query_regions(plate, {"section": "sets", "names": ["DECK"]}, fingerprint="fp")
     assert str(caught.value) == "names: no set 'DECK' in part 'Plate'; existing sets: LEFT"
-    with pytest.raises(RegionQueryError) as caught:
+    with pytest.raises(QueryError) as caught:
         query_regions(plate, {"section": "faces"}, fingerprint="fp")
     assert str(caught.value) == ("section: 'faces' is not one of ['all', 'components', "
                                  "'grid', 'sets', 'shapes', 'stations']")
-    with pytest.raises(RegionQueryError) as caught:
+    with pytest.raises(QueryError) as caught:
         query_regions(plate, {"names": ["LEFT"]}, fingerprint="fp")
     assert str(caught.value) == "names: only used with section='sets'"

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.compilers.protocol import CompileError
+from sam_plugin.errors import CompileError
 
 SQUARE = [[0, 0, 0], [10, 0, 0], [10, 10, 0], [0, 10, 0]]
 

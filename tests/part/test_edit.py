@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.compilers.protocol import CompileError
+from sam_plugin.errors import CompileError
 
 
 def _errors(harness: Any, args: Any, request: str = "edit it") -> list[str]:

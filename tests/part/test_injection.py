@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from sam_plugin.compilers.codegen import call, literal
-from sam_plugin.compilers.protocol import CompileError
+from sam_plugin.errors import CompileError
 
 HOSTILE = [
     "x'); __import__('os').system('echo pwned'); ('",

@@ -8,8 +8,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from sam_plugin.compilers.part import MODULE
-from sam_plugin.compilers.protocol import CompileError, DomainModule
+from sam_plugin.compilers.protocol import DomainModule
 from sam_plugin.compilers.registry import get_module
+from sam_plugin.errors import CompileError
 
 TOOLS = ["build_part", "edit_part", "transform_part", "repair_part", "audit_part"]
 

@@ -14,7 +14,8 @@ from sam_plugin.compilers.composer import compose
 from sam_plugin.compilers.evidence import SHAPES, Prediction
 from sam_plugin.compilers.part import MODULE
 from sam_plugin.compilers.part.schemas import SCHEMAS
-from sam_plugin.compilers.protocol import CompileContext, CompileError, Fragment, Target
+from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
+from sam_plugin.errors import CompileError
 from sam_plugin.runtime.host_gateway import HostGateway
 
 TARGET = Target(model_name="Model-1", part_name="P")

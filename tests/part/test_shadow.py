@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops import part_repair, part_transform
-from sam_plugin.samops.part_shadow import ShadowDoubt, ShadowPart, close_pairs
+from sam_plugin.samops.part_shadow import ShadowPart, close_pairs
 
 
 def _square(part: Any) -> list[Any]:

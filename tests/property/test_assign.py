@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from sam_plugin.compilers.composer import compose
-from sam_plugin.compilers.protocol import CompileError
+from sam_plugin.errors import CompileError
 
 STEEL = {"name": "Steel", "youngs_modulus": 210000.0, "poisson_ratio": 0.3}
 SHELL = {"name": "Plate", "kind": "shell", "material": "Steel", "thickness": 2.0}

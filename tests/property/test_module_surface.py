@@ -6,8 +6,9 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from sam_plugin.compilers.property import MODULE
-from sam_plugin.compilers.protocol import DomainModule, RouteRefused
+from sam_plugin.compilers.protocol import DomainModule
 from sam_plugin.compilers.registry import get_module
+from sam_plugin.errors import RouteRefused
 
 
 def test_registry_and_protocol() -> None:

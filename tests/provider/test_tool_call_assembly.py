@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sam_plugin.runtime.provider_errors import ProviderError
+from sam_plugin.errors import ProviderError
 from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler
 
 

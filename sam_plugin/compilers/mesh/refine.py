@@ -109,7 +109,7 @@ def _notes(mesh: mesh_ops.MeshData, plan: mesh_ops.RefinePlan,
 
 def compile_refine(ir: RefineMesh, ctx: CompileContext) -> Fragment:
     part = ctx.part
-    mesh = mesh_ops.read_mesh(part)
+    mesh = mesh_ops.read_mesh_data(part)
     plan = mesh_ops.plan_refinement(mesh, selected_labels(ir, part), ir.levels)
     hanging = mesh_audit.hanging_nodes(plan.final_mesh(mesh))
     normalized = ir.model_dump(mode="json")

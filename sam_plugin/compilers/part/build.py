@@ -14,7 +14,8 @@ from sam_plugin.compilers.part.mesh_checks import (
     mesh_counts,
 )
 from sam_plugin.compilers.part.predict import exact_shapes
-from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
+from sam_plugin.errors import CompileError
 from sam_plugin.samops.geometry import size_tolerance
 
 TOOL = "build_part"

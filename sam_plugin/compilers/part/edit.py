@@ -18,7 +18,7 @@ from sam_plugin.compilers.part.mesh_checks import (
 )
 from sam_plugin.compilers.part.predict import changed, merged_sets
 from sam_plugin.compilers.part.simulate import tightened
-from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     LabelsSelector,
     SetSelector,
@@ -26,6 +26,7 @@ from sam_plugin.compilers.selectors import (
     check_selector,
     selector_literal,
 )
+from sam_plugin.errors import CompileError
 from sam_plugin.samops import selection
 from sam_plugin.samops.geometry import PointIndex, size_tolerance
 from sam_plugin.samops.mesh_plan import MeshPlan
@@ -155,7 +156,7 @@ def _check_sets(ir: EditPartIR, part: Any, owner_ids: Sequence[str]) -> list[Dia
         here = f"element_sets[{i}]"
         if item.name in taken:
             found.append(Diagnostic(path=f"{here}.name", message=(
-                f"set {item.name!r} already exists; {selection.set_names(part)}; "
+                f"set {item.name!r} already exists; {selection.describe_sets(part)}; "
                 "choose a new name")))
         if item.name in names:
             found.append(Diagnostic(path=f"{here}.name",

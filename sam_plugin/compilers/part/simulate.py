@@ -23,23 +23,12 @@ from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
 from sam_plugin.compilers.protocol import CompileContext, Fragment
-from sam_plugin.samops.part_shadow import ShadowDoubt, ShadowModel, ShadowPart
+from sam_plugin.errors import Doubted, NotSimulated, ShadowDoubt
+from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
 
 SIMULATION_LIMIT = 50_000
 # Tools whose mutation changes the part; audit_part only writes its report file.
 REPLAYED_TOOLS = frozenset({"build_part", "edit_part", "transform_part", "repair_part"})
-
-
-class NotSimulated(Exception):
-    """The shadow cannot give exact evidence; the message says why (for the notes)."""
-
-
-class Doubted(NotSimulated):
-    """Call ``index`` (1-based in the run) has a step whose outcome the host decides."""
-
-    def __init__(self, message: str, index: int) -> None:
-        super().__init__(message)
-        self.index = index
 
 
 def _too_big(ctx: CompileContext, fragments: Sequence[Fragment]) -> str:

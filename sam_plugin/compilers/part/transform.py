@@ -14,7 +14,7 @@ from sam_plugin.compilers.part.ir import (
     TranslateCopyOp,
 )
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
-from sam_plugin.compilers.part.simulate import NotSimulated, replay, tightened
+from sam_plugin.compilers.part.simulate import replay, tightened
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     AllSelector,
@@ -23,6 +23,7 @@ from sam_plugin.compilers.selectors import (
     check_selector,
     selector_literal,
 )
+from sam_plugin.errors import NotSimulated
 from sam_plugin.samops.selection import label_range, select_transform_nodes
 
 TOOL = "transform_part"

@@ -11,7 +11,7 @@ from sam_plugin.compilers.property.ir import AssignProperty
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import check_selector, selector_literal
 from sam_plugin.samops import property_ops, selection
-from sam_plugin.samops.property_ops import SHAPES_FOR_KIND, describe_labels
+from sam_plugin.samops.property_ops import SHAPES_FOR_KIND, list_labels
 
 TOOL = "assign_property"
 DEFINE_TOOL = "define_property"
@@ -108,7 +108,7 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
             found.append(Diagnostic(
                 path=f"{path}.selection",
                 message=f"overlaps assignments[{first}] on element(s) "
-                f"{describe_labels(overlap)}; each element takes exactly one section",
+                f"{list_labels(overlap)}; each element takes exactly one section",
             ))
         for label in labels:
             owner.setdefault(label, index)
@@ -137,14 +137,14 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
             found.append(Diagnostic(
                 path=f"{path}.n1",
                 message=f"n1 {list(item.n1)} is parallel to the axis of beam element(s) "
-                f"{describe_labels(offending)}; choose an n1 that is not along those beams",
+                f"{list_labels(offending)}; choose an n1 that is not along those beams",
             ))
         overlap = sorted(label for label in beams if label in oriented)
         if overlap:
             found.append(Diagnostic(
                 path=f"{path}.selection",
                 message=f"overlaps beam_orientations[{oriented[overlap[0]]}] on beam(s) "
-                f"{describe_labels(overlap)}; each beam takes one orientation",
+                f"{list_labels(overlap)}; each beam takes one orientation",
             ))
         for label in beams:
             oriented.setdefault(label, index)
@@ -162,12 +162,12 @@ def _replacement_notes(part: Any, resolved: _Resolved) -> list[str]:
     for index, covered in property_ops.covering_entries(part.sectionAssignments, selected):
         old = part.sectionAssignments[index].sectionName
         notes.append(f"replaces section {old!r} on {len(covered)} element(s): "
-                     f"{describe_labels(covered)}")
+                     f"{list_labels(covered)}")
     beams = [label for labels, _ in resolved.orientations for label in labels]
     for index, covered in property_ops.covering_entries(part.beamOrientations, beams):
         old = tuple(part.beamOrientations[index].n1)
         notes.append(f"replaces orientation n1={old} on {len(covered)} beam(s): "
-                     f"{describe_labels(covered)}")
+                     f"{list_labels(covered)}")
     return notes
 
 

@@ -1,0 +1,228 @@
+"""Every exception the plugin raises on purpose, under one base.
+
+A leaf: standard library only, so ``samops`` (the code that runs inside SAM's script) may
+raise these too, and any layer may catch them without importing another layer. Each class
+keeps the builtin base its callers catch (``ValueError`` for bad input, ``RuntimeError`` for
+a broken state), beside ``SamAgentError``::
+
+    SamAgentError
+    ├── inside the host's script (samops)
+    │   ├── PreflightError(RuntimeError)       a check before the first mutation failed;
+    │   │                                      nothing was changed
+    │   ├── PropertyScriptError(RuntimeError)  a Property script stopped before changing
+    │   │                                      something it must not change
+    │   ├── RefinementDrift(RuntimeError)      the live part no longer refines as compiled
+    │   ├── SelectionError(ValueError)         a selector names what the part does not have
+    │   └── ShadowDoubt                        the shadow part cannot tell what the host does
+    ├── compiling (compilers)
+    │   ├── CompileError                       a call that does not compile (diagnostics)
+    │   ├── NotSimulated                       no exact evidence for a chain of calls
+    │   │   └── Doubted                        ... because call ``index`` has a host-decided step
+    │   └── RouteRefused                       no capability could be read from the spec
+    ├── running (runtime)
+    │   ├── QueryError(ValueError)             an observation query the model can fix
+    │   ├── CollectionViolation                a tool-call round breaks the collection rules
+    │   ├── ProviderError                      a failed provider call, classified by ``kind``
+    │   ├── ExplorationChangedModel(RuntimeError)  exploration changed the part
+    │   ├── SubmitRefused(ValueError)          ``submit`` could not start a run
+    │   │   └── ControllerBusy                 a run is in progress or waiting for review
+    │   ├── ControllerStateError(RuntimeError) an action the current phase does not allow
+    │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
+    │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
+    │   └── UsageError                         bad command-line input (exit code 2)
+    └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
+
+Private control-flow signals (how a controller step ended, a provider stream that broke)
+stay private to their modules: they never leave them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal, Protocol, get_args
+
+
+class SamAgentError(Exception):
+    """The base of every exception the plugin raises on purpose."""
+
+
+# -- inside the host's script --------------------------------------------------------------
+
+
+class PreflightError(SamAgentError, RuntimeError):
+    """A check before the first mutation failed; nothing has been changed."""
+
+
+class PropertyScriptError(SamAgentError, RuntimeError):
+    """A Property script stopped before changing something it must not change."""
+
+
+class RefinementDrift(SamAgentError, RuntimeError):
+    """The live part no longer refines to what was compiled; nothing was changed."""
+
+
+class SelectionError(SamAgentError, ValueError):
+    """A selector names something the part does not have; the message lists what exists."""
+
+
+class ShadowDoubt(SamAgentError):
+    """A step whose outcome depends on host details the host API does not fix."""
+
+
+# -- compiling ------------------------------------------------------------------------------
+
+
+class Diagnosed(Protocol):
+    """One actionable problem (``compilers.protocol.Diagnostic``): field path and advice."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def message(self) -> str: ...
+
+
+class CompileError(SamAgentError):
+    """A call that does not compile. Nothing was executed; the run goes back to Review."""
+
+    def __init__(self, tool: str, diagnostics: Sequence[Diagnosed]):
+        self.tool = tool
+        self.diagnostics = list(diagnostics)
+        lines = "\n".join(f"  - {d}" for d in self.diagnostics)
+        super().__init__(f"{tool}: {len(self.diagnostics)} problem(s)\n{lines}")
+
+
+class NotSimulated(SamAgentError):
+    """The shadow cannot give exact evidence; the message says why (for the notes)."""
+
+
+class Doubted(NotSimulated):
+    """Call ``index`` (1-based in the run) has a step whose outcome the host decides."""
+
+    def __init__(self, message: str, index: int) -> None:
+        super().__init__(message)
+        self.index = index
+
+
+class RouteRefused(SamAgentError):
+    """No capability could be read from the spec; the message tells the analyst what to do."""
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+class QueryError(SamAgentError, ValueError):
+    """An observation query the model can fix (L2 regions, L3 entities): the message names
+    the field and the legal values."""
+
+
+class CollectionViolation(SamAgentError):
+    """A round that breaks the collection rules; the message says which rule and how."""
+
+
+ErrorKind = Literal[
+    "auth", "rate_limit", "server", "bad_request", "protocol", "timeout", "cancelled", "connection"
+]
+ERROR_KINDS: tuple[str, ...] = get_args(ErrorKind)
+
+
+class ProviderError(SamAgentError):
+    """A failed provider call. ``str(e)`` is ``"<kind>: <message>"`` and never holds the key.
+
+    ``raw_sse`` holds the bytes of the failed response body when one had started (for the
+    ``provider_*.sse`` artifact); it is empty for errors before the body.
+    """
+
+    kind: ErrorKind
+    message: str
+    status_code: int | None
+    retry_after: float | None
+    raw_sse: bytes
+
+    def __init__(
+        self,
+        kind: ErrorKind,
+        message: str,
+        *,
+        status_code: int | None = None,
+        retry_after: float | None = None,
+        raw_sse: bytes = b"",
+    ) -> None:
+        if kind not in ERROR_KINDS:
+            raise ValueError(f"ProviderError kind must be one of {list(ERROR_KINDS)}, got {kind!r}")
+        super().__init__(f"{kind}: {message}")
+        self.kind = kind
+        self.message = message
+        self.status_code = status_code
+        self.retry_after = retry_after
+        self.raw_sse = raw_sse
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+    def __repr__(self) -> str:
+        return (
+            f"ProviderError(kind={self.kind!r}, message={self.message!r}, "
+            f"status_code={self.status_code!r}, retry_after={self.retry_after!r})"
+        )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild, (self.kind, self.message, self.status_code, self.retry_after))
+
+
+def _rebuild(
+    kind: ErrorKind, message: str, status: int | None, retry: float | None
+) -> ProviderError:
+    return ProviderError(kind, message, status_code=status, retry_after=retry)
+
+
+class ExplorationChangedModel(SamAgentError, RuntimeError):
+    """The part's fingerprint differs after exploration: something modified the model."""
+
+
+class SubmitRefused(SamAgentError, ValueError):
+    """``submit`` could not start a run (settings, host, runs directory, mode or target)."""
+
+
+class ControllerBusy(SubmitRefused):
+    """A run is in progress or waiting for review."""
+
+
+class ControllerStateError(SamAgentError, RuntimeError):
+    """An action that the current phase does not allow (e.g. confirming twice)."""
+
+
+class IllegalTransition(SamAgentError, RuntimeError):
+    """A transition the phase table does not allow: a controller bug or a misuse of the API."""
+
+    def __init__(self, source: str, target: str, legal: Iterable[str]):
+        allowed = ", ".join(sorted(legal)) or "none"
+        super().__init__(
+            f"illegal phase transition {source} -> {target}; legal from {source}: {allowed}"
+        )
+        self.source = source
+        self.target = target
+
+
+class AlreadySubmitted(SamAgentError, RuntimeError):
+    """A run id that the journal already holds tried to submit again."""
+
+    def __init__(self, run_id: str, state: str):
+        detail = (
+            "its outcome is unknown; re-observe the workspace and submit a new request"
+            if state == "submitted"
+            else "it already executed"
+        )
+        super().__init__(
+            f"run {run_id} was already submitted once and is never resubmitted: {detail}"
+        )
+        self.run_id = run_id
+        self.state = state
+
+
+class UsageError(SamAgentError):
+    """Bad command-line input: printed as ``sam-agent: error: ...`` with exit code 2."""
+
+
+class AutomationTimeout(SamAgentError, TimeoutError):
+    """A GUI automation helper waited longer than its timeout for a state."""
