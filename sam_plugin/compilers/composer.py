@@ -1,10 +1,12 @@
 """The one-script composer (DESIGN.md §5).
 
 Layout: header comment → imports (``sam``; only the ``samConstants`` names used; declared
-``sam_plugin.samops`` helpers) → target binding → every preflight → every mutation → every
-postflight → viewport refresh → completion marker. The host injects ``SAM_AGENT_TARGET`` and
-``SAM_AGENT_OUTPUT_DIR``; no value of the run (time, paths, run id) is written into the text,
-so the same fragments always give the same bytes.
+``sam_plugin.samops`` helpers) → target binding → every preflight → the snapshot → every
+mutation → every postflight → viewport refresh → completion marker. Mutations and postflights
+run inside one ``try``: on any exception the snapshot is put back (``SAM_AGENT_RESTORE`` says
+how that went) and the exception goes on to the host (DESIGN.md §5 "Snapshot and restore").
+The host injects ``SAM_AGENT_TARGET`` and ``SAM_AGENT_OUTPUT_DIR``; no value of the run (time,
+paths, run id) is written into the text, so the same fragments always give the same bytes.
 """
 
 from __future__ import annotations
@@ -32,6 +34,17 @@ _model = mdb.models[SAM_AGENT_TARGET["model_name"]]
 _part_name = SAM_AGENT_TARGET["part_name"]
 '''
 
+_SNAPSHOT = """\
+# --- snapshot: the target as it is before the first change (plain data, never in the tree) ---
+SAM_AGENT_SNAPSHOT = _snapshot.take(_model, _part_name)
+"""
+
+_RESTORE = """\
+except BaseException:
+    SAM_AGENT_RESTORE = _snapshot.restore_quietly(_model, SAM_AGENT_SNAPSHOT)
+    raise
+"""
+
 _REFRESH = '''\
 # --- viewport refresh ---
 if _part_name in _model.parts.keys():
@@ -57,12 +70,21 @@ def _block(stage: str, index: int, fragment: Fragment, body: str) -> str:
     return f"# --- {stage}: {fragment.tool} (call {index}) ---\n{text}\n"
 
 
+def _indented(block: str) -> str:
+    """``block`` inside the ``try``; fragments never hold multi-line string literals."""
+    if '"""' in block or "'''" in block:
+        raise ValueError("a fragment block holds a triple-quoted string; it cannot be indented")
+    return "".join("    " + line if line.strip() else line
+                   for line in block.splitlines(keepends=True))
+
+
 def compose(fragments: Sequence[Fragment]) -> ComposedScript:
     """Order the fragments' blocks into one script; deterministic bytes and SHA-256."""
     if not fragments:
         raise ValueError("compose needs at least one fragment")
     constants = sorted({_identifier(c, "constant") for f in fragments for c in f.constants})
-    helpers = sorted({_identifier(h, "helper") for f in fragments for h in f.helpers})
+    helpers = sorted({_identifier(h, "helper") for f in fragments for h in f.helpers}
+                     | {"snapshot"})
     tools = ", ".join(f.tool for f in fragments)
     parts = [_HEADER + f"# tools: {tools}\n", "from sam import mdb, session\n"]
     if constants:
@@ -70,17 +92,27 @@ def compose(fragments: Sequence[Fragment]) -> ComposedScript:
     for helper in helpers:
         parts.append(f"from sam_plugin.samops import {helper} as _{helper}\n")
     parts.append("\n" + _BINDING)
-    for stage in ("preflight", "mutation", "postflight"):
-        # the host reads the last stage reached: a failure before "mutation" changed nothing
-        parts.append(f'\nSAM_AGENT_STAGE = "{stage}"\n')
-        for index, fragment in enumerate(fragments, start=1):
-            block = _block(stage, index, fragment, getattr(fragment, stage))
-            if block:
-                parts.append("\n" + block)
+    # the host reads the last stage reached: a failure before "mutation" changed nothing
+    parts.append('\nSAM_AGENT_STAGE = "preflight"\n')
+    parts += _stage_blocks("preflight", fragments)
+    parts.append("\n" + _SNAPSHOT + "try:\n")
+    for stage in ("mutation", "postflight"):
+        parts.append(f'    SAM_AGENT_STAGE = "{stage}"\n')
+        parts += [_indented(block) for block in _stage_blocks(stage, fragments)]
+    parts.append(_RESTORE)
     parts.append("\n" + _REFRESH)
     parts.append("\nSAM_AGENT_COMPLETED = True\n")
     text = "".join(parts)
     return ComposedScript(text=text, sha256=hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+def _stage_blocks(stage: str, fragments: Sequence[Fragment]) -> list[str]:
+    blocks = []
+    for index, fragment in enumerate(fragments, start=1):
+        block = _block(stage, index, fragment, getattr(fragment, stage))
+        if block:
+            blocks.append("\n" + block)
+    return blocks
 
 
 def idempotency_key(script_sha256: str, run_id: str) -> str:

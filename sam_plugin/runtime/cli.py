@@ -44,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,demo}")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,undo,demo}")
     run = commands.add_parser(
         "run",
         help="observe, design, confirm, execute once and verify one request",
@@ -70,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--api-model", metavar="NAME")
     run.add_argument("--explore", action="store_true", help="read-only exploration phase")
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
+    from sam_plugin.runtime import cli_undo
+
+    cli_undo.add_parser(commands)
     commands.add_parser(
         "demo", help="open the offline SAM host with the SAM Agent dock", add_help=False
     )
@@ -88,6 +91,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse: 2 on bad usage, 0 for --help
         return int(exit_.code or 0)
     try:
+        if args.command == "undo":
+            return _undo(args)
         return asyncio.run(run_command(args))
     except UsageError as error:
         print(f"sam-agent: error: {error}", file=sys.stderr)
@@ -152,6 +157,16 @@ async def run_command(
     return {"verified": EXIT_VERIFIED, "rejected": EXIT_REVIEW, "cancelled": EXIT_REVIEW}.get(
         result.status, EXIT_FAILED
     )
+
+
+def _undo(args: argparse.Namespace) -> int:
+    from sam_plugin.runtime import cli_undo
+
+    save_path = _check_save_path(args.save)
+    sam = _import_sam(sys.stderr)
+    _open_workspace(sam, args.workspace)
+    return cli_undo.undo_command(args, sam=sam, runs_dir=_runs_dir(args), save_path=save_path,
+                                 out=sys.stdout, err=sys.stderr)
 
 
 # -- inputs -----------------------------------------------------------------------------------

@@ -54,6 +54,7 @@ from sam_plugin.runtime.run_store import (
     tool_response_name,
 )
 from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.undo import UndoBudget, UndoRefused, keep_snapshot, undo_run
 from sam_plugin.runtime.verifier import all_passed, verify
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "RunController",
     "RunResult",
     "SubmitRefused",
+    "UndoRefused",
 ]
 
 log = logging.getLogger(__name__)
@@ -76,6 +78,15 @@ PARTIAL_WARNING = (
     "The part may be partly modified: SAM has no undo, and the script stopped part-way. "
     "Re-observe the part before submitting a new request; this run is not retried."
 )
+RESTORED_NOTE = (
+    "The part was put back exactly as it was before the run (restored; fingerprint {fingerprint} "
+    "read back, labels included). This run is not retried."
+)
+RESTORE_FAILED_NOTE = (
+    "Putting the part back failed ({reason}); what may be left changed: {left}. "
+    "Re-observe the part before submitting a new request; this run is not retried."
+)
+NO_RESTORE_NOTE = "Restore unavailable: {reason}."
 PREFLIGHT_STOPPED = (
     "It stopped in its preflight checks, before the first change: the part was not modified. "
     "This run is not retried; fix what the check names and submit a new request."
@@ -123,6 +134,9 @@ class _Run:
     regions: RegionIndex | None = None
     exploration: str = ""
     collected: list[CollectedCall] = field(default_factory=list)
+    restored: bool = False
+    restore_unavailable: str | None = None
+    restore_after: Readback | None = None  # the readback that proved (or disproved) a restore
 
 
 class _Ending(Exception):
@@ -178,6 +192,7 @@ class RunController:
         module_factory: Callable[[str], DomainModule] | None = None,
         composer: Callable[[Sequence[Fragment], str, Target], tuple[str, str, str]] | None = None,
         explorer: Explorer | None = None,
+        undo_budget: UndoBudget | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.settings = settings
@@ -187,6 +202,7 @@ class RunController:
         self._module_factory = module_factory or _registry_module
         self._composer = composer or _compose_with_composer
         self._explorer = explorer
+        self.undo_budget = undo_budget or UndoBudget.from_env()
         self._regions = RegionIndexCache()
         self._bus = EventBus()
         self._run: _Run | None = None
@@ -704,8 +720,12 @@ class RunController:
             status, trace, unchanged = "ERROR", traceback.format_exc(), False
         journal.record_executed(run.run_id, status)
         self._bus.emit(run.run_id, "execution_completed", {"status": status})
+        self._note_snapshot(run, receipt if status != "ERROR" else None)
         if status != "PASS":
-            warning = PREFLIGHT_STOPPED if unchanged else PARTIAL_WARNING
+            if unchanged:
+                warning = PREFLIGHT_STOPPED
+            else:
+                warning = self._put_back(run, receipt if status != "ERROR" else None)
             raise _Fail(
                 "execution", f"the script failed in SAM ({status}). {warning}\n{trace}".rstrip()
             )
@@ -722,6 +742,9 @@ class RunController:
                 hanging_nodes=prediction.hanging_nodes is not None,
             )
         except Exception as error:
+            if self._can_restore():
+                raise _Fail("verification", f"reading the part back failed: {error}. "
+                            + self._put_back(run, None)) from None
             raise _Fail(
                 "verification",
                 f"the model WAS changed, but reading it back failed: {error}; re-observe the part",
@@ -731,18 +754,20 @@ class RunController:
             failed = "; ".join(
                 f"{c.name}: expected {c.expected}, actual {c.actual}" for c in checks if not c.ok
             )
-            self._finish_failed(
-                "verification",
-                f"the model WAS changed, but verification failed: {failed}. "
-                "Inspect the part before submitting again.",
-                after=after,
-                checks=checks,
-            )
+            if self._can_restore():
+                message = f"verification failed: {failed}. {self._put_back(run, None)}"
+            else:
+                message = (f"the model WAS changed, but verification failed: {failed}. "
+                           "Inspect the part before submitting again.")
+                if run.restore_unavailable:
+                    message += " " + NO_RESTORE_NOTE.format(reason=run.restore_unavailable)
+            self._finish_failed("verification", message, after=after, checks=checks)
             return
         # only a readback that held is "verified"; a failed one ends in run_failed with checks
         self._bus.emit(run.run_id, "readback_verified", {"ok": True, "checks": len(checks)})
         self._set_phase(Phase.COMPLETE, "Verified")
         self.result = self._result("verified", after=after, checks=checks)
+        self.result = self.result.model_copy(update=self._keep_for_undo(run, after))
         run.dir.write_result(self.result)
 
     # -- endings ----------------------------------------------------------------------------
@@ -770,6 +795,8 @@ class RunController:
             after=StateSummary.from_readback(after) if after else None,
             checks=list(checks or []),
             error=error,
+            restored=run.restored,
+            restore_unavailable=run.restore_unavailable,
         )
 
     def _finish_failed(
@@ -782,14 +809,106 @@ class RunController:
     ) -> None:
         run = self._run
         assert run is not None
+        if run.restore_after is not None:
+            after = run.restore_after  # the live part after the restore (the proof)
         if after is None and run.submissions:
             after = _try(lambda: self.host.readback(run.target))
-        self._set_phase(Phase.FAILED, f"Failed at {layer}")
+        words = f"Failed at {layer}; part restored" if run.restored else f"Failed at {layer}"
+        self._set_phase(Phase.FAILED, words)
         self.result = self._result(
             "failed", error=RunError(layer=layer, message=message), after=after, checks=checks
         )
         run.dir.write_result(self.result)
         self._bus.emit(run.run_id, "run_failed", {"layer": layer, "message": message})
+
+    # -- snapshot, restore, undo ------------------------------------------------------------
+
+    def _note_snapshot(self, run: _Run, receipt: Any) -> None:
+        """What the script's snapshot was: ``snapshot_taken``, or why there is none."""
+        taken = getattr(receipt, "snapshot", None)
+        if taken == "taken":
+            self._bus.emit(run.run_id, "snapshot_taken", {"part": run.target.part_name})
+        elif taken == "unavailable":
+            missing = ", ".join(getattr(receipt, "missing", []) or []) or "unknown calls"
+            run.restore_unavailable = f"the host lacks {missing}"
+        elif taken is None and not self._can_restore():
+            run.restore_unavailable = "this host takes no snapshot (no restore or undo)"
+
+    def _can_restore(self) -> bool:
+        return bool(getattr(self.host, "has_snapshot", False)) and hasattr(self.host, "restore")
+
+    def _put_back(self, run: _Run, receipt: Any) -> str:
+        """RESTORING: the target back as it was, proven by reading it back; the words to add
+        to the failure (the run still fails at its layer; a restore is never retried)."""
+        in_script = getattr(receipt, "restored", None) if receipt is not None else None
+        if in_script is None and not self._can_restore():
+            reason = run.restore_unavailable or "the script kept no snapshot"
+            run.restore_unavailable = reason
+            return f"{PARTIAL_WARNING} {NO_RESTORE_NOTE.format(reason=reason)}"
+        self._set_phase(Phase.RESTORING, "Restoring: putting the part back as it was")
+        if in_script is not None:
+            restored = bool(in_script)
+            reason = getattr(receipt, "restore_error", None)
+            left = list(getattr(receipt, "restore_left", []) or [])
+            getattr(self.host, "forget_snapshot", lambda: None)()
+        else:
+            try:
+                outcome = self.host.restore(run.target)
+                restored, reason, left = outcome.restored, outcome.error, list(outcome.left)
+            except Exception as error:  # noqa: BLE001 - said plainly, never retried
+                restored, reason, left = False, repr(error), ["unknown"]
+        after = _try(lambda: self.host.readback(run.target))
+        run.restore_after = after
+        expected = run.observation.fingerprint if run.observation else None
+        actual = target_fingerprint(after) if after is not None else "not read"
+        if restored and actual == expected:
+            run.restored = True
+            self._bus.emit(run.run_id, "restore_completed", {"fingerprint": actual})
+            return RESTORED_NOTE.format(fingerprint=actual)
+        if restored:
+            reason = f"the part read back with fingerprint {actual}, not {expected}"
+            left = left or ["unknown: compare the part with the one before the run"]
+        reason = reason or "the restore did not complete"
+        self._bus.emit(run.run_id, "restore_failed",
+                       {"reason": reason, "left": left, "fingerprint": actual})
+        return RESTORE_FAILED_NOTE.format(reason=reason, left=", ".join(left) or "unknown")
+
+    def _keep_for_undo(self, run: _Run, after: Readback) -> dict[str, Any]:
+        """A verified run keeps its snapshot in its run directory (within the undo budget);
+        ``result.after`` then carries the fingerprint an undo checks."""
+        try:
+            if not after.fingerprint:
+                after = self.host.readback(run.target)
+            undoable, note = keep_snapshot(self.host, run.dir, self.undo_budget)
+        except Exception as error:  # noqa: BLE001 - the run is verified; only undo is lost
+            log.exception("run %s: keeping the undo snapshot failed", run.run_id)
+            return {"undoable": False, "undo_note": f"keeping the undo snapshot failed: {error}"}
+        return {"after": StateSummary.from_readback(after), "undoable": undoable,
+                "undo_note": note}
+
+    def undo_refusal(self, run_id: str) -> str | None:
+        """Why ``run_id`` cannot be undone now (None: it can)."""
+        from sam_plugin.runtime.undo import undo_refusal
+
+        if self.phase in BUSY or self.phase == Phase.REVIEW:
+            return f"a run is {self.phase}; undo waits until it ends"
+        return undo_refusal(self.host, self.runs_dir, run_id)
+
+    def undo(self, run_id: str) -> RunResult:
+        """Put the part back as it was before the verified run ``run_id`` (``run_undone``)."""
+        refusal = self.undo_refusal(run_id)
+        if refusal is not None:
+            raise UndoRefused(refusal)
+        previous = self._bus.log_path
+        self._bus.log_path = RunDir(self.runs_dir, run_id).file("events.jsonl")
+        try:
+            undone = undo_run(self.host, self.runs_dir, run_id,
+                              emit=lambda event, data: self._bus.emit(run_id, event, data))
+        finally:
+            self._bus.log_path = previous
+        if self.result is not None and self.result.run_id == run_id:
+            self.result = undone
+        return undone
 
     def _finish_internal_error(self, error: Exception) -> None:
         """A bug or an unexpected host/file error: never leave the controller stuck busy."""

@@ -37,6 +37,11 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "exploration_query",
         "exploration_turn",
         "exploration_completed",
+        # issue 12: snapshot, restore and undo
+        "snapshot_taken",
+        "restore_completed",
+        "restore_failed",
+        "run_undone",
     }
 )
 

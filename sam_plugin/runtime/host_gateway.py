@@ -2,6 +2,11 @@
 
 No Qt here. The script runs exactly once per ``execute`` call (compile + exec in a fresh
 namespace); a failure is reported, never retried (invariant I10).
+
+The script snapshots the target before its first change and puts it back itself when it
+fails (``samops.snapshot``); the gateway keeps that snapshot (plain data, outside the model
+tree) for a restore after a failed verification, or writes it to the run directory so that
+the run can be undone later.
 """
 
 from __future__ import annotations
@@ -17,6 +22,8 @@ from pydantic import BaseModel
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.samops import snapshot as snapshots
+from sam_plugin.samops import snapshot_file
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.readback import find_part, read_part
 
@@ -31,6 +38,13 @@ class ExecutionReceipt(BaseModel):
     duration_s: float
     # the last stage the script announced (``SAM_AGENT_STAGE``); None when it reached none
     stage: Literal["preflight", "mutation", "postflight"] | None = None
+    # the script's snapshot: taken, unavailable (the host lacks a call it needs) or none
+    snapshot: Literal["taken", "unavailable", "none"] = "none"
+    missing: list[str] = []
+    # set when the script failed after its snapshot: whether its own restore put it back
+    restored: bool | None = None
+    restore_error: str | None = None
+    restore_left: list[str] = []
 
     @property
     def nothing_changed(self) -> bool:
@@ -38,11 +52,20 @@ class ExecutionReceipt(BaseModel):
         return self.status == "FAIL" and self.stage == "preflight"
 
 
+class RestoreOutcome(BaseModel):
+    """A restore done by the gateway: ``left`` lists what still differs (empty: all back)."""
+
+    restored: bool
+    error: str | None = None
+    left: list[str] = []
+
+
 class HostGateway:
     """The plugin's only door into the ``sam`` module."""
 
     def __init__(self, sam_module: ModuleType | Any = None):
         self._sam = sam_module
+        self._snapshot: snapshots.Snapshot | None = None
 
     @property
     def sam(self) -> Any:
@@ -80,6 +103,7 @@ class HostGateway:
                                  "part_name": target.part_name},
             "SAM_AGENT_OUTPUT_DIR": str(output_dir),
         }
+        self._snapshot = None
         try:
             code = compile(script, SCRIPT_FILENAME, "exec")
             with collector_paused():  # bulk node creation: see samops.gc_pause
@@ -89,12 +113,85 @@ class HostGateway:
                 raise
             return ExecutionReceipt(status="FAIL", traceback=traceback.format_exc(),
                                     duration_s=time.perf_counter() - started,
-                                    stage=namespace.get("SAM_AGENT_STAGE"))
+                                    stage=namespace.get("SAM_AGENT_STAGE"),
+                                    **self._snapshot_facts(namespace))
         elapsed = time.perf_counter() - started
         if namespace.get("SAM_AGENT_COMPLETED") is not True:
             return ExecutionReceipt(
                 status="FAIL",
                 traceback="the script ended without setting SAM_AGENT_COMPLETED",
                 duration_s=elapsed,
+                **self._snapshot_facts(namespace),
             )
-        return ExecutionReceipt(status="PASS", duration_s=elapsed)
+        return ExecutionReceipt(status="PASS", duration_s=elapsed,
+                                **self._snapshot_facts(namespace))
+
+    def _snapshot_facts(self, namespace: dict[str, Any]) -> dict[str, Any]:
+        """What the script's snapshot and its own restore said (kept: the snapshot itself)."""
+        taken = namespace.get("SAM_AGENT_SNAPSHOT")
+        if not isinstance(taken, snapshots.Snapshot):
+            return {}
+        facts: dict[str, Any] = {"snapshot": "taken" if taken.usable else "unavailable",
+                                 "missing": list(taken.missing)}
+        self._snapshot = taken if taken.usable else None
+        restore = namespace.get("SAM_AGENT_RESTORE")
+        if isinstance(restore, dict):
+            facts.update(restored=bool(restore.get("restored")),
+                         restore_error=restore.get("error"),
+                         restore_left=[str(item) for item in restore.get("left", [])])
+        return facts
+
+    # -- snapshot, restore, undo ----------------------------------------------------------
+
+    def restore_capability(self, target: Target | None = None) -> list[str]:
+        """Host calls the snapshot mechanism needs and this host lacks (empty: it has all)."""
+        try:
+            models = self.mdb.models
+        except Exception as error:  # noqa: BLE001 - no database: say so, do not crash a load
+            return [f"mdb.models ({error})"]
+        lacking = [] if hasattr(models, "__delitem__") else ["del mdb.models[name]"]
+        if target is not None:
+            model = self.model(target.model_name)
+            return lacking + snapshots.missing(model, find_part(model, target.part_name))
+        for name in models.keys():
+            model = models[name]
+            part = next((model.parts[p] for p in model.parts.keys()), None)
+            return lacking + snapshots.missing(model, part)
+        return lacking
+
+    @property
+    def has_snapshot(self) -> bool:
+        return self._snapshot is not None
+
+    def restore(self, target: Target) -> RestoreOutcome:
+        """Put the target back from the last script's snapshot (after a failed verification)."""
+        if self._snapshot is None:
+            return RestoreOutcome(restored=False, error="the script kept no snapshot",
+                                  left=["everything the run changed"])
+        return self._restore(target, self._snapshot)
+
+    def keep_snapshot(self, path: Path) -> int:
+        """Write the last script's snapshot to ``path`` (for an undo); returns its bytes."""
+        if self._snapshot is None:
+            raise ValueError("the script kept no snapshot")
+        size = snapshot_file.save(self._snapshot, Path(path))
+        self._snapshot = None  # the memory goes; the run directory keeps it
+        return size
+
+    def forget_snapshot(self) -> None:
+        self._snapshot = None
+
+    def undo(self, target: Target, path: Path) -> RestoreOutcome:
+        """Put the target back as the snapshot file at ``path`` holds it."""
+        return self._restore(target, snapshot_file.load(Path(path)))
+
+    def _restore(self, target: Target, snapshot: snapshots.Snapshot) -> RestoreOutcome:
+        model = self.model(target.model_name)
+        if model is None:
+            return RestoreOutcome(restored=False, error=f"model {target.model_name!r} is gone",
+                                  left=[f"model {target.model_name!r}"])
+        with collector_paused():
+            report = snapshots.restore_quietly(model, snapshot)
+        if report["restored"]:
+            self._snapshot = None
+        return RestoreOutcome(**report)

@@ -21,6 +21,7 @@ class Phase(StrEnum):
     COMPILING = "compiling"
     EXECUTING = "executing"
     VERIFYING = "verifying"
+    RESTORING = "restoring"  # a failed execution or verification: putting the target back
     COMPLETE = "complete"
     FAILED = "failed"
     CANCELLED = "cancelled"
@@ -38,6 +39,7 @@ BUSY: frozenset[Phase] = frozenset(
         Phase.COMPILING,
         Phase.EXECUTING,
         Phase.VERIFYING,
+        Phase.RESTORING,
     }
 )
 
@@ -53,8 +55,10 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.COMPILING: frozenset({Phase.EXECUTING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     # Once the script is submitted there is no way back to Review and no cancel: SAM has no
     # undo, so the only honest exits are a readback or a failure.
-    Phase.EXECUTING: frozenset({Phase.VERIFYING, Phase.FAILED}),
-    Phase.VERIFYING: frozenset({Phase.COMPLETE, Phase.FAILED}),
+    Phase.EXECUTING: frozenset({Phase.VERIFYING, Phase.RESTORING, Phase.FAILED}),
+    Phase.VERIFYING: frozenset({Phase.COMPLETE, Phase.RESTORING, Phase.FAILED}),
+    # a restore is never retried and never turns into success: it ends the run as Failed
+    Phase.RESTORING: frozenset({Phase.FAILED}),
     Phase.COMPLETE: _START,
     Phase.FAILED: _START,
     Phase.CANCELLED: _START,

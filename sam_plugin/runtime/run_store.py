@@ -25,7 +25,7 @@ JOURNAL_NAME = "submissions.jsonl"
 ErrorLayer = Literal[
     "observation", "design", "provider", "tool_call", "compile", "execution", "verification"
 ]
-RunStatus = Literal["verified", "failed", "rejected", "cancelled", "unknown"]
+RunStatus = Literal["verified", "failed", "rejected", "cancelled", "unknown", "undone"]
 
 
 def new_run_id(now: datetime | None = None, token: str | None = None) -> str:
@@ -51,14 +51,19 @@ class StateSummary(BaseModel):
     element_count: int
     shape_counts: dict[ShapeName, int]
     sets: list[str]
+    # the target fingerprint (geometry, labels, sets, definitions); None when not read
+    fingerprint: str | None = None
 
     @classmethod
     def from_readback(cls, readback: Readback) -> StateSummary:
+        from sam_plugin.runtime.observation import target_fingerprint
+
         return cls(
             node_count=readback.node_count,
             element_count=readback.element_count,
             shape_counts={s: readback.shape_counts.get(s, 0) for s in SHAPES},
             sets=list(readback.sets),
+            fingerprint=target_fingerprint(readback) if readback.fingerprint else None,
         )
 
 
@@ -82,6 +87,13 @@ class RunResult(BaseModel):
     after: StateSummary | None = None
     checks: list[Check] = Field(default_factory=list)
     error: RunError | None = None
+    # issue 12 (additive): a failed run put back exactly (after.fingerprint == before's)
+    restored: bool = False
+    # what the host lacks for snapshot/restore (None: it has everything)
+    restore_unavailable: str | None = None
+    # a verified run whose snapshot is kept in its run directory can be undone
+    undoable: bool = False
+    undo_note: str | None = None
 
 
 class RunDir:

@@ -288,7 +288,8 @@ def restore_quietly(model: Any, snapshot: Snapshot) -> dict[str, Any]:
         left = differences(snapshot, model)
     except Exception as error:  # the original failure must still surface: report, not raise
         try:
-            left = differences(snapshot, model) if snapshot.usable else ["everything the run changed"]
+            left = (differences(snapshot, model) if snapshot.usable
+                    else ["everything the run changed"])
         except Exception:  # noqa: BLE001 - the model cannot even be read
             left = ["unknown: the model could not be read back"]
         return {"restored": False, "error": f"{type(error).__name__}: {error}", "left": left}

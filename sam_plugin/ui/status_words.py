@@ -92,6 +92,10 @@ def final_words(result: Any, back_in_review: bool = False) -> str:
         return tr("Cancelled — nothing was executed")
     if status == "unknown":
         return tr("Failed — execution outcome unknown; re-observe before the next run")
+    if getattr(result, "restored", False):
+        return tr("Failed — part restored as it was; {reason}").format(reason=reason)
+    if status == "undone":
+        return tr("Undone — the part is back as it was before the run")
     return tr("Failed — {reason}").format(reason=reason) if reason else tr("Failed")
 
 

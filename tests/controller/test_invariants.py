@@ -425,9 +425,13 @@ def test_i10_an_execution_failure_is_reported_and_never_retried(tmp_path):
     assert len(host.executions) == 1
     assert result.status == "failed" and result.error.layer == "execution"
     assert result.error.message == (
-        f"the script failed in SAM (FAIL). {PARTIAL_WARNING}\n"
+        f"the script failed in SAM (FAIL). {PARTIAL_WARNING} Restore unavailable: this host "
+        "takes no snapshot (no restore or undo).\n"
         "Traceback (most recent call last):\nTypeError: found string, expecting enum"
     )
+    # a host without snapshots says so in result.json, never a silent no-op
+    assert result.restored is False
+    assert result.restore_unavailable == "this host takes no snapshot (no restore or undo)"
     assert result.submissions == 1 and result.after is not None
     with pytest.raises(ControllerStateError):
         asyncio.run(controller.confirm("part", TARGET))

@@ -28,6 +28,7 @@ ALLOWED_CALLS = {
     "_part_ops.clear_all", "_part_ops.delete_elements", "_part_ops.delete_nodes",
     "_part_ops.move_nodes", "_part_ops.make_sets", "_part_transform.apply",
     "_part_repair.repair", "_part_audit.write_audit",
+    "_snapshot.take", "_snapshot.restore_quietly",
 }
 ALLOWED_IMPORTS = {"sam", "samConstants", "sam_plugin.samops"}
 
@@ -37,7 +38,7 @@ def _name(node: ast.AST) -> str:
         return node.id
     if isinstance(node, ast.Attribute):
         base = node.value
-        if isinstance(base, ast.Name) and base.id.startswith("_part_"):
+        if isinstance(base, ast.Name) and base.id.startswith(("_part_", "_snapshot")):
             return f"{base.id}.{node.attr}"
         return node.attr
     return type(node).__name__

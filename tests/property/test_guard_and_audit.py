@@ -16,7 +16,7 @@ def test_script_guards_counts_and_geometry(pipeline, frame) -> None:
     text = compose(fragments).text
     assert text.count("_property_ops.GeometryGuard.begin(") == 2
     postflight = text.split("# --- postflight: define_property (call 1) ---\n", 1)[1]
-    assert postflight.startswith("_property_guard.verify(_model, _part_name)\n")
+    assert postflight.startswith("    _property_guard.verify(_model, _part_name)\n")
 
 
 def test_geometry_change_raises_before_the_postflight(pipeline, frame) -> None:
