@@ -841,7 +841,7 @@ class RunController:
         """RESTORING: the target back as it was, proven by reading it back; the words to add
         to the failure (the run still fails at its layer; a restore is never retried)."""
         in_script = getattr(receipt, "restored", None) if receipt is not None else None
-        if in_script is None and not self._can_restore():
+        if run.restore_unavailable or (in_script is None and not self._can_restore()):
             reason = run.restore_unavailable or "the script kept no snapshot"
             run.restore_unavailable = reason
             return f"{PARTIAL_WARNING} {NO_RESTORE_NOTE.format(reason=reason)}"

@@ -72,8 +72,11 @@ def keep_snapshot(host: Any, run_dir: RunDir, budget: UndoBudget) -> tuple[bool,
 def enforce_budget(runs_dir: Path, budget: UndoBudget, keep: str | None = None) -> list[str]:
     """Delete the oldest snapshots beyond the budget; their runs say they can no longer be
     undone. Returns the run ids whose snapshot was dropped."""
+    # newest first: the run just kept, then by when each snapshot was written (two run ids
+    # of the same second sort by their random part, not by time)
     kept = sorted((p for p in Path(runs_dir).glob(f"*/{SNAPSHOT_NAME}")
-                   if RUN_ID_PATTERN.match(p.parent.name)), key=lambda p: p.parent.name,
+                   if RUN_ID_PATTERN.match(p.parent.name)),
+                  key=lambda p: (p.parent.name == keep, p.stat().st_mtime_ns, p.parent.name),
                   reverse=True)
     dropped, total, count = [], 0, 0
     for path in kept:

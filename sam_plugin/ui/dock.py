@@ -41,13 +41,14 @@ from sam_plugin.ui.history_view import HistoryView
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.result_view import ResultView
 from sam_plugin.ui.status_words import event_words, final_words, layer_name, phase_words
+from sam_plugin.ui.undo_control import UndoControl
 
 log = logging.getLogger(__name__)
 
 MODES = (("part", "Part"), ("property", "Property"), ("mesh", "Mesh"))
 CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second (issue 7)
 STREAMING_PHASES = frozenset({"observing", "exploring", "designing", "collecting"})
-BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying"}
+BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying", "restoring"}
 
 ControllerFactory = Callable[[], Any]
 
@@ -97,6 +98,7 @@ class SamAgentDock(QDockWidget):
         self.history.refresh()
         self._set_idle_buttons()
         self.set_status(phase_words("idle"))
+        self.undo.show_capability(self.sam)
 
     # ------------------------------------------------------------------ build
     def _build(self) -> None:
@@ -159,6 +161,8 @@ class SamAgentDock(QDockWidget):
         self.status_label.setWordWrap(True)
         self.status_label.setStyleSheet("font-weight: bold;")
         layout.addWidget(self.status_label)
+        self.undo = UndoControl()  # undoButton (in the run tab) and restoreNotice
+        layout.addWidget(self.undo.notice)
 
         self.tabs = QTabWidget()
         self.tabs.setObjectName("dockTabs")
@@ -200,6 +204,7 @@ class SamAgentDock(QDockWidget):
         row.addWidget(self.confirm_button)
         row.addWidget(self.cancel_button)
         row.addStretch(1)
+        row.addWidget(self.undo.button)
         layout.addLayout(row)
         self.result_view = ResultView()
         splitter = QSplitter(Qt.Orientation.Vertical)
@@ -243,6 +248,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.confirm_button.clicked, self._on_confirm_clicked)
         self._connect(self.cancel_button.clicked, self._on_cancel_clicked)
         self._connect(self.settings_button.clicked, self._on_settings_clicked)
+        self._connect(self.undo.button.clicked, self._on_undo_clicked)
         self._connect(self.mode_combo.currentIndexChanged, self._on_target_changed)
         self._connect(self.model_combo.currentIndexChanged, self._on_model_changed)
         self._connect(self.part_combo.currentTextChanged, self._on_target_changed)
@@ -412,6 +418,7 @@ class SamAgentDock(QDockWidget):
         self.cancel_button.setEnabled(False)
 
     def _set_busy_buttons(self, *, review: bool = False) -> None:
+        self.undo.disable(tr("A run is in progress; undo waits until it ends"))
         self.submit_button.setEnabled(False)
         self.confirm_button.setEnabled(review)
         self.cancel_button.setEnabled(True)
@@ -627,8 +634,19 @@ class SamAgentDock(QDockWidget):
             self._set_busy_buttons(review=True)
         else:
             self._set_idle_buttons()
+            self.undo.refresh(self.controller, result)
         QTimer.singleShot(0, self.history.refresh)  # reads the runs directory: not in this turn
         self.runFinished.emit(result)
+
+    def _on_undo_clicked(self, *args: Any) -> None:
+        if self.busy:
+            return
+        result, words = self.undo.undo(self.controller)
+        self.set_status(words)
+        if result is not None:
+            self.result_view.show_result(result, self.runs_dir / result.run_id, False)
+            self.refresh_targets()
+        QTimer.singleShot(0, self.history.refresh)
 
     def describe_error(self) -> str:
         result = getattr(self.controller, "result", None)

@@ -28,6 +28,7 @@ def phase_words(phase: str, progress: tuple[int, int] | None = None) -> str:
         "compiling": tr("Compiling"),
         "executing": tr("Submitted to SAM"),
         "verifying": tr("Executed — verifying"),
+        "restoring": tr("Restoring — putting the part back as it was"),
         "complete": tr("Executed — verifying"),
         "failed": tr("Failed"),
         "cancelled": tr("Cancelled"),

@@ -69,7 +69,8 @@ class FaultyGateway(HostGateway):
 
     @contextlib.contextmanager
     def _armed(self) -> Iterator[None]:
-        originals = [(owner, name, owner.__dict__[name]) for owner, name in _mutators()]
+        originals = [(owner, name, owner.__dict__[name]) for owner, name in _mutators()
+                     if name in owner.__dict__]
         try:
             for owner, name, original in originals:
                 setattr(owner, name, self._counting(original))
@@ -128,12 +129,15 @@ class Scenario:
 
 
 def run(sam: Any, tmp_path: Path, scenario: Scenario, gateway: HostGateway | None = None,
-        runs_dir: Path | None = None) -> tuple[Any, RunController, HostGateway]:
+        runs_dir: Path | None = None, listener: Callable[[Any], None] | None = None,
+        ) -> tuple[Any, RunController, HostGateway]:
     """Submit and confirm ``scenario`` on the current ``sam.mdb`` (already set up)."""
     gateway = gateway or HostGateway(sam)
     provider = Provider(scenario.spec, scenario.calls)
     controller = RunController(runs_dir=runs_dir or tmp_path / "runs", settings=settings(),
                                host=gateway, provider_factory=provider.factory)
+    if listener is not None:
+        controller.subscribe(listener)
     asyncio.run(controller.submit(scenario.request, scenario.mode, TARGET))
     assert controller.phase == "review", controller.result
     result = asyncio.run(controller.confirm(scenario.mode, TARGET))

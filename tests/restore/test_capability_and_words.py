@@ -1,0 +1,67 @@
+"""A host without what the snapshot needs: said at load and in result.json, and a failed run
+falls back to the honest partial-change warning. Status words for restored runs."""
+
+from __future__ import annotations
+
+from restore_support import TARGET, FaultyGateway, run
+from scenarios import EDIT
+
+from sam_plugin.runtime.controller import PARTIAL_WARNING
+from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.runtime.run_store import RunError, RunResult
+
+
+def test_a_host_lacking_a_call_says_so_and_warns_plainly(fresh_sam_database, tmp_path,
+                                                         monkeypatch):
+    from sam.part import Part
+
+    sam = fresh_sam_database
+    EDIT.setup(sam)
+    monkeypatch.delattr(Part, "assignBeamSectionOrientation")
+    assert HostGateway(sam).restore_capability() == ["Part.assignBeamSectionOrientation"]
+    assert HostGateway(sam).restore_capability(TARGET) == ["Part.assignBeamSectionOrientation"]
+    result, controller, _ = run(sam, tmp_path, EDIT, gateway=FaultyGateway(sam, fault_at=2))
+    assert result.status == "failed" and result.restored is False
+    assert result.restore_unavailable == "the host lacks Part.assignBeamSectionOrientation"
+    assert PARTIAL_WARNING in result.error.message
+    assert "Restore unavailable: the host lacks Part.assignBeamSectionOrientation" in (
+        result.error.message)
+    # the part was left half-changed, and the run never claims otherwise
+    assert result.after.fingerprint != result.before.fingerprint
+    assert "restoring" not in controller.phase_label.lower()
+
+
+def test_the_stub_host_has_everything_the_snapshot_needs(fresh_sam_database):
+    from restore_support import plate
+
+    assert HostGateway(fresh_sam_database).restore_capability() == []
+    plate(fresh_sam_database)
+    assert HostGateway(fresh_sam_database).restore_capability(TARGET) == []
+
+
+def test_status_words_of_a_restored_run_say_failed_and_restored():
+    from sam_plugin.ui.status_words import final_words
+
+    result = RunResult(run_id="20261201T000000Z-abcdef", status="failed", phase="failed",
+                       module="part", target=TARGET, restored=True,
+                       error=RunError(layer="execution", message="boom"))
+    words = final_words(result)
+    assert "Failed" in words and "restored" in words
+    assert "restored" not in final_words(result.model_copy(update={"restored": False}))
+    assert "Undone" in final_words(result.model_copy(update={"status": "undone",
+                                                             "restored": False}))
+
+
+def test_the_controller_label_says_restored(fresh_sam_database, tmp_path):
+    sam = fresh_sam_database
+    EDIT.setup(sam)
+    phases: list[str] = []
+
+    def record(event) -> None:
+        if event.event == "phase_changed":
+            phases.append(event.data["phase"])
+
+    result, controller, _ = run(sam, tmp_path, EDIT, gateway=FaultyGateway(sam, fault_at=1),
+                                listener=record)
+    assert result.restored and controller.phase_label == "Failed at execution; part restored"
+    assert phases[-3:] == ["executing", "restoring", "failed"]
