@@ -920,7 +920,10 @@ class RunController:
         )
         layer = _PHASE_LAYER.get(self.phase, "observation")
         message = f"internal error while {self.phase}: {self._without_secret(repr(error))}."
-        if self._run is not None and self._run.submissions:
+        if self._run is not None and self._run.submissions and self._can_restore() and \
+                self.phase in (Phase.EXECUTING, Phase.VERIFYING):
+            message += " " + self._put_back(self._run, None)
+        elif self._run is not None and self._run.submissions:
             message += " The script was submitted: the part may have been modified; re-observe it."
         else:
             message += " Nothing was executed."

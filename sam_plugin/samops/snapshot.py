@@ -24,7 +24,7 @@ from __future__ import annotations
 import struct
 from dataclasses import dataclass, field
 from itertools import compress
-from operator import attrgetter, is_, ne
+from operator import attrgetter, is_, is_not
 from typing import Any
 
 _LABEL = attrgetter("label")
@@ -360,8 +360,8 @@ def _restore_nodes(part: Any, saved: PartState) -> None:
     kept = nodes[:keep]
     if kept:
         current = [n.coordinates for n in kept]
-        suspects = compress(range(keep), map(ne, map(id, current),
-                                             map(id, saved.coordinates[:keep])))
+        # the host hands back the same tuple for an unmoved node: only the others are compared
+        suspects = compress(range(keep), map(is_not, current, saved.coordinates))
         moved = [i for i in suspects if not _same_point(current[i], saved.coordinates[i])]
         if moved:
             part.editNode(nodes=[kept[i] for i in moved],
@@ -373,12 +373,9 @@ def _restore_nodes(part: Any, saved: PartState) -> None:
 
 def _restore_elements(part: Any, saved: PartState) -> None:
     elements = tuple(part.elements)
+    # the shape is not compared: the host fixes it by the node count (QUAD 4, TRI 3, BEAM 2)
     keep = min(_first_difference([e.label for e in elements], saved.element_labels),
                _first_difference([e.connectivity for e in elements], saved.connectivity))
-    types = [e.type for e in elements[:keep]]
-    if not all(map(is_, types, saved.element_types[:keep])):
-        keep = next(i for i, (a, b) in enumerate(zip(types, saved.element_types, strict=False))
-                    if a is not b)
     if keep < len(elements):
         part.deleteElement(elements=elements[keep:])
     if keep == len(saved.element_labels):
