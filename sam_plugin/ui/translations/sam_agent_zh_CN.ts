@@ -435,5 +435,49 @@
         <source>The script stopped in its checks before changing the part: fix what the check names, then submit a new request.</source>
         <translation>脚本在修改部件之前的检查中停止：请修正检查指出的问题，然后提交新的请求。</translation>
     </message>
+    <message>
+        <source>A run is in progress; undo waits until it ends</source>
+        <translation>正在运行；撤销需等待运行结束</translation>
+    </message>
+    <message>
+        <source>Cannot undo run {run_id}: {reason}</source>
+        <translation>无法撤销运行 {run_id}：{reason}</translation>
+    </message>
+    <message>
+        <source>Failed — part restored as it was; {reason}</source>
+        <translation>失败 — 部件已恢复原状（restored）；{reason}</translation>
+    </message>
+    <message>
+        <source>Put the part back as it was before run {run_id}</source>
+        <translation>将部件恢复到运行 {run_id} 之前的状态</translation>
+    </message>
+    <message>
+        <source>Restoring — putting the part back as it was</source>
+        <translation>正在恢复 — 将部件恢复原状</translation>
+    </message>
+    <message>
+        <source>This SAM lacks {calls}: a failed run cannot be put back and may leave the part partly changed (the run says so), and runs cannot be undone.</source>
+        <translation>此 SAM 缺少 {calls}：失败的运行无法恢复，部件可能被部分修改（运行结果会说明），且运行无法撤销。</translation>
+    </message>
+    <message>
+        <source>Undo last run</source>
+        <translation>撤销上次运行</translation>
+    </message>
+    <message>
+        <source>Undo refused — {reason}</source>
+        <translation>拒绝撤销 — {reason}</translation>
+    </message>
+    <message>
+        <source>Undone — the part is back as it was before run {run_id}</source>
+        <translation>已撤销 — 部件已恢复到运行 {run_id} 之前的状态</translation>
+    </message>
+    <message>
+        <source>Undone — the part is back as it was before the run</source>
+        <translation>已撤销 — 部件已恢复到运行之前的状态</translation>
+    </message>
+    <message>
+        <source>No verified run to undo yet</source>
+        <translation>尚无可撤销的已验证运行</translation>
+    </message>
 </context>
 </TS>
