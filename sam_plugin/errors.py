@@ -29,6 +29,7 @@ a broken state), beside ``SamAgentError``::
     │   ├── ControllerStateError(RuntimeError) an action the current phase does not allow
     │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
     │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
+    │   ├── UndoRefused                        a run that cannot be undone now (says why)
     │   └── UsageError                         bad command-line input (exit code 2)
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
@@ -218,6 +219,11 @@ class AlreadySubmitted(SamAgentError, RuntimeError):
         )
         self.run_id = run_id
         self.state = state
+
+
+class UndoRefused(SamAgentError):
+    """A run that cannot be undone now: not verified, snapshot dropped, or the part changed
+    since (the message says which)."""
 
 
 class UsageError(SamAgentError):

@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from sam_plugin.errors import UndoRefused
 from sam_plugin.runtime.observation import target_fingerprint
 from sam_plugin.runtime.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 
@@ -43,10 +44,6 @@ class UndoBudget(BaseModel):
 
     def describe(self) -> str:
         return f"the last {self.runs} run(s) within {self.megabytes:g} MB"
-
-
-class UndoRefused(Exception):
-    """The run cannot be undone; the message says why."""
 
 
 def keep_snapshot(host: Any, run_dir: RunDir, budget: UndoBudget) -> tuple[bool, str | None]:
