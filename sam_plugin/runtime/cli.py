@@ -395,6 +395,8 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
     headline = words.get(result.status, result.status)
     if result.error is not None and result.status == "failed":
         headline = f"Failed at {result.error.layer}"
+        if getattr(result, "restored", False):
+            headline += "; the part was restored exactly as it was"
     print(headline, file=out)
     if result.error is not None:
         print(f"  {result.error.layer}: {result.error.message}", file=out)
@@ -407,6 +409,9 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
         after = result.after
         print(f"  after: {after.node_count} nodes, {after.element_count} elements", file=out)
     print(f"  run directory: {run_dir}", file=out)
+    if getattr(result, "undoable", False):
+        print(f"  undo: sam-agent undo {result.run_id} --workspace OUT.sam.json "
+              f"--save UNDONE.sam.json --runs-dir {run_dir.parent}", file=out)
 
 
 def next_step(status: str, layer: str | None, base_url: str, message: str = "") -> str | None:

@@ -110,8 +110,10 @@ def test_execution_failure_exit_1_and_nothing_saved(tmp_path, capsys, provider_e
     args = base_args(workspace, tmp_path / "runs")
     run = run_cli(args + ["--request", "q", "--yes", "--save", str(out)], capsys)
     assert run.code == 1
-    assert run.out.startswith("Failed at execution\n  execution: the script failed in SAM (FAIL).")
+    assert run.out.startswith("Failed at execution; the part was restored exactly as it was\n"
+                              "  execution: the script failed in SAM (FAIL).")
     assert "RuntimeError: host refused" in run.out
+    assert "[restoring] Restoring: putting the part back as it was" in run.err
     assert not out.exists()
 
 
