@@ -273,12 +273,27 @@ def restore(model: Any, snapshot: Snapshot) -> None:
     if snapshot.definitions is not None:
         _restore_definitions(model, snapshot.definitions)
     name = snapshot.part_name
+    shown = model.parts[name] if name in model.parts.keys() else None
     if snapshot.part is None:
-        if name in model.parts.keys():
+        if shown is not None:
             del model.parts[name]
+        _redraw(shown, None)
     else:
-        part = model.parts[name] if name in model.parts.keys() else model.Part(name=name)
+        part = shown if shown is not None else model.Part(name=name)
         _restore_part(part, snapshot.part)
+        _redraw(shown, part)
+
+
+def _redraw(before: Any, after: Any) -> None:
+    """The viewport that showed the part shows it as restored (or nothing, once removed)."""
+    try:
+        from sam import session
+
+        viewport = session.viewports["Viewport: 1"]
+        if before is not None and getattr(viewport, "displayedObject", None) is before:
+            viewport.setValues(displayedObject=after)
+    except Exception:  # noqa: BLE001 - a display refresh must never fail a restore
+        return
 
 
 def restore_quietly(model: Any, snapshot: Snapshot) -> dict[str, Any]:

@@ -143,3 +143,24 @@ def test_nothing_of_the_snapshot_ever_shows_in_the_tree(fresh_sam_database, tmp_
     assert controller.host.calls > calls_before_undo[1]  # the undo's calls were watched too
     assert seen == {(("Model-1",), ("Plate",))}
     assert TARGET.part_name == "Plate"
+
+
+def test_the_viewport_shows_the_restored_part(fresh_sam_database):
+    sam = fresh_sam_database
+    model = sam.mdb.models["Model-1"]
+    viewport = sam.session.viewports["Viewport: 1"]
+    taken = snapshot.take(model, "Plate")
+    plate(sam)
+    viewport.setValues(displayedObject=model.parts["Plate"])
+    snapshot.restore(model, taken)  # the part did not exist: it goes, and leaves the view
+    assert viewport.displayedObject is None
+    plate(sam)
+    part = model.parts["Plate"]
+    viewport.setValues(displayedObject=part)
+    redraws = []
+    viewport.addListener(redraws.append)
+    taken = snapshot.take(model, "Plate")
+    part.editNode(nodes=part.nodes.getFromLabel(1), coordinates=(5.0, 5.0, 5.0))
+    snapshot.restore(model, taken)
+    assert viewport.displayedObject is part and redraws == [viewport]
+    viewport.removeListener(redraws.append)
