@@ -280,8 +280,41 @@ def restore(model: Any, snapshot: Snapshot) -> None:
         _redraw(shown, None)
     else:
         part = shown if shown is not None else model.Part(name=name)
-        _restore_part(part, snapshot.part)
+        try:
+            _restore_part(part, snapshot.part)
+        except Exception:
+            # e.g. a host that refuses to hand out a label again (labels "are never reused
+            # within a part"): rebuild into a fresh part, where no label was ever used
+            part = _rebuild_fresh(model, name, snapshot.part)
         _redraw(shown, part)
+
+
+def _rebuild_fresh(model: Any, name: str, saved: PartState) -> Any:
+    """The part rebuilt from nothing under a free name, then put in place of ``name``.
+
+    The helper name exists only inside this call (the script or the gateway runs it
+    synchronously) and is gone whatever happens; the part then sits last in ``model.parts``.
+    """
+    temporary = _free_name(model, f"{name}-restore")
+    fresh = model.Part(name=temporary)
+    try:
+        _restore_part(fresh, saved)
+    except BaseException:
+        del model.parts[temporary]
+        raise
+    if name in model.parts.keys():
+        del model.parts[name]
+    model.parts.changeKey(temporary, name)
+    return model.parts[name]
+
+
+def _free_name(model: Any, base: str) -> str:
+    names = set(model.parts.keys())
+    candidate, index = base, 1
+    while candidate in names:
+        index += 1
+        candidate = f"{base}-{index}"
+    return candidate
 
 
 def _redraw(before: Any, after: Any) -> None:

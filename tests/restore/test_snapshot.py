@@ -164,3 +164,37 @@ def test_the_viewport_shows_the_restored_part(fresh_sam_database):
     snapshot.restore(model, taken)
     assert viewport.displayedObject is part and redraws == [viewport]
     viewport.removeListener(redraws.append)
+
+
+def test_a_host_that_never_reuses_a_label_gets_a_fresh_rebuild(fresh_sam_database,
+                                                              monkeypatch, tmp_path):
+    """Strict reading of "labels are never reused within a part": an explicit label the part
+    ever had is refused; the restore then rebuilds the part fresh and swaps it in."""
+    from sam.part import Part
+
+    sam = fresh_sam_database
+    _plate_with_everything(sam)
+    before, fingerprint = saved(sam, tmp_path / "b.sam.json"), _fingerprint(sam)
+    used: dict[int, set[int]] = {}
+    original = Part.Node
+
+    def strict(self, coordinates, label=None, **extra):
+        ever = used.setdefault(id(self), set())
+        if label is not None and label in ever:
+            raise ValueError(f"node label {label} was used before in part '{self.name}'")
+        node = original(self, coordinates, label, **extra)
+        ever.add(node.label)
+        return node
+
+    monkeypatch.setattr(Part, "Node", strict)
+    for node in sam.mdb.models["Model-1"].parts["Plate"].nodes:
+        used.setdefault(id(node._part), set()).add(node.label)
+    model = sam.mdb.models["Model-1"]
+    taken = snapshot.take(model, "Plate")
+    vandalized = model.parts["Plate"]
+    _vandalize(sam)
+    snapshot.restore(model, taken)
+    assert model.parts["Plate"] is not vandalized  # the in-place repair was refused
+    assert model.parts.keys() == ["Plate"]  # no helper part left behind (I14)
+    assert _fingerprint(sam) == fingerprint
+    assert without_counters(saved(sam, tmp_path / "a.sam.json")) == without_counters(before)
