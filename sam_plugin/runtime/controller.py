@@ -42,6 +42,14 @@ from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.provider_errors import scrub
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
+from sam_plugin.runtime.restore import (
+    NO_RESTORE_NOTE,
+    PARTIAL_WARNING,
+    can_restore,
+    put_back,
+    snapshot_unavailable,
+    unavailable_words,
+)
 from sam_plugin.runtime.run_store import (
     JOURNAL_NAME,
     ErrorLayer,
@@ -54,7 +62,13 @@ from sam_plugin.runtime.run_store import (
     tool_response_name,
 )
 from sam_plugin.runtime.settings import ProviderSettings
-from sam_plugin.runtime.undo import UndoBudget, UndoRefused, keep_snapshot, undo_run
+from sam_plugin.runtime.undo import (
+    UndoBudget,
+    UndoRefused,
+    keep_snapshot,
+    undo_refusal,
+    undo_run,
+)
 from sam_plugin.runtime.verifier import all_passed, verify
 
 __all__ = [
@@ -62,6 +76,7 @@ __all__ = [
     "ControllerEvent",
     "ControllerStateError",
     "DRIFT_MESSAGE",
+    "PARTIAL_WARNING",
     "Phase",
     "RunController",
     "RunResult",
@@ -74,19 +89,6 @@ _T = TypeVar("_T")
 
 DRIFT_MESSAGE = "the target changed since the spec was written; submit again"
 CANCEL_SETTLE_SECONDS = 2.0
-PARTIAL_WARNING = (
-    "The part may be partly modified: SAM has no undo, and the script stopped part-way. "
-    "Re-observe the part before submitting a new request; this run is not retried."
-)
-RESTORED_NOTE = (
-    "The part was put back exactly as it was before the run (restored; fingerprint {fingerprint} "
-    "read back, labels included). This run is not retried."
-)
-RESTORE_FAILED_NOTE = (
-    "Putting the part back failed ({reason}); what may be left changed: {left}. "
-    "Re-observe the part before submitting a new request; this run is not retried."
-)
-NO_RESTORE_NOTE = "Restore unavailable: {reason}."
 PREFLIGHT_STOPPED = (
     "It stopped in its preflight checks, before the first change: the part was not modified. "
     "This run is not retried; fix what the check names and submit a new request."
@@ -106,6 +108,7 @@ _PHASE_LAYER: dict[Phase, ErrorLayer] = {
     Phase.COMPILING: "compile",
     Phase.EXECUTING: "execution",
     Phase.VERIFYING: "verification",
+    Phase.RESTORING: "execution",
 }
 
 
@@ -824,54 +827,32 @@ class RunController:
     # -- snapshot, restore, undo ------------------------------------------------------------
 
     def _note_snapshot(self, run: _Run, receipt: Any) -> None:
-        """What the script's snapshot was: ``snapshot_taken``, or why there is none."""
-        taken = getattr(receipt, "snapshot", None)
-        if taken == "taken":
+        """``snapshot_taken``, or why there is no snapshot (kept for result.json)."""
+        if getattr(receipt, "snapshot", None) == "taken":
             self._bus.emit(run.run_id, "snapshot_taken", {"part": run.target.part_name})
-        elif taken == "unavailable":
-            missing = ", ".join(getattr(receipt, "missing", []) or []) or "unknown calls"
-            run.restore_unavailable = f"the host lacks {missing}"
-        elif taken is None and not self._can_restore():
-            run.restore_unavailable = "this host takes no snapshot (no restore or undo)"
+        run.restore_unavailable = snapshot_unavailable(self.host, receipt)
 
     def _can_restore(self) -> bool:
-        return bool(getattr(self.host, "has_snapshot", False)) and hasattr(self.host, "restore")
+        return can_restore(self.host)
 
     def _put_back(self, run: _Run, receipt: Any) -> str:
         """RESTORING: the target back as it was, proven by reading it back; the words to add
         to the failure (the run still fails at its layer; a restore is never retried)."""
         in_script = getattr(receipt, "restored", None) if receipt is not None else None
         if run.restore_unavailable or (in_script is None and not self._can_restore()):
-            reason = run.restore_unavailable or "the script kept no snapshot"
-            run.restore_unavailable = reason
-            return f"{PARTIAL_WARNING} {NO_RESTORE_NOTE.format(reason=reason)}"
+            run.restore_unavailable = run.restore_unavailable or "the script kept no snapshot"
+            return unavailable_words(run.restore_unavailable)
         self._set_phase(Phase.RESTORING, "Restoring: putting the part back as it was")
-        if in_script is not None:
-            restored = bool(in_script)
-            reason = getattr(receipt, "restore_error", None)
-            left = list(getattr(receipt, "restore_left", []) or [])
-            getattr(self.host, "forget_snapshot", lambda: None)()
-        else:
-            try:
-                outcome = self.host.restore(run.target)
-                restored, reason, left = outcome.restored, outcome.error, list(outcome.left)
-            except Exception as error:  # noqa: BLE001 - said plainly, never retried
-                restored, reason, left = False, repr(error), ["unknown"]
-        after = _try(lambda: self.host.readback(run.target))
-        run.restore_after = after
         expected = run.observation.fingerprint if run.observation else None
-        actual = target_fingerprint(after) if after is not None else "not read"
-        if restored and actual == expected:
-            run.restored = True
-            self._bus.emit(run.run_id, "restore_completed", {"fingerprint": actual})
-            return RESTORED_NOTE.format(fingerprint=actual)
-        if restored:
-            reason = f"the part read back with fingerprint {actual}, not {expected}"
-            left = left or ["unknown: compare the part with the one before the run"]
-        reason = reason or "the restore did not complete"
-        self._bus.emit(run.run_id, "restore_failed",
-                       {"reason": reason, "left": left, "fingerprint": actual})
-        return RESTORE_FAILED_NOTE.format(reason=reason, left=", ".join(left) or "unknown")
+        verdict = put_back(self.host, run.target, expected, receipt)
+        run.restore_after, run.restored = verdict.after, verdict.restored
+        if verdict.restored:
+            self._bus.emit(run.run_id, "restore_completed", {"fingerprint": verdict.fingerprint})
+        else:
+            self._bus.emit(run.run_id, "restore_failed", {
+                "reason": verdict.reason, "left": verdict.left,
+                "fingerprint": verdict.fingerprint})
+        return verdict.words
 
     def _keep_for_undo(self, run: _Run, after: Readback) -> dict[str, Any]:
         """A verified run keeps its snapshot in its run directory (within the undo budget);
@@ -888,8 +869,6 @@ class RunController:
 
     def undo_refusal(self, run_id: str) -> str | None:
         """Why ``run_id`` cannot be undone now (None: it can)."""
-        from sam_plugin.runtime.undo import undo_refusal
-
         if self.phase in BUSY or self.phase == Phase.REVIEW:
             return f"a run is {self.phase}; undo waits until it ends"
         return undo_refusal(self.host, self.runs_dir, run_id)
