@@ -282,10 +282,15 @@ def restore(model: Any, snapshot: Snapshot) -> None:
         part = shown if shown is not None else model.Part(name=name)
         try:
             _restore_part(part, snapshot.part)
-        except Exception:
+        except Exception as in_place:
             # e.g. a host that refuses to hand out a label again (labels "are never reused
             # within a part"): rebuild into a fresh part, where no label was ever used
-            part = _rebuild_fresh(model, name, snapshot.part)
+            try:
+                part = _rebuild_fresh(model, name, snapshot.part)
+            except Exception as fresh:
+                raise RuntimeError(f"{type(in_place).__name__}: {in_place}; rebuilding the "
+                                   f"part fresh failed too ({type(fresh).__name__}: {fresh})"
+                                   ) from fresh
         _redraw(shown, part)
 
 

@@ -57,9 +57,10 @@ def _mutators() -> list[tuple[type, str]]:
 class FaultyGateway(HostGateway):
     """The in-process gateway; during ``execute`` the k-th mutating call raises once."""
 
-    def __init__(self, sam: Any, fault_at: int | None = None):
+    def __init__(self, sam: Any, fault_at: int | None = None, *, persistent: bool = False):
         super().__init__(sam)
         self.fault_at = fault_at
+        self.persistent = persistent  # from call k on, every call fails (the restore too)
         self.calls = 0
         self.fired = False
 
@@ -82,6 +83,8 @@ class FaultyGateway(HostGateway):
     def _counting(self, original: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(original)
         def call(*args: Any, **kwargs: Any) -> Any:
+            if self.persistent and self.fired:
+                raise InjectedFault(f"host call ({original.__name__}) failed again")
             if not self.fired:
                 self.calls += 1
                 if self.calls == self.fault_at:

@@ -65,3 +65,26 @@ def test_the_controller_label_says_restored(fresh_sam_database, tmp_path):
                                 listener=record)
     assert result.restored and controller.phase_label == "Failed at execution; part restored"
     assert phases[-3:] == ["executing", "restoring", "failed"]
+
+
+def test_a_restore_that_fails_says_exactly_what_may_be_left(fresh_sam_database, tmp_path):
+    from sam_plugin.runtime.events import read_events
+
+    sam = fresh_sam_database
+    EDIT.setup(sam)
+    gateway = FaultyGateway(sam, fault_at=3, persistent=True)  # the host stays broken
+    result, controller, _ = run(sam, tmp_path, EDIT, gateway=gateway)
+    assert result.status == "failed" and result.error.layer == "execution"
+    assert result.restored is False
+    message = result.error.message
+    assert "Putting the part back failed (RuntimeError: InjectedFault: host call" in message
+    assert "rebuilding the part fresh failed too (InjectedFault" in message
+    assert "what may be left changed: " in message
+    left = message.split("what may be left changed: ", 1)[1].split(". Re-observe", 1)[0]
+    assert "element" in left or "node" in left, left  # the edit's changes, named
+    assert result.after.fingerprint != result.before.fingerprint
+    events = read_events(controller.runs_dir / result.run_id / "events.jsonl")
+    failed = [e for e in events if e["event"] == "restore_failed"]
+    assert len(failed) == 1 and failed[0]["left"]
+    assert "restore_completed" not in [e["event"] for e in events]
+    assert controller.phase_label == "Failed at execution"
