@@ -12,7 +12,8 @@ after a failure that left the part changed:
 - rewritten:  a repair stopped after merging a node near the start (its creation-order tail,
               the whole part, is deleted and re-created with its labels: the worst case).
 
-Each is timed ``REPEATS`` times interleaved with the scan; best of each. The alternatives
+Each is timed ``REPEATS`` times interleaved with the scan, in CPU time (the machine is
+shared: other processes' load must not count); best of each. The alternatives
 the mechanism was chosen against are timed once for the record: a host copy
 (``objectToCopy``, which also puts a part in the model tree) and a full rebuild through the
 API. The ratio line is the moved case, the failure a transform leaves; the other cases are
@@ -50,9 +51,9 @@ def timed(action: Callable[[], Any]) -> float:
     gc.collect()
     gc.disable()  # as in the host gateway (samops.gc_pause) while a script runs
     try:
-        start = time.perf_counter()
+        start = time.process_time()  # CPU time: the machine is shared, load must not count
         action()
-        return time.perf_counter() - start
+        return time.process_time() - start
     finally:
         gc.enable()
 
@@ -105,7 +106,8 @@ def main() -> None:
     held_bytes = snapshot.take(model, "Hull").memory_bytes()
     print(f"plain scan: {scan * 1000:.1f} ms")
     print(f"snapshot: {take * 1000:.1f} ms, holds {held_bytes / 1e6:.1f} MB of lists "
-          "(labels, and references to the host's immutable coordinate/connectivity tuples)")
+          "(labels; references to the host's immutable coordinate and connectivity tuples; "
+          "the entity objects as identity tokens)")
     for name, times in cases.items():
         best = min(times)
         print(f"restore after {name:<9}: {best * 1000:7.1f} ms; snapshot+restore/scan = "

@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from itertools import compress
-from operator import attrgetter, is_, is_not
+from itertools import compress, count
+from operator import attrgetter, is_, is_not, ne
 from typing import Any
 
 _LABEL = attrgetter("label")
@@ -61,6 +61,10 @@ class PartState:
     sets: list[tuple[str, list[int], list[int]]]
     assignments: list[tuple[str, Region]]
     orientations: list[tuple[str, tuple[float, float, float], Region]]
+    # identity tokens only, never read: the same live host object in the same place has the
+    # same label, so a restore need not read labels where they match (None once on disk)
+    node_objects: tuple[Any, ...] | None = None
+    element_objects: tuple[Any, ...] | None = None
 
 
 @dataclass(eq=False)
@@ -94,7 +98,7 @@ class Snapshot:
             return 0
         total = sum(sys.getsizeof(column) for column in (
             state.node_labels, state.coordinates, state.element_labels, state.element_types,
-            state.connectivity))
+            state.connectivity, state.node_objects or (), state.element_objects or ()))
         for _name, nodes, elements in state.sets:
             total += sys.getsizeof(nodes) + sys.getsizeof(elements)
         return total
@@ -151,6 +155,8 @@ def capture_part(part: Any) -> PartState:
                      for a in part.sectionAssignments],
         orientations=[(str(o.method), tuple(o.n1), _region_of(part, o.region))
                       for o in part.beamOrientations],
+        node_objects=nodes,
+        element_objects=elements,
     )
 
 
@@ -208,14 +214,23 @@ def _same_point(a: Any, b: Any) -> bool:
     return a is b or (a == b and struct.pack("<3d", *a) == struct.pack("<3d", *b))
 
 
-def _first_difference(current: list[Any], saved: list[Any]) -> int:
-    """Length of the common prefix of two lists (C-level when they are equal)."""
-    if current == saved:
-        return len(saved)
-    for index, (a, b) in enumerate(zip(current, saved, strict=False)):
-        if a != b:
-            return index
-    return min(len(current), len(saved))
+def _first_difference(current: Any, saved: Any, differ: Any = ne) -> int:
+    """Length of the common prefix of two sequences (all C-level); ``differ`` compares."""
+    shorter = min(len(current), len(saved))
+    head, saved_head = current[:shorter], saved[:shorter]
+    # sequence equality skips identical items (operator.ne on two tuples would compare them)
+    if type(head) is type(saved_head) and head == saved_head:
+        return shorter
+    return next(compress(count(), map(differ, head, saved_head)), shorter)
+
+
+def _same_prefix(objects: tuple[Any, ...], saved_objects: Any, saved_labels: list[int]) -> int:
+    """Where the live order first differs from the saved one: the same objects need no label
+    read; from the first other object on, labels decide."""
+    keep = 0 if saved_objects is None else _first_difference(objects, saved_objects, is_not)
+    if keep == len(objects) == len(saved_labels):
+        return keep
+    return keep + _first_difference([e.label for e in objects[keep:]], saved_labels[keep:])
 
 
 def differences(snapshot: Snapshot, model: Any) -> list[str]:
@@ -412,7 +427,7 @@ def _restore_part(part: Any, saved: PartState) -> None:
 
 def _restore_nodes(part: Any, saved: PartState) -> None:
     nodes = tuple(part.nodes)
-    keep = _first_difference([n.label for n in nodes], saved.node_labels)
+    keep = _same_prefix(nodes, saved.node_objects, saved.node_labels)
     if keep < len(nodes):
         part.deleteNode(nodes=nodes[keep:])  # their elements go too; re-made below
     kept = nodes[:keep]
@@ -420,7 +435,9 @@ def _restore_nodes(part: Any, saved: PartState) -> None:
         current = [n.coordinates for n in kept]
         # the host hands back the same tuple for an unmoved node: only the others are compared
         suspects = compress(range(keep), map(is_not, current, saved.coordinates))
-        moved = [i for i in suspects if not _same_point(current[i], saved.coordinates[i])]
+        points = saved.coordinates
+        moved = [i for i in suspects
+                 if current[i] != points[i] or not _same_point(current[i], points[i])]
         if moved:
             part.editNode(nodes=[kept[i] for i in moved],
                           coordinates=[saved.coordinates[i] for i in moved])
@@ -432,8 +449,9 @@ def _restore_nodes(part: Any, saved: PartState) -> None:
 def _restore_elements(part: Any, saved: PartState) -> None:
     elements = tuple(part.elements)
     # the shape is not compared: the host fixes it by the node count (QUAD 4, TRI 3, BEAM 2)
-    keep = min(_first_difference([e.label for e in elements], saved.element_labels),
-               _first_difference([e.connectivity for e in elements], saved.connectivity))
+    keep = _same_prefix(elements, saved.element_objects, saved.element_labels)
+    keep = min(keep, _first_difference([e.connectivity for e in elements[:keep]],
+                                       saved.connectivity))
     if keep < len(elements):
         part.deleteElement(elements=elements[keep:])
     if keep == len(saved.element_labels):
