@@ -5,19 +5,20 @@ in the script's ``except`` (and the host gateway calls ``restore`` after a faile
 verification or for an undo). Nothing is ever created in the model tree for it (I14): the
 snapshot is plain data held by Python (labels, coordinate and connectivity tuples, names).
 
-Mechanism, chosen by measurement on the 188,356-node part (bench/snapshot_scale.py, idle
-machine; a plain scan of coordinates and connectivity takes 13 ms): a host copy through
-``objectToCopy`` costs 0.46 s on every run and puts a part in ``model.parts``; running on a
+Mechanism, chosen by measurement on the 188,356-node part (bench/snapshot_scale.py, CPU
+time; a plain scan of coordinates and connectivity takes 12 ms): a host copy through
+``objectToCopy`` costs 0.6 s on every run and puts a part in ``model.parts``; running on a
 copy costs the same copy plus a swap; rebuilding the whole part through the API costs
-0.53 s. This plain-data snapshot costs 26 ms on every run (five attribute reads per entity,
-8 MB of lists) and the restore only repairs what differs (44 ms after a transform moved 10%
-of the nodes, 50 ms after an edit appended a row): moved nodes through one ``editNode``,
-the tail of the creation order from the first changed label on (deleted and re-created with
-its labels, so the host's order, which the fingerprint sees, comes back), then sets,
-assignments, orientations and property definitions that differ. A failed run that touched
-little costs little; one that rewrote everything costs a rebuild (0.86 s after a merge near
-the start). A host that refuses to hand out a used label again gets that rebuild in a fresh
-part, swapped in under the part's name.
+0.53 s. This plain-data snapshot costs 20 ms on every run (five attribute reads per entity,
+11 MB of lists) and the restore only repairs what differs (36 ms after a transform moved 10%
+of the nodes, a third of it the host's ``editNode``; 30 ms after an edit appended a row):
+moved nodes through one ``editNode``, the tail of the creation order from the first changed
+label on (deleted and re-created with its labels, so the host's order, which the
+fingerprint sees, comes back), then sets, assignments, orientations and property
+definitions that differ. A failed run that touched little costs little; one that rewrote
+everything costs a rebuild (0.87 s after a merge near the start). A host that refuses to
+hand out a used label again gets that rebuild in a fresh part, swapped in under the part's
+name.
 
 The host keeps its next free label to itself (no API reads or sets it): after a restore of a
 run that created entities, the labels the run consumed stay consumed, as SAM never reuses a
