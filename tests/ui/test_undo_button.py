@@ -67,3 +67,31 @@ def test_restore_notice_names_what_the_host_lacks(qtbot, dock, monkeypatch):
     assert not dock.undo.notice.isHidden()
     assert "Part.editNode" in dock.undo.notice.text()
     assert "partly changed" in dock.undo.notice.text()
+
+
+def test_a_failed_run_put_back_says_failed_and_restored(qtbot, replay, dock, host_window,
+                                                        monkeypatch):
+    import sam
+    from sam.part import Part
+
+    original, calls = Part.Element, []
+
+    def failing(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 5:
+            raise RuntimeError("host refused the element")
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(Part, "Element", failing)
+    example = example_by_id("plate")
+    dock.set_target(example.mode, example.model, example.part)
+    dock.request_edit.setPlainText(example.request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    text = dock.status_label.text()
+    assert "Failed" in text and "restored" in text, text
+    assert example.part not in sam.mdb.models[example.model].parts.keys()
+    assert not dock.undo.button.isEnabled()
