@@ -27,6 +27,7 @@ a broken state), beside ``SamAgentError``::
     │   ├── SubmitRefused(ValueError)          ``submit`` could not start a run
     │   │   └── ControllerBusy                 a run is in progress or waiting for review
     │   ├── ControllerStateError(RuntimeError) an action the current phase does not allow
+    │   ├── RevisionRefused(ValueError)        Ask for changes cannot send this remark
     │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
     │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
@@ -191,6 +192,10 @@ class ControllerBusy(SubmitRefused):
 
 class ControllerStateError(SamAgentError, RuntimeError):
     """An action that the current phase does not allow (e.g. confirming twice)."""
+
+
+class RevisionRefused(SamAgentError, ValueError):
+    """Ask for changes cannot send this remark (empty, or the revision bound is reached)."""
 
 
 class IllegalTransition(SamAgentError, RuntimeError):

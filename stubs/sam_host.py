@@ -104,6 +104,13 @@ class SamMainWindow(QMainWindow):
         if self._listening_to is None:
             self.refresh_from_host()
 
+    def highlight_elements(self, model_name: str, part_name: str, labels: list[int]) -> int:
+        """Display the part and outline ``labels`` in red (what a plugin asks the host to
+        show, e.g. an audit's worst elements); returns how many were found."""
+        self.display_part(model_name, part_name)
+        part = self.sam.mdb.models[model_name].parts[part_name]
+        return self.viewport.highlight_elements(part, labels)
+
     def display_first_meshed_part(self) -> None:
         """After opening a workspace, show the first part that has elements (if any)."""
         for model_name in self.sam.mdb.models.keys():
@@ -147,6 +154,12 @@ class SamMainWindow(QMainWindow):
         fit = QAction("&Fit to view", self)
         fit.triggered.connect(self.viewport.fit_to_view)
         view.addAction(fit)
+        labels = QAction("&Node labels", self)
+        labels.setObjectName("nodeLabelsAction")
+        labels.setCheckable(True)
+        labels.toggled.connect(self.viewport.set_node_labels)
+        view.addAction(labels)
+        self.node_labels_action = labels
 
     def _ask_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open workspace", "", FILE_FILTER)

@@ -93,6 +93,10 @@ class SamHost:
         if dock in self.docks:
             self.docks.remove(dock)
 
+    def highlight_elements(self, model_name: str, part_name: str, labels: list[int]) -> int:
+        """Optional host service: show elements of a part highlighted in the viewport."""
+        return int(self.main_window.highlight_elements(model_name, part_name, labels))
+
     @property
     def dock_area(self) -> str:
         return self.manifest.dock_area if self.manifest else "right"

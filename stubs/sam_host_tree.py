@@ -11,7 +11,8 @@ PART_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 class ModelTree(QTreeWidget):
-    """Lists every model of ``mdb`` and its parts; double-click displays a part."""
+    """Lists every model of ``mdb`` and its parts; a click displays a part (as in SAM's
+    model tree; a double-click too)."""
 
     partActivated = Signal(str, str)  # noqa: N815 (Qt signal naming): model name, part name
 
@@ -20,6 +21,7 @@ class ModelTree(QTreeWidget):
         self.setObjectName("modelTree")
         self.setColumnCount(3)
         self.setHeaderLabels(["Model / part", "Nodes", "Elements"])
+        self.itemClicked.connect(self._on_double_click)
         self.itemDoubleClicked.connect(self._on_double_click)
 
     def refresh(self, mdb: Any) -> None:

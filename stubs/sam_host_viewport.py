@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QTransform, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
+from sam_host_annotations import ViewportAnnotations
 from sam_host_mesh import SHAPE_ORDER, MeshGeometry, read_geometry, rotation
 
 SHAPE_COLOURS = {"QUAD": QColor("#2f6fdf"), "TRI": QColor("#23a35a"), "BEAM": QColor("#e07b00")}
@@ -28,7 +29,7 @@ MAX_DRAWN_NODES = 25_000
 SETTLE_MS = 120
 
 
-class MeshViewport(QWidget):
+class MeshViewport(ViewportAnnotations, QWidget):
     """Draws ``displayedObject``; left-drag rotates, right/middle-drag pans, wheel zooms."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -60,10 +61,12 @@ class MeshViewport(QWidget):
         self._job_timer = QTimer(self)
         self._job_timer.setInterval(0)
         self._job_timer.timeout.connect(self._render_next_batch)
+        self._init_annotations()
 
     # ----------------------------------------------------------------- data
     def show_part(self, part: Any) -> None:
         """Read the part's mesh once and fit it to the view."""
+        self._forget_annotations(part)
         self.set_geometry(read_geometry(part) if part is not None else MeshGeometry())
 
     def set_geometry(self, geometry: MeshGeometry) -> None:
@@ -233,6 +236,7 @@ class MeshViewport(QWidget):
             if not self._settle.isActive():
                 self._settle.start()
         self._draw_legend(painter)
+        self._draw_annotations(painter)
         painter.end()
 
     def _preview_pairs(self) -> dict[str, list[QPointF]]:

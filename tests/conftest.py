@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STUBS = ROOT / "stubs"
@@ -16,7 +19,18 @@ if str(STUBS) not in sys.path:
     sys.path.insert(0, str(STUBS))
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-for _var in ("SAM_AGENT_BASE_URL", "SAM_AGENT_API_KEY", "SAM_AGENT_MODEL", "SAM_AGENT_RUNS_DIR"):
+for _var in ("SAM_AGENT_BASE_URL", "SAM_AGENT_API_KEY", "SAM_AGENT_MODEL", "SAM_AGENT_RUNS_DIR",
+             "SAM_AGENT_PROFILE", "SAM_AGENT_REPLAY"):
     os.environ.pop(_var, None)
+# the CLI and the dock read the settings the dock saved: never the developer's own file
+os.environ["SAM_AGENT_SETTINGS_FILE"] = str(
+    Path(tempfile.mkdtemp(prefix="sam-agent-test-settings-")) / "settings.json")
 
 pytest_plugins = ["sam_plugin.testing.fixtures"]
+
+
+@pytest.fixture(autouse=True)
+def _private_settings_file(tmp_path_factory, monkeypatch):
+    """Each test its own (absent) settings file: a choice saved by one never leaks."""
+    path = tmp_path_factory.mktemp("settings") / "settings.json"
+    monkeypatch.setenv("SAM_AGENT_SETTINGS_FILE", str(path))

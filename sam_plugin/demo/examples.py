@@ -28,10 +28,27 @@ class Example(BaseModel):
     reasoning: str = ""
     spec: str
     tool_calls: tuple[tuple[str, dict[str, Any]], ...]
+    # Simplified Chinese: what the zh_CN dock shows and the spec recorded for that request
+    title_zh: str = ""
+    request_zh: str = ""
+    reasoning_zh: str = ""
+    spec_zh: str = ""
 
-    def picker_entry(self) -> dict[str, str]:
-        return {"title": self.title, "mode": self.mode, "model": self.model,
-                "part": self.part, "request": self.request}
+    def title_in(self, language: str = "en") -> str:
+        return self.title_zh if language == "zh" and self.title_zh else self.title
+
+    def request_in(self, language: str = "en") -> str:
+        return self.request_zh if language == "zh" and self.request_zh else self.request
+
+    def recorded(self, language: str) -> tuple[str, str]:
+        """(spec, reasoning) recorded for the request in ``language``."""
+        if language == "zh" and self.spec_zh:
+            return self.spec_zh, self.reasoning_zh
+        return self.spec, self.reasoning
+
+    def picker_entry(self, language: str = "en") -> dict[str, str]:
+        return {"id": self.id, "title": self.title_in(language), "mode": self.mode,
+                "model": self.model, "part": self.part, "request": self.request_in(language)}
 
     def calls_for(self, tool_names: list[str]) -> list[tuple[str, str]]:
         """The recorded calls for the tools offered, in the order offered."""

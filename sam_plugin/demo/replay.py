@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sam_plugin.demo.examples import Example, load_examples
+from sam_plugin.runtime.provider_choice import REPLAY_MODEL  # noqa: F401 (re-exported)
 from sam_plugin.testing.fake_provider import ErrorResponse, FakeProvider, StreamResponse
 from sam_plugin.testing.streams import deepseek_stream, openai_stream
 
-REPLAY_MODEL = "replay-recorded"
 UNKNOWN_REQUEST_STATUS = 400
 
 
@@ -52,14 +52,25 @@ class ReplayResponder:
         self.answered: list[tuple[str, str]] = []  # (example id or "", "design" | "tools")
 
     def match(self, request: Any) -> Example | None:
+        found = self.match_language(request)
+        return found[0] if found else None
+
+    def match_language(self, request: Any) -> tuple[Example, str] | None:
+        """The example whose request (English or Chinese) the user message holds, and which
+        language matched; the longest matching request wins, so that one example's text
+        inside another's cannot steal it."""
         text = _user_text(request)
-        # the longest matching request wins, so that one example's text inside another's
-        # cannot steal it
-        found = [e for e in self.examples if e.request in text]
-        return max(found, key=lambda e: len(e.request)) if found else None
+        found = [(len(asked), example, language) for example in self.examples
+                 for language, asked in (("en", example.request), ("zh", example.request_zh))
+                 if asked and asked in text]
+        if not found:
+            return None
+        _, example, language = max(found, key=lambda item: item[0])
+        return example, language
 
     def __call__(self, request: Any) -> StreamResponse | ErrorResponse:
-        example = self.match(request)
+        matched = self.match_language(request)
+        example, language = matched if matched else (None, "en")
         tools = _offered_tools(request) if isinstance(request, dict) else []
         kind = "tools" if tools else "design"
         self.answered.append((example.id if example else "", kind))
@@ -69,11 +80,12 @@ class ReplayResponder:
             return ErrorResponse(UNKNOWN_REQUEST_STATUS, json.dumps(body).encode("utf-8"))
         if tools:
             pieces = openai_stream(tool_calls=example.calls_for(tools), fragment_size=24)
-        elif example.style == "deepseek":
-            pieces = deepseek_stream(content=example.spec, reasoning=example.reasoning,
-                                     fragment_size=6)
+            return StreamResponse([_b(p) for p in pieces], delay=self.delay)
+        spec, reasoning = example.recorded(language)
+        if example.style == "deepseek":
+            pieces = deepseek_stream(content=spec, reasoning=reasoning, fragment_size=6)
         else:
-            pieces = openai_stream(content=example.spec, fragment_size=6)
+            pieces = openai_stream(content=spec, fragment_size=6)
         return StreamResponse([_b(p) for p in pieces], delay=self.delay)
 
 

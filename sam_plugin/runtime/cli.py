@@ -48,8 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
     run = commands.add_parser(
         "run",
         help="observe, design, confirm, execute once and verify one request",
-        description="Provider from flags or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
-        "SAM_AGENT_MODEL (the key only from the environment).",
+        description="Provider: --replay (the bundled recorded responses), else flags or "
+        "SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, SAM_AGENT_MODEL (the key only from the "
+        "environment), else the provider saved in the dock's Settings.",
     )
     run.add_argument("--workspace", required=True, type=Path, metavar="W.sam.json")
     run.add_argument("--mode", required=True, choices=MODES)
@@ -69,6 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--base-url", metavar="URL")
     run.add_argument("--api-model", metavar="NAME")
     run.add_argument("--explore", action="store_true", help="read-only exploration phase")
+    run.add_argument("--replay", action="store_true",
+                     help="answer with the bundled recorded responses, as the demo does "
+                     "(only the bundled example requests, word for word)")
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
     from sam_plugin.runtime import cli_undo
 
@@ -110,21 +114,31 @@ async def run_command(
     out: TextIO | None = None,
     err: TextIO | None = None,
 ) -> int:
+    stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
+    request = _read_request(args)
+    save_path = _check_save_path(args.save) if args.save else None
+    sam = _import_sam(err)
+    # the workspace and target first: a typo there is said as such, provider or not
+    _open_workspace(sam, args.workspace)
+    _check_target(sam, args.workspace, args.mode, args.model, args.part)
+    with contextlib.ExitStack() as stack:
+        settings, provider_name = _provider(args, err, stack)
+        return await _run(args, request, save_path, sam, settings, provider_name,
+                          stdin=stdin, out=out, err=err)
+
+
+async def _run(args: argparse.Namespace, request: str, save_path: Path | None, sam: Any,
+               settings: Any, provider_name: str, *, stdin: TextIO, out: TextIO,
+               err: TextIO) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.controller import RunController
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.phases import Phase
 
-    stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
-    request = _read_request(args)
-    settings = _settings(args)
-    save_path = _check_save_path(args.save) if args.save else None
-    sam = _import_sam(err)
-    _open_workspace(sam, args.workspace)
-    _check_target(sam, args.workspace, args.mode, args.model, args.part)
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
-    controller = RunController(runs_dir=_runs_dir(args), settings=settings, host=host)
+    controller = RunController(runs_dir=_runs_dir(args), settings=settings, host=host,
+                               provider_name=provider_name)
     for run_id in controller.recovered_runs:
         print(
             f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
@@ -138,7 +152,9 @@ async def run_command(
     except SubmitRefused as refused:
         raise UsageError(str(refused)) from None
     progress.end_stream()
-    if phase == Phase.REVIEW and not args.yes and not _ask(controller.spec_text, stdin, err):
+    if phase == Phase.REVIEW:
+        _show_spec(controller.spec_text, err)
+    if phase == Phase.REVIEW and not args.yes and not _ask(stdin, err):
         await controller.cancel()
     elif phase == Phase.REVIEW:
         # whatever the script prints goes to stderr: stdout carries only the result
@@ -194,30 +210,58 @@ def _read_request(args: argparse.Namespace) -> str:
     return text
 
 
-def _settings(args: argparse.Namespace) -> Any:
-    from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_MODEL, ProviderSettings
+def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
+              ) -> tuple[Any, str]:
+    """(settings, provider name) by the rule of ``provider_choice``; the replay server, when
+    chosen, runs until the command ends."""
+    from sam_plugin.runtime.provider_choice import choose
+    from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_MODEL
+    from sam_plugin.runtime.settings_store import SettingsStore
 
     env = dict(os.environ)
     if args.base_url:
         env[ENV_BASE_URL] = args.base_url
     if args.api_model:
         env[ENV_MODEL] = args.api_model
+    saved = SettingsStore().load()
     try:
-        settings = ProviderSettings.from_env(env)
+        choice = choose(env, saved, force_replay=args.replay, default_replay=False)
     except ValidationError as error:
-        first = error.errors()[0]
-        field = ".".join(str(p) for p in first["loc"])
-        source = {"profile": "SAM_AGENT_PROFILE", "model": "--api-model or SAM_AGENT_MODEL",
-                  "base_url": "--base-url or SAM_AGENT_BASE_URL"}.get(field, field)
-        reason = first["msg"].removeprefix("Value error, ")
-        raise UsageError(f"provider setting {field} ({source}): {reason}") from None
+        raise _setting_error(error) from None
+    if choice.is_replay and choice.kind == "replay":
+        from sam_plugin.demo.replay_service import ReplayService
+
+        service = ReplayService(delay=0.0)
+        stack.callback(service.close)
+        why = "--replay" if args.replay else "saved in the dock's Settings"
+        print(f"sam-agent: provider: Replay — the bundled recorded responses ({why}); it "
+              "answers only the bundled example requests, word for word", file=err)
+        return choice.settings(service.base_url), choice.name()
+    settings = _settings(choice.live)
+    where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
+    print(f"sam-agent: provider: {choice.describe()} ({where.get(choice.reason, 'flags')})",
+          file=err)
+    return settings, choice.name()
+
+
+def _setting_error(error: ValidationError) -> UsageError:
+    first = error.errors()[0]
+    field = ".".join(str(p) for p in first["loc"])
+    source = {"profile": "SAM_AGENT_PROFILE", "model": "--api-model or SAM_AGENT_MODEL",
+              "base_url": "--base-url or SAM_AGENT_BASE_URL"}.get(field, field)
+    reason = first["msg"].removeprefix("Value error, ")
+    return UsageError(f"provider setting {field} ({source}): {reason}")
+
+
+def _settings(settings: Any) -> Any:
+    """The live settings, complete (validated already by ``choose``)."""
     missing = settings.missing_fields()
     if missing:
         raise UsageError(
             "provider settings incomplete: missing "
             + ", ".join(missing)
             + " (use --base-url, --api-model, or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
-            "SAM_AGENT_MODEL)"
+            "SAM_AGENT_MODEL; or --replay for the bundled recorded responses)"
         )
     return settings
 
@@ -305,10 +349,14 @@ def _runs_dir(args: argparse.Namespace) -> Path:
     return Path(user_data_dir("sam-agent", appauthor=False)) / "runs"
 
 
-def _ask(spec: str, stdin: TextIO, err: TextIO) -> bool:
+def _show_spec(spec: str, err: TextIO) -> None:
+    """The spec, once: exactly the text that is stored and confirmed."""
     print("\n--- proposed spec (nothing has been collected or executed) ---", file=err)
     print(spec, file=err)
     print("---", file=err)
+
+
+def _ask(stdin: TextIO, err: TextIO) -> bool:
     print("Confirm this spec and let the model fill in the tool calls? [y/N] ", end="", file=err)
     err.flush()
     answer = stdin.readline()
@@ -326,6 +374,8 @@ def _is_terminal(stream: TextIO) -> bool:
 
 def _save(host: Any, path: Path, err: TextIO) -> bool:
     try:
+        # checked creatable before the provider call; a host's saveAs need not create it
+        path.parent.mkdir(parents=True, exist_ok=True)
         host.mdb.saveAs(str(path))
     except Exception as error:
         print(f"sam-agent: the run is verified, but saving {path} failed: {error}; the change "
@@ -348,11 +398,14 @@ class _Progress:
     def __call__(self, event: ControllerEvent) -> None:
         data = event.data
         if event.event == "design_delta":
+            # the spec is printed once, whole, when it is ready (_show_spec); a dot per piece
+            # shows that the model is writing
             if data.get("reset"):
                 print("\n[the stream restarted; the spec so far is discarded]", file=self.err)
-            self.streaming = True
-            self.err.write(data.get("text", ""))
-            self.err.flush()
+            if data.get("text"):
+                self.streaming = True
+                self.err.write(".")
+                self.err.flush()
             return
         line = self._line(event.event, data)
         if line:

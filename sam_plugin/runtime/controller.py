@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 import traceback
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from sam_plugin.compilers import registry
-from sam_plugin.compilers.evidence import Prediction, Readback
+from sam_plugin.compilers.evidence import Check, Prediction, Readback
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import (
@@ -30,16 +31,20 @@ from sam_plugin.errors import (
     ControllerStateError,
     ExplorationChangedModel,
     ProviderError,
+    RevisionRefused,
     RouteRefused,
     SubmitRefused,
 )
+from sam_plugin.runtime import revision
 from sam_plugin.runtime.collection import CollectedCall, check_round, max_rounds, round_messages
+from sam_plugin.runtime.design_context import target_state_note
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.exploration import explore
 from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
+from sam_plugin.runtime.property_verifier import property_value_checks, record_before
 from sam_plugin.runtime.provider_errors import scrub
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
 from sam_plugin.runtime.restore import (
@@ -61,6 +66,7 @@ from sam_plugin.runtime.run_store import (
     new_run_id,
     tool_response_name,
 )
+from sam_plugin.runtime.run_usage import UsageMeter
 from sam_plugin.runtime.settings import ProviderSettings
 from sam_plugin.runtime.undo import (
     UndoBudget,
@@ -79,6 +85,7 @@ __all__ = [
     "PARTIAL_WARNING",
     "Phase",
     "RunController",
+    "RevisionRefused",
     "RunResult",
     "SubmitRefused",
     "UndoRefused",
@@ -140,6 +147,9 @@ class _Run:
     restored: bool = False
     restore_unavailable: str | None = None
     restore_after: Readback | None = None  # the readback that proved (or disproved) a restore
+    usage: UsageMeter | None = None
+    design_messages: list[dict[str, Any]] = field(default_factory=list)
+    spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
 
 
 class _Ending(Exception):
@@ -196,8 +206,12 @@ class RunController:
         composer: Callable[[Sequence[Fragment], str, Target], tuple[str, str, str]] | None = None,
         explorer: Explorer | None = None,
         undo_budget: UndoBudget | None = None,
+        provider_name: str = "",
+        max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
     ):
         self.runs_dir = Path(runs_dir)
+        self.provider_name = provider_name or settings.profile
+        self.max_revisions = max_revisions
         self.settings = settings
         self.host = host
         self.language = language
@@ -247,6 +261,7 @@ class RunController:
             mode=mode,
             target=target,
             module=module,
+            usage=UsageMeter(self.provider_name, self.settings.model),
         )
         self._run = run
         self._bus.log_path = run.dir.file("events.jsonl")
@@ -295,6 +310,36 @@ class RunController:
             self._verify(run, prediction)
         assert self.result is not None
         return self.result
+
+    async def revise(self, remark: str) -> Phase:
+        """Ask for changes: Review → Designing (no tools) → Review with the new spec, which
+        replaces the old one. A revision the provider cannot answer returns to Review with the
+        previous spec. Bounded by ``max_revisions``; ``RevisionRefused`` names the reason."""
+        run = self._run
+        if self.phase != Phase.REVIEW or run is None:
+            raise ControllerStateError(
+                f"revise: no spec is waiting for review (phase {self.phase}); submit first")
+        remark = revision.check_remark(remark, run.spec_versions - 1, self.max_revisions)
+        self._cancel_requested = False
+        self.result = None  # a revision starts a new answer to the same run
+        previous = (run.spec, run.route)
+        if run.spec_versions == 1:
+            revision.keep_version(run.dir, 1, run.spec)
+        with self._outcome():
+            self._bus.emit(run.run_id, "revision_requested",
+                           {"version": run.spec_versions + 1, "remark": remark})
+            self._set_phase(Phase.DESIGNING, "Designing: the model is revising the spec")
+            try:
+                await self._design(run, remark=remark)
+            except _Fail as failure:
+                run.spec, run.route = previous
+                self.spec_text, self.route = previous[0], previous[1]
+                run.dir.write_text("design.txt", previous[0] + "\n")
+                raise _Return(failure.layer, f"the revision failed, the previous spec stands: "
+                                             f"{failure.message}") from None
+            self._honour_cancel()
+            self._set_phase(Phase.REVIEW, "Review: revised spec, waiting for your confirmation")
+        return self.phase
 
     @contextlib.contextmanager
     def _outcome(self) -> Iterator[None]:
@@ -406,6 +451,7 @@ class RunController:
         workspace = observation.model_dump(mode="json")
         workspace["regions"] = run.regions.model_dump(mode="json") if run.regions else None
         run.dir.write_json("workspace.json", workspace)
+        self._record_values_before(run)
         self._bus.emit(
             run.run_id,
             "observation_completed",
@@ -492,30 +538,30 @@ class RunController:
             summary["regions"] = run.regions.model_dump(mode="json")
         return summary
 
-    async def _design(self, run: _Run) -> None:
+    async def _design(self, run: _Run, remark: str = "") -> None:
         assert run.observation is not None
-        target = run.target
-        explored = f"Exploration (read-only): {run.exploration}\n" if run.exploration else ""
-        user = (
-            f"Mode: {run.mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
-            f"Workspace observation (JSON): {_compact(self._prompt_observation(run))}\n"
-            f"{explored}\n"
-            f"Request:\n{run.request}"
-        )
-        messages = [
-            {"role": "system", "content": run.module.design_prompt(self.language)},
-            {"role": "user", "content": user},
-        ]
+        if remark:
+            messages = revision.revision_messages(
+                run.design_messages, run.spec, remark, self.language)
+        else:
+            messages = run.design_messages = self._design_messages(run)
         relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=True)
         try:
             response = await self._stream(messages, None, relay)
         except ProviderError as error:
             run.dir.write_bytes("provider_design_response.sse", error.raw_sse)
             raise _Fail("provider", f"the design request failed: {error}") from None
-        run.dir.write_bytes("provider_design_response.sse", response.raw_sse)
+        version = run.spec_versions + 1
+        sse_name = ("provider_design_response.sse" if version == 1
+                    else f"provider_design_response.{version}.sse")
+        run.dir.write_bytes(sse_name, response.raw_sse)
         spec = response.content.strip()
         run.spec = self.spec_text = spec
         run.dir.write_text("design.txt", spec + "\n" if spec else "")
+        run.spec_versions = version
+        if remark:
+            revision.keep_version(run.dir, version, spec)
+            revision.record_remark(run.dir, version, remark)
         if not spec:
             raise _Fail("design", "the model returned an empty spec; submit the request again")
         if response.finish_reason == "length":
@@ -537,10 +583,27 @@ class RunController:
                 "capabilities": route.capabilities,
                 "tools": route.tools,
                 "spec_chars": len(spec),
+                "version": version,
                 # calls answered to a tool-less design request are ignored, never collected
                 "ignored_tool_calls": len(response.tool_calls),
             },
         )
+
+    def _design_messages(self, run: _Run) -> list[dict[str, Any]]:
+        assert run.observation is not None
+        target = run.target
+        explored = f"Exploration (read-only): {run.exploration}\n" if run.exploration else ""
+        user = (
+            f"Mode: {run.mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
+            f"{target_state_note(run.observation, target.part_name)}\n"
+            f"Workspace observation (JSON): {_compact(self._prompt_observation(run))}\n"
+            f"{explored}\n"
+            f"Request:\n{run.request}"
+        )
+        return [
+            {"role": "system", "content": run.module.design_prompt(self.language)},
+            {"role": "user", "content": user},
+        ]
 
     # -- confirm ----------------------------------------------------------------------------
 
@@ -753,6 +816,7 @@ class RunController:
                 f"the model WAS changed, but reading it back failed: {error}; re-observe the part",
             ) from None
         checks = verify(prediction, run.before, after, run.dir.path)
+        checks += self._value_checks(run)
         if not all_passed(checks):
             failed = "; ".join(
                 f"{c.name}: expected {c.expected}, actual {c.actual}" for c in checks if not c.ok
@@ -772,6 +836,22 @@ class RunController:
         self.result = self._result("verified", after=after, checks=checks)
         self.result = self.result.model_copy(update=self._keep_for_undo(run, after))
         run.dir.write_result(self.result)
+
+    def _record_values_before(self, run: _Run) -> None:
+        """Material and section values as observed, for the before/after of a Property run."""
+        try:
+            record_before(run.dir.path, self._host_model(run.target))
+        except Exception:  # a host without materials or sections: nothing to compare later
+            log.debug("property values not read before run %s", run.run_id, exc_info=True)
+
+    def _value_checks(self, run: _Run) -> list[Check]:
+        """The values the calls defined, read back (property_verifier.py); a readback that
+        fails is a failed check, never a pass."""
+        try:
+            return property_value_checks(run.dir.path, self._host_model(run.target))
+        except Exception as error:
+            return [Check(name="property values", expected="read back",
+                          actual=f"could not be read: {error}", ok=False)]
 
     # -- endings ----------------------------------------------------------------------------
 
@@ -800,6 +880,8 @@ class RunController:
             error=error,
             restored=run.restored,
             restore_unavailable=run.restore_unavailable,
+            provider=run.usage.usage if run.usage else None,
+            spec_versions=max(1, run.spec_versions),
         )
 
     def _finish_failed(
@@ -959,15 +1041,23 @@ class RunController:
         provider = self._provider_factory(self.settings)
         task = asyncio.ensure_future(work(provider))
         self._stream_task = task
+        started = time.perf_counter()
         try:
             await task
         finally:
             self._stream_task = None
+            self._account(task, time.perf_counter() - started)
             closer = getattr(provider, "aclose", None)
             if closer is not None:
                 await _maybe_await(closer())
         self._honour_cancel()
         return task.result()
+
+    def _account(self, task: asyncio.Future[Any], seconds: float) -> None:
+        if self._run is None or self._run.usage is None:
+            return
+        done = task.done() and not task.cancelled() and task.exception() is None
+        self._run.usage.add(task.result() if done else None, seconds)
 
     def _honour_cancel(self) -> None:
         """A cancel that arrived while no stream was open (between rounds, while a stream was

@@ -21,6 +21,7 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
     {
         "observation_completed",
         "design_received",
+        "revision_requested",  # Ask for changes (issue 16; additive)
         "design_confirmed",
         "tool_call_reconstructed",
         "tool_call_collected",

@@ -50,7 +50,8 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.OBSERVING: frozenset({Phase.EXPLORING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.EXPLORING: frozenset({Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.DESIGNING: frozenset({Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
-    Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.FAILED, Phase.CANCELLED}),
+    # Review -> Designing: the analyst asked for changes to the spec (still no tools)
+    Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.COLLECTING: frozenset({Phase.COMPILING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     Phase.COMPILING: frozenset({Phase.EXECUTING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     # Once the script is submitted there is no way back to Review and no cancel: SAM has no

@@ -72,6 +72,20 @@ class RunError(BaseModel):
     message: str
 
 
+class ProviderUsage(BaseModel):
+    """Who answered a run and what it cost (``result.json`` ``provider``, an additive field).
+
+    Tokens are ``None`` when the endpoint did not report usage; ``seconds`` is the time spent
+    waiting for the provider (streams included), not the analyst's reading time."""
+
+    name: str  # "Replay", or the provider profile (deepseek, openai, ollama, ...)
+    model: str
+    calls: int = 0
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    seconds: float = 0.0
+
+
 class RunResult(BaseModel):
     """``result.json`` (DESIGN.md §7). ``unknown`` marks a run whose execution outcome was lost."""
 
@@ -94,6 +108,8 @@ class RunResult(BaseModel):
     # a verified run whose snapshot is kept in its run directory can be undone
     undoable: bool = False
     undo_note: str | None = None
+    provider: ProviderUsage | None = None  # additive (issue 16)
+    spec_versions: int = 1  # 1 + the revisions asked for ("Ask for changes")
 
 
 class RunDir:

@@ -1,10 +1,13 @@
 """``sam-agent demo``: the offline SAM host window with a sample workspace and the dock.
 
-With a provider configured (settings or ``SAM_AGENT_BASE_URL``/``SAM_AGENT_MODEL``/
-``SAM_AGENT_API_KEY``) it uses it; with none, or with ``--replay``, it starts a loopback
-server that replays recorded responses for the bundled example requests through the real
-HTTP/SSE path, and says so in the dock. ``--screenshot PNG`` renders the window (offscreen
-works) and exits; with ``--auto-run`` a bundled example is run to Verified first.
+Who answers follows one rule (``runtime/provider_choice.py``): ``--replay`` forces the replay
+(recorded responses for the bundled example requests, served over the real HTTP/SSE path by a
+loopback server); else the provider variables the user set; else the choice saved in the
+dock's Settings; else, with nothing configured, the replay. The dock's ``providerLabel`` says
+which. The demo sets no provider variable itself: ``--replay`` reaches the plugin as
+``SAM_AGENT_REPLAY=1``, so the dock's Settings can still switch to a live provider.
+``--screenshot PNG`` renders the window (offscreen works) and exits; with ``--auto-run`` a
+bundled example is run to Verified first.
 
 The offline SAM lives in ``stubs/`` beside the package; the demo puts that directory on
 ``sys.path`` itself (it is never installed: inside the real SAM it would shadow the host).
@@ -21,7 +24,7 @@ from pathlib import Path
 
 STUBS = Path(__file__).resolve().parents[2] / "stubs"
 LIVE_PROVIDER_HELP = """\
-No provider is configured, so the dock replays recorded responses (not a live model).
+The dock replays recorded responses (not a live model) for the bundled example requests.
 To use a live model, set the environment (or open Settings in the dock):
   DeepSeek : SAM_AGENT_BASE_URL=https://api.deepseek.com/v1  SAM_AGENT_MODEL=deepseek-chat \
 SAM_AGENT_API_KEY=sk-...
@@ -64,32 +67,31 @@ def _workspace_copy(explicit: Path | None) -> Path:
     return target
 
 
-def _start_replay(delay: float) -> object:
-    from sam_plugin.demo.replay import REPLAY_MODEL, start_replay_provider
+def _window_problem() -> str | None:
+    """One line when Qt could not open a window here (before Qt would abort)."""
+    from PySide6.QtWidgets import QApplication
 
-    provider, _ = start_replay_provider(delay=delay)
-    # The plugin reads its provider from the environment (DESIGN.md §9); "vllm" streams the
-    # recorded reasoning apart from the spec and needs no key.
-    os.environ["SAM_AGENT_BASE_URL"] = provider.base_url  # type: ignore[attr-defined]
-    os.environ["SAM_AGENT_MODEL"] = REPLAY_MODEL
-    os.environ["SAM_AGENT_PROFILE"] = "vllm"
-    os.environ.pop("SAM_AGENT_API_KEY", None)
-    return provider
+    if QApplication.instance() is not None:
+        return None
+    from sam_plugin.ui.qt_platform import platform_problem
+
+    return platform_problem()
 
 
-def _needs_replay(args: argparse.Namespace) -> bool:
+def _initial_choice_is_replay(args: argparse.Namespace) -> bool:
+    from sam_plugin.runtime.provider_choice import ProviderChooser
+    from sam_plugin.runtime.settings_store import SettingsStore
+
     if args.replay:
         return True
-    from sam_plugin.ui.settings_store import SettingsStore
-
     try:
-        return not SettingsStore().effective().is_configured()
+        return ProviderChooser(SettingsStore()).current().is_replay
     except ValueError:
-        return True
+        return False
 
 
-ENV_KEYS = ("SAM_AGENT_BASE_URL", "SAM_AGENT_MODEL", "SAM_AGENT_PROFILE", "SAM_AGENT_API_KEY",
-            "SAM_AGENT_RUNS_DIR", "QT_QPA_PLATFORM")
+ENV_KEYS = ("SAM_AGENT_REPLAY", "SAM_AGENT_REPLAY_DELAY", "SAM_AGENT_RUNS_DIR",
+            "QT_QPA_PLATFORM")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -123,37 +125,39 @@ def _main(argv: list[str] | None) -> int:
     if args.screenshot and not os.environ.get("SAM_AGENT_RUNS_DIR"):
         os.environ["SAM_AGENT_RUNS_DIR"] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
     _use_stubs()
+    problem = _window_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     try:
         workspace = _workspace_copy(args.workspace)
     except FileNotFoundError as error:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 2
-    provider = _start_replay(args.delay) if _needs_replay(args) else None
-    if provider is not None:
+    from sam_plugin.demo.replay_service import ENV_REPLAY_DELAY, close_replay
+    from sam_plugin.runtime.provider_choice import ENV_REPLAY
+
+    if args.replay:
+        os.environ[ENV_REPLAY] = "1"
+    os.environ[ENV_REPLAY_DELAY] = str(args.delay)
+    if _initial_choice_is_replay(args):
         print(LIVE_PROVIDER_HELP, file=sys.stderr)
     try:
-        return _run_window(args, workspace, replay=provider is not None)
+        return _run_window(args, workspace)
     finally:
-        if provider is not None:
-            provider.close()  # type: ignore[attr-defined]
+        close_replay()
 
 
-def _run_window(args: argparse.Namespace, workspace: Path, replay: bool) -> int:
+def _run_window(args: argparse.Namespace, workspace: Path) -> int:
     import sam_host
     from PySide6.QtWidgets import QApplication
 
     from sam_plugin.ui.dock import SamAgentDock
     from sam_plugin.ui.event_loop import settle_after_unload
-    from sam_plugin.ui.i18n import tr
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = sam_host.create_window(workspace)
     dock = window.findChild(SamAgentDock, "samAgentDock")
-    if replay and dock is not None:
-        dock.show_replay_notice(tr(
-            "Replay — recorded responses, not a live model. Pick a request under Examples; "
-            "configure a live provider (DeepSeek, OpenAI, a local Ollama or vLLM URL) in "
-            "Settings."))
     window.resize(1500, 920)
     window.show()
     if not args.screenshot:
@@ -190,11 +194,14 @@ def _auto_run(dock: object, example_id: str) -> int:
     except KeyError as error:
         print(f"sam-agent demo: --auto-run: {error.args[0]}", file=sys.stderr)
         return 2
-    dock.example_combo.setCurrentIndex(  # type: ignore[attr-defined]
-        dock.example_combo.findText(example.title))  # type: ignore[attr-defined]
+    combo = dock.example_combo  # type: ignore[attr-defined]
+    index = next((i for i in range(combo.count())
+                  if (combo.itemData(i) or {}).get("id") == example.id), 0)
+    combo.setCurrentIndex(index)
+    request = (combo.itemData(index) or {}).get("request", example.request)  # its language
     try:
         status = run_request(dock, example.mode, example.model, example.part,  # type: ignore[arg-type]
-                             example.request)
+                             request)
     except AutomationTimeout as error:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 1

@@ -10,7 +10,10 @@ inside ``confirm`` on the GUI thread, as SAM requires.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import io
 import logging
+import sys
 import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -22,9 +25,10 @@ from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDockWidget,
-    QFormLayout,
+    QGridLayout,
     QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPlainTextEdit,
     QPushButton,
     QScrollArea,
@@ -37,8 +41,14 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.ui.bridge import ControllerBridge
-from sam_plugin.ui.history_view import HistoryView
+from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.plain_words import (
+    build_became_edit,
+    existing_target_message,
+    operations_text,
+    split_capability_line,
+)
 from sam_plugin.ui.result_view import ResultView
 from sam_plugin.ui.status_words import event_words, final_words, layer_name, phase_words
 from sam_plugin.ui.undo_control import UndoControl
@@ -46,6 +56,7 @@ from sam_plugin.ui.undo_control import UndoControl
 log = logging.getLogger(__name__)
 
 MODES = (("part", "Part"), ("property", "Property"), ("mesh", "Mesh"))
+VIEWPORT_NAME = "Viewport: 1"
 CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second (issue 7)
 STREAMING_PHASES = frozenset({"observing", "exploring", "designing", "collecting"})
 BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying", "restoring"}
@@ -53,9 +64,25 @@ BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying", "restor
 ControllerFactory = Callable[[], Any]
 
 
+def controller_target(controller: Any) -> Target:
+    run = getattr(controller, "_run", None)
+    target = getattr(run, "target", None)
+    return target if isinstance(target, Target) else Target(model_name="", part_name="")
+
+
 def reasoning_placeholder() -> str:
     """What ``specView`` says while only reasoning has arrived (translated when shown)."""
     return tr("The model is reasoning… (expand Reasoning to follow)")
+
+
+REPLAY_STYLE = "background:#fff4ce; color:#5c4400; padding:4px; border:1px solid #e0c060;"
+TERMINAL_PHASES = frozenset({"complete", "failed", "cancelled"})
+LOCKED_PHASES = BUSY_PHASES | {"review"}
+
+
+def lock_tooltip() -> str:
+    return tr("Locked: the spec was written for this mode and target. Cancel the run to "
+              "change them.")
 
 
 STATUS_COLOURS = {"verified": "#1a7f37", "failed": "#cf222e", "review": "#9a6700",
@@ -75,6 +102,9 @@ class SamAgentDock(QDockWidget):
         runs_dir: Path,
         open_settings: Callable[[SamAgentDock], None] | None = None,
         prewarm: Any = None,
+        provider_choice: Callable[[], Any] | None = None,
+        settings_store: Any = None,
+        highlight: Callable[[str, str, list[int]], int] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(tr("SAM Agent"), parent)
@@ -84,6 +114,11 @@ class SamAgentDock(QDockWidget):
         self._controller_factory = controller_factory
         self._open_settings = open_settings
         self._prewarm = prewarm
+        self._provider_choice = provider_choice
+        self.settings_store = settings_store
+        self._highlight = highlight
+        self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
+        self._observed: dict[str, Any] = {}  # the last observation_completed event's data
         self.controller: Any = None
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
@@ -99,6 +134,7 @@ class SamAgentDock(QDockWidget):
         self._set_idle_buttons()
         self.set_status(phase_words("idle"))
         self.undo.show_capability(self.sam)
+        self.refresh_provider()
 
     # ------------------------------------------------------------------ build
     def _build(self) -> None:
@@ -107,12 +143,20 @@ class SamAgentDock(QDockWidget):
         self.replay_banner = QLabel()
         self.replay_banner.setObjectName("replayBanner")
         self.replay_banner.setWordWrap(True)
-        self.replay_banner.setStyleSheet(
-            "background:#fff4ce; color:#5c4400; padding:4px; border:1px solid #e0c060;")
+        self.replay_banner.setStyleSheet(REPLAY_STYLE)
         self.replay_banner.hide()
         layout.addWidget(self.replay_banner)
+        top = QHBoxLayout()
+        self.provider_label = QLabel()
+        self.provider_label.setObjectName("providerLabel")
+        self.provider_label.setWordWrap(True)
+        self.settings_button = QPushButton(tr("Settings…"))
+        self.settings_button.setObjectName("settingsButton")
+        top.addWidget(self.provider_label, 1)
+        top.addWidget(self.settings_button)
+        layout.addLayout(top)
 
-        form = QFormLayout()
+        form = QGridLayout()  # three rows, not four: a 640-pixel screen needs the room
         self.mode_combo = QComboBox()
         self.mode_combo.setObjectName("modeCombo")
         for value, title in MODES:
@@ -125,10 +169,19 @@ class SamAgentDock(QDockWidget):
         self.part_combo.setToolTip(tr("Pick a part, or type a new name to build one"))
         self.example_combo = QComboBox()
         self.example_combo.setObjectName("exampleCombo")
-        form.addRow(tr("Mode"), self.mode_combo)
-        form.addRow(tr("Model"), self.model_combo)
-        form.addRow(tr("Part"), self.part_combo)
-        form.addRow(tr("Examples"), self.example_combo)
+        self.unit_label = QLabel()
+        self.unit_label.setObjectName("unitLabel")
+        form.addWidget(QLabel(tr("Mode")), 0, 0)
+        form.addWidget(self.mode_combo, 0, 1)
+        form.addWidget(QLabel(tr("Model")), 0, 2)
+        form.addWidget(self.model_combo, 0, 3)
+        form.addWidget(self.unit_label, 0, 4)
+        form.addWidget(QLabel(tr("Part")), 1, 0)
+        form.addWidget(self.part_combo, 1, 1, 1, 4)
+        form.addWidget(QLabel(tr("Examples")), 2, 0)
+        form.addWidget(self.example_combo, 2, 1, 1, 4)
+        form.setColumnStretch(1, 1)
+        form.setColumnStretch(3, 1)
         layout.addLayout(form)
 
         self.request_edit = QPlainTextEdit()
@@ -136,7 +189,7 @@ class SamAgentDock(QDockWidget):
         self.request_edit.setPlaceholderText(
             tr("Describe the change, e.g. build a 60 x 100 plate meshed 6 x 10 with QUAD "
                "elements (Ctrl+Enter submits)"))
-        self.request_edit.setMaximumHeight(72)
+        self.request_edit.setMaximumHeight(60)
         layout.addWidget(self.request_edit)
         self.explore_check = QCheckBox(tr("Explore the part first (read-only questions)"))
         self.explore_check.setObjectName("exploreCheck")
@@ -144,16 +197,12 @@ class SamAgentDock(QDockWidget):
             "Before writing the spec, the model may ask read-only questions about regions and "
             "entities of the part. On by default for large parts."))
         self._explore_chosen = False  # the analyst's own choice wins over the size default
-        layout.addWidget(self.explore_check)
 
         row = QHBoxLayout()
         self.submit_button = QPushButton(tr("Submit"))
         self.submit_button.setObjectName("submitButton")
-        self.settings_button = QPushButton(tr("Settings…"))
-        self.settings_button.setObjectName("settingsButton")
         row.addWidget(self.submit_button)
-        row.addStretch(1)
-        row.addWidget(self.settings_button)
+        row.addWidget(self.explore_check, 1)
         layout.addLayout(row)
 
         self.status_label = QLabel()
@@ -168,7 +217,8 @@ class SamAgentDock(QDockWidget):
         self.tabs.setObjectName("dockTabs")
         self.tabs.addTab(self._build_run_tab(), tr("Run"))
         self.history = HistoryView(self.runs_dir)
-        self.tabs.addTab(self.history, tr("History"))
+        self.history_panel = HistoryPanel(self.history)
+        self.tabs.addTab(self.history_panel, tr("History"))
         layout.addWidget(self.tabs, 1)
         self.setWidget(body)
         self.setMinimumWidth(420)
@@ -177,12 +227,20 @@ class SamAgentDock(QDockWidget):
         spec_pane = QWidget()
         layout = QVBoxLayout(spec_pane)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(QLabel(tr("Spec (proposed by the model; nothing runs until you "
-                                   "confirm)")))
+        layout.setSpacing(3)
+        self.spec_title = QLabel(tr("Spec (proposed by the model; nothing runs until you "
+                                    "confirm)"))
+        layout.addWidget(self.spec_title)
         self.spec_view = QPlainTextEdit()
         self.spec_view.setObjectName("specView")
         self.spec_view.setReadOnly(True)
+        # after the run the result takes the room: the spec keeps three lines in sight
+        self.spec_view.setMinimumHeight(self.spec_view.fontMetrics().lineSpacing() * 3 + 12)
         layout.addWidget(self.spec_view, 3)
+        self.route_label = QLabel()
+        self.route_label.setObjectName("routeLabel")
+        self.route_label.setWordWrap(True)
+        self.route_label.hide()
         self.reasoning_toggle = QToolButton()
         self.reasoning_toggle.setObjectName("reasoningToggle")
         self.reasoning_toggle.setCheckable(True)
@@ -194,19 +252,35 @@ class SamAgentDock(QDockWidget):
         self.reasoning_view.setObjectName("reasoningView")
         self.reasoning_view.setReadOnly(True)
         self.reasoning_view.hide()  # collapsed apart from the spec until asked for
-        layout.addWidget(self.reasoning_toggle)
+        under_spec = QHBoxLayout()  # one row: the reasoning toggle and the operations in words
+        under_spec.addWidget(self.reasoning_toggle)
+        under_spec.addWidget(self.route_label, 1)
+        layout.addLayout(under_spec)
         layout.addWidget(self.reasoning_view, 1)
-        row = QHBoxLayout()
+        remark_row = QHBoxLayout()
+        self.remark_edit = QLineEdit()
+        self.remark_edit.setObjectName("remarkEdit")
+        self.remark_edit.setPlaceholderText(tr("What should change in the spec?"))
+        self.revise_button = QPushButton(tr("Ask for changes"))
+        self.revise_button.setObjectName("reviseButton")
+        self.revise_button.setToolTip(tr("The model rewrites the spec with your remark; nothing "
+                                         "runs until you confirm"))
+        remark_row.addWidget(self.remark_edit, 1)
+        remark_row.addWidget(self.revise_button)
+        layout.addLayout(remark_row)
+        # the answers to a spec; the plan's Execute and the Undo button join this row
+        self.action_row = QHBoxLayout()
         self.confirm_button = QPushButton(tr("Confirm"))
         self.confirm_button.setObjectName("confirmButton")
         self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setObjectName("cancelButton")
-        row.addWidget(self.confirm_button)
-        row.addWidget(self.cancel_button)
-        row.addStretch(1)
-        row.addWidget(self.undo.button)
-        layout.addLayout(row)
+        self.action_row.addWidget(self.confirm_button)
+        self.action_row.addWidget(self.cancel_button)
+        self.action_row.addStretch(1)
+        self.action_row.addWidget(self.undo.button)
+        layout.addLayout(self.action_row)
         self.result_view = ResultView()
+        self.spec_pane = spec_pane
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.setObjectName("runSplitter")
         splitter.addWidget(spec_pane)
@@ -216,6 +290,7 @@ class SamAgentDock(QDockWidget):
         result_scroll.setWidgetResizable(True)
         result_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         result_scroll.setWidget(self.result_view)
+        result_scroll.setMinimumHeight(20)  # a QSplitter would keep its 68-px minimum hint
         splitter.addWidget(result_scroll)
         self.run_splitter = splitter
         self._set_run_stretch()
@@ -227,16 +302,24 @@ class SamAgentDock(QDockWidget):
         self.run_splitter.setStretchFactor(1, 3 if has_result else 0)
 
     def _fit_run_splitter(self) -> None:
-        """While the spec is written and reviewed it gets the room; the result, once there is
-        one, gets two thirds."""
+        """While the spec is written and reviewed it gets the room (the result area keeps
+        only the run-directory link); once there is a result, the result gets it, the spec
+        its three lines."""
         self._set_run_stretch()
         total = sum(self.run_splitter.sizes())
         if total <= 0:
             return
+        self.spec_title.setVisible(not self.result_view.has_result())
         if self.result_view.has_result():
-            result_height = total * 2 // 3
+            # the result as tall as it needs (it scrolls beyond), the spec what is left,
+            # never less than its three lines
+            spec_min = self.spec_pane.minimumSizeHint().height()
+            needed = self.result_view.sizeHint().height() + 8
+            result_height = max(min(needed, total - spec_min), total // 2)
         else:
-            result_height = min(self.result_view.sizeHint().height() + 4, total // 3)
+            result_height = min(self.result_view.sizeHint().height() + 4, total // 4)
+            if self.result_view.error_label.isHidden():  # only the run-directory link
+                result_height = self.result_view.link.sizeHint().height() + 6
         self.run_splitter.setSizes([total - result_height, result_height])
 
     def _connect(self, signal: Any, slot: Any) -> None:
@@ -247,6 +330,8 @@ class SamAgentDock(QDockWidget):
         self._connect(self.submit_button.clicked, self._on_submit_clicked)
         self._connect(self.confirm_button.clicked, self._on_confirm_clicked)
         self._connect(self.cancel_button.clicked, self._on_cancel_clicked)
+        self._connect(self.revise_button.clicked, self._on_revise_clicked)
+        self._connect(self.remark_edit.returnPressed, self._on_revise_clicked)
         self._connect(self.settings_button.clicked, self._on_settings_clicked)
         self._connect(self.undo.button.clicked, self._on_undo_clicked)
         self._connect(self.mode_combo.currentIndexChanged, self._on_target_changed)
@@ -256,9 +341,15 @@ class SamAgentDock(QDockWidget):
         self._connect(self.reasoning_toggle.toggled, self._on_reasoning_toggled)
         self._connect(self.explore_check.clicked, self._on_explore_clicked)
         self._connect(self.bridge.eventReceived, self._on_event)
+        self._connect(self.history_panel.runAgainRequested, self.run_again)
+        self._connect(self.result_view.highlightRequested, self.highlight_elements)
         # An event filter rather than a QShortcut: it works whether or not the host window is
         # the active window (SAM may keep focus in a floating dock).
         self.request_edit.installEventFilter(self)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        QTimer.singleShot(0, self._fit_run_splitter)  # the room follows the phase, any size
 
     def eventFilter(self, watched: Any, event: Any) -> bool:  # noqa: N802 (Qt override)
         if (watched is self.request_edit and event.type() == QEvent.Type.KeyPress
@@ -291,6 +382,7 @@ class SamAgentDock(QDockWidget):
         finally:
             self._populating = False
         self._update_explore_default()
+        self._update_unit()
 
     def _missing_part(self) -> str:
         """Property and Mesh change an existing part: a typed name that is not there is said
@@ -354,10 +446,11 @@ class SamAgentDock(QDockWidget):
 
     def _on_example_chosen(self, index: int) -> None:
         example = self.example_combo.itemData(index)
-        if not example or self._phase() in BUSY_PHASES:
+        if not example or self._phase() in LOCKED_PHASES:
             return
         self.set_target(example["mode"], example["model"], example["part"])
         self.request_edit.setPlainText(example["request"])
+        self.clear_run_view()
 
     def _on_model_changed(self, index: int) -> None:
         if self._populating:
@@ -373,7 +466,13 @@ class SamAgentDock(QDockWidget):
         if self._populating:
             return
         self._update_explore_default()
+        self._update_unit()
+        if self._phase() not in LOCKED_PHASES:
+            self._display_target()
         if self.controller is None:
+            return
+        if self._phase() in TERMINAL_PHASES and self._last_run != (self.mode(), self.target()):
+            self.clear_run_view()  # what is shown belongs to another target
             return
         if self._phase() != "review":
             return
@@ -416,12 +515,149 @@ class SamAgentDock(QDockWidget):
         self.submit_button.setEnabled(True)
         self.confirm_button.setEnabled(False)
         self.cancel_button.setEnabled(False)
+        self.confirm_button.setVisible(False)  # no question is open: the room goes to the result
+        self.cancel_button.setVisible(False)
+        self._set_review_answers(False)
+        self._lock_target(False)
 
     def _set_busy_buttons(self, *, review: bool = False) -> None:
         self.undo.disable(tr("A run is in progress; undo waits until it ends"))
-        self.submit_button.setEnabled(False)
+        # in Review the request may be edited and submitted anew (the spec is dropped)
+        self.submit_button.setEnabled(review)
+        self.submit_button.setToolTip(tr("Submit the request anew: the spec in review is "
+                                         "dropped, nothing was executed") if review else "")
         self.confirm_button.setEnabled(review)
         self.cancel_button.setEnabled(True)
+        self.confirm_button.setVisible(True)
+        self.cancel_button.setVisible(True)
+        self._set_review_answers(review)
+        self._lock_target(True)
+
+    def _set_review_answers(self, review: bool) -> None:
+        """The remark row is there only while a spec waits for an answer."""
+        self.remark_edit.setVisible(review)
+        self.revise_button.setVisible(review)
+        self.remark_edit.setEnabled(review)
+        self.revise_button.setEnabled(review)
+
+    def _lock_target(self, locked: bool) -> None:
+        """Mode and target cannot change under a spec: in Review and later they are locked."""
+        tip = lock_tooltip() if locked else ""
+        for combo in (self.mode_combo, self.model_combo, self.part_combo, self.example_combo):
+            combo.setEnabled(not locked)
+            combo.setToolTip(tip)
+        if not locked:
+            self.part_combo.setToolTip(tr("Pick a part, or type a new name to build one"))
+
+    def clear_run_view(self) -> None:
+        """A new choice of example or target: nothing of the last run stays on screen."""
+        self.spec_view.clear()
+        self.spec_view.setPlaceholderText("")
+        self.reasoning_view.clear()
+        self.reasoning_toggle.hide()
+        self.result_view.clear()
+        self.remark_edit.clear()
+        self._fit_run_splitter()
+        self.set_status(phase_words("idle"))
+
+    # -------------------------------------------------------------- provider
+    def refresh_provider(self) -> None:
+        """``providerLabel`` says who answers; the replay banner shows only for the replay."""
+        choice, problem = None, ""
+        if self._provider_choice is not None:
+            try:
+                choice = self._provider_choice()
+            except ValueError as error:
+                problem = str(error)
+        if choice is None:
+            text = tr("Answering: no provider ({problem}) — open Settings…").format(
+                problem=problem or tr("not configured"))
+            replay = False
+        elif choice.is_replay:
+            text = tr("Answering: Replay — recorded responses, not a live model")
+            replay = True
+        else:
+            text = tr("Answering: {provider}").format(provider=choice.describe())
+            missing = choice.live.missing_fields() if choice.live is not None else []
+            if missing:
+                text += " " + tr("(incomplete: {fields})").format(fields=", ".join(missing))
+            replay = False
+        self.provider_label.setText(text)
+        reason = self._provider_reason(choice)
+        if replay:  # the label is the replay notice; how to go live is one hover away
+            reason += "\n" + tr("The replay answers only the bundled example requests: pick "
+                                "one under Examples, or choose a live provider (DeepSeek, "
+                                "OpenAI, a local Ollama or vLLM URL) in Settings…")
+        self.provider_label.setToolTip(reason)
+        self.provider_label.setStyleSheet(REPLAY_STYLE if replay else "padding:2px;")
+
+    @staticmethod
+    def _provider_reason(choice: Any) -> str:
+        if choice is None:
+            return ""
+        return {
+            "--replay": tr("Chosen by --replay for this session; Settings… can change it"),
+            "environment": tr("From your environment: {names}").format(
+                names=", ".join(choice.env_names)),
+            "saved": tr("Saved in Settings…"),
+            "nothing configured": tr("No provider is configured: the bundled replay answers"),
+        }.get(choice.reason, choice.reason)
+
+    def show_binding_problem(self, text: str) -> None:
+        self.show_replay_notice(text)
+
+    def _display_target(self) -> None:
+        """The viewport shows the part the dock now targets (host API ``setValues``), so it
+        never keeps showing the previous run's part."""
+        target = self.target()
+        try:
+            models = self.sam.mdb.models
+            if target.model_name not in models.keys():
+                return
+            parts = models[target.model_name].parts
+            if target.part_name not in parts.keys():
+                return
+            part = parts[target.part_name]
+            viewport = self.sam.session.viewports[VIEWPORT_NAME]
+            if getattr(viewport, "displayedObject", None) is not part:
+                viewport.setValues(displayedObject=part)
+        except (AttributeError, KeyError):  # a host without a session or viewport
+            return
+
+    def length_unit(self) -> tuple[str, bool]:
+        """(the target model's length unit, whether the model declares it); a model without
+        one gets the unit chosen in Settings (mm by default)."""
+        models = self.sam.mdb.models
+        name = self.model_combo.currentText()
+        model = models[name] if name in models.keys() else None
+        for attribute in ("lengthUnit", "length_unit", "units"):
+            declared = getattr(model, attribute, None)
+            if isinstance(declared, str) and declared.strip():
+                return declared.strip(), True
+        saved = self.settings_store.load() if self.settings_store is not None else {}
+        return str(saved.get("length_unit") or "mm"), False
+
+    def _update_unit(self) -> None:
+        unit, declared = self.length_unit()
+        self.unit_label.setText(tr("units: {unit}").format(unit=unit))
+        self.unit_label.setToolTip(tr("Length unit of the model") if declared else tr(
+            "The model declares no length unit: {unit} is the one chosen in Settings…").format(
+            unit=unit))
+        self.result_view.length_unit = unit
+
+    def highlight_elements(self, labels: list[int]) -> int:
+        """Ask the host to show these elements of the run's part highlighted."""
+        target = controller_target(self.controller) if self.controller else self.target()
+        if self._highlight is None:
+            shown = ", ".join(str(label) for label in labels[:40])
+            self.result_view.show_notice(tr("This host cannot highlight elements; their "
+                                            "labels: {labels}").format(labels=shown))
+            return 0
+        try:
+            return int(self._highlight(target.model_name, target.part_name, list(labels)))
+        except Exception as error:  # a part renamed or deleted since the run
+            self.result_view.show_notice(tr("Could not highlight: {error}").format(error=error))
+            return 0
 
     # ---------------------------------------------------------------- events
     def _on_event(self, event: Any) -> None:
@@ -438,6 +674,8 @@ class SamAgentDock(QDockWidget):
                 # a placeholder, never text: Review shows only what the model wrote as spec
                 self.spec_view.setPlaceholderText(reasoning_placeholder())
             self._append(self.reasoning_view, str(data.get("text", "")))
+        elif name == "observation_completed":
+            self._observed = dict(data)
         elif name == "collection_progress":
             self._progress = (int(data.get("collected", 0)), int(data.get("expected", 0)))
             self.set_status(phase_words("collecting", self._progress))
@@ -508,9 +746,26 @@ class SamAgentDock(QDockWidget):
         return self._task is not None and not self._task.done()
 
     def _on_submit_clicked(self, *args: Any) -> None:
-        if self.busy or self._phase() == "review":
+        if self.busy:
             return
         self._start(self.submit())
+
+    def run_again(self, request: RunRequest) -> bool:
+        """History's Run again: a new run with the same request, mode and target."""
+        if self.busy or self._phase() in LOCKED_PHASES:
+            self.history_panel.note.setText(tr("A run is in progress or in review: finish or "
+                                               "cancel it first."))
+            return False
+        self.set_target(request.mode, request.model_name, request.part_name)
+        self.request_edit.setPlainText(request.request)
+        self.tabs.setCurrentIndex(0)
+        self._start(self.submit())
+        return True
+
+    def _on_revise_clicked(self, *args: Any) -> None:
+        if self.busy or self._phase() != "review":
+            return
+        self._start(self.revise())
 
     def _on_confirm_clicked(self, *args: Any) -> None:
         if self.busy or self._phase() != "review":
@@ -541,6 +796,8 @@ class SamAgentDock(QDockWidget):
         if missing:
             self.set_status(missing)
             return "idle"
+        if self._phase() == "review":  # submit anew: the spec in review is dropped
+            await self.controller.cancel()
         self._set_busy_buttons()
         if self._prewarm is not None:
             await self._prewarm.wait()
@@ -568,11 +825,10 @@ class SamAgentDock(QDockWidget):
             self._set_idle_buttons()
             self.set_status(tr("Not submitted — {error}").format(error=refused))
             return "idle"
+        self._last_run = (self.mode(), self.target())
         self.spec_view.setPlaceholderText("")
         if phase == "review":
-            if not self.spec_view.toPlainText().strip():
-                self.spec_view.setPlainText(controller.spec_text)
-            self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
+            self._show_spec(controller)
             self._set_busy_buttons(review=True)
             self.set_status(phase_words("review"))
             self.result_view.set_run_dir(self._run_dir())
@@ -580,12 +836,82 @@ class SamAgentDock(QDockWidget):
             self._finish_ui(controller.result, back_in_review=False)
         return phase
 
+    def _show_spec(self, controller: Any) -> None:
+        """The spec as written, its routing line said in words under it (the raw line is the
+        tooltip; design.txt keeps it)."""
+        body, line = split_capability_line(controller.spec_text)
+        self.spec_view.setPlainText(body)
+        self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
+        route = getattr(controller, "route", None)
+        words = operations_text(route)
+        if build_became_edit(route):
+            words += " — " + tr("{message} (this spec edits it)").format(
+                message=existing_target_message(controller_target(controller).part_name,
+                                                int(self._observed.get("node_count", 0))))
+        self.route_label.setText(words)
+        detail = str(getattr(route, "detail", "") or "")
+        self.route_label.setToolTip("\n".join(t for t in (line, detail) if t))
+        self.route_label.setVisible(bool(words))
+        self._fit_run_splitter()
+
+    def _plain_reason(self, result: Any) -> str | None:
+        """Better words than the error's own for a known situation, or None."""
+        error = getattr(result, "error", None)
+        route = getattr(self.controller, "route", None)
+        if error is not None and error.layer in ("tool_call", "compile") and \
+                build_became_edit(route):
+            return existing_target_message(controller_target(self.controller).part_name,
+                                           int(self._observed.get("node_count", 0)))
+        return None
+
+    async def revise(self) -> str:
+        """Ask for changes: the model rewrites the spec with the remark (no tools); the new
+        spec replaces the one shown. A refused remark leaves the spec in review."""
+        from sam_plugin.errors import RevisionRefused
+
+        controller = self.controller
+        remark = self.remark_edit.text().strip()
+        if not remark:
+            self.set_status(tr("Type what should change in the spec, then Ask for changes"))
+            return str(controller.phase)
+        self._set_busy_buttons()
+        previous = self.spec_view.toPlainText()
+        self.spec_view.clear()
+        self.reasoning_view.clear()
+        try:
+            phase = str(await controller.revise(remark))
+        except RevisionRefused as refused:
+            self.spec_view.setPlainText(previous)
+            self._set_busy_buttons(review=True)
+            self.set_status(tr("Not sent — {error}").format(error=refused))
+            return "review"
+        if phase != "review":
+            self._finish_ui(controller.result, back_in_review=False)
+            return phase
+        self._show_spec(controller)
+        result = controller.result
+        if result is not None and result.error is not None and "previous spec stands" in \
+                result.error.message:
+            self._finish_ui(result, back_in_review=True)
+            return phase
+        self.remark_edit.clear()
+        self.result_view.clear()
+        self.result_view.set_run_dir(self._run_dir())
+        self._fit_run_splitter()
+        self._set_busy_buttons(review=True)
+        self.set_status(tr("Review — the spec was revised with your remark; Confirm, ask for "
+                           "more changes, or Cancel"))
+        return phase
+
     async def confirm(self) -> Any:
         """Collect → compile → execute once → verify; or back to Review, nothing executed."""
         controller = self.controller
         self._progress = None
         self._set_busy_buttons()
-        result = await controller.confirm(self.mode(), self.target())
+        output = _Tee(sys.stdout)
+        with contextlib.redirect_stdout(output):  # the script's prints go to the run view
+            result = await controller.confirm(self.mode(), self.target())
+        self._keep_output(output.text())
         back_in_review = str(controller.phase) == "review"
         # Give Qt a turn between the controller's synchronous tail (compile → execute →
         # verify) and the result widgets, so the two never add up to one long stall.
@@ -619,6 +945,11 @@ class SamAgentDock(QDockWidget):
                 task.cancel()
         self._finish_ui(controller.result, back_in_review=False)
 
+    def _keep_output(self, text: str) -> None:
+        run_dir = self._run_dir()
+        if text.strip() and run_dir is not None and run_dir.is_dir():
+            (run_dir / "script_output.txt").write_text(text, encoding="utf-8")
+
     def _run_dir(self) -> Path | None:
         run_id = getattr(self.controller, "run_id", None)
         return self.runs_dir / run_id if run_id else None
@@ -627,9 +958,12 @@ class SamAgentDock(QDockWidget):
         self._check_thread()
         self.spec_view.setPlaceholderText("")
         if result is not None:
-            self.result_view.show_result(result, self._run_dir(), back_in_review)
+            plain = self._plain_reason(result)
+            self.result_view.show_result(result, self._run_dir(), back_in_review, plain=plain)
             self._fit_run_splitter()
-            self.set_status(final_words(result, back_in_review))
+            self.set_status(final_words(result, back_in_review, plain=plain))
+            error = getattr(result, "error", None)
+            self.status_label.setToolTip(error.message if error is not None else "")
         if back_in_review:
             self._set_busy_buttons(review=True)
         else:
@@ -671,3 +1005,27 @@ class SamAgentDock(QDockWidget):
                     pass
         self._connections.clear()
         self.request_edit.removeEventFilter(self)
+
+
+class _Tee(io.TextIOBase):
+    """Keeps what is written and passes it on (the terminal still gets the script's prints)."""
+
+    def __init__(self, original: Any) -> None:
+        super().__init__()
+        self._original = original
+        self._kept = io.StringIO()
+
+    def write(self, text: str) -> int:
+        self._kept.write(text)
+        if self._original is not None:
+            with contextlib.suppress(Exception):
+                self._original.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        if self._original is not None:
+            with contextlib.suppress(Exception):
+                self._original.flush()
+
+    def text(self) -> str:
+        return self._kept.getvalue()

@@ -1,42 +1,123 @@
-"""Run history read from the runs directory: started, status, mode, target and request."""
+"""Run history read from the runs directory: started (local time), status, mode, target, who
+answered and what it cost, and the request (whole, on hover). A run opens in a detail view
+(spec versions, plan, generated script, result, events); **Run again** starts a new run with
+the same request and target; a double-click opens its directory, or says why it cannot.
+"""
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
-from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QTabWidget,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
-from sam_plugin.runtime.run_store import RunDir, list_runs
+from sam_plugin.runtime.run_store import RunDir, RunResult, list_runs
 from sam_plugin.ui.i18n import tr
 
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
-COLUMNS = 5
-REQUEST_COLUMN = 4
+COLUMNS = 8
+REQUEST_COLUMN = 7
 
 
 def run_target(run: RunDir) -> str:
     """``model/part`` from ``result.json``, else from the observation (``workspace.json``) of a
     run without a result; ``""`` when the run recorded neither."""
+    target = _run_target(run, _read_result(run))
+    return f"{target[0]}/{target[1]}" if target else ""
+
+
+def _read_result(run: RunDir) -> RunResult | None:
     try:
-        result = run.read_result()
+        return run.read_result()
     except ValueError:
-        result = None
+        return None
+
+
+def _run_target(run: RunDir, result: RunResult | None) -> tuple[str, str] | None:
     if result is not None:
-        return f"{result.target.model_name}/{result.target.part_name}"
+        return result.target.model_name, result.target.part_name
     try:
         target = json.loads(run.file("workspace.json").read_text(encoding="utf-8"))["target"]
-        return f"{target['model_name']}/{target['part_name']}"
+        return str(target["model_name"]), str(target["part_name"])
     except (OSError, ValueError, KeyError, TypeError):
-        return ""
+        return None
+
+
+def local_time(started: str) -> str:
+    """``2026-11-29T19:30:00Z`` in the machine's time zone, ``2026-11-29 20:30:00``."""
+    try:
+        moment = datetime.fromisoformat(started.replace("Z", "+00:00"))
+    except ValueError:
+        return started
+    return moment.astimezone().strftime("%Y-%m-%d %H:%M:%S")
+
+
+def _provider_cells(result: RunResult | None) -> tuple[str, str, str]:
+    usage = getattr(result, "provider", None)
+    if usage is None:
+        return "—", "—", "—"
+    tokens = "—"
+    if usage.prompt_tokens is not None or usage.completion_tokens is not None:
+        tokens = f"{usage.prompt_tokens or 0} / {usage.completion_tokens or 0}"
+    name = tr("Replay") if usage.name == "Replay" else usage.name
+    who = name if usage.name == "Replay" else f"{name} · {usage.model}"
+    return who, tokens, f"{usage.seconds:.1f}"
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What Run again starts: the same request, mode and target."""
+
+    run_id: str
+    request: str
+    mode: str
+    model_name: str
+    part_name: str
+
+
+def run_request_of(runs_dir: Path, run_id: str) -> RunRequest | None:
+    run = RunDir(runs_dir, run_id)
+    try:
+        request = run.file("request.txt").read_text(encoding="utf-8")
+    except OSError:
+        return None
+    result = _read_result(run)
+    target = _run_target(run, result)
+    mode = result.module if result is not None else ""
+    if not mode:
+        try:
+            mode = str(json.loads(run.file("workspace.json").read_text(encoding="utf-8"))
+                       .get("mode", ""))
+        except (OSError, ValueError):
+            mode = ""
+    if target is None or not mode or not request.strip():
+        return None
+    return RunRequest(run_id=run_id, request=request, mode=mode, model_name=target[0],
+                      part_name=target[1])
 
 
 class HistoryView(QTreeWidget):
-    """objectName ``historyView``; double-click opens the run's directory."""
+    """objectName ``historyView``; double-click opens the run's directory (``openFailed``
+    says so when no file manager could)."""
 
     runActivated = Signal(str)  # noqa: N815 (Qt naming): run id
+    openFailed = Signal(str)  # noqa: N815: the directory that could not be opened
 
     def __init__(self, runs_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -45,6 +126,7 @@ class HistoryView(QTreeWidget):
         self.setColumnCount(COLUMNS)
         self.setRootIsDecorated(False)
         self.setHeaderLabels([tr("Started"), tr("Status"), tr("Mode"), tr("Target"),
+                              tr("Provider"), tr("Tokens in / out"), tr("Seconds"),
                               tr("Request")])
         self.itemDoubleClicked.connect(self._open)
 
@@ -53,11 +135,17 @@ class HistoryView(QTreeWidget):
         if not self.runs_dir.exists():
             return
         for summary in list_runs(self.runs_dir):
+            run = RunDir(self.runs_dir, summary.run_id)
+            result = _read_result(run)
+            target = _run_target(run, result)
             request = summary.request.strip().replace("\n", " ")
-            target = run_target(RunDir(self.runs_dir, summary.run_id))
-            item = QTreeWidgetItem(self, [summary.started, summary.status, summary.module,
-                                          target, request])
-            item.setToolTip(REQUEST_COLUMN, summary.request)
+            item = QTreeWidgetItem(self, [
+                local_time(summary.started), summary.status, summary.module,
+                f"{target[0]}/{target[1]}" if target else "", *_provider_cells(result), request])
+            tip = tr("{request}\n\nrun {run_id}, started {started} (UTC)").format(
+                request=summary.request.strip(), run_id=summary.run_id, started=summary.started)
+            for column in range(COLUMNS):
+                item.setToolTip(column, tip)
             item.setData(0, RUN_ID_ROLE, summary.run_id)
         for column in range(REQUEST_COLUMN):
             self.resizeColumnToContents(column)
@@ -66,8 +154,145 @@ class HistoryView(QTreeWidget):
         return [tuple(self.topLevelItem(i).text(c) for c in range(COLUMNS))
                 for i in range(self.topLevelItemCount())]
 
+    def selected_run(self) -> str | None:
+        item = self.currentItem()
+        return item.data(0, RUN_ID_ROLE) if item is not None else None
+
     def _open(self, item: QTreeWidgetItem, column: int) -> None:
         run_id = item.data(0, RUN_ID_ROLE)
         if run_id:
             self.runActivated.emit(run_id)
-            QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.runs_dir / run_id)))
+            path = self.runs_dir / run_id
+            if not QDesktopServices.openUrl(QUrl.fromLocalFile(str(path))):
+                self.openFailed.emit(str(path))
+
+
+class HistoryPanel(QWidget):
+    """The History tab: the list, Details… and Run again, and a note line."""
+
+    runAgainRequested = Signal(object)  # noqa: N815: a RunRequest
+
+    def __init__(self, view: HistoryView, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("historyPanel")
+        self.view = view
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(view, 1)
+        row = QHBoxLayout()
+        self.details_button = QPushButton(tr("Details…"))
+        self.details_button.setObjectName("historyDetailsButton")
+        self.run_again_button = QPushButton(tr("Run again"))
+        self.run_again_button.setObjectName("runAgainButton")
+        self.run_again_button.setToolTip(tr("A new run with the same request, mode and target"))
+        row.addWidget(self.details_button)
+        row.addWidget(self.run_again_button)
+        row.addStretch(1)
+        layout.addLayout(row)
+        self.note = QLabel()
+        self.note.setObjectName("historyNote")
+        self.note.setWordWrap(True)
+        self.note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.note)
+        self.details_button.clicked.connect(self.show_details)
+        self.run_again_button.clicked.connect(self._run_again)
+        view.openFailed.connect(self._say_open_failed)
+        view.itemSelectionChanged.connect(self._update_buttons)
+        self._update_buttons()
+        self.dialog: RunDetailDialog | None = None
+
+    def _update_buttons(self) -> None:
+        selected = self.view.selected_run() is not None
+        self.details_button.setEnabled(selected)
+        self.run_again_button.setEnabled(selected)
+
+    def _say_open_failed(self, path: str) -> None:
+        self.note.setText(tr("No file manager could open the run directory; it is {path} "
+                             "(Details… shows its files here).").format(path=path))
+
+    def show_details(self) -> RunDetailDialog | None:
+        run_id = self.view.selected_run()
+        if not run_id:
+            return None
+        self.dialog = RunDetailDialog(RunDir(self.view.runs_dir, run_id), self)
+        self.dialog.finished.connect(self.dialog.deleteLater)
+        self.dialog.open()
+        return self.dialog
+
+    def _run_again(self) -> None:
+        run_id = self.view.selected_run()
+        request = run_request_of(self.view.runs_dir, run_id) if run_id else None
+        if request is None:
+            self.note.setText(tr("This run recorded no request and target to run again."))
+            return
+        self.note.clear()
+        self.runAgainRequested.emit(request)
+
+
+def spec_versions(run: RunDir) -> list[tuple[str, str]]:
+    """(title, text) of every spec version: design.1.txt, design.2.txt, … (with the remark that
+    produced it), or design.txt alone when the spec was never revised."""
+    try:
+        remarks = {int(e["version"]): str(e["remark"]) for e in json.loads(
+            run.file("revisions.json").read_text(encoding="utf-8"))}
+    except (OSError, ValueError, KeyError, TypeError):
+        remarks = {}
+    versions = []
+    number = 1
+    while run.file(f"design.{number}.txt").exists():
+        title = tr("Version {n}").format(n=number)
+        if number in remarks:
+            title += " — " + tr("asked: {remark}").format(remark=remarks[number])
+        versions.append((title, run.file(f"design.{number}.txt").read_text(encoding="utf-8")))
+        number += 1
+    if not versions and run.file("design.txt").exists():
+        versions.append((tr("Spec"), run.file("design.txt").read_text(encoding="utf-8")))
+    return versions
+
+
+class RunDetailDialog(QDialog):
+    """objectName ``runDetailDialog``: one tab per artifact the analyst reads."""
+
+    def __init__(self, run: RunDir, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("runDetailDialog")
+        self.setWindowTitle(tr("Run {run_id}").format(run_id=run.run_id))
+        self.resize(760, 560)
+        layout = QVBoxLayout(self)
+        path = QLabel(str(run.path))
+        path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(path)
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("runDetailTabs")
+        layout.addWidget(self.tabs, 1)
+        specs = "\n\n".join(f"=== {title} ===\n{text}" for title, text in spec_versions(run))
+        for title, text in (
+            (tr("Spec versions"), specs),
+            (tr("Plan"), _read(run, "plan.json")),
+            (tr("Generated script"), _read(run, "generated_script.py")),
+            (tr("Script output"), _read(run, "script_output.txt")),
+            (tr("Result"), _read(run, "result.json")),
+            (tr("Events"), _read(run, "events.jsonl")),
+        ):
+            view = QPlainTextEdit(text or tr("(not in this run's directory)"))
+            view.setReadOnly(True)
+            view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+            self.tabs.addTab(view, title)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
+        buttons.rejected.connect(self.reject)
+        layout.addWidget(buttons)
+
+    def tab_text(self, title: str) -> str:
+        for index in range(self.tabs.count()):
+            if self.tabs.tabText(index) == title:
+                widget = self.tabs.widget(index)
+                assert isinstance(widget, QPlainTextEdit)
+                return widget.toPlainText()
+        raise KeyError(title)
+
+
+def _read(run: RunDir, name: str) -> str:
+    try:
+        return run.file(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

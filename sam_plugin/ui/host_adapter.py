@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.runtime.provider_choice import ProviderChooser
 from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
 from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
@@ -38,6 +39,7 @@ class PluginInstance:
     store: SettingsStore
     runs_dir: Path
     prewarm: Prewarm
+    chooser: ProviderChooser | None = None
     listeners: list[tuple[Any, Any]] = field(default_factory=list)
 
 
@@ -48,10 +50,23 @@ def instance_for(host: Any) -> PluginInstance | None:
     return _INSTANCES.get(id(host))
 
 
+def replay_url() -> str:
+    """The bundled replay server's URL (started on first use)."""
+    try:
+        from sam_plugin.demo.replay_service import replay_url as start
+    except ImportError as error:  # a packaging without the demo
+        raise ValueError(f"provider: the replay is not installed ({error}); choose a live "
+                         "provider in Settings") from None
+    return start()
+
+
 def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
-                            prewarm: Prewarm | None = None) -> Any:
-    """A new controller with the current settings (environment overrides saved values);
-    its providers share the prewarmed HTTP client when there is one."""
+                            prewarm: Prewarm | None = None,
+                            chooser: ProviderChooser | None = None) -> Any:
+    """A new controller for the provider chosen now (provider_choice.py: replay, the user's
+    environment, or the saved live settings); its providers share the prewarmed HTTP client
+    when there is one."""
+    chooser = chooser or ProviderChooser(store)
 
     def provider_factory(settings: Any) -> Any:
         from sam_plugin.runtime.provider import ChatProvider
@@ -64,20 +79,34 @@ def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
         from sam_plugin.runtime.controller import RunController
         from sam_plugin.runtime.host_gateway import HostGateway
 
-        return RunController(runs_dir=runs_dir, settings=store.effective(),
+        choice = chooser.current()
+        saved = store.load()
+        return RunController(runs_dir=runs_dir, settings=choice.settings(replay_url),
                              host=HostGateway(host.sam_module),
                              provider_factory=provider_factory,
-                             language=ui_language(getattr(host, "locale", None)))
+                             language=ui_language(getattr(host, "locale", None)),
+                             provider_name=choice.name(),
+                             max_revisions=_int(saved.get("max_revisions"), 3))
 
     return factory
 
 
-def _open_settings(store: SettingsStore) -> Any:
+def _int(value: Any, default: int) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+def _open_settings(store: SettingsStore, chooser: ProviderChooser) -> Any:
     def open_dialog(dock: SamAgentDock) -> None:
         from sam_plugin.ui.settings_dialog import SettingsDialog
 
         dialog = SettingsDialog(store, parent=dock)
+        # what was saved is the choice from now on (a --replay start no longer holds)
+        dialog.accepted.connect(chooser.chosen_in_settings)
         dialog.accepted.connect(dock.reset_controller)
+        dialog.accepted.connect(dock.refresh_provider)
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
@@ -93,21 +122,25 @@ def load_plugin(host: Any) -> PluginInstance:
     store = SettingsStore()
     runs_dir = runs_dir_from_env()
     prewarm = Prewarm().start()
+    chooser = ProviderChooser(store)
     dock = SamAgentDock(
         sam_module=host.sam_module,
-        controller_factory=make_controller_factory(host, store, runs_dir, prewarm),
+        controller_factory=make_controller_factory(host, store, runs_dir, prewarm, chooser),
         runs_dir=runs_dir,
-        open_settings=_open_settings(store),
+        open_settings=_open_settings(store, chooser),
         prewarm=prewarm,
+        provider_choice=chooser.current,
+        settings_store=store,
+        highlight=getattr(host, "highlight_elements", None),
         parent=host.main_window,
     )
-    dock.set_examples(_bundled_examples())
+    dock.set_examples(_bundled_examples(ui_language(getattr(host, "locale", None))))
     problem = binding_problem()
     if problem:
         log.error(problem)
-        dock.show_replay_notice(problem)
+        dock.show_binding_problem(problem)
     instance = PluginInstance(host=host, dock=dock, lease=lease, translator=translator,
-                              store=store, runs_dir=runs_dir, prewarm=prewarm)
+                              store=store, runs_dir=runs_dir, prewarm=prewarm, chooser=chooser)
     _listen_to_viewport(instance)
     host.add_dock_widget(dock, getattr(host, "dock_area", "right"))
     _INSTANCES[id(host)] = instance
@@ -130,8 +163,17 @@ def unload_plugin(host: Any) -> None:
     instance.dock.setParent(None)
     instance.dock.deleteLater()
     instance.prewarm.close()
+    _close_replay()
     remove_translator(instance.translator)
     release_qasync(instance.lease)
+
+
+def _close_replay() -> None:
+    try:
+        from sam_plugin.demo.replay_service import close_replay
+    except ImportError:
+        return
+    close_replay()
 
 
 def _listen_to_viewport(instance: PluginInstance) -> None:
@@ -152,9 +194,11 @@ def _listen_to_viewport(instance: PluginInstance) -> None:
     instance.listeners.append((viewport, on_display_changed))
 
 
-def _bundled_examples() -> list[dict[str, str]]:
+def _bundled_examples(language: str = "en") -> list[dict[str, str]]:
+    """The examples in the UI's language (a zh_CN dock lists the Chinese requests, which the
+    replay answers with recorded Chinese specs)."""
     try:
         from sam_plugin.demo.examples import load_examples
     except ImportError:
         return []
-    return [example.picker_entry() for example in load_examples()]
+    return [example.picker_entry(language) for example in load_examples()]

@@ -7,17 +7,22 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt, QUrl
+from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices
 from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
+    QPlainTextEdit,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
+from sam_plugin.runtime.property_verifier import values_table
+from sam_plugin.ui.audit_findings import Finding, audit_findings
+from sam_plugin.ui.check_words import check_name, check_value
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
@@ -73,14 +78,30 @@ def _ordered_checks(result: Any) -> list[Any]:
                   key=lambda c: (c.ok, by_module and not is_property_check(c.name)))
 
 
+LENGTH_VALUES = ("thickness", " a", " b", " r", " t", " l", " h", " b1", " b2", " t1", " t2",
+                 " t3")
+
+
+def _with_unit(name: str, unit: str) -> str:
+    """``Shell-2mm thickness (mm)``: a length value gets the model's length unit."""
+    if unit and any(name.endswith(suffix) for suffix in LENGTH_VALUES):
+        return f"{name} ({unit})"
+    return name
+
+
 class ResultView(QWidget):
     """objectName ``resultView``; children ``resultTable``, ``checksTable``, ``errorLabel``,
-    ``runDirLink``."""
+    ``runDirLink``, ``propertyValuesTable`` (values a Property run defined, before/after),
+    ``auditTable`` with ``highlightButton`` (what an audit found) and ``scriptOutputView``."""
+
+    highlightRequested = Signal(list)  # noqa: N815 (Qt naming): element labels to highlight
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("resultView")
         self.run_dir: Path | None = None
+        self.length_unit = ""
+        self._findings: list[Finding] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         self.error_label = QLabel()
@@ -95,9 +116,31 @@ class ResultView(QWidget):
         self.link.setObjectName("runDirLink")
         self.link.setTextFormat(Qt.TextFormat.RichText)
         self.link.linkActivated.connect(self.open_run_dir)
+        self.values = QTableWidget(0, 3)
+        self.values.setObjectName("propertyValuesTable")
+        self.audit = QTableWidget(0, 2)
+        self.audit.setObjectName("auditTable")
+        self.audit.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
+        self.highlight_button = QPushButton(tr("Highlight these elements in the viewport"))
+        self.highlight_button.setObjectName("highlightButton")
+        self.highlight_button.clicked.connect(self._on_highlight)
+        self.audit.itemSelectionChanged.connect(self._update_highlight)
+        self.output = QPlainTextEdit()
+        self.output.setObjectName("scriptOutputView")
+        self.output.setReadOnly(True)
+        self.output.setMaximumHeight(90)
+        self.output_title = QLabel(tr("Script output"))
         # the link first: in a short dock the tables scroll, the run directory stays in sight
-        for widget in (self.error_label, self.link, self.table, self.checks):
+        for widget in (self.error_label, self.link, self.table, self.checks, self.values,
+                       self.audit, self.highlight_button, self.output_title, self.output):
             layout.addWidget(widget)
+        layout.addStretch(1)  # packed at the top; the spare room stays below
+        for table in (self.values, self.audit):
+            table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+            table.verticalHeader().hide()
+            table.verticalHeader().setDefaultSectionSize(ROW_HEIGHT)
+            table.setWordWrap(True)
+            table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         for table in (self.table, self.checks):
             table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
             table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
@@ -113,6 +156,8 @@ class ResultView(QWidget):
         self.checks.setWordWrap(False)
         self.checks.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.checks.verticalHeader().hide()
+        # several checks stay in sight; in a short dock the result scrolls instead
+        self.checks.setMinimumHeight(ROW_HEIGHT * 5 + 28)
         self.retranslate()
         self.clear()
 
@@ -121,6 +166,9 @@ class ResultView(QWidget):
         self.table.setVerticalHeaderLabels([_row_title(r) for r in ROW_KEYS])
         self.checks.setHorizontalHeaderLabels([tr("Check"), tr("Expected"), tr("Actual"),
                                                tr("OK")])
+        self.values.setHorizontalHeaderLabels([tr("Value"), tr("Before"), tr("After (read "
+                                                                            "back)")])
+        self.audit.setHorizontalHeaderLabels([tr("Audit finding"), tr("Value")])
 
     def clear(self) -> None:
         self.error_label.hide()
@@ -133,6 +181,13 @@ class ResultView(QWidget):
         self.link.clear()
         self.run_dir = None
         self.set_tables_shown(False)
+        self.values.setRowCount(0)
+        self.audit.setRowCount(0)
+        self._findings = []
+        self.output.clear()
+        for widget in (self.values, self.audit, self.highlight_button, self.output_title,
+                       self.output):
+            widget.hide()
 
     def set_tables_shown(self, shown: bool) -> None:
         """The tables only once there is a result: until then the spec needs the room."""
@@ -142,23 +197,88 @@ class ResultView(QWidget):
     def has_result(self) -> bool:
         return not self.table.isHidden()
 
-    def show_result(self, result: Any, run_dir: Path | None, back_in_review: bool = False) -> None:
+    def show_result(self, result: Any, run_dir: Path | None, back_in_review: bool = False,
+                    plain: str | None = None) -> None:
         self.clear()
         self.set_tables_shown(True)
         self._fill_counts(result, run_dir)
         self.checks.setRowCount(len(result.checks))
+        self._fit_height(self.checks, max(5, len(result.checks)), rows_shown=12)
         # a check that failed is what the analyst must see first
         for row, check in enumerate(_ordered_checks(result)):
             ok = QTableWidgetItem(tr("yes") if check.ok else tr("NO"))
             ok.setForeground(QColor("#1a7f37") if check.ok else QColor("#cf222e"))
-            for column, item in enumerate((QTableWidgetItem(check.name),
-                                           QTableWidgetItem(check.expected),
-                                           QTableWidgetItem(check.actual), ok)):
-                item.setToolTip(item.text())
+            cells = (QTableWidgetItem(check_name(check.name)),
+                     QTableWidgetItem(check_value(check.expected)),
+                     QTableWidgetItem(check_value(check.actual)), ok)
+            raw = (check.name, check.expected, check.actual, cells[3].text())
+            for column, item in enumerate(cells):
+                item.setToolTip(raw[column])  # the words shown, the raw value on hover
                 self.checks.setItem(row, column, item)
         if result.error is not None:
-            self.show_error(result.error.layer, result.error.message, back_in_review)
+            self.show_error(result.error.layer, result.error.message, back_in_review, plain)
         self.set_run_dir(run_dir)
+        self._fill_values(run_dir)
+        self._fill_audit(run_dir)
+        self.show_output(_read_output(run_dir))
+
+    def _fill_values(self, run_dir: Path | None) -> None:
+        rows = values_table(run_dir)
+        self.values.setRowCount(len(rows))
+        for row, (name, before, after) in enumerate(rows):
+            for column, text in enumerate((_with_unit(name, self.length_unit), before, after)):
+                self.values.setItem(row, column, QTableWidgetItem(text))
+        self._fit_height(self.values, len(rows))
+        self.values.setVisible(bool(rows))
+
+    def _fill_audit(self, run_dir: Path | None) -> None:
+        self._findings = audit_findings(run_dir)
+        self.audit.setRowCount(len(self._findings))
+        for row, finding in enumerate(self._findings):
+            name = finding.name
+            if self.length_unit and finding.name == tr("Bounding box"):
+                name = f"{name} ({self.length_unit})"
+            for column, text in enumerate((name, finding.value)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(finding.detail or text)
+                if finding.elements and column == 0:
+                    item.setForeground(QColor("#9a6700"))
+                self.audit.setItem(row, column, item)
+        self.audit.resizeRowsToContents()
+        self._fit_height(self.audit, len(self._findings), rows_shown=8)
+        self.audit.setVisible(bool(self._findings))
+        self.highlight_button.setVisible(any(f.elements for f in self._findings))
+        self._update_highlight()
+
+    @staticmethod
+    def _fit_height(table: QTableWidget, rows: int, rows_shown: int = 12) -> None:
+        header = table.horizontalHeader().sizeHint().height()
+        table.setFixedHeight(ROW_HEIGHT * max(1, min(rows, rows_shown)) + header + 6)
+
+    def _selected_elements(self) -> list[int]:
+        rows = {index.row() for index in self.audit.selectedIndexes()}
+        chosen = [self._findings[r] for r in sorted(rows) if r < len(self._findings)]
+        if not chosen:  # nothing selected: every finding that names elements
+            chosen = [f for f in self._findings if f.elements]
+        return sorted({label for finding in chosen for label in finding.elements})
+
+    def _update_highlight(self) -> None:
+        self.highlight_button.setEnabled(bool(self._selected_elements()))
+
+    def _on_highlight(self) -> None:
+        labels = self._selected_elements()
+        if labels:
+            self.highlightRequested.emit(labels)
+
+    def show_output(self, text: str) -> None:
+        """What the script printed (also in ``script_output.txt``)."""
+        self.output.setPlainText(text.rstrip())
+        shown = bool(text.strip())
+        self.output.setVisible(shown)
+        self.output_title.setVisible(shown)
+
+    def audit_rows(self) -> list[tuple[str, str]]:
+        return [(f.name, f.value) for f in self._findings]
 
     def _fill_counts(self, result: Any, run_dir: Path | None) -> None:
         for key in COUNT_ROWS:
@@ -198,9 +318,16 @@ class ResultView(QWidget):
     def row_shown(self, key: str) -> bool:
         return not self.table.isRowHidden(ROW_KEYS.index(key))
 
-    def show_error(self, layer: str, message: str, back_in_review: bool) -> None:
-        text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=message)
-        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, text)}")
+    def show_error(self, layer: str, message: str, back_in_review: bool,
+                   plain: str | None = None) -> None:
+        """The message in words (``plain`` when the dock knows better words), the raw one in
+        the tooltip and the run directory."""
+        from sam_plugin.ui.plain_words import plain_message
+
+        words = plain or plain_message(message)
+        text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
+        self.error_label.setToolTip(message)
+        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, message)}")
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 
@@ -224,6 +351,10 @@ class ResultView(QWidget):
             return False
         return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.run_dir)))
 
+    def value_rows(self) -> list[tuple[str, str, str]]:
+        return [tuple(self.values.item(r, c).text() for c in range(3))  # type: ignore[misc]
+                for r in range(self.values.rowCount())]
+
     def cell(self, row_key: str, column: str) -> str:
         """Text of a before/after cell, e.g. ``cell("QUAD", "after")`` (tests, automation)."""
         item = self.table.item(ROW_KEYS.index(row_key), 0 if column == "before" else 1)
@@ -232,3 +363,15 @@ class ResultView(QWidget):
     def check_rows(self) -> list[tuple[str, str, str, str]]:
         return [tuple(self.checks.item(r, c).text() for c in range(4))  # type: ignore[misc]
                 for r in range(self.checks.rowCount())]
+
+
+OUTPUT_FILE = "script_output.txt"
+
+
+def _read_output(run_dir: Path | None) -> str:
+    if run_dir is None:
+        return ""
+    try:
+        return (Path(run_dir) / OUTPUT_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

@@ -66,7 +66,8 @@ def _named_after(checks: list[Any], row: str) -> str:
     prefix = NAMED_CHECK_PREFIXES[row]
     found = []
     for check in checks:
-        if check.name.startswith(prefix):
+        # "material Steel" (present?), not "material Steel E" (a value: the values table)
+        if check.name.startswith(prefix) and check.expected == "present":
             name = check.name[len(prefix):]
             found.append(name if check.actual == "present" else f"{name}: {check.actual}")
     return ", ".join(found) if found else NOT_READ

@@ -1,5 +1,7 @@
-"""Provider settings: base URL, model, API key (masked), profile, temperature, timeouts and
-"Test connection". Environment variables override what is saved, and the dialog says so.
+"""Provider settings: Replay or a live provider (base URL, model, API key (masked), profile,
+temperature, timeouts), "Test connection" of what is typed, the length unit shown when a model
+has none, and the bound on Ask for changes. Provider variables the user set in the environment
+override what is saved, and the dialog names exactly those.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 import httpx
 from PySide6.QtWidgets import (
+    QButtonGroup,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -19,20 +22,19 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
+    QRadioButton,
+    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
 
-from sam_plugin.runtime.settings import (
-    ENV_API_KEY,
-    ENV_BASE_URL,
-    ENV_MODEL,
-    PROFILES,
-    ProviderSettings,
-)
+from sam_plugin.runtime.provider_choice import user_provider_variables
+from sam_plugin.runtime.revision import DEFAULT_MAX_REVISIONS
+from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_MODEL, PROFILES, ProviderSettings
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.settings_store import SettingsStore
 
+LENGTH_UNITS = ("mm", "m", "cm", "in", "ft")
 TIMEOUT_FIELDS = (("connect_timeout", "Connect timeout (s)"),
                   ("idle_read_timeout", "Idle read timeout (s)"),
                   ("total_timeout", "Total timeout (s)"))
@@ -81,7 +83,22 @@ class SettingsDialog(QDialog):
         self.env = os.environ if env is None else env
         saved = store.load()
         layout = QVBoxLayout(self)
-        form = QFormLayout()
+        self.replay_radio = QRadioButton(tr("Replay — recorded responses for the bundled "
+                                            "examples (no model, no network)"))
+        self.replay_radio.setObjectName("replayRadio")
+        self.live_radio = QRadioButton(tr("Live model — an OpenAI-compatible endpoint"))
+        self.live_radio.setObjectName("liveRadio")
+        self.kind_group = QButtonGroup(self)
+        self.kind_group.addButton(self.replay_radio)
+        self.kind_group.addButton(self.live_radio)
+        live_saved = saved.get("provider") == "live" or (
+            "provider" not in saved and bool(saved.get("base_url")))
+        (self.live_radio if live_saved else self.replay_radio).setChecked(True)
+        layout.addWidget(self.replay_radio)
+        layout.addWidget(self.live_radio)
+        self.live_fields = QWidget()
+        self.live_fields.setObjectName("liveFields")
+        form = QFormLayout(self.live_fields)
         self.base_url = QLineEdit(str(saved.get("base_url", "")))
         self.base_url.setObjectName("baseUrlEdit")
         self.base_url.setPlaceholderText("https://api.deepseek.com/v1 · http://localhost:11434/v1")
@@ -115,8 +132,24 @@ class SettingsDialog(QDialog):
             spin.setValue(float(saved.get(field, getattr(defaults, field))))
             self.timeouts[field] = spin
             form.addRow(tr(label), spin)
-        layout.addLayout(form)
-        self.key_note = QLabel(store.key_storage_note())
+        layout.addWidget(self.live_fields)
+        general = QFormLayout()
+        self.length_unit = QComboBox()
+        self.length_unit.setObjectName("lengthUnitCombo")
+        self.length_unit.setEditable(True)
+        self.length_unit.addItems(LENGTH_UNITS)
+        self.length_unit.setCurrentText(str(saved.get("length_unit") or "mm"))
+        self.length_unit.setToolTip(tr("Shown next to coordinates and dimensions when the "
+                                       "model declares no unit"))
+        self.max_revisions = QSpinBox()
+        self.max_revisions.setObjectName("maxRevisionsSpin")
+        self.max_revisions.setRange(0, 20)
+        self.max_revisions.setValue(int(saved.get("max_revisions", DEFAULT_MAX_REVISIONS)))
+        self.max_revisions.setSuffix(tr(" time(s) per spec"))
+        general.addRow(tr("Length unit (when the model has none)"), self.length_unit)
+        general.addRow(tr("Ask for changes: at most"), self.max_revisions)
+        layout.addLayout(general)
+        self.key_note = QLabel(store.key_storage_note(tr))
         self.key_note.setObjectName("keyStorageNote")
         self.key_note.setWordWrap(True)
         layout.addWidget(self.key_note)
@@ -138,17 +171,34 @@ class SettingsDialog(QDialog):
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
         self.test_button.clicked.connect(self._on_test_clicked)
+        self.live_radio.toggled.connect(self._on_kind_changed)
         self._test_task: asyncio.Future[Any] | None = None
+        self._on_kind_changed()
+
+    def kind(self) -> str:
+        return "live" if self.live_radio.isChecked() else "replay"
+
+    def _on_kind_changed(self, *args: Any) -> None:
+        self.live_fields.setEnabled(self.kind() == "live")
+        self.test_result.clear()
 
     def _env_note(self) -> str:
-        names = [n for n in (ENV_BASE_URL, ENV_API_KEY, ENV_MODEL) if self.env.get(n, "").strip()]
+        """Only the variables the user set (the demo sets none; see provider_choice.py)."""
+        names = user_provider_variables(self.env)
         if not names:
             return ""
-        return tr("Set in the environment, overriding the saved values: {names}").format(
-            names=", ".join(names))
+        note = tr("Set in your environment, and used instead of what is saved here: "
+                  "{names}").format(names=", ".join(names))
+        if ENV_BASE_URL in names or ENV_MODEL in names:
+            note += " " + tr("(so the live provider from the environment answers, whichever "
+                             "choice is saved here; unset them to choose here)")
+        return note
 
     def values(self) -> dict[str, Any]:
         values: dict[str, Any] = {
+            "provider": self.kind(),
+            "length_unit": self.length_unit.currentText().strip(),
+            "max_revisions": self.max_revisions.value(),
             "base_url": self.base_url.text().strip(),
             "model": self.model.text().strip(),
             "temperature": self.temperature.value(),
@@ -159,13 +209,15 @@ class SettingsDialog(QDialog):
         return values
 
     def settings(self) -> ProviderSettings:
-        """The settings as they would apply (environment overrides included)."""
-        saved = {**self.values(), "api_key": self.api_key.text()}
-        return ProviderSettings.from_env(self.env, saved=saved)
+        """The live settings exactly as typed (the environment is not consulted: Test
+        connection tests what is in the dialog)."""
+        typed = {**self.values(), "api_key": self.api_key.text()}
+        return ProviderSettings.from_env({}, saved=typed)
 
     def save(self) -> None:
         try:
-            self.settings()
+            if self.kind() == "live":
+                self.settings()
         except ValueError as error:
             self.test_result.setText(tr("Not saved: {error}").format(error=error))
             return
@@ -173,7 +225,11 @@ class SettingsDialog(QDialog):
         self.accept()
 
     def _on_test_clicked(self) -> None:
-        self.test_result.setText(tr("Testing…"))
+        if self.kind() == "replay":
+            self.test_result.setText(tr("Replay needs no connection: it answers the bundled "
+                                        "example requests from recorded responses."))
+            return
+        self.test_result.setText(tr("Testing {url}…").format(url=self.base_url.text().strip()))
         self._test_task = asyncio.ensure_future(self._run_test())
 
     async def _run_test(self) -> str:

@@ -1,114 +1,12 @@
-"""Where the dock keeps the provider settings the user saved, and where runs are written.
+"""Where the dock keeps its settings: moved to :mod:`sam_plugin.runtime.settings_store` so that
+the CLI reads the same file without Qt; this name stays for existing imports."""
 
-Non-secret fields go to ``settings.json`` in the per-user config directory (platformdirs).
-The API key goes to the system keyring when a usable backend exists; otherwise it is kept in
-that same file, and :meth:`SettingsStore.key_storage_note` says so plainly. Environment
-variables (``SAM_AGENT_BASE_URL``, ``SAM_AGENT_API_KEY``, ``SAM_AGENT_MODEL``) override saved
-values (DESIGN.md §9); ``SAM_AGENT_RUNS_DIR`` sets the runs directory.
-"""
-
-from __future__ import annotations
-
-import json
-import os
-from collections.abc import Mapping
-from pathlib import Path
-from typing import Any
-
-import platformdirs
-
-from sam_plugin.runtime.settings import ProviderSettings
-
-APP_NAME = "sam-agent"
-KEYRING_SERVICE = "sam-agent"
-KEYRING_USER = "api_key"
-ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
-SAVED_FIELDS = ("base_url", "model", "profile", "temperature", "connect_timeout",
-                "idle_read_timeout", "total_timeout")
-
-
-ENV_SETTINGS_FILE = "SAM_AGENT_SETTINGS_FILE"
-
-
-def default_settings_path(env: Mapping[str, str] | None = None) -> Path:
-    """``SAM_AGENT_SETTINGS_FILE`` when set (tests, portable set-ups), else the per-user
-    config directory's ``sam-agent/settings.json``."""
-    env = os.environ if env is None else env
-    value = env.get(ENV_SETTINGS_FILE, "").strip()
-    return Path(value) if value else Path(platformdirs.user_config_dir(APP_NAME)) / "settings.json"
-
-
-def runs_dir_from_env(env: Mapping[str, str] | None = None) -> Path:
-    """``SAM_AGENT_RUNS_DIR`` when set, else ``<user data dir>/sam-agent/runs``."""
-    env = os.environ if env is None else env
-    value = env.get(ENV_RUNS_DIR, "").strip()
-    return Path(value) if value else Path(platformdirs.user_data_dir(APP_NAME)) / "runs"
-
-
-def _usable_keyring() -> Any | None:
-    """The ``keyring`` module when it is installed and has a real backend, else ``None``."""
-    try:
-        import keyring  # type: ignore[import-not-found]
-        from keyring.backends import fail  # type: ignore[import-not-found]
-    except ImportError:
-        return None
-    try:
-        if isinstance(keyring.get_keyring(), fail.Keyring):
-            return None
-    except Exception:  # a broken backend is no backend
-        return None
-    return keyring
-
-
-class SettingsStore:
-    """Load/save the user's provider settings; ``keyring`` is used when it works."""
-
-    def __init__(self, path: Path | None = None, *, keyring_module: Any = "auto") -> None:
-        self.path = path or default_settings_path()
-        self._keyring = _usable_keyring() if keyring_module == "auto" else keyring_module
-
-    @property
-    def uses_keyring(self) -> bool:
-        return self._keyring is not None
-
-    def key_storage_note(self) -> str:
-        from sam_plugin.ui.i18n import tr
-
-        if self.uses_keyring:
-            return tr("The API key is kept in the system keyring.")
-        return tr("No system keyring is available: the API key is kept in plain text in "
-                  "{path}.").format(path=self.path)
-
-    def load(self) -> dict[str, Any]:
-        """Saved values (API key included when one was saved); ``{}`` when nothing is saved."""
-        try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            data = {}
-        values = {k: data[k] for k in SAVED_FIELDS if k in data}
-        key = self._read_key(data)
-        if key:
-            values["api_key"] = key
-        return values
-
-    def save(self, values: Mapping[str, Any], api_key: str) -> None:
-        data = {k: values[k] for k in SAVED_FIELDS if k in values}
-        if self._keyring is not None:
-            self._keyring.set_password(KEYRING_SERVICE, KEYRING_USER, api_key)
-        else:
-            data["api_key"] = api_key
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        temp = self.path.with_name(self.path.name + ".tmp")
-        temp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-        if os.name == "posix":
-            temp.chmod(0o600)  # the key may be in it
-        os.replace(temp, self.path)
-
-    def _read_key(self, data: Mapping[str, Any]) -> str:
-        if self._keyring is not None:
-            return self._keyring.get_password(KEYRING_SERVICE, KEYRING_USER) or ""
-        return str(data.get("api_key") or "")
-
-    def effective(self, env: Mapping[str, str] | None = None) -> ProviderSettings:
-        """Saved settings overridden by the ``SAM_AGENT_*`` environment variables."""
-        return ProviderSettings.from_env(env, saved=self.load())
+from sam_plugin.runtime.settings_store import (  # noqa: F401
+    APP_NAME,
+    ENV_RUNS_DIR,
+    ENV_SETTINGS_FILE,
+    SAVED_FIELDS,
+    SettingsStore,
+    default_settings_path,
+    runs_dir_from_env,
+)

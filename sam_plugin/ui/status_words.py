@@ -78,14 +78,17 @@ def error_action(layer: str, back_in_review: bool, message: str = "") -> str:
               "again.")
 
 
-def final_words(result: Any, back_in_review: bool = False) -> str:
-    """Status text once a run stops: ``Verified`` / ``Review`` / ``Failed`` / ``Cancelled``."""
+def final_words(result: Any, back_in_review: bool = False, plain: str | None = None) -> str:
+    """Status text once a run stops: ``Verified`` / ``Review`` / ``Failed`` / ``Cancelled``.
+    ``plain``: better words for the reason, when the dock knows them."""
     status = getattr(result, "status", "")
     error = getattr(result, "error", None)
     if status == "verified":
         return tr("Verified")
     reason = ""
-    if error is not None:
+    if plain:
+        reason = plain
+    elif error is not None:
         reason = f"{layer_name(error.layer)}: {_summary(error.message)}"
     if back_in_review:
         return tr("Review — returned, nothing executed ({reason})").format(reason=reason)
@@ -100,9 +103,15 @@ def final_words(result: Any, back_in_review: bool = False) -> str:
     return tr("Failed — {reason}").format(reason=reason) if reason else tr("Failed")
 
 
-def _summary(text: str, limit: int = 100) -> str:
-    """The message on one line (diagnostic bullets joined), cut at ``limit`` characters: the
-    status line is scanned, the result view's error label carries the whole message."""
-    parts = [line.strip().lstrip("- ").strip() for line in (text or "").splitlines()]
+def _summary(text: str, limit: int = 300) -> str:
+    """The message on one line in the analyst's words (diagnostic bullets joined); when that
+    is long, its first line whole and a pointer to the rest (never cut mid-word): the result
+    view's error label carries the whole message, the tooltip the raw one."""
+    from sam_plugin.ui.plain_words import first_sentence, plain_message
+
+    plain = plain_message(text)
+    parts = [line.strip().lstrip("- ").strip() for line in plain.splitlines()]
     line = " — ".join(p for p in parts if p)
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    if len(line) <= limit:
+        return line
+    return first_sentence(plain) + " " + tr("(the whole message is below)")

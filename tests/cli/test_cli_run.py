@@ -133,7 +133,7 @@ def test_missing_provider_settings_is_usage_exit_2(tmp_path, capsys, monkeypatch
     monkeypatch.setenv("SAM_AGENT_BASE_URL", "")
     run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q"], capsys)
     assert run.code == 2
-    assert run.err.startswith(
+    assert run.err.splitlines()[-1].startswith(
         "sam-agent: error: provider settings incomplete: missing base_url, model"
     )
 

@@ -48,8 +48,13 @@ def test_the_status_line_is_a_short_summary_and_the_error_label_keeps_all_of_it(
                "live model) has no recorded answer for this request: it answers only the 4 "
                "bundled example requests, word for word. (HTTP 400)")
     status = final_words(_result("failed", RunError(layer="provider", message=message)))
-    assert status == ("Failed — provider: the design request failed: bad_request: Replay mode "
-                      "(recorded responses, not a live model) has no r…")
+    # in words, whole (the status wraps): no error kind, no HTTP code, nothing cut off
+    assert status == ("Failed — provider: the design request failed: the provider refused the "
+                      "request: Replay mode (recorded responses, not a live model) has no "
+                      "recorded answer for this request: it answers only the 4 bundled example "
+                      "requests, word for word.")
+    long = final_words(_result("failed", RunError(layer="provider", message="x " * 400)))
+    assert long.endswith("(the whole message is below)") and "…" not in long
 
 
 def test_a_long_error_in_a_short_dock_scrolls_instead_of_squeezing_the_counts(
@@ -68,7 +73,7 @@ def test_a_long_error_in_a_short_dock_scrolls_instead_of_squeezing_the_counts(
     assert label.height() >= label.heightForWidth(label.width())
     link_bottom = view.link.mapTo(dock, view.link.rect().bottomLeft()).y()
     assert view.link.isVisible() and link_bottom <= dock.height()
-    assert view.error_label.text().startswith(f"Error in provider: {message}")
+    assert view.error_label.text().startswith(f"Error in provider: {message.strip()}")
 
 
 def test_the_spec_gets_the_room_in_review_and_the_result_after_the_run(

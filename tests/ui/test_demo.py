@@ -74,10 +74,14 @@ def test_an_unknown_request_in_replay_fails_at_provider_without_a_spec(
     from sam_plugin.ui.automation import run_request
 
     status = run_request(dock, "part", "Model-1", "Panel", "paint the panel red", timeout=30)
-    assert status.startswith("Failed — provider: the design request failed: bad_request: "
-                             "Replay mode (recorded responses, not a live model)")
+    assert status.startswith("Failed — provider: the design request failed: the provider "
+                             "refused the request: Replay mode (recorded responses, not a live "
+                             "model)")
+    assert "bad_request" not in status and "HTTP" not in status
+    assert "bad_request" in dock.status_label.toolTip()  # the raw message stays at hand
     assert dock.result_view.error_label.text().startswith(
-        "Error in provider: the design request failed: bad_request: Replay mode (recorded "
+        "Error in provider: the design request failed: the provider refused the request: "
+        "Replay mode (recorded "
         "responses, not a live model) has no recorded answer for this request: it answers only "
         "the 4 bundled example requests, word for word. Pick one under Examples in the dock")
     assert dock.controller.result.status == "failed"
@@ -93,3 +97,36 @@ def _streamed_content(chunks: list[bytes]) -> str:
             for choice in json.loads(line[6:]).get("choices", []):
                 text.append(choice.get("delta", {}).get("content") or "")
     return "".join(text)
+
+
+def test_a_platform_plugin_that_cannot_load_is_said_in_one_line(monkeypatch):
+    from sam_plugin.ui.qt_platform import platform_problem
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "no-such-platform"}
+    problem = platform_problem(env)
+    assert problem is not None and "\n" not in problem
+    assert problem.startswith("sam-agent demo: the Qt platform plugin 'no-such-platform' could "
+                              "not be loaded: install the desktop libraries")
+    assert "libxcb-cursor0" in problem and "QT_QPA_PLATFORM=offscreen" in problem
+    assert platform_problem({**os.environ, "QT_QPA_PLATFORM": "offscreen"}) is None
+    no_display = {k: v for k, v in os.environ.items()
+                  if k not in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY")}
+    import sys
+
+    if sys.platform.startswith("linux"):
+        assert "no display" in platform_problem(no_display)
+
+
+def test_the_demo_without_a_usable_platform_exits_with_that_line(tmp_path):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "no-such-platform",
+           "SAM_AGENT_RUNS_DIR": str(tmp_path / "runs"),
+           "SAM_AGENT_SETTINGS_FILE": str(tmp_path / "s.json")}
+    done = subprocess.run([sys.executable, "-m", "sam_plugin.runtime.cli", "demo", "--replay"],
+                          env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 1
+    lines = [line for line in done.stderr.splitlines() if line.startswith("sam-agent demo:")]
+    assert len(lines) == 1 and "libxcb-cursor0" in lines[0], done.stderr
+    assert "core dumped" not in done.stderr and "Aborted" not in done.stderr

@@ -192,3 +192,29 @@ def test_full_render_of_a_190k_element_part_runs_in_batches(qtbot):
     assert viewport._cache_key == viewport._view_key()  # the new rotation is rendered
     assert turns >= 20
     assert longest < 0.6 * one_go, (longest, one_go)
+
+
+def test_the_viewport_draws_an_axis_triad_and_node_labels_on_request(qtbot, host_window):
+    from PySide6.QtGui import QColor
+
+    viewport = host_window.viewport
+    host_window.resize(1024, 640)
+    host_window.show()
+    qtbot.waitExposed(host_window)
+    host_window.display_part("Model-1", "Panel")
+    viewport.render_now()
+    image = viewport.grab().toImage()
+
+    def reddish(x0: int, y0: int, x1: int, y1: int) -> int:
+        return sum(1 for x in range(x0, x1) for y in range(y0, y1)
+                   if QColor(image.pixel(x, y)).red() > 180
+                   and QColor(image.pixel(x, y)).green() < 90)
+
+    height = image.height()
+    assert reddish(30, height - 50, 80, height - 20) > 5  # the X axis of the triad
+    assert not viewport.node_labels_shown
+    host_window.node_labels_action.setChecked(True)
+    assert viewport.node_labels_shown
+    labelled = viewport.grab().toImage()
+    assert labelled != image  # the labels were drawn
+    assert "Panel" in viewport.geometry_data.part_name

@@ -169,18 +169,34 @@ def test_settings_dialog_masks_the_key_and_saves(qtbot, tmp_path):
     dialog = SettingsDialog(store, env={"SAM_AGENT_MODEL": "from-env"})
     qtbot.addWidget(dialog)
     assert dialog.api_key.echoMode() == QLineEdit.EchoMode.Password
-    assert dialog.env_note.text() == (
-        "Set in the environment, overriding the saved values: SAM_AGENT_MODEL")
+    assert dialog.env_note.text().startswith(
+        "Set in your environment, and used instead of what is saved here: SAM_AGENT_MODEL")
     assert "plain text" in dialog.key_note.text()
+    assert dialog.replay_radio.isChecked()  # nothing saved: the replay
+    assert not dialog.live_fields.isEnabled()
+    dialog.live_radio.setChecked(True)
+    assert dialog.live_fields.isEnabled()
     dialog.base_url.setText("https://api.deepseek.com/v1")
     dialog.model.setText("deepseek-chat")
     dialog.api_key.setText("sk-1")
     dialog.timeouts["total_timeout"].setValue(300)
     dialog.save()
     saved = json.loads(store.path.read_text())
+    assert saved["provider"] == "live"
     assert saved["base_url"] == "https://api.deepseek.com/v1"
     assert saved["total_timeout"] == 300
-    assert dialog.settings().model == "from-env"
+    # Test connection tests what was typed, not the environment
+    assert dialog.settings().model == "deepseek-chat"
+
+
+def test_the_environment_note_names_only_what_the_user_set(qtbot, tmp_path):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+    from sam_plugin.ui.settings_store import SettingsStore
+
+    store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
+    dialog = SettingsDialog(store, env={"SAM_AGENT_REPLAY": "1", "SAM_AGENT_RUNS_DIR": "/x"})
+    qtbot.addWidget(dialog)
+    assert dialog.env_note.text() == "" and dialog.env_note.isHidden()
 
 
 def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):
@@ -194,6 +210,7 @@ def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):
         port = probe.getsockname()[1]
     dialog = SettingsDialog(SettingsStore(tmp_path / "s.json", keyring_module=None), env={})
     qtbot.addWidget(dialog)
+    dialog.live_radio.setChecked(True)
     dialog.base_url.setText(f"http://127.0.0.1:{port}/v1")
     dialog.model.setText("m")
     from sam_plugin.ui.event_loop import attach_qasync, release_qasync
@@ -219,10 +236,15 @@ def test_history_lists_runs_newest_first(qtbot, tmp_path):
     view = HistoryView(tmp_path)
     qtbot.addWidget(view)
     view.refresh()
+    from sam_plugin.ui.history_view import local_time
+
     assert view.rows() == [
-        ("2026-11-29T11:00:00Z", "failed", "part", "Model-1/Plate", "refine all"),
-        ("2026-11-29T10:00:00Z", "verified", "part", "Model-1/Plate", "build a plate"),
+        (local_time("2026-11-29T11:00:00Z"), "failed", "part", "Model-1/Plate", "—", "—", "—",
+         "refine all"),
+        (local_time("2026-11-29T10:00:00Z"), "verified", "part", "Model-1/Plate", "—", "—",
+         "—", "build a plate"),
     ]
+    assert view.topLevelItem(0).toolTip(2).startswith("refine\nall")  # whole, on any column
 
 
 @pytest.mark.parametrize("phase", ["designing", "collecting"])

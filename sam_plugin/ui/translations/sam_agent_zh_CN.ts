@@ -478,6 +478,504 @@
     <message>
         <source>No verified run to undo yet</source>
         <translation>尚无可撤销的已验证运行</translation>
+        <source>(incomplete: {fields})</source>
+        <translation>（不完整：{fields}）</translation>
+    </message>
+    <message>
+        <source>(not in this run's directory)</source>
+        <translation>（此运行目录中没有）</translation>
+    </message>
+    <message>
+        <source>(so the live provider from the environment answers, whichever choice is saved here; unset them to choose here)</source>
+        <translation>（因此无论这里保存了什么选择，都由环境中的在线模型服务应答；取消这些变量后才能在此选择）</translation>
+    </message>
+    <message>
+        <source>(the whole message is below)</source>
+        <translation>（完整信息见下方）</translation>
+    </message>
+    <message>
+        <source>A new run with the same request, mode and target</source>
+        <translation>以相同的请求、模式和目标新建一次运行</translation>
+    </message>
+    <message>
+        <source>A run is in progress or in review: finish or cancel it first.</source>
+        <translation>有运行正在进行或等待审阅：请先完成或取消它。</translation>
+    </message>
+    <message>
+        <source>After (read back)</source>
+        <translation>之后（回读）</translation>
+    </message>
+    <message>
+        <source>Answering: Replay — recorded responses, not a live model</source>
+        <translation>应答方：回放 — 录制的响应，不是在线模型</translation>
+    </message>
+    <message>
+        <source>Answering: no provider ({problem}) — open Settings…</source>
+        <translation>应答方：无模型服务（{problem}）— 请打开“设置…”</translation>
+    </message>
+    <message>
+        <source>Answering: {provider}</source>
+        <translation>应答方：{provider}</translation>
+    </message>
+    <message>
+        <source>Ask for changes</source>
+        <translation>要求修改</translation>
+    </message>
+    <message>
+        <source>Ask for changes: at most</source>
+        <translation>要求修改：最多</translation>
+    </message>
+    <message>
+        <source>Aspect ratio</source>
+        <translation>长宽比</translation>
+    </message>
+    <message>
+        <source>Audit finding</source>
+        <translation>审计结果</translation>
+    </message>
+    <message>
+        <source>Bounding box</source>
+        <translation>包围盒</translation>
+    </message>
+    <message>
+        <source>Chosen by --replay for this session; Settings… can change it</source>
+        <translation>本次会话由 --replay 选定；可在“设置…”中更改</translation>
+    </message>
+    <message>
+        <source>Coincident nodes</source>
+        <translation>重合节点</translation>
+    </message>
+    <message>
+        <source>Could not highlight: {error}</source>
+        <translation>无法高亮显示：{error}</translation>
+    </message>
+    <message>
+        <source>Counts</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>Degenerate elements</source>
+        <translation>退化单元</translation>
+    </message>
+    <message>
+        <source>Details…</source>
+        <translation>详情…</translation>
+    </message>
+    <message>
+        <source>Duplicate elements</source>
+        <translation>重复单元</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>事件</translation>
+    </message>
+    <message>
+        <source>Free edges</source>
+        <translation>自由边</translation>
+    </message>
+    <message>
+        <source>Free nodes</source>
+        <translation>自由节点</translation>
+    </message>
+    <message>
+        <source>From your environment: {names}</source>
+        <translation>来自你的环境变量：{names}</translation>
+    </message>
+    <message>
+        <source>Generated script</source>
+        <translation>生成的脚本</translation>
+    </message>
+    <message>
+        <source>Hanging nodes</source>
+        <translation>悬挂节点</translation>
+    </message>
+    <message>
+        <source>Highlight these elements in the viewport</source>
+        <translation>在视口中高亮这些单元</translation>
+    </message>
+    <message>
+        <source>Inverted elements</source>
+        <translation>反转单元</translation>
+    </message>
+    <message>
+        <source>Labels: {labels}</source>
+        <translation>编号：{labels}</translation>
+    </message>
+    <message>
+        <source>Largest angle (°)</source>
+        <translation>最大角（°）</translation>
+    </message>
+    <message>
+        <source>Length unit (when the model has none)</source>
+        <translation>长度单位（模型未声明时）</translation>
+    </message>
+    <message>
+        <source>Length unit of the model</source>
+        <translation>模型的长度单位</translation>
+    </message>
+    <message>
+        <source>Live model — an OpenAI-compatible endpoint</source>
+        <translation>在线模型 — 兼容 OpenAI 的接口</translation>
+    </message>
+    <message>
+        <source>Locked: the spec was written for this mode and target. Cancel the run to change them.</source>
+        <translation>已锁定：规格是为此模式和目标编写的。取消本次运行后才能更改。</translation>
+    </message>
+    <message>
+        <source>Merge tolerance</source>
+        <translation>合并容差</translation>
+    </message>
+    <message>
+        <source>No file manager could open the run directory; it is {path} (Details… shows its files here).</source>
+        <translation>没有文件管理器能打开运行目录；它位于 {path}（“详情…”可在此查看其中的文件）。</translation>
+    </message>
+    <message>
+        <source>No provider is configured: the bundled replay answers</source>
+        <translation>未配置模型服务：由内置回放应答</translation>
+    </message>
+    <message>
+        <source>Not sent — {error}</source>
+        <translation>未发送 — {error}</translation>
+    </message>
+    <message>
+        <source>Operations: {operations}</source>
+        <translation>操作：{operations}</translation>
+    </message>
+    <message>
+        <source>Plan</source>
+        <translation>计划</translation>
+    </message>
+    <message>
+        <source>Provider</source>
+        <translation>模型服务</translation>
+    </message>
+    <message>
+        <source>Replay</source>
+        <translation>回放</translation>
+    </message>
+    <message>
+        <source>Replay needs no connection: it answers the bundled example requests from recorded responses.</source>
+        <translation>回放无需连接：它用录制的响应回答内置的示例请求。</translation>
+    </message>
+    <message>
+        <source>Replay — recorded responses for the bundled examples (no model, no network)</source>
+        <translation>回放 — 内置示例的录制响应（无模型、无网络）</translation>
+    </message>
+    <message>
+        <source>Result</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Review — the spec was revised with your remark; Confirm, ask for more changes, or Cancel</source>
+        <translation>审阅 — 规格已按你的意见修改；请确认、继续要求修改或取消</translation>
+    </message>
+    <message>
+        <source>Run again</source>
+        <translation>再次运行</translation>
+    </message>
+    <message>
+        <source>Run {run_id}</source>
+        <translation>运行 {run_id}</translation>
+    </message>
+    <message>
+        <source>Saved in Settings…</source>
+        <translation>已保存在“设置…”中</translation>
+    </message>
+    <message>
+        <source>Script output</source>
+        <translation>脚本输出</translation>
+    </message>
+    <message>
+        <source>Seconds</source>
+        <translation>秒</translation>
+    </message>
+    <message>
+        <source>Set in your environment, and used instead of what is saved here: {names}</source>
+        <translation>已在你的环境中设置，并取代此处保存的值：{names}</translation>
+    </message>
+    <message>
+        <source>Shapes</source>
+        <translation>单元形状</translation>
+    </message>
+    <message>
+        <source>Shown next to coordinates and dimensions when the model declares no unit</source>
+        <translation>模型未声明单位时，显示在坐标和尺寸旁</translation>
+    </message>
+    <message>
+        <source>Skew</source>
+        <translation>偏斜</translation>
+    </message>
+    <message>
+        <source>Smallest angle (°)</source>
+        <translation>最小角（°）</translation>
+    </message>
+    <message>
+        <source>Spec</source>
+        <translation>规格</translation>
+    </message>
+    <message>
+        <source>Spec versions</source>
+        <translation>规格版本</translation>
+    </message>
+    <message>
+        <source>Submit the request anew: the spec in review is dropped, nothing was executed</source>
+        <translation>重新提交请求：丢弃正在审阅的规格，没有执行任何操作</translation>
+    </message>
+    <message>
+        <source>Testing {url}…</source>
+        <translation>正在测试 {url}…</translation>
+    </message>
+    <message>
+        <source>The model declares no length unit: {unit} is the one chosen in Settings…</source>
+        <translation>模型未声明长度单位：{unit} 是在“设置…”中选择的单位</translation>
+    </message>
+    <message>
+        <source>The model rewrites the spec with your remark; nothing runs until you confirm</source>
+        <translation>模型按你的意见重写规格；在你确认之前不会运行任何操作</translation>
+    </message>
+    <message>
+        <source>The replay answers only the bundled example requests: pick one under Examples, or choose a live provider (DeepSeek, OpenAI, a local Ollama or vLLM URL) in Settings…</source>
+        <translation>回放只回答内置的示例请求：请在“示例”中选择一个，或在“设置…”中选择在线模型服务（DeepSeek、OpenAI、本地 Ollama 或 vLLM 地址）</translation>
+    </message>
+    <message>
+        <source>This host cannot highlight elements; their labels: {labels}</source>
+        <translation>此宿主无法高亮单元；它们的编号：{labels}</translation>
+    </message>
+    <message>
+        <source>This run recorded no request and target to run again.</source>
+        <translation>此运行没有记录可再次运行的请求和目标。</translation>
+    </message>
+    <message>
+        <source>Tokens in / out</source>
+        <translation>令牌 输入 / 输出</translation>
+    </message>
+    <message>
+        <source>Type what should change in the spec, then Ask for changes</source>
+        <translation>请输入规格中需要修改的内容，然后点击“要求修改”</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Version {n}</source>
+        <translation>第 {n} 版</translation>
+    </message>
+    <message>
+        <source>Warping (°)</source>
+        <translation>翘曲（°）</translation>
+    </message>
+    <message>
+        <source>What should change in the spec?</source>
+        <translation>规格中需要修改什么？</translation>
+    </message>
+    <message>
+        <source>asked: {remark}</source>
+        <translation>要求：{remark}</translation>
+    </message>
+    <message>
+        <source>assign sections</source>
+        <translation>指派截面</translation>
+    </message>
+    <message>
+        <source>audit the mesh</source>
+        <translation>审计网格</translation>
+    </message>
+    <message>
+        <source>audit the part</source>
+        <translation>审计部件</translation>
+    </message>
+    <message>
+        <source>audit the properties</source>
+        <translation>审计属性</translation>
+    </message>
+    <message>
+        <source>build the part</source>
+        <translation>新建部件</translation>
+    </message>
+    <message>
+        <source>define materials and sections</source>
+        <translation>定义材料和截面</translation>
+    </message>
+    <message>
+        <source>density</source>
+        <translation>密度</translation>
+    </message>
+    <message>
+        <source>edit the part</source>
+        <translation>编辑部件</translation>
+    </message>
+    <message>
+        <source>element count</source>
+        <translation>单元数</translation>
+    </message>
+    <message>
+        <source>elements with a section</source>
+        <translation>已指派截面的单元</translation>
+    </message>
+    <message>
+        <source>empty</source>
+        <translation>为空</translation>
+    </message>
+    <message>
+        <source>file</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>geometry unchanged</source>
+        <translation>几何未改变</translation>
+    </message>
+    <message>
+        <source>hanging nodes</source>
+        <translation>悬挂节点</translation>
+    </message>
+    <message>
+        <source>material</source>
+        <translation>材料</translation>
+    </message>
+    <message>
+        <source>min {min}, mean {mean}, max {max}</source>
+        <translation>最小 {min}，平均 {mean}，最大 {max}</translation>
+    </message>
+    <message>
+        <source>missing</source>
+        <translation>缺失</translation>
+    </message>
+    <message>
+        <source>node count</source>
+        <translation>节点数</translation>
+    </message>
+    <message>
+        <source>not configured</source>
+        <translation>未配置</translation>
+    </message>
+    <message>
+        <source>not read</source>
+        <translation>未读取</translation>
+    </message>
+    <message>
+        <source>oriented beam elements</source>
+        <translation>已定向的梁单元</translation>
+    </message>
+    <message>
+        <source>part exists</source>
+        <translation>部件存在</translation>
+    </message>
+    <message>
+        <source>present</source>
+        <translation>存在</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>剖面</translation>
+    </message>
+    <message>
+        <source>property values</source>
+        <translation>属性值</translation>
+    </message>
+    <message>
+        <source>read back</source>
+        <translation>已回读</translation>
+    </message>
+    <message>
+        <source>refine the mesh</source>
+        <translation>细化网格</translation>
+    </message>
+    <message>
+        <source>repair the part</source>
+        <translation>修复部件</translation>
+    </message>
+    <message>
+        <source>section</source>
+        <translation>截面</translation>
+    </message>
+    <message>
+        <source>set</source>
+        <translation>集合</translation>
+    </message>
+    <message>
+        <source>the model answered without filling in the operation ({operations})</source>
+        <translation>模型的回答没有填写所需的操作（{operations}）</translation>
+    </message>
+    <message>
+        <source>the provider could not be reached</source>
+        <translation>无法连接模型服务</translation>
+    </message>
+    <message>
+        <source>the provider did not answer in time</source>
+        <translation>模型服务未能及时应答</translation>
+    </message>
+    <message>
+        <source>the provider had a server error</source>
+        <translation>模型服务出现服务器错误</translation>
+    </message>
+    <message>
+        <source>the provider is rate-limiting requests</source>
+        <translation>模型服务正在限制请求频率</translation>
+    </message>
+    <message>
+        <source>the provider refused the API key</source>
+        <translation>模型服务拒绝了 API 密钥</translation>
+    </message>
+    <message>
+        <source>the provider refused the request</source>
+        <translation>模型服务拒绝了请求</translation>
+    </message>
+    <message>
+        <source>the provider's answer could not be read</source>
+        <translation>无法读取模型服务的回答</translation>
+    </message>
+    <message>
+        <source>the request was cancelled</source>
+        <translation>请求已取消</translation>
+    </message>
+    <message>
+        <source>thickness</source>
+        <translation>厚度</translation>
+    </message>
+    <message>
+        <source>transform the part</source>
+        <translation>变换部件</translation>
+    </message>
+    <message>
+        <source>units: {unit}</source>
+        <translation>单位：{unit}</translation>
+    </message>
+    <message>
+        <source>worst {worst} (limit {limit}); {count} beyond the limit</source>
+        <translation>最差 {worst}（限值 {limit}）；{count} 个超出限值</translation>
+    </message>
+    <message>
+        <source>written</source>
+        <translation>已写入</translation>
+    </message>
+    <message>
+        <source>{groups} group(s), {extra} extra element(s)</source>
+        <translation>{groups} 组，多余单元 {extra} 个</translation>
+    </message>
+    <message>
+        <source>{message} (this spec edits it)</source>
+        <translation>{message}（此规格将编辑它）</translation>
+    </message>
+    <message>
+        <source>{part} already has {nodes} nodes: ask to edit it, or pick a new part name</source>
+        <translation>{part} 已有 {nodes} 个节点：请要求编辑它，或选择一个新的部件名称</translation>
+    </message>
+    <message>
+        <source>{request}
+
+run {run_id}, started {started} (UTC)</source>
+        <translation>{request}
+
+运行 {run_id}，开始于 {started}（UTC）</translation>
+    </message>
+    <message>
+        <source>{shape} elements</source>
+        <translation>{shape} 单元</translation>
+    </message>
+    <message>
+        <source> time(s) per spec</source>
+        <translation> 次（每个规格）</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,142 @@
+"""Verify the values a Property run defined by reading them back (issue 16).
+
+The plan's checks say that ``Steel`` and ``Shell-2mm`` exist; these say that Steel's E, ν and
+density, the shell's thickness and a beam profile's dimensions are the numbers of the call.
+Expected values come from the normalized calls the script was composed from; actual values
+only from the live model (``samops.property_readback``), never from the prediction.
+``property_values.json`` in the run directory keeps what was read before and after.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from sam_plugin.compilers.evidence import Check
+from sam_plugin.samops.property_readback import read_property_values
+
+VALUES_FILE = "property_values.json"
+DEFINE_TOOL = "define_property"
+MATERIAL_FIELDS = (("youngs_modulus", "E"), ("poisson_ratio", "ν"), ("density", "density"))
+REL_TOLERANCE = 1e-9
+
+
+def record_before(run_dir: Path, model: Any) -> None:
+    """The model's values as observed (the drift check keeps them valid until execution)."""
+    _write(run_dir, {"before": read_property_values(model)})
+
+
+def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
+    """One check per value a ``define_property`` call set; ``[]`` when there was none."""
+    defined = _defined(run_dir)
+    if not defined["materials"] and not defined["sections"]:
+        return []
+    after = read_property_values(model)
+    stored = _read(run_dir)
+    stored["after"] = after
+    _write(run_dir, stored)
+    checks: list[Check] = []
+    for material in defined["materials"]:
+        found = after["materials"].get(material["name"])
+        for field, label in MATERIAL_FIELDS:
+            if material.get(field) is not None:
+                checks.append(_value(f"material {material['name']} {label}", material[field],
+                                     None if found is None else found.get(field)))
+    for section in defined["sections"]:
+        found = after["sections"].get(section["name"])
+        name = f"section {section['name']}"
+        checks.append(_text(f"{name} material", section["material"],
+                            None if found is None else found.get("material")))
+        if section.get("kind") == "shell":
+            checks.append(_value(f"{name} thickness", section["thickness"],
+                                 None if found is None else found.get("thickness")))
+            continue
+        wanted = dict(section.get("profile") or {})
+        profile = (found or {}).get("profile") or {}
+        checks.append(_text(f"{name} profile", wanted.pop("shape", ""), profile.get("shape")))
+        for dimension, value in wanted.items():
+            checks.append(_value(f"{name} profile {dimension}", value, profile.get(dimension)))
+    return checks
+
+
+def values_table(run_dir: Path | None) -> list[tuple[str, str, str]]:
+    """``(what, before, after)`` for every value a run defined (the dock's before/after)."""
+    if run_dir is None:
+        return []
+    defined, stored = _defined(run_dir), _read(run_dir)
+    before, after = stored.get("before", {}), stored.get("after", {})
+    rows: list[tuple[str, str, str]] = []
+    for material in defined["materials"]:
+        name = material["name"]
+        for field, label in MATERIAL_FIELDS:
+            if material.get(field) is not None:
+                rows.append((f"{name} {label}", _shown(before, "materials", name, field),
+                             _shown(after, "materials", name, field)))
+    for section in defined["sections"]:
+        name = section["name"]
+        if section.get("kind") == "shell":
+            rows.append((f"{name} thickness", _shown(before, "sections", name, "thickness"),
+                         _shown(after, "sections", name, "thickness")))
+            continue
+        for dimension in (k for k in (section.get("profile") or {}) if k != "shape"):
+            rows.append((f"{name} {dimension}",
+                         _shown(before, "sections", name, "profile", dimension),
+                         _shown(after, "sections", name, "profile", dimension)))
+    return rows
+
+
+def _shown(values: dict[str, Any], kind: str, name: str, *path: str) -> str:
+    value: Any = values.get(kind, {}).get(name)
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return "—" if value is None else _number(value)
+
+
+def _defined(run_dir: Path) -> dict[str, list[dict[str, Any]]]:
+    try:
+        calls = json.loads((Path(run_dir) / "normalized_calls.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        calls = []
+    materials: list[dict[str, Any]] = []
+    sections: list[dict[str, Any]] = []
+    for call in calls if isinstance(calls, list) else []:
+        if isinstance(call, dict) and call.get("tool") == DEFINE_TOOL:
+            arguments = call.get("arguments") or {}
+            materials += list(arguments.get("materials") or [])
+            sections += list(arguments.get("sections") or [])
+    return {"materials": materials, "sections": sections}
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _value(name: str, expected: Any, actual: Any) -> Check:
+    if not isinstance(actual, int | float):
+        return Check(name=name, expected=_number(expected), actual="missing", ok=False)
+    ok = math.isclose(float(actual), float(expected), rel_tol=REL_TOLERANCE, abs_tol=0.0)
+    return Check(name=name, expected=_number(expected), actual=_number(actual), ok=ok)
+
+
+def _text(name: str, expected: Any, actual: Any) -> Check:
+    shown = "missing" if actual is None else str(actual)
+    return Check(name=name, expected=str(expected), actual=shown, ok=actual == expected)
+
+
+def _read(run_dir: Path) -> dict[str, Any]:
+    try:
+        data = json.loads((Path(run_dir) / VALUES_FILE).read_text("utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _write(run_dir: Path, payload: dict[str, Any]) -> None:
+    path = Path(run_dir) / VALUES_FILE
+    temp = path.with_name(path.name + ".tmp")
+    temp.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    temp.replace(path)

@@ -1,0 +1,151 @@
+"""Who answers: the bundled replay (recorded responses) or a live OpenAI-compatible provider.
+
+One rule for the dock and the CLI, so that both say the same thing:
+
+1. ``--replay`` (the demo's or the CLI's flag, or ``SAM_AGENT_REPLAY=1``) forces the replay,
+   until the analyst saves another choice in the dock's Settings;
+2. provider variables the *user* set (``SAM_AGENT_BASE_URL`` / ``SAM_AGENT_MODEL``, with
+   ``SAM_AGENT_API_KEY`` and ``SAM_AGENT_PROFILE``) choose a live provider, over saved values
+   (DESIGN.md §9); CLI flags count as such variables;
+3. the choice saved in Settings (``provider: replay | live``);
+4. nothing chosen: a live provider when saved values configure one, else the replay (the
+   CLI has no default: it asks for a provider or ``--replay``).
+
+No Qt here; the replay server itself is started by the caller (``sam_plugin.demo``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from sam_plugin.runtime.settings import (
+    ENV_API_KEY,
+    ENV_BASE_URL,
+    ENV_MODEL,
+    ENV_PROFILE,
+    ProviderSettings,
+)
+
+ProviderKind = Literal["replay", "live"]
+PROVIDER_KINDS: tuple[ProviderKind, ...] = ("replay", "live")
+ENV_REPLAY = "SAM_AGENT_REPLAY"
+USER_PROVIDER_VARIABLES = (ENV_BASE_URL, ENV_MODEL, ENV_API_KEY, ENV_PROFILE)
+REPLAY_MODEL = "replay-recorded"  # the model name the replay server answers as
+REPLAY_PROFILE = "vllm"  # streams the recorded reasoning apart from the spec; needs no key
+
+
+@dataclass(frozen=True)
+class ProviderChoice:
+    """The provider a run will use, and why (``reason`` is said next to the label)."""
+
+    kind: ProviderKind
+    reason: str  # "--replay" | "environment" | "saved" | "nothing configured"
+    env_names: tuple[str, ...] = ()  # the user's provider variables in effect
+    live: ProviderSettings | None = None  # for ``live``; may be incomplete
+
+    @property
+    def is_replay(self) -> bool:
+        return self.kind == "replay" or (self.live is not None
+                                         and self.live.model == REPLAY_MODEL)
+
+    def settings(self, replay_url: Callable[[], str] | None = None) -> ProviderSettings:
+        """The settings a run uses; for the replay, ``replay_url()`` starts its server."""
+        if self.kind == "live":
+            assert self.live is not None
+            return self.live
+        if replay_url is None:
+            raise ValueError("provider: the replay was chosen but no replay server is available")
+        return replay_settings(replay_url())
+
+    def name(self) -> str:
+        """Short, for ``result.json`` and History: ``Replay`` or the profile."""
+        if self.is_replay:
+            return "Replay"
+        assert self.live is not None
+        return self.live.profile
+
+    def model(self) -> str:
+        return REPLAY_MODEL if self.kind == "replay" else (self.live.model if self.live else "")
+
+    def describe(self) -> str:
+        """English: ``Replay — recorded responses, not a live model`` or
+        ``deepseek · deepseek-chat (api.deepseek.com)``; the dock translates the first."""
+        if self.is_replay:
+            return "Replay — recorded responses, not a live model"
+        assert self.live is not None
+        host = endpoint_host(self.live.base_url) or "no URL"
+        model = self.live.model or "no model"
+        return f"{self.live.profile} · {model} ({host})"
+
+
+def replay_settings(base_url: str) -> ProviderSettings:
+    return ProviderSettings(base_url=base_url, model=REPLAY_MODEL, profile=REPLAY_PROFILE)
+
+
+def endpoint_host(base_url: str) -> str:
+    """``host[:port]`` of a URL, never its path or credentials."""
+    try:
+        parts = urlsplit(base_url.strip())
+        host = parts.hostname or ""
+        return f"{host}:{parts.port}" if parts.port else host
+    except ValueError:
+        return ""
+
+
+def user_provider_variables(env: Mapping[str, str]) -> tuple[str, ...]:
+    """The provider variables set (non-empty) in ``env``, in a fixed order."""
+    return tuple(name for name in USER_PROVIDER_VARIABLES if env.get(name, "").strip())
+
+
+def choose(
+    env: Mapping[str, str],
+    saved: Mapping[str, Any],
+    *,
+    force_replay: bool = False,
+    default_replay: bool = True,
+) -> ProviderChoice:
+    """See the module docstring. Raises ``ValueError`` (pydantic's, naming the field) when the
+    live settings that apply do not validate."""
+    if force_replay:
+        return ProviderChoice(kind="replay", reason="--replay")
+    names = user_provider_variables(env)
+    if ENV_BASE_URL in names or ENV_MODEL in names:
+        return ProviderChoice(kind="live", reason="environment", env_names=names,
+                              live=ProviderSettings.from_env(env, saved=saved))
+    saved_kind = str(saved.get("provider") or "")
+    live = ProviderSettings.from_env(env, saved=saved)
+    if saved_kind == "replay":
+        return ProviderChoice(kind="replay", reason="saved")
+    if saved_kind == "live":
+        return ProviderChoice(kind="live", reason="saved", env_names=names, live=live)
+    if live.is_configured() or not default_replay:
+        return ProviderChoice(kind="live", reason="saved" if live.base_url else
+                              "nothing configured", env_names=names, live=live)
+    return ProviderChoice(kind="replay", reason="nothing configured")
+
+
+def replay_forced(env: Mapping[str, str]) -> bool:
+    """``SAM_AGENT_REPLAY=1``: how ``sam-agent demo --replay`` tells the plugin it loads."""
+    return env.get(ENV_REPLAY, "").strip().lower() in ("1", "true", "yes")
+
+
+class ProviderChooser:
+    """The dock's current choice, read again each time (Settings may have saved another).
+
+    A forced replay (``--replay``) holds until the analyst saves a choice in Settings.
+    """
+
+    def __init__(self, store: Any, env: Mapping[str, str] | None = None) -> None:
+        self.store = store
+        self.env = os.environ if env is None else env
+        self.force_replay = replay_forced(self.env)
+
+    def current(self) -> ProviderChoice:
+        return choose(self.env, self.store.load(), force_replay=self.force_replay)
+
+    def chosen_in_settings(self) -> None:
+        self.force_replay = False

@@ -1,0 +1,98 @@
+"""The analyst's words for what the pipeline says in a programmer's: tool names, provider error
+kinds, HTTP codes, the routing line. The raw text stays in the tooltip and the run directory.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sam_plugin.ui.i18n import tr
+
+CAPABILITY_LINE = re.compile(
+    r"^\s*(planned\s+\w+\s+capabilities|计划\s*\w+\s*操作类别)\s*[:：].*$", re.I)
+PROVIDER_KIND = re.compile(
+    r"\b(auth|rate_limit|server|bad_request|protocol|timeout|cancelled|connection): ")
+HTTP_CODE = re.compile(r"\s*\(HTTP \d{3}\)")
+ROUND_PREFIX = re.compile(r"^round \d+: ")
+NO_TOOL_CALL = re.compile(r"the response carried no tool call; expected one of: ([\w, ]+)")
+
+
+def tool_words(tool: str) -> str:
+    return {
+        "build_part": tr("build the part"),
+        "edit_part": tr("edit the part"),
+        "transform_part": tr("transform the part"),
+        "repair_part": tr("repair the part"),
+        "audit_part": tr("audit the part"),
+        "define_property": tr("define materials and sections"),
+        "assign_property": tr("assign sections"),
+        "audit_property": tr("audit the properties"),
+        "refine_mesh": tr("refine the mesh"),
+        "audit_mesh": tr("audit the mesh"),
+    }.get(tool, tool)
+
+
+def kind_words(kind: str) -> str:
+    return {
+        "auth": tr("the provider refused the API key"),
+        "rate_limit": tr("the provider is rate-limiting requests"),
+        "server": tr("the provider had a server error"),
+        "bad_request": tr("the provider refused the request"),
+        "protocol": tr("the provider's answer could not be read"),
+        "timeout": tr("the provider did not answer in time"),
+        "cancelled": tr("the request was cancelled"),
+        "connection": tr("the provider could not be reached"),
+    }.get(kind, kind)
+
+
+def split_capability_line(spec: str) -> tuple[str, str]:
+    """(the spec without its trailing routing line, that line or ``""``)."""
+    lines = spec.rstrip().splitlines()
+    if lines and CAPABILITY_LINE.match(lines[-1]):
+        return "\n".join(lines[:-1]).rstrip(), lines[-1].strip()
+    return spec, ""
+
+
+def operations_text(route: Any) -> str:
+    """``Operations: edit the part, audit the part`` for a route (what will be collected)."""
+    tools = list(getattr(route, "tools", []) or [])
+    if not tools:
+        return ""
+    return tr("Operations: {operations}").format(
+        operations=", ".join(tool_words(t) for t in tools))
+
+
+def build_became_edit(route: Any) -> bool:
+    """The spec said build, but the part exists: the route edits it instead."""
+    return "build -> edit" in str(getattr(route, "detail", "") or "")
+
+
+def existing_target_message(part: str, node_count: int) -> str:
+    return tr("{part} already has {nodes} nodes: ask to edit it, or pick a new part "
+              "name").format(part=part, nodes=node_count)
+
+
+def plain_message(message: str) -> str:
+    """``message`` without provider kinds, HTTP codes, round prefixes or tool names."""
+    text = (message or "").strip()
+    text = ROUND_PREFIX.sub("", text)
+    text = NO_TOOL_CALL.sub(lambda m: tr(
+        "the model answered without filling in the operation ({operations})").format(
+        operations=", ".join(tool_words(t.strip()) for t in m.group(1).split(","))), text)
+    text = PROVIDER_KIND.sub(lambda m: kind_words(m.group(1)) + ": ", text)
+    text = HTTP_CODE.sub("", text)
+    for tool in ("build_part", "edit_part", "transform_part", "repair_part", "audit_part",
+                 "define_property", "assign_property", "audit_property", "refine_mesh",
+                 "audit_mesh"):
+        text = re.sub(rf"\b{tool}\b", tool_words(tool), text)
+    return text
+
+
+def first_sentence(text: str) -> str:
+    """The first line of ``text``, whole (the status wraps; nothing is cut mid-word)."""
+    for line in (text or "").splitlines():
+        line = line.strip().lstrip("- ").strip()
+        if line:
+            return line
+    return ""

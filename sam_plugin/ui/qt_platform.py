@@ -1,0 +1,53 @@
+"""Say in one line why the Qt window cannot open, instead of Qt's abort.
+
+A Qt platform plugin that cannot load (a fresh Debian desktop without ``libxcb-cursor0``, or
+no display at all) makes Qt abort the process with a core dump; nothing in-process can catch
+it. So before the first QApplication the demo asks a throw-away subprocess to create one.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Mapping
+
+HEADLESS_PLATFORMS = frozenset({"offscreen", "minimal", "vnc"})
+DESKTOP_PACKAGES = ("libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 "
+                    "libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 "
+                    "libegl1 libfontconfig1 libdbus-1-3")
+PROBE = "from PySide6.QtGui import QGuiApplication; QGuiApplication([])"
+PROBE_TIMEOUT_S = 20
+
+
+def remedies() -> str:
+    return ("install the desktop libraries Qt needs (Debian/Ubuntu: sudo apt-get install "
+            f"{DESKTOP_PACKAGES}), or run without a display: QT_QPA_PLATFORM=offscreen "
+            "sam-agent demo --replay --auto-run plate --screenshot demo.png")
+
+
+def platform_problem(env: Mapping[str, str] | None = None) -> str | None:
+    """``None`` when a QApplication can start here, else one line saying why and what to do."""
+    env = dict(os.environ if env is None else env)
+    platform = env.get("QT_QPA_PLATFORM", "").split(":")[0].strip()
+    if platform in HEADLESS_PLATFORMS:
+        return None
+    if not platform and sys.platform.startswith("linux") and not (
+            env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
+        return ("sam-agent demo: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
+                "are unset): " + remedies())
+    try:
+        probe = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
+                               text=True, timeout=PROBE_TIMEOUT_S, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None  # cannot tell: let Qt try
+    if probe.returncode == 0:
+        return None
+    name = platform or "xcb"
+    if "could not connect to display" in probe.stderr:
+        return (f"sam-agent demo: cannot connect to the display {env.get('DISPLAY', '')!r} "
+                "(is an X server running there?): open the demo on a desktop, or run without "
+                "a display: QT_QPA_PLATFORM=offscreen sam-agent demo --replay --auto-run plate "
+                "--screenshot demo.png")
+    return (f"sam-agent demo: the Qt platform plugin {name!r} could not be loaded: "
+            + remedies())

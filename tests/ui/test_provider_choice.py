@@ -1,0 +1,148 @@
+"""Who answers is always said and always the analyst's choice (issue 16, provider and replay):
+``providerLabel``, Settings switching between Replay and a live provider, Save taking effect,
+a restart keeping the saved choice explicit, and the environment note naming only the user's
+variables."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from sam_plugin.demo.examples import example_by_id
+from sam_plugin.runtime.provider_choice import ProviderChooser, choose
+from sam_plugin.runtime.settings_store import SettingsStore
+from sam_plugin.testing.streams import openai_stream
+
+TIMEOUT_MS = 20_000
+
+
+def _review(qtbot, dock, example_id: str = "plate") -> None:
+    example = example_by_id(example_id)
+    dock.set_target(example.mode, example.model, example.part)
+    dock.request_edit.setPlainText(example.request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and dock.controller is not None
+                    and str(dock.controller.phase) in ("review", "failed"), timeout=TIMEOUT_MS)
+
+
+def _settings_dialog(dock):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+
+    dock.settings_button.click()
+    dialog = dock.findChild(SettingsDialog, "settingsDialog")
+    assert dialog is not None
+    return dialog
+
+
+def test_choose_follows_one_rule():
+    saved_live = {"provider": "live", "base_url": "http://localhost:11434/v1", "model": "qwen"}
+    assert choose({}, {}).kind == "replay"
+    assert choose({}, {}).reason == "nothing configured"
+    assert choose({}, {}, default_replay=False).kind == "live"  # the CLI asks instead
+    assert choose({}, saved_live).kind == "live"
+    assert choose({}, {**saved_live, "provider": "replay"}).kind == "replay"
+    assert choose({}, saved_live, force_replay=True).reason == "--replay"
+    from_env = choose({"SAM_AGENT_MODEL": "llama3"}, {**saved_live, "provider": "replay"})
+    assert (from_env.kind, from_env.live.model, from_env.env_names) == (
+        "live", "llama3", ("SAM_AGENT_MODEL",))
+    assert choose({}, saved_live).describe() == "ollama · qwen (localhost:11434)"
+
+
+def test_settings_switches_to_a_live_provider_and_submit_uses_it(
+        qtbot, dock, fake_provider, ui_env):
+    assert dock.provider_label.text().startswith("Answering: Replay")
+    dialog = _settings_dialog(dock)
+    assert dialog.replay_radio.isChecked()
+    dialog.live_radio.setChecked(True)
+    dialog.base_url.setText(fake_provider.base_url)
+    dialog.model.setText("typed-model")
+    dialog.profile.setCurrentIndex(dialog.profile.findData("generic"))
+    dialog.save()
+    label = dock.provider_label.text()
+    assert label.startswith("Answering: generic · typed-model (127.0.0.1:")
+    assert dock.provider_label.toolTip() == "Saved in Settings…"
+    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").spec))
+    _review(qtbot, dock)
+    assert [r.json["model"] for r in fake_provider.requests] == ["typed-model"]
+    assert str(dock.controller.phase) == "review"
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Cancelled" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    result = json.loads((dock.runs_dir / dock.controller.run_id / "result.json").read_text())
+    assert (result["provider"]["name"], result["provider"]["model"]) == ("generic",
+                                                                         "typed-model")
+    # and back to the replay
+    dialog = _settings_dialog(dock)
+    assert dialog.live_radio.isChecked() and dialog.base_url.text() == fake_provider.base_url
+    dialog.replay_radio.setChecked(True)
+    dialog.save()
+    assert dock.provider_label.text().startswith("Answering: Replay")
+    _review(qtbot, dock)
+    assert len(fake_provider.requests) == 1  # the replay answered
+    assert dock.route_label.text() == "Operations: build the part"
+
+
+def test_after_a_restart_the_saved_choice_is_explicit_and_the_replay_reachable(
+        qtbot, ui_env, workspace):
+    import sam_host
+
+    from sam_plugin.ui.dock import SamAgentDock
+
+    SettingsStore().save({"provider": "live", "base_url": "http://127.0.0.1:9/v1",
+                          "model": "gone"}, "")
+    window = sam_host.create_window(workspace)
+    qtbot.addWidget(window)
+    try:
+        dock = window.findChild(SamAgentDock, "samAgentDock")
+        assert dock.provider_label.text() == "Answering: generic · gone (127.0.0.1:9)"
+        dialog = _settings_dialog(dock)
+        assert dialog.live_radio.isChecked()
+        dialog.replay_radio.setChecked(True)
+        dialog.save()
+        assert dock.provider_label.text().startswith("Answering: Replay")
+        _review(qtbot, dock)
+        assert str(dock.controller.phase) == "review"
+    finally:
+        window.shutdown()
+
+
+def test_a_forced_replay_holds_until_a_choice_is_saved(tmp_path):
+    store = SettingsStore(tmp_path / "s.json", keyring_module=None)
+    store.save({"provider": "live", "base_url": "http://localhost:11434/v1", "model": "q"}, "")
+    chooser = ProviderChooser(store, env={"SAM_AGENT_REPLAY": "1"})
+    assert chooser.current().reason == "--replay"
+    chooser.chosen_in_settings()
+    assert chooser.current().kind == "live"
+
+
+def test_test_connection_in_replay_says_no_connection_is_needed(qtbot, tmp_path):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+
+    dialog = SettingsDialog(SettingsStore(tmp_path / "s.json", keyring_module=None),
+                            env={"SAM_AGENT_BASE_URL": "http://127.0.0.1:1/v1"})
+    qtbot.addWidget(dialog)
+    dialog.test_button.click()
+    assert dialog.test_result.text().startswith("Replay needs no connection")
+
+
+@pytest.mark.parametrize("variable", ["SAM_AGENT_BASE_URL", "SAM_AGENT_MODEL"])
+def test_the_demo_sets_no_provider_variable(variable, ui_env, tmp_path, capsys, qtbot):
+    import os
+
+    from sam_plugin.ui import demo
+
+    seen = {}
+    original = demo._run_window
+
+    def spy(args, workspace):
+        seen.update({k: os.environ.get(k) for k in (variable, "SAM_AGENT_REPLAY")})
+        return 0
+
+    demo._run_window = spy
+    try:
+        assert demo.main(["--replay"]) == 0
+    finally:
+        demo._run_window = original
+    assert seen == {variable: None, "SAM_AGENT_REPLAY": "1"}
+    assert "SAM_AGENT_REPLAY" not in os.environ
