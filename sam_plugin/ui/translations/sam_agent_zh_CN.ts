@@ -478,6 +478,8 @@
     <message>
         <source>No verified run to undo yet</source>
         <translation>尚无可撤销的已验证运行</translation>
+    </message>
+    <message>
         <source>(incomplete: {fields})</source>
         <translation>（不完整：{fields}）</translation>
     </message>
