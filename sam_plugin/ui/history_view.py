@@ -80,6 +80,13 @@ def _provider_cells(result: RunResult | None) -> tuple[str, str, str]:
     return who, tokens, f"{usage.seconds:.1f}"
 
 
+def status_words(status: str) -> str:
+    """A run's status as History shows it (translated; result.json keeps the raw word)."""
+    return {"verified": tr("verified"), "failed": tr("failed"), "rejected": tr("rejected"),
+            "cancelled": tr("cancelled"), "unknown": tr("unknown"),
+            "incomplete": tr("incomplete"), "undone": tr("undone")}.get(status, status)
+
+
 @dataclass(frozen=True)
 class RunRequest:
     """What Run again starts: the same request, mode and target."""
@@ -140,7 +147,7 @@ class HistoryView(QTreeWidget):
             target = _run_target(run, result)
             request = summary.request.strip().replace("\n", " ")
             item = QTreeWidgetItem(self, [
-                local_time(summary.started), summary.status, summary.module,
+                local_time(summary.started), status_words(summary.status), summary.module,
                 f"{target[0]}/{target[1]}" if target else "", *_provider_cells(result), request])
             tip = tr("{request}\n\nrun {run_id}, started {started} (UTC)").format(
                 request=summary.request.strip(), run_id=summary.run_id, started=summary.started)

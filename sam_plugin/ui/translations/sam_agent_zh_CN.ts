@@ -979,5 +979,33 @@ run {run_id}, started {started} (UTC)</source>
         <source> time(s) per spec</source>
         <translation> 次（每个规格）</translation>
     </message>
+    <message>
+        <source>verified</source>
+        <translation>已校验</translation>
+    </message>
+    <message>
+        <source>failed</source>
+        <translation>失败</translation>
+    </message>
+    <message>
+        <source>rejected</source>
+        <translation>已退回审阅</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>结果未知</translation>
+    </message>
+    <message>
+        <source>incomplete</source>
+        <translation>未完成</translation>
+    </message>
+    <message>
+        <source>undone</source>
+        <translation>已撤销</translation>
+    </message>
 </context>
 </TS>
