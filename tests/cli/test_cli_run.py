@@ -84,8 +84,10 @@ def test_declining_the_spec_executes_nothing_exit_3(tmp_path, capsys, provider_e
 def test_answering_yes_on_the_terminal_runs_it(tmp_path, capsys, provider_env, stub_module):
     workspace = new_workspace(tmp_path / "w.sam.json")
     script(provider_env)
-    run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q"], capsys, "y\n")
+    run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q"], capsys,
+                  "y\ny\n")
     assert run.code == 0, run.err
+    assert "Execute this plan? [y/N]" in run.err
     assert run.out.startswith("Verified: the change was executed once and confirmed by readback.")
     assert "  [ok ] element count: expected 2, actual 2" in run.out
 
