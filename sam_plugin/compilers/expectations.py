@@ -19,7 +19,7 @@ _LINE = re.compile(
     re.I,
 )
 _SHAPE = r"(?P<shape>QUAD|TRI|BEAM)"
-_N = r"(?P<n>\d[\d,]*)"
+_N = r"(?P<n>\d{1,3}(?:,\d{3})+(?!\d)|\d+)"
 _SHAPE_COUNTS = [
     re.compile(rf"{_N}\s*(个)?\s*{_SHAPE}\b(\s*(elements?|单元))?", re.I),
     re.compile(rf"\b{_SHAPE}\s*(elements?|单元)?\s*[:=：]?\s*{_N}", re.I),
@@ -110,3 +110,23 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> int | None:
         if match:
             return _count(match.group("n"))
     return None
+
+
+# Appended to every module's design prompt: the line this module reads back.
+PROMPT_EN = """
+
+After the capability line, end the spec with one line of the results you expect, counted on
+the whole part after the change, for example:
+Expected results: 77 nodes, 60 elements (60 QUAD), sets: S1; selected: 12 elements
+(list only what you can count from the request and the observation; "selected" is how many
+elements or nodes the change acts on). SAM Agent compares this line with what the calls
+will do and shows every disagreement to the analyst."""
+
+PROMPT_ZH = """
+The expected-results line may also be written as
+预期结果：77 个节点，60 个单元（60 个 QUAD），集合：S1；选中：12 个单元"""
+
+
+def prompt_note(language: str = "en") -> str:
+    """The expected-results instruction for a design prompt in ``language``."""
+    return PROMPT_EN + (PROMPT_ZH if language.lower().startswith("zh") else "")
