@@ -18,7 +18,8 @@ from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 
 PlanWait = Literal["always", "destructive", "never"]
 PLAN_WAITS: tuple[str, ...] = ("always", "destructive", "never")
-_CHANGE_WORDS = ("adds", "removes")  # operations describing a shadow difference
+# operations describing a shadow difference (not a selection)
+_CHANGE_WORDS = ("adds", "removes", "removes, beyond what the call names")
 
 
 def build_plan(

@@ -24,7 +24,7 @@ KEYRING_SERVICE = "sam-agent"
 KEYRING_USER = "api_key"
 ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
 SAVED_FIELDS = ("base_url", "model", "profile", "temperature", "connect_timeout",
-                "idle_read_timeout", "total_timeout")
+                "idle_read_timeout", "total_timeout", "plan_wait")
 
 
 ENV_SETTINGS_FILE = "SAM_AGENT_SETTINGS_FILE"

@@ -331,3 +331,19 @@ def test_a_run_that_builds_verifies_every_new_node_by_geometry(fresh_sam, tmp_pa
     result = to_plan(controller, "a plate")
     assert result.status == "verified", result.checks
     assert any(c.name == "nodes match the plan (exact)" and c.ok for c in result.checks)
+
+
+def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
+    grid(fresh_sam)
+    spec = ("Copy the plate 2 in x and merge.\nPlanned Part capabilities: transform, repair\n"
+            "Expected results: 15 nodes, 8 elements")
+    work = calls(("transform_part", {"operations": [{"op": "translate_copy",
+                                                     "vector": [2, 0, 0]}]}),
+                 ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.01}}))
+    controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), work))
+    to_plan(controller, "copy and merge")
+    plan = controller.plan
+    assert plan.destructive == [
+        "call 2 repair_part: removes, beyond what the call names: 3 nodes [10, 13, 16]"]
+    assert plan.warnings == []
+    assert plan.after.nodes == "15" and plan.after.elements == "8"

@@ -65,3 +65,19 @@ def test_a_merge_below_the_smallest_edge_compiles_and_merges_the_coincident_node
         ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.01}})])
     assert result.receipt.status == "PASS"
     assert result.after.node_count == 10  # 6 + 6 copied, the 2 on the shared edge x=2 merged
+
+
+def test_a_call_that_raises_on_the_shadow_is_a_compile_error_naming_it(harness, monkeypatch):
+    """I7: nothing may fail inside SAM that the compile could see."""
+    harness.grid(2, 1)
+    from sam_plugin.samops import part_transform
+
+    def broken(part: Any, operations: Any) -> None:
+        raise ValueError("node 3 is not a live node")
+
+    monkeypatch.setattr(part_transform, "apply", broken)
+    error = _compile_error(harness, [("transform_part", {"operations": [
+        {"op": "translate", "vector": [1, 0, 0]}]})])
+    assert error.tool == "transform_part"
+    assert ("simulating call 1 (transform_part) on a copy of the part failed: ValueError: node 3 "
+            "is not a live node; the script would fail the same way in SAM") in str(error)

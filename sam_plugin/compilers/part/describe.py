@@ -72,7 +72,7 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
                     f"call {index} cannot run on the part as the earlier calls leave it "
                     f"({failure}); the script would fail in SAM, so nothing runs"))]) from None
             else:
-                operations += _changes(image, model.parts.get(name))
+                operations += _changes(image, model.parts.get(name), _named(operations))
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
                               notes=list(fragment.notes)))
     if not simulated:
@@ -199,19 +199,34 @@ _DESCRIBERS = {"build_part": _build, "edit_part": _edit, "transform_part": _tran
 # -- what each call changed on the shadow ------------------------------------------------
 
 
-def _changes(before: PredictedPart | None, after: ShadowPart | None) -> list[PlanOperation]:
+def _named(operations: list[PlanOperation]) -> dict[str, int]:
+    """How many elements and nodes the call's own destructive operations name."""
+    named = {"elements": 0, "nodes": 0}
+    for op in operations:
+        if op.destructive:
+            for group in op.touched:
+                named[group.kind] += group.count
+    return named
+
+
+def _changes(before: PredictedPart | None, after: ShadowPart | None,
+             named: dict[str, int]) -> list[PlanOperation]:
+    """What the call removed and added on the shadow. A removal is destructive when it goes
+    beyond what the call's own deletions name (a merge, nodes taking their elements along)."""
     if before is None or after is None:
         return []
     ops = []
     gone_nodes = sorted(set(before.nodes) - {n.label for n in after.nodes})
     gone_elements = sorted(set(before.elements) - {e.label for e in after.elements})
-    if gone_elements:
-        points = _outline_points(before, gone_elements)
-        ops.append(PlanOperation(text="removes", destructive=True,
-                                 touched=[touched("elements", gone_elements, points)]))
-    if gone_nodes:
-        ops.append(PlanOperation(text="removes", destructive=True, touched=[
-            touched("nodes", gone_nodes, [before.nodes[k] for k in gone_nodes])]))
+    for kind, gone, points in (
+            ("elements", gone_elements, lambda: _outline_points(before, gone_elements)),
+            ("nodes", gone_nodes, lambda: [before.nodes[k] for k in gone_nodes])):
+        if not gone:
+            continue
+        beyond = len(gone) > named[kind]
+        ops.append(PlanOperation(
+            text="removes, beyond what the call names" if beyond else "removes",
+            destructive=beyond, touched=[touched(kind, gone, points())]))
     added_nodes = [n for n in after.nodes if n.label not in before.nodes]
     added_elements = [e for e in after.elements if e.label not in before.elements]
     if added_elements or added_nodes:
