@@ -347,3 +347,33 @@ def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
         "call 2 repair_part: removes, beyond what the call names: 3 nodes [10, 13, 16]"]
     assert plan.warnings == []
     assert plan.after.nodes == "15" and plan.after.elements == "8"
+
+
+def test_above_the_exact_limit_the_check_says_it_sampled_and_still_names_the_node(
+        fresh_sam, tmp_path, monkeypatch):
+    from sam_plugin.runtime import part_comparison
+
+    monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
+    grid(fresh_sam)
+    host = ShiftingGateway(fresh_sam)
+    controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
+        design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never", host=host)
+    result = to_plan(controller)
+    assert (result.status, result.error.layer) == ("failed", "verification")
+    [sampled] = [c for c in result.checks if c.name.startswith("part matches the plan")]
+    assert sampled.name == ("part matches the plan (sampled: above 5 entities, bounding box "
+                            "and 9 nodes, 4 elements compared)")
+    assert not sampled.ok
+    assert sampled.actual.startswith("bounding box (0, 0, 0)..(6.5, 2, 0), the plan says "
+                                     "(0, 0, 0)..(6, 2, 0); node 1 at (5.5, 0, 0)")
+
+
+def test_a_faithful_host_passes_the_sampled_comparison(fresh_sam, tmp_path, monkeypatch):
+    from sam_plugin.runtime import part_comparison
+
+    monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
+    grid(fresh_sam)
+    controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
+        design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never")
+    result = to_plan(controller)
+    assert result.status == "verified", result.checks

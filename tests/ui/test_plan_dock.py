@@ -96,3 +96,25 @@ def test_the_preview_draws_added_deleted_and_moved_in_their_colours_with_a_legen
     for name in ("added", "deleted", "moved", "current"):
         assert QColor(PREVIEW_COLOURS[name]).name() in seen, name
     assert len(_panel(host_window).elements) == 16  # still only a preview
+
+
+def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_path):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+    from sam_plugin.ui.settings_store import SettingsStore
+
+    store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
+    dialog = SettingsDialog(store, env={})
+    qtbot.addWidget(dialog)
+    combo = dialog.findChild(object, "planWaitCombo")
+    assert [combo.itemData(i) for i in range(combo.count())] == ["always", "destructive",
+                                                                 "never"]
+    assert combo.currentData() == "always"  # the default
+    dialog.base_url.setText("http://localhost:11434/v1")
+    dialog.model.setText("m")
+    combo.setCurrentIndex(combo.findData("destructive"))
+    dialog.save()
+    assert json.loads(store.path.read_text())["plan_wait"] == "destructive"
+    assert store.effective({}).plan_wait == "destructive"
+    reopened = SettingsDialog(store, env={})
+    qtbot.addWidget(reopened)
+    assert reopened.findChild(object, "planWaitCombo").currentData() == "destructive"
