@@ -377,3 +377,28 @@ def test_a_faithful_host_passes_the_sampled_comparison(fresh_sam, tmp_path, monk
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never")
     result = to_plan(controller)
     assert result.status == "verified", result.checks
+
+
+def test_changing_the_target_while_the_plan_waits_fails_the_run(fresh_sam, tmp_path):
+    grid(fresh_sam)
+    controller, host = make(tmp_path, fresh_sam,
+                            ScriptedProvider(design(TRANSLATE_SPEC), translate_s1([5, 0, 0])))
+    to_plan(controller)
+    controller.invalidate("the dock now shows mesh Model-1/Plate")
+    assert (controller.result.status, controller.result.error.layer) == ("failed",
+                                                                         "observation")
+    with pytest.raises(ControllerStateError):
+        asyncio.run(controller.execute())
+    assert host.scripts == []
+
+
+def test_execute_with_another_target_than_the_spec_fails_before_execution(fresh_sam, tmp_path):
+    grid(fresh_sam)
+    controller, host = make(tmp_path, fresh_sam,
+                            ScriptedProvider(design(TRANSLATE_SPEC), translate_s1([5, 0, 0])))
+    to_plan(controller)
+    other = Target(model_name="Model-1", part_name="Other")
+    result = asyncio.run(controller.execute("part", other))
+    assert (result.status, result.error.layer, result.submissions) == ("failed", "observation",
+                                                                       0)
+    assert host.scripts == []
