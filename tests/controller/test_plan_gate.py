@@ -402,3 +402,21 @@ def test_execute_with_another_target_than_the_spec_fails_before_execution(fresh_
     assert (result.status, result.error.layer, result.submissions) == ("failed", "observation",
                                                                        0)
     assert host.scripts == []
+
+
+def test_new_labels_the_host_numbers_differently_are_matched_by_geometry(fresh_sam, tmp_path):
+    grid(fresh_sam)
+    part = fresh_sam.mdb.models["Model-1"].parts["Plate"]
+    # the host never reuses labels: after these deletions it numbers new entities past them,
+    # while a copy of the part can only guess from the labels it sees
+    part.deleteElement(elements=part.elements.sequenceFromLabels([4]))
+    part.deleteNode(nodes=part.nodes.sequenceFromLabels([9]))
+    spec = "Copy the plate 10 up in z.\nPlanned Part capabilities: transform"
+    copy = calls(("transform_part", {"operations": [{"op": "translate_copy",
+                                                     "vector": [0, 0, 10]}]}))
+    controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy),
+                         plan_wait="never")
+    result = to_plan(controller, "copy it up")
+    assert result.status == "verified", [c for c in result.checks if not c.ok]
+    new_nodes = sorted(n.label for n in part.nodes if n.coordinates[2] == 10.0)
+    assert new_nodes[0] > 9  # the host did number past the deleted labels
