@@ -42,7 +42,13 @@ from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
-from sam_plugin.ui.status_words import event_words, final_words, layer_name, phase_words
+from sam_plugin.ui.status_words import (
+    event_words,
+    final_words,
+    layer_name,
+    phase_words,
+    plan_words,
+)
 from sam_plugin.ui.undo_control import UndoControl
 
 log = logging.getLogger(__name__)
@@ -247,7 +253,7 @@ class SamAgentDock(QDockWidget):
         self.confirm_button.setEnabled(False)
         self.execute_button.setEnabled(True)
         self.cancel_button.setEnabled(True)
-        self.set_status(controller.phase_label)
+        self.set_status(plan_words(plan))
 
     def _clear_plan(self) -> None:
         self.plan_view.clear_plan()
@@ -486,8 +492,8 @@ class SamAgentDock(QDockWidget):
             phase = str(data.get("phase", ""))
             if phase == "collecting" and self._progress is None:
                 self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
-            if phase == "plan":
-                self.set_status(str(data.get("label", "")))
+            if phase == "plan" and getattr(self.controller, "plan", None) is not None:
+                self.set_status(plan_words(self.controller.plan))
             elif phase not in {"complete", "failed", "cancelled", "review"}:
                 self.set_status(phase_words(phase, self._progress))
         elif name == "tool_call_rejected":

@@ -515,5 +515,9 @@
         <source>never (execute right after compiling)</source>
         <translation>从不（编译后立即执行）</translation>
     </message>
+    <message>
+        <source>Plan: {summary}, waiting for you to execute</source>
+        <translation>计划：{summary}，等待你点击“执行”</translation>
+    </message>
 </context>
 </TS>
