@@ -26,6 +26,7 @@ from sam_plugin.compilers.plan import (
     Vec3,
     touched,
 )
+from sam_plugin.compilers.plan_words import point, selector_words
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
 from sam_plugin.samops import selection
 from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
@@ -101,11 +102,11 @@ def _build(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOpera
         nu, nv = patch["divisions"]
         ops.append(PlanOperation(text=(
             f"mesh patch {patch['id']}: {patch['shape']} {nu} x {nv} cells over corners "
-            + ", ".join(_pt(c) for c in patch["corners"]))))
+            + ", ".join(point(c) for c in patch["corners"]))))
     for line in args.get("lines", ()) or args.get("add_lines", ()):
         ops.append(PlanOperation(text=(
             f"beam line {line['id']}: {line['divisions']} BEAM elements from "
-            f"{_pt(line['start'])} to {_pt(line['end'])}")))
+            f"{point(line['start'])} to {point(line['end'])}")))
     elements = args.get("elements", ()) or args.get("add_elements", ())
     if elements:
         shapes: dict[str, int] = {}
@@ -119,7 +120,7 @@ def _build(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOpera
                                  "(an existing node at a coordinate is reused)"))
     for element_set in args.get("element_sets", ()):
         how = (f"{len(element_set.get('element_ids') or ())} listed element(s)"
-               if element_set.get("element_ids") else _selector(element_set.get("selection")))
+               if element_set.get("element_ids") else selector_words(element_set.get("selection")))
         ops.append(PlanOperation(text=f"element set {element_set['name']}: {how}"))
     return ops
 
@@ -133,15 +134,15 @@ def _edit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperat
     if args.get("delete_elements"):
         literal = args["delete_elements"]
         picked = _pick(selection.select_elements, shadow, literal)
-        ops.append(PlanOperation(text=f"delete elements {_selector(literal)}", destructive=True,
-                                 touched=_elements(picked, shadow)))
+        ops.append(PlanOperation(text=f"delete elements {selector_words(literal)}",
+                                 destructive=True, touched=_elements(picked, shadow)))
     if args.get("delete_nodes"):
         literal = args["delete_nodes"]
         picked = _pick(selection.select_nodes, shadow, literal)
-        ops.append(PlanOperation(text=f"delete nodes {_selector(literal)} (and the elements "
+        ops.append(PlanOperation(text=f"delete nodes {selector_words(literal)} (and the elements "
                                  "using them)", destructive=True, touched=_nodes(picked)))
     for move in args.get("move_nodes", ()):
-        ops.append(PlanOperation(text=f"move node {move['label']} to {_pt(move['coordinates'])}"))
+        ops.append(PlanOperation(text=f"move node {move['label']} to {point(move['coordinates'])}"))
     return ops + _build(args, shadow)
 
 
@@ -150,21 +151,21 @@ def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanO
     for op in args.get("operations", ()):
         kind = op["op"]
         if kind == "translate":
-            text = f"translate by {_pt(op['vector'])}"
+            text = f"translate by {point(op['vector'])}"
         elif kind == "rotate":
-            text = (f"rotate {op['angle_deg']:g} deg about axis {_pt(op['axis'])} "
-                    f"through {_pt(op['origin'])}")
+            text = (f"rotate {op['angle_deg']:g} deg about axis {point(op['axis'])} "
+                    f"through {point(op['origin'])}")
         elif kind == "mirror":
             text = (f"mirror {'a copy ' if op.get('copy') else ''}in the plane through "
-                    f"{_pt(op['origin'])} with normal {_pt(op['normal'])}")
+                    f"{point(op['origin'])} with normal {point(op['normal'])}")
         elif kind == "scale":
-            text = f"scale by {op['factor']:g} about {_pt(op['origin'])}"
+            text = f"scale by {op['factor']:g} about {point(op['origin'])}"
         elif kind == "translate_copy":
-            text = f"copy translated by {_pt(op['vector'])}"
+            text = f"copy translated by {point(op['vector'])}"
         else:
-            text = f"linear array of {op['count']} (step {_pt(op['vector'])})"
+            text = f"linear array of {op['count']} (step {point(op['vector'])})"
         literal = op.get("selection") or {"by": "all"}
-        text += f", {_selector(literal)}"
+        text += f", {selector_words(literal)}"
         found: list = []
         if shadow is not None:
             elements, nodes = selection.select_transform_nodes(shadow, literal)
@@ -292,22 +293,3 @@ def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list:
 
 def _nodes(nodes: Sequence[Any]) -> list:
     return [touched("nodes", [n.label for n in nodes], [tuple(n.coordinates) for n in nodes])]
-
-
-def _selector(literal: Mapping[str, Any] | None) -> str:
-    if not literal:
-        return "all"
-    kind = literal.get("by")
-    if kind == "labels":
-        return f"labels {list(literal['labels'])[:20]}"
-    if kind == "set":
-        return f"in set {literal['name']}"
-    if kind == "shape":
-        return f"all {literal['shape']}"
-    if kind == "box":
-        return f"in box {_pt(literal['min'])}..{_pt(literal['max'])}"
-    return "all"
-
-
-def _pt(values: Sequence[float]) -> str:
-    return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ")"
