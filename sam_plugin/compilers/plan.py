@@ -18,6 +18,9 @@ Vec3 = tuple[float, float, float]
 Box = tuple[Vec3, Vec3]
 # A plan names at most this many labels of a touched group; beyond, a count and a box.
 LABELS_SHOWN = 20
+# Parts up to this size get a predicted part (one shadow run per plan); the verifier compares
+# every entity up to its own, lower, limit and samples above it.
+PREDICTION_LIMIT = 250_000
 
 
 class Touched(BaseModel):
@@ -148,6 +151,8 @@ class PredictedPart:
     # labels the live part held before the run: a surviving entity keeps its label
     prior_nodes: frozenset[int] = frozenset()
     prior_elements: frozenset[int] = frozenset()
+    # element label -> its section names, when the module predicts assignments (Property)
+    assignments: dict[int, tuple[str, ...]] | None = None
 
     @classmethod
     def of(cls, part: Any) -> PredictedPart:

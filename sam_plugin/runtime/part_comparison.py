@@ -43,6 +43,8 @@ def compare_with_plan(predicted: PredictedPart | None, live_part: Any, after: Re
         return checks
     checks.append(_elements(predicted, live, mapping))
     checks.append(_sets(predicted, live, mapping))
+    if predicted.assignments is not None:
+        checks.append(_assignments(predicted, live_part))
     return checks
 
 
@@ -179,6 +181,31 @@ def _element_mapping(predicted: PredictedPart, live: PredictedPart,
         if found:
             out[k] = found.pop(0)
     return out
+
+
+# -- section assignments ------------------------------------------------------------------
+
+
+def _assignments(predicted: PredictedPart, live_part: Any) -> Check:
+    """Every element's sections, read from the live part's section assignments."""
+    planned = predicted.assignments or {}
+    found: dict[int, list[str]] = {}
+    for entry in live_part.sectionAssignments:
+        for element in entry.region.elements:
+            found.setdefault(int(element.label), []).append(str(entry.sectionName))
+    problems = []
+    for label in sorted(set(planned) | set(found)):
+        want, have = tuple(planned.get(label, ())), tuple(found.get(label, ()))
+        if want != have:
+            problems.append(f"element {label} has {_sections(have)}, the plan gives it "
+                            f"{_sections(want)}")
+    return _check("section assignments match the plan (exact)",
+                  f"{len(planned)} elements with the planned sections", problems,
+                  f"{len(found)} elements with the planned sections")
+
+
+def _sections(names: tuple[str, ...]) -> str:
+    return ("section " + ", ".join(names)) if names else "no section"
 
 
 # -- above the exact limit ----------------------------------------------------------------

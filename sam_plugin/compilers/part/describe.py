@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from sam_plugin.compilers.plan import (
+    PREDICTION_LIMIT,
     PlanCall,
     PlanDetail,
     PlanOperation,
@@ -33,7 +34,7 @@ from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
 
 # One shadow run per plan, also above the compile-time SIMULATION_LIMIT: the plan is built
 # once, where compiling replays the run's calls once per call.
-PLAN_SIMULATION_LIMIT = 250_000
+PLAN_SIMULATION_LIMIT = PREDICTION_LIMIT
 PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
 
 
