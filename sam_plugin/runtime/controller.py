@@ -184,7 +184,7 @@ class _Relay(StreamListener):
             self._emit("design_delta", {"text": visible_text(text)})
 
     def on_reasoning(self, text: str) -> None:
-        self._emit("reasoning_delta", {"text": text})
+        self._emit("reasoning_delta", {"text": visible_text(text)})
 
     def on_retry(self, error: Exception) -> None:
         # the provider restarts the stream: views must drop what they showed so far

@@ -48,3 +48,12 @@ def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_t
     sent = provider.requests[1].messages
     assert any(shown in str(m.get("content", "")) for m in sent)
     assert not any("\u202e" in str(m.get("content", "")) for m in sent)
+
+
+def test_streamed_reasoning_is_filtered_too(tmp_path):
+    from sam_plugin.runtime.controller import _Relay
+
+    seen: list[str] = []
+    relay = _Relay(lambda event, data: seen.append(data["text"]), spec=False)
+    relay.on_reasoning("think\x1b[2J \u202eabc")
+    assert seen == ["think[2J abc"]
