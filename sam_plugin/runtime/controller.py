@@ -1,9 +1,12 @@
 """The generic gated controller: observe, design, wait for the human, collect, compile,
-execute once, verify (DESIGN.md §1). It knows nothing about any domain: modules come
-through the DomainModule protocol, SAM through the host gateway, the LLM through the provider.
+show the plan and wait for the human again, execute once, verify (DESIGN.md §1). It knows
+nothing about any domain: modules come through the DomainModule protocol (which also
+describes the plan), SAM through the host gateway, the LLM through the provider.
 
-The one script execution is synchronous (``host.execute``) inside the async ``confirm``: it
-runs on the caller's thread (the GUI thread under qasync), as SAM requires.
+The one script execution is synchronous (``host.execute``) inside the async ``execute`` (or
+``confirm``, when the plan-wait policy lets the plan through): it runs on the caller's thread
+(the GUI thread under qasync), as SAM requires. What executes is byte for byte the script
+whose SHA-256 ``plan.json`` holds (I11).
 """
 
 from __future__ import annotations
