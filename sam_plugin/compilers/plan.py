@@ -190,13 +190,18 @@ class PlanDetail:
 
 
 def touched(kind: Literal["nodes", "elements"], labels: list[int],
-            points: list[Vec3] | None = None) -> Touched:
-    """A Touched group: labels when at most LABELS_SHOWN, else a count and a bounding box."""
+            points: list[Vec3] | None = None, *, labels_known: bool = True) -> Touched:
+    """A Touched group: labels when at most LABELS_SHOWN, else a count and a bounding box.
+
+    ``labels_known=False`` for entities the run creates: the host numbers them, so the plan
+    gives their count and box, never a guessed label."""
     labels = sorted(labels)
     box = None
     if points:
         xs, ys, zs = zip(*points, strict=True)
         box = ((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs)))
+    if not labels_known:
+        return Touched(kind=kind, count=len(labels), labels=None, box=box)
     if len(labels) <= LABELS_SHOWN:
         return Touched(kind=kind, count=len(labels), labels=labels, box=None)
     return Touched(kind=kind, count=len(labels), labels=None, box=box)

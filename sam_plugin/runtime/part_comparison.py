@@ -78,7 +78,7 @@ def _nodes(predicted: PredictedPart, live: PredictedPart,
     if len(new) != len(live_new):
         problems.append(f"{len(live_new)} new nodes, the plan creates {len(new)}")
     elif new:
-        pairs = _pair_by_geometry(new, predicted.nodes, live_new, live.nodes)
+        pairs = _pair_by_geometry(new, predicted.nodes, live_new, live.nodes, tol)
         problems += _moved([(a, predicted.nodes[a], b, live.nodes[b]) for a, b in pairs], tol)
         mapping.update(pairs)
     check = _check("nodes match the plan (exact)", expected, problems,
@@ -104,13 +104,15 @@ def _moved(pairs: list[tuple[int, Vec3, int, Vec3]], tol: float) -> list[str]:
 
 
 def _pair_by_geometry(new: list[int], planned: dict[int, Vec3], live_new: list[int],
-                      live: dict[int, Vec3]) -> list[tuple[int, int]]:
+                      live: dict[int, Vec3], tol: float) -> list[tuple[int, int]]:
     """New nodes paired: by label when the host numbered them as the shadow did, else in
-    coordinate order (a wrong pairing shows up as a coordinate difference)."""
+    coordinate order on the tolerance's grid (a wrong pairing shows up as a coordinate
+    difference, never as a pass)."""
     if new == live_new:
         return list(zip(new, live_new, strict=True))
+
     def order(labels: list[int], points: dict[int, Vec3]) -> list[int]:
-        return sorted(labels, key=lambda k: tuple(round(v, 6) for v in points[k]))
+        return sorted(labels, key=lambda k: tuple(round(v / tol) for v in points[k]))
     return list(zip(order(new, planned), order(live_new, live), strict=True))
 
 

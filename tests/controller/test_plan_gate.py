@@ -420,3 +420,18 @@ def test_new_labels_the_host_numbers_differently_are_matched_by_geometry(fresh_s
     assert result.status == "verified", [c for c in result.checks if not c.ok]
     new_nodes = sorted(n.label for n in part.nodes if n.coordinates[2] == 10.0)
     assert new_nodes[0] > 9  # the host did number past the deleted labels
+
+
+def test_what_a_call_adds_is_a_count_and_a_box_never_a_guessed_label(fresh_sam, tmp_path):
+    grid(fresh_sam)
+    spec = ("Copy the plate 10 up in z.\nPlanned Part capabilities: transform\n"
+            "Expected results: 18 nodes, 8 elements")
+    copy = calls(("transform_part", {"operations": [{"op": "translate_copy",
+                                                     "vector": [0, 0, 10]}]}))
+    controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy))
+    to_plan(controller, "copy it up")
+    text = controller.plan.text()
+    assert ("   - adds: 4 elements in box (0, 0, 10)..(2, 2, 10), 9 nodes in box "
+            "(0, 0, 10)..(2, 2, 10)") in text
+    assert controller.plan.destructive == [] and controller.plan.warnings == []
+    assert len(controller.plan.preview.added) == 4

@@ -235,10 +235,11 @@ def _changes(before: PredictedPart | None, after: ShadowPart | None,
         found = []
         if added_elements:
             found.append(touched("elements", [e.label for e in added_elements],
-                                 [c for e in added_elements for c in _coords(after, e)]))
+                                 [c for e in added_elements for c in _coords(after, e)],
+                                 labels_known=False))
         if added_nodes:
             found.append(touched("nodes", [n.label for n in added_nodes],
-                                 [n.coordinates for n in added_nodes]))
+                                 [n.coordinates for n in added_nodes], labels_known=False))
         ops.append(PlanOperation(text="adds", touched=found))
     return ops
 
