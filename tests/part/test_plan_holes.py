@@ -81,3 +81,19 @@ def test_a_call_that_raises_on_the_shadow_is_a_compile_error_naming_it(harness, 
     assert error.tool == "transform_part"
     assert ("simulating call 1 (transform_part) on a copy of the part failed: ValueError: node 3 "
             "is not a live node; the script would fail the same way in SAM") in str(error)
+
+
+def test_a_merge_tolerance_that_chains_nodes_is_a_compile_error(harness):
+    """Nodes 0.6 apart in a row, merged at 0.7: each is within the tolerance of the next but
+    the ends are not; SAM may merge the whole row, more than the coincident nodes."""
+    harness.grid(1, 1, spacing=2.0)  # element edge 2: the edge rule alone lets 0.7 through
+    part = harness.part()
+    for x in (5.0, 5.6, 6.2):
+        part.Node(coordinates=(x, 0.0, 0.0))
+    error = _compile_error(harness, [("repair_part",
+                                      {"merge_coincident_nodes": {"tolerance": 0.7}})])
+    text = str(error)
+    assert "merge_coincident_nodes.tolerance" in text
+    assert ("tolerance 0.7 chains nodes 5, 6, 7: nodes 5 and 7 are 1.2 apart, beyond the "
+            "tolerance, yet linked through nodes within it") in text, text
+    assert "use a tolerance below 0.6" in text

@@ -23,7 +23,9 @@ import numpy as np
 
 from sam_plugin.compilers.part.predict import state_is_live
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic
+from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops.geometry import RELATIVE_TOLERANCE
+from sam_plugin.samops.part_shadow import close_pairs
 
 DIRECTION_FLOOR = 1e-9
 SUGGESTED_FRACTION = 1e-3  # of the smallest element edge
@@ -107,18 +109,74 @@ def smallest_element_edge(part: Any) -> tuple[float, int, int, int] | None:
 
 
 def check_merge_tolerance(tolerance: float | None, part: Any, path: str) -> list[Diagnostic]:
-    edge = smallest_element_edge(part)
-    if edge is None:
+    """The merge may only join coincident nodes: never two nodes of one element, never a
+    chain of nodes that are not all within the tolerance of each other."""
+    if part is None or not len(part.nodes):
         return []
     used = tolerance if tolerance is not None else scale_of(part).tolerance
+    edge = smallest_element_edge(part)
+    if edge is not None and used >= edge[0]:
+        return [_joins_an_element(used, edge, path)]
+    chain = _chain(part, used)
+    return [] if chain is None else [_chain_words(chain, used, path)]
+
+
+def _chain(part: Any, tol: float) -> tuple[list[int], tuple[int, int, float], float] | None:
+    """(labels, (a, b, distance) of two of them beyond ``tol``, smallest link) of the first
+    group of nodes linked within ``tol`` that is not a clique; None when every group is."""
+    nodes = sorted(part.nodes, key=lambda n: n.label)
+    labels = [n.label for n in nodes]
+    points = [tuple(n.coordinates) for n in nodes]
+    try:
+        pairs = close_pairs(points, tol)
+    except ShadowDoubt:  # too dense to tell: the shadow keeps ranges and says why
+        return None
+    parent = list(range(len(labels)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b, _ in pairs:
+        parent[root(a)] = root(b)
+    links: dict[int, list[float]] = {}
+    for a, _, d2 in pairs:
+        links.setdefault(root(a), []).append(math.sqrt(d2))
+    groups: dict[int, list[int]] = {top: [] for top in links}
+    for i in range(len(labels)):
+        if root(i) in groups:
+            groups[root(i)].append(i)
+    for top, members in groups.items():
+        if len(links[top]) == len(members) * (len(members) - 1) // 2:
+            continue
+        near = members[:200]  # a far pair among the first members is enough to name
+        far = max(((i, j) for i in near for j in near if i < j),
+                  key=lambda ij: math.dist(points[ij[0]], points[ij[1]]))
+        distance = math.dist(points[far[0]], points[far[1]])
+        return ([labels[i] for i in members], (labels[far[0]], labels[far[1]], distance),
+                min(links[top]))
+    return None
+
+
+def _chain_words(chain: tuple[list[int], tuple[int, int, float], float], tol: float,
+                 path: str) -> Diagnostic:
+    members, (a, b, distance), smallest = chain
+    shown = ", ".join(map(str, members[:8])) + (" ..." if len(members) > 8 else "")
+    return Diagnostic(path=path, message=(
+        f"tolerance {tol:.3g} chains nodes {shown}: nodes {a} and {b} are {distance:.3g} apart, "
+        "beyond the tolerance, yet linked through nodes within it; SAM may merge them all, "
+        f"more than the coincident nodes; use a tolerance below {smallest:.3g}"))
+
+
+def _joins_an_element(used: float, edge: tuple[float, int, int, int], path: str) -> Diagnostic:
     distance, element, a, b = edge
-    if used < distance:
-        return []
     suggestion = f"{distance * SUGGESTED_FRACTION:.3g}" if distance > 0 else "a smaller value"
-    return [Diagnostic(path=path, message=(
+    return Diagnostic(path=path, message=(
         f"tolerance {used:.3g} would join nodes of one element: the smallest element edge is "
         f"{distance:.3g} (element {element}, nodes {a} and {b}); use a tolerance below it, "
-        f"e.g. {suggestion}"))]
+        f"e.g. {suggestion}"))
 
 
 def _vec(vector: Sequence[float]) -> str:
