@@ -306,8 +306,8 @@ class RunController:
             self._bus.emit(
                 run.run_id, "script_composed", {"script_sha256": sha, "bytes": len(script)}
             )
-            self._show_plan(run, fragments, prediction, script, key)
-            if plan_waits(self.plan, policy):
+            plan = self._show_plan(run, fragments, prediction, script, key)
+            if plan_waits(plan, policy):
                 return None
             self._bus.emit(run.run_id, "plan_approved", {"by": f"plan_wait={policy}"})
             await self._execute_plan(run, mode, target)
@@ -348,7 +348,7 @@ class RunController:
     def _show_plan(
         self, run: _Run, fragments: list[Fragment], prediction: Prediction, script: str,
         key: str,
-    ) -> None:
+    ) -> Plan:
         """Build the plan (a shadow run that raises is a compile error, I7), write plan.json
         with the script's hash, and stop in Plan."""
         assert run.before is not None and run.script_sha256 is not None
@@ -377,6 +377,7 @@ class RunController:
             {"script_sha256": plan.script_sha256, "destructive": len(plan.destructive),
              "warnings": len(plan.warnings), "calls": len(plan.calls)},
         )
+        return plan
 
     async def _execute_plan(self, run: _Run, mode: str, target: Target) -> None:
         # Let the GUI breathe once before the synchronous tail; no await may sit between

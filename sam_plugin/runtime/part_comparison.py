@@ -226,8 +226,9 @@ def _sampled(predicted: PredictedPart, live_part: Any, after: Readback, tol: flo
         except Exception:
             problems.append(f"node {label} missing (the plan keeps it)")
             continue
+        x, y, z = node.coordinates
         problems += _moved([(label, predicted.nodes[label], label,
-                             tuple(float(v) for v in node.coordinates))], tol)
+                             (float(x), float(y), float(z)))], tol)
     kept_elements = sorted(k for k in predicted.elements if k in predicted.prior_elements)
     for label in _sample(kept_elements):
         try:

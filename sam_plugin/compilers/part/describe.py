@@ -15,7 +15,7 @@ leaves the plan without a predicted part, said in ``basis``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 from sam_plugin.compilers.plan import (
     PREDICTION_LIMIT,
@@ -46,9 +46,9 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     largest = max([size, *(max(f.evidence.node_count.max, f.evidence.element_count.max)
                            for f in fragments)])
     if largest > PLAN_SIMULATION_LIMIT:
-        calls = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None), notes=f.notes)
+        words = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None), notes=f.notes)
                  for i, f in enumerate(fragments, start=1)]
-        return PlanDetail(calls=calls, basis=(
+        return PlanDetail(calls=words, basis=(
             f"counts as ranges: the part may hold {largest} nodes or elements, above the "
             f"{PLAN_SIMULATION_LIMIT} a plan simulates"))
     name = ctx.target.part_name
@@ -220,9 +220,10 @@ def _changes(before: PredictedPart | None, after: ShadowPart | None,
     ops = []
     gone_nodes = sorted(set(before.nodes) - {n.label for n in after.nodes})
     gone_elements = sorted(set(before.elements) - {e.label for e in after.elements})
-    for kind, gone, points in (
-            ("elements", gone_elements, lambda: _outline_points(before, gone_elements)),
-            ("nodes", gone_nodes, lambda: [before.nodes[k] for k in gone_nodes])):
+    removals: tuple[tuple[Literal["nodes", "elements"], list[int], Any], ...] = (
+        ("elements", gone_elements, lambda: _outline_points(before, gone_elements)),
+        ("nodes", gone_nodes, lambda: [before.nodes[k] for k in gone_nodes]))
+    for kind, gone, points in removals:
         if not gone:
             continue
         beyond = len(gone) > named[kind]
