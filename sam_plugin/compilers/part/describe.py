@@ -254,10 +254,10 @@ def _preview(before: PredictedPart | None, after: PredictedPart) -> Preview:
         then, now = old.elements[label], after.elements[label]
         if then != now or any(old.nodes.get(k) != after.nodes.get(k) for k in now[1]):
             moved.append(label)
-    truncated = len(added) > PREVIEW_LIMIT or len(moved) > PREVIEW_LIMIT
+    truncated = max(len(added), len(moved), len(deleted) // 4) > PREVIEW_LIMIT
     return Preview(
         added=[_outline(after, label) for label in added[:PREVIEW_LIMIT]],
-        deleted=deleted,
+        deleted=deleted[:4 * PREVIEW_LIMIT],  # labels only: the view draws them from the part
         moved=moved[:PREVIEW_LIMIT],
         moved_to=[_outline(after, label) for label in moved[:PREVIEW_LIMIT]],
         truncated=truncated,
