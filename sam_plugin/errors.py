@@ -17,7 +17,9 @@ a broken state), beside ``SamAgentError``::
     ├── compiling (compilers)
     │   ├── CompileError                       a call that does not compile (diagnostics)
     │   ├── NotSimulated                       no exact evidence for a chain of calls
-    │   │   └── Doubted                        ... because call ``index`` has a host-decided step
+    │   │   ├── Doubted                        ... because call ``index`` has a host-decided step
+    │   │   └── ShadowFailed                   ... because call ``index`` raised on the shadow
+    │   │                                      (a compile error, I7)
     │   └── RouteRefused                       no capability could be read from the spec
     ├── running (runtime)
     │   ├── QueryError(ValueError)             an observation query the model can fix
@@ -104,6 +106,15 @@ class Doubted(NotSimulated):
     def __init__(self, message: str, index: int) -> None:
         super().__init__(message)
         self.index = index
+
+
+class ShadowFailed(NotSimulated):
+    """Call ``index`` raised on the shadow: the script would meet the same in SAM (I7)."""
+
+    def __init__(self, message: str, index: int, tool: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.tool = tool
 
 
 class RouteRefused(SamAgentError):

@@ -14,6 +14,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 from pydantic import BaseModel, ConfigDict, Field
 
 from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.plan import PlanDetail
 
 # defined in sam_plugin.errors; still importable from here for code written before it
 from sam_plugin.errors import CompileError as CompileError
@@ -124,4 +125,11 @@ class DomainModule(Protocol):
         self, tool: str, arguments: str | Mapping[str, Any], ctx: CompileContext
     ) -> Fragment:
         """Parse, validate, normalize and generate code for one call; raises CompileError."""
+        ...
+
+    def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
+        """The compiled calls in the analyst's words (DESIGN.md §5 "Plan"): per call, its
+        operations with their numbers and the entities they touch, destructive ones marked,
+        and the predicted final part when the module's shadow run can tell; ``ctx`` holds the
+        live part before the run. Raises CompileError when a call cannot run (I7)."""
         ...

@@ -14,11 +14,13 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from sam_plugin.compilers import routing, schema_common
+from sam_plugin.compilers.plan import PlanDetail, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
 from sam_plugin.compilers.validation import validate_call
 from sam_plugin.errors import CompileError
 
 ContextChecks = Callable[[CompileContext], list[Diagnostic]]
+Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
 
 
 class Prompts(Protocol):
@@ -56,6 +58,8 @@ class TableDrivenModule:
     creates_target: bool = False
     # checks every call of this module needs first (e.g. the target model exists)
     context_checks: ContextChecks = _no_context_checks
+    # the plan's words for compiled calls; modules without a shadow run use the generic one
+    describer: Describer = generic_detail
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
@@ -98,3 +102,6 @@ class TableDrivenModule:
             lambda value: self.context_checks(ctx) or compiler.checks(value, ctx),
         )
         return compiler.generate(ir, ctx)
+
+    def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
+        return self.describer(fragments, ctx)

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import importlib
 import importlib.util
+import json
 import os
 import sys
 import tempfile
@@ -159,7 +160,16 @@ async def _run(args: argparse.Namespace, request: str, save_path: Path | None, s
     elif phase == Phase.REVIEW:
         # whatever the script prints goes to stderr: stdout carries only the result
         with contextlib.redirect_stdout(err):
-            await controller.confirm(args.mode, target)
+            # --yes answers the plan question too; else the plan always waits for the answer
+            await controller.confirm(args.mode, target,
+                                     plan_wait="never" if args.yes else "always")
+        if controller.phase == Phase.PLAN:
+            assert controller.plan is not None
+            if _ask_plan(controller.plan.text(), stdin, err):
+                with contextlib.redirect_stdout(err):
+                    await controller.execute(args.mode, target)
+            else:
+                controller.decline_plan()
     result = controller.result
     assert result is not None
     saved = None
@@ -358,6 +368,19 @@ def _show_spec(spec: str, err: TextIO) -> None:
 
 def _ask(stdin: TextIO, err: TextIO) -> bool:
     print("Confirm this spec and let the model fill in the tool calls? [y/N] ", end="", file=err)
+    return _answer(stdin, err)
+
+
+def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:
+    print("\n--- plan (compiled, not executed; destructive lines and warnings first) ---",
+          file=err)
+    print(plan_text, file=err)
+    print("---", file=err)
+    print("Execute this plan? [y/N] ", end="", file=err)
+    return _answer(stdin, err)
+
+
+def _answer(stdin: TextIO, err: TextIO) -> bool:
     err.flush()
     answer = stdin.readline()
     if not _is_terminal(stdin):  # a piped answer is not echoed: show it, end the line
@@ -429,6 +452,8 @@ class _Progress:
             return f"  compiled: {data['tool']}"
         if event == "script_composed":
             return f"  script composed: sha256 {data['script_sha256'][:16]}…"
+        if event == "plan_declined":
+            return "  plan declined: nothing executed"
         if event == "execution_completed":
             return f"  executed: {data['status']}"
         return None
@@ -436,7 +461,11 @@ class _Progress:
 
 def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> None:
     if as_json:
-        out.write((run_dir / "result.json").read_text(encoding="utf-8"))
+        payload = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
+        plan = run_dir / "plan.json"
+        # additive: the plan that was shown (and approved or declined), null before a plan
+        payload["plan"] = json.loads(plan.read_text(encoding="utf-8")) if plan.is_file() else None
+        out.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
         return
     words = {
         "verified": "Verified: the change was executed once and confirmed by readback.",

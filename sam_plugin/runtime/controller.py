@@ -1,15 +1,19 @@
 """The generic gated controller: observe, design, wait for the human, collect, compile,
-execute once, verify (DESIGN.md §1). It knows nothing about any domain: modules come
-through the DomainModule protocol, SAM through the host gateway, the LLM through the provider.
+show the plan and wait for the human again, execute once, verify (DESIGN.md §1). It knows
+nothing about any domain: modules come through the DomainModule protocol (which also
+describes the plan), SAM through the host gateway, the LLM through the provider.
 
-The one script execution is synchronous (``host.execute``) inside the async ``confirm``: it
-runs on the caller's thread (the GUI thread under qasync), as SAM requires.
+The one script execution is synchronous (``host.execute``) inside the async ``execute`` (or
+``confirm``, when the plan-wait policy lets the plan through): it runs on the caller's thread
+(the GUI thread under qasync), as SAM requires. What executes is byte for byte the script
+whose SHA-256 ``plan.json`` holds (I11).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import logging
 import time
@@ -21,6 +25,7 @@ from typing import Any, TypeVar
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Check, Prediction, Readback
+from sam_plugin.compilers.plan import Plan, PlanDetail
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import (
@@ -44,6 +49,7 @@ from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
+from sam_plugin.runtime.plan_builder import PLAN_WAITS, build_plan, plan_waits
 from sam_plugin.runtime.property_verifier import property_value_checks, record_before
 from sam_plugin.runtime.provider_errors import scrub
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
@@ -68,6 +74,7 @@ from sam_plugin.runtime.run_store import (
 )
 from sam_plugin.runtime.run_usage import UsageMeter
 from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.text_safety import visible_text
 from sam_plugin.runtime.undo import (
     UndoBudget,
     UndoRefused,
@@ -113,6 +120,7 @@ _PHASE_LAYER: dict[Phase, ErrorLayer] = {
     Phase.REVIEW: "observation",
     Phase.COLLECTING: "tool_call",
     Phase.COMPILING: "compile",
+    Phase.PLAN: "compile",
     Phase.EXECUTING: "execution",
     Phase.VERIFYING: "verification",
     Phase.RESTORING: "execution",
@@ -141,6 +149,10 @@ class _Run:
     submissions: int = 0
     sse_count: int = 0
     invalidated: str | None = None
+    script: str = ""
+    key: str | None = None
+    prediction: Prediction | None = None
+    predicted: PlanDetail | None = None
     regions: RegionIndex | None = None
     exploration: str = ""
     collected: list[CollectedCall] = field(default_factory=list)
@@ -182,10 +194,10 @@ class _Relay(StreamListener):
 
     def on_content(self, text: str) -> None:
         if self._spec:
-            self._emit("design_delta", {"text": text})
+            self._emit("design_delta", {"text": visible_text(text)})
 
     def on_reasoning(self, text: str) -> None:
-        self._emit("reasoning_delta", {"text": text})
+        self._emit("reasoning_delta", {"text": visible_text(text)})
 
     def on_retry(self, error: Exception) -> None:
         # the provider restarts the stream: views must drop what they showed so far
@@ -230,6 +242,7 @@ class RunController:
         self.spec_text: str = ""
         self.route: Route | None = None
         self.result: RunResult | None = None
+        self.plan: Plan | None = None  # the plan of the current run, once shown
         self.unknown_runs: list[str] = []
         self.recovered_runs: list[str] = []  # marked ``unknown`` by this controller's start
         self._recover_unknown_runs()
@@ -266,7 +279,7 @@ class RunController:
         self._run = run
         self._bus.log_path = run.dir.file("events.jsonl")
         self._cancel_requested = False
-        self.spec_text, self.route, self.result = "", None, None
+        self.spec_text, self.route, self.result, self.plan = "", None, None, None
         with self._outcome():
             self._set_phase(Phase.OBSERVING, "Observing the workspace (read-only)")
             run.dir.write_text("request.txt", request)
@@ -279,14 +292,21 @@ class RunController:
             self._set_phase(Phase.REVIEW, "Review: spec proposed, waiting for your confirmation")
         return self.phase
 
-    async def confirm(self, mode: str, target: Target) -> RunResult:
-        """Collect → compile → execute once → verify; or back to Review with nothing executed."""
+    async def confirm(
+        self, mode: str, target: Target, *, plan_wait: str | None = None
+    ) -> RunResult | None:
+        """Collect → compile → Plan; then, unless the plan waits for the analyst, execute once
+        → verify. Returns the result, or None while the plan waits (phase PLAN: call
+        ``execute`` or ``decline_plan``). ``plan_wait`` overrides ``settings.plan_wait``."""
         run = self._run
         if self.phase != Phase.REVIEW or run is None:
             raise ControllerStateError(
                 f"confirm: no spec is waiting for review (phase {self.phase}); "
                 "submit a request first"
             )
+        policy = plan_wait or self.settings.plan_wait
+        if policy not in PLAN_WAITS:
+            raise ValueError(f"plan_wait: {policy!r} is not one of {', '.join(PLAN_WAITS)}")
         self._cancel_requested = False
         with self._outcome():
             self._check_drift(run, mode, target, when="confirm")
@@ -301,13 +321,27 @@ class RunController:
             self._bus.emit(
                 run.run_id, "script_composed", {"script_sha256": sha, "bytes": len(script)}
             )
-            # Let the GUI breathe once before the synchronous tail; no await may sit between
-            # the last drift check, the one execution and the readback.
-            await asyncio.sleep(0)
-            self._honour_cancel()
-            self._check_drift(run, mode, target, when="execution")
-            self._execute_once(run, script, sha, key)
-            self._verify(run, prediction)
+            plan = self._show_plan(run, fragments, prediction, script, key)
+            if plan_waits(plan, policy):
+                return None
+            self._bus.emit(run.run_id, "plan_approved", {"by": f"plan_wait={policy}"})
+            await self._execute_plan(run, mode, target)
+        return self.result
+
+    async def execute(self, mode: str | None = None, target: Target | None = None) -> RunResult:
+        """The analyst approved the plan: drift check, the one submission, verification.
+
+        ``mode``/``target`` are what the caller shows now (the dock's combos); a change since
+        submit fails the run, as at confirm (I3)."""
+        run = self._run
+        if self.phase != Phase.PLAN or run is None or self.plan is None:
+            raise ControllerStateError(
+                f"execute: no plan is waiting for approval (phase {self.phase})"
+            )
+        self._cancel_requested = False
+        with self._outcome():
+            self._bus.emit(run.run_id, "plan_approved", {"by": "analyst"})
+            await self._execute_plan(run, mode or run.mode, target or run.target)
         assert self.result is not None
         return self.result
 
@@ -341,6 +375,84 @@ class RunController:
             self._set_phase(Phase.REVIEW, "Review: revised spec, waiting for your confirmation")
         return self.phase
 
+    def decline_plan(self) -> RunResult:
+        """The analyst declined the plan: the run ends ``cancelled``, nothing executed.
+
+        ``cancelled`` (not ``rejected``, which says a layer sent the run back to Review):
+        the analyst's own decision ended it, like Cancel at Review."""
+        run = self._run
+        if self.phase != Phase.PLAN or run is None:
+            raise ControllerStateError(
+                f"decline_plan: no plan is waiting for approval (phase {self.phase})"
+            )
+        self._bus.emit(run.run_id, "plan_declined", {"script_sha256": run.script_sha256})
+        self._finish_cancelled("Cancelled: plan declined, nothing was executed")
+        assert self.result is not None
+        return self.result
+
+    def _show_plan(
+        self, run: _Run, fragments: list[Fragment], prediction: Prediction, script: str,
+        key: str,
+    ) -> Plan:
+        """Build the plan (a shadow run that raises is a compile error, I7), write plan.json
+        with the script's hash, and stop in Plan."""
+        assert run.before is not None and run.script_sha256 is not None
+        ctx = CompileContext(
+            request_text=run.request,
+            target=run.target,
+            state=Prediction.from_readback(run.before),
+            model=self._host_model(run.target),
+            part=self.host.part(run.target),
+        )
+        try:
+            plan, detail = build_plan(
+                run_id=run.run_id, module=run.module, fragments=fragments, ctx=ctx,
+                prediction=prediction, before=run.before, spec=run.spec,
+                script_sha256=run.script_sha256,
+            )
+        except CompileError as error:
+            raise _Return("compile", str(error)) from None
+        run.dir.write_json("plan.json", plan.model_dump(mode="json"))
+        run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
+        self.plan = plan
+        self._set_phase(Phase.PLAN, f"Plan: {plan.summary()}, waiting for you to execute")
+        self._bus.emit(
+            run.run_id,
+            "plan_shown",
+            {"script_sha256": plan.script_sha256, "destructive": len(plan.destructive),
+             "warnings": len(plan.warnings), "calls": len(plan.calls)},
+        )
+        return plan
+
+    async def _execute_plan(self, run: _Run, mode: str, target: Target) -> None:
+        # Let the GUI breathe once before the synchronous tail; no await may sit between
+        # the last drift check, the one execution and the readback.
+        await asyncio.sleep(0)
+        self._honour_cancel()
+        self._check_drift(run, mode, target, when="execution")
+        script = self._approved_script(run)
+        assert run.script_sha256 is not None and run.key is not None
+        assert run.prediction is not None
+        self._execute_once(run, script, run.script_sha256, run.key)
+        self._verify(run, run.prediction)
+
+    def _approved_script(self, run: _Run) -> str:
+        """The script to submit: its bytes must hash to the SHA-256 in plan.json (I11)."""
+        try:
+            shown = json.loads(run.dir.file("plan.json").read_text(encoding="utf-8"))
+            approved = str(shown["script_sha256"])
+        except (OSError, ValueError, KeyError) as error:
+            raise _Fail("execution", f"plan.json cannot be read ({error}); nothing executed") \
+                from None
+        actual = hashlib.sha256(run.script.encode("utf-8")).hexdigest()
+        if not (actual == approved == run.script_sha256):
+            raise _Fail(
+                "execution",
+                f"the script to submit (sha256 {actual[:12]}) is not the one the plan showed "
+                f"(sha256 {approved[:12]}); nothing executed",
+            )
+        return run.script
+
     @contextlib.contextmanager
     def _outcome(self) -> Iterator[None]:
         """How a submit or confirm ended becomes the run's state (each writes result.json)."""
@@ -371,6 +483,8 @@ class RunController:
                 await asyncio.sleep(0.005)
         elif self.phase == Phase.REVIEW:
             self._finish_cancelled()
+        elif self.phase == Phase.PLAN:
+            self.decline_plan()
         elif self.phase in (Phase.COMPILING, Phase.EXECUTING, Phase.VERIFYING):
             raise ControllerStateError(
                 f"cancel: the run is {self.phase}; a submitted script cannot be called back"
@@ -381,7 +495,7 @@ class RunController:
         execution."""
         if self._run is None:
             return
-        if self.phase == Phase.REVIEW:
+        if self.phase in (Phase.REVIEW, Phase.PLAN):
             self._finish_failed("observation", f"{DRIFT_MESSAGE} ({reason})")
         elif self.phase in (Phase.COLLECTING, Phase.COMPILING):
             self._run.invalidated = reason
@@ -394,6 +508,11 @@ class RunController:
         if self.phase == Phase.REVIEW:
             raise ControllerBusy(
                 "submit: a spec is waiting for review; confirm or cancel it before submitting again"
+            )
+        if self.phase == Phase.PLAN:
+            raise ControllerBusy(
+                "submit: a plan is waiting for approval; execute or decline it before "
+                "submitting again"
             )
 
     def _check_submit(self, request: str, mode: str, target: Target) -> DomainModule:
@@ -555,7 +674,9 @@ class RunController:
         sse_name = ("provider_design_response.sse" if version == 1
                     else f"provider_design_response.{version}.sse")
         run.dir.write_bytes(sse_name, response.raw_sse)
-        spec = response.content.strip()
+        # what the analyst sees is what is stored and sent as confirmed (the same filter
+        # as the streamed deltas)
+        spec = visible_text(response.content).strip()
         run.spec = self.spec_text = spec
         run.dir.write_text("design.txt", spec + "\n" if spec else "")
         run.spec_versions = version
@@ -815,7 +936,8 @@ class RunController:
                 "verification",
                 f"the model WAS changed, but reading it back failed: {error}; re-observe the part",
             ) from None
-        checks = verify(prediction, run.before, after, run.dir.path)
+        checks = verify(prediction, run.before, after, run.dir.path, run.predicted,
+                        _try(lambda: self.host.part(run.target)))
         checks += self._value_checks(run)
         if not all_passed(checks):
             failed = "; ".join(
@@ -996,12 +1118,12 @@ class RunController:
             text = scrub(text, form)
         return text
 
-    def _finish_cancelled(self) -> None:
+    def _finish_cancelled(self, label: str = "Cancelled: nothing was executed") -> None:
         run = self._run
         assert run is not None
         if self.phase in TERMINAL:
             return
-        self._set_phase(Phase.CANCELLED, "Cancelled: nothing was executed")
+        self._set_phase(Phase.CANCELLED, label)
         self.result = self._result("cancelled")
         run.dir.write_result(self.result)
         self._bus.emit(run.run_id, "run_cancelled", {})

@@ -43,6 +43,10 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "restore_completed",
         "restore_failed",
         "run_undone",
+        # issue 11: the plan gate
+        "plan_shown",
+        "plan_approved",
+        "plan_declined",
     }
 )
 

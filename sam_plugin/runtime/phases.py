@@ -19,6 +19,7 @@ class Phase(StrEnum):
     REVIEW = "review"
     COLLECTING = "collecting"
     COMPILING = "compiling"
+    PLAN = "plan"
     EXECUTING = "executing"
     VERIFYING = "verifying"
     RESTORING = "restoring"  # a failed execution or verification: putting the target back
@@ -53,7 +54,9 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     # Review -> Designing: the analyst asked for changes to the spec (still no tools)
     Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.COLLECTING: frozenset({Phase.COMPILING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
-    Phase.COMPILING: frozenset({Phase.EXECUTING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
+    # Every execution passes the plan (I11): the analyst (or the plan-wait policy) approves it.
+    Phase.COMPILING: frozenset({Phase.PLAN, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
+    Phase.PLAN: frozenset({Phase.EXECUTING, Phase.FAILED, Phase.CANCELLED}),
     # Once the script is submitted there is no way back to Review and no cancel: SAM has no
     # undo, so the only honest exits are a readback or a failure.
     Phase.EXECUTING: frozenset({Phase.VERIFYING, Phase.RESTORING, Phase.FAILED}),

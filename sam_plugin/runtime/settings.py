@@ -14,6 +14,9 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
+# When the plan waits for the analyst's approval (DESIGN.md §9): always, only when it is
+# destructive or has warnings, never.
+PlanWait = Literal["always", "destructive", "never"]
 PROFILES: tuple[str, ...] = get_args(Profile)
 
 ENV_BASE_URL = "SAM_AGENT_BASE_URL"
@@ -100,6 +103,7 @@ class ProviderSettings(BaseModel):
     backoff_base: float = Field(0.5, ge=0)  # first wait; doubles per retry
     backoff_max: float = Field(8.0, ge=0)
     retry_after_max: float = Field(60.0, ge=0)  # a longer Retry-After surfaces the error instead
+    plan_wait: PlanWait = "always"  # not a provider matter, but saved with these settings
 
     @field_validator("api_key", mode="before")
     @classmethod

@@ -7,11 +7,17 @@ the script's own claims (the verifier never passes expected values off as actual
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Prediction, Range, Readback
+from sam_plugin.compilers.plan import PlanDetail
+from sam_plugin.runtime.part_comparison import compare_with_plan
 
 
-def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path) -> list[Check]:
+def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path,
+           plan: PlanDetail | None = None, live_part: Any = None) -> list[Check]:
+    """Counts, names and files against the prediction; with the plan's detail also the live
+    part against the predicted one (I13, ``part_comparison``)."""
     checks = [
         Check(
             name="part exists",
@@ -54,6 +60,8 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
     if prediction.hanging_nodes is not None:
         checks.append(_hanging_nodes(prediction.hanging_nodes, after.hanging_nodes))
     checks += [_file_written(Path(run_dir), name) for name in prediction.files]
+    if plan is not None and after.part_exists:
+        checks += compare_with_plan(plan.predicted, live_part, after, plan.basis)
     return checks
 
 

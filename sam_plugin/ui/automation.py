@@ -28,7 +28,8 @@ def pump_until(predicate: Callable[[], bool], timeout: float, what: str) -> None
 
 def run_request(dock: SamAgentDock, mode: str, model: str, part: str, request: str,
                 timeout: float = 60.0) -> str:
-    """Submit, wait for Review, confirm, wait for the end; returns ``statusLabel``'s text."""
+    """Submit, wait for Review, confirm, approve the plan when it waits, wait for the end;
+    returns ``statusLabel``'s text."""
     dock.set_target(mode, model, part)
     dock.request_edit.setPlainText(request)
     dock.submit_button.click()
@@ -36,5 +37,9 @@ def run_request(dock: SamAgentDock, mode: str, model: str, part: str, request: s
     if str(dock.controller.phase) != "review":
         return dock.status_label.text()
     dock.confirm_button.click()
-    pump_until(lambda: not dock.busy, timeout, "the run to finish")
+    pump_until(lambda: not dock.busy, timeout, "the plan")
+    if str(dock.controller.phase) == "plan":
+        dock.execute_button.click()
+        pump_until(lambda: not dock.busy and str(dock.controller.phase) != "plan", timeout,
+                   "the run to finish")
     return dock.status_label.text()

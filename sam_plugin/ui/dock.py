@@ -49,8 +49,16 @@ from sam_plugin.ui.plain_words import (
     operations_text,
     split_capability_line,
 )
+from sam_plugin.ui.plan_preview import PlanPreview
+from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
-from sam_plugin.ui.status_words import event_words, final_words, layer_name, phase_words
+from sam_plugin.ui.status_words import (
+    event_words,
+    final_words,
+    layer_name,
+    phase_words,
+    plan_words,
+)
 from sam_plugin.ui.undo_control import UndoControl
 
 log = logging.getLogger(__name__)
@@ -77,7 +85,7 @@ def reasoning_placeholder() -> str:
 
 REPLAY_STYLE = "background:#fff4ce; color:#5c4400; padding:4px; border:1px solid #e0c060;"
 TERMINAL_PHASES = frozenset({"complete", "failed", "cancelled"})
-LOCKED_PHASES = BUSY_PHASES | {"review"}
+LOCKED_PHASES = BUSY_PHASES | {"review", "plan"}
 
 
 def lock_tooltip() -> str:
@@ -86,6 +94,7 @@ def lock_tooltip() -> str:
 
 
 STATUS_COLOURS = {"verified": "#1a7f37", "failed": "#cf222e", "review": "#9a6700",
+                  "plan": "#9a6700",
                   "cancelled": "#57606a"}
 
 
@@ -269,12 +278,14 @@ class SamAgentDock(QDockWidget):
         remark_row.addWidget(self.revise_button)
         layout.addLayout(remark_row)
         # the answers to a spec; the plan's Execute and the Undo button join this row
+        self._build_plan_widgets(layout)
         self.action_row = QHBoxLayout()
         self.confirm_button = QPushButton(tr("Confirm"))
         self.confirm_button.setObjectName("confirmButton")
         self.cancel_button = QPushButton(tr("Cancel"))
         self.cancel_button.setObjectName("cancelButton")
         self.action_row.addWidget(self.confirm_button)
+        self.action_row.addWidget(self.execute_button)
         self.action_row.addWidget(self.cancel_button)
         self.action_row.addStretch(1)
         self.action_row.addWidget(self.undo.button)
@@ -295,6 +306,41 @@ class SamAgentDock(QDockWidget):
         self.run_splitter = splitter
         self._set_run_stretch()
         return splitter
+
+    def _build_plan_widgets(self, layout: QVBoxLayout) -> None:
+        """planView, its preview and executeButton (DESIGN.md §9), hidden until a plan."""
+        self.plan_view = PlanView()
+        self.plan_preview = PlanPreview()
+        layout.addWidget(self.plan_view, 3)
+        layout.addWidget(self.plan_preview, 2)
+        self.execute_button = QPushButton(tr("Execute"))
+        self.execute_button.setObjectName("executeButton")
+        self.execute_button.setEnabled(False)
+
+    def _show_plan(self, controller: Any) -> None:
+        """The run waits at its plan: show it (and its preview), Execute or Cancel."""
+        plan = controller.plan
+        self.plan_view.show_plan(plan)
+        preview = getattr(plan, "preview", None)
+        if preview is not None:
+            self.plan_preview.show_preview(self._live_part(), preview)
+        self.submit_button.setEnabled(False)
+        self.confirm_button.setEnabled(False)
+        self.execute_button.setEnabled(True)
+        self.cancel_button.setEnabled(True)
+        self.set_status(plan_words(plan))
+
+    def _clear_plan(self) -> None:
+        self.plan_view.clear_plan()
+        self.plan_preview.clear_preview()
+        self.execute_button.setEnabled(False)
+
+    def _live_part(self) -> Any:
+        target = self.target()
+        try:
+            return self.sam.mdb.models[target.model_name].parts[target.part_name]
+        except (AttributeError, KeyError):
+            return None
 
     def _set_run_stretch(self) -> None:
         has_result = self.result_view.has_result()
@@ -332,6 +378,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.cancel_button.clicked, self._on_cancel_clicked)
         self._connect(self.revise_button.clicked, self._on_revise_clicked)
         self._connect(self.remark_edit.returnPressed, self._on_revise_clicked)
+        self._connect(self.execute_button.clicked, self._on_execute_clicked)
         self._connect(self.settings_button.clicked, self._on_settings_clicked)
         self._connect(self.undo.button.clicked, self._on_undo_clicked)
         self._connect(self.mode_combo.currentIndexChanged, self._on_target_changed)
@@ -474,7 +521,7 @@ class SamAgentDock(QDockWidget):
         if self._phase() in TERMINAL_PHASES and self._last_run != (self.mode(), self.target()):
             self.clear_run_view()  # what is shown belongs to another target
             return
-        if self._phase() != "review":
+        if self._phase() not in ("review", "plan"):
             return
         target = self.target()
         reason = tr("the dock now shows {mode} {model}/{part}").format(
@@ -683,7 +730,9 @@ class SamAgentDock(QDockWidget):
             phase = str(data.get("phase", ""))
             if phase == "collecting" and self._progress is None:
                 self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
-            if phase not in {"complete", "failed", "cancelled", "review"}:
+            if phase == "plan" and getattr(self.controller, "plan", None) is not None:
+                self.set_status(plan_words(self.controller.plan))
+            elif phase not in {"complete", "failed", "cancelled", "review"}:
                 self.set_status(phase_words(phase, self._progress))
         elif name == "tool_call_rejected":
             self.set_status(tr("Tool call rejected: {reason}").format(
@@ -719,7 +768,7 @@ class SamAgentDock(QDockWidget):
     def reset_controller(self) -> None:
         """Drop the controller (settings changed); the next submit builds a new one. During a
         run or a Review the change waits for the next submit."""
-        if self._phase() in BUSY_PHASES or self._phase() == "review":
+        if self._phase() in BUSY_PHASES or self._phase() in ("review", "plan"):
             self._reset_pending = True
             return
         self._reset_pending = False
@@ -746,7 +795,7 @@ class SamAgentDock(QDockWidget):
         return self._task is not None and not self._task.done()
 
     def _on_submit_clicked(self, *args: Any) -> None:
-        if self.busy:
+        if self.busy or self._phase() == "plan":
             return
         self._start(self.submit())
 
@@ -771,6 +820,11 @@ class SamAgentDock(QDockWidget):
         if self.busy or self._phase() != "review":
             return
         self._start(self.confirm())
+
+    def _on_execute_clicked(self, *args: Any) -> None:
+        if self.busy or self._phase() != "plan":
+            return
+        self._start(self.execute())
 
     def _on_cancel_clicked(self, *args: Any) -> None:
         self._start_cancel()
@@ -809,6 +863,7 @@ class SamAgentDock(QDockWidget):
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
         self.result_view.clear()
+        self._clear_plan()
         self._fit_run_splitter()
         self._progress = None
         try:
@@ -912,6 +967,23 @@ class SamAgentDock(QDockWidget):
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.confirm(self.mode(), self.target())
         self._keep_output(output.text())
+        if str(controller.phase) == "plan":
+            self._show_plan(controller)
+            return None
+        return await self._after_run(controller, result)
+
+    async def execute(self) -> Any:
+        """The analyst approved the plan: the one submission, then verification."""
+        controller = self.controller
+        self._set_busy_buttons()
+        self.execute_button.setEnabled(False)
+        output = _Tee(sys.stdout)
+        with contextlib.redirect_stdout(output):  # the script's prints go to the run view
+            result = await controller.execute(self.mode(), self.target())
+        self._keep_output(output.text())
+        return await self._after_run(controller, result)
+
+    async def _after_run(self, controller: Any, result: Any) -> Any:
         back_in_review = str(controller.phase) == "review"
         # Give Qt a turn between the controller's synchronous tail (compile → execute →
         # verify) and the result widgets, so the two never add up to one long stall.
@@ -928,7 +1000,7 @@ class SamAgentDock(QDockWidget):
 
         controller = self.controller
         phase = self._phase()
-        if phase not in STREAMING_PHASES and phase != "review":
+        if phase not in STREAMING_PHASES and phase not in ("review", "plan"):
             return
         try:
             await asyncio.wait_for(controller.cancel(), timeout=CANCEL_GRACE_S)
@@ -956,6 +1028,7 @@ class SamAgentDock(QDockWidget):
 
     def _finish_ui(self, result: Any, back_in_review: bool) -> None:
         self._check_thread()
+        self._clear_plan()  # the run left its plan (plan.json keeps it); the result gets the room
         self.spec_view.setPlaceholderText("")
         if result is not None:
             plain = self._plain_reason(result)

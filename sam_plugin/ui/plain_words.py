@@ -47,10 +47,13 @@ def kind_words(kind: str) -> str:
 
 
 def split_capability_line(spec: str) -> tuple[str, str]:
-    """(the spec without its trailing routing line, that line or ``""``)."""
+    """(the spec without its routing line, that line or ``""``). The routing line is the last
+    one that reads as such; an expected-results line may follow it."""
     lines = spec.rstrip().splitlines()
-    if lines and CAPABILITY_LINE.match(lines[-1]):
-        return "\n".join(lines[:-1]).rstrip(), lines[-1].strip()
+    for index in range(len(lines) - 1, -1, -1):
+        if CAPABILITY_LINE.match(lines[index]):
+            rest = lines[:index] + lines[index + 1:]
+            return "\n".join(rest).rstrip(), lines[index].strip()
     return spec, ""
 
 

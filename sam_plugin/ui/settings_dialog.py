@@ -118,6 +118,7 @@ class SettingsDialog(QDialog):
         self.temperature.setRange(0.0, 2.0)
         self.temperature.setSingleStep(0.1)
         self.temperature.setValue(float(saved.get("temperature", 0.1)))
+        self.plan_wait = self._plan_wait_combo(str(saved.get("plan_wait", "always")))
         defaults = ProviderSettings()
         self.timeouts: dict[str, QDoubleSpinBox] = {}
         form.addRow(tr("Base URL"), self.base_url)
@@ -125,6 +126,7 @@ class SettingsDialog(QDialog):
         form.addRow(tr("API key"), self.api_key)
         form.addRow(tr("Profile"), self.profile)
         form.addRow(tr("Temperature"), self.temperature)
+        form.addRow(tr("Plan waits for Execute"), self.plan_wait)
         for field, label in TIMEOUT_FIELDS:
             spin = QDoubleSpinBox()
             spin.setObjectName(field)
@@ -182,6 +184,18 @@ class SettingsDialog(QDialog):
         self.live_fields.setEnabled(self.kind() == "live")
         self.test_result.clear()
 
+    @staticmethod
+    def _plan_wait_combo(saved: str) -> QComboBox:
+        """When the plan waits for executeButton (DESIGN.md §9); ``always`` by default."""
+        combo = QComboBox()
+        combo.setObjectName("planWaitCombo")
+        for value, words in (("always", tr("always")),
+                             ("destructive", tr("only when destructive or warned")),
+                             ("never", tr("never (execute right after compiling)"))):
+            combo.addItem(words, value)
+        combo.setCurrentIndex(max(0, combo.findData(saved)))
+        return combo
+
     def _env_note(self) -> str:
         """Only the variables the user set (the demo sets none; see provider_choice.py)."""
         names = user_provider_variables(self.env)
@@ -202,6 +216,7 @@ class SettingsDialog(QDialog):
             "base_url": self.base_url.text().strip(),
             "model": self.model.text().strip(),
             "temperature": self.temperature.value(),
+            "plan_wait": self.plan_wait.currentData(),
         }
         if self.profile.currentData():
             values["profile"] = self.profile.currentData()

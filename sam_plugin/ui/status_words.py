@@ -78,6 +78,11 @@ def error_action(layer: str, back_in_review: bool, message: str = "") -> str:
               "again.")
 
 
+def plan_words(plan: Any) -> str:
+    """Status text while a run waits at its plan (contains ``Plan`` in English, §9)."""
+    return tr("Plan: {summary}, waiting for you to execute").format(summary=plan.summary())
+
+
 def final_words(result: Any, back_in_review: bool = False, plain: str | None = None) -> str:
     """Status text once a run stops: ``Verified`` / ``Review`` / ``Failed`` / ``Cancelled``.
     ``plain``: better words for the reason, when the dock knows them."""

@@ -84,8 +84,10 @@ def test_declining_the_spec_executes_nothing_exit_3(tmp_path, capsys, provider_e
 def test_answering_yes_on_the_terminal_runs_it(tmp_path, capsys, provider_env, stub_module):
     workspace = new_workspace(tmp_path / "w.sam.json")
     script(provider_env)
-    run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q"], capsys, "y\n")
+    run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q"], capsys,
+                  "y\ny\n")
     assert run.code == 0, run.err
+    assert "Execute this plan? [y/N]" in run.err
     assert run.out.startswith("Verified: the change was executed once and confirmed by readback.")
     assert "  [ok ] element count: expected 2, actual 2" in run.out
 
@@ -222,3 +224,37 @@ def test_design_answered_with_a_tool_call_is_never_collected(
     assert run.code == 0, run.err
     assert "tools" not in provider_env.requests[0].json
     assert run.result["after"]["element_count"] == 1  # the design-time call (9 quads) was ignored
+
+
+def test_declining_the_plan_executes_nothing_exit_3(tmp_path, capsys, provider_env, stub_module):
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
+    script(provider_env)
+    out = tmp_path / "out.sam.json"
+    args = base_args(workspace, tmp_path / "runs") + ["--request", "q", "--save", str(out),
+                                                       "--json"]
+    run = run_cli(args, capsys, "y\nn\n")
+    assert run.code == 3, run.err
+    err = run.err
+    assert err.index("Confirm this spec") < err.index("--- plan (compiled, not executed")
+    assert "1. build_part" in err and "2. audit_part" in err
+    assert "Execute this plan? [y/N]" in err
+    assert "[executing]" not in err and not out.exists()
+    result = run.result
+    assert (result["status"], result["submissions"]) == ("cancelled", 0)
+    assert result["plan"]["script_sha256"] == result["script_sha256"]
+    assert [c["tool"] for c in result["plan"]["calls"]] == ["build_part", "audit_part"]
+    run_dir = tmp_path / "runs" / result["run_id"]
+    events = [json.loads(line)["event"] for line in
+              (run_dir / "events.jsonl").read_text().splitlines()]
+    assert events[-2:] == ["plan_shown", "plan_declined"]
+
+
+def test_yes_answers_the_plan_too_and_json_carries_it(tmp_path, capsys, provider_env,
+                                                       stub_module):
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
+    script(provider_env)
+    run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q", "--yes",
+                                                             "--json"], capsys)
+    assert run.code == 0, run.err
+    assert "Execute this plan?" not in run.err
+    assert run.result["plan"]["after"]["elements"] == "3"

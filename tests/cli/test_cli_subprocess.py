@@ -54,12 +54,13 @@ def test_fresh_process_puts_the_stub_on_the_path_and_says_so(tmp_path, fake_prov
         "--part", "Plate", "--request", "a 2 x 1 plate", "--runs-dir", str(tmp_path / "runs"),
         "--json",
     ]  # fmt: skip
-    done = cli(args, env, stdin="y\n")
+    done = cli(args, env, stdin="y\ny\n")  # the spec, then the plan
     assert done.returncode == 0, done.stderr
     assert f"sam-agent: using the offline SAM stub from {ROOT / 'stubs'}" in done.stderr
     assert "[y/N]" in done.stderr
     result = json.loads(done.stdout)
     assert result["status"] == "verified" and result["after"]["element_count"] == 2
+    assert result["plan"]["script_sha256"] == result["script_sha256"]
 
     usage = cli(["run", "--mode", "part"], env)
     assert usage.returncode == 2 and "the following arguments are required" in usage.stderr

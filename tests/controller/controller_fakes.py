@@ -34,6 +34,8 @@ def settings(**overrides: Any) -> ProviderSettings:
         "api_key": SecretStr(API_KEY),
         "model": "fake-model",
         "profile": "openai",
+        # these tests drive confirm → result; the plan gate has its own tests (test_plan_gate)
+        "plan_wait": "never",
     }
     values.update(overrides)
     return ProviderSettings(**values)

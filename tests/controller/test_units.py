@@ -32,9 +32,11 @@ def test_illegal_transition_raises_with_the_legal_set():
     )
 
 
-def test_execution_can_only_reach_sam_through_collecting_and_compiling():
+def test_execution_can_only_reach_sam_through_collecting_compiling_and_the_plan():
     sources = {p for p, targets in TRANSITIONS.items() if Phase.EXECUTING in targets}
-    assert sources == {Phase.COMPILING}
+    assert sources == {Phase.PLAN}
+    assert {p for p, targets in TRANSITIONS.items() if Phase.PLAN in targets} == {
+        Phase.COMPILING}
     assert Phase.REVIEW not in TRANSITIONS[Phase.EXECUTING]
     assert Phase.CANCELLED not in TRANSITIONS[Phase.EXECUTING]
 

@@ -42,7 +42,10 @@ def test_route_refused() -> None:
 def test_design_prompt() -> None:
     prompt = MODULE.design_prompt()
     assert 'state them in the spec (for\nexample "units: mm")' in prompt
-    assert prompt.rstrip().endswith('(for example: "Planned Mesh capabilities: refine, audit").')
+    assert '(for example: "Planned Mesh capabilities: refine, audit").' in prompt
+    # the spec ends with its expected results, which the plan compares with the calls
+    assert prompt.rstrip().endswith("shows every disagreement to the analyst.")
+    assert "预期结果：" in MODULE.design_prompt("zh")
     assert "计划 Mesh 操作类别" in MODULE.design_prompt("zh")
 
 

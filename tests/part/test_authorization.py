@@ -81,3 +81,22 @@ def test_partial_changes_do_not_authorize_clear_all(text: str) -> None:
 ])
 def test_sets_and_groups(text: str, expected: bool) -> None:
     assert asks_for_sets(text) is expected
+
+
+# issue 11: a scoped "everything" is not the whole part
+@pytest.mark.parametrize("text", [
+    "Delete everything above z=5",
+    "delete everything above z = 5 and rebuild it",
+    "Replace everything in set S1 with triangles",
+    "remove everything inside the box (0,0,0)-(5,5,5)",
+    "In set S1, delete everything",
+    "wipe everything left of x=2",
+    "delete all the geometry of set Top",
+    "清空集合S1里的单元",
+    "删除集合S1里的全部内容",
+    "把集合S1里的所有单元全部删除",
+    "删除z=5以上的所有内容",
+    "清空左边区域的单元",
+])
+def test_scoped_everything_does_not_authorize_clear_all(text: str) -> None:
+    assert not asks_to_clear_all(text)

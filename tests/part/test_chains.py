@@ -113,10 +113,10 @@ def test_linear_array_then_merge(harness: Any) -> None:
 
 
 def test_a_merge_at_the_tolerance_edge_keeps_an_honest_range(harness: Any) -> None:
-    harness.grid(2, 2)  # neighbours exactly 1 apart: tolerance 1 is the edge itself
+    harness.grid(2, 2)  # each copy lies exactly 0.5 from its original: the tolerance itself
     result = _ok(harness, [
-        ("transform_part", {"operations": [{"op": "translate_copy", "vector": [0, 0, 10]}]}),
-        ("repair_part", {"merge_coincident_nodes": {"tolerance": 1.0}}),
+        ("transform_part", {"operations": [{"op": "translate_copy", "vector": [0, 0, 0.5]}]}),
+        ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.5}}),
     ])
     repair = result.fragments[1]
     assert not repair.evidence.node_count.is_exact
@@ -126,19 +126,20 @@ def test_a_merge_at_the_tolerance_edge_keeps_an_honest_range(harness: Any) -> No
     assert repair.evidence.node_count.max < 18  # bounds from the simulated copy, not 0..max
 
 
-def test_a_merge_collapsing_elements_keeps_a_range(harness: Any) -> None:
+def test_a_merge_collapsing_elements_is_a_compile_error(harness: Any) -> None:
+    """Issue 11: a tolerance joining nodes of one element used to compile to ranges and run."""
     harness.grid(1, 1)  # after scaling, all four corners lie within 0.15 of each other
-    result = _ok(harness, [
-        ("transform_part", {"operations": [{"op": "scale", "origin": [0, 0, 0],
-                                            "factor": 0.1}]}),
-        ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.15},
-                         "delete_free_nodes": True}),
-    ])
-    repair = result.fragments[1]
-    assert "onto a repeated node; whether the host deletes or keeps them is not fixed" in \
-        repair.notes[0]
-    assert repair.evidence.element_count.describe() == "0..1"
-    assert repair.evidence.node_count.describe() == "0..3"
+    from sam_plugin.compilers.protocol import CompileError
+
+    with pytest.raises(CompileError, match=r"merge_coincident_nodes.tolerance: tolerance 0.15 "
+                       r"would join nodes of one element: the smallest element edge is 0.1 "
+                       r"\(element 1, nodes 1 and 2\); use a tolerance below it, e.g. 0.0001"):
+        harness.compile_all("scale and merge", [
+            ("transform_part", {"operations": [{"op": "scale", "origin": [0, 0, 0],
+                                                "factor": 0.1}]}),
+            ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.15},
+                             "delete_free_nodes": True}),
+        ])
 
 
 def test_history_that_does_not_explain_the_state_is_not_simulated(harness: Any) -> None:

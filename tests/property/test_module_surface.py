@@ -50,9 +50,10 @@ def test_route_refused_names_the_line() -> None:
 def test_design_prompt_asks_for_units_and_the_capability_line() -> None:
     prompt = MODULE.design_prompt()
     assert "State\nthe unit system in the spec" in prompt
-    assert prompt.rstrip().endswith(
+    assert (
         'Planned Property capabilities: <comma-separated list from define, assign, audit>\n'
-        '(for example: "Planned Property capabilities: define, assign, audit").')
+        '(for example: "Planned Property capabilities: define, assign, audit").') in prompt
+    assert prompt.rstrip().endswith("shows every disagreement to the analyst.")
     assert "计划 Property 操作类别" in MODULE.design_prompt("zh")
 
 

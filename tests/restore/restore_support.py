@@ -117,8 +117,9 @@ class Provider:
 
 
 def settings() -> ProviderSettings:
+    # confirm runs straight through the plan here; the plan gate has its own tests
     return ProviderSettings(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-x"),
-                            model="m", profile="openai")
+                            model="m", profile="openai", plan_wait="never")
 
 
 @dataclass

@@ -4,12 +4,17 @@ the bundled sample workspace, and the replay provider on the loopback interface.
 from __future__ import annotations
 
 import shutil
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from sam_plugin.demo.examples import WORKSPACE_FILE
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:  # plan_steps, the shared "approve the plan" step
+    sys.path.insert(0, HERE)
 
 
 @pytest.fixture

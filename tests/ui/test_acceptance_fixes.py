@@ -3,6 +3,8 @@ sight, a status line short enough to scan, and nothing squeezed when the dock is
 
 from __future__ import annotations
 
+from plan_steps import approve_plan
+
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.run_store import RunError, RunResult, StateSummary
@@ -96,6 +98,7 @@ def test_the_spec_gets_the_room_in_review_and_the_result_after_the_run(
     assert dock.result_view.table.isHidden() and dock.result_view.checks.isHidden()
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=20_000)
+    approve_plan(qtbot, dock)
     assert dock.status_label.text() == "Verified"
     assert dock.result_view.table.isVisible() and dock.result_view.checks.isVisible()
     assert dock.result_view.cell("nodes", "after") == "45"

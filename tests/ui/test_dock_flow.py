@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 
+from plan_steps import approve_plan
 from PySide6.QtCore import QThread
 
 from sam_plugin.demo.examples import example_by_id
@@ -50,6 +51,7 @@ def test_full_flow_streams_spec_confirms_and_verifies(qtbot, replay, dock, host_
 
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    approve_plan(qtbot, dock)
     assert dock.status_label.text() == "Verified"
     view = dock.result_view
     assert (view.cell("nodes", "before"), view.cell("nodes", "after")) == ("0", "77")
@@ -117,6 +119,7 @@ def test_bad_tool_call_returns_to_review_with_its_reason(qtbot, replay, dock):
     # confirming again uses the recorded (valid) call and verifies
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    approve_plan(qtbot, dock)
     assert dock.status_label.text() == "Verified"
 
 

@@ -3,6 +3,8 @@ a detail view, Run again, and a double-click without a file manager that says so
 
 from __future__ import annotations
 
+from plan_steps import confirm_through_plan
+
 from sam_plugin.demo.examples import example_by_id
 
 TIMEOUT_MS = 20_000
@@ -19,7 +21,7 @@ def _verified_plate(qtbot, dock) -> str:
     dock.revise_button.click()
     qtbot.waitUntil(lambda: not dock.busy and "revised" in dock.status_label.text(),
                     timeout=TIMEOUT_MS)
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     qtbot.waitUntil(lambda: not dock.busy and dock.status_label.text() == "Verified",
                     timeout=TIMEOUT_MS)
     dock.history.refresh()

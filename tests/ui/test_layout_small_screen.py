@@ -3,6 +3,8 @@ control stays reachable."""
 
 from __future__ import annotations
 
+from plan_steps import confirm_through_plan
+
 from sam_plugin.demo.examples import example_by_id
 
 TIMEOUT_MS = 20_000
@@ -37,7 +39,7 @@ def test_the_dock_fits_a_1024_by_640_screen(qtbot, replay, host_window, dock):
     assert lines >= 6, lines  # the spec has the room
     splitter = dock.run_splitter
     assert splitter.sizes()[1] <= 30  # the empty result area keeps only its link
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
     qtbot.wait(50)
     assert dock.status_label.text() == "Verified"

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from plan_steps import approve_plan
+
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import ControllerEvent
@@ -128,6 +130,7 @@ def test_steel_shell_in_the_demo_window_shows_what_changed_and_its_checks_withou
                     timeout=TIMEOUT_MS)
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    approve_plan(qtbot, dock)
     qtbot.wait(50)
     assert dock.status_label.text() == "Verified"
     view = dock.result_view

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from plan_steps import confirm_through_plan
+
 from sam_plugin.demo.examples import example_by_id
 from sam_plugin.testing.streams import openai_stream
 
@@ -72,7 +74,7 @@ def test_after_a_return_to_review_the_request_can_be_edited_and_submitted_anew(
     _pick(dock, "plate")
     dock.submit_button.click()
     _wait(qtbot, dock, "Review")
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     _wait(qtbot, dock, "Review — returned")
     status = dock.status_label.text()
     assert "the model answered without filling in the operation (build the part)" in status
@@ -86,7 +88,7 @@ def test_after_a_return_to_review_the_request_can_be_edited_and_submitted_anew(
     assert dock.controller.run_id != first_run
     first = json.loads((dock.runs_dir / first_run / "result.json").read_text())
     assert first["status"] == "cancelled" and first["submissions"] == 0
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     _wait(qtbot, dock, "Verified")
 
 
@@ -94,7 +96,7 @@ def test_a_second_build_on_an_existing_part_is_said_plainly(qtbot, replay, dock)
     _pick(dock, "plate")
     dock.submit_button.click()
     _wait(qtbot, dock, "Review")
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     _wait(qtbot, dock, "Verified")
     _pick(dock, "plate")  # the same request again: Plate now has 77 nodes
     dock.submit_button.click()
@@ -104,7 +106,7 @@ def test_a_second_build_on_an_existing_part_is_said_plainly(qtbot, replay, dock)
     assert dock.route_label.text() == (
         "Operations: edit the part — Plate already has 77 nodes: ask to edit it, or pick a new "
         "part name (this spec edits it)")
-    dock.confirm_button.click()  # the replay has no edit for it
+    confirm_through_plan(qtbot, dock)  # the replay has no edit for it
     _wait(qtbot, dock, "Review — returned")
     assert dock.status_label.text() == (
         "Review — returned, nothing executed (Plate already has 77 nodes: ask to edit it, or "
@@ -115,7 +117,7 @@ def test_a_new_example_or_part_clears_the_run_view(qtbot, replay, dock):
     _pick(dock, "plate")
     dock.submit_button.click()
     _wait(qtbot, dock, "Review")
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     _wait(qtbot, dock, "Verified")
     dock.set_target("part", "Model-1", "Plate")  # the same target: the result stays
     assert dock.status_label.text() == "Verified"

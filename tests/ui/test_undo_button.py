@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+from plan_steps import approve_plan
+
 from sam_plugin.demo.examples import example_by_id
 
 TIMEOUT_MS = 20_000
@@ -21,6 +23,7 @@ def _verified_plate(qtbot, dock) -> None:
     assert not dock.undo.button.isEnabled()  # a spec in Review is not a verified run
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    approve_plan(qtbot, dock)
     assert dock.status_label.text() == "Verified"
 
 
@@ -91,6 +94,7 @@ def test_a_failed_run_put_back_says_failed_and_restored(qtbot, replay, dock, hos
                     timeout=TIMEOUT_MS)
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    approve_plan(qtbot, dock)
     text = dock.status_label.text()
     assert "Failed" in text and "restored" in text, text
     assert example.part not in sam.mdb.models[example.model].parts.keys()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+from plan_steps import confirm_through_plan
+
 from sam_plugin.demo.examples import example_by_id
 
 TIMEOUT_MS = 20_000
@@ -18,7 +20,7 @@ def _run(qtbot, dock, example_id: str) -> None:
     dock.submit_button.click()
     qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
                     timeout=TIMEOUT_MS)
-    dock.confirm_button.click()
+    confirm_through_plan(qtbot, dock)
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
     assert dock.status_label.text() == "Verified", dock.describe_error()
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.mesh import audit, prompts, refine
+from sam_plugin.compilers.mesh import audit, describe, prompts, refine
 from sam_plugin.compilers.mesh.ir import AuditMesh, RefineMesh
 from sam_plugin.compilers.mesh.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
 from sam_plugin.compilers.mesh.schemas import DESCRIPTIONS, SCHEMAS
@@ -21,4 +21,5 @@ MODULE = TableDrivenModule(
         "audit_mesh": ToolCompiler(AuditMesh, audit.domain_checks, audit.compile_audit),
     },
     prompts=prompts,
+    describer=describe.describe,
 )

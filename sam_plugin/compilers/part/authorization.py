@@ -3,7 +3,8 @@
 The model may not extend the user's intent: element sets are dropped (and the drop reported)
 unless the request asks for sets or groups; ``clear_all`` is rejected unless the request
 explicitly asks to delete or replace everything — and not when that ask is negated
-("do not clear the part", "不要清空零件"), since a wrongly granted ``clear_all`` wipes the part.
+("do not clear the part", "不要清空零件") or scoped to a region or set ("everything above
+z=5", "集合S1里的"), since a wrongly granted ``clear_all`` wipes the whole part.
 """
 
 from __future__ import annotations
@@ -53,16 +54,44 @@ _NEGATION = re.compile(
 )
 
 
+# A sentence that scopes its "everything" (a region, a set, a coordinate bound) asks for part
+# of the part, never the whole: "delete everything above z=5", "集合S1里的".
+_SENTENCE_BREAK = re.compile(r"[.;!?](?=\s|$)|[\n。；！？]")
+_SCOPE = re.compile(
+    r"\b(above|below|beneath|beyond|outside|inside|within|between|except|"
+    r"left of|right of|near|along|where|whose|which|that (are|is|lie|lies))\b"
+    r"|\b(in|of|from|on|at)\s+(the\s+)?(sets?|box|region|area|groups?|zone|corner|edge|half|"
+    r"left|right|top|bottom|elements?\s+\d|nodes?\s+\d|labels?)\b"
+    r"|\b(over|under)\s+(the\s+)?([xyz]\b|-?\d)|\b[xyz]\s*(=|<|>|≤|≥)"
+    r"|集合|分组|里的|里面|中的|内的|之内|以内|以上|以下|以外|之外|上方|下方|上面|下面|左边|右边|"
+    r"左侧|右侧|区域|范围|附近|坐标|编号|标签|[xyzXYZ]\s*[=＝<>＜＞≤≥]",
+    re.I,
+)
+
+
 def asks_for_sets(request_text: str) -> bool:
     return bool(_SET_WORDS.search(request_text))
 
 
 def asks_to_clear_all(request_text: str) -> bool:
+    """An explicit, unnegated, unscoped ask to delete or replace the whole part."""
     return any(
-        not _negated(request_text, match.start())
+        not _negated(request_text, match.start()) and not _scoped(request_text, match.start())
         for pattern in _CLEAR_ALL
         for match in pattern.finditer(request_text)
     )
+
+
+def _scoped(text: str, start: int) -> bool:
+    """Whether the sentence around ``start`` limits what is deleted (a region, a set, ...)."""
+    begin, end = 0, len(text)
+    for brk in _SENTENCE_BREAK.finditer(text):
+        if brk.end() <= start:
+            begin = brk.end()
+        elif brk.start() >= start:
+            end = brk.start()
+            break
+    return bool(_SCOPE.search(text, begin, end))
 
 
 def _negated(text: str, start: int) -> bool:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.part import audit, build, edit, prompts, repair, transform
+from sam_plugin.compilers.part import audit, build, describe, edit, prompts, repair, transform
 from sam_plugin.compilers.part.ir import (
     AuditPartIR,
     BuildPartIR,
@@ -43,4 +43,5 @@ MODULE = TableDrivenModule(
     prompts=prompts,
     context_checks=_target_model_checks,
     creates_target=True,
+    describer=describe.describe,
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sam_plugin.compilers import expectations
+
 _DESIGN = """\
 You are the design assistant of SAM Agent, working on ONE part of a SAM (Abaqus-like) model.
 The analyst's request and a read-only observation of the target part follow. Write a short
@@ -39,7 +41,8 @@ replace everything."""
 
 
 def design_prompt(language: str = "en") -> str:
-    return _DESIGN + (_DESIGN_ZH_NOTE if language.lower().startswith("zh") else "")
+    return (_DESIGN + (_DESIGN_ZH_NOTE if language.lower().startswith("zh") else "")
+            + expectations.prompt_note(language))
 
 
 def collection_prompt(language: str = "en") -> str:

@@ -6,6 +6,7 @@ from typing import Any
 
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
+from sam_plugin.compilers.part import scale_checks
 from sam_plugin.compilers.part.ir import RepairPartIR
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
 from sam_plugin.compilers.part.simulate import tightened
@@ -25,6 +26,10 @@ def domain_checks(ir: RepairPartIR, ctx: CompileContext) -> list[Diagnostic]:
     if not part_expected(ctx):
         found.append(Diagnostic(path="", message=(
             f"part {ctx.target.part_name!r} does not exist; there is nothing to repair")))
+    elif ir.merge_coincident_nodes is not None:
+        found.extend(scale_checks.check_merge_tolerance(
+            ir.merge_coincident_nodes.tolerance, scale_checks.part_met(ctx),
+            "merge_coincident_nodes.tolerance"))
     return found
 
 

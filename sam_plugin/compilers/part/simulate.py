@@ -22,8 +22,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
-from sam_plugin.compilers.protocol import CompileContext, Fragment
-from sam_plugin.errors import Doubted, NotSimulated, ShadowDoubt
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
+from sam_plugin.errors import CompileError, Doubted, NotSimulated, ShadowDoubt, ShadowFailed
 from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
 
 SIMULATION_LIMIT = 50_000
@@ -54,7 +54,8 @@ def _namespace(fragment: Fragment, model: ShadowModel, part_name: str) -> dict[s
     return names
 
 
-def _run(fragment: Fragment, index: int, model: ShadowModel, name: str) -> None:
+def run_mutation(fragment: Fragment, index: int, model: ShadowModel, name: str) -> None:
+    """Run one call's mutation block on the shadow ``model`` (the script's own code)."""
     if fragment.tool not in REPLAYED_TOOLS or not fragment.mutation.strip():
         return
     try:
@@ -64,9 +65,12 @@ def _run(fragment: Fragment, index: int, model: ShadowModel, name: str) -> None:
         raise Doubted(f"evidence kept as ranges: call {index} ({fragment.tool}): {doubt}",
                       index) from None
     except Exception as error:  # the script would meet the same on this state
-        raise NotSimulated(
-            f"evidence kept as ranges: simulating call {index} ({fragment.tool}) on a "
-            f"copy of the part failed: {type(error).__name__}: {error}") from None
+        raise ShadowFailed(
+            f"simulating call {index} ({fragment.tool}) on a copy of the part failed: "
+            f"{type(error).__name__}: {error}", index, fragment.tool) from None
+
+
+_run = run_mutation
 
 
 def _agrees(shadow: ShadowPart | None, state: Prediction) -> bool:
@@ -148,6 +152,10 @@ def tightened(fragment: Fragment, ctx: CompileContext,
         except NotSimulated:
             return _kept(fragment, str(why))
         return _kept(fragment, str(why), on_doubt(before))
+    except ShadowFailed as failed:
+        # I7: nothing may fail inside SAM that the compile could see
+        raise CompileError(failed.tool, [Diagnostic(path="", message=(
+            f"{failed}; the script would fail the same way in SAM, so nothing runs"))]) from None
     except NotSimulated as why:
         return _kept(fragment, str(why), fallback() if fallback is not None else None)
     return fragment.model_copy(update={"evidence": exact(fragment.evidence, shadow)})

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
+from sam_plugin.compilers.part import scale_checks
 from sam_plugin.compilers.part.ir import (
     LinearArrayOp,
     MirrorOp,
@@ -29,32 +30,32 @@ from sam_plugin.samops.selection import label_range, select_transform_nodes
 TOOL = "transform_part"
 
 
-def _is_zero(v: tuple[float, float, float]) -> bool:
-    return v[0] == 0 and v[1] == 0 and v[2] == 0
-
-
 def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
     if not part_expected(ctx):
         return [Diagnostic(path="", message=(
             f"part {ctx.target.part_name!r} does not exist; there is nothing to transform"))]
     found: list[Diagnostic] = []
     live = state_is_live(ctx)
+    scale = scale_checks.scale_of(scale_checks.part_met(ctx))
     for i, op in enumerate(ir.operations):
         here = f"operations[{i}]"
         found.extend(check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
                                     ctx.state))
         if not live:
             found.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
-        if isinstance(op, RotateOp) and _is_zero(op.axis):
-            found.append(Diagnostic(path=f"{here}.axis",
-                                    message="axis must not be the zero vector"))
-        if isinstance(op, MirrorOp) and _is_zero(op.normal):
-            found.append(Diagnostic(path=f"{here}.normal",
-                                    message="normal must not be the zero vector"))
-        if isinstance(op, TranslateCopyOp | LinearArrayOp) and _is_zero(op.vector):
-            found.append(Diagnostic(path=f"{here}.vector", message=(
-                "vector must not be zero: the copies would lie on the original")))
+        found.extend(_degenerate(op, scale, here))
     return found
+
+
+def _degenerate(op: object, scale: scale_checks.Scale, here: str) -> list[Diagnostic]:
+    """Zero or degenerate vectors, judged against the part's scale (not ``== 0``)."""
+    if isinstance(op, RotateOp):
+        return scale_checks.check_direction(op.axis, scale, f"{here}.axis", "axis")
+    if isinstance(op, MirrorOp):
+        return scale_checks.check_direction(op.normal, scale, f"{here}.normal", "normal")
+    if isinstance(op, TranslateCopyOp | LinearArrayOp):
+        return scale_checks.check_offset(op.vector, scale, f"{here}.vector")
+    return []
 
 
 def _check_after_earlier_calls(selection: object, ctx: CompileContext,

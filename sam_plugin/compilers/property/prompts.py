@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from sam_plugin.compilers import expectations
+
 _DESIGN = """\
 You are the design assistant of SAM Agent, working on the properties of ONE part of a SAM
 (Abaqus-like) model. The analyst's request and a read-only observation of the model and
@@ -43,7 +45,8 @@ defined by define_property in this run."""
 
 
 def design_prompt(language: str = "en") -> str:
-    return _DESIGN + (_DESIGN_ZH_NOTE if language.lower().startswith("zh") else "")
+    return (_DESIGN + (_DESIGN_ZH_NOTE if language.lower().startswith("zh") else "")
+            + expectations.prompt_note(language))
 
 
 def collection_prompt(language: str = "en") -> str:

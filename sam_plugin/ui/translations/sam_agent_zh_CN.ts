@@ -1007,5 +1007,45 @@ run {run_id}, started {started} (UTC)</source>
         <source>undone</source>
         <translation>已撤销</translation>
     </message>
+    <message>
+        <source>Execute</source>
+        <translation>执行</translation>
+    </message>
+    <message>
+        <source>current part</source>
+        <translation>当前部件</translation>
+    </message>
+    <message>
+        <source>added</source>
+        <translation>新增</translation>
+    </message>
+    <message>
+        <source>deleted</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>moved (new place)</source>
+        <translation>移动（新位置）</translation>
+    </message>
+    <message>
+        <source>Plan waits for Execute</source>
+        <translation>计划等待“执行”</translation>
+    </message>
+    <message>
+        <source>always</source>
+        <translation>总是</translation>
+    </message>
+    <message>
+        <source>only when destructive or warned</source>
+        <translation>仅当有破坏性操作或警告时</translation>
+    </message>
+    <message>
+        <source>never (execute right after compiling)</source>
+        <translation>从不（编译后立即执行）</translation>
+    </message>
+    <message>
+        <source>Plan: {summary}, waiting for you to execute</source>
+        <translation>计划：{summary}，等待你点击“执行”</translation>
+    </message>
 </context>
 </TS>

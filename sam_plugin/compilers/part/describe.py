@@ -1,0 +1,298 @@
+"""The Part plan: each compiled call in words and numbers, from one shadow run of the script.
+
+The live part is copied into a shadow once; for every call, its operations are described
+against the shadow as it is just before that call (which entities a selector picks there),
+then the call's own mutation runs on it (``simulate.run_mutation``: the code the script
+runs). What the call removed, added and moved is the difference of the shadow before and
+after it, so a deletion is marked destructive whatever the arguments say. The final shadow
+is the predicted part the verifier compares the live part with (I13).
+
+A mutation that raises on the shadow is a CompileError naming the call (I7): the script
+would meet the same state in SAM. A step the shadow doubts (host-defined merge grouping)
+leaves the plan without a predicted part, said in ``basis``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+from sam_plugin.compilers.plan import (
+    PREDICTION_LIMIT,
+    PlanCall,
+    PlanDetail,
+    PlanOperation,
+    PredictedPart,
+    Preview,
+    Vec3,
+    touched,
+)
+from sam_plugin.compilers.plan_words import point, selector_words
+from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
+from sam_plugin.samops import selection
+from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
+
+# One shadow run per plan, also above the compile-time SIMULATION_LIMIT: the plan is built
+# once, where compiling replays the run's calls once per call.
+PLAN_SIMULATION_LIMIT = PREDICTION_LIMIT
+PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
+
+
+def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
+    from sam_plugin.compilers.part.simulate import Doubted, NotSimulated, run_mutation
+
+    part = ctx.part
+    size = max(len(part.nodes), len(part.elements)) if part is not None else 0
+    largest = max([size, *(max(f.evidence.node_count.max, f.evidence.element_count.max)
+                           for f in fragments)])
+    if largest > PLAN_SIMULATION_LIMIT:
+        words = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None), notes=f.notes)
+                 for i, f in enumerate(fragments, start=1)]
+        return PlanDetail(calls=words, basis=(
+            f"counts as ranges: the part may hold {largest} nodes or elements, above the "
+            f"{PLAN_SIMULATION_LIMIT} a plan simulates"))
+    name = ctx.target.part_name
+    model = ShadowModel()
+    if part is not None:
+        model.parts[name] = ShadowPart.copy_of(part)
+    before_image = PredictedPart.of(model.parts[name]) if part is not None else None
+    calls: list[PlanCall] = []
+    basis = "exact: the script's own operations run on a copy of the part"
+    simulated = True
+    for index, fragment in enumerate(fragments, start=1):
+        shadow = model.parts.get(name) if simulated else None
+        operations = _operations(fragment, shadow)
+        if simulated and fragment.mutation.strip():
+            image = PredictedPart.of(shadow) if shadow is not None else None
+            try:
+                run_mutation(fragment, index, model, name)
+            except Doubted as doubt:
+                simulated = False
+                basis = f"counts as ranges: {doubt}"
+            except NotSimulated as failure:
+                raise CompileError(fragment.tool, [Diagnostic(path="", message=(
+                    f"call {index} cannot run on the part as the earlier calls leave it "
+                    f"({failure}); the script would fail in SAM, so nothing runs"))]) from None
+            else:
+                operations += _changes(image, model.parts.get(name), _named(operations))
+        calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
+                              notes=list(fragment.notes)))
+    if not simulated:
+        return PlanDetail(calls=calls, basis=basis)
+    final = model.parts.get(name)
+    predicted = PredictedPart.of(final) if final is not None else None
+    if predicted is not None and before_image is not None:
+        predicted.prior_nodes = frozenset(before_image.nodes)
+        predicted.prior_elements = frozenset(before_image.elements)
+    preview = _preview(before_image, predicted) if predicted is not None else None
+    return PlanDetail(calls=calls, predicted=predicted, basis=basis, preview=preview)
+
+
+# -- what each call says it does ---------------------------------------------------------
+
+
+def _operations(fragment: Fragment, shadow: ShadowPart | None) -> list[PlanOperation]:
+    args = fragment.normalized
+    describer = _DESCRIBERS.get(fragment.tool)
+    return describer(args, shadow) if describer is not None else []
+
+
+def _build(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+    ops = []
+    for patch in args.get("patches", ()) or args.get("add_patches", ()):
+        nu, nv = patch["divisions"]
+        ops.append(PlanOperation(text=(
+            f"mesh patch {patch['id']}: {patch['shape']} {nu} x {nv} cells over corners "
+            + ", ".join(point(c) for c in patch["corners"]))))
+    for line in args.get("lines", ()) or args.get("add_lines", ()):
+        ops.append(PlanOperation(text=(
+            f"beam line {line['id']}: {line['divisions']} BEAM elements from "
+            f"{point(line['start'])} to {point(line['end'])}")))
+    elements = args.get("elements", ()) or args.get("add_elements", ())
+    if elements:
+        shapes: dict[str, int] = {}
+        for element in elements:
+            shapes[element["shape"]] = shapes.get(element["shape"], 0) + 1
+        ops.append(PlanOperation(text="add elements " + ", ".join(
+            f"{n} {s}" for s, n in sorted(shapes.items()))))
+    nodes = args.get("nodes", ())
+    if nodes:
+        ops.append(PlanOperation(text=f"coordinate table of {len(nodes)} node(s) "
+                                 "(an existing node at a coordinate is reused)"))
+    for element_set in args.get("element_sets", ()):
+        how = (f"{len(element_set.get('element_ids') or ())} listed element(s)"
+               if element_set.get("element_ids") else selector_words(element_set.get("selection")))
+        ops.append(PlanOperation(text=f"element set {element_set['name']}: {how}"))
+    return ops
+
+
+def _edit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+    ops = []
+    if args.get("clear_all"):
+        picked = list(shadow.elements) if shadow is not None else []
+        ops.append(PlanOperation(text="clear the whole part (every node and element)",
+                                 destructive=True, touched=_elements(picked, shadow)))
+    if args.get("delete_elements"):
+        literal = args["delete_elements"]
+        picked = _pick(selection.select_elements, shadow, literal)
+        ops.append(PlanOperation(text=f"delete elements {selector_words(literal)}",
+                                 destructive=True, touched=_elements(picked, shadow)))
+    if args.get("delete_nodes"):
+        literal = args["delete_nodes"]
+        picked = _pick(selection.select_nodes, shadow, literal)
+        ops.append(PlanOperation(text=f"delete nodes {selector_words(literal)} (and the elements "
+                                 "using them)", destructive=True, touched=_nodes(picked)))
+    for move in args.get("move_nodes", ()):
+        ops.append(PlanOperation(text=f"move node {move['label']} to {point(move['coordinates'])}"))
+    return ops + _build(args, shadow)
+
+
+def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+    ops = []
+    for op in args.get("operations", ()):
+        kind = op["op"]
+        if kind == "translate":
+            text = f"translate by {point(op['vector'])}"
+        elif kind == "rotate":
+            text = (f"rotate {op['angle_deg']:g} deg about axis {point(op['axis'])} "
+                    f"through {point(op['origin'])}")
+        elif kind == "mirror":
+            text = (f"mirror {'a copy ' if op.get('copy') else ''}in the plane through "
+                    f"{point(op['origin'])} with normal {point(op['normal'])}")
+        elif kind == "scale":
+            text = f"scale by {op['factor']:g} about {point(op['origin'])}"
+        elif kind == "translate_copy":
+            text = f"copy translated by {point(op['vector'])}"
+        else:
+            text = f"linear array of {op['count']} (step {point(op['vector'])})"
+        literal = op.get("selection") or {"by": "all"}
+        text += f", {selector_words(literal)}"
+        found: list = []
+        if shadow is not None:
+            elements, nodes = selection.select_transform_nodes(shadow, literal)
+            found = [*_elements(elements, shadow)[:1], *_nodes(nodes)]
+        ops.append(PlanOperation(text=text, touched=found))
+    return ops
+
+
+def _repair(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+    ops = []
+    merge = args.get("merge_coincident_nodes")
+    if merge is not None:
+        tol = merge.get("tolerance")
+        ops.append(PlanOperation(text="merge coincident nodes within " + (
+            f"{tol:g}" if tol is not None else "the part's default tolerance")))
+    if args.get("delete_duplicate_elements"):
+        ops.append(PlanOperation(text="delete duplicate elements"))
+    if args.get("delete_free_nodes"):
+        ops.append(PlanOperation(text="delete free nodes"))
+    return ops
+
+
+def _audit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+    checks = ", ".join(args.get("checks", ())) or "default checks"
+    return [PlanOperation(text=f"audit (read-only): {checks}; writes part_audit.json")]
+
+
+_DESCRIBERS = {"build_part": _build, "edit_part": _edit, "transform_part": _transform,
+               "repair_part": _repair, "audit_part": _audit}
+
+
+# -- what each call changed on the shadow ------------------------------------------------
+
+
+def _named(operations: list[PlanOperation]) -> dict[str, int]:
+    """How many elements and nodes the call's own destructive operations name."""
+    named = {"elements": 0, "nodes": 0}
+    for op in operations:
+        if op.destructive:
+            for group in op.touched:
+                named[group.kind] += group.count
+    return named
+
+
+def _changes(before: PredictedPart | None, after: ShadowPart | None,
+             named: dict[str, int]) -> list[PlanOperation]:
+    """What the call removed and added on the shadow. A removal is destructive when it goes
+    beyond what the call's own deletions name (a merge, nodes taking their elements along)."""
+    if before is None or after is None:
+        return []
+    ops = []
+    gone_nodes = sorted(set(before.nodes) - {n.label for n in after.nodes})
+    gone_elements = sorted(set(before.elements) - {e.label for e in after.elements})
+    removals: tuple[tuple[Literal["nodes", "elements"], list[int], Any], ...] = (
+        ("elements", gone_elements, lambda: _outline_points(before, gone_elements)),
+        ("nodes", gone_nodes, lambda: [before.nodes[k] for k in gone_nodes]))
+    for kind, gone, points in removals:
+        if not gone:
+            continue
+        beyond = len(gone) > named[kind]
+        ops.append(PlanOperation(
+            text="removes, beyond what the call names" if beyond else "removes",
+            destructive=beyond, touched=[touched(kind, gone, points())]))
+    added_nodes = [n for n in after.nodes if n.label not in before.nodes]
+    added_elements = [e for e in after.elements if e.label not in before.elements]
+    if added_elements or added_nodes:
+        found = []
+        if added_elements:
+            found.append(touched("elements", [e.label for e in added_elements],
+                                 [c for e in added_elements for c in _coords(after, e)],
+                                 labels_known=False))
+        if added_nodes:
+            found.append(touched("nodes", [n.label for n in added_nodes],
+                                 [n.coordinates for n in added_nodes], labels_known=False))
+        ops.append(PlanOperation(text="adds", touched=found))
+    return ops
+
+
+def _preview(before: PredictedPart | None, after: PredictedPart) -> Preview:
+    old = before or PredictedPart(nodes={}, elements={})
+    deleted = sorted(set(old.elements) - set(after.elements))
+    added = sorted(set(after.elements) - set(old.elements))
+    moved = []
+    for label in sorted(set(old.elements) & set(after.elements)):
+        then, now = old.elements[label], after.elements[label]
+        if then != now or any(old.nodes.get(k) != after.nodes.get(k) for k in now[1]):
+            moved.append(label)
+    truncated = max(len(added), len(moved), len(deleted) // 4) > PREVIEW_LIMIT
+    return Preview(
+        added=[_outline(after, label) for label in added[:PREVIEW_LIMIT]],
+        deleted=deleted[:4 * PREVIEW_LIMIT],  # labels only: the view draws them from the part
+        moved=moved[:PREVIEW_LIMIT],
+        moved_to=[_outline(after, label) for label in moved[:PREVIEW_LIMIT]],
+        truncated=truncated,
+    )
+
+
+def _outline(image: PredictedPart, label: int) -> list[Vec3]:
+    return [image.nodes[k] for k in image.elements[label][1]]
+
+
+def _outline_points(image: PredictedPart, labels: list[int]) -> list[Vec3]:
+    return [image.nodes[k] for label in labels for k in image.elements[label][1]
+            if k in image.nodes]
+
+
+def _coords(part: ShadowPart, element: Any) -> list[Vec3]:
+    nodes = part._nodes  # noqa: SLF001 - the shadow is ours
+    return [nodes[k].coordinates for k in element.connectivity if k in nodes]
+
+
+def _pick(select: Any, shadow: ShadowPart | None, literal: Mapping[str, Any]) -> list[Any]:
+    if shadow is None:
+        return []
+    try:
+        return list(select(shadow, literal))
+    except Exception:  # a selector the compile let through but the shadow cannot resolve
+        return []
+
+
+def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list:
+    if shadow is None:
+        return []
+    return [touched("elements", [e.label for e in elements],
+                    [c for e in elements for c in _coords(shadow, e)])]
+
+
+def _nodes(nodes: Sequence[Any]) -> list:
+    return [touched("nodes", [n.label for n in nodes], [tuple(n.coordinates) for n in nodes])]

@@ -1,0 +1,270 @@
+"""The plan an analyst approves before anything runs (DESIGN.md §5 "Plan"), as data.
+
+A domain module describes its compiled calls (``DomainModule.describe``): per call, each
+operation with its numbers and the entities it touches, destructive ones marked, and, where
+its shadow run can tell, the predicted final part (``PredictedPart``) the verifier later
+compares the live part with (I13). The runtime adds the before → after summary, the spec's
+own expectations and the script's SHA-256, and writes it all to ``plan.json``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+Vec3 = tuple[float, float, float]
+Box = tuple[Vec3, Vec3]
+# A plan names at most this many labels of a touched group; beyond, a count and a box.
+LABELS_SHOWN = 20
+# Parts up to this size get a predicted part (one shadow run per plan); the verifier compares
+# every entity up to its own, lower, limit and samples above it.
+PREDICTION_LIMIT = 250_000
+
+
+class Touched(BaseModel):
+    """The entities one operation acts on: labels when few, else a count and a bounding box."""
+
+    kind: Literal["nodes", "elements"]
+    count: int
+    labels: list[int] | None = None
+    box: Box | None = None
+
+    def describe(self) -> str:
+        noun = self.kind if self.count != 1 else self.kind[:-1]
+        text = f"{self.count} {noun}"
+        if self.labels is not None and self.count:
+            text += " " + _label_text(self.labels)
+        if self.box is not None and self.count:
+            text += f" in box {_point(self.box[0])}..{_point(self.box[1])}"
+        return text
+
+
+class PlanOperation(BaseModel):
+    text: str
+    destructive: bool = False
+    touched: list[Touched] = Field(default_factory=list)
+
+    def describe(self) -> str:
+        parts = [self.text, *(t.describe() for t in self.touched)]
+        return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
+
+
+class PlanCall(BaseModel):
+    index: int  # 1-based, in the script's order
+    tool: str
+    operations: list[PlanOperation] = Field(default_factory=list)
+    notes: list[str] = Field(default_factory=list)
+
+
+class PlanState(BaseModel):
+    """Before or after: counts (``"12"`` or a range ``"10..12"``), names, bounding box."""
+
+    nodes: str
+    elements: str
+    shapes: dict[str, str]
+    sets: list[str] = Field(default_factory=list)
+    sections: list[str] = Field(default_factory=list)
+    assigned_elements: str | None = None
+    bounding_box: Box | None = None
+
+
+class Preview(BaseModel):
+    """What the viewport shows over the current part before execution (element outlines).
+
+    ``added`` are predicted outlines (point lists); ``deleted`` and ``moved`` are labels of
+    the live part's elements; ``moved_to`` the moved elements' predicted outlines.
+    """
+
+    added: list[list[Vec3]] = Field(default_factory=list)
+    deleted: list[int] = Field(default_factory=list)
+    moved: list[int] = Field(default_factory=list)
+    moved_to: list[list[Vec3]] = Field(default_factory=list)
+    truncated: bool = False
+
+
+class Plan(BaseModel):
+    """``plan.json``: what will run, in the analyst's terms, with the script's hash (I11)."""
+
+    run_id: str
+    module: str
+    target: dict[str, str]
+    script_sha256: str
+    calls: list[PlanCall]
+    before: PlanState
+    after: PlanState
+    destructive: list[str] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+    expectations: dict[str, Any] = Field(default_factory=dict)
+    prediction: str = ""  # how the after state was predicted (exact shadow run, or ranges)
+    preview: Preview | None = None
+
+    @property
+    def needs_attention(self) -> bool:
+        return bool(self.destructive or self.warnings)
+
+    def summary(self) -> str:
+        """One line for the status bar: ``3 call(s), 1 destructive, 2 warning(s)``."""
+        text = f"{len(self.calls)} call(s)"
+        if self.destructive:
+            text += f", {len(self.destructive)} destructive"
+        if self.warnings:
+            text += f", {len(self.warnings)} warning(s)"
+        return text
+
+    def lines(self) -> list[tuple[str, str]]:
+        """(kind, text) lines, destructive ones and warnings first; kind is ``destructive``,
+        ``warning``, ``call``, ``operation``, ``state`` or ``note``."""
+        out = [("destructive", f"DESTRUCTIVE: {text}") for text in self.destructive]
+        out += [("warning", f"WARNING: {text}") for text in self.warnings]
+        for call in self.calls:
+            out.append(("call", f"{call.index}. {call.tool}"))
+            for op in call.operations:
+                mark = "  [destructive]" if op.destructive else ""
+                out.append(("destructive" if op.destructive else "operation",
+                            f"   - {op.describe()}{mark}"))
+            out += [("note", f"   note: {note}") for note in call.notes]
+        out.append(("state", "before: " + _state_text(self.before)))
+        out.append(("state", "after:  " + _state_text(self.after)))
+        if self.prediction:
+            out.append(("note", f"prediction: {self.prediction}"))
+        out.append(("note", f"script sha256: {self.script_sha256}"))
+        return out
+
+    def text(self) -> str:
+        return "\n".join(line for _, line in self.lines())
+
+
+@dataclass
+class PredictedPart:
+    """The part a shadow run predicts after the script: what exact verification compares.
+
+    ``nodes``: label -> coordinates; ``elements``: label -> (shape, node labels); ``sets``:
+    name -> (node labels, element labels). Labels of entities the run creates are the
+    shadow's guess (the host numbers them): the verifier matches those by geometry.
+    """
+
+    nodes: dict[int, Vec3]
+    elements: dict[int, tuple[str, tuple[int, ...]]]
+    sets: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
+    # labels the live part held before the run: a surviving entity keeps its label
+    prior_nodes: frozenset[int] = frozenset()
+    prior_elements: frozenset[int] = frozenset()
+    # element label -> its section names, when the module predicts assignments (Property)
+    assignments: dict[int, tuple[str, ...]] | None = None
+
+    @classmethod
+    def of(cls, part: Any) -> PredictedPart:
+        """The image of a host (or shadow) part as it is now."""
+        nodes = {int(n.label): _vec(n.coordinates) for n in part.nodes}
+        elements = {int(e.label): (str(e.type), tuple(int(k) for k in e.connectivity))
+                    for e in part.elements}
+        sets = {}
+        for name in part.sets.keys():
+            region = part.sets[name]
+            sets[str(name)] = (frozenset(int(n.label) for n in (region.nodes or ())),
+                               frozenset(int(e.label) for e in (region.elements or ())))
+        return cls(nodes=nodes, elements=elements, sets=sets)
+
+    @property
+    def size(self) -> int:
+        return max(len(self.nodes), len(self.elements))
+
+    def bounding_box(self) -> Box | None:
+        if not self.nodes:
+            return None
+        xs, ys, zs = zip(*self.nodes.values(), strict=True)
+        return ((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs)))
+
+
+@dataclass
+class PlanDetail:
+    """What ``DomainModule.describe`` returns: the calls in words, and the predicted part."""
+
+    calls: list[PlanCall]
+    predicted: PredictedPart | None = None
+    basis: str = ""  # how the prediction was made, or why there is none
+    preview: Preview | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def touched(kind: Literal["nodes", "elements"], labels: list[int],
+            points: list[Vec3] | None = None, *, labels_known: bool = True) -> Touched:
+    """A Touched group: labels when at most LABELS_SHOWN, else a count and a bounding box.
+
+    ``labels_known=False`` for entities the run creates: the host numbers them, so the plan
+    gives their count and box, never a guessed label."""
+    labels = sorted(labels)
+    box = None
+    if points:
+        xs, ys, zs = zip(*points, strict=True)
+        box = ((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs)))
+    if not labels_known:
+        return Touched(kind=kind, count=len(labels), labels=None, box=box)
+    if len(labels) <= LABELS_SHOWN:
+        return Touched(kind=kind, count=len(labels), labels=labels, box=None)
+    return Touched(kind=kind, count=len(labels), labels=None, box=box)
+
+
+def _vec(value: Any) -> Vec3:
+    x, y, z = value
+    return (float(x), float(y), float(z))
+
+
+def _num(value: float) -> str:
+    return f"{value:.6g}"
+
+
+def _point(p: Vec3) -> str:
+    return "(" + ", ".join(_num(v) for v in p) + ")"
+
+
+def _label_text(labels: list[int]) -> str:
+    if not labels:
+        return ""
+    runs: list[str] = []
+    start = prev = labels[0]
+    for label in [*labels[1:], None]:
+        if label is not None and label == prev + 1:
+            prev = label
+            continue
+        runs.append(str(start) if start == prev else f"{start}-{prev}")
+        if label is not None:
+            start = prev = label
+    return "[" + ", ".join(runs) + "]"
+
+
+def _state_text(state: PlanState) -> str:
+    shapes = ", ".join(f"{k} {v}" for k, v in state.shapes.items() if v not in ("0", ""))
+    text = f"{state.nodes} nodes, {state.elements} elements"
+    if shapes:
+        text += f" ({shapes})"
+    if state.sets:
+        text += f"; sets {', '.join(state.sets)}"
+    if state.sections:
+        text += f"; sections {', '.join(state.sections)}"
+    if state.assigned_elements is not None:
+        text += f"; {state.assigned_elements} elements with a section"
+    if state.bounding_box is not None:
+        text += f"; box {_point(state.bounding_box[0])}..{_point(state.bounding_box[1])}"
+    return text
+
+
+def generic_detail(fragments: Any, ctx: Any) -> PlanDetail:
+    """Calls described by their normalized arguments, without a predicted part: for modules
+    whose changes a shadow run does not predict (the verifier then checks what it can)."""
+    calls = []
+    for index, fragment in enumerate(fragments, start=1):
+        operations = [PlanOperation(text=f"{key}: {_compact(value)}")
+                      for key, value in fragment.normalized.items() if value not in (None, [], {})]
+        calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
+                              notes=list(fragment.notes)))
+    return PlanDetail(calls=calls, basis="counts and names predicted by the compilers")
+
+
+def _compact(value: Any, limit: int = 240) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "), default=str)
+    return text if len(text) <= limit else text[: limit - 3] + "..."

@@ -1,0 +1,137 @@
+"""Build the plan of a run (DESIGN.md §5 "Plan") from its compiled calls; generic over modules.
+
+The domain module describes its calls (``DomainModule.describe``); this adds the before →
+after summary, the destructive lines, and one warning per disagreement between the spec's
+own expected-results line and the prediction. Which plans wait for the analyst is the
+``plan_wait`` policy: ``always``, ``destructive`` (only a destructive or warned plan), ``never``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
+from sam_plugin.compilers.expectations import Expectations, parse_expectations
+from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, generic_detail
+from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
+
+PlanWait = Literal["always", "destructive", "never"]
+PLAN_WAITS: tuple[str, ...] = ("always", "destructive", "never")
+# operations describing a shadow difference (not a selection)
+_CHANGE_WORDS = ("adds", "removes", "removes, beyond what the call names")
+
+
+def build_plan(
+    *,
+    run_id: str,
+    module: DomainModule,
+    fragments: Sequence[Fragment],
+    ctx: CompileContext,
+    prediction: Prediction,
+    before: Readback,
+    spec: str,
+    script_sha256: str,
+) -> tuple[Plan, PlanDetail]:
+    """The plan and the module's detail (its predicted part); CompileError propagates (I7)."""
+    describe = getattr(module, "describe", None)
+    detail = describe(fragments, ctx) if describe is not None else generic_detail(fragments, ctx)
+    expectations = parse_expectations(spec)
+    after = _after_state(prediction, detail)
+    plan = Plan(
+        run_id=run_id,
+        module=module.mode,
+        target={"model_name": ctx.target.model_name, "part_name": ctx.target.part_name},
+        script_sha256=script_sha256,
+        calls=detail.calls,
+        before=_before_state(before),
+        after=after,
+        destructive=_destructive(detail, before, prediction),
+        warnings=[*_mismatches(expectations, prediction, detail), *detail.warnings],
+        expectations=expectations.model_dump(exclude_defaults=True),
+        prediction=detail.basis,
+        preview=detail.preview,
+    )
+    return plan, detail
+
+
+def plan_waits(plan: Plan, policy: str) -> bool:
+    if policy not in PLAN_WAITS:
+        raise ValueError(f"plan_wait: {policy!r} is not one of {', '.join(PLAN_WAITS)}")
+    if policy == "never":
+        return False
+    if policy == "destructive":
+        return plan.needs_attention
+    return True
+
+
+def _before_state(readback: Readback) -> PlanState:
+    return PlanState(
+        nodes=str(readback.node_count),
+        elements=str(readback.element_count),
+        shapes={s: str(readback.shape_counts.get(s, 0)) for s in SHAPES},
+        sets=list(readback.sets),
+        sections=list(readback.sections),
+        assigned_elements=str(readback.assigned_elements),
+        bounding_box=readback.bounding_box,
+    )
+
+
+def _after_state(prediction: Prediction, detail: PlanDetail) -> PlanState:
+    box = detail.predicted.bounding_box() if detail.predicted is not None else None
+    return PlanState(
+        nodes=prediction.node_count.describe(),
+        elements=prediction.element_count.describe(),
+        shapes={s: prediction.shape_counts[s].describe() for s in SHAPES},
+        sets=list(prediction.sets_present),
+        sections=list(prediction.sections_present),
+        assigned_elements=(prediction.assigned_elements.describe()
+                           if prediction.assigned_elements is not None else None),
+        bounding_box=box,
+    )
+
+
+def _destructive(detail: PlanDetail, before: Readback, prediction: Prediction) -> list[str]:
+    lines = []
+    for call in detail.calls:
+        for op in call.operations:
+            if op.destructive:
+                lines.append(f"call {call.index} {call.tool}: {op.describe()}")
+    if not lines:
+        # whatever the module said, fewer entities after the run than before is a removal
+        for noun, now, then in (("nodes", before.node_count, prediction.node_count),
+                                ("elements", before.element_count, prediction.element_count)):
+            if then.min < now:
+                lines.append(f"the calls may remove up to {now - then.min} of the {now} {noun}")
+    return lines
+
+
+def _mismatches(expect: Expectations, prediction: Prediction, detail: PlanDetail) -> list[str]:
+    if expect.empty:
+        return []
+    found = []
+    for noun, wanted, predicted in (("nodes", expect.nodes, prediction.node_count),
+                                    ("elements", expect.elements, prediction.element_count)):
+        if wanted is not None and not predicted.contains(wanted):
+            found.append(_differs(f"{wanted} {noun}", predicted, noun))
+    for shape, wanted in expect.shapes.items():
+        predicted = prediction.shape_counts.get(shape)  # type: ignore[call-overload]
+        if predicted is not None and not predicted.contains(wanted):
+            found.append(_differs(f"{wanted} {shape} elements", predicted, f"{shape} elements"))
+    for name in expect.sets:
+        if name not in prediction.sets_present:
+            sets = ", ".join(prediction.sets_present) or "none"
+            found.append(f"the spec expects a set {name}; the calls leave no set {name} "
+                         f"(sets after: {sets})")
+    for kind, wanted in expect.selected.items():
+        counts = [(call, op, t.count) for call in detail.calls for op in call.operations
+                  if op.text not in _CHANGE_WORDS for t in op.touched if t.kind == kind]
+        if counts and all(count != wanted for _, _, count in counts):
+            call, op, count = counts[0]
+            found.append(f"the spec expects {wanted} {kind} selected; the calls select {count} "
+                         f"(call {call.index} {call.tool}: {op.text})")
+    return found
+
+
+def _differs(expected: str, predicted: Range, noun: str) -> str:
+    return f"the spec expects {expected}; the calls leave {predicted.describe()} {noun}"

@@ -1,0 +1,118 @@
+"""The plan's preview (objectName ``planPreview``): the predicted change over the current part.
+
+Before anything runs, the elements the plan will add, delete and move are drawn over the
+current part in distinct colours, with a legend: current part grey, added green, deleted red,
+moved blue (at their predicted place; their current place stays grey). A plain projection on
+the plane of the part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QColor, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from sam_plugin.ui.i18n import tr
+
+Outline = list[tuple[float, float, float]]
+PREVIEW_COLOURS = {"current": "#8c959f", "added": "#1a7f37", "deleted": "#cf222e",
+                   "moved": "#0969da"}
+DRAWN_LIMIT = 20_000
+LAYER_ORDER = ("current", "deleted", "moved", "added")
+
+
+def legend_words() -> dict[str, str]:
+    return {"current": tr("current part"), "added": tr("added"), "deleted": tr("deleted"),
+            "moved": tr("moved (new place)")}
+
+
+class PlanPreview(QWidget):
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("planPreview")
+        self.setMinimumHeight(160)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+        self.layers: dict[str, list[Outline]] = {name: [] for name in LAYER_ORDER}
+        self._axes = (0, 1)
+        self.hide()
+
+    def show_preview(self, part: Any, preview: Any) -> None:
+        """``part``: the live host part (or None); ``preview``: the plan's Preview."""
+        deleted = set(preview.deleted)
+        moved = set(preview.moved)
+        current: list[Outline] = []
+        gone: list[Outline] = []
+        if part is not None:
+            coordinates = {n.label: tuple(n.coordinates) for n in part.nodes}
+            for element in part.elements:
+                outline = [coordinates[k] for k in element.connectivity if k in coordinates]
+                if element.label in deleted:
+                    gone.append(outline)
+                elif len(current) < DRAWN_LIMIT:
+                    current.append(outline)
+        self.layers = {
+            "current": current,
+            "deleted": gone[:DRAWN_LIMIT],
+            "moved": [list(map(tuple, o)) for o in preview.moved_to[:DRAWN_LIMIT]],
+            "added": [list(map(tuple, o)) for o in preview.added[:DRAWN_LIMIT]],
+        }
+        self.moved_count = len(moved)
+        self._axes = self._projection_axes()
+        self.show()
+        self.update()
+
+    def clear_preview(self) -> None:
+        self.layers = {name: [] for name in LAYER_ORDER}
+        self.hide()
+
+    def _projection_axes(self) -> tuple[int, int]:
+        points = [p for layer in self.layers.values() for o in layer for p in o]
+        if not points:
+            return (0, 1)
+        spans = [max(p[i] for p in points) - min(p[i] for p in points) for i in range(3)]
+        first, second = sorted(range(3), key=lambda i: -spans[i])[:2]
+        return (min(first, second), max(first, second))
+
+    def _frame(self) -> tuple[float, float, float, float, float]:
+        a, b = self._axes
+        points = [p for layer in self.layers.values() for o in layer for p in o]
+        xs = [p[a] for p in points] or [0.0]
+        ys = [p[b] for p in points] or [0.0]
+        width = max(max(xs) - min(xs), 1e-12)
+        height = max(max(ys) - min(ys), 1e-12)
+        area = QRectF(self.rect()).adjusted(8, 24, -8, -8)
+        scale = min(area.width() / width, area.height() / height)
+        return min(xs), max(ys), scale, area.left(), area.top()
+
+    def paintEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        painter = QPainter(self)
+        painter.fillRect(self.rect(), QColor("#ffffff"))
+        x0, y1, scale, left, top = self._frame()
+        a, b = self._axes
+
+        def screen(p: tuple[float, float, float]) -> QPointF:
+            return QPointF(left + (p[a] - x0) * scale, top + (y1 - p[b]) * scale)
+
+        for name in LAYER_ORDER:
+            pen = QPen(QColor(PREVIEW_COLOURS[name]))
+            pen.setWidthF(1.0 if name == "current" else 2.0)
+            painter.setPen(pen)
+            for outline in self.layers[name]:
+                points = [screen(p) for p in outline]
+                if len(points) == 2:
+                    painter.drawLine(points[0], points[1])
+                elif points:
+                    painter.drawPolygon(points)
+        self._draw_legend(painter)
+        painter.end()
+
+    def _draw_legend(self, painter: QPainter) -> None:
+        x = 8.0
+        for name, words in legend_words().items():
+            colour = QColor(PREVIEW_COLOURS[name])
+            painter.fillRect(QRectF(x, 6, 12, 12), colour)
+            painter.setPen(QColor("#24292f"))
+            painter.drawText(QRectF(x + 16, 2, 140, 20), Qt.AlignmentFlag.AlignVCenter, words)
+            x += 24 + painter.fontMetrics().horizontalAdvance(words)

@@ -1,0 +1,59 @@
+"""Model text shown to the analyst: no terminal control characters or bidi overrides, and
+what is shown is exactly what is stored in design.txt and sent as the confirmed spec."""
+
+from __future__ import annotations
+
+import asyncio
+
+from controller_fakes import (
+    TARGET,
+    FakeHost,
+    FakePartModule,
+    ScriptedProvider,
+    calls,
+    design,
+    settings,
+)
+
+from sam_plugin.runtime.controller import RunController
+from sam_plugin.runtime.text_safety import visible_text
+
+HOSTILE = ("Build one plate.\x1b[2J\x1b]0;owned\x07\r\x08 Keep \u202eelements 1-4\u202c "
+           "and \u2066nodes\u2069.\x9b31m\nPlanned Part capabilities: build")
+
+
+def test_control_and_bidi_characters_are_removed_lines_and_tabs_kept():
+    assert visible_text("a\tb\nc\x1b[31md\u202ee\u200ff\x7fg\x85h") == "a\tb\nc[31mdefgh"
+
+
+def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_text(tmp_path):
+    provider = ScriptedProvider(design(HOSTILE), "unused")
+    host = FakeHost()
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), host=host,
+                               provider_factory=provider.factory,
+                               module_factory=lambda mode: FakePartModule())
+    streamed: list[str] = []
+    controller.subscribe(lambda e: streamed.append(e.data.get("text", ""))
+                         if e.event == "design_delta" else None)
+    asyncio.run(controller.submit("a plate", "part", TARGET))
+    shown = controller.spec_text
+    assert not any(ord(c) < 32 and c not in "\n\t" for c in shown)
+    assert not any(c in shown for c in "\u202e\u202c\u2066\u2069\x9b\x1b\r\x08")
+    assert "".join(streamed).strip() == shown
+    stored = (controller.runs_dir / controller.run_id / "design.txt").read_text(encoding="utf-8")
+    assert stored == shown + "\n"
+    provider.queue.clear()
+    provider.queue.append(calls(("build_part", {})))
+    asyncio.run(controller.confirm("part", TARGET))
+    sent = provider.requests[1].messages
+    assert any(shown in str(m.get("content", "")) for m in sent)
+    assert not any("\u202e" in str(m.get("content", "")) for m in sent)
+
+
+def test_streamed_reasoning_is_filtered_too(tmp_path):
+    from sam_plugin.runtime.controller import _Relay
+
+    seen: list[str] = []
+    relay = _Relay(lambda event, data: seen.append(data["text"]), spec=False)
+    relay.on_reasoning("think\x1b[2J \u202eabc")
+    assert seen == ["think[2J abc"]

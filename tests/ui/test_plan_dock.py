@@ -1,0 +1,120 @@
+"""The plan in the dock (§9): planView, executeButton, cancelButton at Plan, the destructive
+marking and the spec/prediction warnings in colour, and the preview's colours and legend."""
+
+from __future__ import annotations
+
+import json
+
+from PySide6.QtGui import QColor
+
+from sam_plugin.testing.streams import openai_stream
+from sam_plugin.ui.plan_preview import PREVIEW_COLOURS, legend_words
+from sam_plugin.ui.plan_view import LINE_COLOURS
+
+TIMEOUT_MS = 20_000
+DELETE_SPEC = ("Delete element 2 of the panel.\nPlanned Part capabilities: edit\n"
+               "Expected results: 25 nodes, 15 elements")
+
+
+def _to_plan(qtbot, dock, replay, spec: str, *tool_calls: tuple[str, dict]) -> None:
+    replay.enqueue_stream(openai_stream(content=spec))
+    replay.enqueue_stream(openai_stream(tool_calls=[(n, json.dumps(a)) for n, a in tool_calls]))
+    dock.set_target("part", "Model-1", "Panel")
+    dock.request_edit.setPlainText("change the panel")
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+
+
+def _panel(host_window):
+    return host_window.sam.mdb.models["Model-1"].parts["Panel"]
+
+
+def test_a_destructive_plan_is_shown_marked_and_warned_and_decline_runs_nothing(
+        qtbot, replay, dock, host_window):
+    _to_plan(qtbot, dock, replay, DELETE_SPEC, ("edit_part", {"delete_elements": {"by": "all"}}))
+    status = dock.status_label.text()
+    assert status.startswith("Plan: 1 call(s), 1 destructive, 1 warning(s)")
+    assert status.endswith("waiting for you to execute")
+    assert dock.execute_button.isEnabled() and dock.cancel_button.isEnabled()
+    assert not dock.confirm_button.isEnabled() and not dock.submit_button.isEnabled()
+    assert not dock.plan_view.isHidden()
+    text = dock.plan_view.toPlainText().splitlines()
+    # destructive lines and warnings first
+    assert text[0] == ("DESTRUCTIVE: call 1 edit_part: delete elements all: 16 elements [1-16]")
+    assert text[1] == ("WARNING: the spec expects 15 elements; the calls leave 0 elements")
+    colours = dock.plan_view.line_colours()
+    assert colours[text[0]] == LINE_COLOURS["destructive"] == "#cf222e"
+    assert colours[text[1]] == LINE_COLOURS["warning"]
+    assert 'color:#cf222e' in dock.plan_view.toHtml().replace(" ", "")
+
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
+    assert dock.controller.result.status == "cancelled"
+    assert dock.controller.result.submissions == 0
+    assert len(_panel(host_window).elements) == 16  # nothing executed
+    assert dock.plan_view.isHidden() and not dock.execute_button.isEnabled()
+
+
+def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host_window):
+    spec = ("Translate the panel by 5 in x.\nPlanned Part capabilities: transform\n"
+            "Expected results: 25 nodes, 16 elements")
+    _to_plan(qtbot, dock, replay, spec, ("transform_part", {"operations": [
+        {"op": "translate", "vector": [5, 0, 0]}]}))
+    assert "Plan" in dock.status_label.text()
+    assert "WARNING" not in dock.plan_view.toPlainText()
+    dock.execute_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and str(dock.controller.phase) != "plan",
+                    timeout=TIMEOUT_MS)
+    assert dock.status_label.text() == "Verified"
+    checks = {row[0]: row[3] for row in dock.result_view.check_rows()}
+    assert checks["nodes match the plan (exact)"] == "yes"
+    assert _panel(host_window).nodes.getFromLabel(1).coordinates[0] == 5.0
+
+
+def test_the_preview_draws_added_deleted_and_moved_in_their_colours_with_a_legend(
+        qtbot, replay, dock, host_window):
+    spec = ("Delete element 1, move node 25, copy element 2 up.\n"
+            "Planned Part capabilities: edit, transform")
+    _to_plan(qtbot, dock, replay, spec,
+             ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]},
+                            "move_nodes": [{"label": 25, "coordinates": [45, 45, 0]}]}),
+             ("transform_part", {"operations": [{"op": "translate_copy", "vector": [0, 0, 10],
+                                                 "selection": {"by": "labels",
+                                                               "labels": [2]}}]}))
+    preview = dock.plan_preview
+    assert not preview.isHidden()
+    assert len(preview.layers["deleted"]) == 1 and len(preview.layers["added"]) == 1
+    assert len(preview.layers["moved"]) == 1  # element 16 uses node 25
+    assert set(legend_words()) == {"current", "added", "deleted", "moved"}
+    assert len(set(PREVIEW_COLOURS.values())) == 4  # four distinct colours
+    preview.resize(400, 300)
+    image = preview.grab().toImage()
+    seen = {image.pixelColor(x, y).name() for x in range(0, 400, 1) for y in range(0, 300, 2)}
+    for name in ("added", "deleted", "moved", "current"):
+        assert QColor(PREVIEW_COLOURS[name]).name() in seen, name
+    assert len(_panel(host_window).elements) == 16  # still only a preview
+
+
+def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_path):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+    from sam_plugin.ui.settings_store import SettingsStore
+
+    store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
+    dialog = SettingsDialog(store, env={})
+    qtbot.addWidget(dialog)
+    combo = dialog.findChild(object, "planWaitCombo")
+    assert [combo.itemData(i) for i in range(combo.count())] == ["always", "destructive",
+                                                                 "never"]
+    assert combo.currentData() == "always"  # the default
+    dialog.base_url.setText("http://localhost:11434/v1")
+    dialog.model.setText("m")
+    combo.setCurrentIndex(combo.findData("destructive"))
+    dialog.save()
+    assert json.loads(store.path.read_text())["plan_wait"] == "destructive"
+    assert store.effective({}).plan_wait == "destructive"
+    reopened = SettingsDialog(store, env={})
+    qtbot.addWidget(reopened)
+    assert reopened.findChild(object, "planWaitCombo").currentData() == "destructive"
