@@ -51,7 +51,6 @@ from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache
 from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.plan_builder import PLAN_WAITS, build_plan, plan_waits
 from sam_plugin.runtime.property_verifier import property_value_checks, record_before
-from sam_plugin.runtime.provider_errors import scrub
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
 from sam_plugin.runtime.restore import (
     NO_RESTORE_NOTE,
@@ -73,6 +72,7 @@ from sam_plugin.runtime.run_store import (
     tool_response_name,
 )
 from sam_plugin.runtime.run_usage import UsageMeter
+from sam_plugin.runtime.scrubber import Scrubber
 from sam_plugin.runtime.settings import ProviderSettings
 from sam_plugin.runtime.text_safety import visible_text
 from sam_plugin.runtime.undo import (
@@ -233,7 +233,7 @@ class RunController:
         self._explorer = explorer
         self.undo_budget = undo_budget or UndoBudget.from_env()
         self._regions = RegionIndexCache()
-        self._bus = EventBus()
+        self._bus = EventBus(scrubber=lambda value: self.scrubber.value(value))
         self._run: _Run | None = None
         self._stream_task: asyncio.Future[Any] | None = None
         self._cancel_requested = False
@@ -254,6 +254,14 @@ class RunController:
         return self._run.run_id if self._run else None
 
     @property
+    def scrubber(self) -> Scrubber:
+        """The one scrubber of every artifact, event and message (follows the settings' key)."""
+        key = self.settings.api_key.get_secret_value()
+        if getattr(self, "_scrubber", None) is None or self._scrubber_key != key:
+            self._scrubber, self._scrubber_key = Scrubber(key), key
+        return self._scrubber
+
+    @property
     def journal(self) -> SubmissionJournal:
         return SubmissionJournal(self.runs_dir / JOURNAL_NAME)
 
@@ -269,7 +277,7 @@ class RunController:
         run_id = self._new_run_id()
         run = _Run(
             run_id=run_id,
-            dir=RunDir(self.runs_dir, run_id).create(),
+            dir=RunDir(self.runs_dir, run_id, self.scrubber).create(),
             request=request,
             mode=mode,
             target=target,
@@ -999,7 +1007,8 @@ class RunController:
             before=StateSummary.from_readback(run.before) if run.before else None,
             after=StateSummary.from_readback(after) if after else None,
             checks=list(checks or []),
-            error=error,
+            error=error.model_copy(update={"message": self.scrubber.text(error.message)})
+            if error is not None else None,
             restored=run.restored,
             restore_unavailable=run.restore_unavailable,
             provider=run.usage.usage if run.usage else None,
@@ -1099,10 +1108,10 @@ class RunController:
             "run %s: internal error while %s\n%s",
             self.run_id,
             self.phase,
-            self._without_secret(traceback.format_exc()),
+            self.scrubber.text(traceback.format_exc()),
         )
         layer = _PHASE_LAYER.get(self.phase, "observation")
-        message = f"internal error while {self.phase}: {self._without_secret(repr(error))}."
+        message = f"internal error while {self.phase}: {self.scrubber.text(repr(error))}."
         if self._run is not None and self._run.submissions and self._can_restore() and \
                 self.phase in (Phase.EXECUTING, Phase.VERIFYING):
             message += " " + self._put_back(self._run, None)
@@ -1111,12 +1120,6 @@ class RunController:
         else:
             message += " Nothing was executed."
         self._finish_failed(layer, message)
-
-    def _without_secret(self, text: str) -> str:
-        key = self.settings.api_key.get_secret_value()
-        for form in {key, repr(key)[1:-1], repr(key.encode("utf-8", "replace"))[2:-1]}:
-            text = scrub(text, form)
-        return text
 
     def _finish_cancelled(self, label: str = "Cancelled: nothing was executed") -> None:
         run = self._run
@@ -1195,7 +1198,7 @@ class RunController:
         """
         self.unknown_runs = SubmissionJournal(self.runs_dir / JOURNAL_NAME).unknown_runs()
         for run_id in self.unknown_runs:
-            run_dir = RunDir(self.runs_dir, run_id)
+            run_dir = RunDir(self.runs_dir, run_id, self.scrubber)
             if not run_dir.path.is_dir():
                 continue
             try:

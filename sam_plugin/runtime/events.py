@@ -78,9 +78,11 @@ def utc_timestamp() -> str:
 class EventBus:
     """Fan-out to listeners plus the append-only log of the current run."""
 
-    def __init__(self) -> None:
+    def __init__(self, scrubber: Callable[[Any], Any] | None = None) -> None:
         self._listeners: list[Listener] = []
         self.log_path: Path | None = None
+        # every event passes the run's scrubber before any listener or the log sees it
+        self.scrub: Callable[[Any], Any] = scrubber or (lambda value: value)
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
@@ -96,7 +98,8 @@ class EventBus:
             known = ", ".join(sorted(PERSISTED_EVENTS | LISTENER_EVENTS))
             raise ValueError(f"event: unknown event {event!r}; known events: {known}")
         record = ControllerEvent(
-            run_id=run_id, event=event, timestamp=utc_timestamp(), data=dict(data or {})
+            run_id=run_id, event=event, timestamp=utc_timestamp(),
+            data=dict(self.scrub(dict(data or {}))),
         )
         if event in PERSISTED_EVENTS and self.log_path is not None:
             with self.log_path.open("a", encoding="utf-8") as handle:

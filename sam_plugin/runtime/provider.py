@@ -28,7 +28,8 @@ from sam_plugin.errors import ProviderError
 from sam_plugin.runtime.provider_errors import error_from_http, is_retryable_status, scrub
 from sam_plugin.runtime.provider_stream import StreamAccumulator
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener, ToolCall
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.scrubber import Scrubber
+from sam_plugin.runtime.settings import MIB, ProviderSettings
 from sam_plugin.runtime.sse import SSEDecoder
 
 __all__ = [
@@ -85,6 +86,8 @@ class ChatProvider:
         self._owns_client = client is None
         self._client = client if client is not None else self._new_client()
         self._closed = False
+        self._scrubber = Scrubber(settings.api_key.get_secret_value())
+        self._received = _Body()  # the latest attempt's body as received (unscrubbed)
 
     def __repr__(self) -> str:
         return f"ChatProvider(base_url={self._settings.base_url!r}, model={self._settings.model!r})"
@@ -92,6 +95,12 @@ class ChatProvider:
     @property
     def settings(self) -> ProviderSettings:
         return self._settings
+
+    @property
+    def received_sse(self) -> bytes:
+        """Every body byte of the latest attempt so far, scrubbed: what the ``.sse`` artifact
+        keeps after a success, a timeout, a cancel or an error alike."""
+        return self._scrubber.bytes(self._received.joined())
 
     def build_request(
         self,
@@ -147,7 +156,10 @@ class ChatProvider:
                 return await self._with_retries(body, listener)
         except TimeoutError:
             raise ProviderError(
-                "timeout", f"no complete response within the total timeout of {total:g}s"
+                "timeout",
+                f"no complete response within the total timeout of {total:g}s "
+                f"(total timeout; --timeout) after {self._received} received",
+                raw_sse=self.received_sse,
             ) from None
 
     async def aclose(self) -> None:
@@ -207,8 +219,8 @@ class ChatProvider:
 
     async def _attempt(self, body: dict[str, Any], listener: StreamListener) -> ChatResponse:
         settings = self._settings
-        secret = settings.api_key.get_secret_value()
-        raw: list[bytes] = []
+        secret = self._scrubber
+        raw = self._received = _Body()
         started = False
         try:
             async with self._client.stream(
@@ -230,10 +242,10 @@ class ChatProvider:
                         error, retryable=is_retryable_status(response.status_code)
                     )
                 started = True
-                return await _read_response(response, listener, raw, secret)
+                return await _read_response(response, listener, raw, settings, secret)
         except ProviderError as error:
             if not error.raw_sse:
-                error.raw_sse = _scrub_bytes(b"".join(raw), secret)
+                error.raw_sse = self._scrubber.bytes(raw.joined())
             raise
         except httpx.ConnectTimeout as exc:
             raise _FailedBeforeBody(
@@ -250,17 +262,17 @@ class ChatProvider:
                 "timeout",
                 f"no data from the provider for {settings.idle_read_timeout:g}s {where} "
                 "(idle read timeout)",
-                raw_sse=_scrub_bytes(b"".join(raw), secret),
+                raw_sse=self._scrubber.bytes(raw.joined()),
             ) from exc
         except httpx.TransportError as exc:
             detail = scrub(str(exc) or type(exc).__name__, secret)
             if started:
-                received = sum(len(part) for part in raw)
+                received = raw.size
                 raise _BrokenStream(
                     ProviderError(
                         "protocol",
                         f"the stream broke after {received} bytes: {detail}",
-                        raw_sse=_scrub_bytes(b"".join(raw), secret),
+                        raw_sse=self._scrubber.bytes(raw.joined()),
                     )
                 ) from exc
             raise _FailedBeforeBody(
@@ -270,61 +282,112 @@ class ChatProvider:
 
 
 async def _read_response(
-    response: httpx.Response, listener: StreamListener, raw: list[bytes], secret: str
+    response: httpx.Response,
+    listener: StreamListener,
+    raw: _Body,
+    settings: ProviderSettings,
+    scrubber: Scrubber,
 ) -> ChatResponse:
-    accumulator = StreamAccumulator(listener, secret=secret)
+    """Reads one 200 body into a response. Decoding works on the bytes as received (a tool
+    call's arguments must show the key, so that the tool-call layer can refuse the call);
+    everything passed on (listener, ``raw_sse``, messages) is scrubbed."""
+    accumulator = StreamAccumulator(listener, scrubber=scrubber)
+    cap = settings.max_response_bytes
     content_type = response.headers.get("content-type", "").lower()
     if content_type and "event-stream" not in content_type:
-        body = await response.aread()
-        raw.append(body)
+        async for received in response.aiter_bytes():
+            raw.add(received, cap)
+        body = raw.joined()
         if "json" not in content_type:
             raise ProviderError(
                 "protocol",
                 f"expected text/event-stream, got {content_type}: "
-                f"{scrub(body[:200].decode('utf-8', 'replace'), secret)!r}",
+                f"{scrubber.text(body[:200].decode('utf-8', 'replace'))!r}",
             )
         try:
             completion = json.loads(body)
         except ValueError:
             raise ProviderError("protocol", "malformed JSON response body") from None
         accumulator.handle_completion(completion)
-        return accumulator.result(_scrub_bytes(body, secret))
+        return accumulator.result(scrubber.bytes(body))
 
     decoder = SSEDecoder()
-    scrubber = _StreamScrubber(secret)
-    async for received in response.aiter_bytes():
-        chunk = scrubber.feed(received)
-        if not chunk:
-            continue
-        raw.append(chunk)
-        listener.on_raw(chunk)
-        for event in decoder.feed(chunk):
-            accumulator.handle(event)
-            if accumulator.done:
-                break
-        if accumulator.done:
-            break
-    tail = scrubber.flush()
-    if tail and not accumulator.done:
-        raw.append(tail)
+    shown = scrubber.stream(binary=True)
+    idle = settings.idle_timeout
+    loop = asyncio.get_running_loop()
+    try:
+        async with asyncio.timeout(idle) as watchdog:
+            async for received in response.aiter_bytes():
+                if not received:
+                    continue
+                raw.add(received, cap)
+                passed = shown.feed(received)
+                if passed:
+                    listener.on_raw(passed)
+                events = decoder.feed(received)
+                if events:
+                    watchdog.reschedule(loop.time() + idle)
+                for event in events:
+                    accumulator.handle(event)
+                    if accumulator.done:
+                        break
+                if accumulator.done:
+                    break
+    except TimeoutError:
+        raise ProviderError(
+            "timeout",
+            f"no new event from the provider for {idle:g}s (idle timeout; --idle-timeout) "
+            f"after {accumulator.events_seen} events and {raw} received",
+        ) from None
+    tail = shown.flush()
+    if tail:
         listener.on_raw(tail)
-        for event in decoder.feed(tail):
-            accumulator.handle(event)
     if not accumulator.done:
         pending = decoder.finish()
         if pending is not None and pending.data.strip() == "[DONE]":
             accumulator.done = True  # "[DONE]" without the final blank line: still complete
     if not accumulator.done:
-        received = sum(len(part) for part in raw)
         raise _BrokenStream(
             ProviderError(
                 "protocol",
                 f"the stream ended without data: [DONE] after {accumulator.events_seen} events "
-                f"and {received} bytes (truncated response)",
-                raw_sse=b"".join(raw),
+                f"and {raw} (truncated response)",
+                raw_sse=scrubber.bytes(raw.joined()),
             )
         )
-    return accumulator.result(_scrub_bytes(b"".join(raw), secret))
+    return accumulator.result(scrubber.bytes(raw.joined()))
+
+
+class _Body:
+    """The body bytes of one attempt as received, and their count."""
+
+    __slots__ = ("parts", "size")
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.size = 0
+
+    def add(self, chunk: bytes, cap: int | None = None) -> None:
+        self.parts.append(chunk)
+        self.size += len(chunk)
+        if cap is not None and self.size > cap:
+            # at the provider layer, before a server streaming valid SSE forever can grow
+            # the process
+            raise ProviderError(
+                "protocol",
+                f"the response passed the size cap of {_mib(cap)} (max_response_bytes) "
+                f"after {self.size} bytes; the stream was stopped",
+            )
+
+    def joined(self) -> bytes:
+        return b"".join(self.parts)
+
+    def __str__(self) -> str:
+        return f"{self.size} bytes"
+
+
+def _mib(size: int) -> str:
+    return f"{size / MIB:g} MiB" if size >= MIB else f"{size} bytes"
 
 
 async def _read_limited(response: httpx.Response) -> bytes:
@@ -336,44 +399,6 @@ async def _read_limited(response: httpx.Response) -> bytes:
         if size >= _MAX_ERROR_BODY:
             break
     return b"".join(parts)[:_MAX_ERROR_BODY]
-
-
-class _StreamScrubber:
-    """Replaces the key in a byte stream even when it spans chunks, by holding back the
-    shortest chunk tail that could start the key (never a line end, so no event waits)."""
-
-    def __init__(self, secret: str) -> None:
-        self._key = secret.encode() if secret else b""
-        self._held = b""
-
-    def feed(self, chunk: bytes) -> bytes:
-        key = self._key
-        if not key:
-            return chunk
-        data = self._held + chunk if self._held else chunk
-        if key in data:
-            data = data.replace(key, b"***")
-        first = key[:1]
-        at = data.find(first, max(0, len(data) - len(key) + 1))
-        while at != -1:
-            if key.startswith(data[at:]):
-                self._held = data[at:]
-                return data[:at]
-            at = data.find(first, at + 1)
-        self._held = b""
-        return data
-
-    def flush(self) -> bytes:
-        held, self._held = self._held, b""
-        return held
-
-
-def _scrub_bytes(data: bytes, secret: str) -> bytes:
-    if secret:
-        secret_bytes = secret.encode()
-        if secret_bytes in data:
-            return data.replace(secret_bytes, b"***")
-    return data
 
 
 def _without_strict(tool: dict[str, Any]) -> dict[str, Any]:

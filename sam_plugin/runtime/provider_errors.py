@@ -13,16 +13,16 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from sam_plugin.errors import ErrorKind, ProviderError
+from sam_plugin.runtime.scrubber import REDACTED as REDACTED
+from sam_plugin.runtime.scrubber import Scrubber
 
 MAX_MESSAGE_CHARS = 500
-REDACTED = "***"
 
 
-def scrub(text: str, secret: str) -> str:
-    """``text`` with every occurrence of ``secret`` replaced (an empty key hides nothing)."""
-    if secret and secret in text:
-        text = text.replace(secret, REDACTED)
-    return text
+def scrub(text: str, secret: str | Scrubber) -> str:
+    """``text`` through the one :class:`Scrubber` (an empty key hides nothing)."""
+    scrubber = secret if isinstance(secret, Scrubber) else Scrubber(secret)
+    return scrubber.text(text)
 
 
 def kind_for_status(status: int) -> ErrorKind:
@@ -108,7 +108,8 @@ def _clip(text: str) -> str:
 
 
 def error_from_http(
-    status: int, body: bytes, headers: Mapping[str, str], *, secret: str, reason: str = ""
+    status: int, body: bytes, headers: Mapping[str, str], *, secret: str | Scrubber,
+    reason: str = "",
 ) -> ProviderError:
     """The classified error of a non-200 response."""
     message = provider_message(body) or reason or "no error message"
@@ -120,7 +121,9 @@ def error_from_http(
     )
 
 
-def error_from_stream_payload(payload: Any, *, secret: str, raw_sse: bytes = b"") -> ProviderError:
+def error_from_stream_payload(
+    payload: Any, *, secret: str | Scrubber, raw_sse: bytes = b""
+) -> ProviderError:
     """The classified error of an ``event: error`` or an in-stream ``{"error": ...}`` payload."""
     detail = payload.get("error") if isinstance(payload, dict) else None
     source = detail if isinstance(detail, dict) else payload

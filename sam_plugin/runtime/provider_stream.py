@@ -15,6 +15,7 @@ from typing import Any
 from sam_plugin.errors import ProviderError
 from sam_plugin.runtime.provider_errors import error_from_stream_payload
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
+from sam_plugin.runtime.scrubber import Scrubber
 from sam_plugin.runtime.sse import SSEEvent
 from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler
 
@@ -27,9 +28,15 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 class StreamAccumulator:
     """Accumulates one response; :attr:`done` turns true at ``data: [DONE]``."""
 
-    def __init__(self, listener: StreamListener | None = None, *, secret: str = "") -> None:
+    def __init__(
+        self, listener: StreamListener | None = None, *, scrubber: Scrubber | None = None
+    ) -> None:
         self._listener = listener or StreamListener()
-        self._secret = secret
+        self._scrubber = scrubber or Scrubber("")
+        self._secret = self._scrubber  # error_from_stream_payload scrubs with it
+        # deltas reach the listener scrubbed, a key split over two deltas too
+        self._shown_content = self._scrubber.stream()
+        self._shown_reasoning = self._scrubber.stream()
         self._content: list[str] = []
         self._reasoning: list[str] = []
         self._calls = ToolCallAssembler()
@@ -115,11 +122,15 @@ class StreamAccumulator:
                         "protocol", f"delta.content must be a string, got {type(content).__name__}"
                     )
                 self._content.append(content)
-                self._listener.on_content(content)
+                shown = self._shown_content.feed(content)
+                if shown:
+                    self._listener.on_content(shown)
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if reasoning and isinstance(reasoning, str):
                 self._reasoning.append(reasoning)
-                self._listener.on_reasoning(reasoning)
+                shown = self._shown_reasoning.feed(reasoning)
+                if shown:
+                    self._listener.on_reasoning(shown)
             tool_calls = delta.get("tool_calls")
             if tool_calls:
                 self._calls.add(tool_calls)
@@ -128,7 +139,14 @@ class StreamAccumulator:
             self.finish_reason = str(finish)
 
     def result(self, raw_sse: bytes) -> ChatResponse:
-        """The response; fires ``on_tool_call`` per call and ``on_usage`` once."""
+        """The response; fires ``on_tool_call`` per call and ``on_usage`` once.
+
+        Content and reasoning are scrubbed; tool-call arguments are kept as received, so the
+        tool-call layer can see a key in them and refuse the call."""
+        for rest, hook in ((self._shown_content.flush(), self._listener.on_content),
+                           (self._shown_reasoning.flush(), self._listener.on_reasoning)):
+            if rest:
+                hook(rest)
         calls = [
             call.model_copy(update={"arguments": repaired})
             if (repaired := _paired_surrogates(call.arguments)) is not call.arguments
@@ -136,8 +154,8 @@ class StreamAccumulator:
             for call in self._calls.finish()
         ]
         response = ChatResponse(
-            content=_paired_surrogates("".join(self._content)),
-            reasoning=_paired_surrogates("".join(self._reasoning)),
+            content=self._scrubber.text(_paired_surrogates("".join(self._content))),
+            reasoning=self._scrubber.text(_paired_surrogates("".join(self._reasoning))),
             tool_calls=calls,
             finish_reason=self.finish_reason,
             usage=self.usage,

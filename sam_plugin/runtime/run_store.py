@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.scrubber import Scrubber
 
 RUN_ID_PATTERN = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{6}$")
 JOURNAL_NAME = "submissions.jsonl"
@@ -113,11 +114,13 @@ class RunResult(BaseModel):
 
 
 class RunDir:
-    """One run's directory; every write is complete-or-absent (temp file + rename)."""
+    """One run's directory; every write is complete-or-absent (temp file + rename) and goes
+    through the run's :class:`Scrubber`, so no artifact ever holds the API key."""
 
-    def __init__(self, runs_dir: Path, run_id: str):
+    def __init__(self, runs_dir: Path, run_id: str, scrubber: Scrubber | None = None):
         self.run_id = run_id
         self.path = Path(runs_dir) / run_id
+        self.scrubber = scrubber or Scrubber("")
 
     def create(self) -> RunDir:
         self.path.mkdir(parents=True, exist_ok=False)
@@ -127,14 +130,17 @@ class RunDir:
         return self.path / name
 
     def write_bytes(self, name: str, data: bytes) -> Path:
+        return self._write(name, self.scrubber.bytes(data))
+
+    def write_text(self, name: str, text: str) -> Path:
+        return self._write(name, self.scrubber.text(text).encode("utf-8"))
+
+    def _write(self, name: str, data: bytes) -> Path:
         target = self.file(name)
         temp = target.with_name(target.name + ".tmp")
         temp.write_bytes(data)
         os.replace(temp, target)
         return target
-
-    def write_text(self, name: str, text: str) -> Path:
-        return self.write_bytes(name, text.encode("utf-8"))
 
     def write_json(self, name: str, payload: Any) -> Path:
         if isinstance(payload, BaseModel):

@@ -23,6 +23,10 @@ ENV_BASE_URL = "SAM_AGENT_BASE_URL"
 ENV_API_KEY = "SAM_AGENT_API_KEY"
 ENV_MODEL = "SAM_AGENT_MODEL"
 ENV_PROFILE = "SAM_AGENT_PROFILE"
+ENV_TIMEOUT = "SAM_AGENT_TIMEOUT"
+ENV_IDLE_TIMEOUT = "SAM_AGENT_IDLE_TIMEOUT"
+
+MIB = 1024 * 1024
 
 
 class ProviderCapabilities(BaseModel):
@@ -98,6 +102,10 @@ class ProviderSettings(BaseModel):
     connect_timeout: float = Field(10.0, gt=0)
     idle_read_timeout: float = Field(120.0, gt=0)  # longest silence between two body reads
     total_timeout: float = Field(600.0, gt=0)  # whole call, retries and waits included
+    # no new SSE event for this long (a trickle of bytes or keep-alive comments is no event)
+    idle_timeout: float = Field(60.0, gt=0)
+    max_response_bytes: int = Field(16 * MIB, ge=1024)  # one response body, at most
+    max_argument_bytes: int = Field(4 * MIB, ge=1024)  # one tool call's arguments, at most
     max_retries: int = Field(3, ge=0, le=10)  # for 429/5xx/connection failures before the body
     retry_broken_stream: bool = True  # a stream that breaks mid-body is retried once
     backoff_base: float = Field(0.5, ge=0)  # first wait; doubles per retry
@@ -177,6 +185,8 @@ class ProviderSettings(BaseModel):
             ("api_key", ENV_API_KEY),
             ("model", ENV_MODEL),
             ("profile", ENV_PROFILE),
+            ("total_timeout", ENV_TIMEOUT),
+            ("idle_timeout", ENV_IDLE_TIMEOUT),
         ):
             value = env.get(var, "").strip()
             if value:

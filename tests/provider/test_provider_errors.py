@@ -219,8 +219,13 @@ def test_total_timeout(fake_provider, chat):
     settings = settings_for(fake_provider, total_timeout=0.5)
     started = time.monotonic()
     error = failing(chat, settings=settings)
-    assert str(error) == "timeout: no complete response within the total timeout of 0.5s"
+    assert str(error).startswith(
+        "timeout: no complete response within the total timeout of 0.5s (total timeout; "
+        "--timeout) after "
+    )
     assert time.monotonic() - started < 2.0
+    assert error.raw_sse.startswith(b"data: ")  # every byte received is kept
+    assert str(error).endswith(f"after {len(error.raw_sse)} bytes received")
 
 
 def test_connection_refused_is_retried_then_reported(chat):
