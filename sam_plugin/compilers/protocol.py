@@ -7,11 +7,12 @@ one call at a time against the observed model. Modules (Part, Property, Mesh) im
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.plan import PlanDetail
@@ -21,6 +22,32 @@ from sam_plugin.errors import CompileError as CompileError
 from sam_plugin.errors import RouteRefused as RouteRefused
 
 ModeName = Literal["part", "property", "mesh"]
+
+# A diagnostic quotes at most this much of any value: a 5 MB field name must not become a
+# 10 MB message in result.json, events.jsonl and on the terminal.
+MAX_QUOTED_CHARS = 200
+MAX_DIAGNOSTIC_CHARS = 2000
+_LONG_WORD = re.compile(r"\S{" + str(MAX_QUOTED_CHARS + 1) + ",}")
+
+
+def quote(value: Any, limit: int = MAX_QUOTED_CHARS) -> str:
+    """``repr(value)`` cut to ``limit`` characters, saying how long the value was."""
+    if isinstance(value, str) and len(value) > limit:
+        return f"{value[:limit]!r}… ({len(value)} characters)"
+    text = repr(value)
+    if len(text) > limit:
+        return f"{text[:limit]}… ({len(text)} characters)"
+    return text
+
+
+def bounded(text: str) -> str:
+    """``text`` with every unbroken run longer than :data:`MAX_QUOTED_CHARS` cut, and at most
+    :data:`MAX_DIAGNOSTIC_CHARS` long in all."""
+    if len(text) > MAX_QUOTED_CHARS:
+        text = _LONG_WORD.sub(lambda m: f"{m.group()[:MAX_QUOTED_CHARS]}…", text)
+    if len(text) > MAX_DIAGNOSTIC_CHARS:
+        text = text[:MAX_DIAGNOSTIC_CHARS] + f"… ({len(text)} characters)"
+    return text
 
 
 class Target(BaseModel):
@@ -39,6 +66,11 @@ class Diagnostic(BaseModel):
 
     path: str
     message: str
+
+    @field_validator("path", "message")
+    @classmethod
+    def _bounded(cls, text: str) -> str:
+        return bounded(text)
 
     def __str__(self) -> str:
         return f"{self.path}: {self.message}" if self.path else self.message

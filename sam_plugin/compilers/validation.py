@@ -22,7 +22,8 @@ from jsonschema.exceptions import best_match
 from pydantic import BaseModel
 from pydantic import ValidationError as IRError
 
-from sam_plugin.compilers.protocol import Diagnostic
+from sam_plugin.compilers import strict_json
+from sam_plugin.compilers.protocol import Diagnostic, quote
 from sam_plugin.compilers.schema_common import LOCAL_ID_PATTERN, NAME_PATTERN, drop_nulls
 from sam_plugin.errors import CompileError
 
@@ -63,21 +64,18 @@ def join_path(base: str, *parts: str | int) -> str:
 # --------------------------------------------------------------------------- stage 1: parse
 
 
-def _reject_constant(token: str) -> float:
-    raise ValueError(f"{token} is not a finite number; JSON numbers must be finite")
-
-
 def parse_arguments(arguments: str | Mapping[str, Any]) -> tuple[dict[str, Any] | None,
                                                                  list[Diagnostic]]:
     """The argument object, with ``null`` members dropped (strict-mode absent), or diagnostics."""
     if isinstance(arguments, str):
         text = arguments.strip() or "{}"
         try:
-            value = json.loads(text, parse_constant=_reject_constant)
+            value = strict_json.loads(text)
         except RecursionError:
             return None, [TOO_DEEP]
-        except ValueError as exc:
-            return None, [Diagnostic(path="", message=f"arguments are not valid JSON: {exc}")]
+        except strict_json.StrictJSONError as exc:
+            found = f"are not valid JSON: {exc}" if exc.syntax else f"are refused: {exc}"
+            return None, [Diagnostic(path="", message=f"arguments {found}")]
         if _too_deep(value):
             return None, [TOO_DEEP]
         if not _all_finite(value):  # 1e400 parses to infinity without any error
@@ -196,7 +194,7 @@ def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
         extras = [k for k in instance if k not in allowed]
         return [
             Diagnostic(path=join_path(path, extra),
-                       message=f"unknown field {extra!r}{variant_hint}; remove it (allowed "
+                       message=f"unknown field {quote(extra)}{variant_hint}; remove it (allowed "
                        f"fields: {', '.join(allowed) or 'none'})")
             for extra in extras
         ]
@@ -206,10 +204,10 @@ def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
                 for k in missing]
     if kind == "enum":
         legal = ", ".join(str(v) for v in value if v is not None)
-        return [Diagnostic(path=path,
-                           message=f"{instance!r} is not a legal value; legal values: {legal}")]
+        return [Diagnostic(path=path, message=f"{quote(instance)} is not a legal value; "
+                           f"legal values: {legal}")]
     if kind == "const":
-        return [Diagnostic(path=path, message=f"must be {value!r}, got {instance!r}")]
+        return [Diagnostic(path=path, message=f"must be {quote(value)}, got {quote(instance)}")]
     if kind == "type":
         expected = " or ".join(value) if isinstance(value, list) else value
         return [Diagnostic(path=path,
@@ -224,7 +222,7 @@ def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
         return [Diagnostic(path=path, message=f"{instance} exceeds the maximum {value}")]
     if kind == "pattern":
         hint = _PATTERN_HINTS.get(value, f"must match {value}")
-        return [Diagnostic(path=path, message=f"{instance!r} is not valid: {hint}")]
+        return [Diagnostic(path=path, message=f"{quote(instance)} is not valid: {hint}")]
     return [Diagnostic(path=path, message=error.message)]
 
 
@@ -273,10 +271,10 @@ def _explain_any_of(error: SchemaError) -> list[Diagnostic]:
     chosen = instance[tag]
     if chosen not in legal:
         return [Diagnostic(path=join_path(path, tag),
-                           message=f"unknown {tag} {chosen!r}; legal {tag} values: "
+                           message=f"unknown {tag} {quote(chosen)}; legal {tag} values: "
                            f"{legal_text}")]
     index = legal.index(chosen)
-    hint = f" for {tag} {chosen!r}"
+    hint = f" for {tag} {quote(chosen)}"
     found: list[Diagnostic] = []
     for sub in error.context:
         if sub.schema_path and sub.schema_path[0] == index:

@@ -41,6 +41,7 @@ from sam_plugin.errors import (
     SubmitRefused,
 )
 from sam_plugin.runtime import revision
+from sam_plugin.runtime.call_guard import check_calls
 from sam_plugin.runtime.collection import CollectedCall, check_round, max_rounds, round_messages
 from sam_plugin.runtime.design_context import target_state_note
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
@@ -673,15 +674,13 @@ class RunController:
         else:
             messages = run.design_messages = self._design_messages(run)
         relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=True)
-        try:
-            response = await self._stream(messages, None, relay)
-        except ProviderError as error:
-            run.dir.write_bytes("provider_design_response.sse", error.raw_sse)
-            raise _Fail("provider", f"the design request failed: {error}") from None
         version = run.spec_versions + 1
         sse_name = ("provider_design_response.sse" if version == 1
                     else f"provider_design_response.{version}.sse")
-        run.dir.write_bytes(sse_name, response.raw_sse)
+        try:
+            response = await self._stream(messages, None, relay, sse=sse_name)
+        except ProviderError as error:
+            raise _Fail("provider", f"the design request failed: {error}") from None
         # what the analyst sees is what is stored and sent as confirmed (the same filter
         # as the streamed deltas)
         spec = visible_text(response.content).strip()
@@ -787,6 +786,11 @@ class RunController:
                 if response.finish_reason == "length":
                     raise CollectionViolation("the response was cut off (finish_reason=length)")
                 names = check_round(response.tool_calls, remaining)
+                check_calls(
+                    response.tool_calls,
+                    scrubber=self.scrubber,
+                    max_bytes=self.settings.max_argument_bytes,
+                )
             except CollectionViolation as violation:
                 self._bus.emit(
                     run.run_id,
@@ -838,12 +842,9 @@ class RunController:
         name = tool_response_name(run.sse_count)
         relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=False)
         try:
-            response = await self._stream(messages, tools, relay)
+            return await self._stream(messages, tools, relay, sse=name)
         except ProviderError as error:
-            run.dir.write_bytes(name, error.raw_sse)
             raise _Return("provider", f"round {round_number}: {error}") from None
-        run.dir.write_bytes(name, response.raw_sse)
-        return response
 
     def _compile(
         self, run: _Run, collected: list[CollectedCall]
@@ -1154,11 +1155,35 @@ class RunController:
             )
 
     async def _stream(
-        self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None, listener: Any
+        self,
+        messages: list[dict[str, Any]],
+        tools: list[dict[str, Any]] | None,
+        listener: Any,
+        *,
+        sse: str,
     ) -> ChatResponse:
-        return await self._provider_task(
-            lambda provider: provider.stream_chat(messages, tools=tools, listener=listener)
-        )
+        """One provider call; its body goes to the run's ``sse`` file however the call ends
+        (success, provider error, timeout or cancel): every byte received is evidence."""
+        used: list[Any] = []
+
+        def work(provider: Any) -> Awaitable[ChatResponse]:
+            used.append(provider)
+            return provider.stream_chat(messages, tools=tools, listener=listener)
+
+        def received() -> bytes:
+            return bytes(getattr(used[0], "received_sse", b"")) if used else b""
+
+        assert self._run is not None
+        try:
+            response = await self._provider_task(work)
+        except ProviderError as error:
+            self._run.dir.write_bytes(sse, error.raw_sse or received())
+            raise
+        except BaseException:
+            self._run.dir.write_bytes(sse, received())
+            raise
+        self._run.dir.write_bytes(sse, response.raw_sse)
+        return response
 
     async def _provider_task(self, work: Callable[[Any], Awaitable[_T]]) -> _T:
         """Run ``work(provider)`` as the task Cancel can stop; the provider is always closed,
