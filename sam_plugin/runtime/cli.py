@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--base-url", metavar="URL")
     run.add_argument("--api-model", metavar="NAME")
     run.add_argument("--explore", action="store_true", help="read-only exploration phase")
+    run.add_argument("--timeout", type=_seconds, metavar="S",
+                     help="total seconds one provider call may take (default 600; "
+                     "SAM_AGENT_TIMEOUT)")
+    run.add_argument("--idle-timeout", type=_seconds, metavar="S",
+                     help="seconds without a new streamed event before a provider call is "
+                     "given up (default 60; SAM_AGENT_IDLE_TIMEOUT)")
     run.add_argument("--replay", action="store_true",
                      help="answer with the bundled recorded responses, as the demo does "
                      "(only the bundled example requests, word for word)")
@@ -225,7 +231,7 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
     """(settings, provider name) by the rule of ``provider_choice``; the replay server, when
     chosen, runs until the command ends."""
     from sam_plugin.runtime.provider_choice import choose
-    from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_MODEL
+    from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_IDLE_TIMEOUT, ENV_MODEL, ENV_TIMEOUT
     from sam_plugin.runtime.settings_store import SettingsStore
 
     env = dict(os.environ)
@@ -233,6 +239,10 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
         env[ENV_BASE_URL] = args.base_url
     if args.api_model:
         env[ENV_MODEL] = args.api_model
+    if getattr(args, "timeout", None) is not None:
+        env[ENV_TIMEOUT] = str(args.timeout)
+    if getattr(args, "idle_timeout", None) is not None:
+        env[ENV_IDLE_TIMEOUT] = str(args.idle_timeout)
     saved = SettingsStore().load()
     try:
         choice = choose(env, saved, force_replay=args.replay, default_replay=False)
@@ -258,7 +268,9 @@ def _setting_error(error: ValidationError) -> UsageError:
     first = error.errors()[0]
     field = ".".join(str(p) for p in first["loc"])
     source = {"profile": "SAM_AGENT_PROFILE", "model": "--api-model or SAM_AGENT_MODEL",
-              "base_url": "--base-url or SAM_AGENT_BASE_URL"}.get(field, field)
+              "base_url": "--base-url or SAM_AGENT_BASE_URL",
+              "total_timeout": "--timeout or SAM_AGENT_TIMEOUT",
+              "idle_timeout": "--idle-timeout or SAM_AGENT_IDLE_TIMEOUT"}.get(field, field)
     reason = first["msg"].removeprefix("Value error, ")
     return UsageError(f"provider setting {field} ({source}): {reason}")
 
@@ -274,6 +286,16 @@ def _settings(settings: Any) -> Any:
             "SAM_AGENT_MODEL; or --replay for the bundled recorded responses)"
         )
     return settings
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
+    return value
 
 
 def _import_sam(err: TextIO) -> Any:
