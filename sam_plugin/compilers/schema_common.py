@@ -25,6 +25,12 @@ SELECTOR_KINDS: tuple[str, ...] = ("all", "labels", "set", "shape", "box")
 
 # Coordinates beyond this magnitude are almost certainly a unit or typing error.
 COORDINATE_LIMIT = 1.0e9
+# Magnitudes the geometry stays exact and finite with: a merge tolerance of 1e-320 once made
+# the spatial index divide by zero (NaN cells, an internal error instead of a diagnostic).
+TOLERANCE_RANGE = (1.0e-9, COORDINATE_LIMIT)
+SCALE_FACTOR_RANGE = (1.0e-6, 1.0e6)
+# Material and section values (moduli, densities, thicknesses, profile sizes) stay below this
+POSITIVE_VALUE_MAX = 1.0e30
 
 # Keywords strict function calling accepts; everything else is stripped from the strict variant.
 _STRICT_KEYWORDS = frozenset(
@@ -46,6 +52,11 @@ def number(description: str = "", *, minimum: float | None = None,
     if description:
         schema["description"] = description
     return schema
+
+
+def in_range(bounds: tuple[float, float], description: str = "") -> dict[str, Any]:
+    """A finite number within ``bounds`` (inclusive)."""
+    return number(description, minimum=bounds[0], maximum=bounds[1])
 
 
 def integer(description: str = "", *, minimum: int | None = None,

@@ -208,6 +208,11 @@ def _read_request(args: argparse.Namespace) -> str:
     if args.request is not None:
         text = args.request
     else:
+        from sam_plugin.runtime.path_kinds import not_a_file
+
+        problem = not_a_file(args.request_file)
+        if problem is not None:  # reading /dev/zero or a FIFO would never end
+            raise UsageError(f"--request-file: {problem}")
         try:
             text = args.request_file.read_text(encoding="utf-8")
         except UnicodeDecodeError:
@@ -315,10 +320,12 @@ def _import_sam(err: TextIO) -> Any:
 
 
 def _open_workspace(sam: Any, path: Path) -> None:
-    if path.is_dir():
-        raise UsageError(f"--workspace: {path} is a directory; give a *.sam.json file")
-    if not path.is_file():
-        raise UsageError(f"--workspace: no such file {path}")
+    from sam_plugin.runtime.path_kinds import not_a_file
+
+    problem = not_a_file(path)
+    if problem is not None:
+        raise UsageError(f"--workspace: {problem}; give a *.sam.json file"
+                         if not problem.startswith("no such file") else f"--workspace: {problem}")
     try:
         sam.openMdb(str(path))
     except Exception as error:  # the host's own message says what is wrong with the file

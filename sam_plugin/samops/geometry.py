@@ -108,8 +108,11 @@ class PointIndex:
     _CELL_FACTOR = 16.0
 
     def __init__(self, tolerance: float):
+        cell = tolerance * self._CELL_FACTOR
+        if not (math.isfinite(cell) and cell > 0 and math.isfinite(1.0 / cell)):
+            raise ValueError(f"tolerance {tolerance!r} is out of range for a spatial index")
         self.tolerance = tolerance
-        self._inverse = 1.0 / (tolerance * self._CELL_FACTOR)
+        self._inverse = 1.0 / cell
         self._edge = 1.0 / self._CELL_FACTOR
         self._cells: dict[tuple[int, int, int], list[int]] = {}
         self.points: list[Vec3] = []

@@ -166,7 +166,7 @@ def transform_schema() -> dict[str, Any]:
                                    "copy": sc.boolean("true keeps the original"), **sel},
                   ["origin", "normal", "copy"]),
         sc.tagged("op", "scale", {"origin": sc.vec3(),
-                                  "factor": sc.number(exclusive_minimum=0, maximum=1e6),
+                                  "factor": sc.in_range(sc.SCALE_FACTOR_RANGE),
                                   **sel}, ["origin", "factor"]),
         sc.tagged("op", "translate_copy", {"vector": sc.vec3(), **sel}, ["vector"]),
         sc.tagged("op", "linear_array", {"vector": sc.vec3("offset between instances"),
@@ -181,8 +181,8 @@ def transform_schema() -> dict[str, Any]:
 
 
 def repair_schema() -> dict[str, Any]:
-    merge = sc.obj({"tolerance": sc.number("merge distance; omit for a tolerance relative "
-                                           "to the model size", exclusive_minimum=0)})
+    merge = sc.obj({"tolerance": sc.in_range(sc.TOLERANCE_RANGE, "merge distance; omit for "
+                                             "a tolerance relative to the model size")})
     return sc.parameters({
         "merge_coincident_nodes": merge,
         "delete_duplicate_elements": sc.boolean(),

@@ -18,7 +18,7 @@ UNITS = (
 
 
 def _positive(description: str) -> dict[str, Any]:
-    return sc.number(description, exclusive_minimum=0)
+    return sc.number(description, exclusive_minimum=0, maximum=sc.POSITIVE_VALUE_MAX)
 
 
 def _material() -> dict[str, Any]:
