@@ -1,7 +1,9 @@
 """Transport into SAM: find the target, run the one composed script, read the model back.
 
 No Qt here. The script runs exactly once per ``execute`` call (compile + exec in a fresh
-namespace); a failure is reported, never retried (invariant I10).
+namespace holding only what it needs); a failure is reported, never retried (invariant
+I10). Before that, the script guard checks it against the allowlist of what the composer
+writes.
 
 The script snapshots the target before its first change and puts it back itself when it
 fails (``samops.snapshot``); the gateway keeps that snapshot (plain data, outside the model
@@ -22,6 +24,7 @@ from pydantic import BaseModel
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.compilers.script_guard import ScriptRefused, check_script, script_builtins
 from sam_plugin.samops import snapshot as snapshots
 from sam_plugin.samops import snapshot_file
 from sam_plugin.samops.gc_pause import collector_paused
@@ -36,8 +39,9 @@ class ExecutionReceipt(BaseModel):
     status: Literal["PASS", "FAIL"]
     traceback: str | None = None
     duration_s: float
-    # the last stage the script announced (``SAM_AGENT_STAGE``); None when it reached none
-    stage: Literal["preflight", "mutation", "postflight"] | None = None
+    # the last stage the script announced (``SAM_AGENT_STAGE``); None when it reached none;
+    # "refused" when the script guard refused it before its first line ran
+    stage: Literal["refused", "preflight", "mutation", "postflight"] | None = None
     # the script's snapshot: taken, unavailable (the host lacks a call it needs) or none
     snapshot: Literal["taken", "unavailable", "none"] = "none"
     missing: list[str] = []
@@ -48,8 +52,8 @@ class ExecutionReceipt(BaseModel):
 
     @property
     def nothing_changed(self) -> bool:
-        """A failure during the preflight checks, before the first mutation."""
-        return self.status == "FAIL" and self.stage == "preflight"
+        """A failure before the first mutation: refused, or stopped in the preflight checks."""
+        return self.status == "FAIL" and self.stage in ("refused", "preflight")
 
 
 class RestoreOutcome(BaseModel):
@@ -97,7 +101,15 @@ class HostGateway:
         started = time.perf_counter()
         output_dir = Path(output_dir)
         output_dir.mkdir(parents=True, exist_ok=True)
+        try:
+            tree = check_script(script)
+        except ScriptRefused as refused:
+            return ExecutionReceipt(
+                status="FAIL", stage="refused", duration_s=time.perf_counter() - started,
+                traceback=f"the script was refused before it ran, so nothing was changed: "
+                f"{refused} (the script guard allows only the composer's constructs)")
         namespace: dict[str, Any] = {
+            "__builtins__": script_builtins(),
             "__name__": "__sam_agent__",
             "SAM_AGENT_TARGET": {"model_name": target.model_name,
                                  "part_name": target.part_name},
@@ -105,7 +117,7 @@ class HostGateway:
         }
         self._snapshot = None
         try:
-            code = compile(script, SCRIPT_FILENAME, "exec")
+            code = compile(tree, SCRIPT_FILENAME, "exec")
             with collector_paused():  # bulk node creation: see samops.gc_pause
                 exec(code, namespace)  # noqa: S102 - the composed, validated script
         except BaseException as exc:  # noqa: BLE001 - every failure is reported, not raised

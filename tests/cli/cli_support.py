@@ -145,10 +145,11 @@ class StubQuadModule:
             return Fragment(
                 tool=tool, mutation=mutation, normalized=args, evidence=evidence, constants=["QUAD"]
             )
-        mutation = (
-            "import json as _json, os as _os\n"
-            "with open(_os.path.join(SAM_AGENT_OUTPUT_DIR, 'part_audit.json'), 'w') as _f:\n"
-            "    _json.dump({'nodes': len(_model.parts[_part_name].nodes)}, _f)\n"
+        # the script guard allows helper calls, not open(): the real audit helper writes it
+        postflight = (
+            "_part_audit.write_audit(_model.parts[_part_name], SAM_AGENT_OUTPUT_DIR, "
+            "('counts',))\n"
         )
         evidence = state.model_copy(update={"files": [*state.files, "part_audit.json"]})
-        return Fragment(tool=tool, postflight=mutation, normalized=args, evidence=evidence)
+        return Fragment(tool=tool, postflight=postflight, normalized=args, evidence=evidence,
+                        helpers=["part_audit"])

@@ -80,7 +80,7 @@ def test_missing_target_model_stops_the_script(fresh_sam: object, tmp_path: obje
     from sam_plugin.compilers.protocol import Target
     from sam_plugin.runtime.host_gateway import HostGateway
 
-    script = compose([_fragment("audit_part", mutation="raise SystemError('unreachable')\n")])
+    script = compose([_fragment("audit_part", mutation="raise RuntimeError('unreachable')\n")])
     receipt = HostGateway(fresh_sam).execute(script.text, Target(model_name="Gone",
                                                                  part_name="P"), tmp_path)
     assert receipt.status == "FAIL"

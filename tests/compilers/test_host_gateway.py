@@ -14,13 +14,15 @@ TARGET = Target(model_name="Model-1", part_name="P")
 def test_pass_needs_the_completion_marker(fresh_sam: Any, tmp_path: Path) -> None:
     gateway = HostGateway(fresh_sam)
     script = ("from sam import mdb\n"
+              "from sam_plugin.samops import part_audit as _part_audit\n"
               "mdb.models[SAM_AGENT_TARGET['model_name']].Part(name=SAM_AGENT_TARGET"
               "['part_name'])\n"
-              "open(SAM_AGENT_OUTPUT_DIR + '/seen.txt', 'w').write(__name__)\n"
+              "_part_audit.write_audit(mdb.models['Model-1'].parts['P'], SAM_AGENT_OUTPUT_DIR, "
+              "('counts',))\n"
               "SAM_AGENT_COMPLETED = True\n")
     receipt = gateway.execute(script, TARGET, tmp_path / "out")
     assert receipt.status == "PASS" and receipt.traceback is None
-    assert (tmp_path / "out" / "seen.txt").read_text() == "__sam_agent__"
+    assert (tmp_path / "out" / "part_audit.json").is_file()  # the output dir was injected
     assert gateway.part(TARGET) is not None
     assert gateway.readback(TARGET).part_exists
 
@@ -32,8 +34,8 @@ def test_missing_marker_fails(fresh_sam: Any, tmp_path: Path) -> None:
 
 
 def test_exception_fails_with_traceback_and_runs_once(fresh_sam: Any, tmp_path: Path) -> None:
-    script = ("import sam\n"
-              "sam.mdb.models['Model-1'].Part(name='Once')\n"
+    script = ("from sam import mdb\n"
+              "mdb.models['Model-1'].Part(name='Once')\n"
               "raise RuntimeError('boom here')\n")
     gateway = HostGateway(fresh_sam)
     receipt = gateway.execute(script, TARGET, tmp_path)
@@ -45,8 +47,8 @@ def test_exception_fails_with_traceback_and_runs_once(fresh_sam: Any, tmp_path: 
 
 def test_syntax_error_fails_without_running(fresh_sam: Any, tmp_path: Path) -> None:
     receipt = HostGateway(fresh_sam).execute("def (:\n", TARGET, tmp_path)
-    assert receipt.status == "FAIL"
-    assert "SyntaxError" in receipt.traceback
+    assert receipt.status == "FAIL" and receipt.stage == "refused"
+    assert "line 1: not valid Python (invalid syntax)" in receipt.traceback
 
 
 def test_mdb_follows_the_module_after_replacement(fresh_sam: Any) -> None:
@@ -67,27 +69,41 @@ def test_lazy_import_of_sam(fresh_sam: Any) -> None:
 
 
 def test_the_script_and_the_mesh_operations_share_one_nesting_collector_pause(
-        fresh_sam: Any, tmp_path: Path) -> None:
+        fresh_sam: Any, tmp_path: Path, monkeypatch: Any) -> None:
     import gc
+    import sys
+    import types
 
+    import sam_plugin.samops as samops
+    from sam_plugin.compilers import script_guard
     from sam_plugin.runtime import host_gateway
     from sam_plugin.samops import gc_pause, mesh_ops
 
     assert host_gateway.collector_paused is gc_pause.collector_paused
     assert mesh_ops.collector_paused is gc_pause.collector_paused
     assert gc.isenabled()
-    script = ("import gc\n"
-              "from sam_plugin.samops.gc_pause import collector_paused\n"
-              "outer = gc.isenabled()\n"
-              "with collector_paused():\n"
-              "    inner = gc.isenabled()\n"
-              "after_inner = gc.isenabled()\n"
-              "open(SAM_AGENT_OUTPUT_DIR + '/gc.txt', 'w')"
-              ".write(f'{outer} {inner} {after_inner}')\n"
+    seen = []
+    # the script itself may not import gc or use with: a helper reports what it sees
+    probe = types.ModuleType("sam_plugin.samops.gc_probe")
+
+    def look() -> None:
+        seen.append(gc.isenabled())
+        with gc_pause.collector_paused():
+            seen.append(gc.isenabled())
+        seen.append(gc.isenabled())
+
+    probe.look = look  # type: ignore[attr-defined]
+    script = ("from sam_plugin.samops import gc_probe as _gc_probe\n"
+              "_gc_probe.look()\n"
               "SAM_AGENT_COMPLETED = True\n")
-    receipt = HostGateway(fresh_sam).execute(script, TARGET, tmp_path)
+    known = script_guard.helper_modules() | {"gc_probe"}
+    with monkeypatch.context() as patch:
+        patch.setitem(sys.modules, "sam_plugin.samops.gc_probe", probe)
+        patch.setattr(samops, "gc_probe", probe, raising=False)
+        patch.setattr(script_guard, "helper_modules", lambda: known)
+        receipt = HostGateway(fresh_sam).execute(script, TARGET, tmp_path)
     assert receipt.status == "PASS", receipt.traceback
-    assert (tmp_path / "gc.txt").read_text() == "False False False"
+    assert seen == [False, False, False]
     assert gc.isenabled()
     gc.disable()
     try:

@@ -192,7 +192,7 @@ def compile_assign(ir: AssignProperty, ctx: CompileContext) -> Fragment:
     normalized = ir.model_dump(mode="json")
     var = script.variable(TOOL, normalized)
     preflight = (
-        script.GUARD_PREFLIGHT
+        script.guard_preflight(ctx.prior_fragments)
         + f"{var} = _property_ops.prepare_assignments(\n"
         f"    _model, {script.PART},\n"
         f"    {script.literal(assignments)},\n"

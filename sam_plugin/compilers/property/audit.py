@@ -21,7 +21,7 @@ def compile_audit(ir: AuditProperty, ctx: CompileContext) -> Fragment:
     })
     return Fragment(
         tool=TOOL,
-        preflight=script.GUARD_PREFLIGHT,
+        preflight=script.guard_preflight(ctx.prior_fragments),
         postflight=script.GUARD_POSTFLIGHT
         + "_property_audit.write_audit(_model, _part_name, SAM_AGENT_OUTPUT_DIR)\n",
         normalized={},

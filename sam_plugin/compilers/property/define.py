@@ -73,7 +73,8 @@ def compile_define(ir: DefineProperty, ctx: CompileContext) -> Fragment:
     var = script.variable(TOOL, normalized)
     return Fragment(
         tool=TOOL,
-        preflight=script.GUARD_PREFLIGHT + f"_property_ops.check_definitions({args})\n",
+        preflight=script.guard_preflight(ctx.prior_fragments)
+        + f"_property_ops.check_definitions({args})\n",
         mutation=f"{var} = _property_ops.define({args})\n"
         f'print("define_property:", {var})\n',
         postflight=script.GUARD_POSTFLIGHT + f"_property_ops.verify_definitions({args})\n",
