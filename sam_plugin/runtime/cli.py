@@ -27,6 +27,8 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
 from sam_plugin.runtime.events import ControllerEvent
+from sam_plugin.runtime.run_store import RunDir, SaveOutcome
+from sam_plugin.runtime.workspace_save import OpenedWorkspace, SaveConflict
 
 EXIT_VERIFIED = 0
 EXIT_FAILED = 1
@@ -45,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="{run,undo,demo}")
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{run,runs,undo,demo}")
     run = commands.add_parser(
         "run",
         help="observe, design, confirm, execute once and verify one request",
@@ -84,6 +87,15 @@ def build_parser() -> argparse.ArgumentParser:
     from sam_plugin.runtime import cli_undo
 
     cli_undo.add_parser(commands)
+    runs = commands.add_parser(
+        "runs", help="list the runs of a runs directory; acknowledge an unknown outcome",
+        description="Runs newest first. A run whose outcome is unknown (submitted, then the "
+        "process stopped) stays unknown and is never resubmitted; --ack records that you "
+        "have checked the part.",
+    )
+    runs.add_argument("--runs-dir", type=Path, metavar="DIR")
+    runs.add_argument("--ack", metavar="RUN_ID", help="acknowledge an unknown outcome")
+    runs.add_argument("--json", action="store_true", help="print the list as JSON")
     commands.add_parser(
         "demo", help="open the offline SAM host with the SAM Agent dock", add_help=False
     )
@@ -104,6 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "undo":
             return _undo(args)
+        if args.command == "runs":
+            return runs_command(args, out=sys.stdout)
         return asyncio.run(run_command(args))
     except UsageError as error:
         print(f"sam-agent: error: {error}", file=sys.stderr)
@@ -126,17 +140,17 @@ async def run_command(
     save_path = _check_save_path(args.save) if args.save else None
     sam = _import_sam(err)
     # the workspace and target first: a typo there is said as such, provider or not
-    _open_workspace(sam, args.workspace)
+    opened = _open_workspace(sam, args.workspace, save_path)
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
         settings, provider_name = _provider(args, err, stack)
-        return await _run(args, request, save_path, sam, settings, provider_name,
+        return await _run(args, request, opened, save_path, sam, settings, provider_name,
                           stdin=stdin, out=out, err=err)
 
 
-async def _run(args: argparse.Namespace, request: str, save_path: Path | None, sam: Any,
-               settings: Any, provider_name: str, *, stdin: TextIO, out: TextIO,
-               err: TextIO) -> int:
+async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
+               save_path: Path | None, sam: Any, settings: Any, provider_name: str, *,
+               stdin: TextIO, out: TextIO, err: TextIO) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.controller import RunController
     from sam_plugin.runtime.host_gateway import HostGateway
@@ -149,7 +163,8 @@ async def _run(args: argparse.Namespace, request: str, save_path: Path | None, s
     for run_id in controller.recovered_runs:
         print(
             f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
-            "may or may not have been modified. Re-observe it; the run is never resubmitted.",
+            "may or may not have been modified. Re-observe it; the run is never resubmitted "
+            f"(said once; sam-agent runs --ack {run_id} when you have checked it).",
             file=err,
         )
     progress = _Progress(err)
@@ -180,7 +195,10 @@ async def _run(args: argparse.Namespace, request: str, save_path: Path | None, s
     assert result is not None
     saved = None
     if result.status == "verified" and save_path is not None:
-        saved = _save(host, save_path, err)
+        outcome = _save(host, save_path, opened, err)
+        saved = outcome.saved
+        result = result.model_copy(update={"save": outcome})
+        RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
     _print_result(result, controller.runs_dir / result.run_id, args.json, out)
     if not args.json:
         _print_next_step(result, settings.base_url, save_path, out)
@@ -196,9 +214,38 @@ def _undo(args: argparse.Namespace) -> int:
 
     save_path = _check_save_path(args.save)
     sam = _import_sam(sys.stderr)
-    _open_workspace(sam, args.workspace)
+    _open_workspace(sam, args.workspace, None)
     return cli_undo.undo_command(args, sam=sam, runs_dir=_runs_dir(args), save_path=save_path,
                                  out=sys.stdout, err=sys.stderr)
+
+
+def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
+    """``sam-agent runs [--ack RUN_ID]``: the history, and acknowledging an unknown run."""
+    from sam_plugin.runtime.run_store import NotUnknown, acknowledge_unknown_run, list_runs
+
+    runs_dir = _runs_dir(args)
+    if args.ack:
+        try:
+            fresh = acknowledge_unknown_run(runs_dir, args.ack)
+        except NotUnknown as refused:
+            raise UsageError(f"--ack: {refused}") from None
+        print(f"acknowledged: run {args.ack} (its outcome stays unknown; it is never "
+              "resubmitted)" + ("" if fresh else "; it was acknowledged already"), file=out)
+        return EXIT_VERIFIED
+    summaries = list_runs(runs_dir)
+    if args.json:
+        out.write(json.dumps([s.model_dump(mode="json") for s in summaries], indent=2,
+                             ensure_ascii=False) + "\n")
+        return EXIT_VERIFIED
+    for summary in summaries:
+        flag = " (unacknowledged: sam-agent runs --ack " + summary.run_id + ")" if (
+            summary.status == "unknown" and not summary.acknowledged) else ""
+        first_line = summary.request.strip().splitlines()[0] if summary.request.strip() else ""
+        print(f"{summary.run_id}  {summary.status:<10} {summary.module:<8} "
+              f"{first_line[:60]}{flag}", file=out)
+    if not summaries:
+        print(f"no runs in {runs_dir}", file=out)
+    return EXIT_VERIFIED
 
 
 # -- inputs -----------------------------------------------------------------------------------
@@ -319,18 +366,22 @@ def _import_sam(err: TextIO) -> Any:
     return importlib.import_module("sam")
 
 
-def _open_workspace(sam: Any, path: Path) -> None:
+def _open_workspace(sam: Any, path: Path, save_path: Path | None) -> OpenedWorkspace:
+    """Open ``path`` into ``sam``; what it (and the save target) held is fingerprinted first,
+    so that ``--save`` can tell when another process wrote them meanwhile."""
     from sam_plugin.runtime.path_kinds import not_a_file
 
     problem = not_a_file(path)
     if problem is not None:
         raise UsageError(f"--workspace: {problem}; give a *.sam.json file"
                          if not problem.startswith("no such file") else f"--workspace: {problem}")
+    opened = OpenedWorkspace.opened(path, save_path)
     try:
         sam.openMdb(str(path))
     except Exception as error:  # the host's own message says what is wrong with the file
         reason = str(error).removeprefix(f"cannot open {str(path)!r}: ")
         raise UsageError(f"--workspace: cannot open {path} ({reason})") from None
+    return opened
 
 
 def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
@@ -424,17 +475,22 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def _save(host: Any, path: Path, err: TextIO) -> bool:
+def _save(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -> SaveOutcome:
     try:
         # checked creatable before the provider call; a host's saveAs need not create it
         path.parent.mkdir(parents=True, exist_ok=True)
-        host.mdb.saveAs(str(path))
+        opened.save(host.mdb, path)
+    except SaveConflict as conflict:
+        message = f"not saved: {conflict}"
     except Exception as error:
-        print(f"sam-agent: the run is verified, but saving {path} failed: {error}; the change "
-              "is only in this process's database and is lost when it exits", file=err)
-        return False
-    print(f"saved: {getattr(host.mdb, 'pathName', None) or path}", file=err)
-    return True
+        message = f"saving failed: {error}"
+    else:
+        saved_as = str(getattr(host.mdb, "pathName", None) or path)
+        print(f"saved: {saved_as}", file=err)
+        return SaveOutcome(path=saved_as, saved=True)
+    print(f"sam-agent: the run is verified, but {path} was {message}; the change is only in "
+          "this process's database and is lost when it exits", file=err)
+    return SaveOutcome(path=str(path), saved=False, message=message)
 
 
 # -- output -----------------------------------------------------------------------------------
@@ -567,6 +623,9 @@ def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: Te
         print(f"  next: {step}", file=out)
     if save_path is not None and result.status != "verified":
         print(f"  --save: {save_path} was not written (the run did not verify)", file=out)
+    save = getattr(result, "save", None)
+    if save is not None and not save.saved:
+        print(f"  --save: {save.path} was {save.message}", file=out)
 
 
 if __name__ == "__main__":

@@ -244,8 +244,8 @@ class RunController:
         self.route: Route | None = None
         self.result: RunResult | None = None
         self.plan: Plan | None = None  # the plan of the current run, once shown
-        self.unknown_runs: list[str] = []
-        self.recovered_runs: list[str] = []  # marked ``unknown`` by this controller's start
+        self.unknown_runs: list[str] = []  # outcome unknown and no live process owns them
+        self.recovered_runs: list[str] = []  # marked ``unknown`` by this start: warn once
         self._recover_unknown_runs()
 
     # -- public API -------------------------------------------------------------------------
@@ -276,9 +276,11 @@ class RunController:
         self._refuse_if_busy()
         module = self._check_submit(request, mode, target)
         run_id = self._new_run_id()
+        if self._run is not None:
+            self._run.dir.unlock()  # the earlier run ended; this process lets go of it
         run = _Run(
             run_id=run_id,
-            dir=RunDir(self.runs_dir, run_id, self.scrubber).create(),
+            dir=RunDir(self.runs_dir, run_id, self.scrubber).create().lock(),
             request=request,
             mode=mode,
             target=target,
@@ -1216,21 +1218,28 @@ class RunController:
             raise asyncio.CancelledError
 
     def _recover_unknown_runs(self) -> None:
-        """Runs submitted without a recorded outcome (a crash): mark them ``unknown`` (I8).
+        """Runs submitted without a recorded outcome whose owner is gone (a crash): mark them
+        ``unknown`` (I8), once per run.
 
         The journal decides, not whether a result.json exists: a run returned to Review once
-        has a "rejected" result from before its later submission.
+        has a "rejected" result from before its later submission. A run whose lock a live
+        process holds is executing right now: it is left alone.
         """
-        self.unknown_runs = SubmissionJournal(self.runs_dir / JOURNAL_NAME).unknown_runs()
-        for run_id in self.unknown_runs:
+        journal = SubmissionJournal(self.runs_dir / JOURNAL_NAME)
+        marked = journal.recovered_runs()
+        for run_id in journal.unknown_runs():
             run_dir = RunDir(self.runs_dir, run_id, self.scrubber)
-            if not run_dir.path.is_dir():
+            if run_dir.path.is_dir() and run_dir.owned_elsewhere:
+                continue
+            self.unknown_runs.append(run_id)
+            if run_id in marked or not run_dir.path.is_dir():
                 continue
             try:
                 run_dir.write_result(self._unknown_result(run_dir, run_id))
-                self.recovered_runs.append(run_id)
             except (OSError, ValueError, KeyError):
                 log.warning("run %s: outcome unknown and its artifacts are incomplete", run_id)
+            journal.record_marked(run_id, "recovered")
+            self.recovered_runs.append(run_id)
 
     @staticmethod
     def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:

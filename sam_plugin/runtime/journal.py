@@ -9,10 +9,17 @@ resubmitted.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Literal
+from typing import BinaryIO, Literal
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 from pydantic import BaseModel, ValidationError
 
@@ -28,9 +35,14 @@ UNKNOWN_ADVICE = (
 )
 
 
+# Marks on an unknown run, after the fact: a later start warned about it once ("recovered"),
+# the analyst has looked at it ("acknowledged"). Neither changes what the run is.
+Mark = Literal["recovered", "acknowledged"]
+
+
 class JournalEntry(BaseModel):
     run_id: str
-    state: Literal["submitted", "executed"]
+    state: Literal["submitted", "executed", "recovered", "acknowledged"]
     timestamp: str
     script_sha256: str = ""
     idempotency_key: str = ""
@@ -58,7 +70,8 @@ class SubmissionJournal:
             if entry.run_id == run_id:
                 if entry.state == "executed":
                     return "executed"
-                state = "submitted"
+                if entry.state == "submitted":
+                    state = "submitted"
         return state
 
     def unknown_runs(self) -> list[str]:
@@ -68,9 +81,19 @@ class SubmissionJournal:
         for entry in self.entries():
             if entry.state == "submitted":
                 submitted[entry.run_id] = None
-            else:
+            elif entry.state == "executed":
                 executed.add(entry.run_id)
         return [run_id for run_id in submitted if run_id not in executed]
+
+    def recovered_runs(self) -> set[str]:
+        """Unknown runs a start has already marked and warned about (said once per run)."""
+        return {e.run_id for e in self.entries() if e.state == "recovered"}
+
+    def acknowledged_runs(self) -> set[str]:
+        return {e.run_id for e in self.entries() if e.state == "acknowledged"}
+
+    def record_marked(self, run_id: str, mark: Mark) -> None:
+        self._append(JournalEntry(run_id=run_id, state=mark, timestamp=utc_timestamp()))
 
     def record_submitted(self, run_id: str, script_sha256: str, idempotency_key: str) -> None:
         """Journal a submission durably; refuse a run id the journal already holds."""
@@ -98,7 +121,7 @@ class SubmissionJournal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps(entry.model_dump(mode="json"), separators=(",", ":")) + "\n"
         created = not self.path.exists()
-        with self.path.open("ab") as handle:
+        with self.path.open("ab") as handle, _appending(handle):
             # A crash may have left a torn last line: start on a fresh line so the new
             # record is never glued onto the fragment (and lost with it).
             if handle.tell() > 0 and not _ends_with_newline(self.path):
@@ -130,6 +153,19 @@ def _parse_line(line: str) -> JournalEntry | None:
         except (ValidationError, ValueError):
             start = line.find(_ENTRY_START, start + 1)
     return None
+
+
+@contextlib.contextmanager
+def _appending(handle: BinaryIO) -> Iterator[None]:
+    """Two processes appending at once never interleave a torn-line check with a write."""
+    if fcntl is None:  # pragma: no cover - Windows: O_APPEND writes of one line
+        yield
+        return
+    fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
 
 
 def _ends_with_newline(path: Path) -> bool:

@@ -18,10 +18,12 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.scrubber import Scrubber
 
 RUN_ID_PATTERN = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{6}$")
 JOURNAL_NAME = "submissions.jsonl"
+LOCK_NAME = "run.lock"  # held (an OS lock) by the process that owns the run
 
 ErrorLayer = Literal[
     "observation", "design", "provider", "tool_call", "compile", "execution", "verification"
@@ -87,6 +89,14 @@ class ProviderUsage(BaseModel):
     seconds: float = 0.0
 
 
+class SaveOutcome(BaseModel):
+    """Where ``--save`` wrote the database, or why it did not (the run stays verified)."""
+
+    path: str
+    saved: bool
+    message: str | None = None
+
+
 class RunResult(BaseModel):
     """``result.json`` (DESIGN.md §7). ``unknown`` marks a run whose execution outcome was lost."""
 
@@ -111,6 +121,7 @@ class RunResult(BaseModel):
     undo_note: str | None = None
     provider: ProviderUsage | None = None  # additive (issue 16)
     spec_versions: int = 1  # 1 + the revisions asked for ("Ask for changes")
+    save: SaveOutcome | None = None  # CLI --save only
 
 
 class RunDir:
@@ -121,6 +132,26 @@ class RunDir:
         self.run_id = run_id
         self.path = Path(runs_dir) / run_id
         self.scrubber = scrubber or Scrubber("")
+        self._lock: FileLock | None = None
+
+    def lock(self) -> RunDir:
+        """Hold the run's OS lock while this process owns it (released by :meth:`unlock`, or
+        by the OS when the process exits or crashes)."""
+        if self._lock is None:
+            self._lock = try_lock(self.file(LOCK_NAME))
+            if self._lock is None:
+                raise RuntimeError(f"run {self.run_id} is held by another live process")
+        return self
+
+    def unlock(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    @property
+    def owned_elsewhere(self) -> bool:
+        """Whether another live process (or another RunDir of this one) holds the run."""
+        return self._lock is None and is_locked(self.file(LOCK_NAME))
 
     def create(self) -> RunDir:
         self.path.mkdir(parents=True, exist_ok=False)
@@ -172,6 +203,30 @@ class RunSummary(BaseModel):
     request: str
     module: str
     started: str
+    # an ``unknown`` run the analyst has looked at (``sam-agent runs --ack``, History)
+    acknowledged: bool = False
+
+
+class NotUnknown(ValueError):
+    """Only a run whose outcome is unknown can be acknowledged."""
+
+
+def acknowledge_unknown_run(runs_dir: Path, run_id: str) -> bool:
+    """Record that the analyst has seen the ``unknown`` run ``run_id`` (the History button and
+    ``sam-agent runs --ack``); False when it was acknowledged already. The run itself stays
+    unknown and is never resubmitted."""
+    from sam_plugin.runtime.journal import SubmissionJournal
+
+    journal = SubmissionJournal(Path(runs_dir) / JOURNAL_NAME)
+    if run_id not in journal.unknown_runs():
+        raise NotUnknown(
+            f"run {run_id} is not a run with an unknown outcome; only those can be "
+            f"acknowledged (unknown runs: {', '.join(journal.unknown_runs()) or 'none'})"
+        )
+    if run_id in journal.acknowledged_runs():
+        return False
+    journal.record_marked(run_id, "acknowledged")
+    return True
 
 
 def list_runs(runs_dir: Path) -> list[RunSummary]:
@@ -182,12 +237,17 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
     if not runs_dir.is_dir():
         return []
     # read once: runs submitted but never recorded as executed
-    unknown = set(SubmissionJournal(runs_dir / JOURNAL_NAME).unknown_runs())
+    journal = SubmissionJournal(runs_dir / JOURNAL_NAME)
+    unknown = set(journal.unknown_runs())
+    acknowledged = journal.acknowledged_runs()
     summaries = []
     for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name, reverse=True):
         if not entry.is_dir() or not RUN_ID_PATTERN.match(entry.name):
             continue
-        summaries.append(_summarize(RunDir(runs_dir, entry.name), unknown))
+        summary = _summarize(RunDir(runs_dir, entry.name), unknown)
+        if summary.run_id in acknowledged:
+            summary.acknowledged = True
+        summaries.append(summary)
     return summaries
 
 

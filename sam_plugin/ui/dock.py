@@ -757,7 +757,8 @@ class SamAgentDock(QDockWidget):
         if self.controller is None:
             self.controller = self._controller_factory()
             self.bridge.attach(self.controller)
-            unknown = list(getattr(self.controller, "unknown_runs", []) or [])
+            # said once per run: only the runs this start found (History keeps them all)
+            unknown = list(getattr(self.controller, "recovered_runs", []) or [])
             if unknown:  # a crash between submission and its outcome (invariant I8)
                 self.result_view.show_notice(tr(
                     "{count} earlier run(s) were submitted to SAM but their outcome was never "

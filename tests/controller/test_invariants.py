@@ -374,6 +374,7 @@ def test_i8_crash_between_submitted_and_executed_marks_the_run_unknown(tmp_path)
     with pytest.raises(Crash):
         asyncio.run(controller.confirm("part", TARGET))
     run_id = controller.run_id
+    controller._run.dir.unlock()  # the process died: the OS let go of its run lock
     # written before the journal entry: a crash never leaves "nothing executed" behind
     provisional = json.loads((folder(controller) / "result.json").read_text())
     assert provisional["status"] == "unknown" and provisional["submissions"] == 1
@@ -485,6 +486,7 @@ def test_i8_a_run_returned_to_review_then_crashing_in_execution_is_recovered_unk
     host.crash_next = True
     with pytest.raises(Crash):
         asyncio.run(controller.confirm("part", TARGET))
+    controller._run.dir.unlock()  # the process died: the OS let go of its run lock
     (folder(controller) / "result.json").write_text(
         json.dumps({**json.loads((folder(controller) / "result.json").read_text()),
                     "status": "rejected", "submissions": 0})
