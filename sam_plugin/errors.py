@@ -20,7 +20,9 @@ a broken state), beside ``SamAgentError``::
     │   │   ├── Doubted                        ... because call ``index`` has a host-decided step
     │   │   └── ShadowFailed                   ... because call ``index`` raised on the shadow
     │   │                                      (a compile error, I7)
-    │   └── RouteRefused                       no capability could be read from the spec
+    │   ├── RouteRefused                       no capability could be read from the spec
+    │   ├── StrictJSONError(ValueError)        tool arguments that are not one strict JSON value
+    │   └── ScriptRefused                      a composed script outside the guard's allowlist
     ├── running (runtime)
     │   ├── QueryError(ValueError)             an observation query the model can fix
     │   ├── CollectionViolation                a tool-call round breaks the collection rules
@@ -33,6 +35,8 @@ a broken state), beside ``SamAgentError``::
     │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
     │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
+    │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
+    │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
     │   └── UsageError                         bad command-line input (exit code 2)
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
@@ -235,6 +239,35 @@ class AlreadySubmitted(SamAgentError, RuntimeError):
         )
         self.run_id = run_id
         self.state = state
+
+
+class StrictJSONError(SamAgentError, ValueError):
+    """Arguments that are not one strict JSON value; the message says why. ``syntax`` is true
+    when the text is not JSON at all (else it is JSON that breaks a strict rule: a key twice,
+    NaN or Infinity)."""
+
+    def __init__(self, message: str, *, syntax: bool = False) -> None:
+        super().__init__(message)
+        self.syntax = syntax
+
+
+class ScriptRefused(SamAgentError):
+    """The composed script holds something outside the script guard's allowlist; nothing of
+    it ran."""
+
+    def __init__(self, line: int, what: str):
+        super().__init__(f"line {line}: {what}")
+        self.line = line
+        self.what = what
+
+
+class NotUnknown(SamAgentError, ValueError):
+    """Only a run whose outcome is unknown can be acknowledged."""
+
+
+class SaveConflict(SamAgentError, RuntimeError):
+    """A file ``--save`` would replace changed since the workspace was opened; nothing was
+    written."""
 
 
 class UndoRefused(SamAgentError):

@@ -25,6 +25,7 @@ from functools import cache
 from typing import Any
 
 from sam_plugin.compilers.protocol import quote
+from sam_plugin.errors import ScriptRefused as ScriptRefused
 
 HELPER_PACKAGE = "sam_plugin.samops"
 HOST_MODULES = frozenset({"sam", "samConstants"})
@@ -61,15 +62,6 @@ FORBIDDEN_ATTRIBUTES = frozenset({
     "cr_frame", "cr_code", "ag_frame", "ag_code", "tb_frame", "tb_next", "format",
     "format_map", "mro",
 })
-
-
-class ScriptRefused(Exception):
-    """The composed script holds something outside the allowlist; nothing of it ran."""
-
-    def __init__(self, line: int, what: str):
-        super().__init__(f"line {line}: {what}")
-        self.line = line
-        self.what = what
 
 
 @cache

@@ -11,15 +11,7 @@ import json
 from typing import Any
 
 from sam_plugin.compilers.protocol import quote
-
-
-class StrictJSONError(ValueError):
-    """Arguments that are not one strict JSON value; the message says why. ``syntax`` is true
-    when the text is not JSON at all (else it is JSON that breaks a strict rule)."""
-
-    def __init__(self, message: str, *, syntax: bool = False) -> None:
-        super().__init__(message)
-        self.syntax = syntax
+from sam_plugin.errors import StrictJSONError as StrictJSONError
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:

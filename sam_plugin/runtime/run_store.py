@@ -18,6 +18,7 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.errors import NotUnknown as NotUnknown
 from sam_plugin.runtime.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.scrubber import Scrubber
 
@@ -205,10 +206,6 @@ class RunSummary(BaseModel):
     started: str
     # an ``unknown`` run the analyst has looked at (``sam-agent runs --ack``, History)
     acknowledged: bool = False
-
-
-class NotUnknown(ValueError):
-    """Only a run whose outcome is unknown can be acknowledged."""
 
 
 def acknowledge_unknown_run(runs_dir: Path, run_id: str) -> bool:

@@ -16,11 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.errors import SaveConflict as SaveConflict
 from sam_plugin.runtime.file_lock import locked
-
-
-class SaveConflict(RuntimeError):
-    """A file changed since the workspace was opened; nothing was written."""
 
 
 def content_hash(path: Path) -> str | None:
