@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sam_plugin.compilers.protocol import quote
 from sam_plugin.errors import CollectionViolation
 
 
@@ -43,12 +44,13 @@ def check_round(calls: Sequence[Any], remaining: Sequence[str]) -> list[str]:
     for name in names:
         if name not in remaining:
             raise CollectionViolation(
-                f"tool {name!r} was not offered in this round; offered: {offered}"
+                f"tool {quote(name)} was not offered in this round; offered: {offered}"
             )
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise CollectionViolation(
-            f"tool {duplicates[0]!r} was called more than once; each tool is called exactly once"
+            f"tool {quote(duplicates[0])} was called more than once; each tool is called "
+            "exactly once"
         )
     # No "more calls than remain" check: every name is offered and none repeats, so a round
     # can never hold more calls than remain.
