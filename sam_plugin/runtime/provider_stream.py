@@ -37,6 +37,7 @@ class StreamAccumulator:
         # deltas reach the listener scrubbed, a key split over two deltas too
         self._shown_content = self._scrubber.stream()
         self._shown_reasoning = self._scrubber.stream()
+        self._scrubbing = self._scrubber.active
         self._content: list[str] = []
         self._reasoning: list[str] = []
         self._calls = ToolCallAssembler()
@@ -122,13 +123,13 @@ class StreamAccumulator:
                         "protocol", f"delta.content must be a string, got {type(content).__name__}"
                     )
                 self._content.append(content)
-                shown = self._shown_content.feed(content)
+                shown = self._shown_content.feed(content) if self._scrubbing else content
                 if shown:
                     self._listener.on_content(shown)
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if reasoning and isinstance(reasoning, str):
                 self._reasoning.append(reasoning)
-                shown = self._shown_reasoning.feed(reasoning)
+                shown = self._shown_reasoning.feed(reasoning) if self._scrubbing else reasoning
                 if shown:
                     self._listener.on_reasoning(shown)
             tool_calls = delta.get("tool_calls")

@@ -164,6 +164,8 @@ def _grams(forms: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
 
 def _runs(text, grams, forms) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
     """Merged ``[start, end)`` spans of ``text`` that are runs of a form (str or bytes)."""
+    if len(text) < min((len(g) for g in grams), default=0) or not grams:
+        return []
     spans: list[tuple[int, int]] = []
     encoded = isinstance(text, bytes)
     for gram, places in grams.items():
