@@ -108,6 +108,10 @@ PREFLIGHT_STOPPED = (
     "It stopped in its preflight checks, before the first change: the part was not modified. "
     "This run is not retried; fix what the check names and submit a new request."
 )
+SCRIPT_REFUSED = (
+    "The script guard refused it before its first line ran: the part was not modified. "
+    "This run is not retried; the composed script held a construct scripts may not use."
+)
 
 
 # (host, observation) -> text for the design prompt; may be async. Reads only.
@@ -921,7 +925,8 @@ class RunController:
         self._note_snapshot(run, receipt if status != "ERROR" else None)
         if status != "PASS":
             if unchanged:
-                warning = PREFLIGHT_STOPPED
+                refused = getattr(receipt, "stage", None) == "refused"
+                warning = SCRIPT_REFUSED if refused else PREFLIGHT_STOPPED
             else:
                 warning = self._put_back(run, receipt if status != "ERROR" else None)
             raise _Fail(

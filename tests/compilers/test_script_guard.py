@@ -115,3 +115,42 @@ def test_a_refusal_names_the_line() -> None:
         check_script("_a = 1\n_b = 2\nimport os\n")
     assert refused.value.line == 3
     assert str(refused.value) == "line 3: an import statement is not allowed in a generated script"
+
+
+def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) -> None:
+    import asyncio
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "controller"))
+    import sam
+    from controller_fakes import (
+        FakePartModule,
+        ScriptedProvider,
+        calls,
+        design,
+        settings,
+    )
+
+    from sam_plugin.runtime.controller import SCRIPT_REFUSED, RunController
+
+    saved = sam.mdb
+    sam.mdb = sam.database.Mdb()
+    try:
+        provider = ScriptedProvider(
+            design("Build.\nPlanned Part capabilities: build, audit"),
+            calls(("build_part", {}), ("audit_part", {})))
+        controller = RunController(
+            runs_dir=tmp_path / "runs", settings=settings(), host=HostGateway(sam),
+            provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
+            composer=lambda fragments, run_id, target: ("import os\n", "0" * 64, "k"))
+
+        async def go():
+            await controller.submit("x", "part", TARGET)
+            return await controller.confirm("part", TARGET)
+
+        result = asyncio.run(go())
+    finally:
+        sam.mdb = saved
+    assert result.status == "failed" and result.error.layer == "execution"
+    assert SCRIPT_REFUSED in result.error.message
+    assert "line 1: an import statement is not allowed" in result.error.message
