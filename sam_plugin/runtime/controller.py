@@ -658,6 +658,8 @@ class RunController:
         except ExplorationChangedModel as error:
             raise _Fail("observation", str(error)) from None
         except ProviderError as error:
+            if error.raw_sse:  # every byte received is evidence, a failed turn's too
+                run.dir.write_bytes("provider_exploration_response.failed.sse", error.raw_sse)
             raise _Fail("provider", f"the exploration request failed: {error}") from None
         run.dir.write_json("exploration.json", result)
         for turn, raw in enumerate(result.raw_sse, start=1):
