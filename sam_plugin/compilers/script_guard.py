@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import ast
 import builtins
+import importlib
 import pkgutil
+import sys
 from collections.abc import Iterator, Mapping
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from sam_plugin.compilers.protocol import quote
@@ -82,8 +85,12 @@ def check_script(text: str) -> ast.Module:
         raise ScriptRefused(error.lineno or 0, f"not valid Python ({error.msg})") from None
     loaded: list[ast.Name] = []
     bound: set[str] = set(INJECTED_NAMES)
+    helpers = {f"_{name}": name for name in helper_modules()}
     for node in _walk(tree):
         _check_node(node, bound, loaded)
+        if type(node) is ast.Attribute and type(node.value) is ast.Name \
+                and node.value.id in helpers:
+            _check_helper_attribute(node, helpers[node.value.id])
     for name in loaded:  # after the walk: a name may be bound below its first use (a loop)
         if name.id not in bound and name.id not in ALLOWED_BUILTINS:
             raise ScriptRefused(name.lineno, f"the name {quote(name.id)} is neither bound by "
@@ -155,6 +162,21 @@ def _check_node(node: ast.AST, bound: set[str], loaded: list[ast.Name]) -> None:
         bound.add(node.name)  # type: ignore[attr-defined]
 
 
+def _check_helper_attribute(node: ast.Attribute, helper: str) -> None:
+    """``_part_ops.require_part`` yes, ``_part_ops.os`` (a module the helper imported) no."""
+    if node.attr not in helper_api(helper):
+        raise ScriptRefused(node.lineno, f"{quote(node.attr)} is not a public function or "
+                            f"class of the helper {helper}")
+
+
+@cache
+def helper_api(helper: str) -> frozenset[str]:
+    """What a script may use of a helper module: its public names that are not modules."""
+    module = importlib.import_module(f"{HELPER_PACKAGE}.{helper}")
+    return frozenset(name for name, value in vars(module).items()
+                     if not name.startswith("_") and not isinstance(value, ModuleType))
+
+
 def _check_import(node: ast.ImportFrom, line: int) -> None:
     module = node.module or ""
     if node.level or (module not in HOST_MODULES and module != HELPER_PACKAGE):
@@ -163,6 +185,9 @@ def _check_import(node: ast.ImportFrom, line: int) -> None:
     for alias in node.names:
         if alias.name == "*" or alias.name.startswith("_"):
             raise ScriptRefused(line, f"importing {quote(alias.name)} is not allowed")
+        if module in HOST_MODULES and isinstance(
+                getattr(sys.modules.get(module), alias.name, None), ModuleType):
+            raise ScriptRefused(line, f"{quote(alias.name)} is a module, not a name of {module}")
         if module == HELPER_PACKAGE:
             if alias.name not in helper_modules():
                 raise ScriptRefused(line, f"{quote(alias.name)} is not a helper module of "

@@ -47,6 +47,9 @@ FORBIDDEN = {
     "del _model\n": "a del statement is not allowed",
     "global _model\n": "a global statement is not allowed",
     "__builtins__ = {}\n": "the name '__builtins__' is not allowed",
+    "_part_ops.os.system('true')\n": "'os' is not a public function or class of the helper",
+    "_x = _part_ops._private\n": "'_private' is not a public function or class",
+    "from sam import database as _db\n": "'database' is a module, not a name of sam",
 }
 
 
