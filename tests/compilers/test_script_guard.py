@@ -122,6 +122,7 @@ def test_a_refusal_names_the_line() -> None:
 
 def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) -> None:
     import asyncio
+    import hashlib
     import sys
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "controller"))
@@ -145,7 +146,8 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
         controller = RunController(
             runs_dir=tmp_path / "runs", settings=settings(), host=HostGateway(sam),
             provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
-            composer=lambda fragments, run_id, target: ("import os\n", "0" * 64, "k"))
+            composer=lambda fragments, run_id, target: (
+                "import os\n", hashlib.sha256(b"import os\n").hexdigest(), "k"))
 
         async def go():
             await controller.submit("x", "part", TARGET)
