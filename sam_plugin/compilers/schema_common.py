@@ -26,8 +26,9 @@ SELECTOR_KINDS: tuple[str, ...] = ("all", "labels", "set", "shape", "box")
 # Coordinates beyond this magnitude are almost certainly a unit or typing error.
 COORDINATE_LIMIT = 1.0e9
 # Magnitudes the geometry stays exact and finite with: a merge tolerance of 1e-320 once made
-# the spatial index divide by zero (NaN cells, an internal error instead of a diagnostic).
-TOLERANCE_RANGE = (1.0e-9, COORDINATE_LIMIT)
+# the spatial index divide by zero (NaN cells, an internal error instead of a diagnostic). A
+# tolerance too large for the part is the domain's check (it names the smallest edge).
+TOLERANCE_MIN = 1.0e-9
 SCALE_FACTOR_RANGE = (1.0e-6, 1.0e6)
 # Material and section values (moduli, densities, thicknesses, profile sizes) stay below this
 POSITIVE_VALUE_MAX = 1.0e30

@@ -135,7 +135,6 @@ def test_a_5_mb_unknown_field_name_gives_a_short_diagnostic(part_context):
 @pytest.mark.parametrize("tolerance, words", [
     (1e-320, "1e-320 is below the minimum 1e-09"),
     (0.0, "0.0 is below the minimum 1e-09"),
-    (1e300, "1e+300 exceeds the maximum 1000000000.0"),
 ])
 def test_repair_tolerances_are_range_checked_not_a_crash(part_context, tolerance, words):
     errors = compile_errors("repair_part", {"merge_coincident_nodes": {"tolerance": tolerance}},

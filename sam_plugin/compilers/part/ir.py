@@ -19,7 +19,7 @@ from sam_plugin.compilers.ir_common import (
     Vec3,
 )
 from sam_plugin.compilers.part.schemas import AUDIT_CHECKS, MAX_DIVISIONS, MAX_LINE_DIVISIONS
-from sam_plugin.compilers.schema_common import SCALE_FACTOR_RANGE, TOLERANCE_RANGE
+from sam_plugin.compilers.schema_common import SCALE_FACTOR_RANGE, TOLERANCE_MIN
 from sam_plugin.compilers.selectors import SELECT_ALL, Selector
 
 Divisions = Annotated[int, Field(ge=1, le=MAX_DIVISIONS)]
@@ -157,7 +157,7 @@ class TransformPartIR(BaseModel):
 
 class MergeIR(BaseModel):
     model_config = IR_CONFIG
-    tolerance: Annotated[float, Field(ge=TOLERANCE_RANGE[0], le=TOLERANCE_RANGE[1])] | None = None
+    tolerance: Annotated[float, Field(ge=TOLERANCE_MIN)] | None = None
 
 
 class RepairPartIR(BaseModel):

@@ -181,8 +181,8 @@ def transform_schema() -> dict[str, Any]:
 
 
 def repair_schema() -> dict[str, Any]:
-    merge = sc.obj({"tolerance": sc.in_range(sc.TOLERANCE_RANGE, "merge distance; omit for "
-                                             "a tolerance relative to the model size")})
+    merge = sc.obj({"tolerance": sc.number("merge distance; omit for a tolerance relative "
+                                           "to the model size", minimum=sc.TOLERANCE_MIN)})
     return sc.parameters({
         "merge_coincident_nodes": merge,
         "delete_duplicate_elements": sc.boolean(),
