@@ -26,6 +26,7 @@ a broken state), beside ``SamAgentError``::
     ├── running (runtime)
     │   ├── QueryError(ValueError)             an observation query the model can fix
     │   ├── CollectionViolation                a tool-call round breaks the collection rules
+    │   │   └── RoundRejected                  ... with what its repair round needs
     │   ├── ProviderError                      a failed provider call, classified by ``kind``
     │   ├── ExplorationChangedModel(RuntimeError)  exploration changed the part
     │   ├── SubmitRefused(ValueError)          ``submit`` could not start a run
@@ -135,6 +136,15 @@ class QueryError(SamAgentError, ValueError):
 
 class CollectionViolation(SamAgentError):
     """A round that breaks the collection rules; the message says which rule and how."""
+
+
+class RoundRejected(CollectionViolation):
+    """A round's answer was refused; ``rejection`` (a ``runtime.repair.Rejection``) is what
+    the repair round needs: the call as sent, the diagnostic, the tool asked for."""
+
+    def __init__(self, rejection: Any) -> None:
+        super().__init__(str(getattr(rejection, "diagnostic", rejection)))
+        self.rejection = rejection
 
 
 ErrorKind = Literal[

@@ -59,6 +59,11 @@ class Expectations(BaseModel):
                     or self.sets or self.selected)
 
 
+def is_expectations_line(line: str) -> bool:
+    """Whether ``line`` is an expected-results line (routing reads no operations in it)."""
+    return _LINE.match(line) is not None
+
+
 def parse_expectations(spec_text: str) -> Expectations:
     """The last expected-results line of ``spec_text``; empty Expectations when none."""
     body = ""

@@ -68,7 +68,8 @@ class TableDrivenModule:
         return self.prompts.collection_prompt(language)
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
-        return routing.route(self.rules, spec_text, target_is_empty)
+        prompts = self.prompts.design_prompt("en") + "\n" + self.prompts.design_prompt("zh")
+        return routing.route(self.rules, spec_text, target_is_empty, prompts)
 
     def tool_definitions(
         self, tool_names: Sequence[str], strict: bool = False

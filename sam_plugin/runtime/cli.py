@@ -83,6 +83,13 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--replay", action="store_true",
                      help="answer with the bundled recorded responses, as the demo does "
                      "(only the bundled example requests, word for word)")
+    run.add_argument(
+        "--repairs",
+        type=_repair_count,
+        metavar="N",
+        help="repair rounds after a rejected tool call or a compile diagnostic "
+        "(default 2; 0 turns them off)",
+    )
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
     from sam_plugin.runtime import cli_undo
 
@@ -144,6 +151,8 @@ async def run_command(
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
         settings, provider_name = _provider(args, err, stack)
+        if args.repairs is not None:
+            settings = settings.model_copy(update={"repair_rounds": args.repairs})
         return await _run(args, request, opened, save_path, sam, settings, provider_name,
                           stdin=stdin, out=out, err=err)
 
@@ -347,6 +356,16 @@ def _seconds(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
+    return value
+
+
+def _repair_count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (0 to 10)") from None
+    if not 0 <= value <= 10:
+        raise argparse.ArgumentTypeError(f"{value} is out of range; legal: 0 to 10")
     return value
 
 

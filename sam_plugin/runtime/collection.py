@@ -2,19 +2,31 @@
 
 A round offers only the tools still missing (I4), in canonical order, and accepts a prefix of
 them (I5): at least one call, no more than remain, no tool twice. Anything else is a
-violation that returns the run to Review; nothing has touched SAM at that point (I6).
+violation: a repair round (runtime/repair.py) or, when the budget is spent, back to Review;
+nothing has touched SAM at that point (I6). Where the server needs it, a round offers the
+next tool only (``one_call_per_round``).
+
+A response without a structured call may still hold calls written as text in its content
+(runtime/text_tool_calls.py): taken when the profile allows it, named in the rejection when
+it does not.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
 from sam_plugin.compilers.protocol import quote
 from sam_plugin.errors import CollectionViolation
+from sam_plugin.runtime.repair import Rejection, SentCall, rejection, repair_lines
+from sam_plugin.runtime.text_tool_calls import find_text_calls
+
+CallSource = Literal["tool_calls", "text"]
+TEXT_SETTING = "text_tool_calls"
 
 
 class CollectedCall(BaseModel):
@@ -24,11 +36,77 @@ class CollectedCall(BaseModel):
     call_id: str
     tool: str
     arguments: str
+    source: CallSource = "tool_calls"  # "text": recovered from the message content
+    repair: int = 0  # the repair round that delivered it (0: a first answer)
 
 
-def max_rounds(expected: Sequence[str]) -> int:
-    """Bounded collection: one round per expected tool, plus one."""
-    return len(expected) + 1
+@dataclass(frozen=True)
+class RoundCall:
+    """One call of a round's answer, structured or recovered from text."""
+
+    index: int
+    id: str
+    name: str
+    arguments: str
+    source: CallSource = "tool_calls"
+
+
+def max_rounds(expected: Sequence[str], *, one_call_per_round: bool = False) -> int:
+    """Bounded collection (repair rounds come on top): one round per expected tool, plus one
+    for an answer that delivered only a prefix (none when each round asks for one tool)."""
+    return len(expected) + (0 if one_call_per_round else 1)
+
+
+def offered_tools(remaining: Sequence[str], *, one_call_per_round: bool) -> list[str]:
+    """The tools a round offers: every remaining one, or the next one only."""
+    return list(remaining[:1]) if one_call_per_round else list(remaining)
+
+
+# llama.cpp's in-stream (or HTTP 500) error when its tool-call parser cannot read the answer:
+# "The model produced output that does not match the expected ... format"; older builds:
+# "Failed to parse tool call". The model's call was malformed: a repair, not a provider fault.
+_CALL_FORMAT_ERRORS = ("does not match the expected", "failed to parse tool call",
+                       "failed to parse input")
+
+
+def is_call_format_error(message: str) -> bool:
+    """Whether a provider error says the server could not parse the model's tool call."""
+    lowered = message.lower()
+    return any(words in lowered for words in _CALL_FORMAT_ERRORS)
+
+
+def round_calls(
+    response: Any, offered: Sequence[str], known: Collection[str], *, text_calls: bool
+) -> list[RoundCall]:
+    """The calls of one answer: its structured calls, else calls it wrote as text.
+
+    Text candidates are kept when their name is one of the module's tools (``known``); a
+    known tool that was not offered is then refused by :func:`check_round` like a structured
+    one. Raises :class:`CollectionViolation` for text calls when ``text_calls`` is off, and
+    for text that names only tools that do not exist.
+    """
+    if response.tool_calls:
+        return [RoundCall(c.index, c.id, c.name, c.arguments) for c in response.tool_calls]
+    candidates = find_text_calls(response.content or "")
+    if not candidates:
+        return []
+    taken = [c for c in candidates if c.name in known]
+    names = ", ".join(dict.fromkeys(c.name for c in candidates))
+    if not taken:
+        raise CollectionViolation(
+            f"the model wrote a call to {names} as text; no such tool was offered in this "
+            f"round; offered: {', '.join(offered)}"
+        )
+    if not text_calls:
+        raise CollectionViolation(
+            f"the model wrote its call ({names}) as text in the message instead of a "
+            f"structured tool call; turn on the provider setting {TEXT_SETTING} (tool calls "
+            "written as text; on by default for the ollama, vllm and llamacpp profiles) to "
+            "recover such calls, or use a model that sends tool calls"
+        )
+    return [
+        RoundCall(i, f"text_call_{i}", c.name, c.arguments, "text") for i, c in enumerate(taken)
+    ]
 
 
 def check_round(calls: Sequence[Any], remaining: Sequence[str]) -> list[str]:
@@ -69,8 +147,10 @@ def round_messages(
     spec: str,
     collected: Sequence[CollectedCall],
     remaining: Sequence[str],
+    repair: Rejection | None = None,
 ) -> list[dict[str, Any]]:
-    """The messages of one collection round (the tools go in the request's ``tools``)."""
+    """The messages of one collection round (the tools go in the request's ``tools``); a
+    repair round also says what was rejected and why (``repair``)."""
     lines = [
         "Original request:",
         request,
@@ -84,9 +164,15 @@ def round_messages(
         for call in collected:
             lines.append(f"- {call.tool}({_compact(call.arguments)})")
         lines.append("")
-    lines.append(
-        "Call these tools now, in this order, each exactly once: " + ", ".join(remaining) + "."
-    )
+    if repair is not None:
+        lines += repair_lines(repair)
+    if len(remaining) == 1:
+        lines.append(f"Call this tool now, exactly once, as a tool call: {remaining[0]}.")
+    else:
+        lines.append(
+            "Call these tools now, in this order, each exactly once: " + ", ".join(remaining)
+            + "."
+        )
     return [
         {"role": "system", "content": system_prompt},
         {"role": "user", "content": "\n".join(lines)},
@@ -98,3 +184,55 @@ def _compact(arguments: str) -> str:
         return json.dumps(json.loads(arguments), separators=(",", ":"), ensure_ascii=False)
     except ValueError:
         return arguments
+
+
+@dataclass(frozen=True)
+class RoundAnswer:
+    """What one round's answer held: its calls, and why it is refused (None: accepted)."""
+
+    calls: list[RoundCall]
+    refused: Rejection | None
+
+
+def read_round(
+    response: Any,
+    offered: Sequence[str],
+    known: Collection[str],
+    *,
+    text_calls: bool,
+    round_number: int,
+    guard: Callable[[Sequence[RoundCall]], None] = lambda calls: None,
+) -> RoundAnswer:
+    """The calls of one answer, checked: structured or text (:func:`round_calls`), not cut
+    off, offered, in order, none twice (:func:`check_round`), then ``guard`` (call_guard:
+    size, secrets, strict JSON). A call the guard refuses is never echoed back to the model:
+    it may be huge, or hold the API key."""
+    calls: list[RoundCall] = []
+    try:
+        calls = round_calls(response, offered, known, text_calls=text_calls)
+        if response.finish_reason == "length":
+            raise CollectionViolation("the response was cut off (finish_reason=length)")
+        check_round(calls, offered)
+    except CollectionViolation as violation:
+        sent = [SentCall(c.name, c.arguments, c.source) for c in calls]
+        return RoundAnswer(calls, rejection(
+            "tool_call", offered[0], f"round {round_number}: {violation}",
+            headline=str(violation), sent=sent, content="" if sent else response.content,
+        ))
+    try:
+        guard(calls)
+    except CollectionViolation as violation:
+        return RoundAnswer(calls, rejection(
+            "tool_call", offered[0], f"round {round_number}: {violation}",
+            headline=str(violation),
+        ))
+    return RoundAnswer(calls, None)
+
+
+def call_format_rejection(message: str, offered: Sequence[str], round_number: int) -> Rejection:
+    """The repair a server's "cannot parse the tool call" error calls for."""
+    reason = (
+        f"the server could not read the answer as a tool call ({message}); send exactly one "
+        f"tool call, {offered[0]}, and nothing else"
+    )
+    return rejection("tool_call", offered[0], f"round {round_number}: {reason}", headline=reason)

@@ -21,7 +21,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Check, Prediction, Readback
@@ -30,19 +30,29 @@ from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import (
     AlreadySubmitted,
-    CollectionViolation,
     CompileError,
     ControllerBusy,
     ControllerStateError,
     ExplorationChangedModel,
     ProviderError,
     RevisionRefused,
+    RoundRejected,
     RouteRefused,
     SubmitRefused,
 )
 from sam_plugin.runtime import revision
 from sam_plugin.runtime.call_guard import check_calls
-from sam_plugin.runtime.collection import CollectedCall, check_round, max_rounds, round_messages
+from sam_plugin.runtime.collection import (
+    CollectedCall,
+    RoundCall,
+    call_format_rejection,
+    is_call_format_error,
+    max_rounds,
+    offered_tools,
+    read_round,
+    round_messages,
+)
+from sam_plugin.runtime.design_check import unworthy_spec
 from sam_plugin.runtime.design_context import target_state_note
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.exploration import explore
@@ -53,6 +63,7 @@ from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.plan_builder import PLAN_WAITS, build_plan, plan_waits
 from sam_plugin.runtime.property_verifier import property_value_checks, record_before
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
+from sam_plugin.runtime.repair import Rejection, RepairBudget, SentCall, rejection
 from sam_plugin.runtime.restore import (
     NO_RESTORE_NOTE,
     PARTIAL_WARNING,
@@ -167,6 +178,9 @@ class _Run:
     usage: UsageMeter | None = None
     design_messages: list[dict[str, Any]] = field(default_factory=list)
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
+    rounds: int = 0  # collection rounds sent, repair rounds included
+    one_call: bool = False  # ask for one tool per round (profile, or the server needs it)
+    repairs: RepairBudget = field(default_factory=lambda: RepairBudget(0))
 
 
 class _Ending(Exception):
@@ -329,7 +343,7 @@ class RunController:
             self._set_phase(Phase.COLLECTING, self._collecting_label(0))
             collected = await self._collect(run)
             self._set_phase(Phase.COMPILING, f"Compiling {len(collected)} collected call(s)")
-            fragments, prediction = self._compile(run, collected)
+            fragments, prediction = await self._compile(run, collected)
             script, sha, key = self._composer(fragments, run.run_id, run.target)
             run.script_sha256 = sha
             run.dir.write_text("generated_script.py", script)
@@ -698,13 +712,14 @@ class RunController:
         if remark:
             revision.keep_version(run.dir, version, spec)
             revision.record_remark(run.dir, version, remark)
-        if not spec:
-            raise _Fail("design", "the model returned an empty spec; submit the request again")
-        if response.finish_reason == "length":
+        if response.finish_reason == "length" and spec:
             raise _Fail(
                 "design",
                 "the spec was cut off (the model hit its output limit); shorten the request",
             )
+        unworthy = unworthy_spec(spec, run.module.title)
+        if unworthy:
+            raise _Fail("design", unworthy)
         try:
             route = run.module.route(spec, run.observation.target_is_empty)
         except RouteRefused as refused:
@@ -771,128 +786,213 @@ class RunController:
         return f"Collecting tool calls {collected}/{expected} (collected, not executed)"
 
     async def _collect(self, run: _Run) -> list[CollectedCall]:
+        """Rounds until every expected call is collected; a rejected answer gets a repair
+        round while the budget lasts (runtime/repair.py), else the run returns to Review."""
         expected = list(self._route(run).tools)
         remaining = list(expected)
         collected: list[CollectedCall] = []
-        strict = self.settings.capabilities.strict_tools
-        for round_number in range(1, max_rounds(expected) + 1):
-            if not remaining:
-                break
-            response = await self._collection_round(run, round_number, collected, remaining, strict)
-            for call in response.tool_calls:
-                self._bus.emit(
-                    run.run_id,
-                    "tool_call_reconstructed",
-                    {
-                        "round": round_number,
-                        "tool": call.name,
-                        "call_id": call.id,
-                        "arguments_chars": len(call.arguments),
-                    },
-                )
+        run.rounds, run.repairs = 0, RepairBudget(self.settings.repair_rounds)
+        run.one_call = self.settings.capabilities.one_call_per_round
+        bound = max_rounds(expected, one_call_per_round=run.one_call)
+        first_answers = 0
+        repair: Rejection | None = None
+        while remaining:
+            if repair is None:
+                if first_answers >= bound:
+                    raise _Return(
+                        "tool_call",
+                        f"the model did not deliver {', '.join(remaining)} within {bound} "
+                        "rounds",
+                    )
+                first_answers += 1
+            offered = offered_tools(remaining, one_call_per_round=run.one_call)
             try:
-                if response.finish_reason == "length":
-                    raise CollectionViolation("the response was cut off (finish_reason=length)")
-                names = check_round(response.tool_calls, remaining)
-                check_calls(
-                    response.tool_calls,
-                    scrubber=self.scrubber,
-                    max_bytes=self.settings.max_argument_bytes,
-                )
-            except CollectionViolation as violation:
-                self._bus.emit(
-                    run.run_id,
-                    "tool_call_rejected",
-                    {"round": round_number, "reason": str(violation)},
-                )
-                raise _Return("tool_call", f"round {round_number}: {violation}") from None
-            for call in response.tool_calls:
-                item = CollectedCall(
-                    round=round_number, call_id=call.id, tool=call.name, arguments=call.arguments
-                )
-                collected.append(item)
-                self._bus.emit(
-                    run.run_id, "tool_call_collected", {"round": round_number, "tool": call.name}
-                )
-            remaining = remaining[len(names) :]
+                taken = await self._collection_round(run, collected, offered, repair)
+            except RoundRejected as rejected:
+                repair = self._repair_or_return(run, rejected.rejection)
+                continue
+            repair = None
+            collected += taken
+            remaining = remaining[len(taken) :]
             self._bus.emit(
                 run.run_id,
                 "collection_progress",
                 {"collected": len(collected), "expected": len(expected)},
             )
             self._relabel(self._collecting_label(len(collected)))
-        if remaining:
-            raise _Return(
-                "tool_call",
-                f"the model did not deliver {', '.join(remaining)} within "
-                f"{max_rounds(expected)} rounds",
-            )
         run.collected = collected
         return collected
 
     async def _collection_round(
         self,
         run: _Run,
-        round_number: int,
         collected: list[CollectedCall],
-        remaining: list[str],
-        strict: bool,
-    ) -> ChatResponse:
+        offered: list[str],
+        repair: Rejection | None,
+    ) -> list[CollectedCall]:
+        """One round: the calls it delivered, checked (I4, I5); raises RoundRejected for an
+        answer that breaks the rules."""
+        run.rounds += 1
+        round_number = run.rounds
+        caps = self.settings.capabilities
         messages = round_messages(
             system_prompt=run.module.collection_prompt(self.language),
             request=run.request,
             spec=run.spec,
             collected=collected,
-            remaining=remaining,
+            remaining=offered,
+            repair=repair,
         )
-        tools = run.module.tool_definitions(remaining, strict=strict)
+        tools = run.module.tool_definitions(offered, strict=caps.strict_tools)
         run.sse_count += 1
         name = tool_response_name(run.sse_count)
         relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=False)
         try:
-            return await self._stream(messages, tools, relay, sse=name)
+            response = await self._stream(messages, tools, relay, sse=name)
         except ProviderError as error:
-            raise _Return("provider", f"round {round_number}: {error}") from None
+            if not is_call_format_error(error.message):
+                raise _Return("provider", f"round {round_number}: {error}") from None
+            run.one_call = True  # the server takes one call per answer: ask for one
+            self._reject(run, round_number, call_format_rejection(error.message, offered,
+                                                                  round_number))
+        known = set(run.module.tool_names.values())
+        answer = read_round(response, offered, known, text_calls=caps.text_tool_calls,
+                            round_number=round_number, guard=self._guard_calls)
+        self._emit_reconstructed(run, round_number, answer.calls)
+        if answer.refused is not None:
+            self._reject(run, round_number, answer.refused)
+        taken = []
+        for call in answer.calls:
+            taken.append(
+                CollectedCall(
+                    round=round_number, call_id=call.id, tool=call.name,
+                    arguments=call.arguments, source=call.source,
+                    repair=run.repairs.used if repair is not None else 0,
+                )
+            )
+            self._bus.emit(
+                run.run_id,
+                "tool_call_collected",
+                {"round": round_number, "tool": call.name, "source": call.source},
+            )
+        return taken
 
-    def _compile(
+    def _guard_calls(self, calls: Sequence[RoundCall]) -> None:
+        """Size budget, the API key, strict JSON (call_guard): raises CollectionViolation."""
+        check_calls(calls, scrubber=self.scrubber, max_bytes=self.settings.max_argument_bytes)
+
+    def _reject(self, run: _Run, round_number: int, refused: Rejection) -> NoReturn:
+        reason = refused.diagnostic.removeprefix(f"round {round_number}: ")
+        self._bus.emit(run.run_id, "tool_call_rejected", {"round": round_number, "reason": reason})
+        raise RoundRejected(refused)
+
+    def _emit_reconstructed(self, run: _Run, round_number: int, calls: list[RoundCall]) -> None:
+        for call in calls:
+            self._bus.emit(
+                run.run_id,
+                "tool_call_reconstructed",
+                {
+                    "round": round_number,
+                    "tool": call.name,
+                    "call_id": call.id,
+                    "arguments_chars": len(call.arguments),
+                    "source": call.source,
+                    "recovered_from_text": call.source == "text",
+                },
+            )
+
+    def _repair_or_return(self, run: _Run, refused: Rejection) -> Rejection:
+        """Grant a repair round for ``refused`` (status, event), or return to Review with
+        the last diagnostic when the budget is spent."""
+        if not run.repairs.spend(refused):
+            raise _Return(refused.layer, run.repairs.exhausted_message(refused))
+        label = run.repairs.label(refused)
+        self._bus.emit(
+            run.run_id,
+            "repair_requested",
+            {"repair": run.repairs.used, "of": run.repairs.limit, **refused.as_event()},
+        )
+        if self.phase != Phase.COLLECTING:
+            self._set_phase(Phase.COLLECTING, label)
+        else:
+            self._relabel(label)
+        return refused
+
+    async def _compile(
         self, run: _Run, collected: list[CollectedCall]
     ) -> tuple[list[Fragment], Prediction]:
-        run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
+        """Every call compiled in order (I7); a diagnostic re-opens only the call it names,
+        through a repair round, and compiling resumes at that call."""
         assert run.before is not None
         state = Prediction.from_readback(run.before)
-        model = self._host_model(run.target)
-        part = self.host.part(run.target)
         fragments: list[Fragment] = []
-        files: list[str] = []
-        for call in collected:
-            ctx = CompileContext(
-                request_text=run.request,
-                target=run.target,
-                state=state,
-                model=model,
-                part=part,
-                prior_fragments=tuple(fragments),
-            )
+        while len(fragments) < len(collected):
+            run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
+            index = len(fragments)
+            call = collected[index]
             try:
-                fragment = run.module.compile(call.tool, call.arguments, ctx)
+                fragment = self._compile_call(run, call, state, fragments)
             except CompileError as error:
-                raise _Return("compile", str(error)) from None
-            except Exception as error:  # a compiler bug: nothing ran, but say it plainly
-                log.exception("compiler crashed on %s", call.tool)
-                raise _Fail(
-                    "compile", f"{call.tool}: internal compiler error ({error!r}); nothing executed"
-                ) from None
+                refused = rejection(
+                    "compile", call.tool, str(error),
+                    headline=_headline(error),
+                    sent=[SentCall(call.tool, call.arguments, call.source)],
+                )
+                collected[index] = await self._recollect(run, collected, index, refused)
+                self._set_phase(Phase.COMPILING, f"Compiling {len(collected)} collected call(s)")
+                continue
             fragments.append(fragment)
             state = fragment.evidence
+        run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
+        run.collected = collected
+        files: list[str] = []
+        for fragment in fragments:
             files += [f for f in fragment.evidence.files if f not in files]
-            self._bus.emit(
-                run.run_id, "tool_call_compiled", {"tool": call.tool, "notes": fragment.notes}
-            )
         run.dir.write_json(
             "normalized_calls.json",
             [{"tool": f.tool, "arguments": f.normalized} for f in fragments],
         )
         return fragments, state.model_copy(update={"files": files})
+
+    def _compile_call(
+        self, run: _Run, call: CollectedCall, state: Prediction, fragments: list[Fragment]
+    ) -> Fragment:
+        ctx = CompileContext(
+            request_text=run.request,
+            target=run.target,
+            state=state,
+            model=self._host_model(run.target),
+            part=self.host.part(run.target),
+            prior_fragments=tuple(fragments),
+        )
+        try:
+            fragment = run.module.compile(call.tool, call.arguments, ctx)
+        except CompileError:
+            raise
+        except Exception as error:  # a compiler bug: nothing ran, but say it plainly
+            log.exception("compiler crashed on %s", call.tool)
+            raise _Fail(
+                "compile", f"{call.tool}: internal compiler error ({error!r}); nothing executed"
+            ) from None
+        self._bus.emit(
+            run.run_id, "tool_call_compiled", {"tool": call.tool, "notes": fragment.notes}
+        )
+        return fragment
+
+    async def _recollect(
+        self, run: _Run, collected: list[CollectedCall], index: int, refused: Rejection
+    ) -> CollectedCall:
+        """A repair round for the one call a compile diagnostic named; the other calls stay
+        collected as they are (they are shown, never re-opened)."""
+        others = collected[:index] + collected[index + 1 :]
+        repair = self._repair_or_return(run, refused)
+        while True:
+            try:
+                taken = await self._collection_round(run, others, [refused.tool], repair)
+            except RoundRejected as rejected:
+                repair = self._repair_or_return(run, rejected.rejection)
+                continue
+            return taken[0]
 
     def _host_model(self, target: Target) -> Any:
         models = self.host.mdb.models
@@ -1014,6 +1114,7 @@ class RunController:
             tools=list(run.route.tools) if run.route else [],
             submissions=run.submissions,
             script_sha256=run.script_sha256,
+            repairs=run.repairs.used,
             before=StateSummary.from_readback(run.before) if run.before else None,
             after=StateSummary.from_readback(after) if after else None,
             checks=list(checks or []),
@@ -1284,6 +1385,13 @@ def _compose_with_composer(
 def _registry_module(mode: str) -> DomainModule:
     """Looked up at call time, so the registry stays the one place that maps modes."""
     return registry.get_module(mode)
+
+
+def _headline(error: CompileError) -> str:
+    """The first problem of a compile error, with its field (the status line)."""
+    if error.diagnostics:
+        return str(error.diagnostics[0])
+    return str(error).splitlines()[0]
 
 
 def _try(read: Callable[[], Readback]) -> Readback | None:

@@ -47,6 +47,8 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "plan_shown",
         "plan_approved",
         "plan_declined",
+        # issue 13: a rejected call or a compile diagnostic gets a bounded repair round
+        "repair_requested",
     }
 )
 

@@ -55,7 +55,10 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.COLLECTING: frozenset({Phase.COMPILING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     # Every execution passes the plan (I11): the analyst (or the plan-wait policy) approves it.
-    Phase.COMPILING: frozenset({Phase.PLAN, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
+    # Compiling -> Collecting: a repair round for the call a compile diagnostic named.
+    Phase.COMPILING: frozenset(
+        {Phase.PLAN, Phase.COLLECTING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}
+    ),
     Phase.PLAN: frozenset({Phase.EXECUTING, Phase.FAILED, Phase.CANCELLED}),
     # Once the script is submitted there is no way back to Review and no cancel: SAM has no
     # undo, so the only honest exits are a readback or a failure.

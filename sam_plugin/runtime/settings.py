@@ -30,8 +30,22 @@ MIB = 1024 * 1024
 
 
 class ProviderCapabilities(BaseModel):
-    """What an endpoint accepts. ``tool_choice`` is never sent unless explicitly allowed:
-    DeepSeek's thinking mode answers 400 "Thinking mode does not support this tool_choice"."""
+    """What an endpoint accepts and how its models behave. ``tool_choice`` is never sent unless
+    explicitly allowed: DeepSeek's thinking mode answers 400 "Thinking mode does not support
+    this tool_choice".
+
+    ``strict_tools``: the strict variant of each tool schema is sent (``"strict": true``);
+    seen honoured by OpenAI only. DeepSeek accepts it on its ``/beta`` endpoint alone, and
+    Ollama, vLLM and llama.cpp ignore the flag (llama.cpp constrains tool arguments by its own
+    grammar), so it is off for them. Whatever strict decoding cannot express is checked by
+    the compilers either way.
+    ``text_tool_calls``: calls a model wrote as text in the message content (a fenced JSON
+    block, ``<tool_call>`` tags, ...) are recovered when a tools response carried no
+    structured call; on for the local servers, whose small models do this every day.
+    ``one_call_per_round``: each collection round asks for the next tool only. llama.cpp's
+    parser for a bare-JSON call template takes only the first call of an answer and ends the
+    stream with an in-stream error on the second.
+    """
 
     model_config = ConfigDict(frozen=True)
 
@@ -39,6 +53,8 @@ class ProviderCapabilities(BaseModel):
     strict_tools: bool  # accepts "strict": true on function definitions
     reasoning_field: bool  # streams reasoning_content apart from content
     tool_choice: bool  # tool_choice may be sent
+    text_tool_calls: bool = False  # recover calls written as text in the content
+    one_call_per_round: bool = False  # ask for one tool per collection round
 
 
 PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
@@ -49,18 +65,26 @@ PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
         include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False
     ),
     "ollama": ProviderCapabilities(
-        include_usage=True, strict_tools=False, reasoning_field=False, tool_choice=False
+        include_usage=True, strict_tools=False, reasoning_field=False, tool_choice=False,
+        text_tool_calls=True,
     ),
     "vllm": ProviderCapabilities(
-        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False
+        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
+        text_tool_calls=True,
     ),
     "llamacpp": ProviderCapabilities(
-        include_usage=False, strict_tools=False, reasoning_field=True, tool_choice=False
+        include_usage=False, strict_tools=False, reasoning_field=True, tool_choice=False,
+        text_tool_calls=True, one_call_per_round=True,
     ),
     "generic": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=False, tool_choice=False
     ),
 }
+
+# Settings that override one profile capability each (None: the profile decides).
+CAPABILITY_OVERRIDES: tuple[str, ...] = ("strict_tools", "text_tool_calls", "one_call_per_round")
+
+DEFAULT_REPAIR_ROUNDS = 2
 
 # Hosted services refuse requests without a key; local servers do not need one.
 PROFILES_NEEDING_KEY = frozenset({"openai", "deepseek"})
@@ -99,6 +123,12 @@ class ProviderSettings(BaseModel):
     temperature: float = Field(0.1, ge=0.0, le=2.0)
     profile: Profile = "generic"
     allow_tool_choice: bool = False  # overrides the profile; only for endpoints known to accept it
+    # None: as the profile says (ProviderCapabilities); True/False overrides it
+    strict_tools: bool | None = None
+    text_tool_calls: bool | None = None
+    one_call_per_round: bool | None = None
+    # repair rounds per run after a rejected call or a compile diagnostic (0: none)
+    repair_rounds: int = Field(DEFAULT_REPAIR_ROUNDS, ge=0, le=10)
     connect_timeout: float = Field(10.0, gt=0)
     idle_read_timeout: float = Field(120.0, gt=0)  # longest silence between two body reads
     total_timeout: float = Field(600.0, gt=0)  # whole call, retries and waits included
@@ -153,9 +183,14 @@ class ProviderSettings(BaseModel):
     @property
     def capabilities(self) -> ProviderCapabilities:
         caps = PROFILE_CAPABILITIES[self.profile]
-        if self.allow_tool_choice and not caps.tool_choice:
-            caps = caps.model_copy(update={"tool_choice": True})
-        return caps
+        update: dict[str, bool] = {
+            name: value
+            for name in CAPABILITY_OVERRIDES
+            if (value := getattr(self, name)) is not None
+        }
+        if self.allow_tool_choice:
+            update["tool_choice"] = True
+        return caps.model_copy(update=update) if update else caps
 
     @property
     def chat_completions_url(self) -> str:

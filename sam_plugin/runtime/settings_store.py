@@ -28,7 +28,8 @@ ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
 # ``length_unit`` is shown when a model declares none; ``max_revisions`` bounds Ask for changes
 SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "connect_timeout",
                 "idle_read_timeout", "total_timeout", "length_unit", "max_revisions",
-                "plan_wait")
+                "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
+                "strict_tools")
 
 
 ENV_SETTINGS_FILE = "SAM_AGENT_SETTINGS_FILE"

@@ -734,6 +734,10 @@ class SamAgentDock(QDockWidget):
                 self.set_status(plan_words(self.controller.plan))
             elif phase not in {"complete", "failed", "cancelled", "review"}:
                 self.set_status(phase_words(phase, self._progress))
+        elif name == "repair_requested":  # issue 13: the status line names the repair round
+            self.set_status(tr("Repair {repair}/{of}: {tool} — {headline}").format(
+                repair=data.get("repair", ""), of=data.get("of", ""),
+                tool=data.get("tool", ""), headline=data.get("headline", "")))
         elif name == "tool_call_rejected":
             self.set_status(tr("Tool call rejected: {reason}").format(
                 reason=str(data.get("reason", ""))))

@@ -71,6 +71,14 @@ async def test_connection(settings: ProviderSettings) -> str:
     return tr("Connected ({count} models listed).").format(count=len(names))
 
 
+# (settings field, objectName, label): the profile options a user may override
+CAPABILITY_OVERRIDE_ROWS = (
+    ("text_tool_calls", "textToolCallsCombo", "Tool calls written as text"),
+    ("one_call_per_round", "oneCallPerRoundCombo", "One tool call per round"),
+    ("strict_tools", "strictToolsCombo", "Strict tool schemas"),
+)
+
+
 class SettingsDialog(QDialog):
     """objectName ``settingsDialog``; ``values()`` is what Save will store."""
 
@@ -134,6 +142,7 @@ class SettingsDialog(QDialog):
             spin.setValue(float(saved.get(field, getattr(defaults, field))))
             self.timeouts[field] = spin
             form.addRow(tr(label), spin)
+        self._add_model_behaviour_rows(form, saved, defaults)
         layout.addWidget(self.live_fields)
         general = QFormLayout()
         self.length_unit = QComboBox()
@@ -196,6 +205,27 @@ class SettingsDialog(QDialog):
         combo.setCurrentIndex(max(0, combo.findData(saved)))
         return combo
 
+    def _add_model_behaviour_rows(self, form: QFormLayout, saved: Mapping[str, Any],
+                                  defaults: ProviderSettings) -> None:
+        """Repair rounds and the profile options of issue 13 (None: as the profile says)."""
+        self.repair_rounds = QSpinBox()
+        self.repair_rounds.setObjectName("repairRoundsSpin")
+        self.repair_rounds.setRange(0, 10)
+        self.repair_rounds.setValue(int(saved.get("repair_rounds", defaults.repair_rounds)))
+        self.repair_rounds.setToolTip(tr(
+            "Repair rounds after a rejected tool call or a compile diagnostic (0: none)"))
+        form.addRow(tr("Repair rounds"), self.repair_rounds)
+        self.capability_overrides: dict[str, QComboBox] = {}
+        for field, name, label in CAPABILITY_OVERRIDE_ROWS:
+            combo = QComboBox()
+            combo.setObjectName(name)
+            combo.addItem(tr("(as the profile says)"), None)
+            combo.addItem(tr("on"), True)
+            combo.addItem(tr("off"), False)
+            combo.setCurrentIndex(max(0, combo.findData(saved.get(field))))
+            self.capability_overrides[field] = combo
+            form.addRow(tr(label), combo)
+
     def _env_note(self) -> str:
         """Only the variables the user set (the demo sets none; see provider_choice.py)."""
         names = user_provider_variables(self.env)
@@ -221,6 +251,10 @@ class SettingsDialog(QDialog):
         if self.profile.currentData():
             values["profile"] = self.profile.currentData()
         values.update({name: spin.value() for name, spin in self.timeouts.items()})
+        values["repair_rounds"] = self.repair_rounds.value()
+        for field, combo in self.capability_overrides.items():
+            if combo.currentData() is not None:
+                values[field] = combo.currentData()
         return values
 
     def settings(self) -> ProviderSettings:

@@ -136,10 +136,14 @@ def test_a_call_that_does_not_compile_returns_to_review_exit_3(tmp_path, capsys,
     }
     provider_env.enqueue_reply(tool_calls=[("build_part", json.dumps(bad))])
     out = tmp_path / "out.sam.json"
-    run = run_cli(args_for(tmp_path, workspace, "--request", "a quad", "--save", str(out)), capsys)
+    run = run_cli(
+        args_for(tmp_path, workspace, "--request", "a quad", "--save", str(out), "--repairs", "0"),
+        capsys,
+    )
     assert run.code == 3, run.out + run.err
     result = run.result
     assert result["status"] == "rejected" and result["error"]["layer"] == "compile"
+    assert result["repairs"] == 0
     assert result["error"]["message"].startswith("build_part: ")
     assert "elements[0]" in result["error"]["message"]
     assert result["submissions"] == 0 and not out.exists()

@@ -98,7 +98,9 @@ def test_out_of_order_round_returns_to_review_exit_3(tmp_path, capsys, provider_
     provider_env.enqueue_reply(tool_calls=[("audit_part", "{}"), ("build_part", "{}")])
     out = tmp_path / "out.sam.json"
     args = base_args(workspace, tmp_path / "runs")
-    run = run_cli(args + ["--request", "q", "--yes", "--json", "--save", str(out)], capsys)
+    run = run_cli(
+        args + ["--request", "q", "--yes", "--json", "--save", str(out), "--repairs", "0"], capsys
+    )
     assert run.code == 3
     assert run.result["status"] == "rejected"
     assert run.result["error"]["layer"] == "tool_call"

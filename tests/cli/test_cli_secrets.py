@@ -95,6 +95,27 @@ def test_a_key_echoed_in_the_spec_is_in_no_file_and_no_stream(
         assert_no_file_holds_the_key(root)
 
 
+def test_a_repair_after_a_call_holding_the_key_never_sends_the_call_back(
+    tmp_path, capsys, provider_env, stub_module
+):
+    """Issue 13: the repair round names the problem but does not echo the refused call."""
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    provider_env.enqueue_reply(f"{FIRST_LINE}\n{CAPABILITIES}")
+    provider_env.enqueue_reply(tool_calls=[
+        ("build_part", json.dumps({"quads": 2, "element_set": API_KEY[3:]})),
+        ("audit_part", "{}"),
+    ])
+    provider_env.enqueue_reply(tool_calls=[("build_part", '{"quads": 2}'), ("audit_part", "{}")])
+    args = base_args(workspace, tmp_path / "runs")
+    run = run_cli(args + ["--request", "q", "--yes", "--json"], capsys)
+    assert run.code == 0, run.err
+    assert run.result["repairs"] == 1
+    repair_request = provider_env.requests[2].body
+    assert b"arguments contain the API key" in repair_request
+    assert_keyless(repair_request, "the repair request")
+    assert_no_file_holds_the_key(tmp_path)
+
+
 def test_a_tool_call_holding_the_key_is_refused_and_nothing_of_it_written(
     tmp_path, capsys, provider_env, stub_module
 ):
@@ -105,7 +126,7 @@ def test_a_tool_call_holding_the_key_is_refused_and_nothing_of_it_written(
         ("audit_part", "{}"),
     ])
     out = tmp_path / "out.sam.json"
-    args = base_args(workspace, tmp_path / "runs")
+    args = base_args(workspace, tmp_path / "runs") + ["--repairs", "0"]  # see test_cli_repair
     run = run_cli(args + ["--request", "q", "--yes", "--json", "--save", str(out)], capsys)
     assert run.code == 3, run.err
     result = run.result

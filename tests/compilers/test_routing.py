@@ -87,3 +87,92 @@ def test_compilers_do_not_need_the_host() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=str(Path(__file__).parents[2]))
     assert out.stdout.strip() == "False False"
+
+
+# -- issue 13: routing survives real specs --------------------------------------------------
+
+
+@pytest.mark.parametrize("spec", [
+    "Delete duplicate elements.",
+    "Then delete free nodes of the part.",
+    "Remove all the duplicate elements and delete any free nodes.",
+    "删除重复单元。",
+    "最后删除自由节点",
+])
+def test_a_longer_phrase_wins_over_the_words_inside_it(spec) -> None:
+    result = route(RULES, spec, False)
+    assert result.method == "semantic" and result.capabilities == ["repair"]
+
+
+def test_a_longer_phrase_leaves_other_operation_words_alone() -> None:
+    result = route(RULES, "Delete element 7, then delete duplicate elements and audit.", False)
+    assert result.capabilities == ["edit", "repair", "audit"]
+    chinese = route(RULES, "删除单元 7，然后删除重复单元并审计", False)
+    assert chinese.capabilities == ["edit", "repair", "audit"]
+
+
+@pytest.mark.parametrize("line", [
+    "**Planned Part capabilities:** transform, audit",
+    "**Planned Part capabilities: transform, audit**",
+    "`Planned Part capabilities: transform, audit`",
+    "- Planned Part capabilities: transform, audit",
+    "* `Planned Part capabilities: transform, audit`",
+    "1. Planned Part capabilities: transform, audit",
+    "### Planned Part capabilities: transform, audit",
+    "Planned Part capabilities：transform，audit。",
+    "计划 Part 操作类别：transform、audit。",
+    "**计划 Part 操作类别**：transform，audit",
+    "- 计划Part操作类别：【transform，audit】",
+    "`计划 Part 操作类别：变换、审计`",
+])
+def test_capability_lines_are_read_in_bold_code_bullets_and_full_width(line) -> None:
+    result = route(RULES, f"Move the part by 500 in X.\n{line}", False)
+    assert result.method == "capability_line", line
+    assert result.capabilities == ["transform", "audit"], line
+
+
+def test_the_prompt_example_line_echoed_mid_sentence_is_not_the_specs_line() -> None:
+    from sam_plugin.compilers.part.prompts import design_prompt
+
+    spec = ('Rotate by 90 degrees (for example: "Planned Part capabilities: transform, repair, '
+            'audit").')
+    result = route(RULES, spec, False, design_prompt("en"))
+    assert result.method == "semantic" and result.capabilities == ["transform"]
+
+
+def test_a_spec_that_echoes_the_prompts_capability_list_does_not_route_to_it() -> None:
+    from sam_plugin.compilers.part.prompts import design_prompt
+
+    prompt = design_prompt("en") + "\n" + design_prompt("zh")
+    echoed = "\n".join(line for line in design_prompt("en").splitlines()
+                       if line.startswith(("- ", "build combines")))
+    spec = f"建立一个 60 x 100 的板，6 x 10 个 QUAD 单元。\n{echoed}"
+    result = route(RULES, spec, True, prompt)
+    assert result.tools == ["build_part"]
+    translated = (
+        "建立一个 60 x 100 的板。\n可用操作：\n- build：在空部件上建立网格\n"
+        "- edit：删除、添加单元\n"
+        "- transform：平移、旋转、镜像\n- repair：合并重合节点，删除重复单元\n"
+        "- audit：只读检查报告（计数、质量）\n"
+        "计划 Part 操作类别：<build, edit, transform, repair, audit 中的若干项>"
+    )
+    assert route(RULES, translated, True, prompt).tools == ["build_part"]
+    # a real request for an audit still routes to it
+    asked = "建立一个 60 x 100 的板，然后审计网格质量。"
+    assert route(RULES, asked, True, prompt).tools == ["build_part", "audit_part"]
+
+
+def test_without_capability_lines_keeps_everything_else() -> None:
+    from sam_plugin.compilers.routing import without_capability_lines
+
+    spec = "Build a plate.\n**Planned Part capabilities: build**\n计划 Part 操作类别：build"
+    assert without_capability_lines("Part", spec) == "Build a plate."
+
+
+def test_the_expected_results_line_states_outcomes_not_operations() -> None:
+    """A real 0.5B answer: "0 free nodes" in its expected results is not a repair."""
+    with pytest.raises(RouteRefused):
+        route(RULES, "Expected results: 16 nodes, 4 elements by shape, 0 free nodes", False)
+    spec = "Audit the part.\n**Expected results:** 0 free nodes, no duplicate elements"
+    assert route(RULES, spec, False).capabilities == ["audit"]
+    assert route(RULES, "检查部件。\n预期结果：0 个自由节点", False).capabilities == ["audit"]

@@ -141,7 +141,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
     sam.mdb = sam.database.Mdb()
     try:
         provider = ScriptedProvider(
-            design("Build.\nPlanned Part capabilities: build, audit"),
+            design("Build a plate.\nPlanned Part capabilities: build, audit"),
             calls(("build_part", {}), ("audit_part", {})))
         controller = RunController(
             runs_dir=tmp_path / "runs", settings=settings(), host=HostGateway(sam),

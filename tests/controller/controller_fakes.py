@@ -36,6 +36,9 @@ def settings(**overrides: Any) -> ProviderSettings:
         "profile": "openai",
         # these tests drive confirm → result; the plan gate has its own tests (test_plan_gate)
         "plan_wait": "never",
+        # the invariant tests check a rejection returns to Review at once; repair rounds
+        # have their own tests (test_repair.py)
+        "repair_rounds": 0,
     }
     values.update(overrides)
     return ProviderSettings(**values)

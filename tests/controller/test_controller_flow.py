@@ -239,7 +239,9 @@ def test_empty_spec_fails_at_design(tmp_path):
     asyncio.run(controller.submit("plate", "part", TARGET))
     assert controller.result.error.layer == "design"
     assert controller.result.error.message == (
-        "the model returned an empty spec; submit the request again"
+        "the model returned an empty spec, so there is nothing to review. Try a more capable "
+        "model (Settings, or --api-model), or make the request more specific: name the "
+        "operation and its numbers (sizes, counts, element shapes, labels or sets)."
     )
 
 

@@ -97,7 +97,36 @@ def test_cancel_during_streaming_closes_the_stream_within_a_second(qtbot, replay
     assert dock.controller.result.status == "cancelled"
 
 
+def _bad_plate_call(replay) -> None:
+    example = example_by_id("plate")
+    replay.enqueue_stream(openai_stream(content=example.spec))
+    bad = {"patches": [{"id": "plate", "shape": "QUAD",
+                        "corners": [[0, 0, 0], [60, 0, 0], [60, 100, 0], [0, 100, 0]],
+                        "divisions": [0, 10]}]}
+    replay.enqueue_stream(openai_stream(tool_calls=[("build_part", json.dumps(bad))]))
+
+
+def test_a_bad_tool_call_is_repaired_and_verified(qtbot, replay, dock):
+    seen: list[str] = []
+    original = dock.set_status
+    dock.set_status = lambda text: (seen.append(text), original(text))  # type: ignore
+    _bad_plate_call(replay)
+    _submit(qtbot, dock, "plate")
+    _wait_review(qtbot, dock)
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    assert dock.controller.result is None or dock.controller.result.submissions == 0
+    approve_plan(qtbot, dock)  # the repaired call is what the plan shows and executes
+    assert dock.status_label.text() == "Verified"
+    assert any(s.startswith("Repair 1/2: build_part — ") and "divisions" in s for s in seen)
+    assert dock.controller.result.repairs == 1 and dock.controller.result.submissions == 1
+
+
 def test_bad_tool_call_returns_to_review_with_its_reason(qtbot, replay, dock):
+    import os
+    from pathlib import Path
+
+    Path(os.environ["SAM_AGENT_SETTINGS_FILE"]).write_text('{"repair_rounds": 0}')
     example = example_by_id("plate")
     replay.enqueue_stream(openai_stream(content=example.spec))
     bad = {"patches": [{"id": "plate", "shape": "QUAD",
@@ -278,3 +307,15 @@ def test_explore_switch_defaults_by_part_size_and_reaches_the_controller(
     dock.submit_button.click()
     qtbot.waitUntil(lambda: "explore" in seen and not dock.busy, timeout=TIMEOUT_MS)
     assert seen == {"explore": False}
+
+
+def test_a_repair_round_is_named_in_the_status_line(qtbot, dock):
+    from sam_plugin.runtime.events import ControllerEvent
+
+    dock._on_event(ControllerEvent(
+        run_id="r", event="repair_requested", timestamp="t",
+        data={"repair": 1, "of": 2, "tool": "edit_part", "layer": "compile",
+              "headline": "E1: QUAD needs 4 distinct nodes, got 3", "diagnostic": "..."},
+    ))
+    assert dock.status_label.text() == (
+        "Repair 1/2: edit_part — E1: QUAD needs 4 distinct nodes, got 3")

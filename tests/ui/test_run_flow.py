@@ -68,6 +68,11 @@ def test_ask_for_changes_rewrites_the_spec_and_keeps_every_version(qtbot, replay
 
 def test_after_a_return_to_review_the_request_can_be_edited_and_submitted_anew(
         qtbot, replay, dock):
+    import os
+    from pathlib import Path
+
+    # repair rounds off: the refusal itself must come back to Review (issue 13 repairs it)
+    Path(os.environ["SAM_AGENT_SETTINGS_FILE"]).write_text('{"repair_rounds": 0}')
     example = example_by_id("plate")
     replay.enqueue_stream(openai_stream(content=example.spec))
     replay.enqueue_stream(openai_stream(content="I would rather not call a tool."))

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from PySide6.QtWidgets import QLineEdit
+from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
@@ -30,11 +30,12 @@ def _literal_tr_strings() -> set[str]:
 
 def test_every_ui_string_has_a_simplified_chinese_translation():
     from sam_plugin.ui.dock import MODES
-    from sam_plugin.ui.settings_dialog import TIMEOUT_FIELDS
+    from sam_plugin.ui.settings_dialog import CAPABILITY_OVERRIDE_ROWS, TIMEOUT_FIELDS
 
     table = i18n.read_ts(i18n.TRANSLATIONS_DIR / "sam_agent_zh_CN.ts")
     sources = {source for (_, source) in table}
     wanted = _literal_tr_strings() | {t for _, t in MODES} | {t for _, t in TIMEOUT_FIELDS}
+    wanted |= {label for _, _, label in CAPABILITY_OVERRIDE_ROWS}
     assert len(wanted) > 80
     assert sorted(wanted - sources) == []
     for (_, source), translation in table.items():  # placeholders survive translation
@@ -197,6 +198,29 @@ def test_the_environment_note_names_only_what_the_user_set(qtbot, tmp_path):
     dialog = SettingsDialog(store, env={"SAM_AGENT_REPLAY": "1", "SAM_AGENT_RUNS_DIR": "/x"})
     qtbot.addWidget(dialog)
     assert dialog.env_note.text() == "" and dialog.env_note.isHidden()
+
+
+def test_settings_dialog_saves_repair_rounds_and_profile_option_overrides(qtbot, tmp_path):
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+    from sam_plugin.ui.settings_store import SettingsStore
+
+    store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
+    dialog = SettingsDialog(store, env={})
+    qtbot.addWidget(dialog)
+    assert dialog.repair_rounds.value() == 2
+    dialog.base_url.setText("http://127.0.0.1:8080/v1")
+    dialog.model.setText("qwen")
+    dialog.repair_rounds.setValue(0)
+    combo = dialog.findChild(QComboBox, "textToolCallsCombo")
+    combo.setCurrentIndex(combo.findData(False))
+    dialog.save()
+    saved = json.loads(store.path.read_text())
+    assert saved["repair_rounds"] == 0 and saved["text_tool_calls"] is False
+    assert "one_call_per_round" not in saved  # "as the profile says" is not stored
+    settings = SettingsDialog(store, env={}).settings()
+    assert settings.repair_rounds == 0
+    assert settings.profile == "llamacpp" and not settings.capabilities.text_tool_calls
+    assert settings.capabilities.one_call_per_round
 
 
 def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):

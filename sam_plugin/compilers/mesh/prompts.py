@@ -23,12 +23,15 @@ Mesh capabilities (tools come later, after the analyst confirms):
   elements), an element size histogram, hanging nodes and free edges.
 Never invent requirements.
 
+Just before the capability line below, write one line "Expected results: ..." with
+the counts after the change (nodes, elements by shape, hanging nodes) and what is selected.
 End the spec with exactly one capability line listing the capabilities you plan, in order:
 Planned Mesh capabilities: <comma-separated list from refine, audit>
 (for example: "Planned Mesh capabilities: refine, audit")."""
 
 _DESIGN_ZH_NOTE = """
-Write the spec in Chinese. The capability line may also be written as
+Write the spec in Chinese; the expected-results line may start with 预期结果：.
+The capability line may also be written as
 计划 Mesh 操作类别：<refine, audit 中的若干项>"""
 
 _COLLECTION = """\

@@ -13,20 +13,38 @@ TOOL_NAMES = {
     "audit": "audit_part",
 }
 
+# "delete duplicate elements" is repair, not edit: the router lets the longest phrase win, so
+# the repair operations are listed with the verbs that would otherwise read as edit.
+_REPAIR_TARGETS_EN = ("duplicate elements", "duplicated elements", "free nodes",
+                      "unused nodes", "orphan nodes", "unreferenced nodes")
+_REPAIR_PHRASES_EN = tuple(
+    f"{verb} {filler}{target}"
+    for verb in ("delete", "remove", "clear", "drop")
+    for filler in ("", "the ", "all ", "all the ", "any ")
+    for target in _REPAIR_TARGETS_EN
+)
+_REPAIR_TARGETS_ZH = ("重复单元", "重复的单元", "自由节点", "孤立节点", "游离节点")
+_REPAIR_PHRASES_ZH = tuple(
+    f"{verb}{filler}{target}"
+    for verb in ("删除", "删掉", "移除", "去除", "清除")
+    for filler in ("", "所有", "全部", "所有的", "全部的")
+    for target in _REPAIR_TARGETS_ZH
+)
+
 KEYWORDS_EN = {
     "build": ("build", "create", "generate", "construct"),
     "edit": ("add", "delete", "remove", "edit", "modify", "insert", "clear"),
     "transform": ("translate", "rotate", "mirror", "reflect", "scale", "copy", "array",
                   "shift", "move"),
-    "repair": ("merge", "repair", "fix", "deduplicate", "coincident", "free nodes",
-               "duplicate elements"),
+    "repair": ("merge", "repair", "fix", "deduplicate", "coincident", *_REPAIR_TARGETS_EN,
+               *_REPAIR_PHRASES_EN),
     "audit": ("audit", "check", "inspect", "verify", "quality"),
 }
 KEYWORDS_ZH = {
     "build": ("建立", "创建", "生成", "构建", "建模", "新建"),
     "edit": ("添加", "增加", "删除", "删掉", "移除", "修改", "编辑", "插入"),
     "transform": ("平移", "旋转", "镜像", "缩放", "复制", "阵列", "移动"),
-    "repair": ("合并", "修复", "重合", "自由节点", "重复单元"),
+    "repair": ("合并", "修复", "重合", *_REPAIR_TARGETS_ZH, *_REPAIR_PHRASES_ZH),
     "audit": ("审计", "检查", "审核", "质量"),
 }
 ALIASES = {

@@ -27,12 +27,15 @@ Property capabilities (tools come later, after the analyst confirms):
   unused sections and materials without elastic data.
 The geometry (nodes, elements) never changes in this mode. Never invent requirements.
 
+Just before the capability line below, write one line "Expected results: ..." with
+the counts after the change (materials, sections, assigned elements) and what is selected.
 End the spec with exactly one capability line listing the capabilities you plan, in order:
 Planned Property capabilities: <comma-separated list from define, assign, audit>
 (for example: "Planned Property capabilities: define, assign, audit")."""
 
 _DESIGN_ZH_NOTE = """
-Write the spec in Chinese. The capability line may also be written as
+Write the spec in Chinese; the expected-results line may start with 预期结果：.
+The capability line may also be written as
 计划 Property 操作类别：<define, assign, audit 中的若干项>"""
 
 _COLLECTION = """\

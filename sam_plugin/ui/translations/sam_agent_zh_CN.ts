@@ -1047,5 +1047,41 @@ run {run_id}, started {started} (UTC)</source>
         <source>Plan: {summary}, waiting for you to execute</source>
         <translation>计划：{summary}，等待你点击“执行”</translation>
     </message>
+    <message>
+        <source>Repair rounds</source>
+        <translation>修复轮数</translation>
+    </message>
+    <message>
+        <source>Repair rounds after a rejected tool call or a compile diagnostic (0: none)</source>
+        <translation>工具调用被拒绝或编译诊断后的修复轮数（0：不修复）</translation>
+    </message>
+    <message>
+        <source>(as the profile says)</source>
+        <translation>（按配置档默认）</translation>
+    </message>
+    <message>
+        <source>on</source>
+        <translation>开</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关</translation>
+    </message>
+    <message>
+        <source>Tool calls written as text</source>
+        <translation>从文本中恢复工具调用</translation>
+    </message>
+    <message>
+        <source>One tool call per round</source>
+        <translation>每轮一个工具调用</translation>
+    </message>
+    <message>
+        <source>Strict tool schemas</source>
+        <translation>严格工具模式</translation>
+    </message>
+    <message>
+        <source>Repair {repair}/{of}: {tool} — {headline}</source>
+        <translation>修复 {repair}/{of}：{tool} — {headline}</translation>
+    </message>
 </context>
 </TS>

@@ -1,0 +1,122 @@
+"""Bounded repair rounds (DESIGN.md §1): a rejected call gets N more tries, never more.
+
+When a collected call is rejected — at the tool-call layer (wrong name, order, count, a call
+written as text, a cut-off answer) or at the compile layer (a diagnostic) — nothing has
+touched SAM, so instead of going back to Review the controller asks again: the confirmed
+spec, the rejected call as the model sent it, the diagnostic with the legal set it names,
+the calls already collected (collected, not executed) and only the tools still needed. A
+repaired call is checked like any other. When the budget is spent, the run goes back to
+Review with the last diagnostic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+RejectedLayer = Literal["tool_call", "compile"]
+
+_SHOWN_CONTENT_CHARS = 1500
+_HEADLINE_CHARS = 120
+
+
+@dataclass(frozen=True)
+class SentCall:
+    """A call exactly as the model sent it (``source`` says whether it was written as text)."""
+
+    tool: str
+    arguments: str
+    source: str = "tool_calls"
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """Why a round's answer (or one collected call) was refused."""
+
+    layer: RejectedLayer
+    tool: str  # the tool the repair asks for first
+    diagnostic: str  # the full text, legal sets included
+    headline: str  # the first problem, for the status line
+    sent: tuple[SentCall, ...] = ()
+    content: str = ""  # the answer's text when it carried no usable call
+
+    def as_event(self) -> dict[str, Any]:
+        return {
+            "layer": self.layer,
+            "tool": self.tool,
+            "headline": self.headline,
+            "diagnostic": self.diagnostic,
+        }
+
+
+def rejection(
+    layer: RejectedLayer,
+    tool: str,
+    diagnostic: str,
+    *,
+    headline: str | None = None,
+    sent: Sequence[SentCall] = (),
+    content: str = "",
+) -> Rejection:
+    first = headline if headline is not None else diagnostic.strip().splitlines()[0]
+    if len(first) > _HEADLINE_CHARS:
+        first = first[: _HEADLINE_CHARS - 1] + "…"
+    return Rejection(layer, tool, diagnostic, first, tuple(sent), content)
+
+
+@dataclass
+class RepairBudget:
+    """At most ``limit`` repair rounds per run; ``used`` is what result.json reports."""
+
+    limit: int
+    used: int = 0
+    history: list[Rejection] = field(default_factory=list)
+
+    def spend(self, refused: Rejection) -> bool:
+        """Record ``refused``; True when a repair round may be sent for it."""
+        self.history.append(refused)
+        if self.used >= self.limit:
+            return False
+        self.used += 1
+        return True
+
+    def label(self, refused: Rejection) -> str:
+        """The status line of the repair round just granted."""
+        return f"Repair {self.used}/{self.limit}: {refused.tool} — {refused.headline}"
+
+    def exhausted_message(self, refused: Rejection) -> str:
+        """What Review shows when no repair round is left: the last diagnostic."""
+        if self.limit == 0:
+            return refused.diagnostic
+        return (
+            f"{refused.diagnostic}\n(still rejected after {self.used} repair round(s); "
+            "nothing was executed)"
+        )
+
+
+def repair_lines(refused: Rejection) -> list[str]:
+    """The part of a round's user message that explains what to fix."""
+    lines = ["Your previous answer was rejected; nothing was executed."]
+    if refused.sent:
+        lines.append("The rejected call(s), exactly as you sent them:")
+        for call in refused.sent:
+            written = " (written as text in your message)" if call.source == "text" else ""
+            lines.append(f"- {call.tool}({call.arguments}){written}")
+    elif refused.content.strip():
+        shown = refused.content.strip()
+        if len(shown) > _SHOWN_CONTENT_CHARS:
+            shown = shown[:_SHOWN_CONTENT_CHARS] + " …"
+        lines += [
+            "Your answer (it carried no usable tool call):",
+            shown,
+            "Send the call through the tools of this request (a structured tool call), not as "
+            "text in your message.",
+        ]
+    lines += [
+        "Diagnostic (fix exactly this; where it lists legal values, use one of them):",
+        refused.diagnostic,
+        "Do not send the rejected call again unchanged.",
+        "",
+    ]
+    return lines
