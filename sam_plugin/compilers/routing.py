@@ -92,6 +92,11 @@ def read_capability_line(rules: RoutingRules, spec_text: str) -> list[str] | Non
     return chosen
 
 
+def without_summary_lines(title: str, spec_text: str) -> str:
+    """The spec without its capability and expected-results lines: the body it has."""
+    return _without_expected_results(without_capability_lines(title, spec_text))
+
+
 def without_capability_lines(title: str, spec_text: str) -> str:
     """The spec without its capability lines (valid or not): what it says besides them."""
     dropped = {number for number, _ in _capability_lines(title, spec_text)}

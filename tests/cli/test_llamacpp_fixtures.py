@@ -46,3 +46,35 @@ def test_a_recorded_llamacpp_run_replays_to_the_same_end(
     if case["status"] == "verified":
         assert run.code == 0 and result["submissions"] == 1
         assert all(check["ok"] for check in result["checks"])
+
+
+TOOL_STREAMS = sorted(
+    (name, path.name) for name in CASES for path in (FIXTURES / name).glob("*.sse")
+    if path.name != "1.sse"
+)
+
+
+def test_there_are_recorded_tool_answers():
+    assert len(TOOL_STREAMS) >= 3
+
+
+@pytest.mark.parametrize(("name", "stream"), TOOL_STREAMS)
+def test_every_recorded_tool_answer_decodes_and_its_text_call_is_recovered(name, stream):
+    """The live answers (also those a later fix no longer asks for) carry the call as text in
+    the content, with no structured call: the recovery finds a tool of the module."""
+    from sam_plugin.compilers.registry import get_module
+    from sam_plugin.runtime.collection import round_calls
+    from sam_plugin.runtime.provider_stream import StreamAccumulator
+    from sam_plugin.runtime.sse import SSEDecoder
+
+    raw = (FIXTURES / name / stream).read_bytes()
+    accumulator, decoder = StreamAccumulator(), SSEDecoder()
+    for piece in (raw[i : i + PIECE] for i in range(0, len(raw), PIECE)):
+        for event in decoder.feed(piece):
+            accumulator.handle(event)
+    assert accumulator.done
+    response = accumulator.result(raw)
+    assert response.tool_calls == []
+    tools = set(get_module(_case(name)["mode"]).tool_names.values())
+    calls = round_calls(response, sorted(tools), tools, text_calls=True)
+    assert calls and all(call.source == "text" and call.name in tools for call in calls)

@@ -28,6 +28,9 @@ from sam_plugin.runtime.design_check import unworthy_spec
     "Sure!\n`Planned Part capabilities: build, audit`",
     "计划 Part 操作类别：build",
     "好的。\n计划 Part 操作类别：build",
+    "Expected results: refine, audit",  # a real 0.5B answer
+    "Expected results: 60 elements\nPlanned Part capabilities: build",
+    "预期结果：60 个单元\n计划 Part 操作类别：build",
 ])
 def test_an_answer_with_nothing_beyond_its_capability_line_is_not_worth_confirming(spec):
     why = unworthy_spec(spec, "Part")
@@ -61,5 +64,5 @@ def test_a_capability_line_alone_fails_at_design_and_is_never_in_review(tmp_path
     controller.subscribe(lambda e: phases.append(e.data.get("phase")))
     assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.FAILED
     assert controller.result.error.layer == "design"
-    assert "says nothing beyond its capability line" in controller.result.error.message
+    assert "says nothing beyond its summary line" in controller.result.error.message
     assert "review" not in phases
