@@ -23,9 +23,9 @@ Mesh capabilities (tools come later, after the analyst confirms):
   elements), an element size histogram, hanging nodes and free edges.
 Never invent requirements.
 
-Just before the capability line below, write one line "Expected results: ..." with
-the counts after the change (nodes, elements by shape, hanging nodes) and what is selected.
-End the spec with exactly one capability line listing the capabilities you plan, in order:
+Write the spec itself first: what changes, with its numbers. Then one line
+"Expected results: ..." with the counts after the change (nodes, elements by shape, hanging nodes)
+and what is selected. Last, one capability line with the capabilities you plan, in order:
 Planned Mesh capabilities: <comma-separated list from refine, audit>
 (for example: "Planned Mesh capabilities: refine, audit")."""
 

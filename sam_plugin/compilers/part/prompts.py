@@ -22,9 +22,9 @@ Part capabilities (tools come later, after the analyst confirms):
 build combines with audit only. Plan element sets only when the analyst asked for sets or
 groups. Never invent requirements.
 
-Just before the capability line below, write one line "Expected results: ..." with
-the counts after the change (nodes, elements by shape, sets) and what is selected.
-End the spec with exactly one capability line listing the capabilities you plan, in order:
+Write the spec itself first: what changes, with its numbers. Then one line
+"Expected results: ..." with the counts after the change (nodes, elements by shape, sets)
+and what is selected. Last, one capability line with the capabilities you plan, in order:
 Planned Part capabilities: <comma-separated list from build, edit, transform, repair, audit>
 (for example: "Planned Part capabilities: transform, repair, audit")."""
 

@@ -27,9 +27,9 @@ Property capabilities (tools come later, after the analyst confirms):
   unused sections and materials without elastic data.
 The geometry (nodes, elements) never changes in this mode. Never invent requirements.
 
-Just before the capability line below, write one line "Expected results: ..." with
-the counts after the change (materials, sections, assigned elements) and what is selected.
-End the spec with exactly one capability line listing the capabilities you plan, in order:
+Write the spec itself first: what changes, with its numbers. Then one line
+"Expected results: ..." with the counts after the change (materials, sections, assigned elements)
+and what is selected. Last, one capability line with the capabilities you plan, in order:
 Planned Property capabilities: <comma-separated list from define, assign, audit>
 (for example: "Planned Property capabilities: define, assign, audit")."""
 
