@@ -23,15 +23,13 @@ Mesh capabilities (tools come later, after the analyst confirms):
   elements), an element size histogram, hanging nodes and free edges.
 Never invent requirements.
 
-Write the spec itself first: what changes, with its numbers. Then one line
-"Expected results: ..." with the counts after the change (nodes, elements by shape, hanging nodes)
-and what is selected. Last, one capability line with the capabilities you plan, in order:
+Write the spec itself first (what changes, with its numbers). Then end it with exactly one
+capability line listing the capabilities you plan, in order:
 Planned Mesh capabilities: <comma-separated list from refine, audit>
 (for example: "Planned Mesh capabilities: refine, audit")."""
 
 _DESIGN_ZH_NOTE = """
-Write the spec in Chinese; the expected-results line may start with 预期结果：.
-The capability line may also be written as
+Write the spec in Chinese. The capability line may also be written as
 计划 Mesh 操作类别：<refine, audit 中的若干项>"""
 
 _COLLECTION = """\

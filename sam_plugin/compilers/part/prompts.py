@@ -22,15 +22,13 @@ Part capabilities (tools come later, after the analyst confirms):
 build combines with audit only. Plan element sets only when the analyst asked for sets or
 groups. Never invent requirements.
 
-Write the spec itself first: what changes, with its numbers. Then one line
-"Expected results: ..." with the counts after the change (nodes, elements by shape, sets)
-and what is selected. Last, one capability line with the capabilities you plan, in order:
+Write the spec itself first (what changes, with its numbers). Then end it with exactly one
+capability line listing the capabilities you plan, in order:
 Planned Part capabilities: <comma-separated list from build, edit, transform, repair, audit>
 (for example: "Planned Part capabilities: transform, repair, audit")."""
 
 _DESIGN_ZH_NOTE = """
-Write the spec in Chinese; the expected-results line may start with 预期结果：.
-The capability line may also be written as
+Write the spec in Chinese. The capability line may also be written as
 计划 Part 操作类别：<build, edit, transform, repair, audit 中的若干项>"""
 
 _COLLECTION = """\

@@ -27,15 +27,13 @@ Property capabilities (tools come later, after the analyst confirms):
   unused sections and materials without elastic data.
 The geometry (nodes, elements) never changes in this mode. Never invent requirements.
 
-Write the spec itself first: what changes, with its numbers. Then one line
-"Expected results: ..." with the counts after the change (materials, sections, assigned elements)
-and what is selected. Last, one capability line with the capabilities you plan, in order:
+Write the spec itself first (what changes, with its numbers). Then end it with exactly one
+capability line listing the capabilities you plan, in order:
 Planned Property capabilities: <comma-separated list from define, assign, audit>
 (for example: "Planned Property capabilities: define, assign, audit")."""
 
 _DESIGN_ZH_NOTE = """
-Write the spec in Chinese; the expected-results line may start with 预期结果：.
-The capability line may also be written as
+Write the spec in Chinese. The capability line may also be written as
 计划 Property 操作类别：<define, assign, audit 中的若干项>"""
 
 _COLLECTION = """\
