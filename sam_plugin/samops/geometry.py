@@ -113,7 +113,9 @@ class PointIndex:
             raise ValueError(f"tolerance {tolerance!r} is out of range for a spatial index")
         self.tolerance = tolerance
         self._inverse = 1.0 / cell
-        self._edge = 1.0 / self._CELL_FACTOR
+        # a little wider than the tolerance: a point exactly at the tolerance from a cell
+        # border (rounding included) must still visit the neighbour cell
+        self._edge = 1.01 / self._CELL_FACTOR
         self._cells: dict[tuple[int, int, int], list[int]] = {}
         self.points: list[Vec3] = []
 
@@ -126,9 +128,9 @@ class PointIndex:
         scaled = value * self._inverse
         cell = math.floor(scaled)
         frac = scaled - cell
-        if frac < self._edge:
+        if frac <= self._edge:
             return (cell, cell - 1)
-        if frac > 1.0 - self._edge:
+        if frac >= 1.0 - self._edge:
             return (cell, cell + 1)
         return (cell,)
 

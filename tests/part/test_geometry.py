@@ -24,6 +24,14 @@ points = st.lists(st.tuples(near, near, near), min_size=1, max_size=40)
 @settings(max_examples=60, deadline=None)
 @given(stored=points, query=st.tuples(near, near, near))
 def test_find_matches_brute_force(stored: list, query: tuple) -> None:
+    _find_matches_brute_force(stored, query)
+
+
+def test_a_point_exactly_at_the_tolerance_across_a_cell_border_is_found() -> None:
+    _find_matches_brute_force([(0.0, 0.0, 0.0)], (0.0, 0.0, -TOL))
+
+
+def _find_matches_brute_force(stored: list, query: tuple) -> None:
     index = PointIndex(TOL)
     for p in stored:
         index.add(p)
