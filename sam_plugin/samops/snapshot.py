@@ -3,20 +3,24 @@
 Runs inside the one composed script: ``take`` before the first mutation, ``restore_quietly``
 in the script's ``except`` (and the host gateway calls ``restore`` after a failed
 verification or for an undo). Nothing is ever created in the model tree for it (I14): the
-snapshot is plain data held by Python (labels, coordinate and connectivity tuples, names).
+snapshot is plain data held by Python (entity objects, coordinate and connectivity tuples,
+names).
 
 Mechanism, chosen by measurement on the 188,356-node part (bench/snapshot_scale.py, CPU
-time; a plain scan of coordinates and connectivity takes 12 ms): a host copy through
-``objectToCopy`` costs 0.6 s on every run and puts a part in ``model.parts``; running on a
-copy costs the same copy plus a swap; rebuilding the whole part through the API costs
-0.53 s. This plain-data snapshot costs 20 ms on every run (five attribute reads per entity,
-11 MB of lists) and the restore only repairs what differs (36 ms after a transform moved 10%
-of the nodes, a third of it the host's ``editNode``; 30 ms after an edit appended a row):
-moved nodes through one ``editNode``, the tail of the creation order from the first changed
-label on (deleted and re-created with its labels, so the host's order, which the
-fingerprint sees, comes back), then sets, assignments, orientations and property
-definitions that differ. A failed run that touched little costs little; one that rewrote
-everything costs a rebuild (0.87 s after a merge near the start). A host that refuses to
+time on the shared machine; a plain scan of coordinates and connectivity takes 12-16 ms): a
+host copy through ``objectToCopy`` costs 0.4-0.6 s on every run and puts a part in
+``model.parts``; running on a copy costs the same copy plus a swap; rebuilding the whole
+part through the API costs 0.55 s. This plain-data snapshot costs about one scan on every
+run: it keeps the entity objects (no API changes an entity's label or shape, so labels and
+shapes are read from them only where needed) and the host's own coordinate and
+connectivity tuples, 6 MB of lists. The restore only repairs what differs (about two scans
+after a transform moved 10% of the nodes, a fifth of it the host's ``editNode``): an
+unmoved node still has the very tuple saved, so one pass over the live nodes finds the
+moved ones (one ``editNode``); the tail of the creation order from the first changed label
+on is deleted and re-created with its labels, so the host's order, which the fingerprint
+sees, comes back; then sets, assignments, orientations and property definitions that
+differ. A failed run that touched little costs little; one that rewrote everything costs a
+rebuild (0.8 s after a merge near the start). A host that refuses to
 hand out a used label again gets that rebuild in a fresh part, swapped in under the part's
 name.
 
@@ -35,6 +39,7 @@ from operator import attrgetter, is_, is_not, ne
 from typing import Any
 
 _LABEL = attrgetter("label")
+_COORDINATES = attrgetter("coordinates")
 
 # host calls the mechanism needs (checked at load and before a snapshot; see ``missing``)
 PART_CALLS = ("Node", "Element", "deleteNode", "deleteElement", "editNode", "Set",
@@ -313,14 +318,35 @@ def _moved(nodes: list[Any], saved: list[Any]) -> list[int]:
     # one pass reading and checking (measured: a third cheaper than a read, then a check)
     suspects = [i for i, node, point in zip(count(), nodes, saved) if node.coordinates
                 is not point]
-    if not suspects:
-        return suspects
-    now = [nodes[i].coordinates for i in suspects]
-    before = list(map(saved.__getitem__, suspects))
+    return _bit_different(suspects, list(map(_COORDINATES, map(nodes.__getitem__, suspects))),
+                          saved)
+
+
+def _moved_in_place(part: Any, saved: PartState) -> list[int] | None:
+    """The usual failure, in one pass over the live nodes: every saved node is still in its
+    place (nodes added after them aside) and these positions moved. None when the saved
+    order is broken, or the snapshot holds no objects: then labels decide."""
+    objects, points = saved.node_objects, saved.coordinates
+    if objects is None or len(part.nodes) < len(objects):
+        return None
+    changed = [i if node is own else -1 for i, node, own, point
+               in zip(count(), part.nodes, objects, points)
+               if node is not own or node.coordinates is not point]
+    if -1 in changed:
+        return None
+    return _bit_different(changed, list(map(_COORDINATES, map(objects.__getitem__, changed))),
+                          points)
+
+
+def _bit_different(positions: list[int], now: list[Any], saved: list[Any]) -> list[int]:
+    """The ``positions`` where the points ``now`` differ from the saved ones, bit for bit."""
+    if not positions:
+        return positions
+    before = list(map(saved.__getitem__, positions))
     if all(map(ne, now, before)):
-        return suspects
+        return positions
     # equal values in new tuples: moved only where a zero changed its sign
-    return [i for i, a, b in zip(suspects, now, before, strict=True) if not _same_point(a, b)]
+    return [i for i, a, b in zip(positions, now, before, strict=True) if not _same_point(a, b)]
 
 
 def differences(snapshot: Snapshot, model: Any) -> list[str]:
@@ -355,15 +381,17 @@ def differences(snapshot: Snapshot, model: Any) -> list[str]:
 
 def _mesh_differences(part: Any, saved: PartState) -> list[str]:
     found = []
-    nodes = list(part.nodes)
     before = len(saved.coordinates)
-    if not len(nodes) == before == _kept_prefix(nodes, saved.node_objects,
-                                                 saved.node_labels_from):
-        found.append(f"node labels ({len(nodes)} nodes now, {before} before)")
-    else:
-        moved = len(_moved(nodes, saved.coordinates))
-        if moved:
-            found.append(f"coordinates of {moved} node(s)")
+    in_place = _moved_in_place(part, saved) if len(part.nodes) == before else None
+    if in_place is None:
+        nodes = list(part.nodes)
+        if len(nodes) == before == _kept_prefix(nodes, saved.node_objects,
+                                                saved.node_labels_from):
+            in_place = _moved(nodes, saved.coordinates)
+        else:
+            found.append(f"node labels ({len(nodes)} nodes now, {before} before)")
+    if in_place:
+        found.append(f"coordinates of {len(in_place)} node(s)")
     elements = list(part.elements)
     same = _identical_prefix(elements, saved.element_objects)
     labels, shapes = saved.elements_from(same)
@@ -527,6 +555,17 @@ def _restore_part(part: Any, saved: PartState) -> None:
 
 
 def _restore_nodes(part: Any, saved: PartState) -> None:
+    points = saved.coordinates
+    moved = _moved_in_place(part, saved)
+    if moved is None:
+        _restore_nodes_by_label(part, saved)
+        return
+    if len(part.nodes) > len(points):
+        part.deleteNode(nodes=part.nodes[len(points):])  # their elements go too
+    _move_back(part, saved.node_objects, points, moved)  # type: ignore[arg-type]
+
+
+def _restore_nodes_by_label(part: Any, saved: PartState) -> None:
     nodes = list(part.nodes)
     keep = _kept_prefix(nodes, saved.node_objects, saved.node_labels_from)
     if keep < len(nodes):
@@ -534,13 +573,16 @@ def _restore_nodes(part: Any, saved: PartState) -> None:
         del nodes[keep:]
     points = saved.coordinates
     if nodes:
-        moved = _moved(nodes, points)
-        if moved:
-            part.editNode(nodes=[nodes[i] for i in moved],
-                          coordinates=[points[i] for i in moved])
+        _move_back(part, nodes, points, _moved(nodes, points))
     create = part.Node
     for label, point in zip(saved.node_labels_from(keep), points[keep:], strict=True):
         create(coordinates=point, label=label)
+
+
+def _move_back(part: Any, nodes: list[Any], points: list[Any], moved: list[int]) -> None:
+    if moved:
+        part.editNode(nodes=list(map(nodes.__getitem__, moved)),
+                      coordinates=list(map(points.__getitem__, moved)))
 
 
 def _restore_elements(part: Any, saved: PartState) -> None:

@@ -363,12 +363,11 @@ class Part:
                 len(nodes) != len(coordinates) or not nodes:
             return False
         try:
-            labels = list(map(_LABEL, nodes))
+            alive = all(map(is_, map(self._nodes.get, map(_LABEL, nodes)), nodes))
         except AttributeError:
             return False
-        if not all(map(is_, map(self._nodes.get, labels), nodes)) or \
-                len(set(labels)) != len(labels) or set(map(type, coordinates)) != {tuple} or \
-                set(map(len, coordinates)) != {3} or \
+        if not alive or len(set(nodes)) != len(nodes) or set(map(type, coordinates)) != {tuple} \
+                or set(map(len, coordinates)) != {3} or \
                 set(map(type, chain.from_iterable(coordinates))) != {float}:
             return False
         total = sum(chain.from_iterable(coordinates))  # inf or nan when any value is not finite
