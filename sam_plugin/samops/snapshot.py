@@ -3,20 +3,24 @@
 Runs inside the one composed script: ``take`` before the first mutation, ``restore_quietly``
 in the script's ``except`` (and the host gateway calls ``restore`` after a failed
 verification or for an undo). Nothing is ever created in the model tree for it (I14): the
-snapshot is plain data held by Python (labels, coordinate and connectivity tuples, names).
+snapshot is plain data held by Python (entity objects, coordinate and connectivity tuples,
+names).
 
 Mechanism, chosen by measurement on the 188,356-node part (bench/snapshot_scale.py, CPU
-time; a plain scan of coordinates and connectivity takes 12 ms): a host copy through
-``objectToCopy`` costs 0.6 s on every run and puts a part in ``model.parts``; running on a
-copy costs the same copy plus a swap; rebuilding the whole part through the API costs
-0.53 s. This plain-data snapshot costs 20 ms on every run (five attribute reads per entity,
-11 MB of lists) and the restore only repairs what differs (36 ms after a transform moved 10%
-of the nodes, a third of it the host's ``editNode``; 30 ms after an edit appended a row):
-moved nodes through one ``editNode``, the tail of the creation order from the first changed
-label on (deleted and re-created with its labels, so the host's order, which the
-fingerprint sees, comes back), then sets, assignments, orientations and property
-definitions that differ. A failed run that touched little costs little; one that rewrote
-everything costs a rebuild (0.87 s after a merge near the start). A host that refuses to
+time on the shared machine; a plain scan of coordinates and connectivity takes 12-16 ms): a
+host copy through ``objectToCopy`` costs 0.4-0.6 s on every run and puts a part in
+``model.parts``; running on a copy costs the same copy plus a swap; rebuilding the whole
+part through the API costs 0.55 s. This plain-data snapshot costs about one scan on every
+run: it keeps the entity objects (no API changes an entity's label or shape, so labels and
+shapes are read from them only where needed) and the host's own coordinate and
+connectivity tuples, 6 MB of lists. The restore only repairs what differs (about two scans
+after a transform moved 10% of the nodes, a fifth of it the host's ``editNode``): an
+unmoved node still has the very tuple saved, so one pass over the live nodes finds the
+moved ones (one ``editNode``); the tail of the creation order from the first changed label
+on is deleted and re-created with its labels, so the host's order, which the fingerprint
+sees, comes back; then sets, assignments, orientations and property definitions that
+differ. A failed run that touched little costs little; one that rewrote everything costs a
+rebuild (0.8 s after a merge near the start). A host that refuses to
 hand out a used label again gets that rebuild in a fresh part, swapped in under the part's
 name.
 
@@ -28,12 +32,14 @@ label. Everything the API can read is back exactly, in the host's order.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress, count
 from operator import attrgetter, is_, is_not, ne
 from typing import Any
 
 _LABEL = attrgetter("label")
+_COORDINATES = attrgetter("coordinates")
 
 # host calls the mechanism needs (checked at load and before a snapshot; see ``missing``)
 PART_CALLS = ("Node", "Element", "deleteNode", "deleteElement", "editNode", "Set",
@@ -50,22 +56,76 @@ PROFILE_FIELDS = {
 Region = tuple[str, Any]  # ("set", name) or ("elements", [labels])
 
 
-@dataclass(eq=False)
 class PartState:
-    """A part as plain data, in the host's order."""
+    """A part as plain data, in the host's order.
 
-    node_labels: list[int]
-    coordinates: list[tuple[float, float, float]]
-    element_labels: list[int]
-    element_types: list[Any]  # the host's shape constants (immutable symbols)
-    connectivity: list[tuple[int, ...]]
-    sets: list[tuple[str, list[int], list[int]]]
-    assignments: list[tuple[str, Region]]
-    orientations: list[tuple[str, tuple[float, float, float], Region]]
-    # identity tokens only, never read: the same live host object in the same place has the
-    # same label, so a restore need not read labels where they match (None once on disk)
-    node_objects: tuple[Any, ...] | None = None
-    element_objects: tuple[Any, ...] | None = None
+    ``coordinates`` and ``connectivity`` are the host's own tuples as read (tuples are
+    immutable: a move or a merge gives a node or element a new tuple, never changes one).
+    Captured from the host, the state keeps the entity objects too: no API changes an
+    entity's label or shape, so an object stands for both and they are read from it only
+    where they are needed (the entities a restore re-creates, a snapshot file, a
+    comparison that cannot go by identity). Loaded from a file, the state has labels and
+    shapes as lists and no objects.
+    """
+
+    __slots__ = ("coordinates", "connectivity", "sets", "assignments", "orientations",
+                 "node_objects", "element_objects", "_node_labels", "_element_labels",
+                 "_element_types")
+
+    def __init__(self, *, coordinates: list[tuple[float, float, float]],
+                 connectivity: list[tuple[int, ...]],
+                 sets: list[tuple[str, list[int], list[int]]],
+                 assignments: list[tuple[str, Region]],
+                 orientations: list[tuple[str, tuple[float, float, float], Region]],
+                 node_objects: list[Any] | None = None,
+                 element_objects: list[Any] | None = None,
+                 node_labels: list[int] | None = None,
+                 element_labels: list[int] | None = None,
+                 element_types: list[Any] | None = None) -> None:
+        if (node_objects is None and node_labels is None) or \
+                (element_objects is None and (element_labels is None or element_types is None)):
+            raise ValueError("a part state needs the entity objects or their labels and shapes")
+        self.coordinates = coordinates
+        self.connectivity = connectivity
+        self.sets = sets
+        self.assignments = assignments
+        self.orientations = orientations
+        self.node_objects = node_objects
+        self.element_objects = element_objects
+        self._node_labels = node_labels
+        self._element_labels = element_labels
+        self._element_types = element_types
+
+    @property
+    def node_labels(self) -> list[int]:
+        if self._node_labels is None:
+            self._node_labels = [n.label for n in self.node_objects]  # type: ignore[union-attr]
+        return self._node_labels
+
+    @property
+    def element_labels(self) -> list[int]:
+        if self._element_labels is None:
+            self._element_labels = [e.label for e in self.element_objects]  # type: ignore[union-attr]
+        return self._element_labels
+
+    @property
+    def element_types(self) -> list[Any]:
+        """The host's shape constants (immutable symbols)."""
+        if self._element_types is None:
+            self._element_types = [e.type for e in self.element_objects]  # type: ignore[union-attr]
+        return self._element_types
+
+    def node_labels_from(self, start: int) -> list[int]:
+        if self._node_labels is not None or self.node_objects is None:
+            return self.node_labels[start:]
+        return [n.label for n in self.node_objects[start:]]
+
+    def elements_from(self, start: int) -> tuple[list[int], list[Any]]:
+        """Labels and shapes of the saved elements from position ``start`` on."""
+        if self._element_labels is not None or self.element_objects is None:
+            return self.element_labels[start:], self.element_types[start:]
+        tail = self.element_objects[start:]
+        return [e.label for e in tail], [e.type for e in tail]
 
 
 @dataclass(eq=False)
@@ -98,8 +158,9 @@ class Snapshot:
         if state is None:
             return 0
         total = sum(sys.getsizeof(column) for column in (
-            state.node_labels, state.coordinates, state.element_labels, state.element_types,
-            state.connectivity, state.node_objects or (), state.element_objects or ()))
+            state.coordinates, state.connectivity, state.node_objects or (),
+            state.element_objects or (), state._node_labels or (),
+            state._element_labels or (), state._element_types or ()))
         for _name, nodes, elements in state.sets:
             total += sys.getsizeof(nodes) + sys.getsizeof(elements)
         return total
@@ -142,23 +203,29 @@ def take(model: Any, part_name: str) -> Snapshot:
 
 
 def capture_part(part: Any) -> PartState:
-    # comprehensions, not map(attrgetter): measured 30% faster on slotted host entities
-    nodes = tuple(part.nodes)
-    elements = tuple(part.elements)
+    """What a restore needs: the entity objects (for labels and shapes, never changed on an
+    entity) and the coordinate and connectivity tuples, each read once."""
+    nodes = list(part.nodes)
+    elements = list(part.elements)
     return PartState(
-        node_labels=[n.label for n in nodes],
+        # comprehensions, not map(attrgetter): measured 30% faster on slotted host entities
         coordinates=[n.coordinates for n in nodes],
-        element_labels=[e.label for e in elements],
-        element_types=[e.type for e in elements],
         connectivity=[e.connectivity for e in elements],
         sets=_capture_sets(part),
-        assignments=[(a.sectionName, _region_of(part, a.region))
-                     for a in part.sectionAssignments],
-        orientations=[(str(o.method), tuple(o.n1), _region_of(part, o.region))
-                      for o in part.beamOrientations],
+        assignments=_capture_assignments(part),
+        orientations=_capture_orientations(part),
         node_objects=nodes,
         element_objects=elements,
     )
+
+
+def _capture_assignments(part: Any) -> list[tuple[str, Region]]:
+    return [(a.sectionName, _region_of(part, a.region)) for a in part.sectionAssignments]
+
+
+def _capture_orientations(part: Any) -> list[tuple[str, tuple[float, float, float], Region]]:
+    return [(str(o.method), tuple(o.n1), _region_of(part, o.region))
+            for o in part.beamOrientations]
 
 
 def _capture_sets(part: Any) -> list[tuple[str, list[int], list[int]]]:
@@ -218,20 +285,68 @@ def _same_point(a: Any, b: Any) -> bool:
 def _first_difference(current: Any, saved: Any, differ: Any = ne) -> int:
     """Length of the common prefix of two sequences (all C-level); ``differ`` compares."""
     shorter = min(len(current), len(saved))
-    head, saved_head = current[:shorter], saved[:shorter]
+    head = current if len(current) == shorter else current[:shorter]
+    saved_head = saved if len(saved) == shorter else saved[:shorter]
     # sequence equality skips identical items (operator.ne on two tuples would compare them)
     if type(head) is type(saved_head) and head == saved_head:
         return shorter
     return next(compress(count(), map(differ, head, saved_head)), shorter)
 
 
-def _same_prefix(objects: tuple[Any, ...], saved_objects: Any, saved_labels: list[int]) -> int:
-    """Where the live order first differs from the saved one: the same objects need no label
-    read; from the first other object on, labels decide."""
-    keep = 0 if saved_objects is None else _first_difference(objects, saved_objects, is_not)
-    if keep == len(objects) == len(saved_labels):
+def _identical_prefix(live: list[Any], saved: list[Any] | None) -> int:
+    """How many leading live entities are the very objects saved (no attribute read)."""
+    if saved is None:
+        return 0
+    if live and type(live[0]).__eq__ is not object.__eq__:  # list equality would call it
+        return next(compress(count(), map(is_not, live, saved)), min(len(live), len(saved)))
+    return _first_difference(live, saved, is_not)
+
+
+def _kept_prefix(live: list[Any], saved_objects: list[Any] | None,
+                 saved_labels_from: Callable[[int], list[int]]) -> int:
+    """How many leading live entities are the saved ones, in the saved order: the very
+    objects need no label read; from the first other one on, labels decide."""
+    keep = _identical_prefix(live, saved_objects)
+    if saved_objects is not None and keep == len(live) == len(saved_objects):
         return keep
-    return keep + _first_difference([e.label for e in objects[keep:]], saved_labels[keep:])
+    return keep + _first_difference([e.label for e in live[keep:]], saved_labels_from(keep))
+
+
+def _moved(nodes: list[Any], saved: list[Any]) -> list[int]:
+    """Positions of ``nodes`` whose point is not bit-equal to the saved one there. The host
+    hands back the same tuple for an unmoved node: only the others are compared by value."""
+    # one pass reading and checking (measured: a third cheaper than a read, then a check)
+    suspects = [i for i, node, point in zip(count(), nodes, saved) if node.coordinates
+                is not point]
+    return _bit_different(suspects, list(map(_COORDINATES, map(nodes.__getitem__, suspects))),
+                          saved)
+
+
+def _moved_in_place(part: Any, saved: PartState) -> list[int] | None:
+    """The usual failure, in one pass over the live nodes: every saved node is still in its
+    place (nodes added after them aside) and these positions moved. None when the saved
+    order is broken, or the snapshot holds no objects: then labels decide."""
+    objects, points = saved.node_objects, saved.coordinates
+    if objects is None or len(part.nodes) < len(objects):
+        return None
+    changed = [i if node is own else -1 for i, node, own, point
+               in zip(count(), part.nodes, objects, points)
+               if node is not own or node.coordinates is not point]
+    if -1 in changed:
+        return None
+    return _bit_different(changed, list(map(_COORDINATES, map(objects.__getitem__, changed))),
+                          points)
+
+
+def _bit_different(positions: list[int], now: list[Any], saved: list[Any]) -> list[int]:
+    """The ``positions`` where the points ``now`` differ from the saved ones, bit for bit."""
+    if not positions:
+        return positions
+    before = list(map(saved.__getitem__, positions))
+    if all(map(ne, now, before)):
+        return positions
+    # equal values in new tuples: moved only where a zero changed its sign
+    return [i for i, a, b in zip(positions, now, before, strict=True) if not _same_point(a, b)]
 
 
 def differences(snapshot: Snapshot, model: Any) -> list[str]:
@@ -251,26 +366,41 @@ def differences(snapshot: Snapshot, model: Any) -> list[str]:
         return found
     if not exists:
         return found + [f"part {snapshot.part_name!r} is missing"]
-    live = capture_part(model.parts[snapshot.part_name])
+    part = model.parts[snapshot.part_name]
+    found += _mesh_differences(part, snapshot.part)
+    live_sets = _capture_sets(part)
     saved = snapshot.part
-    if live.node_labels != saved.node_labels:
-        found.append(f"node labels ({len(live.node_labels)} nodes now, "
-                     f"{len(saved.node_labels)} before)")
-    else:
-        moved = sum(1 for a, b in zip(live.coordinates, saved.coordinates, strict=True)
-                    if not _same_point(a, b))
-        if moved:
-            found.append(f"coordinates of {moved} node(s)")
-    if live.element_labels != saved.element_labels or live.connectivity != saved.connectivity \
-            or not all(map(is_, live.element_types, saved.element_types)):
-        found.append(f"elements ({len(live.element_labels)} now, "
-                     f"{len(saved.element_labels)} before)")
-    if live.sets != saved.sets:
-        found.append("sets " + (", ".join(_changed_names(live.sets, saved.sets)) or "(order)"))
-    if live.assignments != saved.assignments:
+    if live_sets != saved.sets:
+        found.append("sets " + (", ".join(_changed_names(live_sets, saved.sets)) or "(order)"))
+    if _capture_assignments(part) != saved.assignments:
         found.append("section assignments")
-    if live.orientations != saved.orientations:
+    if _capture_orientations(part) != saved.orientations:
         found.append("beam orientations")
+    return found
+
+
+def _mesh_differences(part: Any, saved: PartState) -> list[str]:
+    found = []
+    before = len(saved.coordinates)
+    in_place = _moved_in_place(part, saved) if len(part.nodes) == before else None
+    if in_place is None:
+        nodes = list(part.nodes)
+        if len(nodes) == before == _kept_prefix(nodes, saved.node_objects,
+                                                saved.node_labels_from):
+            in_place = _moved(nodes, saved.coordinates)
+        else:
+            found.append(f"node labels ({len(nodes)} nodes now, {before} before)")
+    if in_place:
+        found.append(f"coordinates of {len(in_place)} node(s)")
+    elements = list(part.elements)
+    same = _identical_prefix(elements, saved.element_objects)
+    labels, shapes = saved.elements_from(same)
+    others = elements[same:]
+    before = len(saved.connectivity)
+    if len(elements) != before or [e.label for e in others] != labels \
+            or not all(map(is_, [e.type for e in others], shapes)) \
+            or [e.connectivity for e in elements] != saved.connectivity:
+        found.append(f"elements ({len(elements)} now, {before} before)")
     return found
 
 
@@ -419,49 +549,58 @@ def _restore_part(part: Any, saved: PartState) -> None:
     _restore_elements(part, saved)
     _restore_sets(part, saved)
     _restore_entries(part, part.sectionAssignments, saved.assignments,
-                     [(a.sectionName, _region_of(part, a.region))
-                      for a in part.sectionAssignments], _assign)
+                     _capture_assignments(part), _assign)
     _restore_entries(part, part.beamOrientations, saved.orientations,
-                     [(str(o.method), tuple(o.n1), _region_of(part, o.region))
-                      for o in part.beamOrientations], _orient)
+                     _capture_orientations(part), _orient)
 
 
 def _restore_nodes(part: Any, saved: PartState) -> None:
-    nodes = tuple(part.nodes)
-    keep = _same_prefix(nodes, saved.node_objects, saved.node_labels)
+    points = saved.coordinates
+    moved = _moved_in_place(part, saved)
+    if moved is None:
+        _restore_nodes_by_label(part, saved)
+        return
+    if len(part.nodes) > len(points):
+        part.deleteNode(nodes=part.nodes[len(points):])  # their elements go too
+    _move_back(part, saved.node_objects, points, moved)  # type: ignore[arg-type]
+
+
+def _restore_nodes_by_label(part: Any, saved: PartState) -> None:
+    nodes = list(part.nodes)
+    keep = _kept_prefix(nodes, saved.node_objects, saved.node_labels_from)
     if keep < len(nodes):
         part.deleteNode(nodes=nodes[keep:])  # their elements go too; re-made below
-    kept = nodes[:keep]
-    if kept:
-        current = [n.coordinates for n in kept]
-        # the host hands back the same tuple for an unmoved node: only the others are compared
-        suspects = compress(range(keep), map(is_not, current, saved.coordinates))
-        points = saved.coordinates
-        moved = [i for i in suspects
-                 if current[i] != points[i] or not _same_point(current[i], points[i])]
-        if moved:
-            part.editNode(nodes=[kept[i] for i in moved],
-                          coordinates=[saved.coordinates[i] for i in moved])
+        del nodes[keep:]
+    points = saved.coordinates
+    if nodes:
+        _move_back(part, nodes, points, _moved(nodes, points))
     create = part.Node
-    for label, point in zip(saved.node_labels[keep:], saved.coordinates[keep:], strict=True):
+    for label, point in zip(saved.node_labels_from(keep), points[keep:], strict=True):
         create(coordinates=point, label=label)
 
 
+def _move_back(part: Any, nodes: list[Any], points: list[Any], moved: list[int]) -> None:
+    if moved:
+        part.editNode(nodes=list(map(nodes.__getitem__, moved)),
+                      coordinates=list(map(points.__getitem__, moved)))
+
+
 def _restore_elements(part: Any, saved: PartState) -> None:
-    elements = tuple(part.elements)
+    elements = list(part.elements)
     # the shape is not compared: the host fixes it by the node count (QUAD 4, TRI 3, BEAM 2)
-    keep = _same_prefix(elements, saved.element_objects, saved.element_labels)
-    keep = min(keep, _first_difference([e.connectivity for e in elements[:keep]],
-                                       saved.connectivity))
+    keep = _kept_prefix(elements, saved.element_objects,
+                        lambda start: saved.elements_from(start)[0])
+    kept = elements if keep == len(elements) else elements[:keep]
+    keep = _first_difference([e.connectivity for e in kept], saved.connectivity)
     if keep < len(elements):
         part.deleteElement(elements=elements[keep:])
-    if keep == len(saved.element_labels):
+    if keep == len(saved.connectivity):
         return
-    nodes = tuple(part.nodes)
+    nodes = list(part.nodes)
     by_label = dict(zip([n.label for n in nodes], nodes, strict=True))
     create = part.Element
-    for label, shape, row in zip(saved.element_labels[keep:], saved.element_types[keep:],
-                                 saved.connectivity[keep:], strict=True):
+    labels, shapes = saved.elements_from(keep)
+    for label, shape, row in zip(labels, shapes, saved.connectivity[keep:], strict=True):
         create(nodes=tuple(map(by_label.__getitem__, row)), elemShape=shape, label=label)
 
 

@@ -7,7 +7,9 @@ to date afterwards, so building a 200,000-element part pays nothing for it.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterable
+from itertools import chain
 from operator import attrgetter, is_
 from typing import TYPE_CHECKING, Any
 
@@ -330,6 +332,8 @@ class Part:
         reject_keywords(extra)
         if coordinates is None:
             raise TypeError("editNode needs coordinates")
+        if self._moved_fast(nodes, coordinates):
+            return
         if type(nodes) is MeshNode:
             targets = self._members(nodes, MeshNode, "nodes")
             points = [vec3(coordinates, "coordinates")]
@@ -350,6 +354,27 @@ class Part:
             points = [vec3(point, f"coordinates[{i}]") for i, point in enumerate(raw)]
         for node, point in zip(targets, points, strict=True):
             move_node(node, point)
+
+    def _moved_fast(self, nodes: Any, coordinates: Any) -> bool:
+        """The bulk fast path of ``editNode``, C-level checks only: distinct live nodes of this
+        part and as many tuples of three finite floats (kept as given, as ``Node`` keeps
+        them). Any doubt returns False and the checked path raises the host's error."""
+        if type(nodes) not in (list, tuple) or type(coordinates) not in (list, tuple) or \
+                len(nodes) != len(coordinates) or not nodes:
+            return False
+        try:
+            alive = all(map(is_, map(self._nodes.get, map(_LABEL, nodes)), nodes))
+        except AttributeError:
+            return False
+        if not alive or len(set(nodes)) != len(nodes) or set(map(type, coordinates)) != {tuple} \
+                or set(map(len, coordinates)) != {3} or \
+                set(map(type, chain.from_iterable(coordinates))) != {float}:
+            return False
+        total = sum(chain.from_iterable(coordinates))  # inf or nan when any value is not finite
+        if total - total != 0.0:
+            return False
+        deque(map(_set_node_coordinates, nodes, coordinates), maxlen=0)
+        return True
 
     def mergeNodes(self, nodes: Any, tolerance: Any = 1e-6,  # noqa: N802 - host API
                    removeDuplicateElements: Any = True, **extra: Any) -> None:  # noqa: N803

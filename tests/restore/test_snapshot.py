@@ -77,6 +77,21 @@ def test_a_snapshot_file_restores_the_same(fresh_sam_database, tmp_path):
     assert without_counters(saved(sam, tmp_path / "a.sam.json")) == without_counters(before)
 
 
+def test_a_snapshot_kept_after_the_run_still_has_the_labels_before(fresh_sam_database, tmp_path):
+    """As the gateway keeps it: written after the run changed (and deleted) the entities the
+    snapshot holds; labels and shapes are read from those objects then, as they were."""
+    sam = fresh_sam_database
+    _plate_with_everything(sam)
+    before, fingerprint = saved(sam, tmp_path / "b.sam.json"), _fingerprint(sam)
+    model = sam.mdb.models["Model-1"]
+    taken = snapshot.take(model, "Plate")
+    _vandalize(sam)
+    snapshot_file.save(taken, tmp_path / "s.npz")
+    snapshot.restore(model, snapshot_file.load(tmp_path / "s.npz"))
+    assert _fingerprint(sam) == fingerprint
+    assert without_counters(saved(sam, tmp_path / "a.sam.json")) == without_counters(before)
+
+
 def test_label_order_the_host_kept_comes_back(fresh_sam_database, tmp_path):
     from samConstants import QUAD
 

@@ -143,3 +143,31 @@ def test_merge_is_linear_on_a_large_grid(part: Any, make_grid: Any) -> None:
     part.mergeNodes(part.nodes)
     assert time.perf_counter() - start < 5.0
     assert len(part.nodes) == 121 * 121 and copy[0].label == 121 * 121 + 1
+
+
+def test_bulk_edit_node_keeps_given_tuples_and_refuses_as_before(part: Any,
+                                                                  make_grid: Any) -> None:
+    """A list of live nodes with tuples of finite floats is moved as given (as Node keeps its
+    tuple); anything else takes the checked path and raises the host's error, moving none."""
+    nodes, _ = make_grid(part, 1, 1)
+    points = [(9.0, 0.0, 0.0), (0.0, 9.0, -0.0)]
+    part.editNode(nodes=nodes[:2], coordinates=points)
+    assert nodes[0].coordinates is points[0] and nodes[1].coordinates is points[1]
+    part.editNode(nodes=nodes[:2], coordinates=[(1, 2, 3), [4.0, 5.0, 6.0]])
+    assert nodes[0].coordinates == (1.0, 2.0, 3.0) and type(nodes[0].coordinates[0]) is float
+    assert nodes[1].coordinates == (4.0, 5.0, 6.0) and type(nodes[1].coordinates) is tuple
+    before = [n.coordinates for n in nodes]
+    with pytest.raises(ValueError, match="must not repeat a node"):
+        part.editNode(nodes=[nodes[0], nodes[0]], coordinates=[(0.0, 0.0, 0.0)] * 2)
+    with pytest.raises(ValueError, match="must be finite"):
+        part.editNode(nodes=nodes[:2], coordinates=[(0.0, 0.0, 0.0), (float("inf"), 0.0, 0.0)])
+    with pytest.raises(TypeError, match="sequence of 3 numbers"):
+        part.editNode(nodes=nodes[:2], coordinates=[(0.0, 0.0, 0.0), (0.0, 0.0)])
+    other = part._model.Part(name="Other")
+    stranger = other.Node(coordinates=(0.0, 0.0, 0.0))
+    with pytest.raises(ValueError, match="belongs to part 'Other'"):
+        part.editNode(nodes=[nodes[0], stranger], coordinates=[(0.0, 0.0, 0.0)] * 2)
+    part.deleteNode(nodes[3])
+    with pytest.raises(ValueError, match="has been deleted"):
+        part.editNode(nodes=[nodes[0], nodes[3]], coordinates=[(0.0, 0.0, 0.0)] * 2)
+    assert [n.coordinates for n in nodes] == before
