@@ -1,4 +1,4 @@
-"""The offline SAM host window: the stand-in for SAM's main window (DESIGN.md §9).
+"""The offline SAM host window: the stand-in for SAM's main window (docs/architecture.md §9).
 
 ``create_window(workspace=None)`` opens ``workspace`` (a ``*.sam.json``), loads the plugins
 named by ``plugin.json`` with a host object, and returns the (not yet shown) main window.

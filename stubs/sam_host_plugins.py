@@ -1,10 +1,17 @@
 """Plugin loading as SAM does it: read ``plugin.json``, import the entry point, call it with a
 host object; unloading calls the manifest's ``unload`` with the same host object.
+
+Finding a manifest runs no plugin code (as napari's npe2 finds manifests): an installed
+distribution declares ``[project.entry-points."sam.plugins"] name = "package:plugin.json"``,
+and ``find_manifest`` locates the package's directory with ``importlib.util.find_spec``,
+which does not execute a top-level package.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import importlib.util
 import json
 import sys
 from collections.abc import Callable
@@ -16,7 +23,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_MANIFEST = REPO_ROOT / "plugin.json"
+ENTRY_POINT_GROUP = "sam.plugins"
 
 DOCK_AREAS = {
     "left": Qt.DockWidgetArea.LeftDockWidgetArea,
@@ -28,6 +35,29 @@ DOCK_AREAS = {
 
 class PluginManifestError(ValueError):
     """A ``plugin.json`` that SAM would refuse; the message names the field."""
+
+
+def find_manifest(package: str = "sam_plugin", resource: str = "plugin.json") -> Path:
+    """The manifest file inside ``package``, located without importing it (a source checkout
+    that is not installed is looked up from the repository root)."""
+    spec = None
+    if "." not in package:  # find_spec of a submodule would import its parents
+        spec = importlib.util.find_spec(package)
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))) / resource
+    return REPO_ROOT.joinpath(*package.split("."), resource)
+
+
+def installed_manifests() -> list[Path]:
+    """The manifests installed distributions declare in the ``sam.plugins`` entry points."""
+    found = []
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        package, _, resource = entry.value.partition(":")
+        found.append(find_manifest(package.strip(), resource.strip() or "plugin.json"))
+    return found
+
+
+DEFAULT_MANIFEST = find_manifest()
 
 
 @dataclass

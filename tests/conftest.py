@@ -1,7 +1,7 @@
 """Shared test set-up: the offline SAM (``stubs/``) is put on ``sys.path`` for tests only.
 
 ``stubs/`` must never be installed into site-packages: inside the real SAM it would shadow
-the host's own ``sam`` module (DESIGN.md §2).
+the host's own ``sam`` module (docs/architecture.md §2).
 """
 
 from __future__ import annotations

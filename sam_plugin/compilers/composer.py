@@ -1,4 +1,4 @@
-"""The one-script composer (DESIGN.md §5).
+"""The one-script composer (docs/architecture.md §5).
 
 Layout: header comment → imports (``sam``; only the ``samConstants`` names used; declared
 ``sam_plugin.samops`` helpers) → target binding → every preflight → the snapshot → every

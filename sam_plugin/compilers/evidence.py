@@ -107,7 +107,7 @@ class Prediction(BaseModel):
 
 
 class Check(BaseModel):
-    """One verification line, as written to ``result.json`` (DESIGN.md §7)."""
+    """One verification line, as written to ``result.json`` (docs/architecture.md §7)."""
 
     name: str
     expected: str

@@ -1,4 +1,5 @@
-"""pydantic types for the common IR values of DESIGN.md §4 (the typed side of schema_common).
+"""pydantic types for the common IR values (docs/architecture.md §4), the typed side of
+schema_common.
 
 Normalization happens here: coordinates are rounded to a fixed precision so that equal calls
 give equal script bytes, and enum strings are upper-cased.

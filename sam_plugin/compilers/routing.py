@@ -1,4 +1,4 @@
-"""The generic capability router of DESIGN.md §4 "Routing".
+"""The generic capability router of docs/architecture.md §4 "Routing".
 
 1. An explicit capability line — ``Planned <Module> capabilities: a, b`` or
    ``计划 <Module> 操作类别：a, b`` — wins; when several are present the last valid one wins.

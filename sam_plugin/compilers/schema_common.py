@@ -1,8 +1,8 @@
 """JSON Schema (Draft 2020-12) fragments shared by every domain, and the tool-definition builder.
 
-DESIGN.md §4 common types: ``Vec3``, ``LocalId``, ``Name``, ``Shape`` and ``Selector``. Every
-object carries ``additionalProperties: false``. Each function returns a fresh dict, so callers
-may embed or decorate it without aliasing.
+The common types of docs/architecture.md §4: ``Vec3``, ``LocalId``, ``Name``, ``Shape`` and
+``Selector``. Every object carries ``additionalProperties: false``. Each function returns a
+fresh dict, so callers may embed or decorate it without aliasing.
 
 The strict-mode variant (``strict_schema``) is what providers with strict function calling
 accept: every property is listed in ``required``, optional ones become nullable, and only the
@@ -144,7 +144,7 @@ def tagged(tag_key: str, tag_value: str, properties: Mapping[str, dict[str, Any]
 
 
 def selector(description: str = "") -> dict[str, Any]:
-    """DESIGN.md §4 Selector: all / labels / set / shape / box."""
+    """docs/architecture.md §4 Selector: all / labels / set / shape / box."""
     variants = [
         tagged("by", "all", {}, description="every entity"),
         tagged("by", "labels", {"labels": array(integer(minimum=1), "existing SAM labels",

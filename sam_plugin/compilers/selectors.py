@@ -1,4 +1,4 @@
-"""The Selector IR (DESIGN.md §4), its compile-time checks and its prediction helpers.
+"""The Selector IR (docs/architecture.md §4), its compile-time checks and its prediction helpers.
 
 Checks run against the live part (read-only) and the predicted state of the run, so a set
 created by an earlier call of the same run is accepted. Prediction helpers use the same

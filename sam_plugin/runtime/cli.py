@@ -1,4 +1,4 @@
-"""``sam-agent``: the headless gated pipeline (DESIGN.md §6) and the offline demo.
+"""``sam-agent``: the headless gated pipeline (docs/architecture.md §6) and the offline demo.
 
 ``sam-agent run`` opens a workspace (through the offline SAM stub outside SAM, saying so),
 streams the spec, asks y/N unless ``--yes``, prints progress with true status words, and exits

@@ -1,5 +1,5 @@
 """The generic gated controller: observe, design, wait for the human, collect, compile,
-show the plan and wait for the human again, execute once, verify (DESIGN.md §1). It knows
+show the plan and wait for the human again, execute once, verify (docs/architecture.md §1). It knows
 nothing about any domain: modules come through the DomainModule protocol (which also
 describes the plan), SAM through the host gateway, the LLM through the provider.
 

@@ -1,4 +1,5 @@
-"""Run events: appended to ``events.jsonl`` (DESIGN.md §8) and delivered to in-process listeners.
+"""Run events: appended to ``events.jsonl`` (docs/architecture.md §8) and delivered to
+in-process listeners.
 
 Persisted events are the contract other tools read. A few listener-only events carry the live
 view (phase labels, streamed spec text, collection progress) and are never written to disk.

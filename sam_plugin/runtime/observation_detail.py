@@ -1,6 +1,6 @@
 """Observation layer L3: nodes and elements on demand, capped, read-only.
 
-A query picks entities with the same selector words the tool IR uses (DESIGN.md §4) plus
+A query picks entities with the same selector words the tool IR uses (docs/architecture.md §4) plus
 ``nearest``: ``{"entity": "nodes", "by": "labels", "labels": [...]}``, ``by: "set"`` with
 ``name``, ``by: "box"`` with ``min``/``max`` (inclusive; an element is inside when all its
 nodes are), ``by: "nearest"`` with ``point`` and ``k`` (elements by centroid distance).

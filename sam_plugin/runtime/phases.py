@@ -1,4 +1,4 @@
-"""The controller's phases and the only transitions allowed between them (DESIGN.md §1).
+"""The controller's phases and the only transitions allowed between them (docs/architecture.md §1).
 
 An illegal transition raises: the gate between "the human read the spec" and "SAM is
 touched" is this table, not a convention spread over the controller.

@@ -1,7 +1,7 @@
 """Run ids, run directories and their artifacts, ``result.json`` and the run history.
 
 A run id sorts by time as text (``20261129T193000Z-ab12cd``); its directory
-``<runs-dir>/<run_id>/`` holds every artifact of DESIGN.md §7.
+``<runs-dir>/<run_id>/`` holds every artifact of docs/architecture.md §7.
 """
 
 from __future__ import annotations
@@ -99,7 +99,10 @@ class SaveOutcome(BaseModel):
 
 
 class RunResult(BaseModel):
-    """``result.json`` (DESIGN.md §7). ``unknown`` marks a run whose execution outcome was lost."""
+    """``result.json`` (docs/architecture.md §7).
+
+    ``unknown`` marks a run whose execution outcome was lost.
+    """
 
     run_id: str
     status: RunStatus

@@ -1,6 +1,6 @@
 """Incremental Server-Sent Events decoder over raw bytes (WHATWG event-stream rules).
 
-Why not ``httpx-sse`` (DESIGN.md §10 prefers it): its ``EventSource`` reads the body through
+Why not ``httpx-sse`` (see docs/architecture.md §10): its ``EventSource`` reads the body through
 ``response.aiter_text()``, which consumes the stream, so the raw bytes we must keep verbatim
 for ``provider_*.sse`` (and scrub of the key) are not observable; its incremental decoders
 that could be fed our own byte loop live in a private module (``httpx_sse._decoders``), and

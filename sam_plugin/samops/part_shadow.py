@@ -1,4 +1,4 @@
-"""An in-memory shadow of a part: the DESIGN.md §3 host API subset the Part samops use.
+"""An in-memory shadow of a part: the docs/architecture.md §3 host API subset the Part samops use.
 
 Compilers copy the live part into a shadow and run on it the very samops mutations the
 generated script will run (the run's earlier calls, then this one), so predicted counts come

@@ -1,4 +1,4 @@
-"""Resolve a Selector dict (DESIGN.md §4) against the live part: host API only.
+"""Resolve a Selector dict (docs/architecture.md §4) against the live part: host API only.
 
 Used by generated Part, Property and Mesh scripts (selectors arrive as literal dicts) and by
 the compilers to predict how many entities a selector picks now.

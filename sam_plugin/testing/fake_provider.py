@@ -362,7 +362,7 @@ def split_sse(data: bytes) -> list[bytes]:
 
 
 def is_design_request(request: Any) -> bool:
-    """A request without tools (DESIGN.md I1)."""
+    """A request without tools (docs/architecture.md I1)."""
     return isinstance(request, dict) and "tools" not in request
 
 

@@ -1,5 +1,5 @@
 """The SAM Agent dock: mode and target, the request, the streamed spec, Confirm/Cancel in
-Review, true progress words, the verified result and the run history (DESIGN.md §9).
+Review, true progress words, the verified result and the run history (docs/architecture.md §9).
 
 The dock talks to the runtime through the controller's public API and its events (re-emitted
 as a Qt signal by :class:`ControllerBridge`). Async work runs as tasks on the qasync loop that
@@ -99,7 +99,7 @@ STATUS_COLOURS = {"verified": "#1a7f37", "failed": "#cf222e", "review": "#9a6700
 
 
 class SamAgentDock(QDockWidget):
-    """objectName ``samAgentDock``; see DESIGN.md §9 for the child objectNames."""
+    """objectName ``samAgentDock``; see docs/architecture.md §9 for the child objectNames."""
 
     runFinished = Signal(object)  # noqa: N815 (Qt naming): the RunResult (or None)
 
@@ -529,7 +529,7 @@ class SamAgentDock(QDockWidget):
         self.controller.invalidate(reason)
         self._finish_ui(self.controller.result, back_in_review=False)
         # No "Review" in this text: automation tells a failed run from one back in Review
-        # by the words Failed / Review (DESIGN.md §9).
+        # by the words Failed / Review (docs/architecture.md §9).
         self.set_status(tr("Failed — the mode or target changed after the spec was written, so "
                            "it no longer applies; submit again ({reason})").format(reason=reason))
 

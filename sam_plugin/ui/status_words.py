@@ -1,5 +1,6 @@
 """The true words the dock shows for each step: proposed ≠ collected ≠ compiled ≠ submitted ≠
-executed ≠ verified (DESIGN.md §8). Nothing here ever says "done" before a readback verified it.
+executed ≠ verified (docs/architecture.md §8). Nothing here ever says "done" before a
+readback verified it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The offline SAM host module (``import sam``; scripts do ``from sam import mdb, session``).
 
-Implements DESIGN.md §3 with the host's failure modes. Only for tests, the demo and the CLI
-outside SAM, which put ``stubs/`` on ``sys.path`` explicitly: never install it, inside the
-real SAM it would shadow the host's own ``sam`` module.
+Implements docs/architecture.md §3 with the host's failure modes. Only for tests, the demo and
+the CLI outside SAM, which put ``stubs/`` on ``sys.path`` explicitly: never install it, inside
+the real SAM it would shadow the host's own ``sam`` module.
 """
 
 from __future__ import annotations

@@ -55,7 +55,7 @@ SHAPE_CONSTANTS = {"QUAD": QUAD, "TRI": TRI, "BEAM": BEAM}
 
 
 class Part:
-    """``model.Part(name)``: see DESIGN.md §3 for the calls."""
+    """``model.Part(name)``: see docs/architecture.md §3 for the calls."""
 
     def __init__(self, model: Model, name: str) -> None:
         self.name = name

@@ -1,4 +1,7 @@
-"""``sam-agent run`` through the loopback fake provider and the offline stub (DESIGN.md §6)."""
+"""``sam-agent run`` through the loopback fake provider and the offline stub.
+
+The contract: docs/architecture.md §6.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``sam-agent run`` as an analyst meets it: every mistake names the problem and what to do,
-exits with the DESIGN.md §6 code, and never shows a Python traceback."""
+exits with the docs/architecture.md §6 code, and never shows a Python traceback."""
 
 from __future__ import annotations
 

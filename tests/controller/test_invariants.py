@@ -1,4 +1,4 @@
-"""Each controller invariant I1–I10 (DESIGN.md §1) with a test that tries to break it."""
+"""Each controller invariant I1–I10 (docs/architecture.md §1) with a test that tries to break it."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((Path(__file__).parent / "plugin_manifest.schema.json").read_text())
-MANIFEST = json.loads((ROOT / "plugin.json").read_text(encoding="utf-8"))
+MANIFEST = json.loads((ROOT / "sam_plugin" / "plugin.json").read_text(encoding="utf-8"))
 
 
 def _errors(manifest: dict) -> list[str]:
@@ -61,3 +61,24 @@ def test_schema_rejects_broken_manifests(mutate, expected: str) -> None:
     broken = copy.deepcopy(MANIFEST)
     mutate(broken)
     assert any(expected in message for message in _errors(broken))
+
+
+def test_the_host_finds_the_shipped_manifest_without_importing_the_plugin() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys; sys.path.insert(0, 'stubs')\n"
+        "import sam_host_plugins as host\n"
+        "print(host.find_manifest())\n"
+        "print(*host.installed_manifests(), sep=',')\n"
+        "print('sam_plugin' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=True)
+    found, installed, imported = done.stdout.splitlines()
+    shipped = ROOT / "sam_plugin" / "plugin.json"
+    assert Path(found) == shipped
+    assert str(shipped) in installed.split(",")  # the distribution's "sam.plugins" entry point
+    assert imported == "False"
+    assert not (ROOT / "plugin.json").exists()  # one manifest, inside the package

@@ -1,4 +1,5 @@
-"""The shadow part keeps the host semantics of DESIGN.md §3, and doubts what §3 leaves open."""
+"""The shadow part keeps the host semantics of docs/architecture.md §3, and doubts what §3
+leaves open."""
 
 from __future__ import annotations
 

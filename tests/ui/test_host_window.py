@@ -1,4 +1,5 @@
-"""The offline host window: DESIGN.md §9 contract, model tree, viewport, File open/save."""
+"""The offline host window: the docs/architecture.md §9 contract, model tree, viewport,
+File open/save."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The Mesh domain: uniform refinement and the mesh audit (DESIGN.md §4, §5)."""
+"""The Mesh domain: uniform refinement and the mesh audit (docs/architecture.md §4, §5)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Typed IR of the Mesh tools (DESIGN.md §4): refine_mesh, audit_mesh."""
+"""Typed IR of the Mesh tools (docs/architecture.md §4): refine_mesh, audit_mesh."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Wire schemas (DESIGN.md §4) and descriptions of the two Mesh tools."""
+"""Wire schemas (docs/architecture.md §4) and descriptions of the two Mesh tools."""
 
 from __future__ import annotations
 

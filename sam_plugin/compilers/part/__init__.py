@@ -1,4 +1,4 @@
-"""The Part domain: tool schemas, IR, compilers and prompts (DESIGN.md §4, §5)."""
+"""The Part domain: tool schemas, IR, compilers and prompts (docs/architecture.md §4, §5)."""
 
 from __future__ import annotations
 

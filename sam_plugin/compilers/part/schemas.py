@@ -1,4 +1,4 @@
-"""Wire schemas (DESIGN.md §4) and descriptions of the five Part tools.
+"""Wire schemas (docs/architecture.md §4) and descriptions of the five Part tools.
 
 The descriptions are the model's operating manual: they say how plates and beams map to
 patches and lines, that coordinates are shared, that ids are local aliases, and when sets

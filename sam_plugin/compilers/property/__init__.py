@@ -1,4 +1,7 @@
-"""The Property domain: materials, sections, assignments, orientations (DESIGN.md §4, §5)."""
+"""The Property domain: materials, sections, assignments, orientations.
+
+Tools and script: docs/architecture.md §4, §5.
+"""
 
 from __future__ import annotations
 

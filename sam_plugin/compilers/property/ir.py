@@ -1,4 +1,4 @@
-"""Typed IR of the Property tools (DESIGN.md §4): define_property, assign_property,
+"""Typed IR of the Property tools (docs/architecture.md §4): define_property, assign_property,
 audit_property.
 
 Rules the JSON Schema states (positive moduli, thicknesses, dimensions) live in ``schema.py``;

@@ -1,4 +1,4 @@
-"""Wire schemas (DESIGN.md §4) and descriptions of the three Property tools.
+"""Wire schemas (docs/architecture.md §4) and descriptions of the three Property tools.
 
 The descriptions tell the model that every value is in the model's own consistent unit
 system: the plugin converts nothing.
