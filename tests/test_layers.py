@@ -30,9 +30,8 @@ TEST_CODE = ("tests", "pytest", "_pytest", "pytestqt", "hypothesis", "conftest",
 HOST_MODULES = ("sam", "samConstants")
 
 # Temporary, until the test fakes move out of the product (sam_plugin/testing, itself test
-# code, then goes) and the console entry leaves the runtime: (importer, imported prefix).
+# code, then goes): (importer, imported prefix).
 KNOWN_UNTIL_MOVED: set[tuple[str, str]] = {
-    ("sam_plugin.runtime.cli", "sam_plugin.ui"),
     ("sam_plugin.demo.replay", "sam_plugin.testing"),
 }
 

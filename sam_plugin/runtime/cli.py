@@ -1,4 +1,7 @@
-"""``sam-agent``: the headless gated pipeline (docs/architecture.md §6) and the offline demo.
+"""``sam-agent run``: the headless gated pipeline (docs/architecture.md §6).
+
+The console entry (``sam_plugin.console``) sends every command but ``demo`` here; this module
+never imports the UI package.
 
 ``sam-agent run`` opens a workspace (through the offline SAM stub outside SAM, saying so),
 streams the spec, asks y/N unless ``--yes``, prints progress with true status words, and exits
@@ -28,6 +31,7 @@ from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
 from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.run_store import RunDir, SaveOutcome
+from sam_plugin.runtime.settings_store import runs_dir_from_env
 from sam_plugin.runtime.workspace_save import OpenedWorkspace, SaveConflict
 
 EXIT_VERIFIED = 0
@@ -36,7 +40,6 @@ EXIT_USAGE = 2
 EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
-ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
 
 
 def stubs_dir() -> Path:
@@ -111,10 +114,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["demo"]:
-        from sam_plugin.ui import demo  # Qt only when the demo is asked for
-
-        return int(demo.main(argv[1:]) or 0)
+    if argv[:1] == ["demo"]:  # listed in --help; the console entry (sam_plugin.console) runs it
+        print("sam-agent: error: the demo opens the UI: run it as `sam-agent demo` "
+              "(python -m sam_plugin.console demo)", file=sys.stderr)
+        return EXIT_USAGE
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -449,13 +452,7 @@ def _can_create_in(directory: Path) -> bool:
 
 
 def _runs_dir(args: argparse.Namespace) -> Path:
-    if args.runs_dir:
-        return Path(args.runs_dir)
-    if os.environ.get(ENV_RUNS_DIR, "").strip():
-        return Path(os.environ[ENV_RUNS_DIR])
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("sam-agent", appauthor=False)) / "runs"
+    return Path(args.runs_dir) if args.runs_dir else runs_dir_from_env()
 
 
 def _show_spec(spec: str, err: TextIO) -> None:
