@@ -409,17 +409,18 @@ def _open_workspace(sam: Any, path: Path, save_path: Path | None) -> OpenedWorks
 def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
     """The target must be there before a provider is asked: the model always, the part
     unless Part mode builds it."""
-    models = list(sam.mdb.models.keys())
-    if model not in models:
-        raise UsageError(
-            f"--model: no model {model!r} in {workspace}; models there: {_names(models)}"
-        )
     from sam_plugin.compilers.registry import get_module
+    from sam_plugin.runtime.target_check import parts_by_model, target_problem
 
-    parts = list(sam.mdb.models[model].parts.keys())
-    if part not in parts and not get_module(mode).creates_target:
+    problem = target_problem(parts_by_model(sam.mdb), Target(model_name=model, part_name=part),
+                             get_module(mode))
+    if problem is not None and problem.missing == "model":
         raise UsageError(
-            f"--part: no part {part!r} in model {model!r} (parts: {_names(parts)}); "
+            f"--model: no model {model!r} in {workspace}; models there: {_names(problem.models)}"
+        )
+    if problem is not None:
+        raise UsageError(
+            f"--part: no part {part!r} in model {model!r} (parts: {_names(problem.parts)}); "
             f"{mode} mode changes an existing part: build it first with --mode part"
         )
 

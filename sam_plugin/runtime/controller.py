@@ -86,6 +86,7 @@ from sam_plugin.runtime.run_store import (
 from sam_plugin.runtime.run_usage import UsageMeter
 from sam_plugin.runtime.scrubber import Scrubber
 from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.target_check import target_problem
 from sam_plugin.runtime.text_safety import visible_text
 from sam_plugin.runtime.undo import (
     UndoBudget,
@@ -613,20 +614,21 @@ class RunController:
 
     def _check_target_exists(self, run: _Run, observation: Observation) -> None:
         """Fail before any provider call when the target cannot be acted on."""
-        index, target = observation.index, run.target
-        if not index.target_model_exists:
-            models = ", ".join(m.name for m in index.models) or "none"
+        target = run.target
+        problem = target_problem({m.name: m.parts for m in observation.index.models}, target,
+                                 run.module)
+        if problem is not None and problem.missing == "model":
             raise _Fail(
                 "observation",
-                f"model {target.model_name!r} does not exist; models: {models}",
+                f"model {target.model_name!r} does not exist; "
+                f"models: {', '.join(problem.models) or 'none'}",
             )
-        if not index.target_part_exists and not run.module.creates_target:
-            parts = next(m.parts for m in index.models if m.name == target.model_name)
+        if problem is not None:
             raise _Fail(
                 "observation",
                 f"part {target.part_name!r} does not exist in model {target.model_name!r} "
-                f"(parts: {', '.join(parts) or 'none'}); {run.module.title} mode works on an "
-                "existing part: pick one, or build it in Part mode first",
+                f"(parts: {', '.join(problem.parts) or 'none'}); {run.module.title} mode works "
+                "on an existing part: pick one, or build it in Part mode first",
             )
 
     async def _explore(self, run: _Run) -> None:

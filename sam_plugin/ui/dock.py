@@ -435,15 +435,16 @@ class SamAgentDock(QDockWidget):
         """Property and Mesh change an existing part: a typed name that is not there is said
         at once, before a provider is asked for a spec that cannot compile."""
         from sam_plugin.compilers.registry import get_module
+        from sam_plugin.runtime.target_check import parts_by_model, target_problem
 
         target = self.target()
-        if not target.part_name or get_module(self.mode()).creates_target:
+        if not target.part_name:
             return ""
         try:
-            parts = list(self.sam.mdb.models[target.model_name].parts.keys())
-        except Exception:  # no such model: the controller's observation says so
+            problem = target_problem(parts_by_model(self.sam.mdb), target, get_module(self.mode()))
+        except Exception:  # no database open: the controller's observation says so
             return ""
-        if target.part_name in parts:
+        if problem is None or problem.missing == "model":  # the observation names the models
             return ""
         return tr("Not submitted — there is no part {part} in {model}; {mode} mode changes an "
                   "existing part: pick one, or build it in Part mode first").format(
