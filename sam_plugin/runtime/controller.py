@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 from sam_plugin.compilers import registry
+from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Check, Prediction, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment, Route, Target
@@ -431,7 +432,7 @@ class RunController:
             request_text=run.request,
             target=run.target,
             state=Prediction.from_readback(run.before),
-            model=self._host_model(run.target),
+            model=self.host.model(run.target.model_name),
             part=self.host.part(run.target),
         )
         try:
@@ -926,14 +927,16 @@ class RunController:
         """Every call compiled in order (I7); a diagnostic re-opens only the call it names,
         through a repair round, and compiling resumes at that call."""
         assert run.before is not None
-        state = Prediction.from_readback(run.before)
-        fragments: list[Fragment] = []
-        while len(fragments) < len(collected):
+        chain = CompileChain(run.module, request=run.request, target=run.target,
+                             start=Prediction.from_readback(run.before),
+                             model=self.host.model(run.target.model_name),
+                             part=self.host.part(run.target))
+        while len(chain.fragments) < len(collected):
             run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
-            index = len(fragments)
+            index = len(chain.fragments)
             call = collected[index]
             try:
-                fragment = self._compile_call(run, call, state, fragments)
+                self._compile_call(run, call, chain)
             except CompileError as error:
                 refused = rejection(
                     "compile", call.tool, str(error),
@@ -943,32 +946,21 @@ class RunController:
                 collected[index] = await self._recollect(run, collected, index, refused)
                 self._set_phase(Phase.COMPILING, f"Compiling {len(collected)} collected call(s)")
                 continue
-            fragments.append(fragment)
-            state = fragment.evidence
         run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
         run.collected = collected
         files: list[str] = []
-        for fragment in fragments:
+        for fragment in chain.fragments:
             files += [f for f in fragment.evidence.files if f not in files]
         run.dir.write_json(
             "normalized_calls.json",
-            [{"tool": f.tool, "arguments": f.normalized} for f in fragments],
+            [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments],
         )
-        return fragments, state.model_copy(update={"files": files})
+        return chain.fragments, chain.state.model_copy(update={"files": files})
 
-    def _compile_call(
-        self, run: _Run, call: CollectedCall, state: Prediction, fragments: list[Fragment]
-    ) -> Fragment:
-        ctx = CompileContext(
-            request_text=run.request,
-            target=run.target,
-            state=state,
-            model=self._host_model(run.target),
-            part=self.host.part(run.target),
-            prior_fragments=tuple(fragments),
-        )
+    def _compile_call(self, run: _Run, call: CollectedCall, chain: CompileChain) -> Fragment:
+        """The next call of the chain; a compiler crash fails the run (nothing executed)."""
         try:
-            fragment = run.module.compile(call.tool, call.arguments, ctx)
+            fragment = chain.add(call.tool, call.arguments)
         except CompileError:
             raise
         except Exception as error:  # a compiler bug: nothing ran, but say it plainly
@@ -995,10 +987,6 @@ class RunController:
                 repair = self._repair_or_return(run, rejected.rejection)
                 continue
             return taken[0]
-
-    def _host_model(self, target: Target) -> Any:
-        models = self.host.mdb.models
-        return models[target.model_name] if target.model_name in models.keys() else None
 
     def _execute_once(self, run: _Run, script: str, sha: str, key: str) -> None:
         journal = self.journal
@@ -1082,7 +1070,7 @@ class RunController:
     def _record_values_before(self, run: _Run) -> None:
         """Material and section values as observed, for the before/after of a Property run."""
         try:
-            record_before(run.dir.path, self._host_model(run.target))
+            record_before(run.dir.path, self.host.model(run.target.model_name))
         except Exception:  # a host without materials or sections: nothing to compare later
             log.debug("property values not read before run %s", run.run_id, exc_info=True)
 
@@ -1090,7 +1078,7 @@ class RunController:
         """The values the calls defined, read back (property_verifier.py); a readback that
         fails is a failed check, never a pass."""
         try:
-            return property_value_checks(run.dir.path, self._host_model(run.target))
+            return property_value_checks(run.dir.path, self.host.model(run.target.model_name))
         except Exception as error:
             return [Check(name="property values", expected="read back",
                           actual=f"could not be read: {error}", ok=False)]

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.composer import compose
 from sam_plugin.compilers.evidence import Prediction, Readback
-from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment, Target
+from sam_plugin.compilers.protocol import DomainModule, Fragment, Target
 from sam_plugin.runtime.host_gateway import ExecutionReceipt, HostGateway
 
 Calls = Sequence[tuple[str, Mapping[str, Any] | str]]
@@ -55,19 +56,13 @@ class Pipeline:
         self.tmp_path = tmp_path
 
     def compile(self, calls: Calls, request: str = "") -> list[Fragment]:
-        state = Prediction.from_readback(self.gateway.readback(self.target))
-        fragments: list[Fragment] = []
+        chain = CompileChain(self.module, request=request, target=self.target,
+                             start=Prediction.from_readback(self.gateway.readback(self.target)),
+                             model=self.gateway.model(self.target.model_name),
+                             part=self.gateway.part(self.target))
         for tool, arguments in calls:
-            ctx = CompileContext(
-                request_text=request, target=self.target, state=state,
-                model=self.gateway.model(self.target.model_name),
-                part=self.gateway.part(self.target),
-                prior_fragments=tuple(fragments),
-            )
-            fragment = self.module.compile(tool, arguments, ctx)
-            fragments.append(fragment)
-            state = fragment.evidence
-        return fragments
+            chain.add(tool, arguments)
+        return chain.fragments
 
     def run(self, calls: Calls, request: str = "") -> Outcome:
         before = self.gateway.readback(self.target)

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.composer import ComposedScript, compose
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Readback
 from sam_plugin.compilers.part import MODULE
@@ -78,13 +79,12 @@ class PartHarness:
                               model=self.model, part=self.part(), prior_fragments=tuple(prior))
 
     def compile_all(self, request: str, calls: Sequence[tuple[str, Any]]) -> list[Fragment]:
-        fragments: list[Fragment] = []
-        state = None
+        chain = CompileChain(MODULE, request=request, target=TARGET,
+                             start=Prediction.from_readback(self.gateway.readback(TARGET)),
+                             model=self.model, part=self.part())
         for tool, arguments in calls:
-            fragment = MODULE.compile(tool, arguments, self.context(request, state, fragments))
-            fragments.append(fragment)
-            state = fragment.evidence
-        return fragments
+            chain.add(tool, arguments)
+        return chain.fragments
 
     def run(self, request: str, calls: Sequence[tuple[str, Any]]) -> RunResult:
         before = self.gateway.readback(TARGET)
