@@ -60,7 +60,7 @@ from sam_plugin.runtime.exploration import explore
 from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
-from sam_plugin.runtime.phases import BUSY, TERMINAL, Phase, check_transition
+from sam_plugin.runtime.phases import BUSY, STREAMING, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.plan_builder import PLAN_WAITS, build_plan, plan_waits
 from sam_plugin.runtime.property_verifier import property_value_checks, record_before
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
@@ -502,7 +502,7 @@ class RunController:
 
     async def cancel(self) -> None:
         """Stop a run before execution: closes a running stream; Cancelled (result written)."""
-        if self.phase in (Phase.DESIGNING, Phase.COLLECTING, Phase.OBSERVING, Phase.EXPLORING):
+        if self.phase in STREAMING:
             self._cancel_requested = True
             if self._stream_task is not None and not self._stream_task.done():
                 self._stream_task.cancel()

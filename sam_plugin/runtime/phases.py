@@ -44,6 +44,11 @@ BUSY: frozenset[Phase] = frozenset(
     }
 )
 
+# Phases in which a provider stream may be open: Cancel closes it.
+STREAMING: frozenset[Phase] = frozenset(
+    {Phase.OBSERVING, Phase.EXPLORING, Phase.DESIGNING, Phase.COLLECTING}
+)
+
 _START = frozenset({Phase.OBSERVING})
 
 TRANSITIONS: dict[Phase, frozenset[Phase]] = {

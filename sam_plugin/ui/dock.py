@@ -39,7 +39,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
@@ -63,11 +65,13 @@ from sam_plugin.ui.undo_control import UndoControl
 
 log = logging.getLogger(__name__)
 
-MODES = (("part", "Part"), ("property", "Property"), ("mesh", "Mesh"))
+# (mode, title): the registry's modes; a title is its module's ``title`` (Part, Property,
+# Mesh), spelled here so that the dock opens without importing every domain
+MODES = tuple((mode, mode.capitalize()) for mode in registry.MODES)
 VIEWPORT_NAME = "Viewport: 1"
 CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second (issue 7)
-STREAMING_PHASES = frozenset({"observing", "exploring", "designing", "collecting"})
-BUSY_PHASES = STREAMING_PHASES | {"compiling", "executing", "verifying", "restoring"}
+STREAMING_PHASES = STREAMING
+BUSY_PHASES = BUSY
 
 ControllerFactory = Callable[[], Any]
 

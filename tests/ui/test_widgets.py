@@ -283,3 +283,12 @@ def test_the_installed_qt_binding_keeps_reference_counts(qapp):
     from sam_plugin.ui.binding_check import binding_problem
 
     assert binding_problem() is None
+
+
+def test_the_dock_offers_every_registered_mode_under_its_module_title():
+    from sam_plugin.compilers.registry import MODES as REGISTERED
+    from sam_plugin.compilers.registry import get_module
+    from sam_plugin.ui.dock import MODES
+
+    assert [mode for mode, _ in MODES] == list(REGISTERED)
+    assert all(get_module(mode).title == title for mode, title in MODES)
