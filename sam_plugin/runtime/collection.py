@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
-from sam_plugin.compilers.protocol import quote
+from sam_plugin.compilers.protocol import Target, quote
 from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.text_tool_calls import find_text_calls
@@ -138,6 +138,34 @@ def check_round(calls: Sequence[Any], remaining: Sequence[str]) -> list[str]:
             f"calls out of order: received {', '.join(names)}; the canonical order is {offered}"
         )
     return names
+
+
+def design_messages(
+    *,
+    system_prompt: str,
+    mode: str,
+    target: Target,
+    target_note: str,
+    observation: Any,
+    exploration: str,
+    request: str,
+) -> list[dict[str, Any]]:
+    """The messages of the design request (which carries no tools, I1): the module's design
+    prompt, then the frozen target and what it holds, the bounded observation and the
+    analyst's request."""
+    explored = f"Exploration (read-only): {exploration}\n" if exploration else ""
+    user = (
+        f"Mode: {mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
+        f"{target_note}\n"
+        f"Workspace observation (JSON): "
+        f"{json.dumps(observation, separators=(',', ':'), ensure_ascii=False)}\n"
+        f"{explored}\n"
+        f"Request:\n{request}"
+    )
+    return [
+        {"role": "system", "content": system_prompt},
+        {"role": "user", "content": user},
+    ]
 
 
 def round_messages(

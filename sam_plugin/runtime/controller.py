@@ -47,6 +47,7 @@ from sam_plugin.runtime.collection import (
     CollectedCall,
     RoundCall,
     call_format_rejection,
+    design_messages,
     is_call_format_error,
     max_rounds,
     offered_tools,
@@ -82,6 +83,7 @@ from sam_plugin.runtime.run_store import (
     RunStatus,
     StateSummary,
     new_run_id,
+    recover_unknown_runs,
     tool_response_name,
 )
 from sam_plugin.runtime.run_usage import UsageMeter
@@ -264,9 +266,9 @@ class RunController:
         self.route: Route | None = None
         self.result: RunResult | None = None
         self.plan: Plan | None = None  # the plan of the current run, once shown
-        self.unknown_runs: list[str] = []  # outcome unknown and no live process owns them
-        self.recovered_runs: list[str] = []  # marked ``unknown`` by this start: warn once
-        self._recover_unknown_runs()
+        recovery = recover_unknown_runs(self.runs_dir, self.scrubber)  # after a crash (I8)
+        self.unknown_runs: list[str] = recovery.unknown
+        self.recovered_runs: list[str] = recovery.recovered  # marked ``unknown`` at this start
 
     # -- public API -------------------------------------------------------------------------
 
@@ -745,19 +747,15 @@ class RunController:
 
     def _design_messages(self, run: _Run) -> list[dict[str, Any]]:
         assert run.observation is not None
-        target = run.target
-        explored = f"Exploration (read-only): {run.exploration}\n" if run.exploration else ""
-        user = (
-            f"Mode: {run.mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
-            f"{target_state_note(run.observation, target.part_name)}\n"
-            f"Workspace observation (JSON): {_compact(self._prompt_observation(run))}\n"
-            f"{explored}\n"
-            f"Request:\n{run.request}"
+        return design_messages(
+            system_prompt=run.module.design_prompt(self.language),
+            mode=run.mode,
+            target=run.target,
+            target_note=target_state_note(run.observation, run.target.part_name),
+            observation=self._prompt_observation(run),
+            exploration=run.exploration,
+            request=run.request,
         )
-        return [
-            {"role": "system", "content": run.module.design_prompt(self.language)},
-            {"role": "user", "content": user},
-        ]
 
     # -- confirm ----------------------------------------------------------------------------
 
@@ -1315,52 +1313,6 @@ class RunController:
         if self._cancel_requested:
             raise asyncio.CancelledError
 
-    def _recover_unknown_runs(self) -> None:
-        """Runs submitted without a recorded outcome whose owner is gone (a crash): mark them
-        ``unknown`` (I8), once per run.
-
-        The journal decides, not whether a result.json exists: a run returned to Review once
-        has a "rejected" result from before its later submission. A run whose lock a live
-        process holds is executing right now: it is left alone.
-        """
-        journal = SubmissionJournal(self.runs_dir / JOURNAL_NAME)
-        marked = journal.recovered_runs()
-        for run_id in journal.unknown_runs():
-            run_dir = RunDir(self.runs_dir, run_id, self.scrubber)
-            if run_dir.path.is_dir() and run_dir.owned_elsewhere:
-                continue
-            self.unknown_runs.append(run_id)
-            if run_id in marked or not run_dir.path.is_dir():
-                continue
-            try:
-                run_dir.write_result(self._unknown_result(run_dir, run_id))
-            except (OSError, ValueError, KeyError):
-                log.warning("run %s: outcome unknown and its artifacts are incomplete", run_id)
-            journal.record_marked(run_id, "recovered")
-            self.recovered_runs.append(run_id)
-
-    @staticmethod
-    def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:
-        error = RunError(layer="execution", message=UNKNOWN_ADVICE)
-        earlier = run_dir.read_result()
-        if earlier is not None:
-            return earlier.model_copy(
-                update={"status": "unknown", "phase": str(Phase.EXECUTING), "submissions": 1,
-                        "error": error, "after": None, "checks": []}
-            )
-        workspace = json.loads(run_dir.file("workspace.json").read_text(encoding="utf-8"))
-        route = json.loads(run_dir.file("design_route.json").read_text(encoding="utf-8"))
-        return RunResult(
-            run_id=run_id,
-            status="unknown",
-            phase=str(Phase.EXECUTING),
-            module=workspace.get("mode", ""),
-            target=Target.model_validate(workspace["target"]),
-            tools=list(route.get("tools", [])),
-            submissions=1,
-            error=error,
-        )
-
 
 def _compose_with_composer(
     fragments: Sequence[Fragment], run_id: str, target: Target
@@ -1395,6 +1347,3 @@ async def _maybe_await(value: Any) -> None:
     if asyncio.iscoroutine(value):
         await value
 
-
-def _compact(payload: Any) -> str:
-    return json.dumps(payload, separators=(",", ":"), ensure_ascii=False)

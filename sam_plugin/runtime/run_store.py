@@ -7,6 +7,7 @@ A run id sorts by time as text (``20261129T193000Z-ab12cd``); its directory
 from __future__ import annotations
 
 import json
+import logging
 import os
 import re
 import secrets
@@ -21,6 +22,8 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import NotUnknown as NotUnknown
 from sam_plugin.runtime.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.scrubber import Scrubber
+
+log = logging.getLogger(__name__)
 
 RUN_ID_PATTERN = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{6}$")
 JOURNAL_NAME = "submissions.jsonl"
@@ -283,3 +286,68 @@ def _observed_mode(run: RunDir) -> str:
         return str(json.loads(path.read_text(encoding="utf-8")).get("mode", ""))
     except (OSError, ValueError):
         return ""
+
+
+# -- crash recovery -------------------------------------------------------------------------
+
+
+class Recovery(BaseModel):
+    """Runs the journal shows submitted without a recorded outcome (``unknown``), and those
+    whose ``result.json`` was rewritten to say so."""
+
+    unknown: list[str] = Field(default_factory=list)
+    recovered: list[str] = Field(default_factory=list)
+
+
+def recover_unknown_runs(runs_dir: Path, scrubber: Scrubber | None = None) -> Recovery:
+    """Runs submitted without a recorded outcome whose owner is gone (a crash): mark them
+    ``unknown`` (I8), once per run.
+
+    The journal decides, not whether a result.json exists: a run returned to Review once
+    has a "rejected" result from before its later submission. A run whose lock a live
+    process holds is executing right now: it is left alone.
+    """
+    from sam_plugin.runtime.journal import SubmissionJournal
+
+    journal = SubmissionJournal(Path(runs_dir) / JOURNAL_NAME)
+    marked = journal.recovered_runs()
+    recovery = Recovery()
+    for run_id in journal.unknown_runs():
+        run_dir = RunDir(Path(runs_dir), run_id, scrubber)
+        if run_dir.path.is_dir() and run_dir.owned_elsewhere:
+            continue
+        recovery.unknown.append(run_id)
+        if run_id in marked or not run_dir.path.is_dir():
+            continue
+        try:
+            run_dir.write_result(_unknown_result(run_dir, run_id))
+        except (OSError, ValueError, KeyError):
+            log.warning("run %s: outcome unknown and its artifacts are incomplete", run_id)
+        journal.record_marked(run_id, "recovered")
+        recovery.recovered.append(run_id)
+    return recovery
+
+
+def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:
+    from sam_plugin.runtime.journal import UNKNOWN_ADVICE
+    from sam_plugin.runtime.phases import Phase
+
+    error = RunError(layer="execution", message=UNKNOWN_ADVICE)
+    earlier = run_dir.read_result()
+    if earlier is not None:
+        return earlier.model_copy(
+            update={"status": "unknown", "phase": str(Phase.EXECUTING), "submissions": 1,
+                    "error": error, "after": None, "checks": []}
+        )
+    workspace = json.loads(run_dir.file("workspace.json").read_text(encoding="utf-8"))
+    route = json.loads(run_dir.file("design_route.json").read_text(encoding="utf-8"))
+    return RunResult(
+        run_id=run_id,
+        status="unknown",
+        phase=str(Phase.EXECUTING),
+        module=workspace.get("mode", ""),
+        target=Target.model_validate(workspace["target"]),
+        tools=list(route.get("tools", [])),
+        submissions=1,
+        error=error,
+    )
