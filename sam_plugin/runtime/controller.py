@@ -63,6 +63,7 @@ from sam_plugin.runtime.observation import Observation, observe, target_fingerpr
 from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.phases import BUSY, STREAMING, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.plan_builder import PLAN_WAITS, build_plan, plan_waits
+from sam_plugin.runtime.ports import ChatModel, Host
 from sam_plugin.runtime.property_verifier import property_value_checks, record_before
 from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
 from sam_plugin.runtime.repair import Rejection, RepairBudget, SentCall, rejection
@@ -147,7 +148,7 @@ _PHASE_LAYER: dict[Phase, ErrorLayer] = {
 }
 
 
-def _default_provider_factory(settings: ProviderSettings) -> Any:
+def _default_provider_factory(settings: ProviderSettings) -> ChatModel:
     from sam_plugin.runtime.provider import ChatProvider
 
     return ChatProvider(settings)
@@ -234,8 +235,8 @@ class RunController:
         *,
         runs_dir: Path,
         settings: ProviderSettings,
-        host: Any,
-        provider_factory: Callable[[ProviderSettings], Any] = _default_provider_factory,
+        host: Host,
+        provider_factory: Callable[[ProviderSettings], ChatModel] = _default_provider_factory,
         language: str = "en",
         module_factory: Callable[[str], DomainModule] | None = None,
         composer: Callable[[Sequence[Fragment], str, Target], tuple[str, str, str]] | None = None,
@@ -1005,9 +1006,8 @@ class RunController:
         self._bus.emit(run.run_id, "execution_submitted", {"script_sha256": sha})
         try:
             receipt = self.host.execute(script, run.target, run.dir.path)
-            status = str(getattr(receipt, "status", "FAIL"))
-            trace = str(getattr(receipt, "traceback", "") or "")
-            unchanged = bool(getattr(receipt, "nothing_changed", False))
+            status, trace = receipt.status, receipt.traceback or ""
+            unchanged = receipt.nothing_changed
         except Exception:
             status, trace, unchanged = "ERROR", traceback.format_exc(), False
         journal.record_executed(run.run_id, status)
@@ -1283,7 +1283,7 @@ class RunController:
         self._run.dir.write_bytes(sse, response.raw_sse)
         return response
 
-    async def _provider_task(self, work: Callable[[Any], Awaitable[_T]]) -> _T:
+    async def _provider_task(self, work: Callable[[ChatModel], Awaitable[_T]]) -> _T:
         """Run ``work(provider)`` as the task Cancel can stop; the provider is always closed,
         and a cancel that arrived meanwhile is honoured."""
         provider = self._provider_factory(self.settings)
@@ -1295,9 +1295,7 @@ class RunController:
         finally:
             self._stream_task = None
             self._account(task, time.perf_counter() - started)
-            closer = getattr(provider, "aclose", None)
-            if closer is not None:
-                await _maybe_await(closer())
+            await provider.aclose()
         self._honour_cancel()
         return task.result()
 
@@ -1341,9 +1339,4 @@ def _try(read: Callable[[], Readback]) -> Readback | None:
         return read()
     except Exception:
         return None
-
-
-async def _maybe_await(value: Any) -> None:
-    if asyncio.iscoroutine(value):
-        await value
 

@@ -151,6 +151,7 @@ class FakeHost:
 class _Receipt:
     status: str
     traceback: str | None
+    nothing_changed: bool = False
 
 
 def fake_compose(
@@ -305,6 +306,9 @@ class ScriptedProvider:
 
     def factory(self, _settings: ProviderSettings) -> ScriptedProvider:
         return self
+
+    async def aclose(self) -> None:
+        """Nothing to close (the controller closes its provider after every stream)."""
 
     async def stream_chat(self, messages, tools=None, listener=None) -> ChatResponse:
         self.requests.append(Request(messages=messages, tools=tools))
