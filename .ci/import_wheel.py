@@ -1,0 +1,70 @@
+"""Import every module of the installed ``sam_plugin`` wheel, in the venv that runs this.
+
+Run by ``.ci/run`` with a fresh venv that has only the wheel and its dependencies (no
+editable checkout, no ``stubs/``, no dev extras), from a directory outside the repository:
+a module that imports test code, the stub ``sam`` or a file the wheel does not ship fails
+here. The few host-side modules that import ``samConstants`` at the top (they run inside
+SAM's script, where SAM provides it) are imported a second time with the repository's
+``stubs/`` standing in for the host, and must import then.
+
+    python .ci/import_wheel.py STUBS_DIR
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import sys
+from pathlib import Path
+
+HOST_MODULES = {"sam", "samConstants"}
+
+
+def wheel_modules() -> list[str]:
+    files = importlib.metadata.files("sam-agent-plugin") or []
+    names = []
+    for file in files:
+        path = Path(str(file))
+        if path.suffix != ".py" or path.parts[0] != "sam_plugin":
+            continue
+        parts = list(path.with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names.append(".".join(parts))
+    return sorted(names)
+
+
+def main() -> int:
+    stubs = Path(sys.argv[1]).resolve()
+    modules = wheel_modules()
+    installed = Path(importlib.import_module("sam_plugin").__file__ or "").resolve()
+    if stubs.parent in installed.parents:
+        print(f"sam_plugin was imported from the checkout ({installed}), not the wheel")
+        return 1
+    needs_host, broken = [], []
+    for name in modules:
+        try:
+            importlib.import_module(name)
+        except ModuleNotFoundError as error:
+            (needs_host if error.name in HOST_MODULES else broken).append(f"{name}: {error!r}")
+        except Exception as error:  # noqa: BLE001 - every failure is reported
+            broken.append(f"{name}: {error!r}")
+    sys.path.insert(0, str(stubs))  # as SAM's embedded Python provides sam/samConstants
+    for entry in needs_host:
+        name = entry.split(":")[0]
+        try:
+            importlib.import_module(name)
+        except Exception as error:  # noqa: BLE001
+            broken.append(f"{name} (with the host modules): {error!r}")
+    manifest = installed.parent / "plugin.json"
+    if not manifest.is_file():
+        broken.append(f"the wheel ships no {manifest.name}")
+    print(f"imported {len(modules)} modules of the wheel "
+          f"({len(needs_host)} host-side, with sam/samConstants provided)")
+    for line in broken:
+        print(f"FAILED {line}")
+    return 1 if broken else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
