@@ -56,7 +56,7 @@ class Readback(BaseModel):
     node_count: int = 0
     element_count: int = 0
     shape_counts: dict[ShapeName, int] = Field(
-        default_factory=lambda: {"QUAD": 0, "TRI": 0, "BEAM": 0}
+        default_factory=lambda: dict.fromkeys(SHAPES, 0)
     )
     sets: list[str] = Field(default_factory=list)
     bounding_box: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None

@@ -21,4 +21,5 @@ def get_module(mode: str) -> DomainModule:
         path = _MODULE_PATHS[mode]
     except KeyError:
         raise ValueError(f"mode: unknown mode {mode!r}; legal modes: {', '.join(MODES)}") from None
-    return importlib.import_module(path).MODULE
+    module: DomainModule = importlib.import_module(path).MODULE
+    return module

@@ -250,7 +250,7 @@ def _check_combinations(rules: RoutingRules, caps: list[str]) -> None:
 
 def _route(rules: RoutingRules, method: str, caps: list[str], detail: str) -> Route:
     return Route(
-        method=method,  # type: ignore[arg-type]
+        method=method,
         capabilities=caps,
         tools=[rules.tool_names[c] for c in caps],
         detail=detail,

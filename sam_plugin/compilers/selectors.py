@@ -14,6 +14,7 @@ from pydantic import BaseModel, Field, field_validator, model_validator
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.ir_common import IR_CONFIG, Name, ShapeName, Vec3
 from sam_plugin.compilers.protocol import Diagnostic
+from sam_plugin.errors import SelectionError
 from sam_plugin.samops import selection
 
 SelectorKind = Literal["elements", "nodes"]
@@ -110,7 +111,7 @@ def count_selected(selector: BaseModel, part: Any, kind: SelectorKind) -> int:
         if kind == "elements":
             return len(selection.select_elements(part, literal))
         return len(selection.select_nodes(part, literal))
-    except selection.SelectionError:
+    except SelectionError:
         return 0
 
 
@@ -120,7 +121,7 @@ def selected_shape_counts(selector: BaseModel, part: Any) -> dict[str, int]:
         return counts
     try:
         elements = selection.select_elements(part, selector_literal(selector))
-    except selection.SelectionError:
+    except SelectionError:
         return counts
     for element in elements:
         counts[str(element.type)] = counts.get(str(element.type), 0) + 1

@@ -184,13 +184,15 @@ def _unique(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
 
 def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
     path = format_path(error.absolute_path)
-    kind = error.validator
-    value = error.validator_value
-    instance = error.instance
+    # jsonschema types these as "or Unset"; a reported error always has them set
+    kind: Any = error.validator
+    value: Any = error.validator_value
+    instance: Any = error.instance
+    schema: Any = error.schema
     if kind == "anyOf":
         return _explain_any_of(error)
     if kind == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
+        allowed = list(schema.get("properties", {}))
         extras = [k for k in instance if k not in allowed]
         return [
             Diagnostic(path=join_path(path, extra),
@@ -223,12 +225,13 @@ def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
     if kind == "pattern":
         hint = _PATTERN_HINTS.get(value, f"must match {value}")
         return [Diagnostic(path=path, message=f"{quote(instance)} is not valid: {hint}")]
-    return [Diagnostic(path=path, message=error.message)]
+    return [Diagnostic(path=path, message=str(error.message))]
 
 
 def _items_message(error: SchemaError) -> str:
-    schema = error.schema
-    got = len(error.instance)
+    schema: Any = error.schema  # set on a reported error (jsonschema types it "or Unset")
+    instance: Any = error.instance  # an array: minItems/maxItems failed on it
+    got = len(instance)
     low, high = schema.get("minItems"), schema.get("maxItems")
     if low is not None and low == high:
         return f"needs exactly {low} items, got {got}"
@@ -247,14 +250,14 @@ def _tag_key(variants: Sequence[Mapping[str, Any]]) -> str | None:
         common &= set(variant.get("properties", {}))
     for key in sorted(common):
         if all("const" in v["properties"][key] for v in objects):
-            return key
+            return str(key)
     return None
 
 
 def _explain_any_of(error: SchemaError) -> list[Diagnostic]:
     path = format_path(error.absolute_path)
-    variants = error.validator_value
-    instance = error.instance
+    variants: Any = error.validator_value  # set on a reported error (typed "or Unset")
+    instance: Any = error.instance
     tag = _tag_key(variants)
     if tag is None or not isinstance(instance, dict):
         if tag is not None:

@@ -265,7 +265,7 @@ def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
 
 def _read_request(args: argparse.Namespace) -> str:
     if args.request is not None:
-        text = args.request
+        text: str = args.request
     else:
         from sam_plugin.runtime.path_kinds import not_a_file
 

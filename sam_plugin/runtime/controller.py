@@ -212,7 +212,7 @@ class _Relay(StreamListener):
     reasoning only, so text a model writes next to its tool calls never poses as the spec.
     """
 
-    def __init__(self, emit: Callable[[str, dict[str, Any]], None], *, spec: bool):
+    def __init__(self, emit: Callable[[str, dict[str, Any]], object], *, spec: bool):
         self._emit = emit
         self._spec = spec
 
@@ -1089,7 +1089,7 @@ class RunController:
         *,
         error: RunError | None = None,
         after: Readback | None = None,
-        checks: list | None = None,
+        checks: list[Check] | None = None,
     ) -> RunResult:
         run = self._run
         assert run is not None
@@ -1120,7 +1120,7 @@ class RunController:
         message: str,
         *,
         after: Readback | None = None,
-        checks: list | None = None,
+        checks: list[Check] | None = None,
     ) -> None:
         run = self._run
         assert run is not None

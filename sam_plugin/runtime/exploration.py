@@ -84,7 +84,7 @@ DESIGN_CONTEXT_CHARS = 24_000
 EXPLORE_DEFAULT_THRESHOLD = 20_000
 
 ExitReason = Literal["stop", "max_turns", "tool_error"]
-ExplorationListener = Callable[[str, dict[str, Any]], None]
+ExplorationListener = Callable[[str, dict[str, Any]], object]  # its return is ignored
 
 QUERY_TOOLS: list[dict[str, Any]] = [
     {

@@ -169,8 +169,8 @@ def query_entities(part: Any, arguments: Mapping[str, Any]) -> EntityQueryResult
     else:
         rows["elements"] = [_element_row(e, distances) for e in shown]
     return EntityQueryResult(
-        entity=entity,  # type: ignore[arg-type]
-        by=by,  # type: ignore[arg-type]
+        entity=entity,
+        by=by,
         total=total,
         returned=len(shown),
         truncated=total > len(shown),

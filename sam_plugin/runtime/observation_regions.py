@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from typing import Any, Literal
@@ -206,6 +206,11 @@ class _Positions:
         return positions
 
 
+def _vec3(values: Iterable[float]) -> Vec3:
+    x, y, z = values
+    return (x, y, z)
+
+
 def _label_range(labels: np.ndarray) -> LabelRange | None:
     return (int(labels.min()), int(labels.max())) if len(labels) else None
 
@@ -285,7 +290,7 @@ def _components(arrays: MeshArrays, places: _Positions, kinds: _Kinds, whole: _W
         return [ComponentRegion(
             id=1, nodes=node_count, elements=arrays.element_count, bbox=whole.bbox,
             node_labels=whole.node_labels,
-            element_labels=whole.element_labels,  # type: ignore[arg-type]
+            element_labels=whole.element_labels,
             shapes=kinds.counts(),
         )], 1, 0
     labels = arrays.node_labels
@@ -306,8 +311,8 @@ def _components(arrays: MeshArrays, places: _Positions, kinds: _Kinds, whole: _W
             nodes=len(node_idx),
             elements=len(element_idx),
             bbox=_bbox_of(arrays.coordinates[node_idx]),
-            node_labels=_label_range(labels[node_idx]),  # type: ignore[arg-type]
-            element_labels=_label_range(  # type: ignore[arg-type]
+            node_labels=_label_range(labels[node_idx]),
+            element_labels=_label_range(
                 arrays.element_labels[element_idx]),
             shapes=kinds.counts(element_idx),
         ))
@@ -353,7 +358,7 @@ def _shapes(arrays: MeshArrays, kinds: _Kinds, whole: _Whole, free_nodes: int,
             bbox = _bbox_of(arrays.coordinates[used])
             labels = _label_range(arrays.element_labels[idx])
         regions.append(ShapeRegion(shape=name, elements=len(idx), bbox=bbox,
-                                   element_labels=labels))  # type: ignore[arg-type]
+                                   element_labels=labels))
     return regions
 
 
@@ -378,7 +383,7 @@ def _sets(part: Any, points_of: Callable[[np.ndarray], np.ndarray],
                                    f"'{getattr(part, 'name', '?')}'; existing sets: {legal}")
     regions = []
     for name in names:
-        entry = repository[name]  # type: ignore[index]
+        entry = repository[name]  # type: ignore[index]  # a host mapping when names exist
         nodes = tuple(getattr(entry, "nodes", None) or ())
         elements = tuple(getattr(entry, "elements", None) or ())
         labels = [node.label for node in nodes]
@@ -440,7 +445,7 @@ def _grid(coordinates: np.ndarray, low: Vec3, high: Vec3, budget: int,
         j, k = divmod(rest, nz)
         cells.append((i, j, k, int(node_counts[key]), int(element_counts[key])))
     cell_size = tuple(round_sig(e / n) for e, n in zip(extent, (nx, ny, nz), strict=True))
-    return GridIndex(origin=tuple(map(round_sig, low)), cell_size=cell_size,  # type: ignore[arg-type]
+    return GridIndex(origin=tuple(map(round_sig, low)), cell_size=cell_size,
                      divisions=(nx, ny, nz), cells=cells)
 
 
@@ -476,9 +481,9 @@ def _stations(coordinates: np.ndarray, axis: int, low: float, high: float, count
             span=(round_sig(max(low, at - pitch / 2)), round_sig(min(high, at + pitch / 2))),
             nodes=size,
             elements=element_counts[number],
-            bbox=bbox,  # type: ignore[arg-type]
+            bbox=bbox,
         ))
-    return StationLines(axis=AXES[axis], stations=stations)  # type: ignore[arg-type]
+    return StationLines(axis=AXES[axis], stations=stations)
 
 
 # -- the index -----------------------------------------------------------------------------
@@ -500,7 +505,8 @@ def build_region_index(
     places = _Positions(labels)
 
     def points_of(node_labels: np.ndarray) -> np.ndarray:
-        return coordinates[places(node_labels)]
+        points: np.ndarray = coordinates[places(node_labels)]
+        return points
 
     set_regions, sets_total = _sets(part, points_of) if include_sets else ([], 0)
     notes: list[str] = []
@@ -515,13 +521,15 @@ def build_region_index(
             sets_total=sets_total, sets=set_regions, grid=None, stations=None,
             notes=[*notes, "the part has no nodes"],
         )
-    low = tuple(float(coordinates[:, axis].min()) for axis in range(3))
-    high = tuple(float(coordinates[:, axis].max()) for axis in range(3))
+    low = _vec3(float(coordinates[:, axis].min()) for axis in range(3))
+    high = _vec3(float(coordinates[:, axis].max()) for axis in range(3))
     extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
     axis = max(range(3), key=lambda a: (extent[a], -a))
+    node_range = _label_range(labels)
+    assert node_range is not None  # the part has nodes (returned above otherwise)
     whole = _Whole(
-        bbox=(tuple(map(round_sig, low)), tuple(map(round_sig, high))),  # type: ignore[arg-type]
-        node_labels=_label_range(labels),  # type: ignore[arg-type]
+        bbox=(_vec3(map(round_sig, low)), _vec3(map(round_sig, high))),
+        node_labels=node_range,
         element_labels=_label_range(arrays.element_labels),
     )
     kinds = _Kinds(arrays)
@@ -540,13 +548,13 @@ def build_region_index(
         bbox=whole.bbox,
         node_labels=whole.node_labels,
         element_labels=whole.element_labels,
-        longest_axis=AXES[axis] if extent[axis] > 0 else None,  # type: ignore[arg-type]
+        longest_axis=AXES[axis] if extent[axis] > 0 else None,
         components_total=components_total,
         components=components,
         shapes=_shapes(arrays, kinds, whole, free, positions),
         sets_total=sets_total,
         sets=set_regions,
-        grid=_grid(coordinates, low, high, grid_cells, first_positions),  # type: ignore[arg-type]
+        grid=_grid(coordinates, low, high, grid_cells, first_positions),
         stations=_stations(coordinates, axis, low[axis], high[axis], stations, first_positions)
         if extent[axis] > 0 and stations >= 2 else None,
         notes=notes,

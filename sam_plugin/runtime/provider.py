@@ -187,8 +187,8 @@ class ChatProvider:
 
     def _backoff(self, attempt: int) -> float:
         s = self._settings
-        wait = min(s.backoff_max, s.backoff_base * (2 ** (attempt - 1)))
-        return wait * random.uniform(0.75, 1.0)
+        wait = min(s.backoff_max, s.backoff_base * 2.0 ** (attempt - 1))
+        return float(wait * random.uniform(0.75, 1.0))
 
     async def _with_retries(self, body: dict[str, Any], listener: StreamListener) -> ChatResponse:
         settings = self._settings

@@ -56,7 +56,7 @@ class StreamListener:
     def on_tool_call(self, call: ToolCall) -> None:
         pass
 
-    def on_usage(self, usage: dict) -> None:
+    def on_usage(self, usage: dict[str, Any]) -> None:
         pass
 
     def on_retry(self, error: Exception) -> None:

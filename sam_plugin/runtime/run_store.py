@@ -259,6 +259,7 @@ def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
     request_path = run.file("request.txt")
     request = request_path.read_text(encoding="utf-8") if request_path.exists() else ""
     module = ""
+    status: str  # a RunStatus, or "incomplete"
     try:
         result = run.read_result()
     except ValueError:

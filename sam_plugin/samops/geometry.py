@@ -87,8 +87,11 @@ def patch_cells(nu: int, nv: int, shape: str) -> list[tuple[int, ...]]:
 
 
 def line_points(start: Vec3, end: Vec3, divisions: int) -> list[Vec3]:
+    def at(k: int, a: int) -> float:
+        return start[a] + (end[a] - start[a]) * k / divisions
+
     return [
-        tuple(start[a] + (end[a] - start[a]) * k / divisions for a in range(3))  # type: ignore[misc]
+        (at(k, 0), at(k, 1), at(k, 2))
         for k in range(divisions + 1)
     ]
 

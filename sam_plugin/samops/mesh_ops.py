@@ -52,9 +52,12 @@ class MeshData:
 
 def read_mesh_data(part: Any) -> MeshData:
     """Snapshot the live part in one pass over each array."""
-    nodes = {n.label: tuple(float(c) for c in n.coordinates) for n in part.nodes}
+    nodes: dict[int, Vec] = {}
+    for n in part.nodes:
+        x, y, z = n.coordinates
+        nodes[n.label] = (float(x), float(y), float(z))
     elements = {e.label: (str(e.type), tuple(e.connectivity)) for e in part.elements}
-    return MeshData(nodes=nodes, elements=elements)  # type: ignore[arg-type]
+    return MeshData(nodes=nodes, elements=elements)
 
 
 @dataclass
@@ -101,7 +104,7 @@ class RefinePlan:
         return MeshData(nodes=nodes, elements=elements)
 
 
-class RefineReport(dict):  # type: ignore[type-arg]
+class RefineReport(dict[str, Any]):
     """A plain dict (JSON-ready) describing what ``refine`` did."""
 
 

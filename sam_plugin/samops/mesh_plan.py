@@ -100,9 +100,9 @@ def plan_mesh(
                    [tuple(mapping[k] for k in cell) for cell in local])
     for local_id, start, end, divisions in lines:
         mapping = [index.find_or_add(p)[0] for p in line_points(start, end, divisions)]
-        local = line_cells(divisions)
-        _add_cells(plan, local_id, ["BEAM"] * len(local),
-                   [(mapping[a], mapping[b]) for a, b in local])
+        beams = line_cells(divisions)
+        _add_cells(plan, local_id, ["BEAM"] * len(beams),
+                   [(mapping[a], mapping[b]) for a, b in beams])
     return plan
 
 
@@ -121,14 +121,14 @@ def _single_source(elements: Sequence[ElementSpec], patches: Sequence[PatchSpec]
     if lines:
         local_id, start, end, divisions = lines[0]
         plan = MeshPlan(points=line_points(start, end, divisions), existing_count=0)
-        cells = line_cells(divisions)
-        _add_cells(plan, local_id, ["BEAM"] * len(cells), cells)
+        beams = line_cells(divisions)
+        _add_cells(plan, local_id, ["BEAM"] * len(beams), beams)
         return plan
     return None
 
 
 def _add_cells(plan: MeshPlan, owner: str, shapes: list[str],
-               cells: list[tuple[int, ...]]) -> None:
+               cells: Sequence[tuple[int, ...]]) -> None:
     first = len(plan.cells)
     plan.shapes.extend(shapes)
     plan.cells.extend(cells)

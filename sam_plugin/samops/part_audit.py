@@ -59,9 +59,9 @@ def _quality(part: Any, coords: dict[int, tuple[float, float, float]]) -> dict[s
                 offenders[key].append(element.label)
     report: dict[str, Any] = {}
     for key, limit in THRESHOLDS.items():
-        value = worst.get(key)
+        found = worst.get(key)
         report[key] = {
-            "worst": None if value is None or math.isinf(value) else round(value, 6),
+            "worst": None if found is None or math.isinf(found) else round(found, 6),
             "threshold": limit,
             **_finding(offenders[key]),
         }

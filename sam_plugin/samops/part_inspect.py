@@ -4,10 +4,11 @@ elements and element quality. Shared by the audit (reports) and the repair (acts
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from sam_plugin.samops.geometry import PointIndex, distance, polygon_area
-from sam_plugin.samops.records import NODES_PER_SHAPE
+from sam_plugin.samops.records import NODES_PER_SHAPE, Point
 
 
 def free_node_labels(part: Any) -> list[int]:
@@ -45,7 +46,7 @@ def coincident_groups(part: Any, tolerance: float) -> list[list[int]]:
     return [groups[k] for k in sorted(groups)]
 
 
-def _points(part: Any, element: Any, coords: dict[int, tuple[float, float, float]]) -> list:
+def _points(part: Any, element: Any, coords: dict[int, Point]) -> list[Point]:
     return [coords[label] for label in element.connectivity]
 
 
@@ -74,7 +75,7 @@ def degenerate_labels(part: Any, tolerance: float,
     return sorted(found)
 
 
-def _angle(a: tuple, b: tuple, c: tuple) -> float:
+def _angle(a: Point, b: Point, c: Point) -> float:
     """Angle at b in degrees."""
     u = (a[0] - b[0], a[1] - b[1], a[2] - b[2])
     v = (c[0] - b[0], c[1] - b[1], c[2] - b[2])
@@ -86,20 +87,20 @@ def _angle(a: tuple, b: tuple, c: tuple) -> float:
     return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
 
 
-def _normal(a: tuple, b: tuple, c: tuple) -> tuple[float, float, float]:
+def _normal(a: Point, b: Point, c: Point) -> Point:
     u = (b[0] - a[0], b[1] - a[1], b[2] - a[2])
     v = (c[0] - a[0], c[1] - a[1], c[2] - a[2])
     return (u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0])
 
 
-def warping_deg(points: list) -> float:
+def warping_deg(points: Sequence[Point]) -> float:
     """QUAD warping: angle between the normals of triangles (0,1,2) and (0,2,3)."""
     n1 = _normal(points[0], points[1], points[2])
     n2 = _normal(points[0], points[2], points[3])
     return _angle(n1, (0.0, 0.0, 0.0), n2)
 
 
-def element_quality(points: list, shape: str) -> dict[str, float]:
+def element_quality(points: Sequence[Point], shape: str) -> dict[str, float]:
     count = len(points)
     edges = [distance(points[k], points[(k + 1) % count]) for k in range(count)]
     shortest = min(edges)

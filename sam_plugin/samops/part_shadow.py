@@ -222,15 +222,17 @@ class ShadowPart:
         return created
 
     def _alive_node(self, node: Any) -> ShadowNode:
-        if self._nodes.get(node.label) is not node:
+        alive = self._nodes.get(node.label)
+        if alive is None or alive is not node:
             raise ValueError(f"node {node.label} is not a live node of part '{self.name}'")
-        return node
+        return alive
 
     def _alive_element(self, element: Any) -> ShadowElement:
-        if self._elements.get(element.label) is not element:
+        alive = self._elements.get(element.label)
+        if alive is None or alive is not element:
             raise ValueError(f"element {element.label} is not a live element of part "
                              f"'{self.name}'")
-        return element
+        return alive
 
     # -- the node -> elements index ------------------------------------------------------
     def _index(self) -> dict[int, set[int]]:

@@ -121,7 +121,7 @@ def _close(a: Any, b: Any) -> bool:
         return _same(a, b)
     if isinstance(a, int | float) and isinstance(b, int | float):
         return math.isclose(float(a), float(b), rel_tol=1e-9, abs_tol=0.0)
-    return a == b
+    return bool(a == b)
 
 
 def definition_conflicts(

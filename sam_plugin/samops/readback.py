@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from sam_plugin.samops.records import SHAPES, PartRecord
+from sam_plugin.samops.records import SHAPES, PartRecord, Point, ShapeName
 
 _RECENT_SIZE = 4
 
@@ -57,13 +57,13 @@ class PartMesh:
         """See ``geometry_fingerprint``."""
         digest = hashlib.sha1(usedforsecurity=False)
         digest.update(_labels_key(self.node_labels))
-        digest.update(np.ascontiguousarray(self.coordinates, dtype="<f8"))
+        digest.update(np.ascontiguousarray(self.coordinates, dtype="<f8").data)
         digest.update(b"|elements|")
         digest.update(_labels_key(self.element_labels))
         digest.update(repr(self.shape_names).encode())
-        digest.update(np.ascontiguousarray(self.shape_codes, dtype="u1"))
-        digest.update(np.diff(self.offsets).astype("<i4"))
-        digest.update(np.ascontiguousarray(self.connectivity, dtype="<i8"))
+        digest.update(np.ascontiguousarray(self.shape_codes, dtype="u1").data)
+        digest.update(np.ascontiguousarray(np.diff(self.offsets), dtype="<i4").data)
+        digest.update(np.ascontiguousarray(self.connectivity, dtype="<i8").data)
         return f"{self.node_count}n-{self.element_count}e-{digest.hexdigest()[:32]}"
 
 
@@ -220,15 +220,14 @@ def read_part(
     if with_fingerprint:
         fingerprint = mesh.fingerprint()
         remember_mesh(fingerprint, mesh)
-    shape_counts = dict.fromkeys(SHAPES, 0)
     counts = np.bincount(mesh.shape_codes, minlength=len(mesh.shape_names))
-    shape_counts.update({name: int(count) for name, count in zip(mesh.shape_names, counts,
-                                                                  strict=True)})
-    bbox = None
+    found = dict(zip(mesh.shape_names, map(int, counts), strict=True))
+    shape_counts: dict[ShapeName, int] = {shape: found.get(shape, 0) for shape in SHAPES}
+    bbox: tuple[Point, Point] | None = None
     if mesh.node_count:
-        columns = [mesh.coordinates[:, axis] for axis in range(3)]
-        bbox = (tuple(float(column.min()) for column in columns),
-                tuple(float(column.max()) for column in columns))
+        low, high = mesh.coordinates.min(axis=0), mesh.coordinates.max(axis=0)
+        bbox = ((float(low[0]), float(low[1]), float(low[2])),
+                (float(high[0]), float(high[1]), float(high[2])))
     return PartRecord(
         part_exists=True,
         node_count=mesh.node_count,

@@ -57,7 +57,7 @@ def _elements_after(part: Any, labels: list[int], levels: int) -> int:
     chosen = set(labels)
     beams = sum(1 for e in part.elements if e.label in chosen and str(e.type) == "BEAM")
     shells = len(chosen) - beams
-    return len(part.elements) - len(chosen) + shells * 4**levels + beams * 2**levels
+    return int(len(part.elements) - len(chosen) + shells * 4**levels + beams * 2**levels)
 
 
 def _region_count(entries: Any, plan: mesh_ops.RefinePlan, beams_only: bool,

@@ -26,7 +26,7 @@ from sam_plugin.compilers.selectors import (
     check_selector,
     selector_literal,
 )
-from sam_plugin.errors import CompileError
+from sam_plugin.errors import CompileError, SelectionError
 from sam_plugin.samops import selection
 from sam_plugin.samops.geometry import PointIndex, size_tolerance
 from sam_plugin.samops.mesh_plan import MeshPlan
@@ -81,7 +81,7 @@ def _doomed_elements(ir: EditPartIR, part: Any) -> set[int]:
             nodes = {n.label for n in selection.select_nodes(
                 part, selector_literal(ir.delete_nodes))}
             doomed |= {e.label for e in part.elements if nodes.intersection(e.connectivity)}
-    except selection.SelectionError:
+    except SelectionError:
         pass  # reported by the selector checks
     return doomed
 
@@ -130,7 +130,7 @@ def _check_moves(ir: EditPartIR, part: Any) -> list[Diagnostic]:
         try:
             doomed = {n.label for n in selection.select_nodes(
                 part, selector_literal(ir.delete_nodes))}
-        except selection.SelectionError:
+        except SelectionError:
             doomed = set()
     found, seen = [], set()
     for i, move in enumerate(ir.move_nodes):
@@ -189,7 +189,7 @@ def _authorized_sets(ir: EditPartIR, ctx: CompileContext,
 def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Range]:
     """(elements removed, per shape, nodes removed), evaluated on the live part."""
     removed_elements: set[int] = set()
-    shapes = dict.fromkeys(SHAPES, 0)
+    shapes: dict[str, int] = {shape: 0 for shape in SHAPES}
     by_label = {e.label: e for e in part.elements}
     if ir.delete_elements is not None:
         for e in selection.select_elements(part, selector_literal(ir.delete_elements)):
@@ -219,7 +219,7 @@ def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Rang
             Range(min=0, max=len(doomed)))
 
 
-def _reusable(points: Sequence, part: Any, ir: EditPartIR, tolerance: float) -> int:
+def _reusable(points: Sequence[Any], part: Any, ir: EditPartIR, tolerance: float) -> int:
     """New points that may resolve to an existing node (live now, or a move target)."""
     if ir.clear_all or not points:
         return 0

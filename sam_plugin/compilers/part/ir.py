@@ -173,7 +173,7 @@ AuditCheck = Literal["counts", "free_nodes", "duplicate_elements", "coincident_n
 
 class AuditPartIR(BaseModel):
     model_config = IR_CONFIG
-    checks: tuple[AuditCheck, ...] = AUDIT_CHECKS  # type: ignore[assignment]
+    checks: tuple[AuditCheck, ...] = AUDIT_CHECKS  # type: ignore[assignment]  # the same words as AuditCheck
 
     @field_validator("checks")
     @classmethod

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from math import sqrt
+from typing import Any
 
 from sam_plugin.compilers.part.ir import ElementIR, LineIR, NodeIR, PatchIR
 from sam_plugin.compilers.protocol import Diagnostic
@@ -17,6 +18,9 @@ from sam_plugin.samops.mesh_plan import MeshPlan, plan_mesh
 from sam_plugin.samops.records import NODES_PER_SHAPE
 
 MAX_ELEMENTS_PER_CALL = 1_000_000
+
+
+Owner = ElementIR | PatchIR | LineIR  # what an element, patch or line id names
 
 
 @dataclass(frozen=True)
@@ -41,7 +45,8 @@ class MeshInput:
         return not (self.elements or self.patches or self.lines)
 
     def owner_ids(self) -> list[str]:
-        return [x.id for x in (*self.elements, *self.patches, *self.lines)]
+        owners: tuple[Owner, ...] = (*self.elements, *self.patches, *self.lines)
+        return [x.id for x in owners]
 
     def coordinates(self) -> list[Vec3]:
         points: list[Vec3] = [n.coordinates for n in self.nodes]
@@ -51,7 +56,7 @@ class MeshInput:
             points.extend((line.start, line.end))
         return points
 
-    def specs(self) -> dict[str, tuple]:
+    def specs(self) -> dict[str, tuple[Any, ...]]:
         return {
             "nodes": tuple((n.id, n.coordinates) for n in self.nodes),
             "elements": tuple((e.id, e.shape, e.node_ids) for e in self.elements),
@@ -86,7 +91,8 @@ def check_ids(mesh: MeshInput) -> list[Diagnostic]:
                 f"[{seen_nodes[node.id]}])")))
         seen_nodes.setdefault(node.id, i)
     owners: dict[str, str] = {}
-    groups = ((f.elements, mesh.elements), (f.patches, mesh.patches), (f.lines, mesh.lines))
+    groups: tuple[tuple[str, Sequence[Owner]], ...] = (
+        (f.elements, mesh.elements), (f.patches, mesh.patches), (f.lines, mesh.lines))
     for field, items in groups:
         for i, item in enumerate(items):
             here = f"{field}[{i}]"

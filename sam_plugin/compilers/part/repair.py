@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sam_plugin.compilers import codegen
-from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, ShapeName
 from sam_plugin.compilers.part import scale_checks
 from sam_plugin.compilers.part.ir import RepairPartIR
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
@@ -33,7 +33,9 @@ def domain_checks(ir: RepairPartIR, ctx: CompileContext) -> list[Diagnostic]:
     return found
 
 
-def range_prediction(ir: RepairPartIR, part: Any) -> tuple[Range, Range, dict[str, Range]]:
+def range_prediction(
+    ir: RepairPartIR, part: Any
+) -> tuple[Range, Range, dict[ShapeName, Range]]:
     """Bounds for the repair of ``part`` (the live part, or a shadow of it before this call).
 
     Honest whatever the host does with chained coincident nodes or collapsing elements: at
@@ -52,16 +54,16 @@ def range_prediction(ir: RepairPartIR, part: Any) -> tuple[Range, Range, dict[st
             merging.update(group)
             groups += 1
     free = set(part_inspect.free_node_labels(part)) if ir.delete_free_nodes else set()
-    shapes = dict.fromkeys(SHAPES, 0)
+    shapes: dict[str, int] = {shape: 0 for shape in SHAPES}
     for element in part.elements:
         shapes[str(element.type)] += 1
     by_label = {e.label: e for e in part.elements} if merging or ir.delete_duplicate_elements \
         else {}
-    extra = dict.fromkeys(SHAPES, 0)
+    extra: dict[str, int] = {shape: 0 for shape in SHAPES}
     if ir.delete_duplicate_elements:
         for group in part_inspect.duplicate_groups(part):
             extra[str(by_label[group[0]].type)] += len(group) - 1
-    touched = dict.fromkeys(SHAPES, 0)
+    touched: dict[str, int] = {shape: 0 for shape in SHAPES}
     orphaned: set[int] = set()
     if merging:
         for element in by_label.values():
@@ -82,7 +84,8 @@ def range_prediction(ir: RepairPartIR, part: Any) -> tuple[Range, Range, dict[st
                       max=max(0, shapes[s] - extra[s])) for s in SHAPES})
 
 
-def _evidence(state: Prediction, counts: tuple[Range, Range, dict[str, Range]]) -> Prediction:
+def _evidence(state: Prediction,
+              counts: tuple[Range, Range, dict[ShapeName, Range]]) -> Prediction:
     nodes, elements, shapes = counts
     return changed(state, node_count=nodes, element_count=elements, shape_counts=shapes,
                    assigned_elements=None, oriented_beams=None)

@@ -5,12 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sam_plugin.compilers import codegen
-from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, ShapeName
 from sam_plugin.compilers.part import scale_checks
 from sam_plugin.compilers.part.ir import (
     LinearArrayOp,
     MirrorOp,
     RotateOp,
+    TransformOp,
     TransformPartIR,
     TranslateCopyOp,
 )
@@ -102,7 +103,7 @@ def _labels_may_be_gone(selection: LabelsSelector, ctx: CompileContext,
 class _Counts:
     nodes: Range
     elements: Range
-    shapes: dict[str, Range]
+    shapes: dict[ShapeName, Range]
 
 
 def _copies(op: object) -> int:
@@ -115,11 +116,11 @@ def _copies(op: object) -> int:
     return 0
 
 
-def _selected(op, current: _Counts, ctx: CompileContext, pristine: bool) -> _Counts:
+def _selected(op: TransformOp, current: _Counts, ctx: CompileContext, pristine: bool) -> _Counts:
     selection = op.selection
     if pristine:
         elements, nodes = select_transform_nodes(ctx.part, selector_literal(selection))
-        shapes = dict.fromkeys(SHAPES, 0)
+        shapes: dict[str, int] = {shape: 0 for shape in SHAPES}
         for element in elements:
             shapes[str(element.type)] += 1
         return _Counts(Range.exact(len(nodes)), Range.exact(len(elements)),

@@ -10,6 +10,7 @@ from sam_plugin.compilers.property import script
 from sam_plugin.compilers.property.ir import AssignProperty
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import check_selector, selector_literal
+from sam_plugin.errors import SelectionError
 from sam_plugin.samops import property_ops, selection
 from sam_plugin.samops.property_ops import SHAPES_FOR_KIND, list_labels
 
@@ -60,7 +61,7 @@ class _Resolved:
 def _resolve(part: Any, selector: Any) -> list[int] | None:
     try:
         return [e.label for e in selection.select_elements(part, selector_literal(selector))]
-    except selection.SelectionError:
+    except SelectionError:
         return None
 
 
@@ -114,12 +115,12 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
             owner.setdefault(label, index)
         resolved.assignments.append((item.section, labels))
     oriented: dict[int, int] = {}
-    for index, item in enumerate(ir.beam_orientations):
+    for index, orientation in enumerate(ir.beam_orientations):
         path = f"beam_orientations[{index}]"
-        problems = check_selector(item.selection, part, f"{path}.selection", "elements",
+        problems = check_selector(orientation.selection, part, f"{path}.selection", "elements",
                                   ctx.state)
         found.extend(problems)
-        labels = _resolve(part, item.selection) if not problems else None
+        labels = _resolve(part, orientation.selection) if not problems else None
         if labels is None:
             continue
         shapes = property_ops.shapes_of(part, labels)
@@ -132,11 +133,11 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
                 + "; orientations apply to BEAM elements only",
             ))
             continue
-        offending = property_ops.parallel_beams(part, beams, item.n1)
+        offending = property_ops.parallel_beams(part, beams, orientation.n1)
         if offending:
             found.append(Diagnostic(
                 path=f"{path}.n1",
-                message=f"n1 {list(item.n1)} is parallel to the axis of beam element(s) "
+                message=f"n1 {list(orientation.n1)} is parallel to the axis of beam element(s) "
                 f"{list_labels(offending)}; choose an n1 that is not along those beams",
             ))
         overlap = sorted(label for label in beams if label in oriented)
@@ -148,7 +149,7 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
             ))
         for label in beams:
             oriented.setdefault(label, index)
-        resolved.orientations.append((beams, item.n1))
+        resolved.orientations.append((beams, orientation.n1))
     return found, resolved
 
 

@@ -45,8 +45,8 @@ def domain_checks(ir: DefineProperty, ctx: CompileContext) -> list[Diagnostic]:
                        message=f"{text}; choose a new name or repeat the existing definition")
             for text in conflicts
         )
-    for index, section in enumerate(sections):
-        conflicts, _ = property_ops.definition_conflicts(model, [], [section])
+    for index, plain_section in enumerate(sections):
+        conflicts, _ = property_ops.definition_conflicts(model, [], [plain_section])
         found.extend(
             Diagnostic(path=f"sections[{index}].name",
                        message=f"{text}; choose a new name or repeat the existing definition")
