@@ -40,6 +40,7 @@ from sam_plugin.errors import (
     RoundRejected,
     RouteRefused,
     SubmitRefused,
+    UndoRefused,
 )
 from sam_plugin.runtime import revision
 from sam_plugin.runtime.call_guard import check_calls
@@ -94,7 +95,6 @@ from sam_plugin.runtime.target_check import target_problem
 from sam_plugin.runtime.text_safety import visible_text
 from sam_plugin.runtime.undo import (
     UndoBudget,
-    UndoRefused,
     keep_snapshot,
     undo_refusal,
     undo_run,

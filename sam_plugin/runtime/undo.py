@@ -23,7 +23,7 @@ SNAPSHOT_NAME = "snapshot.npz"
 ENV_UNDO_RUNS = "SAM_AGENT_UNDO_RUNS"
 ENV_UNDO_BUDGET_MB = "SAM_AGENT_UNDO_BUDGET_MB"
 
-Emit = Callable[[str, dict[str, Any]], None]
+Emit = Callable[[str, dict[str, Any]], object]  # its return is ignored
 
 
 class UndoBudget(BaseModel):

@@ -49,7 +49,7 @@ def save(snapshot: Snapshot, path: Path) -> int:
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     temporary = path.with_name(path.name + ".tmp")
     with open(temporary, "wb") as stream:
-        np.savez(stream, **arrays)
+        np.savez(stream, **arrays)  # type: ignore[arg-type]  # named arrays, not allow_pickle
     os.replace(temporary, path)
     return path.stat().st_size
 

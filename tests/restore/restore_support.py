@@ -112,6 +112,9 @@ class Provider:
     def factory(self, _settings: ProviderSettings) -> Provider:
         return self
 
+    async def aclose(self) -> None:
+        """Nothing to close (the controller closes its provider after every stream)."""
+
     async def stream_chat(self, messages: Any, tools: Any = None, listener: Any = None) -> Any:
         return self.answers.pop(0)
 
