@@ -1,4 +1,4 @@
-"""The CLI and the dock find the runs directory by one rule (runtime.settings)."""
+"""The CLI and the dock find the runs directory by one rule (runtime.settings_store)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,8 @@ import argparse
 
 import platformdirs
 
-from sam_plugin.runtime import cli, settings
+from sam_plugin.runtime import cli
+from sam_plugin.runtime import settings_store as settings
 from sam_plugin.ui import settings_store
 
 
