@@ -4,7 +4,8 @@ Layout: header comment → imports (``sam``; only the ``samConstants`` names use
 ``sam_plugin.samops`` helpers) → target binding → every preflight → the snapshot → every
 mutation → every postflight → viewport refresh → completion marker. Mutations and postflights
 run inside one ``try``: on any exception the snapshot is put back (``SAM_AGENT_RESTORE`` says
-how that went) and the exception goes on to the host (DESIGN.md §5 "Snapshot and restore").
+how that went) and the exception goes on to the host (docs/architecture.md §5, "Snapshot and
+restore").
 The host injects ``SAM_AGENT_TARGET`` and ``SAM_AGENT_OUTPUT_DIR``; no value of the run (time,
 paths, run id) is written into the text, so the same fragments always give the same bytes.
 """

@@ -6,7 +6,7 @@ One rule for the dock and the CLI, so that both say the same thing:
    until the analyst saves another choice in the dock's Settings;
 2. provider variables the *user* set (``SAM_AGENT_BASE_URL`` / ``SAM_AGENT_MODEL``, with
    ``SAM_AGENT_API_KEY`` and ``SAM_AGENT_PROFILE``) choose a live provider, over saved values
-   (DESIGN.md §9); CLI flags count as such variables;
+   (docs/architecture.md §9); CLI flags count as such variables;
 3. the choice saved in Settings (``provider: replay | live``);
 4. nothing chosen: a live provider when saved values configure one, else the replay (the
    CLI has no default: it asks for a provider or ``--replay``).

@@ -5,7 +5,7 @@ Non-secret fields go to ``settings.json`` in the per-user config directory (plat
 The API key goes to the system keyring when a usable backend exists; otherwise it is kept in
 that same file, and :meth:`SettingsStore.key_storage_note` says so plainly. Environment
 variables (``SAM_AGENT_BASE_URL``, ``SAM_AGENT_API_KEY``, ``SAM_AGENT_MODEL``) override saved
-values (DESIGN.md §9); ``SAM_AGENT_RUNS_DIR`` sets the runs directory.
+values (docs/architecture.md §9); ``SAM_AGENT_RUNS_DIR`` sets the runs directory.
 """
 
 from __future__ import annotations
