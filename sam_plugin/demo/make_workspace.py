@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 WORKSPACE = Path(__file__).resolve().parent / "workspace.sam.json"
 STUBS = Path(__file__).resolve().parents[2] / "stubs"
 
 
-def build(mdb: object) -> None:
+def build(mdb: Any) -> None:
     from samConstants import BEAM, QUAD
 
-    model = mdb.models["Model-1"]  # type: ignore[attr-defined]
+    model = mdb.models["Model-1"]
     panel = model.Part(name="Panel")
     nodes = {}
     for j in range(5):

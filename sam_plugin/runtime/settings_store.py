@@ -53,8 +53,8 @@ def runs_dir_from_env(env: Mapping[str, str] | None = None) -> Path:
 def _usable_keyring() -> Any | None:
     """The ``keyring`` module when it is installed and has a real backend, else ``None``."""
     try:
-        import keyring  # type: ignore[import-not-found]
-        from keyring.backends import fail  # type: ignore[import-not-found]
+        import keyring  # type: ignore[import-not-found]  # optional: used when installed
+        from keyring.backends import fail  # type: ignore[import-not-found]  # optional, as above
     except ImportError:
         return None
     try:

@@ -194,19 +194,19 @@ def _auto_run(dock: object, example_id: str) -> int:
     except KeyError as error:
         print(f"sam-agent demo: --auto-run: {error.args[0]}", file=sys.stderr)
         return 2
-    combo = dock.example_combo  # type: ignore[attr-defined]
+    combo = dock.example_combo  # type: ignore[attr-defined]  # the SAM Agent dock
     index = next((i for i in range(combo.count())
                   if (combo.itemData(i) or {}).get("id") == example.id), 0)
     combo.setCurrentIndex(index)
     request = (combo.itemData(index) or {}).get("request", example.request)  # its language
     try:
-        status = run_request(dock, example.mode, example.model, example.part,  # type: ignore[arg-type]
+        status = run_request(dock, example.mode, example.model, example.part,  # type: ignore[arg-type]  # the dock
                              request)
     except AutomationTimeout as error:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 1
     print(f"auto-run {example.id}: {status}")
-    result = getattr(dock.controller, "result", None)  # type: ignore[attr-defined]
+    result = getattr(dock.controller, "result", None)  # type: ignore[attr-defined]  # the dock
     return 0 if getattr(result, "status", "") == "verified" else 1
 
 

@@ -71,13 +71,13 @@ def _install_asyncgen_hooks(loop: asyncio.AbstractEventLoop) -> None:
         _SAVED_HOOKS = sys.get_asyncgen_hooks()
     def finalizer(agen: Any) -> None:
         try:
-            loop._asyncgen_finalizer_hook(agen)  # type: ignore[attr-defined]
+            loop._asyncgen_finalizer_hook(agen)  # type: ignore[attr-defined]  # asyncio private
         except RuntimeError:  # the loop's Qt signaller is gone (application shut down)
             pass
 
-    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]
+    sys.set_asyncgen_hooks(firstiter=loop._asyncgen_firstiter_hook,  # type: ignore[attr-defined]  # private
                            finalizer=finalizer)
-    loop._thread_id = threading.get_ident()  # type: ignore[attr-defined]
+    loop._thread_id = threading.get_ident()  # type: ignore[attr-defined]  # asyncio private
 
 
 def _restore_asyncgen_hooks() -> None:

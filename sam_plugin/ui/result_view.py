@@ -352,7 +352,7 @@ class ResultView(QWidget):
         return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.run_dir)))
 
     def value_rows(self) -> list[tuple[str, str, str]]:
-        return [tuple(self.values.item(r, c).text() for c in range(3))  # type: ignore[misc]
+        return [tuple(self.values.item(r, c).text() for c in range(3))  # type: ignore[misc]  # 3 columns
                 for r in range(self.values.rowCount())]
 
     def cell(self, row_key: str, column: str) -> str:
@@ -361,7 +361,7 @@ class ResultView(QWidget):
         return item.text() if item else ""
 
     def check_rows(self) -> list[tuple[str, str, str, str]]:
-        return [tuple(self.checks.item(r, c).text() for c in range(4))  # type: ignore[misc]
+        return [tuple(self.checks.item(r, c).text() for c in range(4))  # type: ignore[misc]  # 4 columns
                 for r in range(self.checks.rowCount())]
 
 
