@@ -1,4 +1,4 @@
-"""The plan an analyst approves before anything runs (DESIGN.md §5 "Plan"), as data.
+"""The plan an analyst approves before anything runs (docs/architecture.md §5 "Plan"), as data.
 
 A domain module describes its compiled calls (``DomainModule.describe``): per call, each
 operation with its numbers and the entities it touches, destructive ones marked, and, where

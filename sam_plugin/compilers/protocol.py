@@ -160,7 +160,7 @@ class DomainModule(Protocol):
         ...
 
     def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
-        """The compiled calls in the analyst's words (DESIGN.md §5 "Plan"): per call, its
+        """The compiled calls in the analyst's words (docs/architecture.md §5 "Plan"): per call, its
         operations with their numbers and the entities they touch, destructive ones marked,
         and the predicted final part when the module's shadow run can tell; ``ctx`` holds the
         live part before the run. Raises CompileError when a call cannot run (I7)."""

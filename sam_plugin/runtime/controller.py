@@ -1334,7 +1334,7 @@ def _headline(error: CompileError) -> str:
     return str(error).splitlines()[0]
 
 
-def _try(read: Callable[[], Readback]) -> Readback | None:
+def _try(read: Callable[[], _T]) -> _T | None:
     try:
         return read()
     except Exception:

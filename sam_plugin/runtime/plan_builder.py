@@ -1,4 +1,5 @@
-"""Build the plan of a run (DESIGN.md §5 "Plan") from its compiled calls; generic over modules.
+"""Build the plan of a run from its compiled calls (docs/architecture.md §5 "Plan"); generic
+over modules.
 
 The domain module describes its calls (``DomainModule.describe``); this adds the before →
 after summary, the destructive lines, and one warning per disagreement between the spec's

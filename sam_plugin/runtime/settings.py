@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
 Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
-# When the plan waits for the analyst's approval (DESIGN.md §9): always, only when it is
+# When the plan waits for the analyst's approval (docs/architecture.md §9): always, only when it is
 # destructive or has warnings, never.
 PlanWait = Literal["always", "destructive", "never"]
 PROFILES: tuple[str, ...] = get_args(Profile)

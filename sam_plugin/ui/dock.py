@@ -312,7 +312,8 @@ class SamAgentDock(QDockWidget):
         return splitter
 
     def _build_plan_widgets(self, layout: QVBoxLayout) -> None:
-        """planView, its preview and executeButton (DESIGN.md §9), hidden until a plan."""
+        """planView, its preview and executeButton (docs/architecture.md §9), hidden until a
+        plan."""
         self.plan_view = PlanView()
         self.plan_preview = PlanPreview()
         layout.addWidget(self.plan_view, 3)

@@ -195,7 +195,8 @@ class SettingsDialog(QDialog):
 
     @staticmethod
     def _plan_wait_combo(saved: str) -> QComboBox:
-        """When the plan waits for executeButton (DESIGN.md §9); ``always`` by default."""
+        """When the plan waits for executeButton (docs/architecture.md §9); ``always`` by
+        default."""
         combo = QComboBox()
         combo.setObjectName("planWaitCombo")
         for value, words in (("always", tr("always")),

@@ -1,4 +1,5 @@
-"""The plan gate (I11, I13, DESIGN.md §5 "Plan"): the real Part module over the offline SAM.
+"""The plan gate (I11, I13, docs/architecture.md §5 "Plan"): the real Part module over the
+offline SAM.
 
 What runs is exactly what the analyst was shown; a plan that removes things says so; a spec
 whose own expectations disagree with the calls is warned about; a host whose result differs

@@ -24,6 +24,7 @@ from sam_plugin.compilers.plan import (
     PlanOperation,
     PredictedPart,
     Preview,
+    Touched,
     Vec3,
     touched,
 )
@@ -39,7 +40,8 @@ PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
 
 
 def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
-    from sam_plugin.compilers.part.simulate import Doubted, NotSimulated, run_mutation
+    from sam_plugin.compilers.part.simulate import run_mutation
+    from sam_plugin.errors import Doubted, NotSimulated
 
     part = ctx.part
     size = max(len(part.nodes), len(part.elements)) if part is not None else 0
@@ -167,7 +169,7 @@ def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanO
             text = f"linear array of {op['count']} (step {point(op['vector'])})"
         literal = op.get("selection") or {"by": "all"}
         text += f", {selector_words(literal)}"
-        found: list = []
+        found: list[Touched] = []
         if shadow is not None:
             elements, nodes = selection.select_transform_nodes(shadow, literal)
             found = [*_elements(elements, shadow)[:1], *_nodes(nodes)]
@@ -287,12 +289,12 @@ def _pick(select: Any, shadow: ShadowPart | None, literal: Mapping[str, Any]) ->
         return []
 
 
-def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list:
+def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list[Touched]:
     if shadow is None:
         return []
     return [touched("elements", [e.label for e in elements],
                     [c for e in elements for c in _coords(shadow, e)])]
 
 
-def _nodes(nodes: Sequence[Any]) -> list:
+def _nodes(nodes: Sequence[Any]) -> list[Touched]:
     return [touched("nodes", [n.label for n in nodes], [tuple(n.coordinates) for n in nodes])]

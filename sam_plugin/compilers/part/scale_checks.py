@@ -39,7 +39,8 @@ class Scale:
 
 def part_met(ctx: CompileContext) -> Any:
     """The part this call meets: live, or the shadow after the run's earlier calls."""
-    from sam_plugin.compilers.part.simulate import NotSimulated, replay
+    from sam_plugin.compilers.part.simulate import replay
+    from sam_plugin.errors import NotSimulated
 
     if state_is_live(ctx) or not ctx.prior_fragments:
         return ctx.part
