@@ -230,6 +230,9 @@ class _Relay(StreamListener):
 
 
 class RunController:
+    _scrubber: Scrubber | None = None  # made on first use, remade when the key changes
+    _scrubber_key = ""
+
     def __init__(
         self,
         *,
@@ -281,9 +284,11 @@ class RunController:
     def scrubber(self) -> Scrubber:
         """The one scrubber of every artifact, event and message (follows the settings' key)."""
         key = self.settings.api_key.get_secret_value()
-        if getattr(self, "_scrubber", None) is None or self._scrubber_key != key:
-            self._scrubber, self._scrubber_key = Scrubber(key), key
-        return self._scrubber
+        scrubber = self._scrubber
+        if scrubber is None or self._scrubber_key != key:
+            scrubber = self._scrubber = Scrubber(key)
+            self._scrubber_key = key
+        return scrubber
 
     @property
     def journal(self) -> SubmissionJournal:
@@ -1015,8 +1020,8 @@ class RunController:
         self._note_snapshot(run, receipt if status != "ERROR" else None)
         if status != "PASS":
             if unchanged:
-                refused = getattr(receipt, "stage", None) == "refused"
-                warning = SCRIPT_REFUSED if refused else PREFLIGHT_STOPPED
+                guard_refused = getattr(receipt, "stage", None) == "refused"
+                warning = SCRIPT_REFUSED if guard_refused else PREFLIGHT_STOPPED
             else:
                 warning = self._put_back(run, receipt if status != "ERROR" else None)
             raise _Fail(
@@ -1262,9 +1267,9 @@ class RunController:
     ) -> ChatResponse:
         """One provider call; its body goes to the run's ``sse`` file however the call ends
         (success, provider error, timeout or cancel): every byte received is evidence."""
-        used: list[Any] = []
+        used: list[ChatModel] = []
 
-        def work(provider: Any) -> Awaitable[ChatResponse]:
+        def work(provider: ChatModel) -> Awaitable[ChatResponse]:
             used.append(provider)
             return provider.stream_chat(messages, tools=tools, listener=listener)
 

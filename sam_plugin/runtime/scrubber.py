@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 REDACTED = "***"
+_Bytes = bytes  # inside Scrubber, ``bytes`` names its method
 MIN_RUN = 8
 
 # A token of JSON string text that may hide key characters behind escapes: printable ASCII
@@ -60,7 +62,8 @@ class Scrubber:
     def text(self, text: str) -> str:
         if not self._forms:
             return text
-        return _replace(text, _runs(text, self._grams, self._forms), REDACTED)
+        scrubbed: str = _replace(text, _runs(text, self._grams, self._forms), REDACTED)
+        return scrubbed
 
     def bytes(self, data: bytes) -> bytes:
         """Raw bytes (a ``.sse`` body, a file): runs, and runs hidden behind JSON escapes."""
@@ -69,7 +72,8 @@ class Scrubber:
         if _HIDDEN_KEY_CHAR.search(data) is not None:  # first, or a literal part hides the rest
             data = self._escaped(data)
         forms = [f.encode("utf-8") for f in self._forms]
-        return _replace(data, _runs(data, self._byte_grams, forms), REDACTED.encode())
+        scrubbed: _Bytes = _replace(data, _runs(data, self._byte_grams, forms), REDACTED.encode())
+        return scrubbed
 
     def value(self, value: object) -> object:
         """A JSON-like value with every string scrubbed (dict keys too)."""
@@ -88,8 +92,8 @@ class Scrubber:
 
     # -- internals ---------------------------------------------------------------------
 
-    def _escaped(self, data: bytes) -> bytes:
-        pieces: list[bytes] = []
+    def _escaped(self, data: _Bytes) -> _Bytes:
+        pieces: list[_Bytes] = []
         last = 0
         for match in _JSON_TOKEN.finditer(data):
             token = match.group()
@@ -115,10 +119,10 @@ class StreamScrub:
 
     def __init__(self, scrubber: Scrubber, *, binary: bool = False) -> None:
         self._scrubber = scrubber
-        self._scrub = scrubber.bytes if binary else scrubber.text
+        self._scrub: Callable[[Any], Any] = scrubber.bytes if binary else scrubber.text
         self._held: str | bytes = b"" if binary else ""
 
-    def feed(self, piece):  # type: ignore[no-untyped-def]
+    def feed(self, piece: Any) -> Any:  # str, or bytes with ``binary``: what it is fed
         if not self._scrubber.active:
             return piece
         text = self._held + piece
@@ -126,12 +130,12 @@ class StreamScrub:
         self._held = text[cut:]
         return self._scrub(text[:cut])
 
-    def flush(self):  # type: ignore[no-untyped-def]
+    def flush(self) -> Any:
         held, self._held = self._held, self._held[:0]
         return self._scrub(held)
 
 
-def _safe_cut(text, scrubber: Scrubber) -> int:  # type: ignore[no-untyped-def]
+def _safe_cut(text: Any, scrubber: Scrubber) -> int:  # text: str or bytes
     """Where ``text`` (str or bytes) may be cut so that no run of the key spans the cut, now
     or once more text arrives: before the last word, or, in a long unbroken word, before the
     longest tail that could still be or grow into a run."""
@@ -162,7 +166,8 @@ def _grams(forms: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
     return grams
 
 
-def _runs(text, grams, forms) -> list[tuple[int, int]]:  # type: ignore[no-untyped-def]
+def _runs(text: Any, grams: Mapping[Any, list[tuple[str, int]]],
+          forms: Sequence[Any]) -> list[tuple[int, int]]:  # text and forms: str or bytes
     """Merged ``[start, end)`` spans of ``text`` that are runs of a form (str or bytes)."""
     if len(text) < min((len(g) for g in grams), default=0) or not grams:
         return []
@@ -194,10 +199,10 @@ def _runs(text, grams, forms) -> list[tuple[int, int]]:  # type: ignore[no-untyp
     return merged
 
 
-def _replace(text, spans, mark):  # type: ignore[no-untyped-def]
+def _replace(text: Any, spans: list[tuple[int, int]], mark: Any) -> Any:  # str or bytes
     if not spans:
         return text
-    pieces = []
+    pieces: list[Any] = []
     last = 0
     for a, b in spans:
         pieces += [text[last:a], mark]
