@@ -8,11 +8,11 @@ is parsed, and anything outside the allowlist (an ``import os``, ``open``, ``__i
 script before its first line runs. It then runs with :func:`script_builtins`, which holds only
 the builtins the allowlist names and an ``__import__`` that reaches only the modules below.
 
-What a composed script is (DESIGN.md §5): ``from sam import ...``, ``from samConstants import
-...``, ``from sam_plugin.samops import <helper> as _<helper>``, the target binding, the
-composer's stage markers and blocks (assignments, helper and host calls over literals, ``if``,
-``for``, ``try``/``except``/``raise``). The sets below are the whole policy: extend them, not
-the code, when the composer gains a construct.
+What a composed script is (docs/architecture.md §5): ``from sam import ...``,
+``from samConstants import ...``, ``from sam_plugin.samops import <helper> as _<helper>``, the
+target binding, the composer's stage markers and blocks (assignments, helper and host calls
+over literals, ``if``, ``for``, ``try``/``except``/``raise``). The sets below are the whole
+policy: extend them, not the code, when the composer gains a construct.
 """
 
 from __future__ import annotations
@@ -128,9 +128,9 @@ def _is_literal(node: ast.AST) -> bool:
         if kind is ast.Constant:
             continue
         if kind in _LITERAL_CONTAINERS:
-            stack.extend(current.elts)  # type: ignore[attr-defined]
-        elif kind is ast.UnaryOp and type(current.op) is ast.USub:  # type: ignore[attr-defined]
-            stack.append(current.operand)  # type: ignore[attr-defined]
+            stack.extend(current.elts)  # type: ignore[attr-defined]  # kind checked
+        elif kind is ast.UnaryOp and type(current.op) is ast.USub:  # type: ignore[attr-defined]  # narrowed
+            stack.append(current.operand)  # type: ignore[attr-defined]  # kind checked
         else:
             return False
     return True
@@ -142,24 +142,24 @@ def _check_node(node: ast.AST, bound: set[str], loaded: list[ast.Name]) -> None:
     if kind not in ALLOWED_NODES:
         raise ScriptRefused(line, f"{_construct(node)} is not allowed in a generated script")
     if kind is ast.Name:
-        name = node.id  # type: ignore[attr-defined]
+        name = node.id  # type: ignore[attr-defined]  # kind checked
         if name.startswith("__"):
             raise ScriptRefused(line, f"the name {quote(name)} is not allowed")
-        if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]
+        if type(node.ctx) is ast.Store:  # type: ignore[attr-defined]  # kind checked
             bound.add(name)
         else:
-            loaded.append(node)  # type: ignore[arg-type]
+            loaded.append(node)  # type: ignore[arg-type]  # kind checked
     elif kind is ast.Attribute:
-        attr = node.attr  # type: ignore[attr-defined]
+        attr = node.attr  # type: ignore[attr-defined]  # kind checked
         if attr.startswith("__") or attr in FORBIDDEN_ATTRIBUTES:
             raise ScriptRefused(line, f"the attribute {quote(attr)} is not allowed")
     elif kind is ast.ImportFrom:
-        _check_import(node, line)  # type: ignore[arg-type]
-        bound.update(a.asname or a.name for a in node.names)  # type: ignore[attr-defined]
-    elif kind is ast.ExceptHandler and node.name:  # type: ignore[attr-defined]
-        if node.name.startswith("__"):  # type: ignore[attr-defined]
-            raise ScriptRefused(line, f"the name {quote(node.name)} is not allowed")  # type: ignore[attr-defined]
-        bound.add(node.name)  # type: ignore[attr-defined]
+        _check_import(node, line)  # type: ignore[arg-type]  # kind checked
+        bound.update(a.asname or a.name for a in node.names)  # type: ignore[attr-defined]  # narrowed
+    elif kind is ast.ExceptHandler and node.name:  # type: ignore[attr-defined]  # kind checked
+        if node.name.startswith("__"):  # type: ignore[attr-defined]  # kind checked
+            raise ScriptRefused(line, f"the name {quote(node.name)} is not allowed")  # type: ignore[attr-defined]  # narrowed
+        bound.add(node.name)  # type: ignore[attr-defined]  # kind checked
 
 
 def _check_helper_attribute(node: ast.Attribute, helper: str) -> None:

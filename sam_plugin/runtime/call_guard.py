@@ -1,5 +1,5 @@
-"""Checks on a collected call's arguments at the tool-call layer (DESIGN.md §7's layers: the
-call itself is malformed), before anything is compiled or written.
+"""Checks on a collected call's arguments at the tool-call layer (the layers of
+docs/architecture.md §7: the call itself is malformed), before anything is compiled or written.
 
 - a size budget (``max_argument_bytes``): a huge call is refused before any parse;
 - the API key: a call whose arguments hold the key (or a run of it) is refused, with a

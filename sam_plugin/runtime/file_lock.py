@@ -14,7 +14,7 @@ from pathlib import Path
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows
     import msvcrt
 
 

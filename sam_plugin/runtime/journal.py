@@ -19,7 +19,7 @@ from typing import BinaryIO, Literal
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no fcntl on Windows
 
 from pydantic import BaseModel, ValidationError
 

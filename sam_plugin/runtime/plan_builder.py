@@ -116,7 +116,7 @@ def _mismatches(expect: Expectations, prediction: Prediction, detail: PlanDetail
         if wanted is not None and not predicted.contains(wanted):
             found.append(_differs(f"{wanted} {noun}", predicted, noun))
     for shape, wanted in expect.shapes.items():
-        predicted = prediction.shape_counts.get(shape)  # type: ignore[call-overload]
+        predicted = prediction.shape_counts.get(shape)  # type: ignore[call-overload]  # a str key
         if predicted is not None and not predicted.contains(wanted):
             found.append(_differs(f"{wanted} {shape} elements", predicted, f"{shape} elements"))
     for name in expect.sets:
