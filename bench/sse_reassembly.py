@@ -35,9 +35,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sam_plugin.demo.streams import openai_stream  # noqa: E402
 from sam_plugin.runtime.provider_stream import StreamAccumulator  # noqa: E402
 from sam_plugin.runtime.sse import SSEDecoder  # noqa: E402
-from sam_plugin.testing.streams import openai_stream  # noqa: E402
 
 
 def make_arguments(size: int) -> str:

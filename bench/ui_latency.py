@@ -60,9 +60,9 @@ class Heartbeat:
 def bench_responder(delay: float):
     """The recorded plate example with a longer spec, paced at ``1 / delay`` chunks/s."""
     from sam_plugin.demo.examples import example_by_id
+    from sam_plugin.demo.loopback import StreamResponse
     from sam_plugin.demo.replay import ReplayResponder
-    from sam_plugin.testing.fake_provider import StreamResponse
-    from sam_plugin.testing.streams import openai_stream
+    from sam_plugin.demo.streams import openai_stream
 
     example = example_by_id("plate")
     body, _, capability = example.spec.rpartition("\n\n")
@@ -96,7 +96,7 @@ def main() -> int:
     shutil.copyfile(WORKSPACE_FILE, work / "sample.sam.json")
     os.environ["SAM_AGENT_RUNS_DIR"] = str(work / "runs")
     os.environ["SAM_AGENT_SETTINGS_FILE"] = str(work / "settings.json")
-    from sam_plugin.testing.fake_provider import FakeProvider
+    from sam_plugin.demo.loopback import FakeProvider
 
     responder, counts = bench_responder(1.0 / CHUNKS_PER_SECOND)
     provider = FakeProvider(responder=responder)

@@ -26,7 +26,7 @@ for _var in ("SAM_AGENT_BASE_URL", "SAM_AGENT_API_KEY", "SAM_AGENT_MODEL", "SAM_
 os.environ["SAM_AGENT_SETTINGS_FILE"] = str(
     Path(tempfile.mkdtemp(prefix="sam-agent-test-settings-")) / "settings.json")
 
-pytest_plugins = ["sam_plugin.testing.fixtures"]
+pytest_plugins = ["tests.support.fixtures"]
 
 
 @pytest.fixture(autouse=True)

@@ -25,15 +25,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "sam_plugin"
 
 QT = ("PySide6", "shiboken6", "qasync")
+# the test fakes live in tests/ (sam_plugin.testing, where they once were, stays forbidden)
 TEST_CODE = ("tests", "pytest", "_pytest", "pytestqt", "hypothesis", "conftest",
              "sam_plugin.testing")
 HOST_MODULES = ("sam", "samConstants")
 
-# Temporary, until the test fakes move out of the product (sam_plugin/testing, itself test
-# code, then goes): (importer, imported prefix).
-KNOWN_UNTIL_MOVED: set[tuple[str, str]] = {
-    ("sam_plugin.demo.replay", "sam_plugin.testing"),
-}
 
 
 def module_name(path: Path) -> str:
@@ -74,12 +70,8 @@ def within(name: str, prefixes: tuple[str, ...]) -> bool:
 def violations(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
     found = []
     for path in paths:
-        importer = module_name(path)
         for name in imported_modules(path):
-            if within(name, forbidden) and not any(
-                importer == known and within(name, (prefix,))
-                for known, prefix in KNOWN_UNTIL_MOVED
-            ):
+            if within(name, forbidden):
                 found.append(f"{path.relative_to(ROOT)} imports {name}")
     return sorted(set(found))
 
@@ -109,9 +101,7 @@ def test_samops_imports_only_the_stdlib_numpy_the_host_and_samops() -> None:
 
 
 def test_the_product_never_imports_test_code() -> None:
-    product = [path for path in sorted(PACKAGE.rglob("*.py"))
-               if not within(module_name(path), ("sam_plugin.testing",))]
-    assert violations(product, TEST_CODE) == []
+    assert violations(sorted(PACKAGE.rglob("*.py")), TEST_CODE) == []
 
 
 # -- the checker itself, tried on a broken tree -------------------------------------------

@@ -9,8 +9,8 @@ import shutil
 from cli_support import base_args, run_cli
 
 from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
+from sam_plugin.demo.streams import openai_stream
 from sam_plugin.runtime.settings_store import SettingsStore
-from sam_plugin.testing.streams import openai_stream
 
 
 def _sample(tmp_path):

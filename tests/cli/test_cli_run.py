@@ -200,7 +200,7 @@ def test_demo_subcommand_calls_the_ui_demo_lazily(monkeypatch):
 def test_truncated_tool_stream_returns_to_review_exit_3(
     tmp_path, capsys, provider_env, stub_module
 ):
-    from sam_plugin.testing.streams import openai_stream
+    from sam_plugin.demo.streams import openai_stream
 
     workspace = new_workspace(tmp_path / "w.sam.json")
     provider_env.enqueue_reply(SPEC)

@@ -4,6 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from sam_plugin.testing.pipeline import fresh_database
+from tests.support.pipeline import fresh_database
 
 fresh_sam = pytest.fixture(fresh_database)

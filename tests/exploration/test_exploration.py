@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
+from sam_plugin.demo.loopback import FakeProvider
+from sam_plugin.demo.streams import openai_stream
 from sam_plugin.errors import ExplorationChangedModel
 from sam_plugin.runtime.exploration import ALLOWED_TOOLS, ExplorationResult
 from sam_plugin.samops.readback import geometry_fingerprint
-from sam_plugin.testing.fake_provider import FakeProvider
-from sam_plugin.testing.streams import openai_stream
 
 NEAR_RIGHT = {"entity": "elements", "by": "nearest", "point": [30, 10, 0], "k": 2}
 GRID = {"section": "grid"}
@@ -167,7 +167,7 @@ def test_bad_limits_are_rejected(run_explore: Any) -> None:
 
 def test_reasoning_of_a_tool_call_turn_is_passed_back(fake_provider: FakeProvider,
                                                       run_explore: Any) -> None:
-    from sam_plugin.testing.streams import deepseek_stream
+    from sam_plugin.demo.streams import deepseek_stream
 
     fake_provider.enqueue_stream(deepseek_stream(
         reasoning="The right edge is x = 30.",

@@ -9,7 +9,7 @@ import pytest
 
 from sam_plugin.runtime.observation import target_fingerprint
 from sam_plugin.samops.readback import read_part
-from sam_plugin.testing.pipeline import fresh_database
+from tests.support.pipeline import fresh_database
 
 fresh_sam = pytest.fixture(fresh_database)
 

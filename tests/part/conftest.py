@@ -9,13 +9,12 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.composer import ComposedScript, compose
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Readback
 from sam_plugin.compilers.part import MODULE
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
-from sam_plugin.runtime.host_gateway import ExecutionReceipt, HostGateway
-from sam_plugin.testing.pipeline import fresh_database
+from sam_plugin.runtime.host_gateway import ExecutionReceipt
+from tests.support.pipeline import Pipeline, fresh_database
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 
@@ -55,11 +54,13 @@ def within(prediction: Prediction, readback: Readback) -> list[str]:
     return bad
 
 
-class PartHarness:
+class PartHarness(Pipeline):
+    """The domain pipeline (tests/support/pipeline.py) on the Part module and ``Plate``, plus
+    what Part tests need: a context for one compiler, runs keeping the composed script, a
+    grid builder."""
+
     def __init__(self, sam_module: Any, tmp_path: Path):
-        self.gateway = HostGateway(sam_module)
-        self.tmp_path = tmp_path
-        self.target = TARGET
+        super().__init__(MODULE, sam_module, tmp_path, TARGET)
 
     @property
     def model(self) -> Any:
@@ -79,12 +80,7 @@ class PartHarness:
                               model=self.model, part=self.part(), prior_fragments=tuple(prior))
 
     def compile_all(self, request: str, calls: Sequence[tuple[str, Any]]) -> list[Fragment]:
-        chain = CompileChain(MODULE, request=request, target=TARGET,
-                             start=Prediction.from_readback(self.gateway.readback(TARGET)),
-                             model=self.model, part=self.part())
-        for tool, arguments in calls:
-            chain.add(tool, arguments)
-        return chain.fragments
+        return self.compile(calls, request)
 
     def run(self, request: str, calls: Sequence[tuple[str, Any]]) -> RunResult:
         before = self.gateway.readback(TARGET)

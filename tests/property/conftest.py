@@ -10,7 +10,7 @@ import pytest
 
 from sam_plugin.compilers.property import MODULE
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.testing.pipeline import Pipeline, assert_verified, fresh_database
+from tests.support.pipeline import Pipeline, assert_verified, fresh_database
 
 TARGET = Target(model_name="Model-1", part_name="Frame")
 

@@ -7,9 +7,9 @@ import time
 
 import pytest
 
+from sam_plugin.demo import streams
 from sam_plugin.runtime.provider import ChatProvider
-from sam_plugin.testing import streams
-from sam_plugin.testing.fixtures import RecordingListener
+from tests.support.fixtures import RecordingListener
 
 
 def test_cancel_mid_stream_closes_the_connection(fake_provider, provider_settings):

@@ -5,8 +5,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from sam_plugin.testing import streams
-from sam_plugin.testing.fake_provider import NO_SCRIPT_LEFT, FakeProvider, StreamResponse
+from sam_plugin.demo import streams
+from sam_plugin.demo.loopback import NO_SCRIPT_LEFT, FakeProvider, StreamResponse
 
 
 def test_serves_scripted_responses_in_order_then_a_clear_500(fake_provider):
@@ -73,7 +73,7 @@ def test_builders_end_with_done_and_split_json_tokens():
 
 
 def test_rule_responder_replays_recorded_sse_by_request_shape(fake_provider, chat):
-    from sam_plugin.testing.fake_provider import (
+    from sam_plugin.demo.loopback import (
         is_design_request,
         last_user_message_contains,
         offers_tool,

@@ -9,11 +9,11 @@ import time
 
 import pytest
 
+from sam_plugin.demo import streams
+from sam_plugin.demo.loopback import NO_SCRIPT_LEFT
+from sam_plugin.demo.streams import sse_data, sse_done
 from sam_plugin.runtime.provider import ChatProvider, ProviderError
-from sam_plugin.testing import streams
-from sam_plugin.testing.fake_provider import NO_SCRIPT_LEFT
-from sam_plugin.testing.fixtures import TEST_API_KEY, RecordingListener, settings_for
-from sam_plugin.testing.streams import sse_data, sse_done
+from tests.support.fixtures import TEST_API_KEY, RecordingListener, settings_for
 
 DEEPSEEK_400 = {
     "error": {

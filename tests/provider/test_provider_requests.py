@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from sam_plugin.demo import streams
 from sam_plugin.runtime.provider import ChatProvider
 from sam_plugin.runtime.settings import PROFILES
-from sam_plugin.testing import streams
-from sam_plugin.testing.fixtures import TEST_API_KEY, TEST_MODEL, settings_for
+from tests.support.fixtures import TEST_API_KEY, TEST_MODEL, settings_for
 
 TOOL = {
     "type": "function",

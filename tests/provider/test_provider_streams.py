@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from sam_plugin.demo import streams
+from sam_plugin.demo.streams import _Chunker, sse_comment, sse_data, sse_done
 from sam_plugin.runtime.provider import ChatResponse, ToolCall
-from sam_plugin.testing import streams
-from sam_plugin.testing.fixtures import TEST_MODEL, RecordingListener, settings_for
-from sam_plugin.testing.streams import _Chunker, sse_comment, sse_data, sse_done
+from tests.support.fixtures import TEST_MODEL, RecordingListener, settings_for
 
 BUILD_ARGS = json.dumps(
     {

@@ -7,9 +7,9 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from sam_plugin.demo import streams
 from sam_plugin.runtime.provider_stream import StreamAccumulator
 from sam_plugin.runtime.sse import SSEDecoder
-from sam_plugin.testing import streams
 
 BUILDERS = {
     "openai": streams.openai_stream,

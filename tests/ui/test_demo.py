@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtGui import QImage
 
 from sam_plugin.demo.examples import load_examples
+from sam_plugin.demo.loopback import ErrorResponse
 from sam_plugin.demo.replay import ReplayResponder, unknown_request_message
-from sam_plugin.testing.fake_provider import ErrorResponse
 from sam_plugin.ui.demo import main
 
 

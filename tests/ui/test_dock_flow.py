@@ -9,7 +9,7 @@ from plan_steps import approve_plan
 from PySide6.QtCore import QThread
 
 from sam_plugin.demo.examples import example_by_id
-from sam_plugin.testing.streams import openai_stream
+from sam_plugin.demo.streams import openai_stream
 
 TIMEOUT_MS = 20_000
 

@@ -10,9 +10,9 @@ import json
 import pytest
 
 from sam_plugin.demo.examples import example_by_id
+from sam_plugin.demo.streams import openai_stream
 from sam_plugin.runtime.provider_choice import ProviderChooser, choose
 from sam_plugin.runtime.settings_store import SettingsStore
-from sam_plugin.testing.streams import openai_stream
 
 TIMEOUT_MS = 20_000
 

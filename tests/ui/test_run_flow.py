@@ -9,7 +9,7 @@ import json
 from plan_steps import confirm_through_plan
 
 from sam_plugin.demo.examples import example_by_id
-from sam_plugin.testing.streams import openai_stream
+from sam_plugin.demo.streams import openai_stream
 
 TIMEOUT_MS = 20_000
 

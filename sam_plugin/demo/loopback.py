@@ -1,5 +1,8 @@
 """A loopback fake of an OpenAI-compatible chat endpoint: a real HTTP server on 127.0.0.1.
 
+It ships with the demo, whose replay mode answers through it (``demo/replay.py``); the tests
+use it as their provider too (``tests/support/fixtures.py``).
+
 Scripted responses are served in order to ``POST /v1/chat/completions``: SSE streams (raw
 pieces, split anywhere, optionally paced or cut off), HTTP errors, dropped connections. A
 ``responder`` callable (request JSON -> response) can answer instead, so the demo can replay
@@ -154,7 +157,7 @@ class FakeProvider:
         **builder_options: Any,
     ) -> None:
         """A well-formed stream in the shape of ``style`` (openai, deepseek, ollama, llamacpp)."""
-        from sam_plugin.testing import streams
+        from sam_plugin.demo import streams
 
         builders = {
             "openai": streams.openai_stream,

@@ -1,5 +1,8 @@
 """SSE stream builders shaped like real provider captures.
 
+The demo's replay streams its recorded answers with them; the tests and benches build every
+provider's shape with them.
+
 Each builder returns ``list[str]``: one SSE event (or comment) per piece, ending with
 ``data: [DONE]``. ``tool_calls`` is a list of ``(name, arguments)`` with arguments as JSON
 text (a dict is dumped). ``rechunk`` re-splits pieces anywhere (inside a line, a ``\\r\\n``,

@@ -1,6 +1,6 @@
 """pytest fixtures shared by every test folder (registered in tests/conftest.py).
 
-- ``fake_provider``: a started :class:`~sam_plugin.testing.fake_provider.FakeProvider`
+- ``fake_provider``: a started :class:`~sam_plugin.demo.loopback.FakeProvider`
   (loopback HTTP server), closed after the test.
 - ``provider_settings``: :class:`ProviderSettings` pointed at it, profile ``generic`` (so a
   design request carries exactly model, stream, temperature, messages), API key
@@ -14,9 +14,9 @@ from collections.abc import Iterator
 
 import pytest
 
+from sam_plugin.demo.loopback import FakeProvider
 from sam_plugin.runtime.provider_types import StreamListener, ToolCall
 from sam_plugin.runtime.settings import ProviderSettings
-from sam_plugin.testing.fake_provider import FakeProvider
 
 TEST_API_KEY = "sk-test-SECRET-KEY"
 TEST_MODEL = "fake-model"
