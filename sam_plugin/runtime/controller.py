@@ -79,8 +79,8 @@ from sam_plugin.runtime.restore import (
 from sam_plugin.runtime.run_store import (
     JOURNAL_NAME,
     ErrorLayer,
+    ErrorRecord,
     RunDir,
-    RunError,
     RunResult,
     RunStatus,
     StateSummary,
@@ -999,7 +999,7 @@ class RunController:
         run.dir.write_result(
             self._result(
                 "unknown",
-                error=RunError(layer="execution", message=UNKNOWN_ADVICE),
+                error=ErrorRecord(layer="execution", message=UNKNOWN_ADVICE),
             ).model_copy(update={"submissions": 1})
         )
         try:
@@ -1092,7 +1092,7 @@ class RunController:
         self,
         status: RunStatus,
         *,
-        error: RunError | None = None,
+        error: ErrorRecord | None = None,
         after: Readback | None = None,
         checks: list[Check] | None = None,
     ) -> RunResult:
@@ -1136,7 +1136,7 @@ class RunController:
         words = f"Failed at {layer}; part restored" if run.restored else f"Failed at {layer}"
         self._set_phase(Phase.FAILED, words)
         self.result = self._result(
-            "failed", error=RunError(layer=layer, message=message), after=after, checks=checks
+            "failed", error=ErrorRecord(layer=layer, message=message), after=after, checks=checks
         )
         run.dir.write_result(self.result)
         self._bus.emit(run.run_id, "run_failed", {"layer": layer, "message": message})
@@ -1239,7 +1239,7 @@ class RunController:
         run = self._run
         assert run is not None
         self._set_phase(Phase.REVIEW, f"Review: returned, nothing executed ({layer})")
-        self.result = self._result("rejected", error=RunError(layer=layer, message=message))
+        self.result = self._result("rejected", error=ErrorRecord(layer=layer, message=message))
         run.dir.write_result(self.result)
         self._bus.emit(run.run_id, "returned_to_review", {"layer": layer, "message": message})
 

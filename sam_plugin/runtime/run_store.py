@@ -74,7 +74,10 @@ class StateSummary(BaseModel):
         )
 
 
-class RunError(BaseModel):
+class ErrorRecord(BaseModel):
+    """``result.json``'s ``error``: the layer that stopped the run and what it said (a record,
+    not an exception: those live in ``sam_plugin.errors``)."""
+
     layer: ErrorLayer
     message: str
 
@@ -119,7 +122,7 @@ class RunResult(BaseModel):
     before: StateSummary | None = None
     after: StateSummary | None = None
     checks: list[Check] = Field(default_factory=list)
-    error: RunError | None = None
+    error: ErrorRecord | None = None
     # issue 12 (additive): a failed run put back exactly (after.fingerprint == before's)
     restored: bool = False
     # what the host lacks for snapshot/restore (None: it has everything)
@@ -333,7 +336,7 @@ def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:
     from sam_plugin.runtime.journal import UNKNOWN_ADVICE
     from sam_plugin.runtime.phases import Phase
 
-    error = RunError(layer="execution", message=UNKNOWN_ADVICE)
+    error = ErrorRecord(layer="execution", message=UNKNOWN_ADVICE)
     earlier = run_dir.read_result()
     if earlier is not None:
         return earlier.model_copy(

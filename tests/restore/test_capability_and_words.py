@@ -8,7 +8,7 @@ from scenarios import EDIT
 
 from sam_plugin.runtime.controller import PARTIAL_WARNING
 from sam_plugin.runtime.host_gateway import HostGateway
-from sam_plugin.runtime.run_store import RunError, RunResult
+from sam_plugin.runtime.run_store import ErrorRecord, RunResult
 
 
 def test_a_host_lacking_a_call_says_so_and_warns_plainly(fresh_sam_database, tmp_path,
@@ -44,7 +44,7 @@ def test_status_words_of_a_restored_run_say_failed_and_restored():
 
     result = RunResult(run_id="20261201T000000Z-abcdef", status="failed", phase="failed",
                        module="part", target=TARGET, restored=True,
-                       error=RunError(layer="execution", message="boom"))
+                       error=ErrorRecord(layer="execution", message="boom"))
     words = final_words(result)
     assert "Failed" in words and "restored" in words
     assert "restored" not in final_words(result.model_copy(update={"restored": False}))

@@ -7,12 +7,12 @@ from plan_steps import approve_plan
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.run_store import RunError, RunResult, StateSummary
+from sam_plugin.runtime.run_store import ErrorRecord, RunResult, StateSummary
 
 FINGERPRINT = "25n-16e-d69b82e21b22c66891beedd63542b63b"
 
 
-def _result(status: str, error: RunError | None = None, **extra) -> RunResult:
+def _result(status: str, error: ErrorRecord | None = None, **extra) -> RunResult:
     return RunResult(run_id="20261129T193000Z-ab12cd", status=status, phase="x", module="part",
                      target=Target(model_name="Model-1", part_name="Panel"), error=error,
                      **extra)
@@ -49,13 +49,13 @@ def test_the_status_line_is_a_short_summary_and_the_error_label_keeps_all_of_it(
     message = ("the design request failed: bad_request: Replay mode (recorded responses, not a "
                "live model) has no recorded answer for this request: it answers only the 4 "
                "bundled example requests, word for word. (HTTP 400)")
-    status = final_words(_result("failed", RunError(layer="provider", message=message)))
+    status = final_words(_result("failed", ErrorRecord(layer="provider", message=message)))
     # in words, whole (the status wraps): no error kind, no HTTP code, nothing cut off
     assert status == ("Failed — provider: the design request failed: the provider refused the "
                       "request: Replay mode (recorded responses, not a live model) has no "
                       "recorded answer for this request: it answers only the 4 bundled example "
                       "requests, word for word.")
-    long = final_words(_result("failed", RunError(layer="provider", message="x " * 400)))
+    long = final_words(_result("failed", ErrorRecord(layer="provider", message="x " * 400)))
     assert long.endswith("(the whole message is below)") and "…" not in long
 
 
@@ -66,7 +66,7 @@ def test_a_long_error_in_a_short_dock_scrolls_instead_of_squeezing_the_counts(
     qtbot.waitExposed(host_window)
     message = "the design request failed: " + "a long provider message, " * 30
     view = dock.result_view
-    dock._finish_ui(_result("failed", RunError(layer="provider", message=message),  # noqa: SLF001
+    dock._finish_ui(_result("failed", ErrorRecord(layer="provider", message=message),  # noqa: SLF001
                             before=_summary(25, 16)), back_in_review=False)
     dock.status_label.setText("Failed — provider: " + "a long status line " * 12)
     qtbot.wait(50)

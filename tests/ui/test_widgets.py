@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.run_store import RunError, RunResult, StateSummary
+from sam_plugin.runtime.run_store import ErrorRecord, RunResult, StateSummary
 from sam_plugin.ui import i18n
 
 UI_DIR = Path(i18n.__file__).resolve().parent
@@ -78,13 +78,13 @@ def test_status_words_never_claim_done_before_verified():
     assert phase_words("executing") == "Submitted to SAM"
     assert phase_words("complete") == "Executed — verifying"  # only the result says Verified
     assert not any("done" in w.lower() or "verified" in w.lower() for w in words)
-    failed = _result("failed", RunError(layer="execution", message="boom\n  - line two"))
+    failed = _result("failed", ErrorRecord(layer="execution", message="boom\n  - line two"))
     assert final_words(failed) == "Failed — execution: boom — line two"
     assert final_words(_result("verified")) == "Verified"
     assert final_words(_result("cancelled")) == "Cancelled — nothing was executed"
 
 
-def _result(status: str, error: RunError | None = None, **extra) -> RunResult:
+def _result(status: str, error: ErrorRecord | None = None, **extra) -> RunResult:
     return RunResult(run_id="20261129T193000Z-ab12cd", status=status, phase="x", module="part",
                      target=Target(model_name="Model-1", part_name="Plate"), error=error,
                      **extra)
@@ -99,7 +99,7 @@ def test_result_view_shows_counts_checks_error_action_and_run_link(qtbot, tmp_pa
                           shape_counts={"QUAD": 16, "TRI": 0, "BEAM": 0}, sets=[])
     after = StateSummary(node_count=45, element_count=32,
                          shape_counts={"QUAD": 32, "TRI": 0, "BEAM": 0}, sets=["Left", "Right"])
-    result = _result("failed", RunError(layer="verification", message="node count off"),
+    result = _result("failed", ErrorRecord(layer="verification", message="node count off"),
                      before=before, after=after,
                      checks=[Check(name="node count", expected="45", actual="44", ok=False)])
     view.show_result(result, tmp_path / "run")
