@@ -21,7 +21,7 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.controller import ControllerBusy, ControllerStateError, Phase, RunController
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.host_gateway import HostGateway
-from sam_plugin.testing.pipeline import fresh_database
+from tests.support.pipeline import fresh_database
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 fresh_sam = pytest.fixture(fresh_database)

@@ -7,7 +7,7 @@ import json
 
 from PySide6.QtGui import QColor
 
-from sam_plugin.testing.streams import openai_stream
+from sam_plugin.demo.streams import openai_stream
 from sam_plugin.ui.plan_preview import PREVIEW_COLOURS, legend_words
 from sam_plugin.ui.plan_view import LINE_COLOURS
 
