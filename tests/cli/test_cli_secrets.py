@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from sam_plugin.compilers import registry
+from sam_plugin.demo.loopback import FakeProvider
+from sam_plugin.demo.streams import openai_stream, rechunk
 from sam_plugin.runtime.scrubber import Scrubber
-from sam_plugin.testing.fake_provider import FakeProvider
-from sam_plugin.testing.streams import openai_stream, rechunk
 
 SCRUBBER = Scrubber(API_KEY)
 FIRST_LINE = "Add two unit QUADs at z=5 and audit."

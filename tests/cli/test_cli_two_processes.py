@@ -46,11 +46,11 @@ def saved_elsewhere_meanwhile(fake, path: Path, quads: int) -> None:
             mine = sam.mdb
             new_workspace(path, quads=quads)  # the other process's save
             sam.mdb = mine
-            from sam_plugin.testing.streams import openai_stream
+            from sam_plugin.demo.streams import openai_stream
 
             return openai_stream(tool_calls=[("build_part", '{"quads": 2}'),
                                              ("audit_part", "{}")])
-        from sam_plugin.testing.streams import openai_stream
+        from sam_plugin.demo.streams import openai_stream
 
         return openai_stream(content=answer)
 

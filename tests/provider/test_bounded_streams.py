@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from sam_plugin.demo import streams
 from sam_plugin.runtime.controller import Phase, RunController
 from sam_plugin.runtime.provider import ProviderError
 from sam_plugin.runtime.settings import ProviderSettings
-from sam_plugin.testing import streams
-from sam_plugin.testing.fixtures import RecordingListener, settings_for
+from tests.support.fixtures import RecordingListener, settings_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "controller"))
 from controller_fakes import TARGET, FakeHost, FakePartModule  # noqa: E402
