@@ -1,4 +1,4 @@
-"""Bounded repair rounds (DESIGN.md §1): a rejected call gets N more tries, never more.
+"""Bounded repair rounds (docs/architecture.md §1): a rejected call gets N more tries, never more.
 
 When a collected call is rejected — at the tool-call layer (wrong name, order, count, a call
 written as text, a cut-off answer) or at the compile layer (a diagnostic) — nothing has

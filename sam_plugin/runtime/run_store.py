@@ -118,7 +118,7 @@ class RunResult(BaseModel):
     tools: list[str] = Field(default_factory=list)
     submissions: int = 0
     script_sha256: str | None = None
-    repairs: int = 0  # repair rounds used (DESIGN.md §1)
+    repairs: int = 0  # repair rounds used (docs/architecture.md §1)
     before: StateSummary | None = None
     after: StateSummary | None = None
     checks: list[Check] = Field(default_factory=list)
