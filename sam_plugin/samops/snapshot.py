@@ -297,7 +297,8 @@ def _identical_prefix(live: list[Any], saved: list[Any] | None) -> int:
     """How many leading live entities are the very objects saved (no attribute read)."""
     if saved is None:
         return 0
-    if live and type(live[0]).__eq__ is not object.__eq__:  # list equality would call it
+    # list equality would call an overridden __eq__ (mypy cannot compare the two callables)
+    if live and type(live[0]).__eq__ is not object.__eq__:  # type: ignore[comparison-overlap]  # see above
         return next(compress(count(), map(is_not, live, saved)), min(len(live), len(saved)))
     return _first_difference(live, saved, is_not)
 
