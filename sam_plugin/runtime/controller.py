@@ -80,6 +80,7 @@ from sam_plugin.runtime.run_store import (
     JOURNAL_NAME,
     ErrorLayer,
     ErrorRecord,
+    PartOutcome,
     RunDir,
     RunResult,
     RunStatus,
@@ -178,6 +179,7 @@ class _Run:
     exploration: str = ""
     collected: list[CollectedCall] = field(default_factory=list)
     restored: bool = False
+    stopped_before_change: bool = False  # the script failed in its preflight or was refused
     restore_unavailable: str | None = None
     restore_after: Readback | None = None  # the readback that proved (or disproved) a restore
     usage: UsageMeter | None = None
@@ -1020,6 +1022,7 @@ class RunController:
         self._note_snapshot(run, receipt if status != "ERROR" else None)
         if status != "PASS":
             if unchanged:
+                run.stopped_before_change = True
                 guard_refused = getattr(receipt, "stage", None) == "refused"
                 warning = SCRIPT_REFUSED if guard_refused else PREFLIGHT_STOPPED
             else:
@@ -1136,7 +1139,8 @@ class RunController:
         words = f"Failed at {layer}; part restored" if run.restored else f"Failed at {layer}"
         self._set_phase(Phase.FAILED, words)
         self.result = self._result(
-            "failed", error=ErrorRecord(layer=layer, message=message), after=after, checks=checks
+            "failed", error=ErrorRecord(layer=layer, message=message, part=_part_outcome(run)),
+            after=after, checks=checks
         )
         run.dir.write_result(self.result)
         self._bus.emit(run.run_id, "run_failed", {"layer": layer, "message": message})
@@ -1337,6 +1341,13 @@ def _headline(error: CompileError) -> str:
     if error.diagnostics:
         return str(error.diagnostics[0])
     return str(error).splitlines()[0]
+
+
+def _part_outcome(run: _Run) -> PartOutcome:
+    """What became of the target part in a failed run (``result.json`` ``error.part``)."""
+    if not run.submissions or run.stopped_before_change:
+        return "unchanged"
+    return "restored" if run.restored else "may_be_changed"
 
 
 def _try(read: Callable[[], _T]) -> _T | None:

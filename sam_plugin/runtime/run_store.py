@@ -74,12 +74,19 @@ class StateSummary(BaseModel):
         )
 
 
+PartOutcome = Literal["unchanged", "restored", "may_be_changed"]
+
+
 class ErrorRecord(BaseModel):
     """``result.json``'s ``error``: the layer that stopped the run and what it said (a record,
     not an exception: those live in ``sam_plugin.errors``)."""
 
     layer: ErrorLayer
     message: str
+    # what became of the part (an additive field, carried as data so that no view has to
+    # search the message for words): "unchanged" (nothing ran, or the script stopped before
+    # its first change), "restored" (put back and proved), "may_be_changed"; None when unknown
+    part: PartOutcome | None = None
 
 
 class ProviderUsage(BaseModel):

@@ -216,7 +216,8 @@ class ResultView(QWidget):
                 item.setToolTip(raw[column])  # the words shown, the raw value on hover
                 self.checks.setItem(row, column, item)
         if result.error is not None:
-            self.show_error(result.error.layer, result.error.message, back_in_review, plain)
+            self.show_error(result.error.layer, result.error.message, back_in_review, plain,
+                            part=getattr(result.error, "part", None))
         self.set_run_dir(run_dir)
         self._fill_values(run_dir)
         self._fill_audit(run_dir)
@@ -319,7 +320,7 @@ class ResultView(QWidget):
         return not self.table.isRowHidden(ROW_KEYS.index(key))
 
     def show_error(self, layer: str, message: str, back_in_review: bool,
-                   plain: str | None = None) -> None:
+                   plain: str | None = None, part: str | None = None) -> None:
         """The message in words (``plain`` when the dock knows better words), the raw one in
         the tooltip and the run directory."""
         from sam_plugin.ui.plain_words import plain_message
@@ -327,7 +328,7 @@ class ResultView(QWidget):
         words = plain or plain_message(message)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
         self.error_label.setToolTip(message)
-        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, message)}")
+        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, part)}")
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 

@@ -58,15 +58,17 @@ def layer_name(layer: str) -> str:
     }.get(layer, layer)
 
 
-def error_action(layer: str, back_in_review: bool, message: str = "") -> str:
-    """What the analyst should do next, by the layer that failed."""
-    from sam_plugin.runtime.controller import PREFLIGHT_STOPPED
-
+def error_action(layer: str, back_in_review: bool, part: str | None = None) -> str:
+    """What the analyst should do next, by the layer that failed and what became of the part
+    (``result.json`` ``error.part``: unchanged / restored / may_be_changed)."""
     if back_in_review:
         return tr("Nothing was executed. Edit the request or confirm again.")
-    if layer == "execution" and PREFLIGHT_STOPPED in message:
+    if layer == "execution" and part == "unchanged":
         return tr("The script stopped in its checks before changing the part: fix what the "
                   "check names, then submit a new request.")
+    if layer in {"execution", "verification"} and part == "restored":
+        return tr("The part was put back exactly as it was: fix what the message names, then "
+                  "submit a new request.")
     if layer in {"execution", "verification"}:
         return tr("The part may be partly modified: re-observe before the next run.")
     if layer == "provider":

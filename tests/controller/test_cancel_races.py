@@ -148,3 +148,4 @@ def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
     assert len(host.executions) == 1 and result.status == "failed"
     assert PREFLIGHT_STOPPED in result.error.message
     assert PARTIAL_WARNING not in result.error.message
+    assert result.error.part == "unchanged"  # carried as data for the views (issue 17)

@@ -389,7 +389,7 @@ def test_i8_crash_between_submitted_and_executed_marks_the_run_unknown(tmp_path)
     assert restarted.unknown_runs == [run_id] and restarted.recovered_runs == [run_id]
     result = json.loads((controller.runs_dir / run_id / "result.json").read_text())
     assert result["status"] == "unknown" and result["submissions"] == 1
-    assert result["error"] == {"layer": "execution", "message": UNKNOWN_ADVICE}
+    assert result["error"] == {"layer": "execution", "message": UNKNOWN_ADVICE, "part": None}
     assert "never be resubmitted" in UNKNOWN_ADVICE and "Re-observe" in UNKNOWN_ADVICE
     assert [r.status for r in list_runs(controller.runs_dir)] == ["unknown"]
     with pytest.raises(AlreadySubmitted):

@@ -32,7 +32,7 @@ def _assert_put_back(sam: Any, tmp_path: Any, result: Any, before: dict, layer: 
     problems = []
     if result.status != "failed" or result.error is None or result.error.layer != layer:
         problems.append(f"status {result.status} at {result.error and result.error.layer}")
-    if result.restored is not True:
+    if result.restored is not True or result.error is None or result.error.part != "restored":
         problems.append(f"restored={result.restored}: {result.error and result.error.message}")
     if result.after is None or result.after.fingerprint != result.before.fingerprint:
         problems.append("after.fingerprint != before.fingerprint")

@@ -117,12 +117,12 @@ def test_the_action_after_a_failure_fits_the_layer_that_failed():
         "Nothing was executed. Check the request or the provider settings, then submit again.")
     assert error_action("execution", back_in_review=False) == (
         "The part may be partly modified: re-observe before the next run.")
-    from sam_plugin.runtime.controller import PREFLIGHT_STOPPED
-
-    stopped = f"the script failed in SAM (FAIL). {PREFLIGHT_STOPPED}"
-    assert error_action("execution", back_in_review=False, message=stopped) == (
+    assert error_action("execution", back_in_review=False, part="unchanged") == (
         "The script stopped in its checks before changing the part: fix what the check names, "
         "then submit a new request.")
+    assert error_action("verification", back_in_review=False, part="restored") == (
+        "The part was put back exactly as it was: fix what the message names, then submit a new "
+        "request.")
 
 
 def test_an_unknown_auto_run_example_writes_no_picture(ui_env, tmp_path, capsys):

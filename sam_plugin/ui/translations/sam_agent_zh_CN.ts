@@ -436,6 +436,10 @@
         <translation>脚本在修改部件之前的检查中停止：请修正检查指出的问题，然后提交新的请求。</translation>
     </message>
     <message>
+        <source>The part was put back exactly as it was: fix what the message names, then submit a new request.</source>
+        <translation>部件已完全恢复原样：请修正消息指出的问题，然后提交新的请求。</translation>
+    </message>
+    <message>
         <source>A run is in progress; undo waits until it ends</source>
         <translation>正在运行；撤销需等待运行结束</translation>
     </message>
