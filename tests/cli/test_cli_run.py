@@ -132,6 +132,7 @@ def test_design_refused_exit_1(tmp_path, capsys, provider_env, stub_module):
     assert run.result["error"] == {
         "layer": "design",
         "message": "no capability line; end the spec with 'Planned Part ...'",
+        "part": "unchanged",
     }
 
 
