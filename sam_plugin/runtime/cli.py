@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
     )
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{run,runs,undo,demo}")
+                                     metavar="{run,runs,undo,demo,eval}")
     run = commands.add_parser(
         "run",
         help="observe, design, confirm, execute once and verify one request",
@@ -108,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     runs.add_argument("--json", action="store_true", help="print the list as JSON")
     commands.add_parser(
         "demo", help="open the offline SAM host with the SAM Agent dock", add_help=False
+    )
+    commands.add_parser(
+        "eval", help="run a task suite end to end and report (sam-agent eval --help)",
+        add_help=False,
     )
     return parser
 
