@@ -239,7 +239,8 @@ class BeamSection(Check):
         profile = model.profiles[profile_name]
         kind = {"RectangularProfile": "rectangle", "CircularProfile": "circle",
                 "PipeProfile": "pipe", "IProfile": "I"}.get(type(profile).__name__, "?")
-        dims = dict(profile.dimensions)
+        dims = profile.dimensions
+        dims = dict(dims() if callable(dims) else dims)
         ok = s.material == self.material and kind == self.profile_shape and all(
             _close(dims.get(k), v) for k, v in self.dimensions)
         return want, (s.material, kind, dims), ok

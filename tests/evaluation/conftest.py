@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:  # oracle.py
+    sys.path.insert(0, HERE)
 
 
 @pytest.fixture(autouse=True)
