@@ -121,7 +121,7 @@ cmd_serve() {
             echo "http://127.0.0.1:$port/v1" > "$LLM_HOME/READY-$port"
             echo "$file" > "$LLM_HOME/MODEL-$port"
             [[ -f "$LLM_HOME/READY" ]] || cp "$LLM_HOME/READY-$port" "$LLM_HOME/READY"
-            log "ready: $(cat "$LLM_HOME/READY") (pid $(cat "$LLM_HOME/server-$port.pid"))"
+            log "ready: $(cat "$LLM_HOME/READY-$port") (pid $(cat "$LLM_HOME/server-$port.pid"))"
             return
         fi
         kill -0 "$(cat "$LLM_HOME/server-$port.pid")" 2>/dev/null \
