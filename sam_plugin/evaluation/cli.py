@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--repairs", type=int, metavar="N", help="repair rounds (default: "
                         "the controller's)")
     parser.add_argument("--only", metavar="NAME,...", default="",
-                        help="run only these tasks (comma separated)")
+                        help="run only these tasks, in this order (comma separated)")
     parser.add_argument("--json", action="store_true", help="print report.json on stdout")
     parser.add_argument("--min-success", type=float, default=0.0, metavar="R",
                         help="exit 0 only when the success rate is at least R (0..1)")

@@ -60,7 +60,8 @@ def load_task(path: Path) -> Task:
 
 
 def load_suite(suite: Path, only: Sequence[str] = ()) -> list[Task]:
-    """The suite's tasks in file-name order; ``only`` selects by name (unknown names raise)."""
+    """The suite's tasks in file-name order; ``only`` selects by name, in its order (unknown
+    names raise)."""
     if suite.is_file():
         files = [suite]
     elif suite.is_dir():
@@ -76,7 +77,8 @@ def load_suite(suite: Path, only: Sequence[str] = ()) -> list[Task]:
                 f"--only: no task {', '.join(unknown)} in {suite}; "
                 f"tasks: {', '.join(sorted(known))}"
             )
-        tasks = [t for t in tasks if t.name in only]
+        by_name = {t.name: t for t in tasks}
+        tasks = [by_name[n] for n in dict.fromkeys(only)]
     if not tasks:
         raise TaskFileError(f"{suite}: no task files (*.py)")
     return tasks
