@@ -71,3 +71,9 @@ def test_a_bad_task_file_is_named_with_what_is_wrong(tmp_path: Path, body: str, 
     with pytest.raises(TaskFileError, match=message) as raised:
         load_suite(tmp_path)
     assert "bad.py" in str(raised.value)
+
+
+def test_only_runs_the_named_tasks_in_the_order_given():
+    suite = Path(__file__).resolve().parents[2] / "eval" / "suite"
+    names = ["refuse_outside_load", "part_build_plate"]
+    assert [t.name for t in load_suite(suite, names)] == names
