@@ -25,14 +25,14 @@ class CheckOutcome(BaseModel):
     ok: bool
 
 
-class NoPart(LookupError):
+class _NoPart(LookupError):
     pass
 
 
 def part_of(mdb: Any, model: str, part: str) -> Any:
     models = mdb.models
     if model not in models.keys() or part not in models[model].parts.keys():
-        raise NoPart(f"no part {part!r} in model {model!r}")
+        raise _NoPart(f"no part {part!r} in model {model!r}")
     return models[model].parts[part]
 
 
@@ -50,7 +50,7 @@ class Check:
     def check(self, mdb: Any, model: str, part: str) -> CheckOutcome:
         try:
             expected, actual, ok = self.measure(mdb.models[model], part_of(mdb, model, part))
-        except NoPart as missing:
+        except _NoPart as missing:
             return CheckOutcome(name=self.name(), expected="part exists", actual=str(missing),
                                 ok=False)
         except Exception as error:  # a check must report, never crash the suite

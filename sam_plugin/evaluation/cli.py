@@ -12,13 +12,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.errors import UsageError
+
 EXIT_OK, EXIT_BELOW, EXIT_USAGE = 0, 1, 2
 LIVE_IDLE_TIMEOUT = 900.0  # a small CPU model may think for minutes before its first byte
 LIVE_TOTAL_TIMEOUT = 3600.0
-
-
-class EvalUsageError(Exception):
-    pass
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -60,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0)
     try:
         return asyncio.run(run(args))
-    except EvalUsageError as error:
+    except UsageError as error:
         print(f"sam-agent eval: error: {error}", file=sys.stderr)
         return EXIT_USAGE
 
@@ -68,20 +66,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 async def run(args: argparse.Namespace, out: Any = None) -> int:
     from sam_plugin.evaluation.report import build_report, write_reports
     from sam_plugin.evaluation.runner import RunnerOptions, controller_options, run_suite
-    from sam_plugin.evaluation.task import TaskFileError, load_suite
+    from sam_plugin.evaluation.task import load_suite
 
     out = out or sys.stdout
     if not 0.0 <= args.min_success <= 1.0:
-        raise EvalUsageError(f"--min-success: {args.min_success} is not between 0 and 1")
+        raise UsageError(f"--min-success: {args.min_success} is not between 0 and 1")
     if args.repairs is not None and args.repairs < 0:
-        raise EvalUsageError(f"--repairs: {args.repairs} is negative")
+        raise UsageError(f"--repairs: {args.repairs} is negative")
     if args.replay and (args.base_url or args.record):
-        raise EvalUsageError("--replay runs offline: drop --base-url/--record")
+        raise UsageError("--replay runs offline: drop --base-url/--record")
     only = [n.strip() for n in args.only.split(",") if n.strip()]
-    try:
-        tasks = load_suite(args.suite, only)
-    except TaskFileError as error:
-        raise EvalUsageError(str(error)) from None
+    tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = _source(args)
     if args.repairs is not None and not controller_options(args.repairs):
         print("sam-agent eval: note: this controller has no repair-round bound; --repairs is "
@@ -123,7 +118,7 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         try:
             meta = load_meta(args.replay)
         except (FileNotFoundError, ValidationError) as error:
-            raise EvalUsageError(str(error)) from None
+            raise UsageError(str(error)) from None
         settings = ProviderSettings(base_url="http://127.0.0.1:9/v1", model=meta.api_model,
                                     profile=meta.profile, temperature=meta.temperature,
                                     max_retries=0, retry_broken_stream=False,
@@ -140,10 +135,10 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
             "max_retries": 0, "retry_broken_stream": False,
             "idle_read_timeout": LIVE_IDLE_TIMEOUT, "total_timeout": LIVE_TOTAL_TIMEOUT})
     except ValidationError as error:
-        raise EvalUsageError(f"provider settings: {error.errors()[0]['msg']}") from None
+        raise UsageError(f"provider settings: {error.errors()[0]['msg']}") from None
     missing = settings.missing_fields()
     if missing:
-        raise EvalUsageError(
+        raise UsageError(
             f"provider settings incomplete: missing {', '.join(missing)} (use --base-url and "
             "--api-model, SAM_AGENT_BASE_URL/SAM_AGENT_MODEL, or --replay CASSETTES)")
     meta = CassetteMeta(api_model=settings.model, profile=settings.profile,

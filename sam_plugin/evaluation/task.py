@@ -13,15 +13,12 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from sam_plugin.errors import UsageError
 from sam_plugin.evaluation.checks import Check
 
 Expect = Literal["verified", "nothing_runs"]
 # layers at which a run that must not execute may legitimately end
 REFUSAL_LAYERS: tuple[str, ...] = ("design", "tool_call", "compile")
-
-
-class TaskFileError(ValueError):
-    """A task file that cannot be loaded: names the file and what is wrong."""
 
 
 @dataclass(frozen=True)
@@ -42,20 +39,20 @@ class Task:
 def load_task(path: Path) -> Task:
     spec = importlib.util.spec_from_file_location(f"sam_eval_task_{path.stem}", path)
     if spec is None or spec.loader is None:
-        raise TaskFileError(f"{path}: not a Python file")
+        raise UsageError(f"{path}: not a Python file")
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as error:
-        raise TaskFileError(f"{path}: {type(error).__name__}: {error}") from None
+        raise UsageError(f"{path}: {type(error).__name__}: {error}") from None
     task = getattr(module, "TASK", None)
     if not isinstance(task, Task):
-        raise TaskFileError(f"{path}: defines no TASK = Task(...)")
+        raise UsageError(f"{path}: defines no TASK = Task(...)")
     setup = getattr(module, "setup", None)
     if not callable(setup):
-        raise TaskFileError(f"{path}: defines no setup(mdb) function")
+        raise UsageError(f"{path}: defines no setup(mdb) function")
     if task.expect == "verified" and not task.checks:
-        raise TaskFileError(f"{path}: a task that must verify needs acceptance checks")
+        raise UsageError(f"{path}: a task that must verify needs acceptance checks")
     return replace(task, name=path.stem, setup=setup)
 
 
@@ -67,18 +64,18 @@ def load_suite(suite: Path, only: Sequence[str] = ()) -> list[Task]:
     elif suite.is_dir():
         files = sorted(p for p in suite.glob("*.py") if not p.name.startswith("_"))
     else:
-        raise TaskFileError(f"{suite}: no such suite directory or task file")
+        raise UsageError(f"{suite}: no such suite directory or task file")
     tasks = [load_task(p) for p in files]
     if only:
         known = {t.name for t in tasks}
         unknown = [n for n in only if n not in known]
         if unknown:
-            raise TaskFileError(
+            raise UsageError(
                 f"--only: no task {', '.join(unknown)} in {suite}; "
                 f"tasks: {', '.join(sorted(known))}"
             )
         by_name = {t.name: t for t in tasks}
         tasks = [by_name[n] for n in dict.fromkeys(only)]
     if not tasks:
-        raise TaskFileError(f"{suite}: no task files (*.py)")
+        raise UsageError(f"{suite}: no task files (*.py)")
     return tasks

@@ -6,11 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from sam_plugin.errors import UsageError
 from sam_plugin.evaluation.cassette import tokens_of
 from sam_plugin.evaluation.chart import draw_outcomes, outcome_counts
 from sam_plugin.evaluation.report import markdown, totals
 from sam_plugin.evaluation.runner import KindResult
-from sam_plugin.evaluation.task import TaskFileError, load_suite
+from sam_plugin.evaluation.task import load_suite
 
 LLAMACPP_TAIL = (
     b'data: {"choices":[{"finish_reason":"stop","index":0,"delta":{}}],"timings":'
@@ -68,7 +69,7 @@ def test_markdown_and_chart_show_both_kinds(tmp_path: Path):
 ])
 def test_a_bad_task_file_is_named_with_what_is_wrong(tmp_path: Path, body: str, message: str):
     (tmp_path / "bad.py").write_text(body)
-    with pytest.raises(TaskFileError, match=message) as raised:
+    with pytest.raises(UsageError, match=message) as raised:
         load_suite(tmp_path)
     assert "bad.py" in str(raised.value)
 
