@@ -1,6 +1,9 @@
 """The outcomes-per-layer bar chart (PNG): matplotlib when installed, else Qt offscreen.
 
-Neither is imported until a chart is drawn, so the evaluation package stays Qt-free.
+Neither is imported until a chart is drawn, so the evaluation package stays Qt-free. Without
+a running Qt application the Qt chart is drawn in a child Python: a QGuiApplication created
+here would outlive the chart and stop a later QApplication (the dock, pytest-qt) from being
+made in this process.
 """
 
 from __future__ import annotations
@@ -37,7 +40,40 @@ def draw_outcomes(report: dict[str, Any], path: Path) -> bool:
     try:
         return _draw_matplotlib(series, labels, path)
     except ImportError:
+        pass
+    try:
+        from PySide6.QtGui import QGuiApplication
+    except ImportError:
+        return False
+    if QGuiApplication.instance() is not None:
         return _draw_qt(series, labels, path)
+    return _draw_qt_in_child(series, labels, path)
+
+
+def _draw_qt_in_child(series: dict[str, Counter[str]], labels: list[str], path: Path) -> bool:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    payload = json.dumps({"series": {k: dict(v) for k, v in series.items()}, "labels": labels,
+                          "path": str(path)})
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    done = subprocess.run([sys.executable, "-c", _CHILD], input=payload, text=True, env=env,
+                          capture_output=True, timeout=120)
+    return done.returncode == 0 and path.is_file()
+
+
+_CHILD = """
+import json, sys
+from collections import Counter
+from PySide6.QtGui import QGuiApplication
+from sam_plugin.evaluation.chart import _draw_qt
+data = json.load(sys.stdin)
+app = QGuiApplication([])
+ok = _draw_qt({k: Counter(v) for k, v in data["series"].items()}, data["labels"], data["path"])
+sys.exit(0 if ok else 1)
+"""
 
 
 def _draw_matplotlib(series: dict[str, Counter[str]], labels: list[str], path: Path) -> bool:
@@ -66,16 +102,9 @@ _COLOURS = ("#3b7dd8", "#e08a2c", "#4caf50")
 
 
 def _draw_qt(series: dict[str, Counter[str]], labels: list[str], path: Path) -> bool:
-    try:
-        from PySide6.QtCore import QRectF, Qt
-        from PySide6.QtGui import QColor, QFont, QGuiApplication, QImage, QPainter
-    except ImportError:
-        return False
-    if QGuiApplication.instance() is None:
-        import os
+    from PySide6.QtCore import QRectF, Qt
+    from PySide6.QtGui import QColor, QFont, QImage, QPainter
 
-        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-        _keep.append(QGuiApplication([]))
     slot, bar_area, left, top, bottom = 90, 220, 40, 40, 70
     width = left + slot * max(1, len(labels)) + 20
     image = QImage(width, top + bar_area + bottom, QImage.Format.Format_RGB32)
@@ -103,5 +132,3 @@ def _draw_qt(series: dict[str, Counter[str]], labels: list[str], path: Path) -> 
     painter.end()
     return image.save(str(path), "PNG")
 
-
-_keep: list[Any] = []  # the QGuiApplication made here must outlive the painting
