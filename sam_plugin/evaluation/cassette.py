@@ -30,6 +30,7 @@ class Cassette(BaseModel):
     task: str
     kind: Kind
     exchanges: list[Exchange] = Field(default_factory=list)
+    seconds: float | None = None  # the live run's wall time; a replay reports it
 
     @staticmethod
     def path(directory: Path, task: str, kind: Kind) -> Path:

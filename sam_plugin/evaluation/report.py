@@ -91,6 +91,9 @@ def markdown(report: dict[str, Any]) -> str:
     source = report.get("source", {})
     lines.append(f"Provider: {source.get('kind', '?')} — model `{source.get('api_model', '?')}`"
                  + (f", cassettes `{source['cassettes']}`" if source.get("cassettes") else ""))
+    if source.get("kind") == "replay":
+        lines.append("")
+        lines.append("Seconds and tokens are the live run's, as recorded in the cassettes.")
     lines.append("")
     header = ["task", "mode", "expect", "status", "failing layer", "rounds", "repairs",
               "tokens (prompt/completion)", "seconds", "accepted"]

@@ -43,7 +43,8 @@ class KindResult(BaseModel):
     repair_rounds: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    seconds: float = 0.0
+    seconds: float = 0.0  # the live run's (a replay reports the recorded time)
+    replay_seconds: float | None = None
     accepted: bool = False
     unchanged: bool | None = None  # the target's fingerprint equals the one before the run
     checks: list[CheckOutcome] = Field(default_factory=list)
@@ -199,11 +200,15 @@ class _Exchanges:
     def close(self) -> None:
         if self.fake is not None:
             self.fake.close()
-        if self.source.record is not None:
-            Cassette(task=self.task.name, kind=self.kind,
-                     exchanges=self.meter.exchanges).save(self.source.record)
 
     def fill(self, result: KindResult) -> KindResult:
+        """The exchanges' numbers into ``result``; a recording is saved with its seconds."""
+        if self.source.record is not None:
+            Cassette(task=self.task.name, kind=self.kind, exchanges=self.meter.exchanges,
+                     seconds=result.seconds).save(self.source.record)
+        if self.responder is not None and self.responder.cassette.seconds is not None:
+            result.replay_seconds = result.seconds
+            result.seconds = self.responder.cassette.seconds
         result.provider_rounds = self.meter.rounds
         result.prompt_tokens = self.meter.prompt_tokens
         result.completion_tokens = self.meter.completion_tokens

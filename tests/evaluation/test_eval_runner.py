@@ -129,9 +129,10 @@ def test_replay_reproduces_the_recording_with_no_network(tmp_path, suite, fake_p
     fake_provider.close()  # nothing answers at that address any more
     code, replay, _ = run_eval([str(suite), "--replay", str(cassettes), "--out",
                                 str(tmp_path / "replay"), "--min-success", "0.99"], capsys)
-    keys = ("name", "status", "layer", "accepted", "provider_rounds", "prompt_tokens")
+    keys = ("name", "status", "layer", "accepted", "provider_rounds", "prompt_tokens", "seconds")
     assert [{k: t[k] for k in keys} for t in replay["tasks"]] == \
         [{k: t[k] for k in keys} for t in live["tasks"]]
+    assert all(t["replay_seconds"] is not None for t in replay["tasks"])  # seconds: as recorded
     assert code == 1  # 2/3 is below --min-success 0.99
 
 
