@@ -131,9 +131,12 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     if args.api_model:
         env[ENV_MODEL] = args.api_model
     try:
-        settings = ProviderSettings.from_env(env).model_copy(update={
-            "max_retries": 0, "retry_broken_stream": False,
-            "idle_read_timeout": LIVE_IDLE_TIMEOUT, "total_timeout": LIVE_TOTAL_TIMEOUT})
+        settings = ProviderSettings.from_env(env)
+        patient = {"max_retries": 0, "retry_broken_stream": False,
+                   "idle_read_timeout": LIVE_IDLE_TIMEOUT, "idle_timeout": LIVE_IDLE_TIMEOUT,
+                   "total_timeout": LIVE_TOTAL_TIMEOUT}
+        settings = settings.model_copy(update={
+            k: v for k, v in patient.items() if k in ProviderSettings.model_fields})
     except ValidationError as error:
         raise UsageError(f"provider settings: {error.errors()[0]['msg']}") from None
     missing = settings.missing_fields()
