@@ -78,3 +78,15 @@ def test_only_runs_the_named_tasks_in_the_order_given():
     suite = Path(__file__).resolve().parents[2] / "eval" / "suite"
     names = ["refuse_outside_load", "part_build_plate"]
     assert [t.name for t in load_suite(suite, names)] == names
+
+
+def test_live_runs_wait_minutes_for_a_cpu_model_and_never_retry(fake_provider):
+    from sam_plugin.evaluation.cli import LIVE_IDLE_TIMEOUT, _source, build_parser
+
+    args = build_parser().parse_args(["suite", "--base-url", fake_provider.base_url,
+                                      "--api-model", "m"])
+    source, meta = _source(args)
+    settings = source.settings
+    assert settings.idle_timeout == settings.idle_read_timeout == LIVE_IDLE_TIMEOUT
+    assert settings.max_retries == 0 and not settings.retry_broken_stream
+    assert meta["kind"] == "live" and meta["api_model"] == "m"
