@@ -79,7 +79,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = _source(args)
     if args.repairs is not None and not controller_options(args.repairs):
-        print("sam-agent eval: note: this controller has no repair-round bound; --repairs is "
+        print("sam-agent eval: note: these settings have no repair_rounds; --repairs is "
               "ignored", file=sys.stderr)
         meta["repairs_ignored"] = True
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,

@@ -238,9 +238,9 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     target = Target(model_name=task.model, part_name=task.part)
     started = time.perf_counter()
     try:
-        controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
-                                   host=HostGateway(sam), provider_factory=exchanges.factory(),
-                                   **controller_options(options.repairs))
+        settings = exchanges.settings.model_copy(update=controller_options(options.repairs))
+        controller = RunController(runs_dir=options.work / "runs", settings=settings,
+                                   host=HostGateway(sam), provider_factory=exchanges.factory())
         await controller.submit(task.request, task.mode, target)
         await answer_yes(controller, task.mode, target)
     finally:
@@ -322,18 +322,12 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
 
 
 def controller_options(repairs: int | None) -> dict[str, Any]:
-    """``--repairs N`` reaches the controller when it takes a repair bound."""
-    if repairs is None:
+    """``--repairs N`` as a settings update (the controller reads ``repair_rounds``)."""
+    from sam_plugin.runtime.settings import ProviderSettings
+
+    if repairs is None or "repair_rounds" not in ProviderSettings.model_fields:
         return {}
-    import inspect
-
-    from sam_plugin.runtime.controller import RunController
-
-    parameters = inspect.signature(RunController).parameters
-    for name in ("repairs", "max_repairs", "repair_rounds"):
-        if name in parameters:
-            return {name: repairs}
-    return {}
+    return {"repair_rounds": repairs}
 
 
 async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskResult:
