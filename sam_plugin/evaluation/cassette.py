@@ -132,7 +132,7 @@ class ReplayResponder:
         self._lock = threading.Lock()
 
     def __call__(self, request: Any) -> Any:
-        from sam_plugin.testing.fake_provider import ErrorResponse, StreamResponse, split_sse
+        from sam_plugin.demo.loopback import ErrorResponse, StreamResponse, split_sse
 
         with self._lock:
             index = self.used

@@ -175,7 +175,7 @@ class _Exchanges:
         cassette = Cassette.load(self.source.replay, self.task.name, self.kind)
         if cassette is None:
             return False
-        from sam_plugin.testing.fake_provider import FakeProvider
+        from sam_plugin.demo.loopback import FakeProvider
 
         self.responder = ReplayResponder(cassette)
         self.fake = FakeProvider(responder=self.responder)

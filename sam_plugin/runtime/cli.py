@@ -122,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("sam-agent: error: the demo opens the UI: run it as `sam-agent demo` "
               "(python -m sam_plugin.console demo)", file=sys.stderr)
         return EXIT_USAGE
+    if argv[:1] == ["eval"]:
+        from sam_plugin.evaluation import cli as evaluation
+
+        return evaluation.main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

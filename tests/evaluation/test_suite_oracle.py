@@ -10,11 +10,11 @@ from typing import Any
 
 from oracle import ORACLE
 
+from sam_plugin.demo.loopback import FakeProvider, StreamResponse
+from sam_plugin.demo.streams import openai_stream
 from sam_plugin.evaluation.runner import RunnerOptions, Source, run_suite
 from sam_plugin.evaluation.task import load_suite
-from sam_plugin.testing.fake_provider import FakeProvider, StreamResponse
-from sam_plugin.testing.fixtures import settings_for
-from sam_plugin.testing.streams import openai_stream
+from tests.support.fixtures import settings_for
 
 SUITE = Path(__file__).resolve().parents[2] / "eval" / "suite"
 
