@@ -51,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
     )
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{run,runs,undo,demo}")
+                                     metavar="{run,runs,undo,demo,eval}")
     run = commands.add_parser(
         "run",
         help="observe, design, confirm, execute once and verify one request",
@@ -109,6 +109,10 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "demo", help="open the offline SAM host with the SAM Agent dock", add_help=False
     )
+    commands.add_parser(
+        "eval", help="run a task suite end to end and report (sam-agent eval --help)",
+        add_help=False,
+    )
     return parser
 
 
@@ -118,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("sam-agent: error: the demo opens the UI: run it as `sam-agent demo` "
               "(python -m sam_plugin.console demo)", file=sys.stderr)
         return EXIT_USAGE
+    if argv[:1] == ["eval"]:
+        from sam_plugin.evaluation import cli as evaluation
+
+        return evaluation.main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -1,0 +1,145 @@
+"""report.json (DESIGN.md §6), report.md and a PNG bar chart of outcomes per layer."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from sam_plugin.evaluation.runner import KindResult, TaskResult
+
+
+class Totals(BaseModel):
+    tasks: int
+    scored: int  # tasks not skipped
+    accepted: int
+    success_rate: float
+    success_within_one_repair: float
+    mean_prompt_tokens: float
+    mean_completion_tokens: float
+    mean_seconds: float
+    failures_per_layer: dict[str, int] = Field(default_factory=dict)
+    skipped: int = 0
+    mismatches: int = 0
+
+
+def totals(kinds: Sequence[KindResult]) -> Totals:
+    scored = [k for k in kinds if k.outcome != "skipped"]
+    accepted = [k for k in scored if k.accepted]
+    within_one = [k for k in accepted if k.repair_rounds <= 1]
+    n = len(scored)
+    layers = Counter(k.layer or "unknown" for k in scored if not k.accepted)
+    return Totals(
+        tasks=len(kinds),
+        scored=n,
+        accepted=len(accepted),
+        success_rate=round(len(accepted) / n, 4) if n else 0.0,
+        success_within_one_repair=round(len(within_one) / n, 4) if n else 0.0,
+        mean_prompt_tokens=_mean([k.prompt_tokens for k in scored]),
+        mean_completion_tokens=_mean([k.completion_tokens for k in scored]),
+        mean_seconds=_mean([k.seconds for k in scored]),
+        failures_per_layer=dict(sorted(layers.items())),
+        skipped=len(kinds) - n,
+        mismatches=sum(1 for k in scored if k.outcome == "mismatch"),
+    )
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(sum(values) / len(values), 2) if values else 0.0
+
+
+def build_report(results: Sequence[TaskResult], meta: dict[str, Any]) -> dict[str, Any]:
+    tasks = []
+    for r in results:
+        entry = {"name": r.name, "mode": r.mode, "expect": r.expect, "tags": r.tags,
+                 **r.pipeline.model_dump(mode="json")}
+        if r.baseline is not None:
+            entry["baseline"] = r.baseline.model_dump(mode="json")
+        tasks.append(entry)
+    report: dict[str, Any] = {
+        **meta,
+        "tasks": tasks,
+        "totals": totals([r.pipeline for r in results]).model_dump(mode="json"),
+    }
+    baselines = [r.baseline for r in results if r.baseline is not None]
+    if baselines:
+        report["baseline_totals"] = totals(baselines).model_dump(mode="json")
+    return report
+
+
+def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
+    out.mkdir(parents=True, exist_ok=True)
+    written = [out / "report.json", out / "report.md"]
+    written[0].write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n",
+                          encoding="utf-8")
+    written[1].write_text(markdown(report), encoding="utf-8")
+    from sam_plugin.evaluation.chart import draw_outcomes
+
+    png = out / "outcomes.png"
+    if draw_outcomes(report, png):
+        written.append(png)
+    return written
+
+
+def markdown(report: dict[str, Any]) -> str:
+    has_baseline = "baseline_totals" in report
+    lines = [f"# sam-agent eval: {report.get('suite', '')}", ""]
+    source = report.get("source", {})
+    lines.append(f"Provider: {source.get('kind', '?')} — model `{source.get('api_model', '?')}`"
+                 + (f", cassettes `{source['cassettes']}`" if source.get("cassettes") else ""))
+    if source.get("kind") == "replay":
+        lines.append("")
+        lines.append("Seconds and tokens are the live run's, as recorded in the cassettes.")
+    lines.append("")
+    header = ["task", "mode", "expect", "status", "failing layer", "rounds", "repairs",
+              "tokens (prompt/completion)", "seconds", "accepted"]
+    if has_baseline:
+        header += ["free-python", "fp layer"]
+    lines.append("| " + " | ".join(header) + " |")
+    lines.append("|" + "---|" * len(header))
+    for t in report["tasks"]:
+        row = [t["name"], t["mode"], t["expect"], t["status"], t["layer"] or "",
+               str(t["provider_rounds"]), str(t["repair_rounds"]),
+               f"{t['prompt_tokens']}/{t['completion_tokens']}", f"{t['seconds']:.1f}",
+               _mark(t)]
+        if has_baseline:
+            b = t.get("baseline") or {}
+            row += [_mark(b) if b else "", (b.get("layer") or "") if b else ""]
+        lines.append("| " + " | ".join(row) + " |")
+    lines += ["", "## Totals", ""]
+    kinds = [("pipeline", report["totals"])]
+    if has_baseline:
+        kinds.append(("free-python", report["baseline_totals"]))
+    lines.append("| | " + " | ".join(k for k, _ in kinds) + " |")
+    lines.append("|---|" + "---|" * len(kinds))
+    for label, key, fmt in [
+        ("success rate", "success_rate", "{:.1%}"),
+        ("success within one repair", "success_within_one_repair", "{:.1%}"),
+        ("accepted / scored", None, ""),
+        ("skipped (no cassette)", "skipped", "{}"),
+        ("cassette mismatches", "mismatches", "{}"),
+        ("mean prompt tokens", "mean_prompt_tokens", "{:.0f}"),
+        ("mean completion tokens", "mean_completion_tokens", "{:.0f}"),
+        ("mean seconds", "mean_seconds", "{:.1f}"),
+    ]:
+        cells = [f"{t['accepted']}/{t['scored']}" if key is None else fmt.format(t[key])
+                 for _, t in kinds]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "Failures per layer:", ""]
+    for label, t in kinds:
+        per = ", ".join(f"{k} {v}" for k, v in t["failures_per_layer"].items()) or "none"
+        lines.append(f"- {label}: {per}")
+    lines += ["", "![outcomes per layer](outcomes.png)", ""]
+    return "\n".join(lines)
+
+
+def _mark(kind: dict[str, Any]) -> str:
+    if kind.get("outcome") == "skipped":
+        return "skipped"
+    if kind.get("outcome") == "mismatch":
+        return "MISMATCH"
+    return "yes" if kind.get("accepted") else "no"

@@ -1,0 +1,380 @@
+"""Runs suite tasks end to end: the real controller on the offline SAM stub (spec confirmed,
+plan approved), and optionally the free-Python baseline; scores each on the final model.
+
+Provider answers come live (``base_url``), or from cassettes replayed over a loopback server.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from sam_plugin.compilers.protocol import Target
+from sam_plugin.evaluation import baseline
+from sam_plugin.evaluation.cassette import (
+    Cassette,
+    Kind,
+    Meter,
+    MeteredProvider,
+    ReplayResponder,
+)
+from sam_plugin.evaluation.checks import CheckOutcome
+from sam_plugin.evaluation.task import Task
+
+Outcome = Literal["accepted", "failed", "mismatch", "skipped", "error"]
+
+
+class KindResult(BaseModel):
+    """One task through one kind of run (pipeline or baseline): DESIGN.md §6 fields."""
+
+    outcome: Outcome
+    status: str  # run status (verified, failed, rejected, ...) or the baseline's
+    layer: str | None = None  # where it failed (None when accepted)
+    message: str = ""
+    provider_rounds: int = 0
+    repair_rounds: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    seconds: float = 0.0  # the live run's (a replay reports the recorded time)
+    replay_seconds: float | None = None
+    accepted: bool = False
+    unchanged: bool | None = None  # the target's fingerprint equals the one before the run
+    checks: list[CheckOutcome] = Field(default_factory=list)
+    run_id: str | None = None
+
+
+class TaskResult(BaseModel):
+    name: str
+    mode: str
+    expect: str
+    tags: list[str] = Field(default_factory=list)
+    pipeline: KindResult
+    baseline: KindResult | None = None
+
+
+@dataclass
+class Source:
+    """Where provider answers come from for one run of the suite."""
+
+    settings: Any  # ProviderSettings (its model/profile from the cassette meta when replaying)
+    replay: Path | None = None
+    record: Path | None = None
+
+
+@dataclass
+class RunnerOptions:
+    work: Path
+    repairs: int | None = None
+    baseline: bool = False
+    script_timeout: float = 120.0
+    progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
+
+
+def stubs_path() -> Path:
+    import sam_plugin
+
+    return Path(sam_plugin.__file__).resolve().parents[1] / "stubs"
+
+
+def import_stub_sam() -> Any:
+    """The offline SAM (``stubs/`` put on ``sys.path`` explicitly, never installed)."""
+    stubs = str(stubs_path())
+    if stubs not in sys.path:
+        sys.path.insert(0, stubs)
+    import sam
+
+    return sam
+
+
+# -- the analyst's answers ----------------------------------------------------------------------
+
+
+async def answer_yes(controller: Any, mode: str, target: Target) -> None:
+    """Confirm the spec, then approve the plan when the controller stops at one."""
+    from sam_plugin.runtime.phases import Phase
+
+    if controller.phase == Phase.REVIEW:
+        await controller.confirm(mode, target)
+    plan = getattr(Phase, "PLAN", None)
+    if plan is not None and controller.phase == plan and hasattr(controller, "execute"):
+        await controller.execute()
+
+
+# -- one task -----------------------------------------------------------------------------------
+
+
+def prepare_workspace(task: Task, work: Path) -> Path:
+    """Builds the task's starting database with its setup script and saves it."""
+    sam = import_stub_sam()
+    from sam.database import Mdb
+
+    sam.mdb = Mdb()
+    assert task.setup is not None
+    task.setup(sam.mdb)
+    path = work / "start.sam.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    sam.mdb.saveAs(str(path))
+    return path
+
+
+def fingerprint(sam: Any, task: Task) -> str:
+    from sam_plugin.runtime.observation import target_fingerprint
+    from sam_plugin.samops.readback import read_part
+
+    models = sam.mdb.models
+    model = models[task.model] if task.model in models.keys() else None
+    return target_fingerprint(read_part(model, task.part))
+
+
+def judge(task: Task, sam: Any, before: str, result: KindResult,
+          executed: bool) -> KindResult:
+    """Acceptance on the final model: the checks (must verify) or unchanged (nothing runs)."""
+    unchanged = fingerprint(sam, task) == before
+    result.unchanged = unchanged
+    if task.expect == "nothing_runs":
+        right_layer = result.layer is None or result.layer in task.refuse_at
+        result.accepted = not executed and right_layer and unchanged
+        if executed or not unchanged:
+            result.layer = "acceptance"
+            result.message = ("it executed although nothing should run" if executed else
+                              "the model changed although nothing should run")
+    else:
+        result.checks = [c.check(sam.mdb, task.model, task.part) for c in task.checks]
+        result.accepted = result.layer is None and all(c.ok for c in result.checks)
+        if result.layer is None and not result.accepted:
+            result.layer = "acceptance"
+            failed = [f"{c.name}: expected {c.expected}, actual {c.actual}"
+                      for c in result.checks if not c.ok]
+            result.message = "; ".join(failed)
+    result.outcome = "accepted" if result.accepted else "failed"
+    if result.accepted:
+        result.layer = None
+    return result
+
+
+class _Exchanges:
+    """Live (metered, maybe recorded) or replayed provider exchanges for one task and kind."""
+
+    def __init__(self, source: Source, task: Task, kind: Kind):
+        self.source, self.task, self.kind = source, task, kind
+        self.meter = Meter()
+        self.responder: ReplayResponder | None = None
+        self.fake: Any = None
+
+    def available(self) -> bool:
+        if self.source.replay is None:
+            return True
+        cassette = Cassette.load(self.source.replay, self.task.name, self.kind)
+        if cassette is None:
+            return False
+        from sam_plugin.demo.loopback import FakeProvider
+
+        self.responder = ReplayResponder(cassette)
+        self.fake = FakeProvider(responder=self.responder)
+        return True
+
+    @property
+    def settings(self) -> Any:
+        if self.fake is None:
+            return self.source.settings
+        return self.source.settings.model_copy(update={"base_url": self.fake.base_url})
+
+    def factory(self) -> Callable[[Any], MeteredProvider]:
+        from sam_plugin.runtime.provider import ChatProvider
+
+        return lambda settings: MeteredProvider(ChatProvider(settings), self.meter)
+
+    def mismatch(self) -> str | None:
+        if self.responder is None:
+            return None
+        return self.responder.mismatch or self.responder.unused()
+
+    def close(self) -> None:
+        if self.fake is not None:
+            self.fake.close()
+
+    def fill(self, result: KindResult) -> KindResult:
+        """The exchanges' numbers into ``result``; a recording is saved with its seconds."""
+        if self.source.record is not None:
+            Cassette(task=self.task.name, kind=self.kind, exchanges=self.meter.exchanges,
+                     seconds=result.seconds).save(self.source.record)
+        if self.responder is not None and self.responder.cassette.seconds is not None:
+            result.replay_seconds = result.seconds
+            result.seconds = self.responder.cassette.seconds
+        result.provider_rounds = self.meter.rounds
+        result.prompt_tokens = self.meter.prompt_tokens
+        result.completion_tokens = self.meter.completion_tokens
+        mismatch = self.mismatch()
+        if mismatch:
+            result.outcome, result.accepted, result.layer = "mismatch", False, "cassette"
+            result.message = f"cassette mismatch: {mismatch}"
+        return result
+
+
+def _skipped(kind: Kind, directory: Path | None) -> KindResult:
+    return KindResult(outcome="skipped", status="skipped", layer=None,
+                      message=f"no {kind} cassette in {directory}")
+
+
+async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
+                       workspace: Path) -> KindResult:
+    from sam_plugin.runtime.controller import RunController
+    from sam_plugin.runtime.host_gateway import HostGateway
+
+    exchanges = _Exchanges(source, task, "pipeline")
+    if not exchanges.available():
+        return _skipped("pipeline", source.replay)
+    sam = import_stub_sam()
+    sam.openMdb(str(workspace))
+    before = fingerprint(sam, task)
+    target = Target(model_name=task.model, part_name=task.part)
+    started = time.perf_counter()
+    try:
+        settings = exchanges.settings.model_copy(update=controller_options(options.repairs))
+        controller = RunController(runs_dir=options.work / "runs", settings=settings,
+                                   host=HostGateway(sam), provider_factory=exchanges.factory())
+        await controller.submit(task.request, task.mode, target)
+        await answer_yes(controller, task.mode, target)
+    finally:
+        exchanges.close()
+    seconds = time.perf_counter() - started
+    run = controller.result
+    assert run is not None
+    error = run.error
+    result = KindResult(
+        outcome="failed", status=run.status, run_id=run.run_id, seconds=round(seconds, 3),
+        layer=error.layer if error is not None and run.status != "verified" else None,
+        message=error.message if error is not None else "",
+        repair_rounds=int(getattr(run, "repairs", 0) or 0),
+    )
+    if run.status not in ("verified",) and result.layer is None:
+        result.layer = run.status  # cancelled/unknown without an error layer
+    judge(task, sam, before, result, executed=run.submissions > 0)
+    return exchanges.fill(result)
+
+
+async def run_baseline(task: Task, source: Source, options: RunnerOptions,
+                       workspace: Path) -> KindResult:
+    from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.observation import observe
+    from sam_plugin.runtime.observation_regions import region_index
+    from sam_plugin.runtime.provider_errors import ProviderError
+
+    exchanges = _Exchanges(source, task, "baseline")
+    if not exchanges.available():
+        return _skipped("baseline", source.replay)
+    sam = import_stub_sam()
+    sam.openMdb(str(workspace))
+    before = fingerprint(sam, task)
+    host = HostGateway(sam)
+    target = Target(model_name=task.model, part_name=task.part)
+    observation = observe(host, task.mode, target)
+    summary: dict[str, Any] = json.loads(observation.prompt_json())
+    if not observation.target_is_empty:
+        summary["regions"] = region_index(host.part(target),
+                                          observation.fingerprint).model_dump(mode="json")
+    messages = baseline.messages_for(task.mode, task.model, task.part, summary, task.request)
+    work = options.work / "baseline"
+    started = time.perf_counter()
+    provider = exchanges.factory()(exchanges.settings)
+    try:
+        response = await provider.stream_chat(messages, None)
+    except ProviderError as error:
+        result = KindResult(outcome="failed", status="failed", layer="provider",
+                            message=str(error))
+        return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
+    finally:
+        await provider.aclose()
+        exchanges.close()
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "answer.txt").write_text(response.content, encoding="utf-8")
+    code = baseline.extract_code(response.content)
+    if code is None:
+        result = KindResult(outcome="failed", status="no_code", layer="no_code",
+                            message="the answer held no Python code block")
+        if task.expect == "nothing_runs":
+            result.layer = None
+        return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
+    ran = baseline.run_script(code, workspace, work, stubs_path(), task.model, task.part,
+                              options.script_timeout)
+    if ran.saved is not None:
+        sam.openMdb(str(ran.saved))
+    status = "raised" if ran.error else "ran"
+    result = KindResult(outcome="failed", status=status,
+                        layer="execution" if ran.error else None, message=ran.error or "")
+    if ran.error and task.expect == "nothing_runs":
+        result.layer = None  # judged by whether the copy changed
+    return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
+
+
+def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, started: float,
+                     executed: bool) -> KindResult:
+    result.seconds = round(time.perf_counter() - started, 3)
+    return judge(task, sam, before, result, executed=executed)
+
+
+def controller_options(repairs: int | None) -> dict[str, Any]:
+    """``--repairs N`` as a settings update (the controller reads ``repair_rounds``)."""
+    from sam_plugin.runtime.settings import ProviderSettings
+
+    if repairs is None or "repair_rounds" not in ProviderSettings.model_fields:
+        return {}
+    return {"repair_rounds": repairs}
+
+
+async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskResult:
+    work = options.work / task.name
+    if work.exists():
+        shutil.rmtree(work)
+    workspace = prepare_workspace(task, work)
+    task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
+                                 script_timeout=options.script_timeout,
+                                 progress=options.progress)
+    pipeline = await _guarded(run_pipeline(task, source, task_options, workspace))
+    free = None
+    if options.baseline:
+        free = await _guarded(run_baseline(task, source, task_options, workspace))
+    return TaskResult(name=task.name, mode=task.mode, expect=task.expect, tags=list(task.tags),
+                      pipeline=pipeline, baseline=free)
+
+
+async def _guarded(work: Any) -> KindResult:
+    """A runner bug on one task is that task's error, never the end of the suite."""
+    try:
+        return await work
+    except Exception as error:
+        return KindResult(outcome="error", status="error", layer="runner",
+                          message=f"{type(error).__name__}: {error}")
+
+
+async def run_suite(tasks: Sequence[Task], source: Source,
+                    options: RunnerOptions) -> list[TaskResult]:
+    results = []
+    for number, task in enumerate(tasks, start=1):
+        result = await run_task(task, source, options)
+        results.append(result)
+        options.progress(progress_line(number, len(tasks), result))
+    return results
+
+
+def progress_line(number: int, total: int, result: TaskResult) -> str:
+    line = f"[{number}/{total}] {result.name}: {_describe(result.pipeline)}"
+    if result.baseline is not None:
+        line += f" | free-python: {_describe(result.baseline)}"
+    return line
+
+
+def _describe(kind: KindResult) -> str:
+    if kind.outcome == "skipped":
+        return "skipped (no cassette)"
+    where = "" if kind.accepted else f" at {kind.layer}"
+    return (f"{kind.outcome}{where} ({kind.status}; {kind.provider_rounds} rounds, "
+            f"{kind.prompt_tokens}+{kind.completion_tokens} tokens, {kind.seconds:.1f} s)")
