@@ -105,6 +105,18 @@ def without_capability_lines(title: str, spec_text: str) -> str:
     )
 
 
+def split_capability_line(title: str, spec_text: str) -> tuple[str, str]:
+    """(the spec without its capability lines, the last of them as written, or ``""``): what
+    a view shows as the spec body and what it says in words under it."""
+    lines = spec_text.rstrip().splitlines()
+    found = _capability_lines(title, spec_text)
+    if not found:
+        return spec_text, ""
+    dropped = {number for number, _ in found}
+    body = "\n".join(line for number, line in enumerate(lines) if number not in dropped)
+    return body.rstrip(), lines[found[-1][0]].strip()
+
+
 def _parse_caps(rules: RoutingRules, text: str) -> list[str] | None:
     items = [item.strip(_STRIP).lower() for item in _SPLIT.split(text)]
     items = [rules.aliases.get(item, item) for item in items if item]

@@ -41,6 +41,7 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.compilers.routing import split_capability_line
 from sam_plugin.runtime.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
@@ -49,7 +50,6 @@ from sam_plugin.ui.plain_words import (
     build_became_edit,
     existing_target_message,
     operations_text,
-    split_capability_line,
 )
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
@@ -905,7 +905,8 @@ class SamAgentDock(QDockWidget):
     def _show_spec(self, controller: Any) -> None:
         """The spec as written, its routing line said in words under it (the raw line is the
         tooltip; design.txt keeps it)."""
-        body, line = split_capability_line(controller.spec_text)
+        title = registry.get_module(self.mode()).title  # the run's mode: locked from Review on
+        body, line = split_capability_line(title, controller.spec_text)
         self.spec_view.setPlainText(body)
         self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
         route = getattr(controller, "route", None)

@@ -9,8 +9,6 @@ from typing import Any
 
 from sam_plugin.ui.i18n import tr
 
-CAPABILITY_LINE = re.compile(
-    r"^\s*(planned\s+\w+\s+capabilities|计划\s*\w+\s*操作类别)\s*[:：].*$", re.I)
 PROVIDER_KIND = re.compile(
     r"\b(auth|rate_limit|server|bad_request|protocol|timeout|cancelled|connection): ")
 HTTP_CODE = re.compile(r"\s*\(HTTP \d{3}\)")
@@ -44,17 +42,6 @@ def kind_words(kind: str) -> str:
         "cancelled": tr("the request was cancelled"),
         "connection": tr("the provider could not be reached"),
     }.get(kind, kind)
-
-
-def split_capability_line(spec: str) -> tuple[str, str]:
-    """(the spec without its routing line, that line or ``""``). The routing line is the last
-    one that reads as such; an expected-results line may follow it."""
-    lines = spec.rstrip().splitlines()
-    for index in range(len(lines) - 1, -1, -1):
-        if CAPABILITY_LINE.match(lines[index]):
-            rest = lines[:index] + lines[index + 1:]
-            return "\n".join(rest).rstrip(), lines[index].strip()
-    return spec, ""
 
 
 def operations_text(route: Any) -> str:

@@ -176,3 +176,16 @@ def test_the_expected_results_line_states_outcomes_not_operations() -> None:
     spec = "Audit the part.\n**Expected results:** 0 free nodes, no duplicate elements"
     assert route(RULES, spec, False).capabilities == ["audit"]
     assert route(RULES, "检查部件。\n预期结果：0 个自由节点", False).capabilities == ["audit"]
+
+
+def test_the_spec_body_drops_its_capability_line_wherever_it_stands():
+    from sam_plugin.compilers.routing import split_capability_line
+
+    spec = ("Spec: build the plate.\n- **Planned Part capabilities:** build\n"
+            "Expected results: 77 nodes, 60 elements")
+    body, line = split_capability_line("Part", spec)
+    assert body == "Spec: build the plate.\nExpected results: 77 nodes, 60 elements"
+    assert line == "- **Planned Part capabilities:** build"
+    assert split_capability_line("Part", "Spec only.") == ("Spec only.", "")
+    zh = "规格：新建部件。\n计划 Part 操作类别：build"
+    assert split_capability_line("Part", zh) == ("规格：新建部件。", "计划 Part 操作类别：build")
