@@ -14,6 +14,13 @@ _FIXED = frozenset({"part exists", "node count", "element count", "geometry unch
 _NAMED = re.compile(r"^(material|section|set|file) (\S+)(?: (.+))?$")
 _SHAPES = re.compile(r"^(QUAD|TRI|BEAM) elements$")
 _WRITTEN = re.compile(r"^written \((\d+) bytes\)$")
+# the exact comparison with the plan (runtime.part_comparison): short words in the table, the
+# whole sentence in the tooltip
+_AS_PLANNED = re.compile(r"^(nodes|elements|set members|section assignments) match the plan "
+                         r"\(exact\)$")
+_PLANNED_COUNT = re.compile(
+    r"^(\d+) (nodes|elements|set\(s\))(?: at the planned coordinates \(within [^)]*\)"
+    r"| with the planned (?:shapes and nodes|members|sections)| as planned)$")
 
 
 def _fixed(name: str) -> str:
@@ -43,6 +50,13 @@ def _what(what: str) -> str:
 def check_name(name: str) -> str:
     if name in _FIXED:
         return _fixed(name)
+    planned = _AS_PLANNED.match(name)
+    if planned:
+        return {"nodes": tr("nodes as planned"), "elements": tr("elements as planned"),
+                "set members": tr("set members as planned"),
+                "section assignments": tr("sections as planned")}[planned.group(1)]
+    if name.startswith("part matches the plan (sampled"):
+        return tr("part as planned (sampled)")
     shapes = _SHAPES.match(name)
     if shapes:
         return tr("{shape} elements").format(shape=shapes.group(1))
@@ -59,6 +73,11 @@ def check_value(value: str) -> str:
     ``written`` (the size stays in the tooltip)."""
     if _WRITTEN.match(value):
         return tr("written")
+    counted = _PLANNED_COUNT.match(value)
+    if counted:
+        count, what = counted.groups()
+        return {"nodes": tr("{count} nodes"), "elements": tr("{count} elements"),
+                "set(s)": tr("{count} set(s)")}[what].format(count=count)
     return {"present": tr("present"), "missing": tr("missing"), "written": tr("written"),
             "empty": tr("empty"), "not read": tr("not read"),
             "read back": tr("read back")}.get(value, value)

@@ -70,7 +70,7 @@ def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host
                     timeout=TIMEOUT_MS)
     assert dock.status_label.text() == "Verified"
     checks = {row[0]: row[3] for row in dock.result_view.check_rows()}
-    assert checks["nodes match the plan (exact)"] == "yes"
+    assert checks["nodes as planned"] == "yes"
     assert _panel(host_window).nodes.getFromLabel(1).coordinates[0] == 5.0
 
 

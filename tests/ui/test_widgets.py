@@ -292,3 +292,15 @@ def test_the_dock_offers_every_registered_mode_under_its_module_title():
 
     assert [mode for mode, _ in MODES] == list(REGISTERED)
     assert all(get_module(mode).title == title for mode, title in MODES)
+
+
+def test_the_exact_plan_checks_read_in_short_words():
+    from sam_plugin.ui.check_words import check_name, check_value
+
+    assert check_name("nodes match the plan (exact)") == "nodes as planned"
+    assert check_name("section assignments match the plan (exact)") == "sections as planned"
+    assert check_value("45 nodes at the planned coordinates (within 1e-05)") == "45 nodes"
+    assert check_value("32 elements with the planned shapes and nodes") == "32 elements"
+    assert check_value("0 set(s) as planned") == "0 set(s)"
+    assert check_value("node 1 at (5.5, 0, 0), planned (5, 0, 0)") == (
+        "node 1 at (5.5, 0, 0), planned (5, 0, 0)")  # a difference is shown as it is

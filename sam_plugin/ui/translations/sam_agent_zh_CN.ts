@@ -1087,5 +1087,37 @@ run {run_id}, started {started} (UTC)</source>
         <source>Repair {repair}/{of}: {tool} — {headline}</source>
         <translation>修复 {repair}/{of}：{tool} — {headline}</translation>
     </message>
+    <message>
+        <source>nodes as planned</source>
+        <translation>节点与计划一致</translation>
+    </message>
+    <message>
+        <source>elements as planned</source>
+        <translation>单元与计划一致</translation>
+    </message>
+    <message>
+        <source>set members as planned</source>
+        <translation>集合成员与计划一致</translation>
+    </message>
+    <message>
+        <source>sections as planned</source>
+        <translation>截面指派与计划一致</translation>
+    </message>
+    <message>
+        <source>part as planned (sampled)</source>
+        <translation>部件与计划一致（抽样）</translation>
+    </message>
+    <message>
+        <source>{count} nodes</source>
+        <translation>{count} 个节点</translation>
+    </message>
+    <message>
+        <source>{count} elements</source>
+        <translation>{count} 个单元</translation>
+    </message>
+    <message>
+        <source>{count} set(s)</source>
+        <translation>{count} 个集合</translation>
+    </message>
 </context>
 </TS>
