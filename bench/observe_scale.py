@@ -37,8 +37,8 @@ from samConstants import QUAD  # noqa: E402
 
 from sam_plugin.compilers.protocol import Target  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
-from sam_plugin.runtime.observation import observe  # noqa: E402
-from sam_plugin.runtime.observation_regions import (  # noqa: E402
+from sam_plugin.runtime.observe.observation import observe  # noqa: E402
+from sam_plugin.runtime.observe.regions import (  # noqa: E402
     RegionIndexCache,
     read_mesh_arrays,
     region_index,

@@ -34,7 +34,7 @@ from sam_plugin.compilers.evidence import Prediction  # noqa: E402
 from sam_plugin.compilers.part import MODULE  # noqa: E402
 from sam_plugin.compilers.protocol import CompileContext, Target  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
-from sam_plugin.runtime.plan_builder import build_plan  # noqa: E402
+from sam_plugin.runtime.run.plan_builder import build_plan  # noqa: E402
 from sam_plugin.samops import part_audit, part_repair, part_transform  # noqa: E402
 
 N = 300  # cells per side

@@ -40,7 +40,7 @@ from observe_scale import N, attribute_read, build, plain_scan  # noqa: E402
 from sam.database import Mdb  # noqa: E402
 from samConstants import QUAD  # noqa: E402
 
-from sam_plugin.runtime.observation import target_fingerprint  # noqa: E402
+from sam_plugin.runtime.observe.observation import target_fingerprint  # noqa: E402
 from sam_plugin.samops import snapshot  # noqa: E402
 from sam_plugin.samops.readback import read_part  # noqa: E402
 

@@ -4,7 +4,7 @@ A stream carrying 1 MB of tool arguments in 7-byte fragments (OpenAI capture sha
 chunk, first tool delta with id/type/name, argument fragments, finish chunk, usage chunk,
 [DONE]), cut into 64 KiB network reads. Every side decodes the same reads and reassembles:
 
-- ours: ``sam_plugin.runtime.sse.SSEDecoder`` + ``provider_stream.StreamAccumulator``;
+- ours: ``sam_plugin.runtime.provider.sse.SSEDecoder`` + ``provider_stream.StreamAccumulator``;
 - plain httpx-sse: ``httpx_sse.EventSource(response).iter_sse()`` + ``json.loads`` + a dict
   of argument pieces per tool-call index, joined at the end (what a Python user writes);
 - openai: ``openai._streaming.SSEDecoder.iter_bytes`` -> ``ChatCompletionChunk`` (built the
@@ -36,8 +36,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sam_plugin.demo.streams import openai_stream  # noqa: E402
-from sam_plugin.runtime.provider_stream import StreamAccumulator  # noqa: E402
-from sam_plugin.runtime.sse import SSEDecoder  # noqa: E402
+from sam_plugin.runtime.provider.sse import SSEDecoder  # noqa: E402
+from sam_plugin.runtime.provider.stream import StreamAccumulator  # noqa: E402
 
 
 def make_arguments(size: int) -> str:

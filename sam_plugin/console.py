@@ -1,5 +1,5 @@
 """``sam-agent``, the one console entry: ``demo`` opens the UI (Qt is imported only then);
-``run`` and every other command go to the headless CLI in ``sam_plugin.runtime.cli``, which
+``run`` and every other command go to the headless CLI in ``sam_plugin.cli.run``, which
 never imports the UI package (docs/architecture.md §6)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from sam_plugin.ui import demo
 
         return int(demo.main(arguments[1:]) or 0)
-    from sam_plugin.runtime import cli
+    from sam_plugin.cli import run as cli
 
     return cli.main(arguments)
 

@@ -17,7 +17,7 @@ from typing import Any
 from sam_plugin.demo.examples import Example, load_examples
 from sam_plugin.demo.loopback import ErrorResponse, FakeProvider, StreamResponse
 from sam_plugin.demo.streams import deepseek_stream, openai_stream
-from sam_plugin.runtime.provider_choice import REPLAY_MODEL  # noqa: F401 (re-exported)
+from sam_plugin.runtime.provider.choice import REPLAY_MODEL  # noqa: F401 (re-exported)
 
 UNKNOWN_REQUEST_STATUS = 400
 

@@ -200,7 +200,7 @@ class MeteredProvider:
 
     async def stream_chat(self, messages: list[dict[str, Any]],
                           tools: list[dict[str, Any]] | None = None, **kwargs: Any) -> Any:
-        from sam_plugin.runtime.provider_errors import ProviderError
+        from sam_plugin.runtime.provider.errors import ProviderError
 
         body = self._inner.build_request(messages, tools, tool_choice=kwargs.get("tool_choice"))
         try:
@@ -216,7 +216,7 @@ class MeteredProvider:
 
 
 def metered_factory(meter: Meter) -> Callable[[Any], MeteredProvider]:
-    from sam_plugin.runtime.provider import ChatProvider
+    from sam_plugin.runtime.provider.client import ChatProvider
 
     return lambda settings: MeteredProvider(ChatProvider(settings), meter)
 

@@ -112,7 +112,7 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
     from sam_plugin.evaluation.cassette import CassetteMeta, load_meta, save_meta
     from sam_plugin.evaluation.runner import Source
-    from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_MODEL, ProviderSettings
+    from sam_plugin.runtime.config.settings import ENV_BASE_URL, ENV_MODEL, ProviderSettings
 
     if args.replay:
         try:

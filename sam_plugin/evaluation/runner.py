@@ -99,7 +99,7 @@ def import_stub_sam() -> Any:
 
 async def answer_yes(controller: Any, mode: str, target: Target) -> None:
     """Confirm the spec, then approve the plan when the controller stops at one."""
-    from sam_plugin.runtime.phases import Phase
+    from sam_plugin.runtime.run.phases import Phase
 
     if controller.phase == Phase.REVIEW:
         await controller.confirm(mode, target)
@@ -126,7 +126,7 @@ def prepare_workspace(task: Task, work: Path) -> Path:
 
 
 def fingerprint(sam: Any, task: Task) -> str:
-    from sam_plugin.runtime.observation import target_fingerprint
+    from sam_plugin.runtime.observe.observation import target_fingerprint
     from sam_plugin.samops.readback import read_part
 
     models = sam.mdb.models
@@ -188,7 +188,7 @@ class _Exchanges:
         return self.source.settings.model_copy(update={"base_url": self.fake.base_url})
 
     def factory(self) -> Callable[[Any], MeteredProvider]:
-        from sam_plugin.runtime.provider import ChatProvider
+        from sam_plugin.runtime.provider.client import ChatProvider
 
         return lambda settings: MeteredProvider(ChatProvider(settings), self.meter)
 
@@ -226,8 +226,8 @@ def _skipped(kind: Kind, directory: Path | None) -> KindResult:
 
 async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
                        workspace: Path) -> KindResult:
-    from sam_plugin.runtime.controller import RunController
     from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.run.controller import RunController
 
     exchanges = _Exchanges(source, task, "pipeline")
     if not exchanges.available():
@@ -264,9 +264,9 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
 async def run_baseline(task: Task, source: Source, options: RunnerOptions,
                        workspace: Path) -> KindResult:
     from sam_plugin.runtime.host_gateway import HostGateway
-    from sam_plugin.runtime.observation import observe
-    from sam_plugin.runtime.observation_regions import region_index
-    from sam_plugin.runtime.provider_errors import ProviderError
+    from sam_plugin.runtime.observe.observation import observe
+    from sam_plugin.runtime.observe.regions import region_index
+    from sam_plugin.runtime.provider.errors import ProviderError
 
     exchanges = _Exchanges(source, task, "baseline")
     if not exchanges.available():
@@ -323,7 +323,7 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
 
 def controller_options(repairs: int | None) -> dict[str, Any]:
     """``--repairs N`` as a settings update (the controller reads ``repair_rounds``)."""
-    from sam_plugin.runtime.settings import ProviderSettings
+    from sam_plugin.runtime.config.settings import ProviderSettings
 
     if repairs is None or "repair_rounds" not in ProviderSettings.model_fields:
         return {}

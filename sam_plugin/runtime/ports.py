@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
+from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
 
 
 class Receipt(Protocol):

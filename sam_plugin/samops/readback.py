@@ -4,7 +4,7 @@ Used before a run (the exact starting point of every prediction), after it (the 
 verifier judges) and inside generated Property scripts (the geometry guard).
 
 Speed: the mesh is read once (``read_mesh``) into flat numpy arrays; the fingerprint, the L1
-numbers and the L2 region index (``runtime/observation_regions.py``) all work on that read.
+numbers and the L2 region index (``runtime/observe/regions.py``) all work on that read.
 Turning Python objects into arrays is the costly step, kept in C: ``np.fromiter`` over the
 chained coordinates, labels and connectivity. (Viewing ``marshal`` bytes of the label lists
 as fixed-stride records measured 8 ms faster on a 188,356-node part, about 5% of an

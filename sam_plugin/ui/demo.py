@@ -1,6 +1,6 @@
 """``sam-agent demo``: the offline SAM host window with a sample workspace and the dock.
 
-Who answers follows one rule (``runtime/provider_choice.py``): ``--replay`` forces the replay
+Who answers follows one rule (``runtime/provider/choice.py``): ``--replay`` forces the replay
 (recorded responses for the bundled example requests, served over the real HTTP/SSE path by a
 loopback server); else the provider variables the user set; else the choice saved in the
 dock's Settings; else, with nothing configured, the replay. The dock's ``providerLabel`` says
@@ -79,8 +79,8 @@ def _window_problem() -> str | None:
 
 
 def _initial_choice_is_replay(args: argparse.Namespace) -> bool:
-    from sam_plugin.runtime.provider_choice import ProviderChooser
-    from sam_plugin.runtime.settings_store import SettingsStore
+    from sam_plugin.runtime.config.store import SettingsStore
+    from sam_plugin.runtime.provider.choice import ProviderChooser
 
     if args.replay:
         return True
@@ -135,7 +135,7 @@ def _main(argv: list[str] | None) -> int:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 2
     from sam_plugin.demo.replay_service import ENV_REPLAY_DELAY, close_replay
-    from sam_plugin.runtime.provider_choice import ENV_REPLAY
+    from sam_plugin.runtime.provider.choice import ENV_REPLAY
 
     if args.replay:
         os.environ[ENV_REPLAY] = "1"

@@ -42,7 +42,7 @@ from PySide6.QtWidgets import (
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.routing import split_capability_line
-from sam_plugin.runtime.phases import BUSY, STREAMING
+from sam_plugin.runtime.run.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
@@ -440,7 +440,7 @@ class SamAgentDock(QDockWidget):
         """Property and Mesh change an existing part: a typed name that is not there is said
         at once, before a provider is asked for a spec that cannot compile."""
         from sam_plugin.compilers.registry import get_module
-        from sam_plugin.runtime.target_check import parts_by_model, target_problem
+        from sam_plugin.runtime.run.target_check import parts_by_model, target_problem
 
         target = self.target()
         if not target.part_name:
@@ -460,7 +460,7 @@ class SamAgentDock(QDockWidget):
 
     def _update_explore_default(self) -> None:
         """Exploration defaults to on for parts above the size threshold (issue 8)."""
-        from sam_plugin.runtime.exploration import explore_by_default
+        from sam_plugin.runtime.observe.exploration import explore_by_default
 
         if self._explore_chosen:
             return

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sam_plugin.runtime.provider_choice import ProviderChooser
+from sam_plugin.runtime.provider.choice import ProviderChooser
 from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
 from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
@@ -69,15 +69,15 @@ def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
     chooser = chooser or ProviderChooser(store)
 
     def provider_factory(settings: Any) -> Any:
-        from sam_plugin.runtime.provider import ChatProvider
+        from sam_plugin.runtime.provider.client import ChatProvider
 
         client = prewarm.http_client if prewarm is not None else None
         return ChatProvider(settings, client=client) if client is not None else ChatProvider(
             settings)
 
     def factory() -> Any:
-        from sam_plugin.runtime.controller import RunController
         from sam_plugin.runtime.host_gateway import HostGateway
+        from sam_plugin.runtime.run.controller import RunController
 
         choice = chooser.current()
         saved = store.load()

@@ -18,10 +18,10 @@ from typing import Any
 log = logging.getLogger(__name__)
 
 MODULES = (
-    "sam_plugin.runtime.controller",
-    "sam_plugin.runtime.provider",
+    "sam_plugin.runtime.run.controller",
+    "sam_plugin.runtime.provider.client",
     "sam_plugin.runtime.host_gateway",
-    "sam_plugin.runtime.verifier",
+    "sam_plugin.runtime.verify.verifier",
     "sam_plugin.compilers.composer",
     # imported lazily by httpx/httpcore on the first request (measured 0.3 s on the GUI thread)
     "anyio._backends._asyncio",
@@ -34,7 +34,7 @@ WAIT_LIMIT_S = 60.0
 
 
 def _new_http_client() -> Any:
-    from sam_plugin.runtime.provider import new_http_client
+    from sam_plugin.runtime.provider.client import new_http_client
 
     return new_http_client()
 

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sam_plugin.runtime.provider_choice import user_provider_variables
-from sam_plugin.runtime.revision import DEFAULT_MAX_REVISIONS
-from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_MODEL, PROFILES, ProviderSettings
+from sam_plugin.runtime.config.settings import ENV_BASE_URL, ENV_MODEL, PROFILES, ProviderSettings
+from sam_plugin.runtime.provider.choice import user_provider_variables
+from sam_plugin.runtime.run.revision import DEFAULT_MAX_REVISIONS
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.settings_store import SettingsStore
 

@@ -1,7 +1,7 @@
-"""Where the dock keeps its settings: moved to :mod:`sam_plugin.runtime.settings_store` so that
+"""Where the dock keeps its settings: moved to :mod:`sam_plugin.runtime.config.store` so that
 the CLI reads the same file without Qt; this name stays for existing imports."""
 
-from sam_plugin.runtime.settings_store import (  # noqa: F401
+from sam_plugin.runtime.config.store import (  # noqa: F401
     APP_NAME,
     ENV_RUNS_DIR,
     ENV_SETTINGS_FILE,

@@ -68,7 +68,7 @@ class UndoControl:
 
     def undo(self, controller: Any) -> tuple[Any, str]:
         """Undo the run; returns (result or None, the status text to show)."""
-        from sam_plugin.runtime.undo import UndoRefused
+        from sam_plugin.runtime.store.undo import UndoRefused
 
         if controller is None or self.run_id is None:
             return None, tr(NO_RUN)

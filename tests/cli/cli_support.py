@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.cli import run as cli
 from sam_plugin.compilers.evidence import SHAPES
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Route
 from sam_plugin.errors import RouteRefused
-from sam_plugin.runtime import cli
 
 API_KEY = "sk-cli-SECRET-0815"
 

@@ -7,7 +7,7 @@ import json
 from cli_support import base_args, new_workspace, run_cli, saved_counts
 
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.journal import SubmissionJournal
+from sam_plugin.runtime.store.journal import SubmissionJournal
 
 PLATE = {
     "patches": [

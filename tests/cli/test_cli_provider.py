@@ -10,7 +10,7 @@ from cli_support import base_args, run_cli
 
 from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
 from sam_plugin.demo.streams import openai_stream
-from sam_plugin.runtime.settings_store import SettingsStore
+from sam_plugin.runtime.config.store import SettingsStore
 
 
 def _sample(tmp_path):

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from sam_plugin.compilers import registry
 from sam_plugin.demo.loopback import FakeProvider
 from sam_plugin.demo.streams import openai_stream, rechunk
-from sam_plugin.runtime.scrubber import Scrubber
+from sam_plugin.runtime.store.scrubber import Scrubber
 
 SCRUBBER = Scrubber(API_KEY)
 FIRST_LINE = "Add two unit QUADs at z=5 and audit."

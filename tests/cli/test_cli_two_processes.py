@@ -13,15 +13,15 @@ import pytest
 from cli_support import StubQuadModule, base_args, new_workspace, run_cli, saved_counts
 
 from sam_plugin.compilers import registry
-from sam_plugin.runtime.journal import SubmissionJournal
-from sam_plugin.runtime.run_store import (
+from sam_plugin.runtime.store.journal import SubmissionJournal
+from sam_plugin.runtime.store.run_store import (
     JOURNAL_NAME,
     LOCK_NAME,
     NotUnknown,
     acknowledge_unknown_run,
     list_runs,
 )
-from sam_plugin.runtime.workspace_save import OpenedWorkspace, SaveConflict
+from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
 
 SPEC = "Add two unit QUADs at z=5 and audit.\nPlanned Part capabilities: build, audit"
 RUN_ID = "20261129T080000Z-c0ffee"
@@ -141,8 +141,8 @@ def executing_run(runs: Path) -> Path:
 
 
 def start_controller(runs: Path):
-    from sam_plugin.runtime.controller import RunController
-    from sam_plugin.runtime.settings import ProviderSettings
+    from sam_plugin.runtime.config.settings import ProviderSettings
+    from sam_plugin.runtime.run.controller import RunController
 
     return RunController(runs_dir=runs, settings=ProviderSettings(), host=None)
 
@@ -165,7 +165,7 @@ def test_recovery_leaves_a_run_held_by_a_live_process_alone(tmp_path):
 
 
 def test_the_unknown_warning_is_said_once_and_can_be_acknowledged(tmp_path, capsys):
-    from sam_plugin.runtime import cli
+    from sam_plugin.cli import run as cli
 
     runs = tmp_path / "runs"
     executing_run(runs)
@@ -184,7 +184,7 @@ def test_the_unknown_warning_is_said_once_and_can_be_acknowledged(tmp_path, caps
 
 
 def test_only_an_unknown_run_can_be_acknowledged(tmp_path, capsys):
-    from sam_plugin.runtime import cli
+    from sam_plugin.cli import run as cli
 
     runs = tmp_path / "runs"
     runs.mkdir()
@@ -207,8 +207,8 @@ def test_a_run_is_locked_while_its_controller_owns_it(tmp_path):
         settings,
     )
 
-    from sam_plugin.runtime.controller import RunController
-    from sam_plugin.runtime.file_lock import is_locked
+    from sam_plugin.runtime.run.controller import RunController
+    from sam_plugin.runtime.store.file_lock import is_locked
 
     provider = ScriptedProvider(design(SPEC), design(SPEC))
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), host=FakeHost(),

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from cli_support import StubQuadModule, base_args, new_workspace, run_cli, saved_counts
 
+from sam_plugin.cli import run as cli
 from sam_plugin.compilers import registry
-from sam_plugin.runtime import cli
 
 SPEC = "Add two unit QUADs at z=5 and audit.\nPlanned Part capabilities: build, audit"
 

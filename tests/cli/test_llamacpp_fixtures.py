@@ -63,9 +63,9 @@ def test_every_recorded_tool_answer_decodes_and_its_text_calls_are_recovered(nam
     structured call; the calls they wrote as text are recovered, and answers with broken or
     cut-off JSON give none (case.json says which)."""
     from sam_plugin.compilers.registry import get_module
-    from sam_plugin.runtime.collection import round_calls
-    from sam_plugin.runtime.provider_stream import StreamAccumulator
-    from sam_plugin.runtime.sse import SSEDecoder
+    from sam_plugin.runtime.provider.sse import SSEDecoder
+    from sam_plugin.runtime.provider.stream import StreamAccumulator
+    from sam_plugin.runtime.run.collection import round_calls
 
     raw = (FIXTURES / name / stream).read_bytes()
     accumulator, decoder = StreamAccumulator(), SSEDecoder()

@@ -6,8 +6,8 @@ import argparse
 
 import platformdirs
 
-from sam_plugin.runtime import cli
-from sam_plugin.runtime import settings_store as settings
+from sam_plugin.cli import run as cli
+from sam_plugin.runtime.config import store as settings
 from sam_plugin.ui import settings_store
 
 

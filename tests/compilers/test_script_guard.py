@@ -27,7 +27,7 @@ CREATE = "_model.Part(name=_part_name)\n"
 FORBIDDEN = {
     "import os\n": "an import statement is not allowed",
     "from os import path as _path\n": "importing from 'os' is not allowed",
-    "from sam_plugin.runtime import cli as _cli\n": "importing from 'sam_plugin.runtime'",
+    "from sam_plugin.runtime import events as _events\n": "importing from 'sam_plugin.runtime'",
     "from sam_plugin.samops import part_ops as ops\n": "must be imported as _part_ops",
     "from sam_plugin.samops import nothing_here as _nothing_here\n": "is not a helper module",
     "from sam import *\n": "importing '*' is not allowed",
@@ -135,7 +135,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
         settings,
     )
 
-    from sam_plugin.runtime.controller import SCRIPT_REFUSED, RunController
+    from sam_plugin.runtime.run.controller import SCRIPT_REFUSED, RunController
 
     saved = sam.mdb
     sam.mdb = sam.database.Mdb()

@@ -11,8 +11,8 @@ import pytest
 
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Target
 from sam_plugin.compilers.registry import MODES, get_module
-from sam_plugin.runtime.provider import ChatProvider
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.provider.client import ChatProvider
 
 STRICT_KEYWORDS = {"type", "properties", "required", "additionalProperties", "items", "enum",
                    "anyOf", "description", "$defs", "$ref"}

@@ -20,8 +20,8 @@ from pydantic import SecretStr
 from sam_plugin.compilers.evidence import Prediction, Range, Readback
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, Route, Target
 from sam_plugin.errors import CompileError, RouteRefused
-from sam_plugin.runtime.provider_types import ChatResponse, ToolCall
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
 from sam_plugin.samops.readback import find_part, read_part
 
 API_KEY = "sk-test-SECRET-4711"

@@ -20,7 +20,7 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import Phase, RunController
+from sam_plugin.runtime.run.controller import Phase, RunController
 
 SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
 
@@ -127,8 +127,8 @@ def test_an_unexpected_error_quoting_the_key_never_writes_it(tmp_path, caplog):
 
 
 def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
-    from sam_plugin.runtime.controller import PARTIAL_WARNING, PREFLIGHT_STOPPED
     from sam_plugin.runtime.host_gateway import ExecutionReceipt
+    from sam_plugin.runtime.run.controller import PARTIAL_WARNING, PREFLIGHT_STOPPED
 
     class PreflightStop(FakeHost):
         def execute(self, script, target, output_dir):

@@ -16,8 +16,8 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
-from sam_plugin.runtime.journal import SubmissionJournal
+from sam_plugin.runtime.run.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
+from sam_plugin.runtime.store.journal import SubmissionJournal
 
 SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
 

@@ -21,9 +21,9 @@ from controller_fakes import (
 )
 
 from sam_plugin.errors import ControllerBusy, ControllerStateError, ProviderError, SubmitRefused
-from sam_plugin.runtime.controller import Phase, RunController
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.run_store import list_runs
+from sam_plugin.runtime.run.controller import Phase, RunController
+from sam_plugin.runtime.store.run_store import list_runs
 
 SPEC_BUILD = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"
 SPEC_THREE = "Move it, merge, audit.\nPlanned Part capabilities: transform, repair, audit"

@@ -16,8 +16,8 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import Phase, RunController
-from sam_plugin.runtime.design_check import unworthy_spec
+from sam_plugin.runtime.run.controller import Phase, RunController
+from sam_plugin.runtime.run.design_check import unworthy_spec
 
 
 @pytest.mark.parametrize("spec", [

@@ -21,10 +21,10 @@ from controller_fakes import (
 )
 
 from sam_plugin.errors import AlreadySubmitted, ControllerStateError, ProviderError
-from sam_plugin.runtime.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
-from sam_plugin.runtime.run_store import list_runs
+from sam_plugin.runtime.run.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
+from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
+from sam_plugin.runtime.store.run_store import list_runs
 
 SPEC_BUILD = "Build a plate.\nPlanned Part capabilities: build, audit"
 SPEC_THREE = "Move, merge, audit.\nPlanned Part capabilities: transform, repair, audit"

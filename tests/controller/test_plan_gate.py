@@ -18,9 +18,14 @@ import pytest
 from controller_fakes import ScriptedProvider, calls, design, settings
 
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.controller import ControllerBusy, ControllerStateError, Phase, RunController
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.runtime.run.controller import (
+    ControllerBusy,
+    ControllerStateError,
+    Phase,
+    RunController,
+)
 from tests.support.pipeline import fresh_database
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
@@ -353,7 +358,7 @@ def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
 
 def test_above_the_exact_limit_the_check_says_it_sampled_and_still_names_the_node(
         fresh_sam, tmp_path, monkeypatch):
-    from sam_plugin.runtime import part_comparison
+    from sam_plugin.runtime.verify import part_comparison
 
     monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
     grid(fresh_sam)
@@ -371,7 +376,7 @@ def test_above_the_exact_limit_the_check_says_it_sampled_and_still_names_the_nod
 
 
 def test_a_faithful_host_passes_the_sampled_comparison(fresh_sam, tmp_path, monkeypatch):
-    from sam_plugin.runtime import part_comparison
+    from sam_plugin.runtime.verify import part_comparison
 
     monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
     grid(fresh_sam)

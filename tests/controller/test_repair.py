@@ -18,8 +18,8 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import Phase, RunController
 from sam_plugin.runtime.events import read_events
+from sam_plugin.runtime.run.controller import Phase, RunController
 
 SPEC_BUILD = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"
 BAD = {"bad": 1, "quads": 1}
@@ -269,7 +269,7 @@ def test_a_cancel_during_a_compile_repair_round_is_honoured(tmp_path):
 
 
 def test_a_server_that_cannot_parse_the_call_gets_a_repair_asking_one_tool_per_round(tmp_path):
-    from sam_plugin.runtime.provider_errors import ProviderError
+    from sam_plugin.runtime.provider.errors import ProviderError
 
     parse_error = ProviderError(
         "server",
@@ -287,7 +287,7 @@ def test_a_server_that_cannot_parse_the_call_gets_a_repair_asking_one_tool_per_r
 
 
 def test_other_provider_errors_in_a_round_still_return_to_review(tmp_path):
-    from sam_plugin.runtime.provider_errors import ProviderError
+    from sam_plugin.runtime.provider.errors import ProviderError
 
     provider = ScriptedProvider(design(SPEC_BUILD), ProviderError("auth", "bad key"))
     controller, _, _, _ = make(tmp_path, provider)

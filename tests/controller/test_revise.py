@@ -19,11 +19,11 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import ControllerStateError, Phase, RunController
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.provider_errors import ProviderError
-from sam_plugin.runtime.provider_types import ChatResponse
-from sam_plugin.runtime.revision import RevisionRefused
+from sam_plugin.runtime.provider.errors import ProviderError
+from sam_plugin.runtime.provider.types import ChatResponse
+from sam_plugin.runtime.run.controller import ControllerStateError, Phase, RunController
+from sam_plugin.runtime.run.revision import RevisionRefused
 
 FIRST = "Build one QUAD plate.\nPlanned Part capabilities: build"
 SECOND = "Build two QUAD plates.\nPlanned Part capabilities: build"

@@ -19,8 +19,8 @@ from controller_fakes import (
 )
 
 from sam_plugin.compilers.protocol import MAX_QUOTED_CHARS, CompileError, Diagnostic, quote
-from sam_plugin.runtime.controller import Phase, RunController
 from sam_plugin.runtime.events import read_events
+from sam_plugin.runtime.run.controller import Phase, RunController
 
 SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
 

@@ -1,10 +1,10 @@
-"""One rule for "can this run act on its target" (runtime/target_check.py)."""
+"""One rule for "can this run act on its target" (runtime/run/target_check.py)."""
 
 from __future__ import annotations
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import get_module
-from sam_plugin.runtime.target_check import TargetProblem, target_problem
+from sam_plugin.runtime.run.target_check import TargetProblem, target_problem
 
 PARTS = {"Model-1": ["Plate"], "Model-2": []}
 

@@ -15,7 +15,7 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.runtime.controller import RunController
+from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.runtime.text_safety import visible_text
 
 HOSTILE = ("Build one plate.\x1b[2J\x1b]0;owned\x07\r\x08 Keep \u202eelements 1-4\u202c "
@@ -51,7 +51,7 @@ def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_t
 
 
 def test_streamed_reasoning_is_filtered_too(tmp_path):
-    from sam_plugin.runtime.controller import _Relay
+    from sam_plugin.runtime.run.controller import _Relay
 
     seen: list[str] = []
     relay = _Relay(lambda event, data: seen.append(data["text"]), spec=False)

@@ -13,12 +13,12 @@ from hypothesis import strategies as st
 
 from sam_plugin.compilers.evidence import Prediction, Range, Readback
 from sam_plugin.errors import CollectionViolation, IllegalTransition
-from sam_plugin.runtime.collection import check_round, max_rounds
 from sam_plugin.runtime.events import EventBus, read_events
-from sam_plugin.runtime.observation import observe
-from sam_plugin.runtime.phases import TRANSITIONS, Phase, check_transition
-from sam_plugin.runtime.run_store import RUN_ID_PATTERN, new_run_id, tool_response_name
-from sam_plugin.runtime.verifier import all_passed, verify
+from sam_plugin.runtime.observe.observation import observe
+from sam_plugin.runtime.run.collection import check_round, max_rounds
+from sam_plugin.runtime.run.phases import TRANSITIONS, Phase, check_transition
+from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, new_run_id, tool_response_name
+from sam_plugin.runtime.verify.verifier import all_passed, verify
 
 # -- phases -----------------------------------------------------------------------------------
 
@@ -204,8 +204,8 @@ def test_missing_part_is_an_empty_target():
 
 
 def test_list_runs_reports_incomplete_unknown_and_skips_foreign_entries(tmp_path):
-    from sam_plugin.runtime.journal import SubmissionJournal
-    from sam_plugin.runtime.run_store import list_runs
+    from sam_plugin.runtime.store.journal import SubmissionJournal
+    from sam_plugin.runtime.store.run_store import list_runs
 
     (tmp_path / "notes").mkdir()
     for run_id, request in (("20261129T190000Z-aaaaaa", "old"), ("20261129T191000Z-bbbbbb", "new")):

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from sam_plugin.cli import run as cli
 from sam_plugin.evaluation import cli as eval_cli
 from sam_plugin.evaluation.cassette import Cassette, first_difference
-from sam_plugin.runtime import cli
 
 TASK_FILE = '''
 from sam_plugin.evaluation import checks as c

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.runtime.exploration import ExplorationResult, explore
-from sam_plugin.runtime.provider import ChatProvider
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.observe.exploration import ExplorationResult, explore
+from sam_plugin.runtime.provider.client import ChatProvider
 from sam_plugin.samops.readback import geometry_fingerprint
 
 REQUEST = "refine the elements near the right edge at x = 30"

@@ -10,7 +10,7 @@ import pytest
 from sam_plugin.demo.loopback import FakeProvider
 from sam_plugin.demo.streams import openai_stream
 from sam_plugin.errors import ExplorationChangedModel
-from sam_plugin.runtime.exploration import ALLOWED_TOOLS, ExplorationResult
+from sam_plugin.runtime.observe.exploration import ALLOWED_TOOLS, ExplorationResult
 from sam_plugin.samops.readback import geometry_fingerprint
 
 NEAR_RIGHT = {"entity": "elements", "by": "nearest", "point": [30, 10, 0], "k": 2}
@@ -181,7 +181,7 @@ def test_reasoning_of_a_tool_call_turn_is_passed_back(fake_provider: FakeProvide
 
 
 def test_dock_default_is_on_only_for_big_parts() -> None:
-    from sam_plugin.runtime.exploration import explore_by_default
+    from sam_plugin.runtime.observe.exploration import explore_by_default
 
     assert explore_by_default(12, 6) is False
     assert explore_by_default(10_000, 10_000) is False

@@ -285,7 +285,7 @@ def test_beam_refined_alone_on_a_shell_edge_leaves_a_hanging_node(pipeline, plat
 def test_hanging_nodes_are_evidence_the_verifier_reads_back(pipeline, plate, make_grid) -> None:
     """The prediction carries the hanging nodes; the verifier counts them on the live part."""
     from sam_plugin.compilers.evidence import Range
-    from sam_plugin.runtime.verifier import verify
+    from sam_plugin.runtime.verify.verifier import verify
 
     make_grid(plate, 2, 1)
     outcome = pipeline.run(

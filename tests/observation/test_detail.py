@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from sam_plugin.errors import QueryError
-from sam_plugin.runtime.observation_detail import query_entities
+from sam_plugin.runtime.observe.detail import query_entities
 
 
 @pytest.fixture

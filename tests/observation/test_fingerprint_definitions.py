@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.runtime.observation import target_fingerprint
+from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.samops.readback import read_part
 from tests.support.pipeline import fresh_database
 
@@ -68,7 +68,7 @@ def test_the_design_prompt_lists_are_bounded_and_count_what_they_leave_out(
 
     from sam_plugin.compilers.protocol import Target
     from sam_plugin.runtime.host_gateway import HostGateway
-    from sam_plugin.runtime.observation import PROMPT_LIST_LIMIT, observe
+    from sam_plugin.runtime.observe.observation import PROMPT_LIST_LIMIT, observe
 
     model = _plate(fresh_sam)
     part = model.parts["Plate"]

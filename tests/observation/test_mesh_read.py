@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from samConstants import BEAM, QUAD, TRI
 
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime import observation_regions
-from sam_plugin.runtime.observation import observe
-from sam_plugin.runtime.observation_regions import (
+from sam_plugin.runtime.observe import regions as observation_regions
+from sam_plugin.runtime.observe.observation import observe
+from sam_plugin.runtime.observe.regions import (
     RegionIndexCache,
     build_region_index,
     region_index,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from sam_plugin.errors import QueryError
-from sam_plugin.runtime.observation_regions import RegionIndexCache, query_regions
+from sam_plugin.runtime.observe.regions import RegionIndexCache, query_regions
 
 
 @pytest.fixture

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from samConstants import BEAM, TRI
 
-from sam_plugin.runtime.observation_regions import (
+from sam_plugin.runtime.observe.regions import (
     DEFAULT_GRID_CELLS,
     RegionIndexCache,
     build_region_index,

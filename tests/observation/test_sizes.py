@@ -7,8 +7,8 @@ from typing import Any
 import pytest
 
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.observation import observe
-from sam_plugin.runtime.observation_regions import region_index
+from sam_plugin.runtime.observe.observation import observe
+from sam_plugin.runtime.observe.regions import region_index
 
 KB = 1024
 

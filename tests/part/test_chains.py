@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from sam_plugin.compilers.part import simulate
-from sam_plugin.runtime.verifier import verify
+from sam_plugin.runtime.verify.verifier import verify
 
 REQUEST = "copy the panel, merge coincident nodes and audit; put it in a set"
 

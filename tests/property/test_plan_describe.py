@@ -7,7 +7,7 @@ from typing import Any
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.property import MODULE
 from sam_plugin.compilers.protocol import CompileContext
-from sam_plugin.runtime.part_comparison import compare_with_plan
+from sam_plugin.runtime.verify.part_comparison import compare_with_plan
 
 STEEL = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
          "sections": [{"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2},

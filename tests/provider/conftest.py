@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.runtime.provider import ChatProvider, ChatResponse
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.provider.client import ChatProvider, ChatResponse
 
 USER = [{"role": "user", "content": "build a 60 x 100 plate"}]
 

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from sam_plugin.demo import streams
-from sam_plugin.runtime.controller import Phase, RunController
-from sam_plugin.runtime.provider import ProviderError
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.provider.client import ProviderError
+from sam_plugin.runtime.run.controller import Phase, RunController
 from tests.support.fixtures import RecordingListener, settings_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "controller"))
@@ -95,7 +95,7 @@ def test_cli_flags_set_both_timeouts(tmp_path, monkeypatch):
     import contextlib
     import io
 
-    from sam_plugin.runtime import cli
+    from sam_plugin.cli import run as cli
 
     monkeypatch.setenv("SAM_AGENT_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("SAM_AGENT_MODEL", "m")
@@ -116,7 +116,7 @@ def test_cli_flags_set_both_timeouts(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("value", ["0", "-3", "nan", "soon"])
 def test_cli_refuses_a_timeout_that_is_no_positive_number(value, capsys):
-    from sam_plugin.runtime import cli
+    from sam_plugin.cli import run as cli
 
     code = cli.main(["run", "--workspace", "w", "--mode", "part", "--model", "M", "--part",
                      "P", "--request", "r", "--idle-timeout", value])

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from sam_plugin.demo import streams
-from sam_plugin.runtime.provider import ChatProvider
+from sam_plugin.runtime.provider.client import ChatProvider
 from tests.support.fixtures import RecordingListener
 
 

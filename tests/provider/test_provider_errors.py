@@ -12,7 +12,7 @@ import pytest
 from sam_plugin.demo import streams
 from sam_plugin.demo.loopback import NO_SCRIPT_LEFT
 from sam_plugin.demo.streams import sse_data, sse_done
-from sam_plugin.runtime.provider import ChatProvider, ProviderError
+from sam_plugin.runtime.provider.client import ChatProvider, ProviderError
 from tests.support.fixtures import TEST_API_KEY, RecordingListener, settings_for
 
 DEEPSEEK_400 = {
@@ -232,7 +232,7 @@ def test_connection_refused_is_retried_then_reported(chat):
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    from sam_plugin.runtime.settings import ProviderSettings
+    from sam_plugin.runtime.config.settings import ProviderSettings
 
     settings = ProviderSettings(
         base_url=f"http://127.0.0.1:{port}/v1",

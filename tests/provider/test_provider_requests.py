@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from sam_plugin.demo import streams
-from sam_plugin.runtime.provider import ChatProvider
-from sam_plugin.runtime.settings import PROFILES
+from sam_plugin.runtime.config.settings import PROFILES
+from sam_plugin.runtime.provider.client import ChatProvider
 from tests.support.fixtures import TEST_API_KEY, TEST_MODEL, settings_for
 
 TOOL = {

@@ -8,7 +8,7 @@ import pytest
 
 from sam_plugin.demo import streams
 from sam_plugin.demo.streams import _Chunker, sse_comment, sse_data, sse_done
-from sam_plugin.runtime.provider import ChatResponse, ToolCall
+from sam_plugin.runtime.provider.client import ChatResponse, ToolCall
 from tests.support.fixtures import TEST_MODEL, RecordingListener, settings_for
 
 BUILD_ARGS = json.dumps(

@@ -7,8 +7,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sam_plugin.runtime.provider_errors import scrub
-from sam_plugin.runtime.scrubber import REDACTED, Scrubber
+from sam_plugin.runtime.provider.errors import scrub
+from sam_plugin.runtime.store.scrubber import REDACTED, Scrubber
 
 KEY = "sk-test-SECRET-KEY-1234"
 SCRUBBER = Scrubber(KEY)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from sam_plugin.runtime.settings import (
+from sam_plugin.runtime.config.settings import (
     PROFILE_CAPABILITIES,
     PROFILES,
     ProviderSettings,

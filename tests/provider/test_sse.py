@@ -7,7 +7,7 @@ from httpx_sse._decoders import SSELineDecoder as ReferenceLineDecoder
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sam_plugin.runtime.sse import SSEDecoder, SSEEvent
+from sam_plugin.runtime.provider.sse import SSEDecoder, SSEEvent
 
 
 def decode(chunks: list[bytes]) -> list[SSEEvent]:

@@ -8,8 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sam_plugin.demo import streams
-from sam_plugin.runtime.provider_stream import StreamAccumulator
-from sam_plugin.runtime.sse import SSEDecoder
+from sam_plugin.runtime.provider.sse import SSEDecoder
+from sam_plugin.runtime.provider.stream import StreamAccumulator
 
 BUILDERS = {
     "openai": streams.openai_stream,

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from sam_plugin.demo.streams import llamacpp_stream, ollama_stream
-from sam_plugin.runtime.collection import CollectionViolation, round_calls
-from sam_plugin.runtime.provider_types import ChatResponse
-from sam_plugin.runtime.text_tool_calls import find_text_calls
+from sam_plugin.runtime.provider.types import ChatResponse
+from sam_plugin.runtime.run.collection import CollectionViolation, round_calls
+from sam_plugin.runtime.run.text_tool_calls import find_text_calls
 
 ARGS = {"patches": [{"id": "p1", "shape": "QUAD", "divisions": [6, 10]}]}
 ARGS_TEXT = json.dumps(ARGS)

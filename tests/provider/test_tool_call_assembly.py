@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sam_plugin.errors import ProviderError
-from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler
+from sam_plugin.runtime.provider.assembly import ToolCallAssembler
 
 
 def assemble(*batches: list) -> list[tuple[int, str, str, str]]:

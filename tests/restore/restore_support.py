@@ -19,10 +19,10 @@ from typing import Any
 from pydantic import SecretStr
 
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.controller import RunController
+from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.host_gateway import HostGateway
-from sam_plugin.runtime.provider_types import ChatResponse, ToolCall
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
+from sam_plugin.runtime.run.controller import RunController
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from restore_support import TARGET, FaultyGateway, run
 from scenarios import EDIT
 
-from sam_plugin.runtime.controller import PARTIAL_WARNING
 from sam_plugin.runtime.host_gateway import HostGateway
-from sam_plugin.runtime.run_store import ErrorRecord, RunResult
+from sam_plugin.runtime.run.controller import PARTIAL_WARNING
+from sam_plugin.runtime.store.run_store import ErrorRecord, RunResult
 
 
 def test_a_host_lacking_a_call_says_so_and_warns_plainly(fresh_sam_database, tmp_path,

@@ -14,8 +14,8 @@ from restore_support import FaultyGateway, run, saved, tree, without_counters
 from scenarios import FAULT_MATRIX
 
 from sam_plugin.compilers.evidence import Check
-from sam_plugin.runtime import controller as controller_module
 from sam_plugin.runtime.events import read_events
+from sam_plugin.runtime.run import controller as controller_module
 
 
 def _calls_in_a_clean_run(sam: Any, tmp_path: Any, scenario: Any) -> int:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from restore_support import TARGET, FaultyGateway, plate, run, saved, without_counters
 from scenarios import CHAIN
 
-from sam_plugin.runtime.observation import target_fingerprint
+from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.samops import snapshot, snapshot_file
 from sam_plugin.samops.readback import read_part
 

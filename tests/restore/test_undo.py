@@ -10,9 +10,9 @@ from restore_support import TARGET, run, saved, tree, without_counters
 from scenarios import DEFINE_ASSIGN, EDIT, UNDOABLE
 
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.observation import target_fingerprint
-from sam_plugin.runtime.run_store import RunDir
-from sam_plugin.runtime.undo import SNAPSHOT_NAME, UndoBudget, UndoRefused, undo_refusal
+from sam_plugin.runtime.observe.observation import target_fingerprint
+from sam_plugin.runtime.store.run_store import RunDir
+from sam_plugin.runtime.store.undo import SNAPSHOT_NAME, UndoBudget, UndoRefused, undo_refusal
 
 
 @pytest.mark.parametrize("scenario", UNDOABLE, ids=lambda s: s.name)

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from sam_plugin.demo.loopback import FakeProvider
-from sam_plugin.runtime.provider_types import StreamListener, ToolCall
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.provider.types import StreamListener, ToolCall
 
 TEST_API_KEY = "sk-test-SECRET-KEY"
 TEST_MODEL = "fake-model"

@@ -77,7 +77,7 @@ class Pipeline:
 
 def assert_verified(outcome: Outcome) -> None:
     """The readback matches every predicted field; the runtime verifier agrees."""
-    from sam_plugin.runtime.verifier import all_passed, verify
+    from sam_plugin.runtime.verify.verifier import all_passed, verify
 
     assert outcome.receipt.status == "PASS", outcome.receipt.traceback
     checks = verify(outcome.prediction, outcome.before, outcome.after, outcome.output_dir)

@@ -7,7 +7,7 @@ from plan_steps import approve_plan
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.run_store import ErrorRecord, RunResult, StateSummary
+from sam_plugin.runtime.store.run_store import ErrorRecord, RunResult, StateSummary
 
 FINGERPRINT = "25n-16e-d69b82e21b22c66891beedd63542b63b"
 

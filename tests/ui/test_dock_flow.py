@@ -260,8 +260,8 @@ def test_without_a_provider_the_replay_answers_and_the_dock_says_so(qtbot, dock)
 
 
 def test_a_run_with_an_unknown_outcome_is_announced_when_the_dock_starts(qtbot, replay, dock):
-    from sam_plugin.runtime.journal import SubmissionJournal
-    from sam_plugin.runtime.run_store import JOURNAL_NAME, RunDir
+    from sam_plugin.runtime.store.journal import SubmissionJournal
+    from sam_plugin.runtime.store.run_store import JOURNAL_NAME, RunDir
 
     run = RunDir(dock.runs_dir, "20261129T080000Z-c0ffee").create()
     run.write_text("request.txt", "build a plate")
@@ -276,7 +276,7 @@ def test_explore_switch_defaults_by_part_size_and_reaches_the_controller(
     qtbot, dock, monkeypatch
 ):
     """Issue 8: on by default above the size threshold; the analyst's own choice wins."""
-    from sam_plugin.runtime import exploration
+    from sam_plugin.runtime.observe import exploration
 
     dock.set_target("part", "Model-1", "Panel")
     assert not dock.explore_check.isChecked()  # 25 nodes + 16 elements: small

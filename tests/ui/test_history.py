@@ -69,7 +69,7 @@ def test_run_again_starts_a_new_run_with_the_same_request_and_target(qtbot, repl
 
 
 def test_a_double_click_without_a_file_manager_says_so(qtbot, dock, monkeypatch):
-    from sam_plugin.runtime.run_store import RunDir
+    from sam_plugin.runtime.store.run_store import RunDir
     from sam_plugin.ui import history_view
 
     RunDir(dock.runs_dir, "20261129T100000Z-aaaaaa").create().write_text("request.txt", "x")

@@ -10,7 +10,7 @@ from plan_steps import approve_plan
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import ControllerEvent
-from sam_plugin.runtime.run_store import RunDir, RunResult, StateSummary
+from sam_plugin.runtime.store.run_store import RunDir, RunResult, StateSummary
 
 TIMEOUT_MS = 20_000
 RUN_ID = "20261129T193000Z-ab12cd"

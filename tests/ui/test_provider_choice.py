@@ -11,8 +11,8 @@ import pytest
 
 from sam_plugin.demo.examples import example_by_id
 from sam_plugin.demo.streams import openai_stream
-from sam_plugin.runtime.provider_choice import ProviderChooser, choose
-from sam_plugin.runtime.settings_store import SettingsStore
+from sam_plugin.runtime.config.store import SettingsStore
+from sam_plugin.runtime.provider.choice import ProviderChooser, choose
 
 TIMEOUT_MS = 20_000
 

@@ -59,7 +59,7 @@ def test_audit_findings_are_a_table_and_the_elements_can_be_highlighted(
 def test_highlight_asks_the_host_for_exactly_the_finding_elements(qtbot, dock, host_window,
                                                                   tmp_path):
     from sam_plugin.compilers.protocol import Target
-    from sam_plugin.runtime.run_store import RunDir, RunResult
+    from sam_plugin.runtime.store.run_store import RunDir, RunResult
 
     run = RunDir(dock.runs_dir, "20261129T100000Z-aaaaaa").create()
     run.write_text("part_audit.json", json.dumps({

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QComboBox, QLineEdit
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.run_store import ErrorRecord, RunResult, StateSummary
+from sam_plugin.runtime.store.run_store import ErrorRecord, RunResult, StateSummary
 from sam_plugin.ui import i18n
 
 UI_DIR = Path(i18n.__file__).resolve().parent
@@ -249,7 +249,7 @@ def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):
 
 
 def test_history_lists_runs_newest_first(qtbot, tmp_path):
-    from sam_plugin.runtime.run_store import RunDir
+    from sam_plugin.runtime.store.run_store import RunDir
     from sam_plugin.ui.history_view import HistoryView
 
     for run_id, status, request in (("20261129T100000Z-aaaaaa", "verified", "build a plate"),

@@ -29,10 +29,10 @@ import sam_plugin
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
+from sam_plugin.runtime.config.store import runs_dir_from_env
 from sam_plugin.runtime.events import ControllerEvent
-from sam_plugin.runtime.run_store import RunDir, SaveOutcome
-from sam_plugin.runtime.settings_store import runs_dir_from_env
-from sam_plugin.runtime.workspace_save import OpenedWorkspace, SaveConflict
+from sam_plugin.runtime.store.run_store import RunDir, SaveOutcome
+from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
 
 EXIT_VERIFIED = 0
 EXIT_FAILED = 1
@@ -94,7 +94,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(default 2; 0 turns them off)",
     )
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
-    from sam_plugin.runtime import cli_undo
+    from sam_plugin.cli import undo as cli_undo
 
     cli_undo.add_parser(commands)
     runs = commands.add_parser(
@@ -172,9 +172,9 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                save_path: Path | None, sam: Any, settings: Any, provider_name: str, *,
                stdin: TextIO, out: TextIO, err: TextIO) -> int:
     from sam_plugin.errors import SubmitRefused
-    from sam_plugin.runtime.controller import RunController
     from sam_plugin.runtime.host_gateway import HostGateway
-    from sam_plugin.runtime.phases import Phase
+    from sam_plugin.runtime.run.controller import RunController
+    from sam_plugin.runtime.run.phases import Phase
 
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
@@ -230,7 +230,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
 
 
 def _undo(args: argparse.Namespace) -> int:
-    from sam_plugin.runtime import cli_undo
+    from sam_plugin.cli import undo as cli_undo
 
     save_path = _check_save_path(args.save)
     sam = _import_sam(sys.stderr)
@@ -241,7 +241,7 @@ def _undo(args: argparse.Namespace) -> int:
 
 def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
     """``sam-agent runs [--ack RUN_ID]``: the history, and acknowledging an unknown run."""
-    from sam_plugin.runtime.run_store import NotUnknown, acknowledge_unknown_run, list_runs
+    from sam_plugin.runtime.store.run_store import NotUnknown, acknowledge_unknown_run, list_runs
 
     runs_dir = _runs_dir(args)
     if args.ack:
@@ -275,7 +275,7 @@ def _read_request(args: argparse.Namespace) -> str:
     if args.request is not None:
         text: str = args.request
     else:
-        from sam_plugin.runtime.path_kinds import not_a_file
+        from sam_plugin.runtime.store.path_kinds import not_a_file
 
         problem = not_a_file(args.request_file)
         if problem is not None:  # reading /dev/zero or a FIFO would never end
@@ -302,9 +302,14 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
               ) -> tuple[Any, str]:
     """(settings, provider name) by the rule of ``provider_choice``; the replay server, when
     chosen, runs until the command ends."""
-    from sam_plugin.runtime.provider_choice import choose
-    from sam_plugin.runtime.settings import ENV_BASE_URL, ENV_IDLE_TIMEOUT, ENV_MODEL, ENV_TIMEOUT
-    from sam_plugin.runtime.settings_store import SettingsStore
+    from sam_plugin.runtime.config.settings import (
+        ENV_BASE_URL,
+        ENV_IDLE_TIMEOUT,
+        ENV_MODEL,
+        ENV_TIMEOUT,
+    )
+    from sam_plugin.runtime.config.store import SettingsStore
+    from sam_plugin.runtime.provider.choice import choose
 
     env = dict(os.environ)
     if args.base_url:
@@ -399,7 +404,7 @@ def _import_sam(err: TextIO) -> Any:
 def _open_workspace(sam: Any, path: Path, save_path: Path | None) -> OpenedWorkspace:
     """Open ``path`` into ``sam``; what it (and the save target) held is fingerprinted first,
     so that ``--save`` can tell when another process wrote them meanwhile."""
-    from sam_plugin.runtime.path_kinds import not_a_file
+    from sam_plugin.runtime.store.path_kinds import not_a_file
 
     problem = not_a_file(path)
     if problem is not None:
@@ -418,7 +423,7 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
     """The target must be there before a provider is asked: the model always, the part
     unless Part mode builds it."""
     from sam_plugin.compilers.registry import get_module
-    from sam_plugin.runtime.target_check import parts_by_model, target_problem
+    from sam_plugin.runtime.run.target_check import parts_by_model, target_problem
 
     problem = target_problem(parts_by_model(sam.mdb), Target(model_name=model, part_name=part),
                              get_module(mode))

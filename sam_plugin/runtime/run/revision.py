@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from sam_plugin.errors import RevisionRefused
-from sam_plugin.runtime.run_store import RunDir
+from sam_plugin.runtime.store.run_store import RunDir
 
 __all__ = ["DEFAULT_MAX_REVISIONS", "RevisionRefused", "check_remark", "keep_version",
            "record_remark", "revision_messages"]

@@ -20,8 +20,8 @@ from pydantic import BaseModel, Field
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import NotUnknown as NotUnknown
-from sam_plugin.runtime.file_lock import FileLock, is_locked, try_lock
-from sam_plugin.runtime.scrubber import Scrubber
+from sam_plugin.runtime.store.file_lock import FileLock, is_locked, try_lock
+from sam_plugin.runtime.store.scrubber import Scrubber
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +63,7 @@ class StateSummary(BaseModel):
 
     @classmethod
     def from_readback(cls, readback: Readback) -> StateSummary:
-        from sam_plugin.runtime.observation import target_fingerprint
+        from sam_plugin.runtime.observe.observation import target_fingerprint
 
         return cls(
             node_count=readback.node_count,
@@ -229,7 +229,7 @@ def acknowledge_unknown_run(runs_dir: Path, run_id: str) -> bool:
     """Record that the analyst has seen the ``unknown`` run ``run_id`` (the History button and
     ``sam-agent runs --ack``); False when it was acknowledged already. The run itself stays
     unknown and is never resubmitted."""
-    from sam_plugin.runtime.journal import SubmissionJournal
+    from sam_plugin.runtime.store.journal import SubmissionJournal
 
     journal = SubmissionJournal(Path(runs_dir) / JOURNAL_NAME)
     if run_id not in journal.unknown_runs():
@@ -245,7 +245,7 @@ def acknowledge_unknown_run(runs_dir: Path, run_id: str) -> bool:
 
 def list_runs(runs_dir: Path) -> list[RunSummary]:
     """Every run under ``runs_dir``, newest first (run ids sort by time)."""
-    from sam_plugin.runtime.journal import SubmissionJournal
+    from sam_plugin.runtime.store.journal import SubmissionJournal
 
     runs_dir = Path(runs_dir)
     if not runs_dir.is_dir():
@@ -318,7 +318,7 @@ def recover_unknown_runs(runs_dir: Path, scrubber: Scrubber | None = None) -> Re
     has a "rejected" result from before its later submission. A run whose lock a live
     process holds is executing right now: it is left alone.
     """
-    from sam_plugin.runtime.journal import SubmissionJournal
+    from sam_plugin.runtime.store.journal import SubmissionJournal
 
     journal = SubmissionJournal(Path(runs_dir) / JOURNAL_NAME)
     marked = journal.recovered_runs()
@@ -340,8 +340,8 @@ def recover_unknown_runs(runs_dir: Path, scrubber: Scrubber | None = None) -> Re
 
 
 def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:
-    from sam_plugin.runtime.journal import UNKNOWN_ADVICE
-    from sam_plugin.runtime.phases import Phase
+    from sam_plugin.runtime.run.phases import Phase
+    from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE
 
     error = ErrorRecord(layer="execution", message=UNKNOWN_ADVICE)
     earlier = run_dir.read_result()

@@ -25,12 +25,12 @@ from urllib.parse import urlsplit
 import httpx
 
 from sam_plugin.errors import ProviderError
-from sam_plugin.runtime.provider_errors import error_from_http, is_retryable_status, scrub
-from sam_plugin.runtime.provider_stream import StreamAccumulator
-from sam_plugin.runtime.provider_types import ChatResponse, StreamListener, ToolCall
-from sam_plugin.runtime.scrubber import Scrubber
-from sam_plugin.runtime.settings import MIB, ProviderSettings
-from sam_plugin.runtime.sse import SSEDecoder
+from sam_plugin.runtime.config.settings import MIB, ProviderSettings
+from sam_plugin.runtime.provider.errors import error_from_http, is_retryable_status, scrub
+from sam_plugin.runtime.provider.sse import SSEDecoder
+from sam_plugin.runtime.provider.stream import StreamAccumulator
+from sam_plugin.runtime.provider.types import ChatResponse, StreamListener, ToolCall
+from sam_plugin.runtime.store.scrubber import Scrubber
 
 __all__ = [
     "ChatProvider",

@@ -21,8 +21,8 @@ propagate unchanged (``ProviderError``, ``asyncio.CancelledError``).
 How the controller calls it (between Observing and Designing, when ``explore=True``; skip it
 when the target part is missing or empty, there is nothing to ask)::
 
-    from sam_plugin.runtime.exploration import ExplorationChangedModel, explore
-    from sam_plugin.runtime.observation import target_fingerprint
+    from sam_plugin.runtime.observe.exploration import ExplorationChangedModel, explore
+    from sam_plugin.runtime.observe.observation import target_fingerprint
 
     result = await explore(
         provider,                                  # the run's ChatProvider
@@ -58,16 +58,16 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sam_plugin.errors import ExplorationChangedModel, QueryError
-from sam_plugin.runtime.observation_detail import (
+from sam_plugin.runtime.observe.detail import (
     ENTITY_QUERY_SCHEMA,
     query_entities,
 )
-from sam_plugin.runtime.observation_regions import (
+from sam_plugin.runtime.observe.regions import (
     REGION_QUERY_SCHEMA,
     RegionIndexCache,
     query_regions,
 )
-from sam_plugin.runtime.provider_types import ChatResponse, StreamListener, ToolCall
+from sam_plugin.runtime.provider.types import ChatResponse, StreamListener, ToolCall
 
 log = logging.getLogger(__name__)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sam_plugin.runtime.run_store import ProviderUsage
+from sam_plugin.runtime.store.run_store import ProviderUsage
 
 
 class UsageMeter:

@@ -13,8 +13,8 @@ from email.utils import parsedate_to_datetime
 from typing import Any
 
 from sam_plugin.errors import ErrorKind, ProviderError
-from sam_plugin.runtime.scrubber import REDACTED as REDACTED
-from sam_plugin.runtime.scrubber import Scrubber
+from sam_plugin.runtime.store.scrubber import REDACTED as REDACTED
+from sam_plugin.runtime.store.scrubber import Scrubber
 
 MAX_MESSAGE_CHARS = 500
 

@@ -21,7 +21,7 @@ import json
 from typing import Any
 
 from sam_plugin.errors import ProviderError
-from sam_plugin.runtime.provider_types import ToolCall
+from sam_plugin.runtime.provider.types import ToolCall
 
 
 class _Slot:

@@ -42,9 +42,16 @@ from sam_plugin.errors import (
     SubmitRefused,
     UndoRefused,
 )
-from sam_plugin.runtime import revision
-from sam_plugin.runtime.call_guard import check_calls
-from sam_plugin.runtime.collection import (
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
+from sam_plugin.runtime.observe.exploration import explore
+from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
+from sam_plugin.runtime.observe.regions import RegionIndex, RegionIndexCache, region_index
+from sam_plugin.runtime.ports import ChatModel, Host
+from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
+from sam_plugin.runtime.run import revision
+from sam_plugin.runtime.run.call_guard import check_calls
+from sam_plugin.runtime.run.collection import (
     CollectedCall,
     RoundCall,
     call_format_rejection,
@@ -55,20 +62,12 @@ from sam_plugin.runtime.collection import (
     read_round,
     round_messages,
 )
-from sam_plugin.runtime.design_check import unworthy_spec
-from sam_plugin.runtime.design_context import target_state_note
-from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
-from sam_plugin.runtime.exploration import explore
-from sam_plugin.runtime.journal import UNKNOWN_ADVICE, SubmissionJournal
-from sam_plugin.runtime.observation import Observation, observe, target_fingerprint
-from sam_plugin.runtime.observation_regions import RegionIndex, RegionIndexCache, region_index
-from sam_plugin.runtime.phases import BUSY, STREAMING, TERMINAL, Phase, check_transition
-from sam_plugin.runtime.plan_builder import PLAN_WAITS, build_plan, plan_waits
-from sam_plugin.runtime.ports import ChatModel, Host
-from sam_plugin.runtime.property_verifier import property_value_checks, record_before
-from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
-from sam_plugin.runtime.repair import Rejection, RepairBudget, SentCall, rejection
-from sam_plugin.runtime.restore import (
+from sam_plugin.runtime.run.design_check import unworthy_spec
+from sam_plugin.runtime.run.design_context import target_state_note
+from sam_plugin.runtime.run.phases import BUSY, STREAMING, TERMINAL, Phase, check_transition
+from sam_plugin.runtime.run.plan_builder import PLAN_WAITS, build_plan, plan_waits
+from sam_plugin.runtime.run.repair import Rejection, RepairBudget, SentCall, rejection
+from sam_plugin.runtime.run.restore import (
     NO_RESTORE_NOTE,
     PARTIAL_WARNING,
     can_restore,
@@ -76,7 +75,9 @@ from sam_plugin.runtime.restore import (
     snapshot_unavailable,
     unavailable_words,
 )
-from sam_plugin.runtime.run_store import (
+from sam_plugin.runtime.run.target_check import target_problem
+from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
+from sam_plugin.runtime.store.run_store import (
     JOURNAL_NAME,
     ErrorLayer,
     ErrorRecord,
@@ -89,18 +90,17 @@ from sam_plugin.runtime.run_store import (
     recover_unknown_runs,
     tool_response_name,
 )
-from sam_plugin.runtime.run_usage import UsageMeter
-from sam_plugin.runtime.scrubber import Scrubber
-from sam_plugin.runtime.settings import ProviderSettings
-from sam_plugin.runtime.target_check import target_problem
-from sam_plugin.runtime.text_safety import visible_text
-from sam_plugin.runtime.undo import (
+from sam_plugin.runtime.store.scrubber import Scrubber
+from sam_plugin.runtime.store.undo import (
     UndoBudget,
     keep_snapshot,
     undo_refusal,
     undo_run,
 )
-from sam_plugin.runtime.verifier import all_passed, verify
+from sam_plugin.runtime.store.usage import UsageMeter
+from sam_plugin.runtime.text_safety import visible_text
+from sam_plugin.runtime.verify.property_verifier import property_value_checks, record_before
+from sam_plugin.runtime.verify.verifier import all_passed, verify
 
 __all__ = [
     "ControllerBusy",
@@ -150,7 +150,7 @@ _PHASE_LAYER: dict[Phase, ErrorLayer] = {
 
 
 def _default_provider_factory(settings: ProviderSettings) -> ChatModel:
-    from sam_plugin.runtime.provider import ChatProvider
+    from sam_plugin.runtime.provider.client import ChatProvider
 
     return ChatProvider(settings)
 
@@ -796,7 +796,7 @@ class RunController:
 
     async def _collect(self, run: _Run) -> list[CollectedCall]:
         """Rounds until every expected call is collected; a rejected answer gets a repair
-        round while the budget lasts (runtime/repair.py), else the run returns to Review."""
+        round while the budget lasts (runtime/run/repair.py), else the run returns to Review."""
         expected = list(self._route(run).tools)
         remaining = list(expected)
         collected: list[CollectedCall] = []

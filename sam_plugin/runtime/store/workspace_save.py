@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.errors import SaveConflict as SaveConflict
-from sam_plugin.runtime.file_lock import locked
+from sam_plugin.runtime.store.file_lock import locked
 
 
 def content_hash(path: Path) -> str | None:

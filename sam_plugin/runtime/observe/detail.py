@@ -24,7 +24,7 @@ from jsonschema.exceptions import best_match
 from pydantic import BaseModel, ConfigDict
 
 from sam_plugin.errors import QueryError
-from sam_plugin.runtime.observation_regions import label_positions, label_run_start
+from sam_plugin.runtime.observe.regions import label_positions, label_run_start
 
 DEFAULT_LIMIT = 200
 MAX_LIMIT = 200

@@ -2,12 +2,12 @@
 
 A round offers only the tools still missing (I4), in canonical order, and accepts a prefix of
 them (I5): at least one call, no more than remain, no tool twice. Anything else is a
-violation: a repair round (runtime/repair.py) or, when the budget is spent, back to Review;
+violation: a repair round (runtime/run/repair.py) or, when the budget is spent, back to Review;
 nothing has touched SAM at that point (I6). Where the server needs it, a round offers the
 next tool only (``one_call_per_round``).
 
 A response without a structured call may still hold calls written as text in its content
-(runtime/text_tool_calls.py): taken when the profile allows it, named in the rejection when
+(runtime/run/text_tool_calls.py): taken when the profile allows it, named in the rejection when
 it does not.
 """
 
@@ -22,8 +22,8 @@ from pydantic import BaseModel
 
 from sam_plugin.compilers.protocol import Target, quote
 from sam_plugin.errors import CollectionViolation
-from sam_plugin.runtime.repair import Rejection, SentCall, rejection, repair_lines
-from sam_plugin.runtime.text_tool_calls import find_text_calls
+from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
+from sam_plugin.runtime.run.text_tool_calls import find_text_calls
 
 CallSource = Literal["tool_calls", "text"]
 TEXT_SETTING = "text_tool_calls"

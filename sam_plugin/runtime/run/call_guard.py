@@ -14,7 +14,7 @@ from typing import Any
 
 from sam_plugin.compilers import strict_json
 from sam_plugin.errors import CollectionViolation
-from sam_plugin.runtime.scrubber import Scrubber
+from sam_plugin.runtime.store.scrubber import Scrubber
 
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number",
                bool: "a boolean", type(None): "null"}

@@ -15,7 +15,7 @@ from typing import Any
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.observation import target_fingerprint
+from sam_plugin.runtime.observe.observation import target_fingerprint
 
 PARTIAL_WARNING = (
     "The part may be partly modified: SAM has no undo, and the script stopped part-way. "

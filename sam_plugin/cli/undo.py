@@ -33,8 +33,8 @@ def undo_command(args: argparse.Namespace, *, sam: Any, runs_dir: Path, save_pat
                  out: TextIO, err: TextIO) -> int:
     from sam_plugin.errors import UndoRefused
     from sam_plugin.runtime.host_gateway import HostGateway
-    from sam_plugin.runtime.run_store import RunDir
-    from sam_plugin.runtime.undo import log_emitter, undo_run
+    from sam_plugin.runtime.store.run_store import RunDir
+    from sam_plugin.runtime.store.undo import log_emitter, undo_run
 
     host = HostGateway(sam)
     try:

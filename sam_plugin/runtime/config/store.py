@@ -18,7 +18,7 @@ from typing import Any
 
 import platformdirs
 
-from sam_plugin.runtime.settings import ProviderSettings
+from sam_plugin.runtime.config.settings import ProviderSettings
 
 APP_NAME = "sam-agent"
 KEYRING_SERVICE = "sam-agent"

@@ -11,7 +11,7 @@ from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Prediction, Range, Readback
 from sam_plugin.compilers.plan import PlanDetail
-from sam_plugin.runtime.part_comparison import compare_with_plan
+from sam_plugin.runtime.verify.part_comparison import compare_with_plan
 
 
 def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path,

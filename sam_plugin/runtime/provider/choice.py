@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from sam_plugin.runtime.settings import (
+from sam_plugin.runtime.config.settings import (
     ENV_API_KEY,
     ENV_BASE_URL,
     ENV_MODEL,

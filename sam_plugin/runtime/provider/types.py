@@ -1,6 +1,6 @@
 """Data crossing the provider boundary: reconstructed tool calls, the response, the listener.
 
-``sam_plugin.runtime.provider`` re-exports these names; import them from there.
+``sam_plugin.runtime.provider.client`` re-exports these names; import them from there.
 """
 
 from __future__ import annotations

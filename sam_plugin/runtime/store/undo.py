@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from sam_plugin.errors import UndoRefused
-from sam_plugin.runtime.observation import target_fingerprint
-from sam_plugin.runtime.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
+from sam_plugin.runtime.observe.observation import target_fingerprint
+from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 
 SNAPSHOT_NAME = "snapshot.npz"
 ENV_UNDO_RUNS = "SAM_AGENT_UNDO_RUNS"

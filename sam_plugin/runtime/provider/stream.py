@@ -13,11 +13,11 @@ import re
 from typing import Any
 
 from sam_plugin.errors import ProviderError
-from sam_plugin.runtime.provider_errors import error_from_stream_payload
-from sam_plugin.runtime.provider_types import ChatResponse, StreamListener
-from sam_plugin.runtime.scrubber import Scrubber
-from sam_plugin.runtime.sse import SSEEvent
-from sam_plugin.runtime.tool_call_assembly import ToolCallAssembler
+from sam_plugin.runtime.provider.assembly import ToolCallAssembler
+from sam_plugin.runtime.provider.errors import error_from_stream_payload
+from sam_plugin.runtime.provider.sse import SSEEvent
+from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
+from sam_plugin.runtime.store.scrubber import Scrubber
 
 _DONE = "[DONE]"
 _SNIPPET_CHARS = 200

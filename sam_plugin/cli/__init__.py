@@ -1,0 +1,1 @@
+"""``sam-agent``: the command line (docs/architecture.md §6)."""

@@ -1,0 +1,1 @@
+"""Settings: the provider, where they are kept, and the run policy."""
