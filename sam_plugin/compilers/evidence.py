@@ -66,8 +66,6 @@ class Readback(BaseModel):
     assigned_elements: int = 0
     oriented_beams: int = 0
     hanging_nodes: int | None = None  # read only when a prediction asks for it
-    # digest of set members, property definitions and assignments (with the fingerprint)
-    definitions_digest: str = ""
 
     @classmethod
     def from_record(cls, record: PartRecord) -> Readback:
