@@ -60,7 +60,8 @@ class Readback(BaseModel):
     )
     sets: list[str] = Field(default_factory=list)
     bounding_box: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
-    fingerprint: str = ""
+    fingerprint: str = ""  # the part fingerprint: every record (samops.fingerprint)
+    geometry_fingerprint: str = ""  # its node and element records alone
     materials: list[str] = Field(default_factory=list)
     sections: list[str] = Field(default_factory=list)
     assigned_elements: int = 0

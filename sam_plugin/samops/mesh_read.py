@@ -46,16 +46,25 @@ class PartMesh:
     def element_count(self) -> int:
         return len(self.element_labels)
 
-    def node_digest(self) -> fp.Fingerprint:
-        return fp.Fingerprint.of(fp.node_hashes(self.node_labels, self.coordinates),
-                                 nodes=self.node_count)
+    def node_hashes(self) -> np.ndarray:
+        return fp.node_hashes(self.node_labels, self.coordinates)
 
-    def element_digest(self) -> fp.Fingerprint:
+    def element_hashes(self) -> np.ndarray:
         keys = np.array([fp.name_key(s) for s in self.shape_names], dtype=np.uint64)
         codes = np.take(keys, self.shape_codes) if len(keys) else np.zeros(0, dtype=np.uint64)
-        return fp.Fingerprint.of(
-            fp.element_hashes(self.element_labels, codes, self.offsets, self.connectivity),
-            elements=self.element_count)
+        return fp.element_hashes(self.element_labels, codes, self.offsets, self.connectivity)
+
+    def node_digest(self) -> fp.Fingerprint:
+        return fp.Fingerprint.of(self.node_hashes(), nodes=self.node_count)
+
+    def element_digest(self) -> fp.Fingerprint:
+        return fp.Fingerprint.of(self.element_hashes(), elements=self.element_count)
+
+    def element(self, index: int) -> tuple[str, tuple[int, ...]]:
+        """(shape, node labels) of the element at ``index``."""
+        start, end = int(self.offsets[index]), int(self.offsets[index + 1])
+        return (self.shape_names[int(self.shape_codes[index])],
+                tuple(self.connectivity[start:end].tolist()))
 
     def fingerprint(self) -> str:
         """The geometry fingerprint: node and element records only (``samops.fingerprint``)."""
@@ -155,11 +164,9 @@ def _shape_codes(types: list[Any]) -> tuple[tuple[str, ...], np.ndarray]:
         return (), np.zeros(0, dtype=np.uint8)
     if types.count(types[0]) == len(types):  # compares by identity first: one C pass
         return (str(types[0]),), np.zeros(len(types), dtype=np.uint8)
-    by_id = dict(zip(map(id, types), types, strict=True))
-    name_of = {ident: str(kind) for ident, kind in by_id.items()}
-    names = tuple(sorted(set(name_of.values())))
-    code_of_name = {name: code for code, name in enumerate(names)}
-    code_of_id = {ident: code_of_name[name] for ident, name in name_of.items()}
-    codes = np.fromiter(map(code_of_id.__getitem__, map(id, types)), dtype=np.uint8,
-                        count=len(types))
-    return names, codes
+    ids = np.fromiter(map(id, types), dtype=np.uint64, count=len(types))
+    distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    name_of = [str(types[i]) for i in first.tolist()]
+    names = tuple(sorted(set(name_of)))
+    code_of_distinct = np.array([names.index(name) for name in name_of], dtype=np.uint8)
+    return names, code_of_distinct[inverse.reshape(-1)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -88,17 +89,15 @@ class PartContents:
         return fp.total(self.parts().values())
 
     def parts(self) -> dict[str, fp.Fingerprint]:
-        """The fingerprint of each kind of record (their sum is ``digest``)."""
+        """The fingerprint of each kind of record (their sum is ``digest``); computed once."""
+        return dict(self._parts)
+
+    @cached_property
+    def _parts(self) -> dict[str, fp.Fingerprint]:
         mesh = self.mesh
-        shape_keys = np.array([fp.name_key(s) for s in mesh.shape_names], dtype=np.uint64)
-        codes = np.take(shape_keys, mesh.shape_codes) if len(shape_keys) else \
-            np.zeros(0, dtype=np.uint64)
         return {
-            "nodes": fp.Fingerprint.of(fp.node_hashes(mesh.node_labels, mesh.coordinates),
-                                       nodes=mesh.node_count),
-            "elements": fp.Fingerprint.of(
-                fp.element_hashes(mesh.element_labels, codes, mesh.offsets, mesh.connectivity),
-                elements=mesh.element_count),
+            "nodes": mesh.node_digest(),
+            "elements": mesh.element_digest(),
             "sets": fp.Fingerprint.of(fp.text_hashes(self.set_names, "set")),
             "set members": fp.Fingerprint.of(np.concatenate([
                 _keyed(self.set_nodes, "set_node"), _keyed(self.set_elements, "set_element")])),

@@ -28,7 +28,19 @@ _NONE = np.zeros(0, dtype=np.int64)
 
 def labels_array(labels: Iterable[int]) -> np.ndarray:
     """Sorted unique int64 labels."""
-    return np.unique(np.fromiter(labels, dtype=np.int64))
+    return unique(np.fromiter(labels, dtype=np.int64))
+
+
+def unique(values: np.ndarray) -> np.ndarray:
+    """``values`` sorted, without repeats. (numpy 2.4's hashed ``np.unique`` measured 114 ms
+    on 60,000 labels against 3 ms for this sort.)"""
+    ordered = np.sort(np.asarray(values, dtype=np.int64))
+    if len(ordered) < 2:
+        return ordered
+    keep = np.empty(len(ordered), dtype=bool)
+    keep[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=keep[1:])
+    return ordered[keep]
 
 
 def _none() -> np.ndarray:
@@ -105,7 +117,11 @@ def among(labels: np.ndarray, pool: np.ndarray) -> np.ndarray:
     first, last = int(pool[0]), int(pool[-1])
     if last - first + 1 == len(pool):
         return (labels >= first) & (labels <= last)
-    return np.isin(labels, pool)
+    # a binary search per label (np.isin measured 6-10x slower on 60,000 labels)
+    at = np.searchsorted(pool, labels)
+    np.minimum(at, len(pool) - 1, out=at)
+    found: np.ndarray = pool[at] == labels
+    return found
 
 
 def sub_mesh(mesh: PartMesh, nodes: np.ndarray, elements: np.ndarray) -> PartMesh:

@@ -196,6 +196,9 @@ class ShadowPart:
         self.created_elements: set[int] = set()
         self.deleted_nodes: set[int] = set()
         self.deleted_elements: set[int] = set()
+        # label -> the entity as it was when removed (the plan's words name what went)
+        self.removed_nodes: dict[int, Any] = {}
+        self.removed_elements: dict[int, Any] = {}
 
     @classmethod
     def copy_of(cls, part: Any) -> ShadowPart:
@@ -246,6 +249,18 @@ class ShadowPart:
             shape = str(element.type)
             counts[shape] = counts.get(shape, 0) + 1
         return counts
+
+    def alive(self, labels: Iterable[int], of_nodes: bool) -> list[Any]:
+        """The live entities of these labels (the others are skipped)."""
+        store = self._nodes if of_nodes else self._elements
+        return [store[k] for k in labels if k in store]
+
+    def entity(self, label: int, of_nodes: bool) -> Any | None:
+        """The entity of ``label``, alive or as it was when removed (None: never here)."""
+        store, gone = ((self._nodes, self.removed_nodes) if of_nodes
+                       else (self._elements, self.removed_elements))
+        found = store.get(label)
+        return found if found is not None else gone.get(label)
 
     def entry_labels(self, entry: ShadowEntry) -> list[int]:
         """The element labels an assignment or orientation covers now."""
@@ -361,6 +376,7 @@ class ShadowPart:
         users = self._index()
         for label in labels:
             element = self._elements.pop(label)
+            self.removed_elements[label] = element
             self._replaced_elements.pop(label, None)
             self._note_gone(label, self.changed_elements, self.created_elements,
                             self.deleted_elements)
@@ -368,7 +384,9 @@ class ShadowPart:
                 users[node_label].discard(label)
 
     def _drop_node(self, label: int) -> None:
-        self._nodes.pop(label, None)
+        node = self._nodes.pop(label, None)
+        if node is not None:
+            self.removed_nodes[label] = node
         self._replaced_nodes.pop(label, None)
         self._note_gone(label, self.changed_nodes, self.created_nodes, self.deleted_nodes)
 

@@ -20,6 +20,7 @@ from controller_fakes import ScriptedProvider, calls, design, settings
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.runtime.verify import part_comparison
 from sam_plugin.runtime.run.controller import (
     ControllerBusy,
     ControllerStateError,
@@ -356,34 +357,30 @@ def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
     assert plan.after.nodes == "15" and plan.after.elements == "8"
 
 
-def test_above_the_exact_limit_the_check_says_it_sampled_and_still_names_the_node(
-        fresh_sam, tmp_path, monkeypatch):
-    from sam_plugin.runtime.verify import part_comparison
-
-    monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
+def test_a_host_that_shifts_the_moved_nodes_fails_naming_the_node_and_nothing_is_sampled(
+        fresh_sam, tmp_path):
     grid(fresh_sam)
     host = ShiftingGateway(fresh_sam)
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never", host=host)
     result = to_plan(controller)
     assert (result.status, result.error.layer) == ("failed", "verification")
-    [sampled] = [c for c in result.checks if c.name.startswith("part matches the plan")]
-    assert sampled.name == ("part matches the plan (sampled: above 5 entities, bounding box "
-                            "and 9 nodes, 4 elements compared)")
-    assert not sampled.ok
-    assert sampled.actual.startswith("bounding box (0, 0, 0)..(6.5, 2, 0), the plan says "
-                                     "(0, 0, 0)..(6, 2, 0); node 1 at (5.5, 0, 0)")
+    assert not any("sampled" in c.name for c in result.checks)
+    [nodes] = [c for c in result.checks if c.name == "nodes match the plan (exact)"]
+    assert not nodes.ok
+    assert nodes.actual.startswith("node 1 at (5.5, 0, 0), the plan puts it at (5, 0, 0)")
+    [rest] = [c for c in result.checks if c.name == part_comparison.REST]
+    assert rest.ok  # what the calls do not touch is as it was
 
 
-def test_a_faithful_host_passes_the_sampled_comparison(fresh_sam, tmp_path, monkeypatch):
-    from sam_plugin.runtime.verify import part_comparison
-
-    monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
+def test_a_faithful_host_passes_with_the_after_fingerprint_as_predicted(fresh_sam, tmp_path):
     grid(fresh_sam)
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never")
     result = to_plan(controller)
     assert result.status == "verified", result.checks
+    [nodes] = [c for c in result.checks if c.name == "nodes match the plan (exact)"]
+    assert "as predicted" in nodes.actual
 
 
 def test_changing_the_target_while_the_plan_waits_fails_the_run(fresh_sam, tmp_path):

@@ -10,6 +10,7 @@ own expected-results line and the prediction. Which plans wait for the analyst i
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Literal
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
@@ -36,6 +37,8 @@ def build_plan(
 ) -> tuple[Plan, PlanDetail]:
     """The plan and the module's detail (its predicted part); CompileError propagates (I7)."""
     describe = getattr(module, "describe", None)
+    # the part as observed is kept by its fingerprint: the plan reads no part again
+    ctx = replace(ctx, extra={**ctx.extra, "before_fingerprint": before.fingerprint})
     detail = describe(fragments, ctx) if describe is not None else generic_detail(fragments, ctx)
     expectations = parse_expectations(spec)
     after = _after_state(prediction, detail)
