@@ -20,13 +20,13 @@ from controller_fakes import ScriptedProvider, calls, design, settings
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.host_gateway import HostGateway
-from sam_plugin.runtime.verify import part_comparison
 from sam_plugin.runtime.run.controller import (
     ControllerBusy,
     ControllerStateError,
     Phase,
     RunController,
 )
+from sam_plugin.runtime.verify import part_comparison
 from tests.support.pipeline import fresh_database
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
