@@ -26,6 +26,13 @@ def add_parser(commands: Any) -> None:
                           help="replay recorded exchanges over loopback, no network")
     evaluate.add_argument("--record", type=Path, metavar="CASSETTES",
                           help="keep every provider exchange as a cassette here")
+    evaluate.add_argument("--only-stale", action="store_true",
+                          help="with --record: keep every cassette that still replays, and "
+                          "record only the tasks whose cassette is missing, stale (recorded on "
+                          "other prompts) or mismatching; resumes an interrupted recording")
+    evaluate.add_argument("--fail-on-mismatch", action="store_true",
+                          help="with --replay: exit 1 when a cassette mismatches (stale "
+                          "cassettes do not count)")
     evaluate.add_argument("--repairs", type=repair_count, metavar="N",
                           help="repair rounds (default: the controller's)")
     evaluate.add_argument("--only", metavar="NAME,...", default="",
