@@ -258,7 +258,7 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
         controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
                                    policy=run_policy(options.repairs))
-        await controller.submit(task.request, task.mode, target)
+        await controller.submit(task.request, task.mode, target, source="eval")
         await answer_yes(controller, task.mode, target)
     finally:
         exchanges.close()
