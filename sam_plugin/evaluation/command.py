@@ -8,6 +8,7 @@ import json
 import os
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from sam_plugin.errors import UsageError
