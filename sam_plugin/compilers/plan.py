@@ -99,6 +99,8 @@ class Plan(BaseModel):
     expectations: dict[str, Any] = Field(default_factory=dict)
     prediction: str = ""  # how the after state was predicted (exact shadow run, or ranges)
     preview: Preview | None = None
+    # every call is read-only: no snapshot is taken and the run cannot be undone
+    read_only: bool = False
 
     @property
     def needs_attention(self) -> bool:

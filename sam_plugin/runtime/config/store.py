@@ -46,7 +46,7 @@ def runs_dir_from_env(env: Mapping[str, str] | None = None) -> Path:
     return environment.runs_dir(env) or Path(platformdirs.user_data_dir(APP_NAME)) / "runs"
 
 
-def _usable_keyring() -> Any | None:
+def usable_keyring() -> Any | None:
     """The ``keyring`` module when it is installed and has a real backend, else ``None``."""
     try:
         import keyring  # type: ignore[import-not-found]  # optional: used when installed
@@ -66,7 +66,7 @@ class SettingsStore:
 
     def __init__(self, path: Path | None = None, *, keyring_module: Any = "auto") -> None:
         self.path = path or default_settings_path()
-        self._keyring = _usable_keyring() if keyring_module == "auto" else keyring_module
+        self._keyring = usable_keyring() if keyring_module == "auto" else keyring_module
 
     @property
     def uses_keyring(self) -> bool:

@@ -52,6 +52,7 @@ def build_plan(
         expectations=expectations.model_dump(exclude_defaults=True),
         prediction=detail.basis,
         preview=detail.preview,
+        read_only=bool(fragments) and all(f.read_only for f in fragments),
     )
     return plan, detail
 

@@ -112,6 +112,17 @@ class SaveOutcome(BaseModel):
     message: str | None = None
 
 
+class KeptSnapshot(BaseModel):
+    """How the undo snapshot of a verified run was kept: its bytes, each archive member's
+    bytes, and the HMAC that binds them (with the run, its target and its before-counts) under
+    the user's secret (``snapshot_seal``). An undo checks all of it before loading a byte."""
+
+    bytes: int
+    members: dict[str, int]
+    touched: int = 0  # nodes, elements and set members it holds
+    seal: str
+
+
 class RunResult(BaseModel):
     """``result.json`` (docs/architecture.md §7).
 
@@ -140,6 +151,7 @@ class RunResult(BaseModel):
     # a verified run whose snapshot is kept in its run directory can be undone
     undoable: bool = False
     undo_note: str | None = None
+    undo_snapshot: KeptSnapshot | None = None
     provider: ProviderUsage | None = None
     spec_versions: int = 1  # 1 + the revisions asked for ("Ask for changes")
     save: SaveOutcome | None = None  # CLI --save only
