@@ -10,9 +10,11 @@ script's SHA-256, and writes it all to ``plan.json``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.predicted_part import Box, PredictedPart, Vec3
@@ -150,20 +152,21 @@ class PlanDetail:
 
 
 def touched(kind: Literal["nodes", "elements"], labels: list[int],
-            points: list[Vec3] | None = None, *, labels_known: bool = True) -> Touched:
+            points: Sequence[Vec3] | np.ndarray | None = None, *,
+            labels_known: bool = True) -> Touched:
     """A Touched group: labels when at most LABELS_SHOWN, else a count and a bounding box.
 
     ``labels_known=False`` for entities the run creates: the host numbers them, so the plan
-    gives their count and box, never a guessed label."""
+    gives their count and box, never a guessed label. The box is computed only when shown."""
     labels = sorted(labels)
-    box = None
-    if points:
-        xs, ys, zs = zip(*points, strict=True)
-        box = ((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs)))
-    if not labels_known:
-        return Touched(kind=kind, count=len(labels), labels=None, box=box)
-    if len(labels) <= LABELS_SHOWN:
+    if labels_known and len(labels) <= LABELS_SHOWN:
         return Touched(kind=kind, count=len(labels), labels=labels, box=None)
+    box = None
+    if points is not None and len(points):
+        xyz = np.asarray(points, dtype=np.float64).reshape(-1, 3)
+        low, high = xyz.min(axis=0), xyz.max(axis=0)
+        box = ((float(low[0]), float(low[1]), float(low[2])),
+               (float(high[0]), float(high[1]), float(high[2])))
     return Touched(kind=kind, count=len(labels), labels=None, box=box)
 
 

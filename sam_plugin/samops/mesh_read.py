@@ -11,9 +11,12 @@ are read one by one only when the shapes do not account for the values.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, compress, count
+from operator import is_, is_not
 from typing import Any
 
 import numpy as np
@@ -81,25 +84,129 @@ def run_start(labels: np.ndarray) -> int | None:
 
 
 def read_mesh(part: Any) -> PartMesh:
-    """The whole mesh of ``part``, read once through the public API."""
-    return mesh_of(tuple(part.nodes), tuple(part.elements))
+    """The whole mesh of ``part``, read once through the public API.
+
+    Every attribute is read, always; what is converted again is only what is not the very
+    object the last read of this part saw (tuples, ints and the host's shape constants are
+    immutable: the same object is the same value). The offline SAM hands out the same
+    coordinate tuple until a node moves, so a re-read of a part a run touched a little costs
+    the attribute reads and an identity pass; a host that hands out new objects on every
+    access is converted in full, as before.
+    """
+    nodes, elements = tuple(part.nodes), tuple(part.elements)
+    raw = _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
+               [e.label for e in elements], [e.type for e in elements],
+               [e.connectivity for e in elements])
+    before = _memo_of(part)
+    mesh = raw.convert(before)
+    _remember(part, raw, mesh)
+    return mesh
 
 
 def mesh_of(nodes: Sequence[Any], elements: Sequence[Any]) -> PartMesh:
     """The mesh made of these nodes and elements (e.g. a bounding-box subset)."""
-    labels, coordinates = read_nodes(nodes)
-    element_labels = _int_array([e.label for e in elements])
-    names, codes = _shape_codes([e.type for e in elements])
-    offsets, connectivity = _connectivity_arrays([e.connectivity for e in elements], names,
-                                                 codes)
-    return PartMesh(node_labels=labels, coordinates=coordinates, element_labels=element_labels,
-                    shape_names=names, shape_codes=codes, offsets=offsets,
-                    connectivity=connectivity)
+    return _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
+                [e.label for e in elements], [e.type for e in elements],
+                [e.connectivity for e in elements]).convert(None)
+
+
+class _Raw:
+    """One read's attribute lists, in the host's order."""
+
+    __slots__ = ("node_labels", "points", "element_labels", "types", "rows")
+
+    def __init__(self, node_labels: list[Any], points: list[Any], element_labels: list[Any],
+                 types: list[Any], rows: list[Any]) -> None:
+        self.node_labels, self.points = node_labels, points
+        self.element_labels, self.types, self.rows = element_labels, types, rows
+
+    def convert(self, before: tuple[_Raw, PartMesh] | None) -> PartMesh:
+        if before is None:
+            names, codes = _shape_codes(self.types)
+            offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
+            return PartMesh(node_labels=_frozen(_int_array(self.node_labels)),
+                            coordinates=_frozen(coordinate_array(self.points)),
+                            element_labels=_frozen(_int_array(self.element_labels)),
+                            shape_names=names, shape_codes=codes, offsets=offsets,
+                            connectivity=connectivity)
+        old, mesh = before
+        if _same(self.types, old.types):
+            names, codes = mesh.shape_names, mesh.shape_codes
+        else:
+            names, codes = _shape_codes(self.types)
+        if _same(self.rows, old.rows) and names == mesh.shape_names:
+            offsets, connectivity = mesh.offsets, mesh.connectivity
+        else:
+            offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
+        return PartMesh(
+            node_labels=_column(self.node_labels, old.node_labels, mesh.node_labels,
+                                _int_array),
+            coordinates=_column(self.points, old.points, mesh.coordinates, coordinate_array),
+            element_labels=_column(self.element_labels, old.element_labels,
+                                   mesh.element_labels, _int_array),
+            shape_names=names, shape_codes=codes, offsets=offsets, connectivity=connectivity)
+
+
+def _same(now: list[Any], before: list[Any]) -> bool:
+    """The very same objects, position by position (one C-level pass)."""
+    return len(now) == len(before) and all(map(is_, now, before))
+
+
+def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any) -> np.ndarray:
+    """``convert(now)``, reusing the rows of ``array`` whose objects ``before`` held too."""
+    if now and before and type(now[0]) is not type(before[0]):
+        return _frozen(convert(now))
+    common = min(len(now), len(before))
+    changed = list(compress(count(), map(is_not, now[:common], before[:common])))
+    if len(now) == len(before) and not changed:
+        return array
+    if len(changed) > common // 4:
+        return _frozen(convert(now))
+    out = np.empty((len(now), *array.shape[1:]), dtype=array.dtype)
+    out[:common] = array[:common]
+    if changed:
+        out[changed] = convert([now[i] for i in changed])
+    if len(now) > common:
+        out[common:] = convert(now[common:])
+    return _frozen(out)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False  # shared by later reads of the same part
+    return array
+
+
+# -- the last read of each part ------------------------------------------------------------
+
+_MEMO: weakref.WeakKeyDictionary[Any, tuple[_Raw, PartMesh]] = weakref.WeakKeyDictionary()
+_MEMO_LOCK = threading.Lock()
+
+
+def _memo_of(part: Any) -> tuple[_Raw, PartMesh] | None:
+    with _MEMO_LOCK:
+        try:
+            return _MEMO.get(part)
+        except TypeError:  # a host part that cannot be weakly referenced: no memo
+            return None
+
+
+def _remember(part: Any, raw: _Raw, mesh: PartMesh) -> None:
+    with _MEMO_LOCK:
+        try:
+            _MEMO[part] = (raw, mesh)
+        except TypeError:
+            return
+
+
+def forget_reads() -> None:
+    """Drop what the last reads kept (a cold read next time; benches measure with it)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
 
 
 def read_nodes(nodes: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Labels (int64) and coordinates (float64, n x 3) of ``nodes``."""
-    return _int_array([n.label for n in nodes]), _coordinate_array(
+    return _int_array([n.label for n in nodes]), coordinate_array(
         [n.coordinates for n in nodes])
 
 
@@ -107,7 +214,7 @@ def _int_array(values: list[int]) -> np.ndarray:
     return np.fromiter(values, dtype=np.int64, count=len(values))
 
 
-def _coordinate_array(points: list[Any]) -> np.ndarray:
+def coordinate_array(points: list[Any]) -> np.ndarray:
     """Coordinates (n x 3, float64), in one C-level sweep."""
     count = len(points)
     values = chain.from_iterable(points)

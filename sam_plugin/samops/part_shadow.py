@@ -421,15 +421,23 @@ class ShadowPart:
     def editNode(self, nodes: Any, coordinates: Any) -> None:  # noqa: N802 - host API
         if hasattr(nodes, "label") and hasattr(nodes, "coordinates"):
             nodes, coordinates = [nodes], [coordinates]
-        targets = [self._alive_node(n) for n in nodes]
-        points = [_point(p) for p in coordinates]
-        if len(targets) != len(points):
-            raise ValueError(f"editNode got {len(targets)} nodes but {len(points)} coordinates")
-        created = self.created_nodes
-        for node, point in zip(targets, points, strict=True):
-            self._own_node(node).coordinates = point
-            if node.label not in created:
-                self.changed_nodes.add(node.label)
+        nodes = list(nodes)
+        # the samops transforms hand over tuples of floats: converted only when they do not
+        points = [p if type(p) is tuple and len(p) == 3 else _point(p) for p in coordinates]
+        if len(nodes) != len(points):
+            raise ValueError(f"editNode got {len(nodes)} nodes but {len(points)} coordinates")
+        store, replaced = self._nodes, self._replaced_nodes
+        labels = [n.label for n in nodes]
+        current = list(map(store.get, labels))
+        if not all(map(is_, current, nodes)):  # stale or foreign objects: check one by one
+            current = [self._alive_node(n) for n in nodes]
+        for node, label, point in zip(current, labels, points, strict=True):
+            if type(node) is ShadowNode:
+                node.coordinates = point
+            else:  # the host's entity: the shadow's own copy takes its place
+                store[label] = ShadowNode(label, point)
+                replaced[label] = node
+        self.changed_nodes.update(set(labels) - self.created_nodes)
 
     def mergeNodes(self, nodes: Any, tolerance: float = 1e-6,  # noqa: N802 - host API
                    removeDuplicateElements: Any = True) -> None:  # noqa: N803

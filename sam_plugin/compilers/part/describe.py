@@ -23,6 +23,7 @@ import numpy as np
 
 from sam_plugin.compilers.part.prediction import predicted_from_shadow
 from sam_plugin.compilers.plan import (
+    LABELS_SHOWN,
     PlanCall,
     PlanDetail,
     PlanOperation,
@@ -254,12 +255,10 @@ def _changes(mark: _Mark, after: ShadowPart | None,
         found = []
         if added_elements:
             found.append(touched("elements", [e.label for e in added_elements],
-                                 [c for e in added_elements for c in _coords(after, e)],
-                                 labels_known=False))
+                                 _node_points(after, added_elements), labels_known=False))
         if added_nodes:
             found.append(touched("nodes", [n.label for n in added_nodes],
-                                 [tuple(n.coordinates) for n in added_nodes],
-                                 labels_known=False))
+                                 [n.coordinates for n in added_nodes], labels_known=False))
         ops.append(PlanOperation(text="adds", touched=found))
     return ops
 
@@ -322,9 +321,23 @@ def _pick(select: Any, shadow: ShadowPart | None, literal: Mapping[str, Any]) ->
 def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list[Touched]:
     if shadow is None:
         return []
-    return [touched("elements", [e.label for e in elements],
-                    [c for e in elements for c in _coords(shadow, e)])]
+    labels = [e.label for e in elements]
+    if len(labels) <= LABELS_SHOWN:
+        return [touched("elements", labels)]
+    return [touched("elements", labels, _node_points(shadow, elements))]
+
+
+def _node_points(shadow: ShadowPart, elements: Sequence[Any]) -> list[Any]:
+    """The coordinates of the distinct nodes of ``elements`` (their box is the elements')."""
+    used: set[int] = set()
+    for element in elements:
+        used.update(element.connectivity)
+    found = (shadow.entity(k, True) for k in used)
+    return [n.coordinates for n in found if n is not None]
 
 
 def _nodes(nodes: Sequence[Any]) -> list[Touched]:
-    return [touched("nodes", [n.label for n in nodes], [tuple(n.coordinates) for n in nodes])]
+    labels = [n.label for n in nodes]
+    if len(labels) <= LABELS_SHOWN:
+        return [touched("nodes", labels)]
+    return [touched("nodes", labels, [n.coordinates for n in nodes])]

@@ -119,7 +119,6 @@ class KeptSnapshot(BaseModel):
 
     bytes: int
     members: dict[str, int]
-    touched: int = 0  # nodes, elements and set members it holds
     seal: str
 
 

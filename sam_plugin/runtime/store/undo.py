@@ -64,18 +64,11 @@ def keep_snapshot(host: Host, run_dir: RunDir, budget: UndoBudget, *, target: Ta
         return Kept(False, f"the snapshot ({size / 1e6:.1f} MB) exceeds the undo budget "
                            f"({budget.megabytes:g} MB), so this run cannot be undone")
     members = snapshot_file.member_sizes(path)
-    kept = KeptSnapshot(bytes=size, members=members, touched=_touched(path), seal=seal(
+    kept = KeptSnapshot(bytes=size, members=members, seal=seal(
         secret(), **_sealed_fields(run_dir.run_id, target, before, after, members,
                                    file_sha256(path))))
     enforce_budget(run_dir.path.parent, budget, keep=run_dir.run_id)
     return Kept(True, None, kept)
-
-
-def _touched(path: Path) -> int:
-    try:
-        return snapshot_file.load_delta(path).entities()
-    except ValueError:
-        return 0
 
 
 def _sealed_fields(run_id: str, target: Target, before: StateSummary | None,
