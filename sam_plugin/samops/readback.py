@@ -112,11 +112,7 @@ def record_of(contents: PartContents, materials: list[str], sections: list[str],
     counts = np.bincount(mesh.shape_codes, minlength=len(mesh.shape_names))
     found = dict(zip(mesh.shape_names, map(int, counts), strict=True))
     shape_counts: dict[ShapeName, int] = {shape: found.get(shape, 0) for shape in SHAPES}
-    bbox: tuple[Point, Point] | None = None
-    if mesh.node_count:
-        low, high = mesh.coordinates.min(axis=0), mesh.coordinates.max(axis=0)
-        bbox = ((float(low[0]), float(low[1]), float(low[2])),
-                (float(high[0]), float(high[1]), float(high[2])))
+    bbox: tuple[Point, Point] | None = mesh.bounds
     return PartRecord(
         part_exists=True,
         node_count=mesh.node_count,
