@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass, field
-from operator import is_
+from itertools import count
 from typing import Any
 
 import numpy as np
@@ -32,12 +32,12 @@ from sam_plugin.samops.snapshot import (
     PartState,
     Region,
     Snapshot,
-    _bit_different,
     _capture_assignments,
     _capture_orientations,
     _capture_sets,
     _first_difference,
     _kept_prefix,
+    _moved,
     capture_definitions,
 )
 
@@ -91,17 +91,14 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
     nodes = list(part.nodes)
     keep = min(_kept_prefix(nodes, saved.node_objects, saved.node_labels_from),
                len(saved.coordinates))
-    points = [n.coordinates for n in nodes[:keep]]
-    suspects = _other_objects(points, saved.coordinates)
-    moved = _bit_different(suspects, [points[i] for i in suspects], saved.coordinates)
+    moved = _moved(nodes[:keep], saved.coordinates)  # one pass, by identity first
     elements = list(part.elements)
     keep_elements = min(_kept_prefix(elements, saved.element_objects,
                                      lambda start: saved.elements_from(start)[0]),
                         len(saved.connectivity))
     rows = saved.connectivity
-    live_rows = [e.connectivity for e in elements[:keep_elements]]
-    repointed = [i for i in _other_objects(live_rows, rows)
-                 if tuple(live_rows[i]) != tuple(rows[i])]
+    repointed = [i for i, element, row in zip(count(), elements[:keep_elements], rows)
+                 if element.connectivity is not row and tuple(element.connectivity) != row]
     labels, shapes = saved.elements_from(keep_elements)
     live_sets = {entry[0]: entry for entry in _capture_sets(part)}
     assignments, orientations = _capture_assignments(part), _capture_orientations(part)
@@ -138,18 +135,6 @@ def _whole(name: str, saved: PartState, definitions: Definitions | None) -> Part
         prefix_digest=prefix_digest([], []),
         set_names=[entry[0] for entry in saved.sets], sets_changed=list(saved.sets),
         assignments_tail=list(saved.assignments), orientations_tail=list(saved.orientations))
-
-
-def _other_objects(now: list[Any], saved: list[Any]) -> list[int]:
-    """Positions (within ``now``) where ``now`` holds another object than ``saved``; in C:
-    the host hands back the very tuple for an entity the run left alone."""
-    common = min(len(now), len(saved))
-    if all(map(is_, now, saved)):
-        return []
-    ids_now = np.fromiter(map(id, now[:common]), dtype=np.uint64, count=common)
-    ids_saved = np.fromiter(map(id, saved[:common]), dtype=np.uint64, count=common)
-    changed: list[int] = np.nonzero(ids_now != ids_saved)[0].tolist()
-    return changed
 
 
 def _point(value: Any) -> Point:
