@@ -190,7 +190,9 @@ class HostGateway:
         returns its bytes."""
         if self._snapshot is None:
             raise ValueError("the script kept no snapshot")
-        size = snapshot_file.save(self._snapshot, Path(path), self.model(self._snapshot_model))
+        with collector_paused():  # one tuple per moved node, in bulk (samops.gc_pause)
+            size = snapshot_file.save(self._snapshot, Path(path),
+                                      self.model(self._snapshot_model))
         self._snapshot = None  # the memory goes; the run directory keeps it
         return size
 

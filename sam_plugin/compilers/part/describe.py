@@ -36,6 +36,7 @@ from sam_plugin.compilers.plan_words import point, selector_words
 from sam_plugin.compilers.predicted_part import before_contents, unchanged
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
 from sam_plugin.samops import selection
+from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.mesh_read import mesh_of
 from sam_plugin.samops.part_contents import PartContents, read_definitions
 from sam_plugin.samops.part_scope import among, labels_array
@@ -45,6 +46,13 @@ PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
 
 
 def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
+    # the shadow copies what the calls write, up to every node of a big part: the cyclic
+    # collector walking the host's whole mesh meanwhile measured 4x the run (samops.gc_pause)
+    with collector_paused():
+        return _describe(fragments, ctx)
+
+
+def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     from sam_plugin.compilers.part.simulate import run_mutation
     from sam_plugin.errors import Doubted, NotSimulated
 

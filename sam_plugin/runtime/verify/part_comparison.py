@@ -29,6 +29,7 @@ import numpy as np
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.compilers.predicted_part import DEFINITIONS, NEW_ENTITIES, PredictedPart
 from sam_plugin.samops.fingerprint import Fingerprint, total
+from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.mesh_read import PartMesh
 from sam_plugin.samops.part_contents import Keyed, PartContents, read_contents
 from sam_plugin.samops.part_scope import among, sub_mesh
@@ -52,10 +53,11 @@ def compare_with_plan(predicted: PredictedPart | None, live_part: Any, after: Re
         return [Check(name="part compared with the plan", expected="the part", actual="missing",
                       ok=False)]
     live = recent_contents(after.fingerprint) if after.fingerprint else None
+    read = live is not None or live_model is not None
     if live is None:
         live = read_contents(live_model, live_part)
-    return Comparison(predicted, live, live_model is not None or
-                      recent_contents(after.fingerprint) is not None).checks()
+    with collector_paused():  # the words of a big difference build dicts in bulk
+        return Comparison(predicted, live, read).checks()
 
 
 def tolerance(predicted: PredictedPart) -> float:
