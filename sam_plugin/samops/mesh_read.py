@@ -16,7 +16,7 @@ import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import chain
+from itertools import chain, count
 from operator import is_
 from typing import Any
 
@@ -186,11 +186,8 @@ def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any) 
     if len(now) == len(before) and exact:
         return array
     common = min(len(now), len(before))
-    # positions whose object changed: by id (both lists keep their objects alive, so two
-    # different objects never share an id; itertools.compress over count() measured 6x slower)
-    ids_now = np.fromiter(map(id, now[:common]), dtype=np.uint64, count=common)
-    ids_before = np.fromiter(map(id, before[:common]), dtype=np.uint64, count=common)
-    changed: list[int] = np.nonzero(ids_now != ids_before)[0].tolist()
+    # one pass (measured faster than comparing ids in numpy or itertools.compress)
+    changed = [i for i, a, b in zip(count(), now, before) if a is not b]
     if len(changed) > common // 4:
         return _frozen(convert(now))
     out = np.empty((len(now), *array.shape[1:]), dtype=array.dtype)

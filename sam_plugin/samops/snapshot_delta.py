@@ -7,8 +7,9 @@ needs only what differs from it now: a ``PartDelta`` compares the snapshot with 
 (by identity first: an untouched node still has the very coordinate tuple saved) and keeps
 
 - the nodes and elements in the host's order up to the first one the run added, deleted or
-  re-created (the kept prefix, whose labels are bound by a digest), the coordinates of the
-  prefix nodes the run moved and the connectivity of prefix elements it re-pointed;
+  re-created (the kept prefix), the coordinates of the prefix nodes the run moved and the
+  connectivity of prefix elements it re-pointed, each with its label (an undo checks that
+  the entity at that position is still that one);
 - the saved nodes and elements after the prefix (their labels, shapes, coordinates);
 - the sets that differ, and the section assignments and orientations after their own kept
   prefix; the model's definitions (a few entries).
@@ -20,12 +21,9 @@ with what the run touched, not with the part.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from itertools import count
 from typing import Any
-
-import numpy as np
 
 from sam_plugin.samops.snapshot import (
     Definitions,
@@ -54,13 +52,12 @@ class PartDelta:
     definitions: Definitions | None
     node_count: int = 0  # saved nodes
     node_prefix: int = 0
-    moved: list[tuple[int, Point]] = field(default_factory=list)  # (position, saved point)
+    moved: list[tuple[int, int, Point]] = field(default_factory=list)  # (position, label, point)
     node_tail: list[tuple[int, Point]] = field(default_factory=list)  # (label, point)
     element_count: int = 0
     element_prefix: int = 0
-    repointed: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)
+    repointed: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
     element_tail: list[tuple[int, str, tuple[int, ...]]] = field(default_factory=list)
-    prefix_digest: str = ""  # of the prefix labels, nodes then elements
     set_names: list[str] = field(default_factory=list)  # saved order
     sets_changed: list[SetEntry] = field(default_factory=list)
     assignments_prefix: int = 0
@@ -107,15 +104,13 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
     return PartDelta(
         part_name=name, part_existed=True, definitions=snapshot.definitions,
         node_count=len(saved.coordinates), node_prefix=keep,
-        moved=[(i, _point(saved.coordinates[i])) for i in moved],
+        moved=[(i, nodes[i].label, _point(saved.coordinates[i])) for i in moved],
         node_tail=list(zip(saved.node_labels_from(keep), map(_point, saved.coordinates[keep:]),
                            strict=True)),
         element_count=len(rows), element_prefix=keep_elements,
-        repointed=[(i, tuple(rows[i])) for i in repointed],
+        repointed=[(i, elements[i].label, tuple(rows[i])) for i in repointed],
         element_tail=[(label, str(shape), tuple(row)) for label, shape, row in
                       zip(labels, shapes, rows[keep_elements:], strict=True)],
-        prefix_digest=prefix_digest([n.label for n in nodes[:keep]],
-                                    [e.label for e in elements[:keep_elements]]),
         set_names=[entry[0] for entry in saved.sets],
         sets_changed=[entry for entry in saved.sets if live_sets.get(entry[0]) != entry],
         assignments_prefix=keep_a, assignments_tail=list(saved.assignments[keep_a:]),
@@ -132,7 +127,6 @@ def _whole(name: str, saved: PartState, definitions: Definitions | None) -> Part
         element_count=len(saved.connectivity),
         element_tail=[(label, str(shape), tuple(row)) for label, shape, row in
                       zip(labels, shapes, saved.connectivity, strict=True)],
-        prefix_digest=prefix_digest([], []),
         set_names=[entry[0] for entry in saved.sets], sets_changed=list(saved.sets),
         assignments_tail=list(saved.assignments), orientations_tail=list(saved.orientations))
 
@@ -140,14 +134,6 @@ def _whole(name: str, saved: PartState, definitions: Definitions | None) -> Part
 def _point(value: Any) -> Point:
     x, y, z = value
     return (x, y, z)
-
-
-def prefix_digest(node_labels: list[int], element_labels: list[int]) -> str:
-    digest = hashlib.blake2b(digest_size=16)
-    for labels in (node_labels, element_labels):
-        digest.update(b"%d;" % len(labels))
-        digest.update(np.fromiter(labels, dtype="<i8", count=len(labels)).tobytes())
-    return digest.hexdigest()
 
 
 def expand(delta: PartDelta, model: Any) -> Snapshot:
@@ -161,15 +147,17 @@ def expand(delta: PartDelta, model: Any) -> Snapshot:
         raise ValueError(f"part {name!r} is missing")
     nodes = list(part.nodes)[: delta.node_prefix] if part is not None else []
     elements = list(part.elements)[: delta.element_prefix] if part is not None else []
-    if len(nodes) < delta.node_prefix or len(elements) < delta.element_prefix or \
-            prefix_digest([n.label for n in nodes], [e.label for e in elements]) \
-            != delta.prefix_digest:
-        raise ValueError("the part's nodes or elements are not in the order the run left")
+    if len(nodes) < delta.node_prefix or len(elements) < delta.element_prefix:
+        raise ValueError("the part has fewer nodes or elements than the run left")
     coordinates: list[Any] = [n.coordinates for n in nodes]
-    for position, point in delta.moved:
+    for position, label, point in delta.moved:
+        if nodes[position].label != label:
+            raise ValueError(f"node {label} is not where the run left it")
         coordinates[position] = point
     connectivity: list[Any] = [e.connectivity for e in elements]
-    for position, row in delta.repointed:
+    for position, label, row in delta.repointed:
+        if elements[position].label != label:
+            raise ValueError(f"element {label} is not where the run left it")
         connectivity[position] = row
     import samConstants
 

@@ -26,9 +26,10 @@ from sam_plugin.samops.snapshot_delta import PartDelta, delta_of, expand
 
 FORMAT = "sam-agent-snapshot/2"
 _COLUMNS = {  # name -> (dtype, columns per row)
-    "moved_positions": ("<i8", 1), "moved_points": ("<f8", 3),
+    "moved_positions": ("<i8", 1), "moved_labels": ("<i8", 1), "moved_points": ("<f8", 3),
     "node_tail_labels": ("<i8", 1), "node_tail_points": ("<f8", 3),
-    "repointed_positions": ("<i8", 1), "repointed_lengths": ("<i8", 1),
+    "repointed_positions": ("<i8", 1), "repointed_labels": ("<i8", 1),
+    "repointed_lengths": ("<i8", 1),
     "repointed_flat": ("<i8", 1),
     "element_tail_labels": ("<i8", 1), "element_tail_codes": ("|u1", 1),
     "element_tail_lengths": ("<i8", 1), "element_tail_flat": ("<i8", 1),
@@ -83,14 +84,17 @@ def save_delta(delta: PartDelta, path: Path) -> int:
     shape_names = sorted({shape for _, shape, _ in delta.element_tail})
     code = {name: i for i, name in enumerate(shape_names)}
     arrays = {
-        "moved_positions": np.array([p for p, _ in delta.moved], dtype="<i8"),
-        "moved_points": np.array([q for _, q in delta.moved], dtype="<f8").reshape(-1, 3),
+        "moved_positions": np.array([p for p, _, _ in delta.moved], dtype="<i8"),
+        "moved_labels": np.array([k for _, k, _ in delta.moved], dtype="<i8"),
+        "moved_points": np.array([q for _, _, q in delta.moved], dtype="<f8").reshape(-1, 3),
         "node_tail_labels": np.array([k for k, _ in delta.node_tail], dtype="<i8"),
         "node_tail_points": np.array([q for _, q in delta.node_tail],
                                      dtype="<f8").reshape(-1, 3),
-        "repointed_positions": np.array([p for p, _ in delta.repointed], dtype="<i8"),
-        "repointed_lengths": np.array([len(r) for _, r in delta.repointed], dtype="<i8"),
-        "repointed_flat": np.array([k for _, r in delta.repointed for k in r], dtype="<i8"),
+        "repointed_positions": np.array([p for p, _, _ in delta.repointed], dtype="<i8"),
+        "repointed_labels": np.array([k for _, k, _ in delta.repointed], dtype="<i8"),
+        "repointed_lengths": np.array([len(r) for _, _, r in delta.repointed], dtype="<i8"),
+        "repointed_flat": np.array([k for _, _, r in delta.repointed for k in r],
+                                   dtype="<i8"),
         "element_tail_labels": np.array([k for k, _, _ in delta.element_tail], dtype="<i8"),
         "element_tail_codes": np.array([code[s] for _, s, _ in delta.element_tail],
                                        dtype="|u1"),
@@ -104,7 +108,7 @@ def save_delta(delta: PartDelta, path: Path) -> int:
         "definitions": _definitions_doc(delta.definitions),
         "node_count": delta.node_count, "node_prefix": delta.node_prefix,
         "element_count": delta.element_count, "element_prefix": delta.element_prefix,
-        "prefix_digest": delta.prefix_digest, "shape_names": shape_names,
+        "shape_names": shape_names,
         "set_names": delta.set_names, "sets_changed": delta.sets_changed,
         "assignments_prefix": delta.assignments_prefix,
         "assignments_tail": delta.assignments_tail,
@@ -194,8 +198,9 @@ def _delta(meta: Any, columns: dict[str, np.ndarray]) -> PartDelta:
                                           "orientations_prefix")}
     shapes = [str(s) for s in meta["shape_names"]]
     moved = columns["moved_positions"].tolist()
+    moved_labels = columns["moved_labels"].tolist()
     tail_labels = columns["node_tail_labels"].tolist()
-    if len(moved) != len(columns["moved_points"]) or \
+    if len(moved) != len(columns["moved_points"]) or len(moved) != len(moved_labels) or \
             len(tail_labels) != len(columns["node_tail_points"]):
         raise ValueError("node columns of different lengths")
     if any(not 0 <= p < counts["node_prefix"] for p in moved) or \
@@ -205,17 +210,18 @@ def _delta(meta: Any, columns: dict[str, np.ndarray]) -> PartDelta:
         part_name=str(meta["part_name"]), part_existed=bool(meta["part_existed"]),
         definitions=_definitions(meta["definitions"]),
         node_count=counts["node_count"], node_prefix=counts["node_prefix"],
-        moved=list(zip(moved, map(tuple, columns["moved_points"].tolist()), strict=True)),
+        moved=list(zip(moved, moved_labels, map(tuple, columns["moved_points"].tolist()),
+                       strict=True)),
         node_tail=list(zip(tail_labels, map(tuple, columns["node_tail_points"].tolist()),
                            strict=True)),
         element_count=counts["element_count"], element_prefix=counts["element_prefix"],
-        repointed=_rows(columns["repointed_positions"], columns["repointed_lengths"],
-                        columns["repointed_flat"], counts["element_prefix"]),
+        repointed=_labelled(_rows(columns["repointed_positions"], columns["repointed_lengths"],
+                                  columns["repointed_flat"], counts["element_prefix"]),
+                            columns["repointed_labels"]),
         element_tail=[(label, shapes[code], row) for (label, row), code in zip(
             _rows(columns["element_tail_labels"], columns["element_tail_lengths"],
                   columns["element_tail_flat"], None),
             columns["element_tail_codes"].tolist(), strict=True)],
-        prefix_digest=str(meta["prefix_digest"]),
         set_names=[str(n) for n in meta["set_names"]],
         sets_changed=[(str(n), [int(k) for k in nodes], [int(k) for k in elements])
                       for n, nodes, elements in meta["sets_changed"]],
@@ -246,6 +252,13 @@ def _rows(keys: np.ndarray, lengths: np.ndarray, flat: np.ndarray,
     values = flat.tolist()
     starts = [0, *ends[:-1]] if ends else []
     return [(k, tuple(values[a:b])) for k, a, b in zip(keys.tolist(), starts, ends, strict=True)]
+
+
+def _labelled(rows: list[Any], labels: np.ndarray) -> list[Any]:
+    if len(rows) != len(labels):
+        raise ValueError("element columns of different lengths")
+    return [(position, label, row) for (position, row), label in zip(rows, labels.tolist(),
+                                                                     strict=True)]
 
 
 def _region(region: Any) -> tuple[str, Any]:

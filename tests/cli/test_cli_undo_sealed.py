@@ -54,8 +54,7 @@ def test_a_replaced_snapshot_with_a_matching_result_is_refused(tmp_path, capsys,
     _, edited, run_id = _verified_edit(tmp_path, capsys, provider_env)
     path = tmp_path / "runs" / run_id / "snapshot.npz"
     forged = PartDelta(part_name="Plate", part_existed=True, definitions=None,
-                       node_count=4, node_tail=[(k, (9.0, 9.0, float(k))) for k in range(1, 5)],
-                       prefix_digest=snapshot_file.load_delta(path).prefix_digest)
+                       node_count=4, node_tail=[(k, (9.0, 9.0, float(k))) for k in range(1, 5)])
     size = snapshot_file.save_delta(forged, path)
     kept = _result(tmp_path, run_id)["undo_snapshot"]
     kept.update(bytes=size, members=snapshot_file.member_sizes(path))
