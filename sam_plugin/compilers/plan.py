@@ -18,6 +18,7 @@ import numpy as np
 from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.predicted_part import Box, PredictedPart, Vec3
+from sam_plugin.samops.mesh_read import column_box
 
 __all__ = ["Box", "PlanCall", "PlanDetail", "PlanOperation", "PlanState", "PredictedPart",
            "Preview", "Touched", "Vec3", "touched"]
@@ -163,10 +164,7 @@ def touched(kind: Literal["nodes", "elements"], labels: list[int],
         return Touched(kind=kind, count=len(labels), labels=labels, box=None)
     box = None
     if points is not None and len(points):
-        xyz = np.asarray(points, dtype=np.float64).reshape(-1, 3)
-        low, high = xyz.min(axis=0), xyz.max(axis=0)
-        box = ((float(low[0]), float(low[1]), float(low[2])),
-               (float(high[0]), float(high[1]), float(high[2])))
+        box = column_box(np.asarray(points, dtype=np.float64).reshape(-1, 3))
     return Touched(kind=kind, count=len(labels), labels=None, box=box)
 
 

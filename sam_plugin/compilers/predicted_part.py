@@ -21,9 +21,9 @@ import numpy as np
 
 from sam_plugin.samops import readback
 from sam_plugin.samops.fingerprint import Fingerprint, total
-from sam_plugin.samops.mesh_read import mesh_of, run_start
+from sam_plugin.samops.mesh_read import column_box, mesh_of, run_start
 from sam_plugin.samops.part_contents import PartContents, read_contents
-from sam_plugin.samops.part_scope import Scope, unique
+from sam_plugin.samops.part_scope import Scope, among, unique
 
 Vec3 = tuple[float, float, float]
 Box = tuple[Vec3, Vec3]
@@ -106,14 +106,35 @@ def scoped(before: PartContents, scope: Scope, image: PartContents,
 
 
 def _box_after(before: PartContents, scope: Scope, image: PartContents) -> Box | None:
-    """The untouched nodes' box joined with the predicted touched and new nodes."""
+    """The untouched nodes' box joined with the predicted touched and new nodes. The untouched
+    box is the whole box unless touched nodes held all of one of its faces."""
     mesh = before.mesh
-    kept = mesh.coordinates[~scope.node_mask(mesh.node_labels)]
-    points = np.concatenate([kept, image.mesh.coordinates]) if len(image.mesh.coordinates) \
-        else kept
-    if not len(points):
+    whole = mesh.bounds
+    kept = whole
+    if whole is not None and len(scope.nodes):
+        touched = among(mesh.node_labels, scope.nodes)
+        if touched.any():
+            kept = _untouched_box(mesh.coordinates, touched, whole)
+    boxes = [kept] if kept is not None else []
+    if image.mesh.node_count:
+        boxes.append(column_box(image.mesh.coordinates))
+    if not boxes:
         return None
-    low, high = points.min(axis=0), points.max(axis=0)
-    return ((float(low[0]), float(low[1]), float(low[2])),
-            (float(high[0]), float(high[1]), float(high[2])))
+    low = tuple(min(b[0][axis] for b in boxes) for axis in range(3))
+    high = tuple(max(b[1][axis] for b in boxes) for axis in range(3))
+    return (low[0], low[1], low[2]), (high[0], high[1], high[2])
 
+
+def _untouched_box(xyz: np.ndarray, touched: np.ndarray, whole: Box) -> Box | None:
+    """A face of the whole box stays while any untouched node lies on it."""
+    rest = ~touched
+    if not rest.any():
+        return None
+    low, high = list(whole[0]), list(whole[1])
+    for axis in range(3):
+        column = xyz[:, axis]
+        if not (column[rest] == low[axis]).any():
+            low[axis] = float(column[rest].min())
+        if not (column[rest] == high[axis]).any():
+            high[axis] = float(column[rest].max())
+    return (low[0], low[1], low[2]), (high[0], high[1], high[2])

@@ -15,7 +15,7 @@ import numpy as np
 
 from sam_plugin.samops import part_inspect as inspect
 from sam_plugin.samops.geometry import box_tolerance, size_tolerance
-from sam_plugin.samops.mesh_read import PartMesh, read_mesh
+from sam_plugin.samops.mesh_read import PartMesh, column_box, read_mesh
 from sam_plugin.samops.part_scope import among, unique
 
 AUDIT_FILENAME = "part_audit.json"
@@ -40,14 +40,14 @@ def _counts(part: Any, mesh: PartMesh) -> dict[str, Any]:
 def _bounding_box(mesh: PartMesh) -> dict[str, Any] | None:
     if not mesh.node_count:
         return None
-    return {"min": mesh.coordinates.min(axis=0).tolist(),
-            "max": mesh.coordinates.max(axis=0).tolist()}
+    low, high = column_box(mesh.coordinates)
+    return {"min": list(low), "max": list(high)}
 
 
 def _tolerance(mesh: PartMesh) -> float:
     if not mesh.node_count:
         return size_tolerance(())
-    return box_tolerance(mesh.coordinates.min(axis=0), mesh.coordinates.max(axis=0))
+    return box_tolerance(*column_box(mesh.coordinates))
 
 
 def _free_nodes(mesh: PartMesh) -> list[int]:

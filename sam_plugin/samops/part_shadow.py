@@ -17,7 +17,7 @@ blobs), and an element collapsing onto a repeated node.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from operator import is_
 from typing import Any
 
@@ -59,6 +59,111 @@ class ShadowElement:
         return f"ShadowElement({self.label}, {self.type}, {self.connectivity})"
 
 
+class HostStore(MutableMapping[int, Any]):
+    """label -> entity, served by the host's own array until the shadow needs all of them.
+
+    A plan touches a few entities of a big part: looking those up with the host's
+    ``getFromLabel`` costs what they are, where copying every entity into a dict cost eight
+    passes over the part (measured 100-170 ms on a 188,356-node part loaded from a file).
+    Whatever is fetched or written is kept here (so an entity stays the very object the
+    callers hold); iterating, or the node -> element index, reads the whole array once and
+    goes on as a plain dict from then on. Counts are kept without reading anything.
+    """
+
+    def __init__(self, host: Any) -> None:
+        self._host = host
+        self._count = len(host)
+        self._own: dict[int, Any] = {}  # fetched from the host, or written by the shadow
+        self._absent: set[int] = set()  # not in the host, or deleted by the shadow
+        self._full: dict[int, Any] | None = None
+
+    def whole(self) -> dict[int, Any]:
+        """Every entity, as a plain dict (the host's array read once)."""
+        if self._full is None:
+            entities = tuple(self._host)
+            full = dict(zip([e.label for e in entities], entities, strict=True))
+            for label in self._absent:
+                full.pop(label, None)
+            full.update(self._own)
+            self._full = full
+        return self._full
+
+    def get(self, label: int, default: Any = None) -> Any:
+        full = self._full
+        if full is not None:
+            return full.get(label, default)
+        own = self._own.get(label)
+        if own is not None:
+            return own
+        if label in self._absent:
+            return default
+        try:
+            found = self._host.getFromLabel(label)
+        except Exception:  # noqa: BLE001 - the host's way of saying "no such label"
+            self._absent.add(label)
+            return default
+        self._own[label] = found
+        return found
+
+    def adopt(self, entity: Any) -> Any:
+        """The host entity ``entity`` as this store's (for the members of a set)."""
+        if self._full is not None:
+            return self._full.get(entity.label, entity)
+        return self._own.setdefault(entity.label, entity)
+
+    def __getitem__(self, label: int) -> Any:
+        found = self.get(label)
+        if found is None:
+            raise KeyError(label)
+        return found
+
+    def __contains__(self, label: object) -> bool:
+        return isinstance(label, int) and self.get(label) is not None
+
+    def __setitem__(self, label: int, entity: Any) -> None:
+        if self._full is not None:
+            self._full[label] = entity
+            return
+        if self.get(label) is None:
+            self._count += 1
+        self._absent.discard(label)
+        self._own[label] = entity
+
+    def __delitem__(self, label: int) -> None:
+        if self.pop(label, None) is None:
+            raise KeyError(label)
+
+    def pop(self, label: int, default: Any = None) -> Any:
+        if self._full is not None:
+            return self._full.pop(label, default)
+        found = self.get(label)
+        if found is None:
+            return default
+        self._own.pop(label, None)
+        self._absent.add(label)
+        self._count -= 1
+        return found
+
+    def __len__(self) -> int:
+        return len(self._full) if self._full is not None else self._count
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.whole())
+
+    def keys(self) -> Any:
+        return self.whole().keys()
+
+    def values(self) -> Any:
+        return self.whole().values()
+
+    def items(self) -> Any:
+        return self.whole().items()
+
+    def highest(self) -> int:
+        """The highest label (0 without entities)."""
+        return max(self.whole(), default=0)
+
+
 class ShadowArray:
     """A live view: the whole store (``items is None``) or the still-alive members of a subset.
 
@@ -68,7 +173,7 @@ class ShadowArray:
 
     __slots__ = ("_store", "_items", "_replaced")
 
-    def __init__(self, store: dict[int, Any], items: tuple[Any, ...] | None = None,
+    def __init__(self, store: MutableMapping[int, Any], items: tuple[Any, ...] | None = None,
                  replaced: dict[int, Any] | None = None) -> None:
         self._store = store
         self._items = items
@@ -180,12 +285,11 @@ class ShadowPart:
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._nodes: dict[int, Any] = {}
-        self._elements: dict[int, Any] = {}
+        self._nodes: MutableMapping[int, Any] = {}
+        self._elements: MutableMapping[int, Any] = {}
         self._replaced_nodes: dict[int, Any] = {}
         self._replaced_elements: dict[int, Any] = {}
-        self._next_node = 1
-        self._next_element = 1
+        self._next_labels: list[int] | None = [1, 1]  # None: the highest labels not read yet
         self._users: dict[int, set[int]] | None = None  # node label -> element labels
         self.sets = ShadowSets()
         self.assignments: list[ShadowEntry] = []
@@ -205,20 +309,14 @@ class ShadowPart:
         """A shadow holding what ``part`` (a host part) holds now: nodes, elements, sets, and
         the regions of its section assignments and beam orientations."""
         shadow = cls(str(part.name))
-        nodes = tuple(part.nodes)
-        elements = tuple(part.elements)
-        shadow._nodes = dict(zip([n.label for n in nodes], nodes, strict=True))
-        shadow._elements = dict(zip([e.label for e in elements], elements, strict=True))
-        shadow._next_node = max(shadow._nodes, default=0) + 1
-        shadow._next_element = max(shadow._elements, default=0) + 1
-        by_node, by_element = shadow._nodes, shadow._elements
+        nodes, elements = HostStore(part.nodes), HostStore(part.elements)
+        shadow._nodes, shadow._elements = nodes, elements
+        shadow._next_labels = None
         for name in part.sets.keys():
             region = part.sets[name]
-            # by label: a host may hand out a new object for an entity on every access
             shadow.sets[name] = ShadowSet(
-                name, shadow._view(True, tuple(by_node[n.label] for n in region.nodes or ())),
-                shadow._view(False, tuple(by_element[e.label]
-                                          for e in region.elements or ())))
+                name, shadow._view(True, tuple(map(nodes.adopt, region.nodes or ()))),
+                shadow._view(False, tuple(map(elements.adopt, region.elements or ()))))
         shadow.sets.written.clear()
         for source, target, value in (
                 (getattr(part, "sectionAssignments", ()), shadow.assignments,
@@ -250,6 +348,16 @@ class ShadowPart:
             counts[shape] = counts.get(shape, 0) + 1
         return counts
 
+    @property
+    def untouched(self) -> bool:
+        """Nothing written yet: the shadow is the part as the host holds it."""
+        return not (self.changed_nodes or self.changed_elements or self.created_nodes
+                    or self.created_elements or self.sets.written)
+
+    def element_labels_alive(self) -> Any:
+        """The labels of the live elements (anything answering ``in``)."""
+        return self._elements
+
     def alive(self, labels: Iterable[int], of_nodes: bool) -> list[Any]:
         """The live entities of these labels (the others are skipped)."""
         store = self._nodes if of_nodes else self._elements
@@ -270,14 +378,22 @@ class ShadowPart:
         deleted, alive = self.deleted_elements, self._elements
         return [label for label in entry.elements if label not in deleted and label in alive]
 
+    def _next(self) -> list[int]:
+        """[next node label, next element label]: one above the highest the part holds (read
+        the first time the shadow creates anything)."""
+        if self._next_labels is None:
+            self._next_labels = [_highest(self._nodes) + 1, _highest(self._elements) + 1]
+        return self._next_labels
+
     # -- creation ------------------------------------------------------------------------
     def Node(self, coordinates: Sequence[float], label: int | None = None) -> ShadowNode:  # noqa: N802
         point = _point(coordinates)
+        labels = self._next()
         if label is None:
-            label = self._next_node
+            label = labels[0]
         elif label in self._nodes:
             raise ValueError(f"node label {label} is already in use in part '{self.name}'")
-        self._next_node = max(self._next_node, label + 1)
+        labels[0] = max(labels[0], label + 1)
         node = ShadowNode(label, point)
         self._nodes[label] = node
         self._note_new(label, self.changed_nodes, self.created_nodes, self.deleted_nodes)
@@ -307,11 +423,12 @@ class ShadowPart:
                              f"got {len(connectivity)}")
         if len(set(connectivity)) != len(connectivity):
             raise ValueError(f"element nodes must be distinct; got {connectivity}")
+        labels = self._next()
         if label is None:
-            label = self._next_element
+            label = labels[1]
         elif label in self._elements:
             raise ValueError(f"element label {label} is already in use in part '{self.name}'")
-        self._next_element = max(self._next_element, label + 1)
+        labels[1] = max(labels[1], label + 1)
         element = ShadowElement(label, elemShape, connectivity)
         self._elements[label] = element
         self._note_new(label, self.changed_elements, self.created_elements,
@@ -480,6 +597,12 @@ class ShadowPart:
             groups.setdefault((str(element.type), frozenset(element.connectivity)),
                               []).append(label)
         self._drop_elements([k for labels in groups.values() for k in labels[1:]])
+
+
+def _highest(store: MutableMapping[int, Any]) -> int:
+    if isinstance(store, HostStore):
+        return store.highest()
+    return max(store, default=0)
 
 
 def _entry(part: Any, entry: Any, value: Any) -> ShadowEntry:

@@ -11,7 +11,7 @@ from typing import Any
 
 from sam_plugin.errors import SelectionError
 from sam_plugin.samops.geometry import box_tolerance, size_tolerance
-from sam_plugin.samops.mesh_read import coordinate_array
+from sam_plugin.samops.mesh_read import column_box, coordinate_array
 
 
 def part_tolerance(part: Any) -> float:
@@ -21,7 +21,7 @@ def part_tolerance(part: Any) -> float:
     if len(nodes) < 64:
         return size_tolerance(n.coordinates for n in nodes)
     xyz = coordinate_array([n.coordinates for n in nodes])
-    return box_tolerance(xyz.min(axis=0), xyz.max(axis=0))
+    return box_tolerance(*column_box(xyz))
 
 
 def label_range(labels: Iterable[int], noun: str) -> str:
@@ -114,12 +114,14 @@ def select_nodes(part: Any, selector: Mapping[str, Any],
 
 
 def nodes_of(part: Any, elements: Iterable[Any]) -> list[Any]:
+    """The nodes of ``elements``, in label order, asked of the host by label (a pass over
+    every node of a big part cost more than the few a set of elements uses)."""
     labels: set[int] = set()
     for element in elements:
         labels.update(element.connectivity)
     if not labels:
         return []
-    return sorted((n for n in part.nodes if n.label in labels), key=lambda n: n.label)
+    return list(part.nodes.sequenceFromLabels(sorted(labels)))
 
 
 def select_transform_nodes(part: Any, selector: Mapping[str, Any],

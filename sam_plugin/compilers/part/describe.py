@@ -39,7 +39,7 @@ from sam_plugin.samops import selection
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.mesh_read import mesh_of
 from sam_plugin.samops.part_contents import PartContents, read_definitions
-from sam_plugin.samops.part_scope import among, labels_array
+from sam_plugin.samops.part_scope import among, labels_array, unique
 from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
 
 PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
@@ -68,12 +68,14 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     model = ShadowModel()
     if part is not None:
         model.parts[name] = ShadowPart.copy_of(part)
+    before = (before_contents(ctx.model, part, fingerprint) if part is not None
+              else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     calls: list[PlanCall] = []
     basis = "exact: the script's own operations run on the touched entities of the part"
     simulated = True
     for index, fragment in enumerate(fragments, start=1):
         shadow = model.parts.get(name) if simulated else None
-        operations = _operations(fragment, shadow)
+        operations = _operations(fragment, shadow, before)
         if simulated and fragment.mutation.strip():
             mark = _Mark(shadow)
             try:
@@ -94,8 +96,6 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     final = model.parts.get(name)
     if final is None:
         return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls")
-    before = (before_contents(ctx.model, part, fingerprint) if part is not None
-              else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     predicted = predicted_from_shadow(final, before)
     return PlanDetail(calls=calls, predicted=predicted, basis=basis,
                       preview=_preview(final, before))
@@ -104,8 +104,11 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
 # -- what each call says it does ---------------------------------------------------------
 
 
-def _operations(fragment: Fragment, shadow: ShadowPart | None) -> list[PlanOperation]:
+def _operations(fragment: Fragment, shadow: ShadowPart | None,
+                before: PartContents | None = None) -> list[PlanOperation]:
     args = fragment.normalized
+    if fragment.tool == "transform_part":
+        return _transform(args, shadow, before)
     describer = _DESCRIBERS.get(fragment.tool)
     return describer(args, shadow) if describer is not None else []
 
@@ -160,7 +163,8 @@ def _edit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperat
     return ops + _build(args, shadow)
 
 
-def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+def _transform(args: Mapping[str, Any], shadow: ShadowPart | None,
+               before: PartContents | None = None) -> list[PlanOperation]:
     ops = []
     for op in args.get("operations", ()):
         kind = op["op"]
@@ -181,11 +185,22 @@ def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanO
         literal = op.get("selection") or {"by": "all"}
         text += f", {selector_words(literal)}"
         found: list[Touched] = []
-        if shadow is not None:
+        if shadow is not None and literal == {"by": "all"} and before is not None \
+                and shadow.untouched:
+            found = _everything(before)  # the part as observed: counts and boxes in numpy
+        elif shadow is not None:
             elements, nodes = selection.select_transform_nodes(shadow, literal)
             found = [*_elements(elements, shadow)[:1], *_nodes(nodes)]
         ops.append(PlanOperation(text=text, touched=found))
     return ops
+
+
+def _everything(before: PartContents) -> list[Touched]:
+    """Every element and node of the part, from the observation's read."""
+    mesh = before.mesh
+    used = among(mesh.node_labels, unique(mesh.connectivity))
+    return [touched("elements", mesh.element_labels.tolist(), mesh.coordinates[used]),
+            touched("nodes", mesh.node_labels.tolist(), mesh.coordinates)]
 
 
 def _repair(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
@@ -207,8 +222,8 @@ def _audit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOpera
     return [PlanOperation(text=f"audit (read-only): {checks}; writes part_audit.json")]
 
 
-_DESCRIBERS = {"build_part": _build, "edit_part": _edit, "transform_part": _transform,
-               "repair_part": _repair, "audit_part": _audit}
+_DESCRIBERS = {"build_part": _build, "edit_part": _edit, "repair_part": _repair,
+               "audit_part": _audit}
 
 
 # -- what each call changed on the shadow ------------------------------------------------
@@ -273,13 +288,12 @@ def _changes(mark: _Mark, after: ShadowPart | None,
 
 def _preview(final: ShadowPart, before: PartContents) -> Preview:
     """Outlines of what the calls add, move and delete, from the touched entities alone."""
+    alive = final.element_labels_alive()
     prior = set(before.mesh.element_labels.tolist()) if final.changed_elements else set()
-    deleted = sorted(k for k in final.changed_elements if k in prior
-                     and not final.alive([k], False))
-    added = sorted(k for k in final.created_elements if final.alive([k], False))
-    moved = sorted(set(_using(before, final.changed_nodes)) | {
-        k for k in final.changed_elements if k in prior and final.alive([k], False)})
-    moved = [k for k in moved if final.alive([k], False)]
+    deleted = sorted(k for k in final.changed_elements if k in prior and k not in alive)
+    added = sorted(k for k in final.created_elements if k in alive)
+    moved = sorted(k for k in set(_using(before, final.changed_nodes)) | {
+        k for k in final.changed_elements if k in prior} if k in alive)
     truncated = max(len(added), len(moved), len(deleted) // 4) > PREVIEW_LIMIT
     return Preview(
         added=[_outline(final, label) for label in added[:PREVIEW_LIMIT]],
