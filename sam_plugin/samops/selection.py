@@ -7,11 +7,14 @@ the compilers to predict how many entities a selector picks now.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from sam_plugin.errors import SelectionError
 from sam_plugin.samops.geometry import box_tolerance, size_tolerance
 from sam_plugin.samops.mesh_read import column_box, coordinate_array
+
+_LABEL = attrgetter("label")
 
 
 def part_tolerance(part: Any) -> float:
@@ -91,7 +94,7 @@ def select_elements(part: Any, selector: Mapping[str, Any],
         picked = [e for e in part.elements if all(n in inside for n in e.connectivity)]
     else:
         raise SelectionError(f"unknown selector kind {kind!r}; legal: all, labels, set, shape, box")
-    return sorted(picked, key=lambda e: e.label)
+    return sorted(picked, key=_LABEL)
 
 
 def select_nodes(part: Any, selector: Mapping[str, Any],
@@ -99,17 +102,17 @@ def select_nodes(part: Any, selector: Mapping[str, Any],
     """Nodes picked by ``selector`` (for element-style selectors: the nodes of those elements)."""
     kind = selector["by"]
     if kind == "all":
-        return sorted(part.nodes, key=lambda n: n.label)
+        return sorted(part.nodes, key=_LABEL)
     if kind == "labels":
         return _by_labels(part.nodes, selector["labels"], "node")
     if kind == "box":
         inside = _box_node_labels(part, selector, tolerance)
-        return sorted((n for n in part.nodes if n.label in inside), key=lambda n: n.label)
+        return sorted((n for n in part.nodes if n.label in inside), key=_LABEL)
     if kind == "set":
         region = _set(part, selector["name"])
         nodes = _members(region, "nodes")
         if nodes:
-            return sorted(nodes, key=lambda n: n.label)
+            return sorted(nodes, key=_LABEL)
     return nodes_of(part, select_elements(part, selector, tolerance))
 
 
@@ -129,5 +132,5 @@ def select_transform_nodes(part: Any, selector: Mapping[str, Any],
     """(elements, nodes) a transform acts on: ``all`` includes free nodes too."""
     elements = select_elements(part, selector, tolerance)
     if selector["by"] == "all":
-        return elements, sorted(part.nodes, key=lambda n: n.label)
+        return elements, sorted(part.nodes, key=_LABEL)
     return elements, nodes_of(part, elements)
