@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import contextlib
 import importlib
-import importlib.util
 import json
 import os
 import sys
@@ -25,7 +24,6 @@ from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-import sam_plugin
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
@@ -40,10 +38,6 @@ EXIT_USAGE = 2
 EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
-
-
-def stubs_dir() -> Path:
-    return Path(sam_plugin.__file__).resolve().parents[1] / "stubs"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -386,18 +380,16 @@ def _repair_count(text: str) -> int:
 
 
 def _import_sam(err: TextIO) -> Any:
-    """The host's ``sam`` when one is importable; else the offline stub, said out loud."""
-    stubs = stubs_dir()
-    spec = importlib.util.find_spec("sam")
-    if spec is None:
-        if not (stubs / "sam").is_dir():
-            raise UsageError(f"no SAM module: not inside SAM and no offline stub at {stubs}")
-        sys.path.insert(0, str(stubs))
-        importlib.invalidate_caches()
-        spec = importlib.util.find_spec("sam")
-    origin = Path(spec.origin).resolve() if spec and spec.origin else None
-    if origin is not None and stubs in origin.parents:
-        print(f"sam-agent: using the offline SAM stub from {stubs}", file=err)
+    """The host's ``sam`` when one is importable; else the offline SAM, said out loud."""
+    from sam_plugin.errors import OfflineSamMissing
+    from sam_plugin.offline_sam import host_sam_origin, use_offline_sam
+
+    if host_sam_origin() is None:
+        try:
+            folder = use_offline_sam()
+        except OfflineSamMissing as error:
+            raise UsageError(str(error)) from None
+        print(f"sam-agent: using the offline SAM stub from {folder}", file=err)
     return importlib.import_module("sam")
 
 

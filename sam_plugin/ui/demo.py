@@ -9,8 +9,9 @@ which. The demo sets no provider variable itself: ``--replay`` reaches the plugi
 ``--screenshot PNG`` renders the window (offscreen works) and exits; with ``--auto-run`` a
 bundled example is run to Verified first.
 
-The offline SAM lives in ``stubs/`` beside the package; the demo puts that directory on
-``sys.path`` itself (it is never installed: inside the real SAM it would shadow the host).
+The offline SAM is ``stubs/`` in a checkout and ``sam_plugin/_offline_sam/`` in the wheel; the
+demo puts that folder on ``sys.path`` itself (``sam_plugin/offline_sam.py``), and refuses in a
+Python where SAM's own ``sam`` is importable, which the offline one would shadow.
 """
 
 from __future__ import annotations
@@ -22,7 +23,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-STUBS = Path(__file__).resolve().parents[2] / "stubs"
 LIVE_PROVIDER_HELP = """\
 The dock replays recorded responses (not a live model) for the bundled example requests.
 To use a live model, set the environment (or open Settings in the dock):
@@ -49,9 +49,20 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def _use_stubs() -> None:
-    if str(STUBS) not in sys.path:
-        sys.path.insert(0, str(STUBS))
+def _offline_sam_problem() -> str | None:
+    """Put the offline SAM on the path, or one line saying why the demo cannot."""
+    from sam_plugin.errors import OfflineSamMissing
+    from sam_plugin.offline_sam import host_sam_origin, use_offline_sam
+
+    host = host_sam_origin()
+    if host is not None:
+        return (f"sam-agent demo: this Python has SAM's own sam module ({host}); the demo is "
+                "the offline host and would shadow it: open the SAM Agent dock in SAM instead")
+    try:
+        use_offline_sam()
+    except OfflineSamMissing as error:
+        return f"sam-agent demo: {error}"
+    return None
 
 
 def _workspace_copy(explicit: Path | None) -> Path:
@@ -124,8 +135,7 @@ def _main(argv: list[str] | None) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if args.screenshot and not os.environ.get("SAM_AGENT_RUNS_DIR"):
         os.environ["SAM_AGENT_RUNS_DIR"] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
-    _use_stubs()
-    problem = _window_problem()
+    problem = _offline_sam_problem() or _window_problem()
     if problem:
         print(problem, file=sys.stderr)
         return 1
