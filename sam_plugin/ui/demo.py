@@ -46,7 +46,35 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="with --screenshot: run a bundled example (default: plate) first")
     parser.add_argument("--delay", type=float, default=0.02,
                         help="replay: seconds between streamed pieces (default 0.02)")
+    parser.add_argument("--save-sample", type=Path, metavar="W.sam.json",
+                        help="write the demo's sample workspace to this file and exit "
+                        "(for sam-agent run; no window)")
     return parser.parse_args(argv)
+
+
+SAMPLE_NEXT = """\
+It holds Model-1 with parts Panel (4 x 4 QUAD) and Frame (9 BEAM); "Plate" does not exist
+yet. The requests the Replay answers on it: sam-agent examples. For example:
+  sam-agent run --replay --workspace {path} --mode part --model Model-1 --part Plate \\
+    --request "build a 60 x 100 plate meshed 6 x 10 with QUAD elements"
+"""
+
+
+def save_sample(target: Path) -> int:
+    """Write the bundled sample workspace to ``target`` (never over an existing file)."""
+    from sam_plugin.demo.examples import WORKSPACE_FILE
+
+    if target.exists():
+        print(f"sam-agent demo: --save-sample: {target} exists; give a new file name",
+              file=sys.stderr)
+        return 2
+    if not target.parent.is_dir():
+        print(f"sam-agent demo: --save-sample: no folder {target.parent}", file=sys.stderr)
+        return 2
+    shutil.copyfile(WORKSPACE_FILE, target)
+    print(f"wrote {target}, the demo's sample workspace.")
+    print(SAMPLE_NEXT.format(path=target), end="")
+    return 0
 
 
 def _offline_sam_problem() -> str | None:
@@ -120,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.save_sample is not None:
+        return save_sample(args.save_sample)
     if args.auto_run and not args.screenshot:
         print("sam-agent demo: --auto-run needs --screenshot", file=sys.stderr)
         return 2
