@@ -60,7 +60,7 @@ def test_the_cli_uses_the_host_sam_when_there_is_one(tmp_path: Path) -> None:
     hosts = _host_sam(tmp_path / "host")
     (tmp_path / "w.sam.json").write_text("{}")
     done = subprocess.run(
-        [sys.executable, "-m", "sam_plugin.cli.run", "run", "--workspace", "w.sam.json",
+        [sys.executable, "-m", "sam_plugin.cli", "run", "--workspace", "w.sam.json",
          "--mode", "part", "--model", "Model-1", "--part", "P", "--request", "x", "--replay",
          "--runs-dir", str(tmp_path / "runs")],
         capture_output=True, text=True, timeout=120, cwd=tmp_path,

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _agent(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
-    code = ("import sys\nfrom sam_plugin.console import main\nrc = main(sys.argv[1:])\n"
+    code = ("import sys\nfrom sam_plugin.cli.main import main\nrc = main(sys.argv[1:])\n"
             "print('qt imported' if 'PySide6' in sys.modules else 'no qt', file=sys.stderr)\n"
             "raise SystemExit(rc)\n")
     env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(ROOT),
