@@ -37,6 +37,8 @@ def wheel_modules() -> list[str]:
         if parts[-1] == "__init__":
             parts.pop()
         name = ".".join(parts)
+        if parts[-1] == "__main__":
+            continue  # runs its program when imported (python -m); what it imports is listed
         if name != OFFLINE_SAM and not name.startswith(OFFLINE_SAM + "."):
             names.append(name)  # the offline SAM imports only with its folder on the path
     return sorted(names)
