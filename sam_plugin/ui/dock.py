@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -44,6 +43,7 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.routing import split_capability_line
 from sam_plugin.runtime.run.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
+from sam_plugin.ui.fitting import breakable, vertical_scroll, wrap_in_width
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plain_words import (
@@ -218,9 +218,8 @@ class SamAgentDock(QDockWidget):
         row.addWidget(self.explore_check, 1)
         layout.addLayout(row)
 
-        self.status_label = QLabel()
+        self.status_label = wrap_in_width(QLabel())  # a long error never widens the dock
         self.status_label.setObjectName("statusLabel")
-        self.status_label.setWordWrap(True)
         self.status_label.setStyleSheet("font-weight: bold;")
         layout.addWidget(self.status_label)
         self.undo = UndoControl()  # undoButton (in the run tab) and restoreNotice
@@ -233,7 +232,8 @@ class SamAgentDock(QDockWidget):
         self.history_panel = HistoryPanel(self.history)
         self.tabs.addTab(self.history_panel, tr("History"))
         layout.addWidget(self.tabs, 1)
-        self.setWidget(body)
+        # the dock scrolls rather than growing the host window past a small screen
+        self.setWidget(vertical_scroll(body, "dockScroll"))
         self.setMinimumWidth(420)
 
     def _build_run_tab(self) -> QWidget:
@@ -281,8 +281,9 @@ class SamAgentDock(QDockWidget):
         remark_row.addWidget(self.remark_edit, 1)
         remark_row.addWidget(self.revise_button)
         layout.addLayout(remark_row)
-        # the answers to a spec; the plan's Execute and the Undo button join this row
         self._build_plan_widgets(layout)
+        # the answers to a spec, the plan's Execute and Undo: one row under the scrolling
+        # run view, so no plan or result can push them out of sight
         self.action_row = QHBoxLayout()
         self.confirm_button = QPushButton(tr("Confirm"))
         self.confirm_button.setObjectName("confirmButton")
@@ -293,23 +294,23 @@ class SamAgentDock(QDockWidget):
         self.action_row.addWidget(self.cancel_button)
         self.action_row.addStretch(1)
         self.action_row.addWidget(self.undo.button)
-        layout.addLayout(self.action_row)
         self.result_view = ResultView()
         self.spec_pane = spec_pane
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.setObjectName("runSplitter")
         splitter.addWidget(spec_pane)
         # in a short dock the result scrolls instead of squeezing the counts table
-        result_scroll = QScrollArea()
-        result_scroll.setObjectName("resultScroll")
-        result_scroll.setWidgetResizable(True)
-        result_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        result_scroll.setWidget(self.result_view)
-        result_scroll.setMinimumHeight(20)  # a QSplitter would keep its 68-px minimum hint
+        # (a QSplitter would keep a scroll area's 68-px minimum hint: 20 is set)
+        result_scroll = vertical_scroll(self.result_view, "resultScroll", minimum_height=20)
         splitter.addWidget(result_scroll)
         self.run_splitter = splitter
         self._set_run_stretch()
-        return splitter
+        tab = QWidget()
+        tab_layout = QVBoxLayout(tab)
+        tab_layout.setContentsMargins(0, 0, 0, 0)
+        tab_layout.addWidget(vertical_scroll(splitter, "runScroll"), 1)
+        tab_layout.addLayout(self.action_row)
+        return tab
 
     def _build_plan_widgets(self, layout: QVBoxLayout) -> None:
         """planView, its preview and executeButton (docs/architecture.md §9), hidden until a
@@ -329,6 +330,7 @@ class SamAgentDock(QDockWidget):
         preview = getattr(plan, "preview", None)
         if preview is not None:
             self.plan_preview.show_preview(self._live_part(), preview)
+        self._compact_spec(True)  # the plan gets the room; the spec keeps three lines
         self.submit_button.setEnabled(False)
         self.confirm_button.setEnabled(False)
         self.execute_button.setEnabled(True)
@@ -339,6 +341,11 @@ class SamAgentDock(QDockWidget):
         self.plan_view.clear_plan()
         self.plan_preview.clear_preview()
         self.execute_button.setEnabled(False)
+        self._compact_spec(False)
+
+    def _compact_spec(self, compact: bool) -> None:
+        self.spec_view.setMaximumHeight(self.spec_view.minimumHeight() if compact else 16777215)
+        self.spec_title.setVisible(not compact and not self.result_view.has_result())
 
     def _live_part(self) -> Any:
         target = self.target()
@@ -542,7 +549,7 @@ class SamAgentDock(QDockWidget):
     # ---------------------------------------------------------------- status
     def set_status(self, text: str) -> None:
         self._check_thread()
-        self.status_label.setText(text)
+        self.status_label.setText(breakable(text))
         colour = STATUS_COLOURS.get(self._status_kind(), "#24292f")
         self.status_label.setStyleSheet(f"font-weight: bold; color: {colour};")
 

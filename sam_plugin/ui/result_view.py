@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 from sam_plugin.runtime.verify.property_verifier import values_table
 from sam_plugin.ui.audit_findings import Finding, audit_findings
 from sam_plugin.ui.check_words import check_name, check_value
+from sam_plugin.ui.fitting import breakable, wrap_in_width
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
@@ -104,9 +105,8 @@ class ResultView(QWidget):
         self._findings: list[Finding] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.error_label = QLabel()
+        self.error_label = wrap_in_width(QLabel())  # a long message never widens the dock
         self.error_label.setObjectName("errorLabel")
-        self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.table = QTableWidget(len(ROW_KEYS), 2)
         self.table.setObjectName("resultTable")
@@ -328,13 +328,13 @@ class ResultView(QWidget):
         words = plain or plain_message(message)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
         self.error_label.setToolTip(message)
-        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, part)}")
+        self.error_label.setText(breakable(f"{text}\n{error_action(layer, back_in_review, part)}"))
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 
     def show_notice(self, text: str) -> None:
         """A warning above the result (kept until the next result is shown)."""
-        self.error_label.setText(text)
+        self.error_label.setText(breakable(text))
         self.error_label.setStyleSheet("color: #9a6700;")
         self.error_label.show()
 
