@@ -43,6 +43,7 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.routing import split_capability_line
 from sam_plugin.runtime.run.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
+from sam_plugin.ui.examples_picker import select_example
 from sam_plugin.ui.fitting import breakable, vertical_scroll, wrap_in_width
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
@@ -132,6 +133,7 @@ class SamAgentDock(QDockWidget):
         self._highlight = highlight
         self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
         self._observed: dict[str, Any] = {}  # the last observation_completed event's data
+        self._run_provider: str | None = None  # providerLabel's text when the shown run began
         self.controller: Any = None
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
@@ -615,8 +617,14 @@ class SamAgentDock(QDockWidget):
         self.spec_view.setPlaceholderText("")
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
+        self.route_label.clear()
+        self.route_label.setToolTip("")
+        self.route_label.hide()
+        self._clear_plan()
         self.result_view.clear()
         self.remark_edit.clear()
+        self.status_label.setToolTip("")
+        self._run_provider = None
         self._fit_run_splitter()
         self.set_status(phase_words("idle"))
 
@@ -643,6 +651,8 @@ class SamAgentDock(QDockWidget):
                 text += " " + tr("(incomplete: {fields})").format(fields=", ".join(missing))
             replay = False
         self.provider_label.setText(text)
+        if self._run_provider not in (None, text) and self._phase() not in LOCKED_PHASES:
+            self.clear_run_view()  # what is shown was answered by another provider
         reason = self._provider_reason(choice)
         if replay:  # the label is the replay notice; how to go live is one hover away
             reason += "\n" + tr("The replay answers only the bundled example requests: pick "
@@ -667,17 +677,15 @@ class SamAgentDock(QDockWidget):
         self.show_replay_notice(text)
 
     def _display_target(self) -> None:
-        """The viewport shows the part the dock now targets (host API ``setValues``), so it
-        never keeps showing the previous run's part."""
+        """The viewport shows the part the dock now targets (host API ``setValues``), or
+        nothing for a new part, so it never keeps showing the previous run's part."""
         target = self.target()
         try:
             models = self.sam.mdb.models
-            if target.model_name not in models.keys():
-                return
-            parts = models[target.model_name].parts
-            if target.part_name not in parts.keys():
-                return
-            part = parts[target.part_name]
+            parts = models[target.model_name].parts if target.model_name in models.keys() \
+                else {}
+            # a part not built yet shows nothing rather than the part shown before
+            part = parts[target.part_name] if target.part_name in parts.keys() else None
             viewport = self.sam.session.viewports[VIEWPORT_NAME]
             if getattr(viewport, "displayedObject", None) is not part:
                 viewport.setValues(displayedObject=part)
@@ -871,6 +879,7 @@ class SamAgentDock(QDockWidget):
         if self._phase() == "review":  # submit anew: the spec in review is dropped
             await self.controller.cancel()
         self._set_busy_buttons()
+        select_example(self.example_combo, self.mode(), self.target(), request)
         if self._prewarm is not None:
             await self._prewarm.wait()
         if self._reset_pending:
@@ -899,6 +908,7 @@ class SamAgentDock(QDockWidget):
             self.set_status(tr("Not submitted — {error}").format(error=refused))
             return "idle"
         self._last_run = (self.mode(), self.target())
+        self._run_provider = self.provider_label.text()
         self.spec_view.setPlaceholderText("")
         if phase == "review":
             self._show_spec(controller)
