@@ -1075,12 +1075,20 @@ class SamAgentDock(QDockWidget):
         self.runFinished.emit(result)
 
     def _on_undo_clicked(self, *args: Any) -> None:
+        if self.busy or self.undo.run_id is None or self.controller is None:
+            return
+        self.undo.ask(self, self.controller, self.undo_now)
+
+    def undo_now(self) -> None:
+        """The analyst confirmed the undo: put the part back, then show what was put back,
+        read back and checked (docs/ui.md "Undo")."""
         if self.busy:
             return
-        result, words = self.undo.undo(self.controller)
+        result, words, outcome = self.undo.undo(self.controller, self.sam)
         self.set_status(words)
         if result is not None:
-            self.result_view.show_result(result, self.runs_dir / result.run_id, False)
+            self.result_view.show_undo(outcome, self.runs_dir / result.run_id)
+            self._fit_run_splitter()
             self.refresh_targets()
         QTimer.singleShot(0, self.history.refresh)
 

@@ -27,6 +27,7 @@ from sam_plugin.ui.fitting import breakable, wrap_in_width
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
+from sam_plugin.ui.undo_view import CheckRow, UndoOutcome, undo_checks, undo_headline
 
 COUNT_ROWS = ("nodes", "elements", "QUAD", "TRI", "BEAM", "sets")
 # "unchanged" stands for the six count rows when none of them changed (a Property run, an
@@ -108,6 +109,8 @@ class ResultView(QWidget):
         self.error_label = wrap_in_width(QLabel())  # a long message never widens the dock
         self.error_label.setObjectName("errorLabel")
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.headline = wrap_in_width(QLabel())  # what the view shows, when not a run's result
+        self.headline.setObjectName("resultHeadline")
         self.table = QTableWidget(len(ROW_KEYS), 2)
         self.table.setObjectName("resultTable")
         self.checks = QTableWidget(0, 4)
@@ -131,8 +134,9 @@ class ResultView(QWidget):
         self.output.setMaximumHeight(90)
         self.output_title = QLabel(tr("Script output"))
         # the link first: in a short dock the tables scroll, the run directory stays in sight
-        for widget in (self.error_label, self.link, self.table, self.checks, self.values,
-                       self.audit, self.highlight_button, self.output_title, self.output):
+        for widget in (self.error_label, self.headline, self.link, self.table, self.checks,
+                       self.values, self.audit, self.highlight_button, self.output_title,
+                       self.output):
             layout.addWidget(widget)
         layout.addStretch(1)  # packed at the top; the spare room stays below
         for table in (self.values, self.audit):
@@ -173,6 +177,9 @@ class ResultView(QWidget):
     def clear(self) -> None:
         self.error_label.hide()
         self.error_label.clear()
+        self.headline.hide()
+        self.headline.clear()
+        self.table.setHorizontalHeaderLabels([tr("Before"), tr("After")])
         for row in range(len(ROW_KEYS)):
             for column in range(2):
                 self.table.setItem(row, column, QTableWidgetItem("—"))
@@ -202,19 +209,11 @@ class ResultView(QWidget):
         self.clear()
         self.set_tables_shown(True)
         self._fill_counts(result, run_dir)
-        self.checks.setRowCount(len(result.checks))
-        self._fit_height(self.checks, max(5, len(result.checks)), rows_shown=12)
         # a check that failed is what the analyst must see first
-        for row, check in enumerate(_ordered_checks(result)):
-            ok = QTableWidgetItem(tr("yes") if check.ok else tr("NO"))
-            ok.setForeground(QColor("#1a7f37") if check.ok else QColor("#cf222e"))
-            cells = (QTableWidgetItem(check_name(check.name)),
-                     QTableWidgetItem(check_value(check.expected)),
-                     QTableWidgetItem(check_value(check.actual)), ok)
-            raw = (check.name, check.expected, check.actual, cells[3].text())
-            for column, item in enumerate(cells):
-                item.setToolTip(raw[column])  # the words shown, the raw value on hover
-                self.checks.setItem(row, column, item)
+        self._fill_checks([CheckRow(name=check_name(c.name), expected=check_value(c.expected),
+                                    actual=check_value(c.actual), ok=c.ok,
+                                    raw=(c.name, c.expected, c.actual))
+                           for c in _ordered_checks(result)])
         if result.error is not None:
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
                             part=getattr(result.error, "part", None))
@@ -222,6 +221,34 @@ class ResultView(QWidget):
         self._fill_values(run_dir)
         self._fill_audit(run_dir)
         self.show_output(_read_output(run_dir))
+
+    def show_undo(self, outcome: UndoOutcome, run_dir: Path | None) -> None:
+        """After an undo: the part as the run left it → as read back now, and each check of
+        the readback against the part before the run (not the undone run's own checks)."""
+        self.clear()
+        self.set_tables_shown(True)
+        self.headline.setText(breakable(undo_headline(outcome)))
+        self.headline.show()
+        self.table.setHorizontalHeaderLabels([tr("Before the undo"),
+                                              tr("After the undo (read back)")])
+        for key in COUNT_ROWS:
+            self._set_row(key, _count(outcome.left_by_run, key), _count(outcome.read_back, key))
+        self._show_rows(COUNT_ROWS)
+        self._fill_checks(sorted(undo_checks(outcome), key=lambda row: row.ok))
+        self.set_run_dir(run_dir)
+
+    def _fill_checks(self, rows: list[CheckRow]) -> None:
+        self.checks.setRowCount(len(rows))
+        self._fit_height(self.checks, max(5, len(rows)), rows_shown=12)
+        for index, row in enumerate(rows):
+            ok = QTableWidgetItem(tr("yes") if row.ok else tr("NO"))
+            ok.setForeground(QColor("#1a7f37") if row.ok else QColor("#cf222e"))
+            cells = (QTableWidgetItem(row.name), QTableWidgetItem(row.expected),
+                     QTableWidgetItem(row.actual), ok)
+            raw = (*row.raw, ok.text())
+            for column, item in enumerate(cells):
+                item.setToolTip(raw[column])  # the words shown, the raw value on hover
+                self.checks.setItem(index, column, item)
 
     def _fill_values(self, run_dir: Path | None) -> None:
         rows = values_table(run_dir)
