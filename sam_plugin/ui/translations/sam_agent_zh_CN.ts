@@ -1119,5 +1119,85 @@ run {run_id}, started {started} (UTC)</source>
         <source>{count} set(s)</source>
         <translation>{count} 个集合</translation>
     </message>
+    <message>
+        <source>After the undo (read back)</source>
+        <translation>撤销后（回读）</translation>
+    </message>
+    <message>
+        <source>Before the undo</source>
+        <translation>撤销前</translation>
+    </message>
+    <message>
+        <source>Put {target} back as it was before {run}</source>
+        <translation>将 {target} 恢复到{run}之前的状态</translation>
+    </message>
+    <message>
+        <source>The part did not exist before that run: it is removed.</source>
+        <translation>该次运行之前部件不存在：撤销会删除它。</translation>
+    </message>
+    <message>
+        <source>The part goes back to {nodes} nodes and {elements} elements, as it was before that run; what the run changed is lost.</source>
+        <translation>部件将恢复为该次运行之前的 {nodes} 个节点和 {elements} 个单元；该次运行所做的更改将丢失。</translation>
+    </message>
+    <message>
+        <source>Undo a run</source>
+        <translation>撤销运行</translation>
+    </message>
+    <message>
+        <source>Undo the run</source>
+        <translation>撤销该次运行</translation>
+    </message>
+    <message>
+        <source>Undo {run} on {target}?</source>
+        <translation>撤销 {target} 上{run}？</translation>
+    </message>
+    <message>
+        <source>Undone — {target} is back as it was before the run of {started}; read back and checked</source>
+        <translation>已撤销 — {target} 已恢复到 {started} 那次运行之前的状态；已回读并检查</translation>
+    </message>
+    <message>
+        <source>Undone: {run} on {target}. The part was put back as it was before that run, then read back and checked:</source>
+        <translation>已撤销：{target} 上{run}。部件已恢复到该次运行之前的状态，随后已回读并检查：</translation>
+    </message>
+    <message>
+        <source>different</source>
+        <translation>不同</translation>
+    </message>
+    <message>
+        <source>elements as before the run</source>
+        <translation>单元与运行前一致</translation>
+    </message>
+    <message>
+        <source>fingerprint of the whole part (coordinates, connectivity, sets, sections)</source>
+        <translation>整个部件的指纹（坐标、连接关系、集合、截面）</translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>nodes as before the run</source>
+        <translation>节点与运行前一致</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>part identical to before the run</source>
+        <translation>部件与运行前完全相同</translation>
+    </message>
+    <message>
+        <source>run id {run_id}</source>
+        <translation>运行编号 {run_id}</translation>
+    </message>
+    <message>
+        <source>sets as before the run</source>
+        <translation>集合与运行前一致</translation>
+    </message>
+    <message>
+        <source>the run of {started} (“{request}”)</source>
+        <translation>{started} 的运行（“{request}”）</translation>
+    </message>
 </context>
 </TS>
