@@ -61,6 +61,8 @@ from sam_plugin.ui.status_words import (
     layer_name,
     phase_words,
     plan_words,
+    retry_words,
+    waiting_words,
 )
 from sam_plugin.ui.undo_control import UndoControl
 
@@ -134,6 +136,7 @@ class SamAgentDock(QDockWidget):
         self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
         self._observed: dict[str, Any] = {}  # the last observation_completed event's data
         self._run_provider: str | None = None  # providerLabel's text when the shown run began
+        self._waiting_for_words = False  # designing, and nothing streamed yet
         self.controller: Any = None
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
@@ -731,11 +734,16 @@ class SamAgentDock(QDockWidget):
     def _on_event(self, event: Any) -> None:
         self._check_thread()
         name, data = event.event, event.data
+        if name in ("design_delta", "reasoning_delta") and self._waiting_for_words:
+            self._waiting_for_words = False  # the model answers: it is writing now
+            self.set_status(phase_words("designing"))
         if name == "design_delta":
             if data.get("reset"):
                 self.spec_view.clear()
             self.spec_view.setPlaceholderText("")
             self._append(self.spec_view, str(data.get("text", "")))
+        elif name == "provider_retry":
+            self.set_status(retry_words(data))
         elif name == "reasoning_delta":
             self.reasoning_toggle.show()
             if not self.spec_view.toPlainText():
@@ -751,8 +759,11 @@ class SamAgentDock(QDockWidget):
             phase = str(data.get("phase", ""))
             if phase == "collecting" and self._progress is None:
                 self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
+            self._waiting_for_words = phase == "designing"
             if phase == "plan" and getattr(self.controller, "plan", None) is not None:
                 self.set_status(plan_words(self.controller.plan))
+            elif phase == "designing":
+                self.set_status(waiting_words())
             elif phase not in {"complete", "failed", "cancelled", "review"}:
                 self.set_status(phase_words(phase, self._progress))
         elif name == "repair_requested":  # issue 13: the status line names the repair round
@@ -1061,9 +1072,11 @@ class SamAgentDock(QDockWidget):
         self.spec_view.setPlaceholderText("")
         if result is not None:
             plain = self._plain_reason(result)
-            self.result_view.show_result(result, self._run_dir(), back_in_review, plain=plain)
+            status = final_words(result, back_in_review, plain=plain)
+            self.result_view.show_result(result, self._run_dir(), back_in_review, plain=plain,
+                                         said=status)
             self._fit_run_splitter()
-            self.set_status(final_words(result, back_in_review, plain=plain))
+            self.set_status(status)
             error = getattr(result, "error", None)
             self.status_label.setToolTip(error.message if error is not None else "")
         if back_in_review:

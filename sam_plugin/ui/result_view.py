@@ -119,6 +119,9 @@ class ResultView(QWidget):
         self.link.setObjectName("runDirLink")
         self.link.setTextFormat(Qt.TextFormat.RichText)
         self.link.linkActivated.connect(self.open_run_dir)
+        self.link_note = wrap_in_width(QLabel())
+        self.link_note.setObjectName("runDirNote")
+        self.link_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.values = QTableWidget(0, 3)
         self.values.setObjectName("propertyValuesTable")
         self.audit = QTableWidget(0, 2)
@@ -134,7 +137,8 @@ class ResultView(QWidget):
         self.output.setMaximumHeight(90)
         self.output_title = QLabel(tr("Script output"))
         # the link first: in a short dock the tables scroll, the run directory stays in sight
-        for widget in (self.error_label, self.headline, self.link, self.table, self.checks,
+        for widget in (self.error_label, self.headline, self.link, self.link_note, self.table,
+                       self.checks,
                        self.values, self.audit, self.highlight_button, self.output_title,
                        self.output):
             layout.addWidget(widget)
@@ -186,6 +190,8 @@ class ResultView(QWidget):
         self._show_rows(COUNT_ROWS)
         self.checks.setRowCount(0)
         self.link.clear()
+        self.link_note.clear()
+        self.link_note.hide()
         self.run_dir = None
         self.set_tables_shown(False)
         self.values.setRowCount(0)
@@ -205,7 +211,8 @@ class ResultView(QWidget):
         return not self.table.isHidden()
 
     def show_result(self, result: Any, run_dir: Path | None, back_in_review: bool = False,
-                    plain: str | None = None) -> None:
+                    plain: str | None = None, said: str = "") -> None:
+        """``said``: what the status line already says (the error is not said twice)."""
         self.clear()
         self.set_tables_shown(True)
         self._fill_counts(result, run_dir)
@@ -215,8 +222,10 @@ class ResultView(QWidget):
                                     raw=(c.name, c.expected, c.actual))
                            for c in _ordered_checks(result)])
         if result.error is not None:
+            usage = getattr(result, "provider", None)
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
-                            part=getattr(result.error, "part", None))
+                            part=getattr(result.error, "part", None), said=said,
+                            replay=getattr(usage, "name", "") == "Replay")
         self.set_run_dir(run_dir)
         self._fill_values(run_dir)
         self._fill_audit(run_dir)
@@ -347,15 +356,21 @@ class ResultView(QWidget):
         return not self.table.isRowHidden(ROW_KEYS.index(key))
 
     def show_error(self, layer: str, message: str, back_in_review: bool,
-                   plain: str | None = None, part: str | None = None) -> None:
+                   plain: str | None = None, part: str | None = None, said: str = "",
+                   replay: bool = False) -> None:
         """The message in words (``plain`` when the dock knows better words), the raw one in
-        the tooltip and the run directory."""
+        the tooltip and the run directory; then what to do. When ``said`` (the status line)
+        already holds the whole message, only what to do is added here."""
         from sam_plugin.ui.plain_words import plain_message
 
         words = plain or plain_message(message)
+        action = error_action(layer, back_in_review, part, message=message, replay=replay)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
+        if said and _one_line(words) in _one_line(said) and \
+                tr("(the whole message is below)") not in said:
+            text = ""
         self.error_label.setToolTip(message)
-        self.error_label.setText(breakable(f"{text}\n{error_action(layer, back_in_review, part)}"))
+        self.error_label.setText(breakable(f"{text}\n{action}" if text else action))
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 
@@ -375,9 +390,16 @@ class ResultView(QWidget):
                           f"<small>{run_dir.name}</small>")
 
     def open_run_dir(self, url: str = "") -> bool:
+        """Open the run directory in the file manager; without one, say where it is."""
         if self.run_dir is None:
             return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.run_dir)))
+        opened = QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.run_dir)))
+        if not opened:
+            self.link_note.setText(breakable(tr(
+                "No file manager could open the run directory; it is {path} (History → "
+                "Details… shows its files here).").format(path=self.run_dir)))
+            self.link_note.show()
+        return bool(opened)
 
     def value_rows(self) -> list[tuple[str, str, str]]:
         return [tuple(self.values.item(r, c).text() for c in range(3))  # type: ignore[misc]  # 3 columns
@@ -394,6 +416,12 @@ class ResultView(QWidget):
 
 
 OUTPUT_FILE = "script_output.txt"
+
+
+def _one_line(text: str) -> str:
+    """``text`` as the status line joins it (bullets and line breaks as " — ")."""
+    parts = [line.strip().lstrip("- ").strip() for line in text.splitlines()]
+    return " ".join(" — ".join(p for p in parts if p).split())
 
 
 def _read_output(run_dir: Path | None) -> str:

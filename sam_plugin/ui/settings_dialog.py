@@ -10,6 +10,7 @@ import asyncio
 import os
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from PySide6.QtWidgets import (
@@ -54,7 +55,7 @@ async def test_connection(settings: ProviderSettings) -> str:
         async with httpx.AsyncClient(timeout=timeout) as client:
             response = await client.get(url, headers=headers)
     except httpx.HTTPError as error:
-        return tr("Connection failed: {error}").format(error=type(error).__name__ + f" {error}")
+        return connection_failure(error, settings)
     if response.status_code in (401, 403):
         return tr("The endpoint answered {status}: check the API key.").format(
             status=response.status_code)
@@ -69,6 +70,27 @@ async def test_connection(settings: ProviderSettings) -> str:
         return tr("Connected, but model {model} is not listed ({count} models available).").format(
             model=settings.model, count=len(names))
     return tr("Connected ({count} models listed).").format(count=len(names))
+
+
+def connection_failure(error: httpx.HTTPError, settings: ProviderSettings) -> str:
+    """Why Test connection got no answer, in words (httpx's own names are in the log)."""
+    from sam_plugin.ui.plain_words import UNKNOWN_HOST
+
+    host = urlsplit(settings.base_url.strip()).netloc or settings.base_url.strip()
+    if isinstance(error, httpx.ConnectTimeout):
+        return tr("No answer from {host} within {seconds:g} s: check the base URL, and that "
+                  "the server is running and reachable from here.").format(
+            host=host, seconds=settings.connect_timeout)
+    if isinstance(error, httpx.ConnectError):
+        if UNKNOWN_HOST.search(f"cannot reach {host}: {error}"):
+            return tr("{host} is not a host name this computer knows: check the base "
+                      "URL.").format(host=host)
+        return tr("Nothing answers at {host}: check the base URL, and that the server is "
+                  "running.").format(host=host)
+    if isinstance(error, httpx.TimeoutException):
+        return tr("{host} took the connection but did not answer in time.").format(host=host)
+    return tr("Could not talk to {host}: {error}").format(host=host,
+                                                           error=str(error) or type(error).__name__)
 
 
 # (settings field, objectName, label): the profile options a user may override

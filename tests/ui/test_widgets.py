@@ -242,8 +242,9 @@ def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):
     lease = attach_qasync()
     try:
         dialog.test_button.click()
-        qtbot.waitUntil(lambda: dialog.test_result.text().startswith("Connection failed: "),
-                        timeout=10_000)
+        qtbot.waitUntil(lambda: dialog.test_result.text() == (
+            f"Nothing answers at 127.0.0.1:{port}: check the base URL, and that the server is "
+            "running."), timeout=10_000)
     finally:
         release_qasync(lease)
 

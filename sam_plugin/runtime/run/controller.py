@@ -230,6 +230,10 @@ class _Relay(StreamListener):
         if self._spec:
             self._emit("design_delta", {"text": "", "reset": True})
 
+    def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
+        self._emit("provider_retry", {"attempt": attempt, "of": attempts, "host": host,
+                                      "reason": str(error)})
+
 
 class RunController:
     _scrubber: Scrubber | None = None  # made on first use, remade when the key changes

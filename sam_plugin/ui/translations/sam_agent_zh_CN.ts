@@ -1199,5 +1199,61 @@ run {run_id}, started {started} (UTC)</source>
         <source>the run of {started} (“{request}”)</source>
         <translation>{started} 的运行（“{request}”）</translation>
     </message>
+    <message>
+        <source>Connecting to {host} (try {attempt} of {of}) — the last try: {reason}</source>
+        <translation>正在连接 {host}（第 {attempt} 次，共 {of} 次）— 上一次：{reason}</translation>
+    </message>
+    <message>
+        <source>Could not talk to {host}: {error}</source>
+        <translation>无法与 {host} 通信：{error}</translation>
+    </message>
+    <message>
+        <source>Designing — waiting for the model to answer</source>
+        <translation>设计中 — 等待模型回应</translation>
+    </message>
+    <message>
+        <source>No answer from {host} within {seconds:g} s: check the base URL, and that the server is running and reachable from here.</source>
+        <translation>{host} 在 {seconds:g} 秒内没有回应：请检查服务地址，并确认服务器正在运行且从本机可以访问。</translation>
+    </message>
+    <message>
+        <source>No file manager could open the run directory; it is {path} (History → Details… shows its files here).</source>
+        <translation>没有文件管理器能打开运行目录；它位于 {path}（“历史 → 详情…”可在此查看其中的文件）。</translation>
+    </message>
+    <message>
+        <source>Nothing answers at {host}: check the base URL, and that the server is running.</source>
+        <translation>{host} 没有任何服务应答：请检查服务地址，并确认服务器正在运行。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the API key in Settings…, then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查 API 密钥，然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the base URL in Settings… and that the model server there is running, then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查服务地址，并确认该地址上的模型服务器正在运行，然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the provider in Settings… (URL, model, API key), then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查模型服务（URL、模型、API 密钥），然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Pick a request under Examples (the replay answers only those), or choose a live model in Settings….</source>
+        <translation>未执行任何操作。请在“示例”中选择一个请求（回放只应答这些请求），或在“设置…”中选择在线模型。</translation>
+    </message>
+    <message>
+        <source>nothing answers at {host}</source>
+        <translation>{host} 没有任何服务应答</translation>
+    </message>
+    <message>
+        <source>{host} is not a host name this computer knows</source>
+        <translation>{host} 不是本机能解析的主机名</translation>
+    </message>
+    <message>
+        <source>{host} is not a host name this computer knows: check the base URL.</source>
+        <translation>{host} 不是本机能解析的主机名：请检查服务地址。</translation>
+    </message>
+    <message>
+        <source>{host} took the connection but did not answer in time.</source>
+        <translation>{host} 接受了连接，但没有及时回应。</translation>
+    </message>
 </context>
 </TS>
