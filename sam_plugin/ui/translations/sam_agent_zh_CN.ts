@@ -1255,5 +1255,81 @@ run {run_id}, started {started} (UTC)</source>
         <source>{host} took the connection but did not answer in time.</source>
         <translation>{host} 接受了连接，但没有及时回应。</translation>
     </message>
+    <message>
+        <source>(as usual for this kind of server)</source>
+        <translation>（按此类服务器的惯例）</translation>
+    </message>
+    <message>
+        <source>(from the URL: {kind})</source>
+        <translation>（根据地址：{kind}）</translation>
+    </message>
+    <message>
+        <source>Ask for one operation per answer</source>
+        <translation>每次回答只要求一个操作</translation>
+    </message>
+    <message>
+        <source>Corrections after a rejected operation</source>
+        <translation>操作被拒绝后的更正次数</translation>
+    </message>
+    <message>
+        <source>How often the model may correct an operation the plugin rejected, before the run goes back to Review (0: never)</source>
+        <translation>插件拒绝某个操作后，模型最多可更正几次，之后运行回到审阅（0：不更正）</translation>
+    </message>
+    <message>
+        <source>Idle timeout (s): the longest silence in an answer</source>
+        <translation>空闲超时（秒）：回答中最长的停顿</translation>
+    </message>
+    <message>
+        <source>Kind of server</source>
+        <translation>服务器类型</translation>
+    </message>
+    <message>
+        <source>Not saved yet — {words} Press Save anyway to keep these settings all the same.</source>
+        <translation>尚未保存 — {words} 如仍要保留这些设置，请点击“仍然保存”。</translation>
+    </message>
+    <message>
+        <source>Save anyway</source>
+        <translation>仍然保存</translation>
+    </message>
+    <message>
+        <source>Testing {url} before saving…</source>
+        <translation>保存前正在测试 {url}…</translation>
+    </message>
+    <message>
+        <source>The model writes its operations as text</source>
+        <translation>模型以文本形式写出操作</translation>
+    </message>
+    <message>
+        <source>The server holds answers to the exact format</source>
+        <translation>服务器强制回答符合确切格式</translation>
+    </message>
+    <message>
+        <source>Total timeout (s): the longest one answer may take</source>
+        <translation>总超时（秒）：一次回答最长可用时间</translation>
+    </message>
+    <message>
+        <source>llama.cpp server</source>
+        <translation>llama.cpp 服务器</translation>
+    </message>
+    <message>
+        <source>another OpenAI-compatible server</source>
+        <translation>其他兼容 OpenAI 的服务器</translation>
+    </message>
+    <message>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <source>DeepSeek</source>
+        <translation>DeepSeek</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
 </context>
 </TS>
