@@ -10,24 +10,27 @@ from typing import Any
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from sam_plugin.runtime.verify.property_verifier import values_table
 from sam_plugin.ui.audit_findings import Finding, audit_findings
-from sam_plugin.ui.check_words import check_name, check_value
+from sam_plugin.ui.check_words import CheckRow, check_row
 from sam_plugin.ui.fitting import breakable, wrap_in_width
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.output_words import output_words
 from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
-from sam_plugin.ui.undo_view import CheckRow, UndoOutcome, undo_checks, undo_headline
+from sam_plugin.ui.undo_view import UndoOutcome, undo_checks, undo_headline
 
 COUNT_ROWS = ("nodes", "elements", "QUAD", "TRI", "BEAM", "sets")
 # "unchanged" stands for the six count rows when none of them changed (a Property run, an
@@ -135,7 +138,8 @@ class ResultView(QWidget):
         self.output.setObjectName("scriptOutputView")
         self.output.setReadOnly(True)
         self.output.setMaximumHeight(90)
-        self.output_title = QLabel(tr("Script output"))
+        self.output_title = self._output_header()
+        self.printed = ""  # the script's output as printed (the view shows it in words)
         # the link first: in a short dock the tables scroll, the run directory stays in sight
         for widget in (self.error_label, self.headline, self.link, self.link_note, self.table,
                        self.checks,
@@ -161,7 +165,8 @@ class ResultView(QWidget):
         # are elided in the middle (the whole value is the cell's tooltip)
         header.setMaximumSectionSize(CHECK_VALUE_MAX_WIDTH)
         self.checks.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.checks.setWordWrap(False)
+        # a check's name wraps rather than being cut off; its values are short words
+        self.checks.setWordWrap(True)
         self.checks.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.checks.verticalHeader().hide()
         # several checks stay in sight; in a short dock the result scrolls instead
@@ -217,10 +222,7 @@ class ResultView(QWidget):
         self.set_tables_shown(True)
         self._fill_counts(result, run_dir)
         # a check that failed is what the analyst must see first
-        self._fill_checks([CheckRow(name=check_name(c.name), expected=check_value(c.expected),
-                                    actual=check_value(c.actual), ok=c.ok,
-                                    raw=(c.name, c.expected, c.actual))
-                           for c in _ordered_checks(result)])
+        self._fill_checks([check_row(c) for c in _ordered_checks(result)])
         if result.error is not None:
             usage = getattr(result, "provider", None)
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
@@ -248,7 +250,6 @@ class ResultView(QWidget):
 
     def _fill_checks(self, rows: list[CheckRow]) -> None:
         self.checks.setRowCount(len(rows))
-        self._fit_height(self.checks, max(5, len(rows)), rows_shown=12)
         for index, row in enumerate(rows):
             ok = QTableWidgetItem(tr("yes") if row.ok else tr("NO"))
             ok.setForeground(QColor("#1a7f37") if row.ok else QColor("#cf222e"))
@@ -258,6 +259,22 @@ class ResultView(QWidget):
             for column, item in enumerate(cells):
                 item.setToolTip(raw[column])  # the words shown, the raw value on hover
                 self.checks.setItem(index, column, item)
+        self._fit_checks()
+
+    def _fit_checks(self) -> None:
+        """Rows as tall as their wrapped names; the table shows up to twelve of them."""
+        table = self.checks
+        table.resizeRowsToContents()
+        count = table.rowCount()
+        heights = [max(ROW_HEIGHT, table.rowHeight(r)) for r in range(min(count, 12))]
+        heights += [ROW_HEIGHT] * max(0, 5 - len(heights))  # room for five, at least
+        header = table.horizontalHeader().sizeHint().height()
+        table.setFixedHeight(sum(heights) + header + 6)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        if self.checks.rowCount():
+            self._fit_checks()  # names wrap anew at the new width
 
     def _fill_values(self, run_dir: Path | None) -> None:
         rows = values_table(run_dir)
@@ -273,7 +290,7 @@ class ResultView(QWidget):
         self.audit.setRowCount(len(self._findings))
         for row, finding in enumerate(self._findings):
             name = finding.name
-            if self.length_unit and finding.name == tr("Bounding box"):
+            if self.length_unit and finding.length:
                 name = f"{name} ({self.length_unit})"
             for column, text in enumerate((name, finding.value)):
                 item = QTableWidgetItem(text)
@@ -307,9 +324,31 @@ class ResultView(QWidget):
         if labels:
             self.highlightRequested.emit(labels)
 
+    def _output_header(self) -> QWidget:
+        """"Script output" and the button that shows it as printed."""
+        header = QWidget()
+        row = QHBoxLayout(header)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(tr("Script output")), 1)
+        self.output_raw_button = QToolButton()
+        self.output_raw_button.setObjectName("outputRawButton")
+        self.output_raw_button.setText(tr("As printed"))
+        self.output_raw_button.setCheckable(True)
+        self.output_raw_button.setToolTip(tr("Show what the script printed, word for word "
+                                             "(script_output.txt)"))
+        self.output_raw_button.toggled.connect(self._show_printed)
+        row.addWidget(self.output_raw_button)
+        return header
+
+    def _show_printed(self, printed: bool) -> None:
+        self.output.setPlainText(self.printed.rstrip() if printed else
+                                 output_words(self.printed))
+
     def show_output(self, text: str) -> None:
-        """What the script printed (also in ``script_output.txt``)."""
-        self.output.setPlainText(text.rstrip())
+        """What the script printed, in words (as printed: one click; ``script_output.txt``)."""
+        self.printed = text
+        self.output_raw_button.setChecked(False)
+        self._show_printed(False)
         shown = bool(text.strip())
         self.output.setVisible(shown)
         self.output_title.setVisible(shown)

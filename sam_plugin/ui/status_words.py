@@ -115,7 +115,9 @@ def provider_action(message: str, replay: bool) -> str:
 
 def plan_words(plan: Any) -> str:
     """Status text while a run waits at its plan (contains ``Plan`` in English, §9)."""
-    return tr("Plan: {summary}, waiting for you to execute").format(summary=plan.summary())
+    from sam_plugin.ui.plan_text import plan_summary
+
+    return tr("Plan: {summary}, waiting for you to execute").format(summary=plan_summary(plan))
 
 
 def final_words(result: Any, back_in_review: bool = False, plain: str | None = None) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, StateSummary, run_started
+from sam_plugin.ui.check_words import CheckRow
 from sam_plugin.ui.i18n import tr
 
 REQUEST_SHOWN = 70  # characters of the request a question or a status line quotes
@@ -30,17 +31,6 @@ class RunWords:
         """``the run of 2026-12-01 14:32:05 ("build a 60 x 100 plate …")``."""
         return tr("the run of {started} (“{request}”)").format(
             started=self.started, request=_quoted(self.request))
-
-
-@dataclass(frozen=True)
-class CheckRow:
-    """One row of the checks table: the words shown, and the raw values for the tooltip."""
-
-    name: str
-    expected: str
-    actual: str
-    ok: bool
-    raw: tuple[str, str, str] = ("", "", "")
 
 
 @dataclass(frozen=True)
