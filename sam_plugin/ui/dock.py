@@ -164,6 +164,11 @@ class SamAgentDock(QDockWidget):
         self.replay_banner.setStyleSheet(REPLAY_STYLE)
         self.replay_banner.hide()
         layout.addWidget(self.replay_banner)
+        self.font_notice = wrap_in_width(QLabel())  # a language no installed font can draw
+        self.font_notice.setObjectName("fontNotice")
+        self.font_notice.setStyleSheet(REPLAY_STYLE)
+        self.font_notice.hide()
+        layout.addWidget(self.font_notice)
         top = QHBoxLayout()
         self.provider_label = QLabel()
         self.provider_label.setObjectName("providerLabel")
@@ -678,6 +683,10 @@ class SamAgentDock(QDockWidget):
 
     def show_binding_problem(self, text: str) -> None:
         self.show_replay_notice(text)
+
+    def show_font_problem(self, text: str) -> None:
+        self.font_notice.setText(text)
+        self.font_notice.show()
 
     def _display_target(self) -> None:
         """The viewport shows the part the dock now targets (host API ``setValues``), or

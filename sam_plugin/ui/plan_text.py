@@ -26,11 +26,12 @@ def plan_summary(plan: Any) -> str:
     """``3 operations, 1 destructive, 2 warnings`` (the status line's words)."""
     count = len(plan.calls)
     text = tr("1 operation") if count == 1 else tr("{count} operations").format(count=count)
+    comma = tr(", ")  # the list separator of the language ("，" in Chinese)
     if plan.destructive:
-        text += ", " + (tr("1 destructive") if len(plan.destructive) == 1 else
+        text += comma + (tr("1 destructive") if len(plan.destructive) == 1 else
                         tr("{count} destructive").format(count=len(plan.destructive)))
     if plan.warnings:
-        text += ", " + (tr("1 warning") if len(plan.warnings) == 1 else
+        text += comma + (tr("1 warning") if len(plan.warnings) == 1 else
                         tr("{count} warnings").format(count=len(plan.warnings)))
     return text
 
@@ -66,7 +67,7 @@ def operation_words(op: Any) -> str:
         return text
     if op.text in ("adds", "removes", "removes, beyond what the call names"):
         return text.format(what=_and(groups))
-    return f"{text}: {', '.join(groups)}"
+    return tr("{what}: {entities}").format(what=text, entities=tr(", ").join(groups))
 
 
 def touched_words(group: Any) -> str:
@@ -103,20 +104,20 @@ def label_runs(labels: list[int]) -> str:
 def state_words(state: Any) -> str:
     text = tr("{nodes} nodes, {elements} elements").format(nodes=state.nodes,
                                                            elements=state.elements)
-    shapes = ", ".join(f"{v} {k}" for k, v in state.shapes.items() if v not in ("0", ""))
+    shapes = tr(", ").join(f"{v} {k}" for k, v in state.shapes.items() if v not in ("0", ""))
     if shapes:
-        text += f" ({shapes})"
+        text += tr(" ({shapes})").format(shapes=shapes)
+    more = []
     if state.sets:
-        text += "; " + tr("sets {names}").format(names=", ".join(state.sets))
+        more.append(tr("sets {names}").format(names=", ".join(state.sets)))
     if state.sections:
-        text += "; " + tr("sections {names}").format(names=", ".join(state.sections))
+        more.append(tr("sections {names}").format(names=", ".join(state.sections)))
     if state.assigned_elements not in (None, "0"):
-        text += "; " + tr("{count} elements with a section").format(
-            count=state.assigned_elements)
+        more.append(tr("{count} elements with a section").format(count=state.assigned_elements))
     if state.bounding_box is not None:
-        text += "; " + tr("in the box {low} to {high}").format(low=point(state.bounding_box[0]),
-                                                            high=point(state.bounding_box[1]))
-    return text
+        more.append(tr("in the box {low} to {high}").format(low=point(state.bounding_box[0]),
+                                                            high=point(state.bounding_box[1])))
+    return tr("; ").join([text, *more])
 
 
 def basis_words(basis: str) -> str:
@@ -311,13 +312,13 @@ def _checks(text: str) -> str:
              "coincident_nodes": tr("coincident nodes"),
              "degenerate_elements": tr("degenerate elements"), "quality": tr("quality"),
              "default checks": tr("the usual checks")}
-    return ", ".join(names.get(part.strip(), part.strip()) for part in text.split(","))
+    return tr(", ").join(names.get(part.strip(), part.strip()) for part in text.split(","))
 
 
 def _and(groups: list[str]) -> str:
     if len(groups) == 1:
         return groups[0]
-    return tr("{first} and {last}").format(first=", ".join(groups[:-1]), last=groups[-1])
+    return tr("{first} and {last}").format(first=tr(", ").join(groups[:-1]), last=groups[-1])
 
 
 def _capital(text: str) -> str:

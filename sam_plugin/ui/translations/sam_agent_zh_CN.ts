@@ -1333,7 +1333,7 @@ run {run_id}, started {started} (UTC)</source>
     </message>
     <message>
         <source>1 destructive</source>
-        <translation>1 个破坏性</translation>
+        <translation>1 处破坏性更改</translation>
     </message>
     <message>
         <source>1 element</source>
@@ -1717,7 +1717,7 @@ run {run_id}, started {started} (UTC)</source>
     </message>
     <message>
         <source>{count} destructive</source>
-        <translation>{count} 个破坏性</translation>
+        <translation>{count} 处破坏性更改</translation>
     </message>
     <message>
         <source>{count} elements with a section</source>
@@ -1758,6 +1758,22 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>{refined} elements refined {levels}, {created} new elements in their place; {nodes} new nodes</source>
         <translation>细化了 {refined} 个单元{levels}，由 {created} 个新单元取代；新增 {nodes} 个节点</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>{what}: {entities}</source>
+        <translation>{what}：{entities}</translation>
+    </message>
+    <message>
+        <source> ({shapes})</source>
+        <translation>（{shapes}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 </TS>
