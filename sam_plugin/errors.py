@@ -40,6 +40,7 @@ a broken state), beside ``SamAgentError``::
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
     │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
     │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
+    │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
     │   └── UsageError                         bad command-line input (exit code 2)
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
@@ -291,6 +292,11 @@ class NotUnknown(SamAgentError, ValueError):
 class SaveConflict(SamAgentError, RuntimeError):
     """A file ``--save`` would replace changed since the workspace was opened; nothing was
     written."""
+
+
+class EnvironmentValueError(SamAgentError, ValueError):
+    """A ``SAM_AGENT_*`` variable holds a value that cannot be used (names it and the legal
+    values)."""
 
 
 class UndoRefused(SamAgentError):
