@@ -77,17 +77,12 @@ def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
             settings)
 
     def factory() -> Any:
-        from sam_plugin.runtime.config.settings import ProviderSettings
         from sam_plugin.runtime.host_gateway import HostGateway
         from sam_plugin.runtime.run.controller import RunController
 
         choice = chooser.current()
         saved = store.load()
-        settings = choice.settings(replay_url)
-        if choice.is_replay and saved.get("plan_wait"):  # the plan gate is no provider matter
-            settings = ProviderSettings.model_validate(
-                {**settings.model_dump(), "plan_wait": saved["plan_wait"]})
-        return RunController(runs_dir=runs_dir, settings=settings,
+        return RunController(runs_dir=runs_dir, settings=choice.settings(replay_url),
                              host=HostGateway(host.sam_module),
                              provider_factory=provider_factory,
                              language=ui_language(getattr(host, "locale", None)),
