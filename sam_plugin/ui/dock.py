@@ -332,6 +332,7 @@ class SamAgentDock(QDockWidget):
         self.execute_button = QPushButton(tr("Execute"))
         self.execute_button.setObjectName("executeButton")
         self.execute_button.setEnabled(False)
+        self.execute_button.hide()  # only while a plan waits: the room goes to the result
 
     def _show_plan(self, controller: Any) -> None:
         """The run waits at its plan: show it (and its preview), Execute or Cancel."""
@@ -344,6 +345,7 @@ class SamAgentDock(QDockWidget):
         self.submit_button.setEnabled(False)
         self.confirm_button.setEnabled(False)
         self.execute_button.setEnabled(True)
+        self.execute_button.show()
         self.cancel_button.setEnabled(True)
         self.set_status(plan_words(plan))
 
@@ -351,6 +353,7 @@ class SamAgentDock(QDockWidget):
         self.plan_view.clear_plan()
         self.plan_preview.clear_preview()
         self.execute_button.setEnabled(False)
+        self.execute_button.hide()
         self._compact_spec(False)
 
     def _compact_spec(self, compact: bool) -> None:

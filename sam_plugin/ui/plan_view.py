@@ -72,8 +72,10 @@ class PlanView(QTextBrowser):
             for kind, text in self.lines():
                 weight = "bold" if kind in BOLD_KINDS else "normal"
                 colour = LINE_COLOURS.get(kind, "#24292f")
+                # an indented line wraps under its own start, not under the margin
+                indent = 1.2 if text.startswith(" ") else 0.0
                 rows.append(f'<div style="color:{colour}; font-weight:{weight}; '
-                            f'white-space:pre-wrap;">{html.escape(text)}</div>')
+                            f'margin-left:{indent}em;">{html.escape(text.strip())}</div>')
             body = "".join(rows)
             link = (RAW_LINK, tr("Show the raw plan (as in plan.json, with the script's "
                                  "SHA-256)"))
