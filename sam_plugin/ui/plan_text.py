@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from sam_plugin.compilers.plan import label_runs
 from sam_plugin.compilers.plan_words import point
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plain_words import tool_words
@@ -84,21 +85,6 @@ def touched_words(group: Any) -> str:
         text += " " + tr("in the box {low} to {high}").format(low=point(group.box[0]),
                                                                high=point(group.box[1]))
     return text
-
-
-def label_runs(labels: list[int]) -> str:
-    """``[1-16, 20]``: consecutive labels as ranges."""
-    runs: list[str] = []
-    ordered = sorted(labels)
-    start = prev = ordered[0] if ordered else 0
-    for label in [*ordered[1:], None]:
-        if label is not None and label == prev + 1:
-            prev = label
-            continue
-        runs.append(str(start) if start == prev else f"{start}-{prev}")
-        if label is not None:
-            start = prev = label
-    return "[" + ", ".join(runs) + "]" if ordered else "[]"
 
 
 def state_words(state: Any) -> str:

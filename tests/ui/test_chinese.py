@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from sam_plugin.demo.examples import example_by_id, load_examples
 
 TIMEOUT_MS = 20_000
@@ -118,38 +120,26 @@ def test_one_word_for_the_spec_box_and_the_spec(qtbot, replay, workspace):
         window.shutdown()
 
 
-def test_without_a_chinese_font_the_dock_says_so_in_english(qtbot, ui_env, workspace,
-                                                            monkeypatch):
-    from sam_plugin.ui import font_check
-
-    monkeypatch.setattr(font_check, "has_chinese_font", lambda: False)
-    window, dock = _chinese_window(qtbot, workspace)
-    try:
-        notice = dock.font_notice
-        assert not notice.isHidden()
-        assert notice.text().startswith("No Chinese font is installed, so the Chinese interface "
-                                        "shows empty boxes.")
-        assert "fonts-noto-cjk" in notice.text()
-    finally:
-        window.shutdown()
-
-
-def test_with_a_chinese_font_or_in_english_no_font_notice(qtbot, ui_env, workspace,
-                                                         monkeypatch):
+@pytest.mark.parametrize(("locale", "font", "said"), [
+    ("zh_CN", False, True),  # empty boxes otherwise: say so, in English
+    ("zh_CN", True, False),
+    ("en_US", False, False),  # English needs no Chinese font
+])
+def test_a_missing_chinese_font_is_said_in_english(qtbot, ui_env, workspace, monkeypatch,
+                                                   locale, font, said):
     import sam_host
 
     from sam_plugin.ui import font_check
 
-    monkeypatch.setattr(font_check, "has_chinese_font", lambda: True)
-    window, dock = _chinese_window(qtbot, workspace)
+    monkeypatch.setattr(font_check, "has_chinese_font", lambda: font)
+    window = sam_host.create_window(workspace, locale=locale)
+    qtbot.addWidget(window)
     try:
-        assert dock.font_notice.isHidden()
+        notice = window.findChild(object, "samAgentDock").font_notice
+        assert notice.isHidden() is not said
+        if said:
+            assert notice.text().startswith("No Chinese font is installed, so the Chinese "
+                                            "interface shows empty boxes.")
+            assert "fonts-noto-cjk" in notice.text()
     finally:
         window.shutdown()
-    monkeypatch.setattr(font_check, "has_chinese_font", lambda: False)
-    english = sam_host.create_window(workspace, locale="en_US")
-    qtbot.addWidget(english)
-    try:
-        assert english.findChild(object, "samAgentDock").font_notice.isHidden()
-    finally:
-        english.shutdown()

@@ -9,8 +9,8 @@ import socket
 from collections.abc import Iterator
 
 import pytest
+from plan_steps import to_review
 
-from sam_plugin.demo.examples import example_by_id
 from sam_plugin.runtime.config.store import SettingsStore
 
 TIMEOUT_MS = 20_000
@@ -52,12 +52,7 @@ def test_plan_waits_for_execute_can_be_chosen_and_works_under_the_replay(qtbot, 
     combo.setCurrentIndex(combo.findData("never"))
     dialog.save_button.click()  # the replay needs no test: saved at once
     assert json.loads(SettingsStore().path.read_text())["plan_wait"] == "never"
-    example = example_by_id("plate")
-    dock.set_target(example.mode, example.model, example.part)
-    dock.request_edit.setPlainText(example.request)
-    dock.submit_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
+    to_review(qtbot, dock, "plate")
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
     assert dock.status_label.text() == "Verified"  # no stop at the plan: "never" held

@@ -4,9 +4,7 @@ after a resize, and a long error wraps instead of widening the dock."""
 
 from __future__ import annotations
 
-from sam_plugin.demo.examples import example_by_id
-
-TIMEOUT_MS = 20_000
+from plan_steps import to_plan
 
 
 def _rect_in_window(window, widget):
@@ -15,25 +13,13 @@ def _rect_in_window(window, widget):
     return QRect(widget.mapTo(window, widget.rect().topLeft()), widget.size())
 
 
-def _to_plan(qtbot, dock, example_id="copy_merge"):
-    example = example_by_id(example_id)
-    dock.set_target(example.mode, example.model, example.part)
-    dock.request_edit.setPlainText(example.request)
-    dock.submit_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
-    dock.confirm_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Plan" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
-    qtbot.wait(50)
-
-
 def test_a_plan_on_a_1024_by_640_screen_keeps_the_window_and_the_buttons(
         qtbot, replay, host_window, dock):
     host_window.resize(1024, 640)
     host_window.show()
     qtbot.waitExposed(host_window)
-    _to_plan(qtbot, dock)
+    to_plan(qtbot, dock, "copy_merge")
+    qtbot.wait(50)
     assert host_window.height() == 640  # the dock scrolls; it does not grow the window
     window_rect = host_window.rect()
     scroll = dock.findChild(type(dock.widget()), "runScroll")

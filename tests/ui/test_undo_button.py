@@ -81,15 +81,10 @@ def test_undo_asks_first_naming_the_run_by_its_request_and_time(qtbot, replay, d
 
 
 def test_after_an_undo_the_result_shows_the_undo_read_back_and_checked(qtbot, replay, dock):
-    from plan_steps import confirm_through_plan
+    from plan_steps import approve_plan, to_plan
 
-    example = example_by_id("copy_merge")
-    dock.set_target(example.mode, example.model, example.part)
-    dock.request_edit.setPlainText(example.request)
-    dock.submit_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
-    confirm_through_plan(qtbot, dock)
+    to_plan(qtbot, dock, "copy_merge")
+    approve_plan(qtbot, dock)
     assert dock.status_label.text() == "Verified"
     assert ("node count", "45", "45", "yes") in dock.result_view.check_rows()
     _answer_undo(dock, yes=True)

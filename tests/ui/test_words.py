@@ -7,25 +7,10 @@ from __future__ import annotations
 
 import re
 
-from plan_steps import approve_plan
+from plan_steps import approve_plan, to_plan
 
-from sam_plugin.demo.examples import example_by_id
-
-TIMEOUT_MS = 20_000
 PROGRAMMER_WORDS = ("call(s)", "transform_part", "repair_part", "audit_part", "sha256",
                     "prediction:", "coincident_nodes", "warning(s)")
-
-
-def _to_plan(qtbot, dock, example_id: str) -> None:
-    example = example_by_id(example_id)
-    dock.set_target(example.mode, example.model, example.part)
-    dock.request_edit.setPlainText(example.request)
-    dock.submit_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
-    dock.confirm_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Plan" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
 
 
 def test_the_plan_reads_in_operations_nodes_and_elements(qtbot, replay, dock):
@@ -33,7 +18,7 @@ def test_the_plan_reads_in_operations_nodes_and_elements(qtbot, replay, dock):
 
     from sam_plugin.ui.plan_view import RAW_LINK, WORDS_LINK
 
-    _to_plan(qtbot, dock, "copy_merge")
+    to_plan(qtbot, dock, "copy_merge")
     assert dock.status_label.text() == "Plan: 3 operations, 1 destructive, waiting for you to " \
                                        "execute"
     text = dock.plan_view.toPlainText()
@@ -59,7 +44,7 @@ def test_the_plan_reads_in_operations_nodes_and_elements(qtbot, replay, dock):
 
 
 def test_a_refine_plan_and_its_output_in_words(qtbot, replay, dock):
-    _to_plan(qtbot, dock, "refine")
+    to_plan(qtbot, dock, "refine")
     lines = [line.strip() for line in dock.plan_view.toPlainText().splitlines()]
     assert ("– refine all elements once: each becomes 4 smaller ones (2 for a beam) that keep "
             "its section, orientation and sets: 16 elements [1-16]") in lines
@@ -73,7 +58,7 @@ def test_a_refine_plan_and_its_output_in_words(qtbot, replay, dock):
 
 
 def test_check_rows_say_fingerprints_and_comparisons_in_words(qtbot, replay, dock):
-    _to_plan(qtbot, dock, "steel_shell")
+    to_plan(qtbot, dock, "steel_shell")
     approve_plan(qtbot, dock)
     rows = {row[0]: row[1:] for row in dock.result_view.check_rows()}
     assert rows["geometry unchanged"] == ("as before the run", "as before the run", "yes")
@@ -111,7 +96,7 @@ def test_a_long_check_name_wraps_instead_of_being_cut(qtbot, tmp_path):
 
 def test_history_details_show_the_plan_and_result_in_words_raw_one_click_away(
         qtbot, replay, dock):
-    _to_plan(qtbot, dock, "copy_merge")
+    to_plan(qtbot, dock, "copy_merge")
     approve_plan(qtbot, dock)
     worded = dock.plan_view  # hidden now; Details shows the same words from plan.json
     dock.history.refresh()
@@ -142,7 +127,7 @@ def test_history_details_show_the_plan_and_result_in_words_raw_one_click_away(
 
 def test_the_audit_labels_its_own_distance_and_shows_the_merge_tolerance_used(
         qtbot, replay, dock):
-    _to_plan(qtbot, dock, "copy_merge")
+    to_plan(qtbot, dock, "copy_merge")
     approve_plan(qtbot, dock)
     rows = dict(dock.result_view.audit_rows())
     assert "Merge tolerance" not in rows  # an unlabelled number beside a merge of 0.001
