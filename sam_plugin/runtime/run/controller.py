@@ -66,10 +66,6 @@ __all__ = ["ControllerBusy", "ControllerEvent", "ControllerStateError", "DRIFT_M
 
 CANCEL_SETTLE_SECONDS = 2.0
 
-    def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
-        self._emit("provider_retry", {"attempt": attempt, "of": attempts, "host": host,
-                                      "reason": str(error)})
-
 
 class RunController:
     _scrubber: Scrubber | None = None  # made on first use, remade when the key changes
