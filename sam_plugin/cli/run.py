@@ -338,6 +338,10 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
     print(f"sam-agent: provider: {choice.describe()} ({where.get(choice.reason, 'flags')})",
           file=err)
+    from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
+
+    if Scrubber(settings.api_key.get_secret_value()).short_key:
+        print(f"sam-agent: warning: {SHORT_KEY_WARNING}", file=err)
     return settings, choice.name()
 
 

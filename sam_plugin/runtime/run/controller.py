@@ -90,7 +90,7 @@ from sam_plugin.runtime.store.run_store import (
     recover_unknown_runs,
     tool_response_name,
 )
-from sam_plugin.runtime.store.scrubber import Scrubber
+from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
 from sam_plugin.runtime.store.undo import (
     UndoBudget,
     keep_snapshot,
@@ -128,6 +128,11 @@ PREFLIGHT_STOPPED = (
 SCRIPT_REFUSED = (
     "The script guard refused it before its first line ran: the part was not modified. "
     "This run is not retried; the composed script held a construct scripts may not use."
+)
+
+SCRIPT_HOLDS_KEY = (
+    "the composed script would hold the API key (or part of it), which no script, run file "
+    "or saved database may hold; nothing was shown or executed"
 )
 
 
@@ -290,6 +295,8 @@ class RunController:
         if scrubber is None or self._scrubber_key != key:
             scrubber = self._scrubber = Scrubber(key)
             self._scrubber_key = key
+            if scrubber.short_key:
+                log.warning(SHORT_KEY_WARNING)  # once per key
         return scrubber
 
     @property
@@ -357,8 +364,10 @@ class RunController:
             self._set_phase(Phase.COMPILING, f"Compiling {len(collected)} collected call(s)")
             fragments, prediction = await self._compile(run, collected)
             script, sha, key = self._composer(fragments, run.run_id, run.target)
+            if self.scrubber.contains(script):
+                raise _Return("compile", SCRIPT_HOLDS_KEY)
             run.script_sha256 = sha
-            run.dir.write_text("generated_script.py", script)
+            run.dir.write_exact("generated_script.py", script)  # the executed bytes (I11)
             self._bus.emit(
                 run.run_id, "script_composed", {"script_sha256": sha, "bytes": len(script)}
             )
@@ -1017,6 +1026,7 @@ class RunController:
             unchanged = receipt.nothing_changed
         except Exception:
             status, trace, unchanged = "ERROR", traceback.format_exc(), False
+        run.dir.seal()  # what the host wrote into the run directory, scrubbed and 0600
         journal.record_executed(run.run_id, status)
         self._bus.emit(run.run_id, "execution_completed", {"status": status})
         self._note_snapshot(run, receipt if status != "ERROR" else None)
