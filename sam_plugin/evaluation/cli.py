@@ -33,6 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
                         help="replay recorded exchanges over loopback, no network")
     parser.add_argument("--record", type=Path, metavar="CASSETTES",
                         help="keep every provider exchange as a cassette here")
+    parser.add_argument("--only-stale", action="store_true",
+                        help="with --record: keep every cassette that still replays, and "
+                        "record only the tasks whose cassette is missing, stale (recorded on "
+                        "other prompts) or mismatching; resumes an interrupted recording")
+    parser.add_argument("--fail-on-mismatch", action="store_true",
+                        help="with --replay: exit 1 when a cassette mismatches (stale "
+                        "cassettes do not count)")
     parser.add_argument("--repairs", type=int, metavar="N", help="repair rounds (default: "
                         "the controller's)")
     parser.add_argument("--only", metavar="NAME,...", default="",
@@ -75,6 +82,10 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError(f"--repairs: {args.repairs} is negative")
     if args.replay and (args.base_url or args.record):
         raise UsageError("--replay runs offline: drop --base-url/--record")
+    if args.only_stale and not args.record:
+        raise UsageError("--only-stale: needs --record DIR (the cassettes to bring up to date)")
+    if args.fail_on_mismatch and not args.replay:
+        raise UsageError("--fail-on-mismatch: needs --replay CASSETTES")
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = _source(args)
@@ -97,14 +108,24 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     written = write_reports(report, args.out)
     totals = report["totals"]
     summary = (f"success rate {totals['success_rate']:.1%} ({totals['accepted']}/"
-               f"{totals['scored']} scored, {totals['skipped']} skipped)")
+               f"{totals['scored']} scored, {totals['skipped']} skipped, {totals['stale']} "
+               f"stale, {totals['mismatches']} mismatched)")
     if "baseline_totals" in report:
         summary += f"; free-python {report['baseline_totals']['success_rate']:.1%}"
     print(f"sam-agent eval: {summary}; report: {', '.join(str(p) for p in written)}",
           file=sys.stderr)
     if args.json:
         out.write(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+    if args.fail_on_mismatch and _mismatches(report):
+        print(f"sam-agent eval: {_mismatches(report)} cassette mismatch(es): the code sends "
+              "other requests for the same prompts", file=sys.stderr)
+        return EXIT_BELOW
     return EXIT_OK if totals["success_rate"] >= args.min_success else EXIT_BELOW
+
+
+def _mismatches(report: dict[str, Any]) -> int:
+    counts = [report["totals"], report.get("baseline_totals") or {}]
+    return sum(int(t.get("mismatches") or 0) for t in counts)
 
 
 def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
@@ -148,8 +169,20 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         temperature=settings.temperature, base_url=settings.base_url,
                         server=_server_info(settings.base_url))
     if args.record:
-        save_meta(args.record, meta)
-    return Source(settings=settings, record=args.record), {"kind": "live", **meta.model_dump()}
+        save_meta(args.record, _kept_notes(args.record, meta))
+    return Source(settings=settings, record=args.record, only_stale=args.only_stale), {
+        "kind": "live", **meta.model_dump()}
+
+
+def _kept_notes(directory: Path, meta: Any) -> Any:
+    """A new recording into a cassette directory keeps the notes written about it."""
+    from sam_plugin.evaluation.cassette import load_meta
+
+    try:
+        old = load_meta(directory)
+    except (FileNotFoundError, ValueError):
+        return meta
+    return meta if meta.notes or not old.notes else meta.model_copy(update={"notes": old.notes})
 
 
 def _server_info(base_url: str) -> str:

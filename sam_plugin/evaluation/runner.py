@@ -29,7 +29,11 @@ from sam_plugin.evaluation.cassette import (
 from sam_plugin.evaluation.checks import CheckOutcome
 from sam_plugin.evaluation.task import Task
 
-Outcome = Literal["accepted", "failed", "mismatch", "skipped", "error"]
+# "stale": the cassette was recorded on other prompts (cassette.py), so its answers say
+# nothing about this code; counted apart from mismatches and left out of the rate.
+Outcome = Literal["accepted", "failed", "mismatch", "stale", "skipped", "error"]
+# Outcomes a recording with --only-stale records again (a missing cassette included).
+RERECORD = frozenset({"stale", "mismatch", "skipped"})
 
 
 class KindResult(BaseModel):
@@ -67,6 +71,12 @@ class Source:
     settings: Any  # ProviderSettings (its model/profile from the cassette meta when replaying)
     replay: Path | None = None
     record: Path | None = None
+    # with ``record``: replay that directory's cassettes first, and record live only the
+    # tasks whose cassette is missing, stale or mismatching
+    only_stale: bool = False
+
+    def replaying_record(self) -> Source:
+        return Source(settings=self.settings, replay=self.record)
 
 
 @dataclass
@@ -197,6 +207,9 @@ class _Exchanges:
             return None
         return self.responder.mismatch or self.responder.unused()
 
+    def stale(self) -> str | None:
+        return None if self.responder is None else self.responder.stale
+
     def close(self) -> None:
         if self.fake is not None:
             self.fake.close()
@@ -212,8 +225,11 @@ class _Exchanges:
         result.provider_rounds = self.meter.rounds
         result.prompt_tokens = self.meter.prompt_tokens
         result.completion_tokens = self.meter.completion_tokens
-        mismatch = self.mismatch()
-        if mismatch:
+        stale, mismatch = self.stale(), self.mismatch()
+        if stale:
+            result.outcome, result.accepted, result.layer = "stale", False, "cassette"
+            result.message = f"cassette stale: {stale}"
+        elif mismatch:
             result.outcome, result.accepted, result.layer = "mismatch", False, "cassette"
             result.message = f"cassette mismatch: {mismatch}"
         return result
@@ -338,12 +354,23 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
                                  script_timeout=options.script_timeout,
                                  progress=options.progress)
-    pipeline = await _guarded(run_pipeline(task, source, task_options, workspace))
+    pipeline = await _run_kind(run_pipeline, task, source, task_options, workspace)
     free = None
     if options.baseline:
-        free = await _guarded(run_baseline(task, source, task_options, workspace))
+        free = await _run_kind(run_baseline, task, source, task_options, workspace)
     return TaskResult(name=task.name, mode=task.mode, expect=task.expect, tags=list(task.tags),
                       pipeline=pipeline, baseline=free)
+
+
+async def _run_kind(run: Callable[..., Any], task: Task, source: Source,
+                    options: RunnerOptions, workspace: Path) -> KindResult:
+    """One kind of run; with ``--only-stale`` a cassette that still replays is kept."""
+    if source.only_stale and source.record is not None:
+        kept = await _guarded(run(task, source.replaying_record(), options, workspace))
+        if kept.outcome not in RERECORD:
+            kept.message = (kept.message + " " if kept.message else "") + "(cassette kept)"
+            return kept
+    return await _guarded(run(task, source, options, workspace))
 
 
 async def _guarded(work: Any) -> KindResult:
@@ -375,6 +402,8 @@ def progress_line(number: int, total: int, result: TaskResult) -> str:
 def _describe(kind: KindResult) -> str:
     if kind.outcome == "skipped":
         return "skipped (no cassette)"
+    if kind.outcome == "stale":
+        return "stale (the prompts changed since the recording)"
     where = "" if kind.accepted else f" at {kind.layer}"
     return (f"{kind.outcome}{where} ({kind.status}; {kind.provider_rounds} rounds, "
             f"{kind.prompt_tokens}+{kind.completion_tokens} tokens, {kind.seconds:.1f} s)")
