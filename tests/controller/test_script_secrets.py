@@ -18,6 +18,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -40,7 +41,7 @@ def _confirm(tmp_path: Path, composer) -> tuple[RunController, FakeHost]:
     module = FakePartModule()
     provider = ScriptedProvider(design("Build a plate.\nPlanned Part capabilities: build"),
                                 calls(("build_part", '{"quads": 1}')))
-    controller = RunController(runs_dir=runs, settings=settings(), host=host,
+    controller = RunController(runs_dir=runs, settings=settings(), policy=policy(), host=host,
                                provider_factory=provider.factory,
                                module_factory=lambda mode: module, composer=composer)
     asyncio.run(controller.submit("a plate", "part", TARGET))

@@ -25,7 +25,8 @@ from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
 
-CallSource = Literal["tool_calls", "text"]
+# "text": recovered from the message content; "given": handed to ``plan_calls`` by its caller
+CallSource = Literal["tool_calls", "text", "given"]
 TEXT_SETTING = "text_tool_calls"
 WHOLE_ANSWER = ("a call written as text is taken only when it is the whole answer: one fenced "
                 "block, one <tool_call> block or one bare JSON object, holding one call")
@@ -38,7 +39,7 @@ class CollectedCall(BaseModel):
     call_id: str
     tool: str
     arguments: str
-    source: CallSource = "tool_calls"  # "text": recovered from the message content
+    source: CallSource = "tool_calls"
     repair: int = 0  # the repair round that delivered it (0: a first answer)
 
 
