@@ -60,7 +60,11 @@ def add_parser(commands: Any) -> None:
         help="write the database here, only after a verified run",
     )
     run.add_argument("--runs-dir", type=Path, metavar="DIR")
-    run.add_argument("--yes", action="store_true", help="confirm the spec without asking")
+    run.add_argument("--yes", action="store_true",
+                     help="confirm the spec and approve a plan that carries no warning; a plan "
+                     "with warnings stops (exit 3), nothing executed")
+    run.add_argument("--yes-with-warnings", action="store_true",
+                     help="as --yes, and approve a plan with warnings too (read them first)")
     run.add_argument("--base-url", metavar="URL")
     run.add_argument("--api-model", metavar="NAME")
     run.add_argument("--explore", action="store_true", help="read-only exploration phase")
@@ -137,17 +141,22 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     progress.end_stream()
     if phase == Phase.REVIEW:
         _show_spec(controller.spec_text, err)
-    if phase == Phase.REVIEW and not args.yes and not _ask(stdin, err):
+    yes = args.yes or args.yes_with_warnings
+    if phase == Phase.REVIEW and not yes and not _ask(stdin, err):
         await controller.cancel()
     elif phase == Phase.REVIEW:
         # whatever the script prints goes to stderr: stdout carries only the result
         with contextlib.redirect_stdout(err):
-            # --yes answers the plan question too; else the plan always waits for the answer
+            # --yes answers the plan question for a plan without warnings (a warned plan
+            # waits whatever the policy); else the plan always waits for the answer
             await controller.confirm(args.mode, target,
-                                     plan_wait="never" if args.yes else "always")
+                                     plan_wait="never" if yes else "always")
         if controller.phase == Phase.PLAN:
             assert controller.plan is not None
-            if _ask_plan(controller.plan.text(), stdin, err):
+            if args.yes and not args.yes_with_warnings:
+                _refuse_warned_plan(controller.plan, err)
+                controller.decline_plan()
+            elif args.yes_with_warnings or _ask_plan(controller.plan.text(), stdin, err):
                 with contextlib.redirect_stdout(err):
                     await controller.execute(args.mode, target)
             else:
@@ -327,6 +336,16 @@ def _show_spec(spec: str, err: TextIO) -> None:
 def _ask(stdin: TextIO, err: TextIO) -> bool:
     print("Confirm this spec and let the model fill in the tool calls? [y/N] ", end="", file=err)
     return _answer(stdin, err)
+
+
+def _refuse_warned_plan(plan: Any, err: TextIO) -> None:
+    print("\n--- plan (compiled, not executed; destructive lines and warnings first) ---",
+          file=err)
+    print(plan.text(), file=err)
+    print("---", file=err)
+    print(f"sam-agent: the plan was not executed: it carries {len(plan.warnings)} warning(s), "
+          "and --yes approves only a plan without warnings; read them, then run again without "
+          "--yes to answer, or with --yes-with-warnings", file=err)
 
 
 def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:
