@@ -183,8 +183,13 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
 
 
 def _read_request(args: argparse.Namespace) -> str:
+    from sam_plugin.runtime.run.start import MAX_REQUEST_BYTES, request_size_problem
+
     if args.request is not None:
         text: str = args.request
+        too_large = request_size_problem(len(text.encode("utf-8", "surrogatepass")))
+        if too_large is not None:
+            raise UsageError(f"--request: {too_large}")
     else:
         from sam_plugin.runtime.store.path_kinds import not_a_file
 
@@ -192,7 +197,18 @@ def _read_request(args: argparse.Namespace) -> str:
         if problem is not None:  # reading /dev/zero or a FIFO would never end
             raise UsageError(f"--request-file: {problem}")
         try:
-            text = args.request_file.read_text(encoding="utf-8")
+            # the size before the read (a file that grows meanwhile is cut at the bound)
+            size = args.request_file.stat().st_size
+            too_large = request_size_problem(size, str(args.request_file))
+            if too_large is not None:
+                raise UsageError(f"--request-file: {too_large}")
+            with args.request_file.open("rb") as handle:
+                data = handle.read(MAX_REQUEST_BYTES + 1)
+            too_large = request_size_problem(len(data), str(args.request_file))
+            if too_large is not None:
+                raise UsageError(f"--request-file: {too_large}")
+            # as read_text would: universal newlines
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except UnicodeDecodeError:
             raise UsageError(
                 f"--request-file: {args.request_file} is not UTF-8 text; save it as UTF-8 "

@@ -322,3 +322,22 @@ def test_the_rounds_bound_is_the_expected_tools_plus_the_repairs(tmp_path):
     assert len(provider.requests) == 5 and len(provider.queue) == 1
     assert "the response carried no tool call; expected one of: audit_part" in result.error.message
     assert host.executions == []
+
+
+def test_a_repair_quotes_only_a_bounded_head_of_a_huge_rejected_call(tmp_path):
+    """A 4 MiB call re-sent whole in each repair round made 36 MB of requests."""
+    huge = {"bad": 1, "quads": 1, "pad": "x" * (4 * 1024 * 1024 - 100)}
+    provider = ScriptedProvider(
+        design(SPEC_BUILD),
+        calls(("build_part", huge), ("audit_part", {})),
+        calls(("build_part", huge)),
+        calls(("build_part", GOOD)),
+    )
+    controller, host, _, _ = make(tmp_path, provider, max_argument_bytes=8 * 1024 * 1024)
+    result = confirm(controller)
+    assert result.status == "verified" and result.repairs == 2
+    for request in provider.requests[2:]:
+        text = user_text(request)
+        assert len(text) < 16 * 1024, len(text)
+        assert '"bad": 1' in text or '"bad":1' in text  # the head is quoted
+        assert "more characters of the call are not repeated" in text
