@@ -16,7 +16,6 @@ from sam_plugin.runtime.run.phases import BUSY, Phase
 from sam_plugin.runtime.store.journal import SubmissionJournal
 from sam_plugin.runtime.store.run_store import new_run_id
 
-
 # What an analyst would type, and then some: a larger request is data, not a request, and
 # is refused before any paid call (a 200 MB request file was read and sent whole).
 MAX_REQUEST_BYTES = 64 * 1024
