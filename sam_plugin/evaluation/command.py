@@ -20,7 +20,7 @@ LIVE_TOTAL_TIMEOUT = 3600.0
 
 async def run(args: argparse.Namespace, out: Any = None) -> int:
     from sam_plugin.evaluation.report import build_report, write_reports
-    from sam_plugin.evaluation.runner import RunnerOptions, run_suite
+    from sam_plugin.evaluation.runner import RunnerOptions, run_policy, run_suite
     from sam_plugin.evaluation.task import load_suite
 
     out = out or sys.stdout
@@ -32,6 +32,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError("--only-stale: needs --record DIR (the cassettes to bring up to date)")
     if args.fail_on_mismatch and not args.replay:
         raise UsageError("--fail-on-mismatch: needs --replay CASSETTES")
+    run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = _source(args)
