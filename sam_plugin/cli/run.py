@@ -36,6 +36,7 @@ from sam_plugin.errors import UsageError
 from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.store.run_store import RunDir, SaveOutcome
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
+from sam_plugin.runtime.text_safety import visible_json
 
 
 def add_parser(commands: Any) -> None:
@@ -463,7 +464,7 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
         plan = run_dir / "plan.json"
         # additive: the plan that was shown (and approved or declined), null before a plan
         payload["plan"] = json.loads(plan.read_text(encoding="utf-8")) if plan.is_file() else None
-        out.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        out.write(visible_json(payload, indent=2) + "\n")
         return
     words = {
         "verified": "Verified: the change was executed once and confirmed by readback.",

@@ -4,7 +4,6 @@ source, run the suite, report, exit code."""
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from datetime import UTC, datetime
@@ -12,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.errors import UsageError
+from sam_plugin.runtime.text_safety import visible_json
 
 EXIT_OK, EXIT_BELOW = 0, 1
 LIVE_IDLE_TIMEOUT = 900.0  # a small CPU model may think for minutes before its first byte
@@ -58,7 +58,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     print(f"sam-agent eval: {summary}; report: {', '.join(str(p) for p in written)}",
           file=sys.stderr)
     if args.json:
-        out.write(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+        out.write(visible_json(report, indent=1) + "\n")
     if args.fail_on_mismatch and _mismatches(report):
         print(f"sam-agent eval: {_mismatches(report)} cassette mismatch(es): the code sends "
               "other requests for the same prompts", file=sys.stderr)
