@@ -73,7 +73,8 @@ def add_parser(commands: Any) -> None:
                      help="total seconds one provider call may take (default 600; "
                      "SAM_AGENT_TIMEOUT)")
     run.add_argument("--idle-timeout", type=_seconds, metavar="S",
-                     help="seconds without a new streamed event before a provider call is "
+                     help="seconds without progress (new content, tool-call argument or "
+                     "reasoning text; empty deltas do not count) before a provider call is "
                      "given up (default 60; SAM_AGENT_IDLE_TIMEOUT)")
     run.add_argument("--replay", action="store_true",
                      help="answer with the bundled recorded responses, as the demo does "
