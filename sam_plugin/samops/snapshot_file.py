@@ -117,7 +117,9 @@ def save_delta(delta: PartDelta, path: Path) -> int:
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     temporary = path.with_name(path.name + ".tmp")
-    with open(temporary, "wb") as stream:
+    # 0600 from creation: a snapshot holds the analyst's part (docs/architecture.md §7)
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(handle, "wb") as stream:
         # stored, not deflated: zlib measured slower than the whole delta on a big translate
         np.savez(stream, **arrays)  # type: ignore[arg-type]  # named arrays
     os.replace(temporary, path)
