@@ -63,16 +63,18 @@ N = 434  # 434 x 434 = 188,356 nodes
 REPEATS = 5
 
 
-def build(db: Any) -> Any:
+def build(db: Any, side: int = N) -> Any:
+    """Part ``Hull``: a side x side grid of QUADs 10 apart, sets KEEL (nodes) and STERN."""
     part = db.models["Model-1"].Part("Hull")
-    nodes = [part.Node(coordinates=(i * 10.0, j * 10.0, 0.0)) for j in range(N) for i in range(N)]
-    for j in range(N - 1):
-        for i in range(N - 1):
-            a = j * N + i
-            part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + N + 1], nodes[a + N]),
+    nodes = [part.Node(coordinates=(i * 10.0, j * 10.0, 0.0)) for j in range(side)
+             for i in range(side)]
+    for j in range(side - 1):
+        for i in range(side - 1):
+            a = j * side + i
+            part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + side + 1], nodes[a + side]),
                          elemShape=QUAD)
-    part.Set("KEEL", nodes=nodes[:N])
-    part.Set("STERN", elements=part.elements[: N - 1])
+    part.Set("KEEL", nodes=nodes[:side])
+    part.Set("STERN", elements=part.elements[: side - 1])
     return part
 
 

@@ -490,6 +490,7 @@ class ShadowPart:
         return self._users
 
     def _drop_elements(self, labels: Iterable[int]) -> None:
+        self._next()  # the highest labels as the part had them: labels are never reused
         users = self._index()
         for label in labels:
             element = self._elements.pop(label)
@@ -501,6 +502,7 @@ class ShadowPart:
                 users[node_label].discard(label)
 
     def _drop_node(self, label: int) -> None:
+        self._next()
         node = self._nodes.pop(label, None)
         if node is not None:
             self.removed_nodes[label] = node

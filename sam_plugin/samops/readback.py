@@ -70,6 +70,16 @@ def find_part(model: Any, part_name: str) -> Any | None:
     return model.parts[part_name]
 
 
+def absent_fingerprint(model: Any) -> str:
+    """``absent-<32 hex>`` for a part that does not exist: the model's definitions are all
+    there is to see (a material changed meanwhile is drift too)."""
+    from sam_plugin.samops.mesh_read import mesh_of
+    from sam_plugin.samops.part_contents import read_definitions
+
+    digest = PartContents(mesh=mesh_of((), ()), definitions=read_definitions(model)).digest()
+    return f"absent-{digest.first:016x}{digest.second:016x}"
+
+
 def geometry_fingerprint(part: Any) -> str:
     """The fingerprint of the node and element records alone (``samops.fingerprint``):
     ``"{n}n-{m}e-{hex}"``, or ``"absent"`` when there is no part. Any change of a label, a
@@ -94,7 +104,7 @@ def read_part(
     sections = sorted(model.sections.keys()) if model is not None else []
     if part is None:
         return PartRecord(part_exists=False, materials=materials, sections=sections,
-                          fingerprint="absent", geometry_fingerprint="absent")
+                          fingerprint=absent_fingerprint(model), geometry_fingerprint="absent")
     contents = read_contents(model, part)
     parts = contents.parts()
     fingerprint = str(total(parts.values()))

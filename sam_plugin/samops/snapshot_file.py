@@ -15,7 +15,9 @@ import io
 import json
 import os
 import zipfile
+from collections.abc import Iterable
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -84,12 +86,11 @@ def save_delta(delta: PartDelta, path: Path) -> int:
     shape_names = sorted({shape for _, shape, _ in delta.element_tail})
     code = {name: i for i, name in enumerate(shape_names)}
     arrays = {
-        "moved_positions": np.array([p for p, _, _ in delta.moved], dtype="<i8"),
-        "moved_labels": np.array([k for _, k, _ in delta.moved], dtype="<i8"),
-        "moved_points": np.array([q for _, _, q in delta.moved], dtype="<f8").reshape(-1, 3),
-        "node_tail_labels": np.array([k for k, _ in delta.node_tail], dtype="<i8"),
-        "node_tail_points": np.array([q for _, q in delta.node_tail],
-                                     dtype="<f8").reshape(-1, 3),
+        "moved_positions": _ints(p for p, _, _ in delta.moved),
+        "moved_labels": _ints(k for _, k, _ in delta.moved),
+        "moved_points": _points(q for _, _, q in delta.moved),
+        "node_tail_labels": _ints(k for k, _ in delta.node_tail),
+        "node_tail_points": _points(q for _, q in delta.node_tail),
         "repointed_positions": np.array([p for p, _, _ in delta.repointed], dtype="<i8"),
         "repointed_labels": np.array([k for _, k, _ in delta.repointed], dtype="<i8"),
         "repointed_lengths": np.array([len(r) for _, _, r in delta.repointed], dtype="<i8"),
@@ -124,6 +125,15 @@ def save_delta(delta: PartDelta, path: Path) -> int:
         np.savez(stream, **arrays)  # type: ignore[arg-type]  # named arrays
     os.replace(temporary, path)
     return path.stat().st_size
+
+
+def _ints(values: Iterable[int]) -> np.ndarray:
+    return np.fromiter(values, dtype="<i8")
+
+
+def _points(points: Iterable[Any]) -> np.ndarray:
+    """(n, 3) float64 in one C-level sweep (``np.array`` of tuples measured 4x slower)."""
+    return np.fromiter(chain.from_iterable(points), dtype="<f8").reshape(-1, 3)
 
 
 def member_sizes(path: Path) -> dict[str, int]:

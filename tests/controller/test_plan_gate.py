@@ -394,8 +394,8 @@ def test_a_faithful_host_passes_with_the_after_fingerprint_as_predicted(fresh_sa
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never")
     result = to_plan(controller)
     assert result.status == "verified", result.checks
-    [nodes] = [c for c in result.checks if c.name == "nodes match the plan (exact)"]
-    assert "as predicted" in nodes.actual
+    [rest] = [c for c in result.checks if c.name == part_comparison.REST]
+    assert "the whole part has the predicted after-fingerprint" in rest.actual
 
 
 def test_changing_the_target_while_the_plan_waits_fails_the_run(fresh_sam, tmp_path):

@@ -151,3 +151,20 @@ def test_shadow_and_stub_end_in_the_same_state(fresh_sam: Any, ops: list, duplic
     predicted = _state(shadow)
     part_repair.repair(part, True, 1e-3, duplicates, free)
     assert predicted == _state(part)
+
+
+def test_labels_a_shadow_creates_after_deleting_everything_are_new(fresh_sam: Any) -> None:
+    """The host never reuses a label: after clear_all the new nodes count on from the part's
+    highest label, and the shadow says they are new, not the deleted ones back."""
+    from sam.database import Mdb
+
+    from sam_plugin.samops import part_ops
+
+    fresh_sam.mdb = Mdb()
+    part = fresh_sam.mdb.models["Model-1"].Part(name="P")
+    _square(part)
+    shadow = ShadowPart.copy_of(part)
+    part_ops.clear_all(shadow)
+    made = shadow.Node(coordinates=(5.0, 5.0, 0.0))
+    assert made.label == 5
+    assert shadow.created_nodes == {5} and shadow.changed_nodes == {1, 2, 3, 4}

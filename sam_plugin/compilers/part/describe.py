@@ -71,7 +71,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     before = (before_contents(ctx.model, part, fingerprint) if part is not None
               else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     calls: list[PlanCall] = []
-    basis = "exact: the script's own operations run on the touched entities of the part"
+    basis = "exact: the script's own operations run on a copy of the part"
     simulated = True
     for index, fragment in enumerate(fragments, start=1):
         shadow = model.parts.get(name) if simulated else None
