@@ -3,7 +3,8 @@
 A 300 x 300 QUAD patch (90,601 nodes, 90,000 elements) in the offline SAM. The plan side
 compiles transform (translate_copy beside the patch) → repair (merge the shared edge) →
 audit, composes the script and builds the plan, whose shadow run predicts the final part
-(181,202 → 180,901 nodes, 180,000 elements). The direct side applies the same operations to a
+(181,202 → 180,901 nodes, 180,000 elements) and its after-fingerprint, which must be the
+fingerprint of the part the direct side makes. The direct side applies the same operations to a
 copy of the part through the host API (the stub), calling the same samops helpers the script
 calls, and writes the same audit. Both run in this process, alternating, best of ``ROUNDS``;
 CPU time, since the machine is shared.
@@ -36,6 +37,7 @@ from sam_plugin.compilers.protocol import CompileContext, Target  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 from sam_plugin.runtime.run.plan_builder import build_plan  # noqa: E402
 from sam_plugin.samops import part_audit, part_repair, part_transform  # noqa: E402
+from sam_plugin.samops.readback import read_part  # noqa: E402
 
 N = 300  # cells per side
 GOAL = 2.0
@@ -113,11 +115,14 @@ def main() -> None:
         best["plan"] = min(best["plan"], seconds)
         seconds, part = _timed(lambda: direct_side(model, out))
         best["direct"] = min(best["direct"], seconds)
-        assert (len(part.nodes), len(part.elements)) == (len(detail.predicted.nodes),
-                                                         len(detail.predicted.elements))
+        # the plan's predicted after-fingerprint is the part the same operations make
+        direct = read_part(model, "Direct")
+        assert direct.fingerprint == str(detail.predicted.after), (direct.fingerprint,
+                                                                   detail.predicted.after)
         del model.parts["Direct"]
-    print(f"part: {(N + 1) ** 2} nodes, {N * N} QUADs; plan predicts "
-          f"{len(detail.predicted.nodes)} nodes, {len(detail.predicted.elements)} elements")
+    after = detail.predicted.after
+    print(f"part: {(N + 1) ** 2} nodes, {N * N} QUADs; plan predicts {after.nodes} nodes, "
+          f"{after.elements} elements (after-fingerprint {after}, the direct part's own)")
     print(f"plan: {plan.summary()}; warnings: {plan.warnings or 'none'}")
     print(f"compile + plan + shadow: {best['plan']:.2f} s CPU")
     print(f"direct through the host API: {best['direct']:.2f} s CPU")

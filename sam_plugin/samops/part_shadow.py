@@ -76,6 +76,7 @@ class HostStore(MutableMapping[int, Any]):
         self._own: dict[int, Any] = {}  # fetched from the host, or written by the shadow
         self._absent: set[int] = set()  # not in the host, or deleted by the shadow
         self._full: dict[int, Any] | None = None
+        self._host_high: int | None = None  # the host's highest label, once read
 
     def whole(self) -> dict[int, Any]:
         """Every entity, as a plain dict (the host's array read once)."""
@@ -95,7 +96,7 @@ class HostStore(MutableMapping[int, Any]):
         own = self._own.get(label)
         if own is not None:
             return own
-        if label in self._absent:
+        if label in self._absent or (self._host_high is not None and label > self._host_high):
             return default
         try:
             found = self._host.getFromLabel(label)
@@ -160,8 +161,11 @@ class HostStore(MutableMapping[int, Any]):
         return self.whole().items()
 
     def highest(self) -> int:
-        """The highest label (0 without entities)."""
-        return max(self.whole(), default=0)
+        """The highest label the host holds (0 without entities), read once; a label above it
+        is then known absent without asking the host."""
+        if self._host_high is None:
+            self._host_high = max((e.label for e in self._host), default=0)
+        return self._host_high
 
 
 class ShadowArray:
