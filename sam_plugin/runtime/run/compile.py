@@ -90,9 +90,10 @@ def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> 
 
 
 def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
-              prediction: Prediction) -> Plan:
+              prediction: Prediction, warnings: Sequence[str] = ()) -> Plan:
     """Compose the script, build the plan (a shadow run that raises is a compile error, I7),
-    write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan."""
+    write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan.
+    ``warnings``: the caller's own, added to the plan's (``plan_calls``)."""
     inputs = run.inputs
     script, sha, key = ctx.composer(fragments, inputs.run_id, inputs.target)
     run.script_sha256 = sha
@@ -112,6 +113,8 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
                                   before=run.before, spec=run.spec, script_sha256=sha)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
+    if warnings:
+        plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))
     run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
     run.plan = plan
