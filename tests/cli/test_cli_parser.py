@@ -23,7 +23,8 @@ HEAVY = ("PySide6", "qasync", "sam_plugin.ui", "sam_plugin.evaluation",
 def test_every_command_is_one_module_with_a_parser_and_a_handler():
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
-    assert tuple(commands.choices) == cli.COMMANDS == ("run", "runs", "undo", "demo", "eval")
+    assert tuple(commands.choices) == cli.COMMANDS == (
+        "run", "runs", "undo", "rerun", "demo", "eval")
     for name in cli.COMMANDS:
         module = importlib.import_module(f"sam_plugin.cli.{name}")
         assert callable(module.add_parser)
@@ -50,7 +51,8 @@ def test_the_runtime_never_needs_the_cli():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--help"], "{run,runs,undo,demo,eval}"),
+    (["--help"], "{run,runs,undo,rerun,demo,eval}"),
+    (["rerun", "--help"], "usage: sam-agent rerun"),
     (["run", "--help"], "--request-file F"),
     (["eval", "--help"], "usage: sam-agent eval"),
     (["undo", "--help"], "usage: sam-agent undo"),

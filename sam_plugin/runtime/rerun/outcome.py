@@ -34,15 +34,17 @@ class TargetOutcome(BaseModel):
     undoable: bool = False
 
     @classmethod
-    def of_result(cls, target: Target, result: RunResult) -> TargetOutcome:
-        """The outcome a target's ended run says."""
+    def of_result(cls, target: Target, result: RunResult, *,
+                  declined: str = "") -> TargetOutcome:
+        """The outcome a target's ended run says (``declined``: why its plan was declined)."""
         error = result.error
         why = f"{error.layer}: {error.message}" if error is not None else ""
         outcome: Outcome
         if result.status == "verified":
             outcome = "verified"
         elif result.status == "cancelled":
-            outcome, why = "skipped", why or "the plan was declined; nothing was executed"
+            outcome = "skipped"
+            why = declined or why or "the plan was declined; nothing was executed"
         elif result.submissions == 0:
             outcome = "refused"
             if error is not None:

@@ -33,6 +33,7 @@ from sam_plugin.runtime.rerun.outcome import FAILURES, RerunSummary, TargetOutco
 from sam_plugin.runtime.rerun.source import RerunSource
 from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.runtime.run.phases import Phase
+from sam_plugin.runtime.store.run_store import RunDir
 
 NO_MODEL = "no model (rerun)"
 
@@ -48,7 +49,8 @@ class TargetPlan:
     plan: Plan
 
 
-Approve = Callable[[TargetPlan], Awaitable[bool]]
+# True executes the plan; False declines it; a string declines it and says why (the outcome)
+Approve = Callable[[TargetPlan], Awaitable[bool | str]]
 # (1-based index, target, its outcome: None when its run starts)
 Progress = Callable[[int, Target, TargetOutcome | None], None]
 
@@ -100,7 +102,16 @@ class RerunSession:
             self.summary.targets.append(outcome)
             if self.progress is not None:
                 self.progress(index, target, outcome)
+        self._reread_undoable()
         return self.summary
+
+    def _reread_undoable(self) -> None:
+        """Whether each target can still be undone: the undo budget may have dropped the
+        snapshots of the first targets while the later ones ran."""
+        for outcome in self.summary.targets:
+            if outcome.run_id is not None and outcome.undoable:
+                result = RunDir(self.controller.runs_dir, outcome.run_id).read_result()
+                outcome.undoable = bool(result and result.undoable)
 
     async def _one(self, index: int, total: int, target: Target,
                    approve: Approve) -> TargetOutcome:
@@ -112,24 +123,27 @@ class RerunSession:
                 source="rerun", source_run=source.run_id, plan_warnings=warnings)
         except SubmitRefused as refused:  # no run was started for this target
             return TargetOutcome(target=target, outcome="refused", message=str(refused))
+        declined = ""
         if phase == Phase.PLAN:
             assert controller.plan is not None and controller.run_id is not None
             waiting = TargetPlan(index=index, total=total, target=target,
                                  run_id=controller.run_id, plan=controller.plan)
-            approved = False
+            decision: bool | str = False
             try:
-                approved = await approve(waiting)
+                decision = await approve(waiting)
             finally:
-                if not approved and controller.phase == Phase.PLAN:
+                if decision is not True and controller.phase == Phase.PLAN:
                     controller.decline_plan()
-            if approved:
+            if decision is True:
                 await controller.execute()
+            elif isinstance(decision, str):
+                declined = decision
         result = controller.result
         assert result is not None, "a run from given calls always ends with a result"
         if result.provider is not None and result.provider.calls:
             raise ControllerStateError(f"run {result.run_id} of a rerun called a provider "
                                        f"{result.provider.calls} time(s)")
-        return TargetOutcome.of_result(target, result)
+        return TargetOutcome.of_result(target, result, declined=declined)
 
     def _drift(self, target: Target, fragments: Sequence[Fragment]) -> list[str]:
         """The plan's warnings for selections that depend on the source part."""
