@@ -394,6 +394,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.explore_check.clicked, self._on_explore_clicked)
         self._connect(self.bridge.eventReceived, self._on_event)
         self._connect(self.history_panel.runAgainRequested, self.run_again)
+        self._connect(self.history_panel.applyToPartsRequested, self.apply_to_parts)
         self._connect(self.result_view.highlightRequested, self.highlight_elements)
         # An event filter rather than a QShortcut: it works whether or not the host window is
         # the active window (SAM may keep focus in a floating dock).
@@ -821,6 +822,24 @@ class SamAgentDock(QDockWidget):
         self.tabs.setCurrentIndex(0)
         self._start(self.submit())
         return True
+
+    def apply_to_parts(self, run_id: str) -> Any:
+        """History's Apply to other parts…: the rerun dialog (ui/rerun_dialog.py)."""
+        from sam_plugin.ui.rerun_dialog import open_rerun_dialog
+
+        if self.busy or self._phase() in LOCKED_PHASES:
+            self.history_panel.note.setText(tr("A run is in progress or in review: finish or "
+                                               "cancel it first."))
+            return None
+        dialog = open_rerun_dialog(self, run_id)
+        if dialog is not None:
+            dialog.rerunFinished.connect(self._after_rerun)
+            dialog.partUndone.connect(self._after_rerun)
+        return dialog
+
+    def _after_rerun(self, *args: Any) -> None:
+        self.refresh_targets()
+        QTimer.singleShot(0, self.history.refresh)
 
     def _on_revise_clicked(self, *args: Any) -> None:
         if self.busy or self._phase() != "review":

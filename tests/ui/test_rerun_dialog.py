@@ -1,0 +1,161 @@
+"""History → Apply to other parts… (applyToPartsButton), offscreen: a verified Property run of
+the dock applied to two more panels with no model asked — one plan approved with Execute, the
+next with Approve all — each its own run, marked as a rerun in History and linked to its
+source, each undone on its own (docs/architecture.md §6 "rerun", §9)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from plan_steps import approve_plan
+
+from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
+
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture
+def panels(tmp_path: Path) -> Path:
+    """The bundled sample with two copies of Panel (Panel-2, Panel-3)."""
+    import sam
+
+    saved = sam.mdb
+    path = tmp_path / "panels.sam.json"
+    shutil.copyfile(WORKSPACE_FILE, path)
+    try:
+        sam.openMdb(str(path))
+        model = sam.mdb.models["Model-1"]
+        for name in ("Panel-2", "Panel-3"):
+            model.Part(name=name, objectToCopy=model.parts["Panel"])
+        sam.mdb.saveAs(str(path))
+    finally:
+        sam.mdb = saved
+    return path
+
+
+@pytest.fixture
+def panel_dock(qtbot, ui_env, panels):
+    import sam_host
+
+    from sam_plugin.ui.dock import SamAgentDock
+    from sam_plugin.ui.event_loop import settle_after_unload
+
+    window = sam_host.create_window(panels)
+    qtbot.addWidget(window)
+    dock = window.findChild(SamAgentDock, "samAgentDock")
+    yield dock
+    window.shutdown()
+    assert settle_after_unload()
+
+
+def _steel_shell_on_panel(qtbot, dock) -> str:
+    example = example_by_id("steel_shell")
+    dock.set_target(example.mode, example.model, example.part)
+    dock.request_edit.setPlainText(example.request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    approve_plan(qtbot, dock)
+    assert dock.status_label.text() == "Verified"
+    dock.history.refresh()
+    return str(dock.controller.run_id)
+
+
+def _assigned(dock, part: str) -> int:
+    return sum(len(a.region.elements or ()) for a in
+               dock.sam.mdb.models["Model-1"].parts[part].sectionAssignments)
+
+
+def test_apply_to_other_parts_reruns_without_the_model_and_undoes_per_part(
+        qtbot, replay, panel_dock):
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    asked = len(replay.requests)
+    panel = dock.history_panel
+    apply_button = dock.findChild(object, "applyToPartsButton")
+    assert apply_button is panel.apply_button
+    assert dock.history.select_run(source) and apply_button.isEnabled()
+    apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    assert dialog is not None and dialog.isVisible()
+    names = [dialog.parts_list.item(i).text() for i in range(dialog.parts_list.count())]
+    assert names == ["Frame", "Panel-2", "Panel-3"]  # the model's other parts
+    assert source in dialog.source_label.text()
+    assert not dialog.start_button.isEnabled()  # nothing picked yet
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    dialog.start_button.click()
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
+    assert "assign_property" in dialog.plan_view.toPlainText()
+    assert _assigned(dock, "Panel-2") == 0  # nothing runs before Execute
+    dialog.execute_button.click()
+    qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert dialog.outcomes.topLevelItem(0).text(1) == "verified"
+    dialog.approve_all_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    assert dialog.status_label.text() == "Done: 2 of 2 part(s) verified"
+    rows = [(dialog.outcomes.topLevelItem(i).text(0), dialog.outcomes.topLevelItem(i).text(1))
+            for i in range(dialog.outcomes.topLevelItemCount())]
+    assert rows == [("Panel-2", "verified"), ("Panel-3", "verified")]
+    assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 16
+    assert len(replay.requests) == asked  # no request reached the model
+    # History marks each rerun and links it to its source run
+    qtbot.waitUntil(lambda: dock.history.topLevelItemCount() == 3, timeout=TIMEOUT_MS)
+    newest = dock.history.topLevelItem(0)
+    assert newest.text(7).startswith("↻ rerun: ") and source in newest.toolTip(0)
+    dock.history.setCurrentItem(newest)
+    assert panel.source_button.isEnabled()
+    panel.source_button.click()
+    assert dock.history.selected_run() == source and not panel.source_button.isEnabled()
+    # undo per part: Panel-2's run alone
+    dialog.outcomes.setCurrentItem(dialog.outcomes.topLevelItem(0))
+    assert dialog.undo_button.isEnabled()
+    dialog.undo_button.click()
+    assert dialog.outcomes.topLevelItem(0).text(1) == "undone"
+    assert _assigned(dock, "Panel-2") == 0 and _assigned(dock, "Panel-3") == 16
+    dialog.close()
+
+
+def test_a_skipped_plan_changes_nothing_and_closing_declines_the_waiting_plan(
+        qtbot, replay, panel_dock):
+    from sam_plugin.runtime.store.run_store import RunDir
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dock.history.select_run(source)
+    dock.history_panel.apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    dialog.start_button.click()
+    qtbot.waitUntil(lambda: dialog.skip_button.isEnabled(), timeout=TIMEOUT_MS)
+    dialog.skip_button.click()
+    qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert dialog.outcomes.topLevelItem(0).text(1) == "skipped"
+    dialog.close()  # Panel-3's plan waits: declined, nothing runs
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 0
+    runs = [t.run_id for t in dialog.session.summary.targets]
+    statuses = [RunDir(dock.runs_dir, r).read_result().status for r in runs]
+    assert statuses == ["cancelled", "cancelled"]
+
+
+def test_apply_waits_while_the_dock_has_a_run_in_review(qtbot, replay, panel_dock):
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dock.request_edit.setPlainText(example_by_id("steel_shell").request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert dock.apply_to_parts(source) is None
+    assert "finish or cancel it first" in dock.history_panel.note.text()
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: str(dock.controller.phase) == "cancelled", timeout=TIMEOUT_MS)
