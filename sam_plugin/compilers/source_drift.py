@@ -50,9 +50,10 @@ def _warning(scope: BaseModel, nodes: bool, source_part: str, target_part: str, 
     then = f"; on {source_part} now: {_picked(scope, nodes, source)}" if source is not None \
         else ""
     if isinstance(scope, LabelsSelector):
-        return (f"selection by {noun} labels {label_words(scope.labels)} came from part "
-                f"{source_part}; on {target_part} they are {_picked(scope, nodes, target)}"
-                f"{then}")
+        one = len(scope.labels) == 1
+        return (f"selection by {noun} label{'' if one else 's'} {label_words(scope.labels)} "
+                f"came from part {source_part}; on {target_part} {'it is' if one else 'they are'} "
+                f"{_picked(scope, nodes, target)}{then}")
     assert isinstance(scope, BoxSelector)
     return (f"selection by the box {point_words(scope.min)}-{point_words(scope.max)} came "
             f"from part {source_part}; on {target_part} it picks "
@@ -76,4 +77,6 @@ def _picked(scope: BaseModel, nodes: bool, part: Any) -> str:
         return f"no {noun}"
     low = [min(float(p[axis]) for p in points) for axis in range(3)]
     high = [max(float(p[axis]) for p in points) for axis in range(3)]
+    if low == high:
+        return f"{len(members)} {noun} at {point_words(low)}"
     return f"{len(members)} {noun} in the box {point_words(low)}-{point_words(high)}"
