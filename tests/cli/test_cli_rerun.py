@@ -16,19 +16,11 @@ DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_rat
 def _plates(path: Path, sizes: dict[str, int]) -> Path:
     """A workspace with one n x n unit-QUAD plate per name, each 10 further along X."""
     import sam
-    from samConstants import QUAD
+
+    from tests.support.plates import plates
 
     sam.mdb = sam.database.Mdb()
-    model = sam.mdb.models["Model-1"]
-    for offset, (name, n) in enumerate(sizes.items()):
-        part = model.Part(name=name)
-        nodes = [part.Node(coordinates=(10.0 * offset + i, float(j), 0.0))
-                 for j in range(n + 1) for i in range(n + 1)]
-        for j in range(n):
-            for i in range(n):
-                a = j * (n + 1) + i
-                part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + n + 2], nodes[a + n + 1]),
-                             elemShape=QUAD)
+    plates(sam.mdb.models["Model-1"], sizes)
     sam.mdb.saveAs(str(path))
     return path
 

@@ -36,19 +36,9 @@ def target(part: str) -> Target:
 
 def plates(sam: Any, sizes: dict[str, int]) -> None:
     """One n x n unit-QUAD plate per name, each 10 further along X (labels from 1 on each)."""
-    from samConstants import QUAD
+    from tests.support.plates import plates as build
 
-    model = sam.mdb.models[MODEL]
-    for offset, (name, n) in enumerate(sizes.items()):
-        part = model.Part(name=name)
-        x0 = 10.0 * offset
-        nodes = [part.Node(coordinates=(x0 + i, float(j), 0.0))
-                 for j in range(n + 1) for i in range(n + 1)]
-        for j in range(n):
-            for i in range(n):
-                a = j * (n + 1) + i
-                part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + n + 2], nodes[a + n + 1]),
-                             elemShape=QUAD)
+    build(sam.mdb.models[MODEL], sizes)
 
 
 class NoProvider:
