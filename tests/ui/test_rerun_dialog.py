@@ -108,9 +108,14 @@ def test_apply_to_other_parts_reruns_without_the_model_and_undoes_per_part(
     assert len(replay.requests) == asked  # no request reached the model
     # History marks each rerun and links it to its source run
     qtbot.waitUntil(lambda: dock.history.topLevelItemCount() == 3, timeout=TIMEOUT_MS)
-    newest = dock.history.topLevelItem(0)
-    assert newest.text(7).startswith("↻ rerun: ") and source in newest.toolTip(0)
-    dock.history.setCurrentItem(newest)
+    for run_id in [t.run_id for t in dialog.session.summary.targets]:
+        assert dock.history.select_run(str(run_id))
+        rerun = dock.history.currentItem()
+        assert rerun.text(7).startswith("↻ rerun: ") and source in rerun.toolTip(0)
+    assert dock.history.select_run(source)
+    assert not dock.history.currentItem().text(7).startswith("↻")
+    assert not panel.source_button.isEnabled()
+    dock.history.select_run(str(dialog.session.summary.targets[0].run_id))
     assert panel.source_button.isEnabled()
     panel.source_button.click()
     assert dock.history.selected_run() == source and not panel.source_button.isEnabled()
@@ -159,3 +164,47 @@ def test_apply_waits_while_the_dock_has_a_run_in_review(qtbot, replay, panel_doc
     assert "finish or cancel it first" in dock.history_panel.note.text()
     dock.cancel_button.click()
     qtbot.waitUntil(lambda: str(dock.controller.phase) == "cancelled", timeout=TIMEOUT_MS)
+
+
+def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
+    """A source that picked Panel's elements by label: on each copy the plan warns (labels
+    came from Panel), so Approve all does not let it through unseen."""
+    import asyncio
+
+    from sam_plugin.compilers.protocol import Target
+    from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.rerun.session import rerun_controller
+
+    dock = panel_dock
+    controller = rerun_controller(runs_dir=dock.runs_dir, host=HostGateway(dock.sam))
+    define = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
+              "sections": [{"name": "Skin", "kind": "shell", "material": "Steel",
+                            "thickness": 2}]}
+    labels = {"assignments": [{"section": "Skin",
+                               "selection": {"by": "labels", "labels": [1, 2, 3, 4]}}]}
+    planned = asyncio.ensure_future(controller.plan_calls(
+        "steel shell on elements 1 to 4", "property", Target(model_name="Model-1",
+                                                            part_name="Panel"),
+        spec="Define Steel and the shell section Skin; assign Skin to elements 1-4.\n"
+             "Planned Property capabilities: define, assign",
+        calls=[("define_property", define), ("assign_property", labels)], source="cli"))
+    qtbot.waitUntil(planned.done, timeout=TIMEOUT_MS)
+    executed = asyncio.ensure_future(controller.execute())
+    qtbot.waitUntil(executed.done, timeout=TIMEOUT_MS)
+    assert executed.result().status == "verified"
+    dialog = dock.apply_to_parts(str(controller.run_id))
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    dialog.approve_all_button.click()  # before Start: one approval for every part
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
+    assert "WARNING: selection by element labels 1-4 came from part Panel" in \
+        dialog.plan_view.toPlainText()
+    dialog.execute_button.click()
+    qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    dialog.skip_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    rows = [dialog.outcomes.topLevelItem(i).text(1) for i in range(2)]
+    assert rows == ["verified", "skipped"]
+    assert _assigned(dock, "Panel-2") == 4 and _assigned(dock, "Panel-3") == 0
+    dialog.close()
