@@ -206,3 +206,35 @@ def test_a_run_that_cannot_be_rerun_says_why(fresh_sam, tmp_path):
     (runs / source / "result.json").write_text(json.dumps({**result, "status": "failed"}))
     with pytest.raises(RerunRefused, match="is failed: only a verified run"):
         load_source(runs, source)
+
+
+def test_a_build_reruns_on_a_part_that_does_not_exist_yet(fresh_sam, tmp_path):
+    runs = tmp_path / "runs"
+    patch = {"id": "P", "shape": "QUAD", "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]],
+             "divisions": [2, 1]}
+    source = source_run(fresh_sam, runs, "Plate", [("build_part", {"patches": [patch]})],
+                        spec="Build a 2 x 1 plate of 2 x 1 QUADs.\n"
+                             "Planned Part capabilities: build",
+                        request="a 2 x 1 plate", mode="part")
+    summary = rerun(fresh_sam, runs, source, ["Plate-2"], approve_all()).summary
+    assert summary.all_verified
+    assert len(fresh_sam.mdb.models["Model-1"].parts["Plate-2"].elements) == 2
+
+
+def test_a_set_resolves_anew_on_each_part_and_a_missing_one_is_named(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 2, "Plate-3": 2})
+    model = fresh_sam.mdb.models["Model-1"]
+    for name, labels in (("Plate", [1, 2]), ("Plate-2", [3, 4])):
+        part = model.parts[name]
+        part.Set(name="Web", elements=part.elements.sequenceFromLabels(labels))
+    runs = tmp_path / "runs"
+    by_set = {"assignments": [{"section": "Skin", "selection": {"by": "set", "name": "Web"}}]}
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", by_set)])
+    summary = rerun(fresh_sam, runs, source, ["Plate-2", "Plate-3"], approve_all()).summary
+    assert [t.outcome for t in summary.targets] == ["verified", "refused"]
+    assert "unknown set 'Web'; the part has no sets" in summary.targets[1].message
+    plan = json.loads((runs / summary.targets[0].run_id / "plan.json").read_text())
+    assert plan["warnings"] == []  # a set means the same on any part
+    assigned = model.parts["Plate-2"].sectionAssignments[0].region.elements
+    assert sorted(e.label for e in assigned) == [3, 4]
