@@ -54,7 +54,8 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
 )
 
 LISTENER_EVENTS: frozenset[str] = frozenset(
-    {"phase_changed", "design_delta", "reasoning_delta", "collection_progress", "run_cancelled"}
+    {"phase_changed", "design_delta", "reasoning_delta", "collection_progress", "run_cancelled",
+     "provider_retry"}
 )
 
 

@@ -13,6 +13,7 @@ provider (``rerun_controller``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -72,6 +73,14 @@ class RerunDialog(QDialog):
         self._approve_all = False
         self._rows: dict[str, QTreeWidgetItem] = {}
         self._build(parts)
+        # deleted with its parent (the plugin unloaded) while a plan waits: decline it and
+        # skip the rest, from a plain object (this one is gone by then)
+        self.destroyed.connect(functools.partial(_abandon, self._abandonment()))
+
+    def _abandonment(self) -> list[Any]:
+        """What ``_abandon`` needs once the dialog is gone: [the session, the waiting plan]."""
+        self._left: list[Any] = [None, None]
+        return self._left
 
     # ------------------------------------------------------------------ build
     def _build(self, parts: list[str]) -> None:
@@ -201,6 +210,7 @@ class RerunDialog(QDialog):
         self.session = RerunSession(self.controller, self.source, targets,
                                     stop_on_failure=self.stop_check.isChecked(),
                                     progress=self._progress)
+        self._left[0] = self.session
         for target in targets:
             row = QTreeWidgetItem(self.outcomes, [target.part_name, tr("waiting"), ""])
             self._rows[target.part_name] = row
@@ -251,7 +261,7 @@ class RerunDialog(QDialog):
         self.status_label.setText(tr("{part} ({index} of {total}): the plan waits — Execute or "
                                      "Skip this part").format(part=part, index=waiting.index,
                                                               total=waiting.total))
-        self._waiting = asyncio.get_running_loop().create_future()
+        self._waiting = self._left[1] = asyncio.get_running_loop().create_future()
         self._update_buttons()
         try:
             return await self._waiting
@@ -326,6 +336,14 @@ class RerunDialog(QDialog):
             self.session.stop(tr("the dialog was closed"))
         self._answer(tr("the dialog was closed; nothing was executed"))
         super().closeEvent(event)
+
+
+def _abandon(left: list[Any], *args: Any) -> None:
+    session, waiting = left
+    if session is not None:
+        session.stop("the dialog was closed")
+    if waiting is not None and not waiting.done():
+        waiting.set_result("the dialog was closed; nothing was executed")
 
 
 def open_rerun_dialog(dock: Any, run_id: str) -> RerunDialog | None:

@@ -92,7 +92,7 @@ def test_apply_to_other_parts_reruns_without_the_model_and_undoes_per_part(
     dialog.start_button.click()
     qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
     assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
-    assert "assign_property" in dialog.plan_view.toPlainText()
+    assert "Shell-2mm" in dialog.plan_view.toPlainText()
     assert _assigned(dock, "Panel-2") == 0  # nothing runs before Execute
     dialog.execute_button.click()
     qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
@@ -197,7 +197,7 @@ def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
     dialog.approve_all_button.click()  # before Start: one approval for every part
     qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
     assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
-    assert "WARNING: selection by element labels 1-4 came from part Panel" in \
+    assert "Warning: selection by element labels 1-4 came from part Panel" in \
         dialog.plan_view.toPlainText()
     dialog.execute_button.click()
     qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
@@ -208,3 +208,25 @@ def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
     assert rows == ["verified", "skipped"]
     assert _assigned(dock, "Panel-2") == 4 and _assigned(dock, "Panel-3") == 0
     dialog.close()
+
+
+def test_a_dialog_deleted_while_a_plan_waits_declines_it_and_skips_the_rest(
+        qtbot, replay, panel_dock):
+    import shiboken6
+
+    from sam_plugin.runtime.store.run_store import RunDir
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dialog = dock.apply_to_parts(source)
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    task = dialog.start(approve_all=False)
+    session = dialog.session
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    shiboken6.delete(dialog)  # as when the dock goes with the plugin
+    qtbot.waitUntil(task.done, timeout=TIMEOUT_MS)
+    outcomes = session.summary.targets
+    assert [t.outcome for t in outcomes] == ["skipped", "skipped"]
+    assert RunDir(dock.runs_dir, outcomes[0].run_id).read_result().status == "cancelled"
+    assert outcomes[1].run_id is None
+    assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 0
