@@ -262,13 +262,16 @@ def _print_summary(summary: RerunSummary, args: argparse.Namespace, runs_dir: Pa
         out.write(json.dumps({**summary.as_json(), "runs_dir": str(runs_dir)}, indent=2,
                              ensure_ascii=False) + "\n")
         return
+    from sam_plugin.cli.run import undo_hint
+    from sam_plugin.runtime.store.run_store import RunDir
+
     print(summary.headline()[0].upper() + summary.headline()[1:], file=out)
-    workspace = str(save_path) if save_path is not None else "OUT.sam.json"
     for target in summary.targets:
         print(f"  {target.words()}", file=out)
-        if target.outcome == "verified" and target.undoable:
-            print(f"    undo: sam-agent undo {target.run_id} --workspace {workspace} "
-                  f"--save UNDONE.sam.json --runs-dir {runs_dir}", file=out)
+        result = RunDir(runs_dir, target.run_id).read_result() if target.run_id else None
+        hint = undo_hint(result, runs_dir, args.workspace) if result is not None else None
+        if hint and hint.startswith("undo:"):  # the run's undo, on the file --save wrote
+            print(f"    {hint}", file=out)
     if any(t.outcome == "verified" for t in summary.targets):
         if save_path is None:
             print("  --save: not given; the verified changes are only in this process's "

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -156,7 +157,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         saved = outcome.saved
         result = result.model_copy(update={"save": outcome})
         RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
-    _print_result(result, controller.runs_dir / result.run_id, args.json, out)
+    _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace)
     if not args.json:
         _print_next_step(result, settings.base_url, save_path, out)
     if saved is False:
@@ -396,7 +397,8 @@ class _Progress:
         return None
 
 
-def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> None:
+def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
+                  workspace: Path | None = None) -> None:
     if as_json:
         payload = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
         plan = run_dir / "plan.json"
@@ -428,9 +430,35 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
         after = result.after
         print(f"  after: {after.node_count} nodes, {after.element_count} elements", file=out)
     print(f"  run directory: {run_dir}", file=out)
-    if getattr(result, "undoable", False):
-        print(f"  undo: sam-agent undo {result.run_id} --workspace OUT.sam.json "
-              f"--save UNDONE.sam.json --runs-dir {run_dir.parent}", file=out)
+    hint = undo_hint(result, run_dir.parent, workspace)
+    if hint:
+        print(f"  {hint}", file=out)
+
+
+def undone_name(saved: str) -> str:
+    """``out.sam.json`` → ``out.undone.sam.json`` (beside it): where an undo may write."""
+    path = Path(saved)
+    stem = path.name.removesuffix(".sam.json") if path.name.endswith(".sam.json") else path.stem
+    return str(path.with_name(f"{stem}.undone.sam.json"))
+
+
+def undo_hint(result: Any, runs_dir: Path, workspace: Path | None) -> str | None:
+    """How to undo a verified run, naming the file that holds its change (the one --save
+    wrote); without a saved file there is nothing on disk to undo."""
+    if result.status != "verified":
+        return None
+    save = getattr(result, "save", None)
+    before, after = result.before, result.after
+    changed = before is None or after is None or before.fingerprint != after.fingerprint
+    if save is None and changed:
+        where = f"{workspace} is unchanged on disk" if workspace else "nothing was written"
+        return (f"not saved: without --save the change stays in this run only ({where}); "
+                "run again with --save OUT.sam.json to keep it")
+    if save is None or not save.saved or not getattr(result, "undoable", False):
+        return None
+    return (f"undo: sam-agent undo {result.run_id} --workspace {shlex.quote(save.path)} "
+            f"--save {shlex.quote(undone_name(save.path))} "
+            f"--runs-dir {shlex.quote(str(runs_dir))}")
 
 
 def next_step(status: str, layer: str | None, base_url: str, message: str = "") -> str | None:

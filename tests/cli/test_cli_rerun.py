@@ -100,6 +100,7 @@ def test_each_plan_is_asked_and_a_declined_one_is_skipped_exit_1(tmp_path, capsy
     assert lines[1].endswith("the plan was declined; nothing was executed")
     assert lines[2].startswith("  Model-1/Plate-3: verified (run ")
     assert lines[3].startswith("    undo: sam-agent undo ") and str(out) in lines[3]
+    assert "out.undone.sam.json" in lines[3]
     assert _assigned(out, "Plate-2") == 0 and _assigned(out, "Plate-3") == 1
 
 

@@ -224,6 +224,8 @@ class RunSummary(BaseModel):
     request: str
     module: str
     started: str
+    model: str = ""  # the target, from result.json or else the observation ("" when neither)
+    part: str = ""
     # an ``unknown`` run the analyst has looked at (``sam-agent runs --ack``, History)
     acknowledged: bool = False
 
@@ -271,35 +273,42 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
 def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
     request_path = run.file("request.txt")
     request = request_path.read_text(encoding="utf-8") if request_path.exists() else ""
-    module = ""
     status: str  # a RunStatus, or "incomplete"
     try:
         result = run.read_result()
     except ValueError:
         result = None
+    model = part = ""
     if result is not None:
         status, module = result.status, result.module
-    elif run.run_id in unknown:
-        status = "unknown"
-    else:
-        status = "incomplete"
-    if not module:
-        module = _observed_mode(run)
+        model, part = result.target.model_name, result.target.part_name
+        module = module or str(_observed(run).get("mode", ""))
+    else:  # no result yet: the observation says what the run was about
+        status = "unknown" if run.run_id in unknown else "incomplete"
+        observed = _observed(run)
+        target = observed.get("target")
+        if isinstance(target, dict):
+            model, part = str(target.get("model_name", "")), str(target.get("part_name", ""))
+        module = str(observed.get("mode", ""))
     return RunSummary(
         run_id=run.run_id,
         status=status,
         request=request,
         module=module,
         started=run_started(run.run_id),
+        model=model,
+        part=part,
     )
 
 
-def _observed_mode(run: RunDir) -> str:
+def _observed(run: RunDir) -> dict[str, Any]:
+    """The observation's top level (mode, target), or nothing when it is not readable."""
     path = run.file("workspace.json")
     try:
-        return str(json.loads(path.read_text(encoding="utf-8")).get("mode", ""))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return ""
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 # -- crash recovery -------------------------------------------------------------------------
