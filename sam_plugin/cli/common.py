@@ -25,6 +25,25 @@ EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
 
+class VisibleStream:
+    """A text stream whose writes pass :func:`visible_text` (no terminal control or bidi
+    characters: a stored request once retitled the window and cleared the screen); anything
+    else is the wrapped stream's. JSON output is escaped before it gets here
+    (``visible_json``), so it reaches the terminal as the same data."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from sam_plugin.runtime.text_safety import visible_text
+
+        self._stream.write(visible_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
 def import_sam(err: TextIO) -> Any:
     """The host's ``sam`` when one is importable; else the offline SAM (``stubs/``, or its
     copy in the wheel), put on the path and said out loud (sam_plugin/offline_sam.py)."""

@@ -62,7 +62,7 @@ def add_parser(commands: Any) -> None:
                        help="approve every plan without warnings without asking (a plan with "
                        "warnings is skipped)")
     rerun.add_argument("--yes-with-warnings", action="store_true",
-                       help="with --yes: approve plans with warnings too")
+                       help="as --yes, and approve plans with warnings too (read them first)")
     rerun.add_argument("--stop-on-failure", action="store_true",
                        help="skip the remaining parts after a part that did not verify")
     rerun.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -79,8 +79,7 @@ async def rerun_command(args: argparse.Namespace, *, stdin: TextIO | None = None
     from sam_plugin.runtime.rerun.source import load_source
 
     stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
-    if args.yes_with_warnings and not args.yes:
-        raise UsageError("--yes-with-warnings: only with --yes")
+    args.yes = args.yes or args.yes_with_warnings  # as `run`: it is --yes and more
     save_path = check_save_path(args.save) if args.save else None
     runs_dir = runs_dir_of(args)
     try:

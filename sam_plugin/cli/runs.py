@@ -4,7 +4,6 @@ acknowledging an unknown outcome (docs/architecture.md §6)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,6 +31,7 @@ def handle(args: argparse.Namespace) -> int:
 
 def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
     from sam_plugin.runtime.store.run_store import NotUnknown, acknowledge_unknown_run, list_runs
+    from sam_plugin.runtime.text_safety import visible_json
 
     runs_dir = runs_dir_of(args)
     if args.ack:
@@ -44,8 +44,7 @@ def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
         return EXIT_VERIFIED
     summaries = list_runs(runs_dir)
     if args.json:
-        out.write(json.dumps([s.model_dump(mode="json") for s in summaries], indent=2,
-                             ensure_ascii=False) + "\n")
+        out.write(visible_json([s.model_dump(mode="json") for s in summaries]) + "\n")
         return EXIT_VERIFIED
     if not summaries:
         print(f"no runs in {runs_dir}", file=out)

@@ -119,7 +119,7 @@ def test_a_label_selection_warns_refuses_where_it_does_not_resolve_and_yes_skips
     assert "refused at compile" in targets[1]["message"]
     assert "unknown element label(s) 2, 3, 4" in targets[1]["message"]
     again = _rerun(tmp_path, source, workspace, "Plate-2",
-                   extra=["--yes", "--yes-with-warnings", "--json"], capsys=capsys)
+                   extra=["--yes-with-warnings", "--json"], capsys=capsys)
     assert again.code == 0, again.out + again.err
     assert json.loads(again.out)["targets"][0]["outcome"] == "verified"
 
@@ -140,7 +140,6 @@ def test_usage_errors_name_the_argument(tmp_path, capsys, provider_env):
         ([source, "--part", "Plate"], f"--part: 'Plate' is the part run {source} changed"),
         ([source, "--part", "Plate-2", "--part", "Plate-2"], "'Plate-2' is named twice"),
         ([source, "--part", "Plate-2", "--model", "M2"], "--model: no model 'M2' in"),
-        ([source, "--part", "Plate-2", "--yes-with-warnings"], "only with --yes"),
     ]
     for argv, words in cases:
         run = run_cli(["rerun", *argv, "--workspace", str(workspace), "--runs-dir",
