@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from plan_steps import approve_plan
+from plan_steps import approve_plan, to_plan
 
 from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
 
@@ -51,18 +51,20 @@ def panel_dock(qtbot, ui_env, panels):
 
 
 def _steel_shell_on_panel(qtbot, dock) -> str:
-    example = example_by_id("steel_shell")
-    dock.set_target(example.mode, example.model, example.part)
-    dock.request_edit.setPlainText(example.request)
-    dock.submit_button.click()
-    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
-                    timeout=TIMEOUT_MS)
-    dock.confirm_button.click()
-    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    to_plan(qtbot, dock, "steel_shell")
     approve_plan(qtbot, dock)
     assert dock.status_label.text() == "Verified"
     dock.history.refresh()
     return str(dock.controller.run_id)
+
+
+def _first_plan_waiting(qtbot, dialog, *, approve_all: bool = False):
+    """Panel-2 and Panel-3 ticked, the rerun started; back once the first plan waits."""
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    task = dialog.start(approve_all=approve_all)
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
+    return task
 
 
 def _assigned(dock, part: str) -> int:
@@ -138,9 +140,7 @@ def test_a_skipped_plan_changes_nothing_and_closing_declines_the_waiting_plan(
     dock.history.select_run(source)
     dock.history_panel.apply_button.click()
     dialog = dock.findChild(RerunDialog, "rerunDialog")
-    dialog.set_checked(["Panel-2", "Panel-3"])
-    dialog.start_button.click()
-    qtbot.waitUntil(lambda: dialog.skip_button.isEnabled(), timeout=TIMEOUT_MS)
+    _first_plan_waiting(qtbot, dialog)
     dialog.skip_button.click()
     qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
                     timeout=TIMEOUT_MS)
@@ -219,10 +219,8 @@ def test_a_dialog_deleted_while_a_plan_waits_declines_it_and_skips_the_rest(
     dock = panel_dock
     source = _steel_shell_on_panel(qtbot, dock)
     dialog = dock.apply_to_parts(source)
-    dialog.set_checked(["Panel-2", "Panel-3"])
-    task = dialog.start(approve_all=False)
+    task = _first_plan_waiting(qtbot, dialog)
     session = dialog.session
-    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
     shiboken6.delete(dialog)  # as when the dock goes with the plugin
     qtbot.waitUntil(task.done, timeout=TIMEOUT_MS)
     outcomes = session.summary.targets
