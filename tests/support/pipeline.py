@@ -15,6 +15,7 @@ from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.composer import compose
 from sam_plugin.compilers.evidence import Prediction, Readback
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Target
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.host_gateway import ExecutionReceipt, HostGateway
 
 Calls = Sequence[tuple[str, Mapping[str, Any] | str]]
@@ -55,11 +56,16 @@ class Pipeline:
         self.target = target
         self.tmp_path = tmp_path
 
-    def compile(self, calls: Calls, request: str = "") -> list[Fragment]:
-        chain = CompileChain(self.module, request=request, target=self.target,
-                             start=Prediction.from_readback(self.gateway.readback(self.target)),
-                             model=self.gateway.model(self.target.model_name),
-                             part=self.gateway.part(self.target))
+    def chain(self, request: str = "", spec: Spec | None = None) -> CompileChain:
+        """A compile chain on the target as it is now (bound to ``spec`` when given)."""
+        return CompileChain(self.module, request=request, target=self.target,
+                            start=Prediction.from_readback(self.gateway.readback(self.target)),
+                            model=self.gateway.model(self.target.model_name),
+                            part=self.gateway.part(self.target), spec=spec)
+
+    def compile(self, calls: Calls, request: str = "", spec: Spec | None = None
+                ) -> list[Fragment]:
+        chain = self.chain(request, spec)
         for tool, arguments in calls:
             chain.add(tool, arguments)
         return chain.fragments
