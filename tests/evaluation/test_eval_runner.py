@@ -12,6 +12,7 @@ import pytest
 from sam_plugin.cli import run as cli
 from sam_plugin.evaluation import cli as eval_cli
 from sam_plugin.evaluation.cassette import Cassette, first_difference
+from tests.support.specs import answer, step
 
 TASK_FILE = '''
 from sam_plugin.evaluation import checks as c
@@ -29,7 +30,8 @@ def setup(mdb):
 PATCH = {"patches": [{"id": "P1", "shape": "QUAD",
                       "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]],
                       "divisions": [2, 1]}]}
-BUILD_SPEC = "Build a 2 x 1 plate, one QUAD patch meshed 2 x 1.\nPlanned Part capabilities: build"
+BUILD_SPEC = answer(step("build", shape="QUAD", size=[2, 1], divisions=[2, 1]),
+                    summary="Build a 2 x 1 plate, one QUAD patch meshed 2 x 1.")
 REFUSED_SPEC = "I cannot apply loads: that is outside what this tool can do."
 FREE_PYTHON = """```python
 from sam import mdb
@@ -66,6 +68,7 @@ def script_answers(fake, *, baseline: bool) -> None:
         if baseline:
             fake.enqueue_reply(FREE_PYTHON)
     fake.enqueue_reply(REFUSED_SPEC)
+    fake.enqueue_reply(REFUSED_SPEC)  # words again in the design repair round: nothing runs
     if baseline:
         fake.enqueue_reply("This request is outside what a script should do here.")
 
@@ -98,7 +101,7 @@ def test_live_run_scores_on_the_final_model_and_records(tmp_path, suite, fake_pr
     assert wrong["layer"] == "acceptance" and "expected {'QUAD': 3}" in wrong["message"]
     refused = tasks["c_refuse_load"]
     assert refused["accepted"] and refused["layer"] is None and refused["unchanged"]
-    assert refused["status"] == "failed" and refused["provider_rounds"] == 1
+    assert refused["status"] == "failed" and refused["provider_rounds"] == 2
     assert report["totals"]["success_rate"] == pytest.approx(2 / 3, abs=1e-3)
     assert report["totals"]["failures_per_layer"] == {"acceptance": 1}
     assert code == 0  # 0.667 >= 0.6

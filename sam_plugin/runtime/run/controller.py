@@ -29,6 +29,9 @@ from sam_plugin.compilers.evidence import Check, Prediction, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.registry import MODES
+from sam_plugin.compilers.spec.binding import BoundStep
+from sam_plugin.compilers.spec.diff import FieldChange, spec_changes
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import (
     AlreadySubmitted,
     CompileError,
@@ -38,7 +41,7 @@ from sam_plugin.errors import (
     ProviderError,
     RevisionRefused,
     RoundRejected,
-    RouteRefused,
+    SpecRejected,
     SubmitRefused,
     UndoRefused,
 )
@@ -49,7 +52,7 @@ from sam_plugin.runtime.observe.observation import Observation, observe, target_
 from sam_plugin.runtime.observe.regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.ports import ChatModel, Host
 from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
-from sam_plugin.runtime.run import revision
+from sam_plugin.runtime.run import design_answer, revision
 from sam_plugin.runtime.run.call_guard import check_calls
 from sam_plugin.runtime.run.collection import (
     CollectedCall,
@@ -62,7 +65,6 @@ from sam_plugin.runtime.run.collection import (
     read_round,
     round_messages,
 )
-from sam_plugin.runtime.run.design_check import unworthy_spec
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.phases import BUSY, STREAMING, TERMINAL, Phase, check_transition
 from sam_plugin.runtime.run.plan_builder import PLAN_WAITS, build_plan, plan_waits
@@ -164,7 +166,8 @@ class _Run:
     target: Target
     module: DomainModule
     observation: Observation | None = None
-    spec: str = ""
+    spec: str = ""  # the spec in words (its rendering): shown, confirmed, design.txt
+    spec_ir: Spec | None = None  # the spec as data: spec.json, what every call is bound to
     route: Route | None = None
     before: Readback | None = None
     script_sha256: str | None = None
@@ -178,6 +181,7 @@ class _Run:
     regions: RegionIndex | None = None
     exploration: str = ""
     collected: list[CollectedCall] = field(default_factory=list)
+    bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
     restored: bool = False
     stopped_before_change: bool = False  # the script failed in its preflight or was refused
     restore_unavailable: str | None = None
@@ -268,7 +272,10 @@ class RunController:
         self._cancel_requested = False
         self.phase: Phase = Phase.IDLE
         self.phase_label: str = "Idle"
-        self.spec_text: str = ""
+        self.spec_text: str = ""  # the spec in words, as the analyst reads and confirms it
+        self.spec: Spec | None = None  # the same spec as data (spec.json)
+        self.review_warnings: list[str] = []  # where the spec disagrees with the part now
+        self.spec_changes: list[FieldChange] = []  # what the last Ask for changes changed
         self.route: Route | None = None
         self.result: RunResult | None = None
         self.plan: Plan | None = None  # the plan of the current run, once shown
@@ -321,6 +328,7 @@ class RunController:
         self._bus.log_path = run.dir.file("events.jsonl")
         self._cancel_requested = False
         self.spec_text, self.route, self.result, self.plan = "", None, None, None
+        self.spec, self.review_warnings, self.spec_changes = None, [], []
         with self._outcome():
             self._set_phase(Phase.OBSERVING, "Observing the workspace (read-only)")
             run.dir.write_text("request.txt", request)
@@ -397,9 +405,9 @@ class RunController:
         remark = revision.check_remark(remark, run.spec_versions - 1, self.max_revisions)
         self._cancel_requested = False
         self.result = None  # a revision starts a new answer to the same run
-        previous = (run.spec, run.route)
+        previous = (run.spec, run.route, run.spec_ir, self.review_warnings)
         if run.spec_versions == 1:
-            revision.keep_version(run.dir, 1, run.spec)
+            revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
         with self._outcome():
             self._bus.emit(run.run_id, "revision_requested",
                            {"version": run.spec_versions + 1, "remark": remark})
@@ -407,13 +415,16 @@ class RunController:
             try:
                 await self._design(run, remark=remark)
             except _Fail as failure:
-                run.spec, run.route = previous
-                self.spec_text, self.route = previous[0], previous[1]
-                run.dir.write_text("design.txt", previous[0] + "\n")
+                run.spec, run.route, run.spec_ir, self.review_warnings = previous
+                self.spec_text, self.route, self.spec = run.spec, run.route, run.spec_ir
+                self.spec_changes = []
+                self._store_spec(run)
                 raise _Return(failure.layer, f"the revision failed, the previous spec stands: "
                                              f"{failure.message}") from None
             self._honour_cancel()
-            self._set_phase(Phase.REVIEW, "Review: revised spec, waiting for your confirmation")
+            self._set_phase(Phase.REVIEW, "Review: revised spec, waiting for your confirmation"
+                            if self.spec_changes else "Review: the model answered with the same "
+                            "spec (nothing changed), waiting for your confirmation")
         return self.phase
 
     def decline_plan(self) -> RunResult:
@@ -448,7 +459,8 @@ class RunController:
         try:
             plan, detail = build_plan(
                 run_id=run.run_id, module=run.module, fragments=fragments, ctx=ctx,
-                prediction=prediction, before=run.before, spec=run.spec,
+                prediction=prediction, before=run.before, spec=run.spec_ir,
+                bound=run.bound,
                 script_sha256=run.script_sha256,
             )
         except CompileError as error:
@@ -702,56 +714,108 @@ class RunController:
         return summary
 
     async def _design(self, run: _Run, remark: str = "") -> None:
+        """One design answer read as the spec (docs/architecture.md §4 "The spec"); prose or
+        JSON that fails the schema gets one repair round naming the problems, then the run
+        fails at design with advice. The route comes from the steps."""
         assert run.observation is not None
         if remark:
-            messages = revision.revision_messages(
-                run.design_messages, run.spec, remark, self.language)
+            previous = design_answer.spec_json_text(run.spec_ir) if run.spec_ir else run.spec
+            messages = revision.revision_messages(run.design_messages, previous, remark,
+                                                  self.language)
         else:
             messages = run.design_messages = self._design_messages(run)
-        relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=True)
         version = run.spec_versions + 1
-        sse_name = ("provider_design_response.sse" if version == 1
-                    else f"provider_design_response.{version}.sse")
-        try:
-            response = await self._stream(messages, None, relay, sse=sse_name)
-        except ProviderError as error:
-            raise _Fail("provider", f"the design request failed: {error}") from None
-        # what the analyst sees is what is stored and sent as confirmed (the same filter
-        # as the streamed deltas)
-        spec = visible_text(response.content).strip()
-        run.spec = self.spec_text = spec
-        run.dir.write_text("design.txt", spec + "\n" if spec else "")
+        response = await self._design_round(run, messages, _design_sse(version))
         run.spec_versions = version
-        if remark:
-            revision.keep_version(run.dir, version, spec)
-            revision.record_remark(run.dir, version, remark)
-        if response.finish_reason == "length" and spec:
-            raise _Fail(
-                "design",
-                "the spec was cut off (the model hit its output limit); shorten the request",
-            )
-        unworthy = unworthy_spec(spec, run.module.title)
-        if unworthy:
-            raise _Fail("design", unworthy)
         try:
-            route = run.module.route(spec, run.observation.target_is_empty)
-        except RouteRefused as refused:
-            raise _Fail("design", str(refused)) from None
-        run.route = self.route = route
-        run.dir.write_json("design_route.json", route)
+            reading = self._read_design(run, response)
+        except SpecRejected as rejected:
+            self._bus.emit(run.run_id, "repair_requested", {
+                "repair": 1, "of": design_answer.DESIGN_REPAIR_ROUNDS, "layer": "design",
+                "tool": "", "headline": rejected.problems[0], "problems": rejected.problems})
+            self._bus.emit(run.run_id, "design_delta", {"text": "", "reset": True})
+            messages = [*messages, {"role": "assistant", "content": response.content},
+                        {"role": "user", "content": design_answer.repair_message(
+                            rejected.problems, self.language)}]
+            response = await self._design_round(run, messages, _design_sse(version, True))
+            try:
+                reading = self._read_design(run, response)
+            except SpecRejected as again:
+                raise _Fail("design", design_answer.failure_message(again.problems)) from None
+        before = run.spec_ir
+        run.spec, run.spec_ir, run.route = reading.text, reading.spec, reading.route
+        self.spec_text, self.spec, self.route = reading.text, reading.spec, reading.route
+        self.review_warnings = reading.warnings
+        self._store_spec(run)
+        self.spec_changes = []
+        if remark:
+            revision.keep_version(run.dir, version, reading.text, reading.spec)
+            if before is not None:
+                self.spec_changes = spec_changes(before, reading.spec, run.module.vocabulary,
+                                                 self.language)
+            revision.record_remark(run.dir, version, remark, self.spec_changes)
         self._bus.emit(
             run.run_id,
             "design_received",
             {
-                "method": route.method,
-                "capabilities": route.capabilities,
-                "tools": route.tools,
-                "spec_chars": len(spec),
+                "method": reading.route.method,
+                "capabilities": reading.route.capabilities,
+                "tools": reading.route.tools,
+                "steps": len(reading.spec.steps),
+                "spec_chars": len(reading.text),
                 "version": version,
+                "warnings": reading.warnings,
+                "changes": [c.as_json() for c in self.spec_changes],
                 # calls answered to a tool-less design request are ignored, never collected
                 "ignored_tool_calls": len(response.tool_calls),
             },
         )
+
+    async def _design_round(self, run: _Run, messages: list[dict[str, Any]],
+                            sse_name: str) -> ChatResponse:
+        """One design request (no tools, I1); the answer as received, its text made safe."""
+        relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=True)
+        try:
+            response = await self._stream(messages, None, relay, sse=sse_name)
+        except ProviderError as error:
+            raise _Fail("provider", f"the design request failed: {error}") from None
+        content = visible_text(response.content or "").strip()
+        if response.finish_reason == "length" and content:
+            run.dir.write_text("design.txt", content + "\n")
+            raise _Fail(
+                "design",
+                "the spec was cut off (the model hit its output limit); shorten the request",
+            )
+        if not content:
+            raise _Fail("design", "the model returned an empty spec, so there is nothing to "
+                                  f"review. {design_answer.ADVICE}")
+        return response.model_copy(update={"content": content})
+
+    def _read_design(self, run: _Run, response: ChatResponse) -> design_answer.DesignReading:
+        """The answer as a spec of the run's mode (raises SpecRejected); what the model wrote
+        stays in design.txt until a spec replaces it."""
+        assert run.observation is not None
+        readback = run.observation.readback
+        try:
+            return design_answer.read_answer(
+                response.content, run.module,
+                target_is_empty=run.observation.target_is_empty,
+                part=_try(lambda: self.host.part(run.target)),
+                counts={"nodes": readback.node_count, "elements": readback.element_count,
+                        "shapes": dict(readback.shape_counts), "sets": list(readback.sets)},
+                language=self.language, part_name=run.target.part_name)
+        except SpecRejected:
+            run.dir.write_text("design.txt", response.content + "\n")
+            raise
+
+    def _store_spec(self, run: _Run) -> None:
+        """design.txt (the words) and spec.json (the data): what is shown is what is stored,
+        confirmed and sent on."""
+        run.dir.write_text("design.txt", run.spec + "\n" if run.spec else "")
+        if run.spec_ir is not None:
+            run.dir.write_json("spec.json", run.spec_ir.as_json())
+        if run.route is not None:
+            run.dir.write_json("design_route.json", run.route)
 
     def _design_messages(self, run: _Run) -> list[dict[str, Any]]:
         assert run.observation is not None
@@ -847,7 +911,7 @@ class RunController:
         messages = round_messages(
             system_prompt=run.module.collection_prompt(self.language),
             request=run.request,
-            spec=run.spec,
+            spec=design_answer.collection_spec(run.spec, run.spec_ir),
             collected=collected,
             remaining=offered,
             repair=repair,
@@ -936,7 +1000,7 @@ class RunController:
         chain = CompileChain(run.module, request=run.request, target=run.target,
                              start=Prediction.from_readback(run.before),
                              model=self.host.model(run.target.model_name),
-                             part=self.host.part(run.target))
+                             part=self.host.part(run.target), spec=run.spec_ir)
         while len(chain.fragments) < len(collected):
             run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
             index = len(chain.fragments)
@@ -954,6 +1018,10 @@ class RunController:
                 continue
         run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
         run.collected = collected
+        unbound = chain.unbound()
+        if unbound:  # a step whose capability had no call: nothing runs (I15)
+            raise _Return("compile", "; ".join(c.message for c in unbound))
+        run.bound = list(chain.bound)
         files: list[str] = []
         for fragment in chain.fragments:
             files += [f for f in fragment.evidence.files if f not in files]
@@ -1329,6 +1397,12 @@ def _compose_with_composer(
 
     composed = composer.compose(list(fragments))
     return composed.text, composed.sha256, composer.idempotency_key(composed.sha256, run_id)
+
+
+def _design_sse(version: int, repair: bool = False) -> str:
+    """provider_design_response.sse, .2.sse per revision; ``.repair`` for its repair round."""
+    stem = "provider_design_response" + ("" if version == 1 else f".{version}")
+    return stem + (".repair.sse" if repair else ".sse")
 
 
 def _registry_module(mode: str) -> DomainModule:
