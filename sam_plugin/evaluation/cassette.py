@@ -3,10 +3,15 @@ live and replayed exactly over a loopback server, with no network.
 
 A replayed request must equal the recorded one (JSON-equal); the first difference fails the
 task with the path and both values, and the server answers 400 so nothing further happens.
+When that request also shows the model something else than the recorded one did (its
+fingerprint, :func:`shown_fingerprint`: the system prompts, the tool schemas and every request
+parameter the profile sets), the cassette is *stale*, not a mismatch: the prompts changed
+since the recording, and the task is re-recorded (``--record DIR --only-stale``).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import threading
@@ -20,10 +25,24 @@ Kind = Literal["pipeline", "baseline"]
 META_NAME = "meta.json"
 
 
+FINGERPRINT_VERSION = "shown-v1"
+# Request keys that are not what the model is shown: the conversation (its system messages
+# count, see shown_fingerprint) and the transport.
+_NOT_SHOWN = frozenset({"messages", "stream"})
+
+
 class Exchange(BaseModel):
     request: dict[str, Any]
     response_sse: str = ""
     error: str | None = None  # the provider error, when the exchange failed
+    # shown_fingerprint(request) when recorded; cassettes from before it have none, and
+    # their fingerprint is computed from the recorded request (which is exactly what was sent)
+    fingerprint: str | None = None
+
+    def shown(self) -> str:
+        if self.fingerprint and self.fingerprint.startswith(FINGERPRINT_VERSION + ":"):
+            return self.fingerprint
+        return shown_fingerprint(self.request)
 
 
 class Cassette(BaseModel):
@@ -74,6 +93,28 @@ def load_meta(directory: Path) -> CassetteMeta:
     if not path.is_file():
         raise FileNotFoundError(f"--replay: {directory} has no {META_NAME} (not a cassette dir)")
     return CassetteMeta.model_validate_json(path.read_text(encoding="utf-8"))
+
+
+# -- what the model is shown ------------------------------------------------------------------
+
+
+def shown_part(request: dict[str, Any]) -> dict[str, Any]:
+    """What a request shows the model beyond the task's own data: the system prompts, the
+    tool schemas and every parameter the profile sets (``tools``, ``tool_choice``,
+    ``response_format``, ``max_tokens``, ``temperature``, the model name, ...). The user and
+    assistant turns (observation, request, spec, repair diagnostics) are the task's own data:
+    a change there with the same prompts is a mismatch."""
+    messages = request.get("messages")
+    system = [m.get("content") for m in messages if isinstance(m, dict)
+              and m.get("role") == "system"] if isinstance(messages, list) else []
+    return {"system": system,
+            **{key: value for key, value in request.items() if key not in _NOT_SHOWN}}
+
+
+def shown_fingerprint(request: dict[str, Any]) -> str:
+    text = json.dumps(shown_part(request), sort_keys=True, ensure_ascii=False,
+                      separators=(",", ":"))
+    return f"{FINGERPRINT_VERSION}:{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}"
 
 
 # -- differences ------------------------------------------------------------------------------
@@ -129,6 +170,7 @@ class ReplayResponder:
         self.cassette = cassette
         self.used = 0
         self.mismatch: str | None = None
+        self.stale: str | None = None  # the prompts changed since the recording
         self._lock = threading.Lock()
 
     def __call__(self, request: Any) -> Any:
@@ -138,14 +180,12 @@ class ReplayResponder:
             index = self.used
             self.used += 1
             exchanges = self.cassette.exchanges
-            if self.mismatch is None:
-                if index >= len(exchanges):
-                    self.mismatch = (f"request #{index + 1} is not in the cassette (it recorded "
-                                     f"{len(exchanges)})")
-                else:
-                    diff = first_difference(exchanges[index].request, request)
-                    if diff:
-                        self.mismatch = f"request #{index + 1} differs from the recording at {diff}"
+            if self.mismatch is None and self.stale is None:
+                self._compare(index, request)
+            if self.stale is not None:
+                body = {"error": {"message": f"cassette stale: {self.stale}",
+                                  "type": "cassette_stale"}}
+                return ErrorResponse(400, json.dumps(body).encode("utf-8"))
             if self.mismatch is not None:
                 body = {"error": {"message": f"cassette mismatch: {self.mismatch}",
                                   "type": "cassette_mismatch"}}
@@ -156,10 +196,27 @@ class ReplayResponder:
                 return ErrorResponse(400, json.dumps(body).encode("utf-8"))
             return StreamResponse(split_sse(exchange.response_sse.encode("utf-8")))
 
+    def _compare(self, index: int, request: Any) -> None:
+        exchanges = self.cassette.exchanges
+        if index >= len(exchanges):
+            self.mismatch = (f"request #{index + 1} is not in the cassette (it recorded "
+                             f"{len(exchanges)})")
+            return
+        recorded = exchanges[index]
+        diff = first_difference(recorded.request, request)
+        if not diff:
+            return
+        if isinstance(request, dict) and recorded.shown() != shown_fingerprint(request):
+            where = first_difference(shown_part(recorded.request), shown_part(request))
+            self.stale = (f"request #{index + 1} shows the model other prompts than the "
+                          f"recording ({where or 'fingerprint'})")
+        else:
+            self.mismatch = f"request #{index + 1} differs from the recording at {diff}"
+
     def unused(self) -> str | None:
         """After the run: recorded requests the replay never made."""
         left = len(self.cassette.exchanges) - self.used
-        if self.mismatch is None and left > 0:
+        if self.mismatch is None and self.stale is None and left > 0:
             return (f"the run made {self.used} request(s); the cassette recorded "
                     f"{len(self.cassette.exchanges)}")
         return None
@@ -183,9 +240,10 @@ class Meter:
         prompt, completion = tokens_of(usage, raw_sse)
         self.prompt_tokens += prompt
         self.completion_tokens += completion
-        self.exchanges.append(Exchange(request=json.loads(json.dumps(body)),
+        request = json.loads(json.dumps(body))
+        self.exchanges.append(Exchange(request=request,
                                        response_sse=raw_sse.decode("utf-8", "replace"),
-                                       error=error))
+                                       error=error, fingerprint=shown_fingerprint(request)))
 
 
 class MeteredProvider:

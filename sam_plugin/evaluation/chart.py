@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 CATEGORIES = ("accepted", "design", "provider", "tool_call", "compile", "execution",
-              "verification", "acceptance", "no_code", "cassette", "runner", "skipped")
+              "verification", "acceptance", "no_code", "cassette", "runner", "stale", "skipped")
 
 
 def outcome_counts(report: dict[str, Any], kind: str) -> Counter[str]:
@@ -22,8 +22,8 @@ def outcome_counts(report: dict[str, Any], kind: str) -> Counter[str]:
         entry = task if kind == "pipeline" else task.get("baseline")
         if not entry:
             continue
-        if entry["outcome"] == "skipped":
-            counts["skipped"] += 1
+        if entry["outcome"] in ("skipped", "stale"):
+            counts[entry["outcome"]] += 1
         elif entry["accepted"]:
             counts["accepted"] += 1
         else:

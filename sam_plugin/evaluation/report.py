@@ -1,4 +1,4 @@
-"""report.json (DESIGN.md §6), report.md and a PNG bar chart of outcomes per layer."""
+"""report.json (docs/architecture.md §6), report.md and a PNG bar chart of outcomes per layer."""
 
 from __future__ import annotations
 
@@ -25,10 +25,11 @@ class Totals(BaseModel):
     failures_per_layer: dict[str, int] = Field(default_factory=dict)
     skipped: int = 0
     mismatches: int = 0
+    stale: int = 0  # recorded on other prompts: neither scored nor a mismatch
 
 
 def totals(kinds: Sequence[KindResult]) -> Totals:
-    scored = [k for k in kinds if k.outcome != "skipped"]
+    scored = [k for k in kinds if k.outcome not in ("skipped", "stale")]
     accepted = [k for k in scored if k.accepted]
     within_one = [k for k in accepted if k.repair_rounds <= 1]
     n = len(scored)
@@ -43,8 +44,9 @@ def totals(kinds: Sequence[KindResult]) -> Totals:
         mean_completion_tokens=_mean([k.completion_tokens for k in scored]),
         mean_seconds=_mean([k.seconds for k in scored]),
         failures_per_layer=dict(sorted(layers.items())),
-        skipped=len(kinds) - n,
+        skipped=sum(1 for k in kinds if k.outcome == "skipped"),
         mismatches=sum(1 for k in scored if k.outcome == "mismatch"),
+        stale=sum(1 for k in kinds if k.outcome == "stale"),
     )
 
 
@@ -122,6 +124,7 @@ def markdown(report: dict[str, Any]) -> str:
         ("accepted / scored", None, ""),
         ("skipped (no cassette)", "skipped", "{}"),
         ("cassette mismatches", "mismatches", "{}"),
+        ("stale cassettes (other prompts)", "stale", "{}"),
         ("mean prompt tokens", "mean_prompt_tokens", "{:.0f}"),
         ("mean completion tokens", "mean_completion_tokens", "{:.0f}"),
         ("mean seconds", "mean_seconds", "{:.1f}"),
@@ -133,13 +136,30 @@ def markdown(report: dict[str, Any]) -> str:
     for label, t in kinds:
         per = ", ".join(f"{k} {v}" for k, v in t["failures_per_layer"].items()) or "none"
         lines.append(f"- {label}: {per}")
+    stale = stale_tasks(report)
+    if stale:
+        lines += ["", "Stale cassettes (recorded on other prompts; `--record DIR --only-stale` "
+                  "records them again):", ""]
+        lines += [f"- {name}" for name in stale]
     lines += ["", "![outcomes per layer](outcomes.png)", ""]
     return "\n".join(lines)
+
+
+def stale_tasks(report: dict[str, Any]) -> list[str]:
+    """``task (pipeline|baseline)`` for every stale cassette of a report."""
+    names = []
+    for t in report["tasks"]:
+        for kind, entry in (("pipeline", t), ("baseline", t.get("baseline") or {})):
+            if entry.get("outcome") == "stale":
+                names.append(f"{t['name']} ({kind})")
+    return names
 
 
 def _mark(kind: dict[str, Any]) -> str:
     if kind.get("outcome") == "skipped":
         return "skipped"
+    if kind.get("outcome") == "stale":
+        return "stale"
     if kind.get("outcome") == "mismatch":
         return "MISMATCH"
     return "yes" if kind.get("accepted") else "no"

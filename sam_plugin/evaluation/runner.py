@@ -28,12 +28,18 @@ from sam_plugin.evaluation.cassette import (
 )
 from sam_plugin.evaluation.checks import CheckOutcome
 from sam_plugin.evaluation.task import Task
+from sam_plugin.runtime.config.policy import RunPolicy
 
-Outcome = Literal["accepted", "failed", "mismatch", "skipped", "error"]
+# "stale": the cassette was recorded on other prompts (cassette.py), so its answers say
+# nothing about this code; counted apart from mismatches and left out of the rate.
+Outcome = Literal["accepted", "failed", "mismatch", "stale", "skipped", "error"]
+# Outcomes a recording with --only-stale records again (a missing cassette included).
+RERECORD = frozenset({"stale", "mismatch", "skipped"})
 
 
 class KindResult(BaseModel):
-    """One task through one kind of run (pipeline or baseline): DESIGN.md §6 fields."""
+    """One task through one kind of run (pipeline or baseline): the report fields of
+    docs/architecture.md §6."""
 
     outcome: Outcome
     status: str  # run status (verified, failed, rejected, ...) or the baseline's
@@ -67,6 +73,12 @@ class Source:
     settings: Any  # ProviderSettings (its model/profile from the cassette meta when replaying)
     replay: Path | None = None
     record: Path | None = None
+    # with ``record``: replay that directory's cassettes first, and record live only the
+    # tasks whose cassette is missing, stale or mismatching
+    only_stale: bool = False
+
+    def replaying_record(self) -> Source:
+        return Source(settings=self.settings, replay=self.record)
 
 
 @dataclass
@@ -197,6 +209,9 @@ class _Exchanges:
             return None
         return self.responder.mismatch or self.responder.unused()
 
+    def stale(self) -> str | None:
+        return None if self.responder is None else self.responder.stale
+
     def close(self) -> None:
         if self.fake is not None:
             self.fake.close()
@@ -212,8 +227,11 @@ class _Exchanges:
         result.provider_rounds = self.meter.rounds
         result.prompt_tokens = self.meter.prompt_tokens
         result.completion_tokens = self.meter.completion_tokens
-        mismatch = self.mismatch()
-        if mismatch:
+        stale, mismatch = self.stale(), self.mismatch()
+        if stale:
+            result.outcome, result.accepted, result.layer = "stale", False, "cassette"
+            result.message = f"cassette stale: {stale}"
+        elif mismatch:
             result.outcome, result.accepted, result.layer = "mismatch", False, "cassette"
             result.message = f"cassette mismatch: {mismatch}"
         return result
@@ -238,10 +256,10 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     target = Target(model_name=task.model, part_name=task.part)
     started = time.perf_counter()
     try:
-        settings = exchanges.settings.model_copy(update=controller_options(options.repairs))
-        controller = RunController(runs_dir=options.work / "runs", settings=settings,
-                                   host=HostGateway(sam), provider_factory=exchanges.factory())
-        await controller.submit(task.request, task.mode, target)
+        controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
+                                   host=HostGateway(sam), provider_factory=exchanges.factory(),
+                                   policy=run_policy(options.repairs))
+        await controller.submit(task.request, task.mode, target, source="eval")
         await answer_yes(controller, task.mode, target)
     finally:
         exchanges.close()
@@ -321,13 +339,10 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
     return judge(task, sam, before, result, executed=executed)
 
 
-def controller_options(repairs: int | None) -> dict[str, Any]:
-    """``--repairs N`` as a settings update (the controller reads ``repair_rounds``)."""
-    from sam_plugin.runtime.config.settings import ProviderSettings
-
-    if repairs is None or "repair_rounds" not in ProviderSettings.model_fields:
-        return {}
-    return {"repair_rounds": repairs}
+def run_policy(repairs: int | None) -> RunPolicy:
+    """``--repairs N`` over the default run policy (no saved settings: a suite is
+    reproducible on any machine)."""
+    return RunPolicy.from_saved({"repair_rounds": repairs})
 
 
 async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskResult:
@@ -338,12 +353,23 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
                                  script_timeout=options.script_timeout,
                                  progress=options.progress)
-    pipeline = await _guarded(run_pipeline(task, source, task_options, workspace))
+    pipeline = await _run_kind(run_pipeline, task, source, task_options, workspace)
     free = None
     if options.baseline:
-        free = await _guarded(run_baseline(task, source, task_options, workspace))
+        free = await _run_kind(run_baseline, task, source, task_options, workspace)
     return TaskResult(name=task.name, mode=task.mode, expect=task.expect, tags=list(task.tags),
                       pipeline=pipeline, baseline=free)
+
+
+async def _run_kind(run: Callable[..., Any], task: Task, source: Source,
+                    options: RunnerOptions, workspace: Path) -> KindResult:
+    """One kind of run; with ``--only-stale`` a cassette that still replays is kept."""
+    if source.only_stale and source.record is not None:
+        kept = await _guarded(run(task, source.replaying_record(), options, workspace))
+        if kept.outcome not in RERECORD:
+            kept.message = (kept.message + " " if kept.message else "") + "(cassette kept)"
+            return kept
+    return await _guarded(run(task, source, options, workspace))
 
 
 async def _guarded(work: Any) -> KindResult:
@@ -375,6 +401,8 @@ def progress_line(number: int, total: int, result: TaskResult) -> str:
 def _describe(kind: KindResult) -> str:
     if kind.outcome == "skipped":
         return "skipped (no cassette)"
+    if kind.outcome == "stale":
+        return "stale (the prompts changed since the recording)"
     where = "" if kind.accepted else f" at {kind.layer}"
     return (f"{kind.outcome}{where} ({kind.status}; {kind.provider_rounds} rounds, "
             f"{kind.prompt_tokens}+{kind.completion_tokens} tokens, {kind.seconds:.1f} s)")

@@ -12,7 +12,8 @@ from typing import Any
 from PySide6.QtWidgets import QTextBrowser
 
 LINE_COLOURS = {"destructive": "#cf222e", "warning": "#9a6700", "note": "#57606a",
-                "state": "#24292f", "call": "#24292f", "operation": "#24292f"}
+                "state": "#24292f", "call": "#24292f", "operation": "#24292f",
+                "step": "#1a7f37"}  # a call against the step it carries out
 BOLD_KINDS = frozenset({"destructive", "warning", "call"})
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sam_plugin.cli import run as cli
+from sam_plugin.cli import main as cli
 from sam_plugin.compilers.evidence import SHAPES
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Route
 from sam_plugin.compilers.spec.vocabulary import CallOperation
@@ -101,6 +101,17 @@ class StubQuadModule:
 
     def collection_prompt(self, language: str = "en") -> str:
         return "Call the offered tools."
+
+    def describe(self, fragments: Any, ctx: Any) -> Any:
+        from sam_plugin.compilers.plan import generic_detail
+
+        return generic_detail(fragments, ctx)
+
+    def record_values(self, run_dir: Any, model: Any) -> None:
+        """No values to read back: the plan's checks say it all."""
+
+    def value_checks(self, run_dir: Any, model: Any) -> list:
+        return []
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)

@@ -133,10 +133,12 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
         calls,
         design,
         fake_spec,
+        policy,
         settings,
     )
 
-    from sam_plugin.runtime.run.controller import SCRIPT_REFUSED, RunController
+    from sam_plugin.runtime.run.controller import RunController
+    from sam_plugin.runtime.run.execute import SCRIPT_REFUSED
 
     saved = sam.mdb
     sam.mdb = sam.database.Mdb()
@@ -145,7 +147,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
             design(fake_spec("build", "audit", summary="Build a plate.")),
             calls(("build_part", {}), ("audit_part", {})))
         controller = RunController(
-            runs_dir=tmp_path / "runs", settings=settings(), host=HostGateway(sam),
+            runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=HostGateway(sam),
             provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
             composer=lambda fragments, run_id, target: (
                 "import os\n", hashlib.sha256(b"import os\n").hexdigest(), "k"))

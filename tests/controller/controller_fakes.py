@@ -21,6 +21,7 @@ from sam_plugin.compilers.evidence import Prediction, Range, Readback
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, Route, Target
 from sam_plugin.compilers.spec.vocabulary import CallOperation
 from sam_plugin.errors import CompileError, RouteRefused
+from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
 from sam_plugin.samops.readback import find_part, read_part
@@ -41,6 +42,13 @@ def settings(**overrides: Any) -> ProviderSettings:
         "api_key": SecretStr(API_KEY),
         "model": "fake-model",
         "profile": "openai",
+    }
+    values.update(overrides)
+    return ProviderSettings(**values)
+
+
+def policy(**overrides: Any) -> RunPolicy:
+    values: dict[str, Any] = {
         # these tests drive confirm → result; the plan gate has its own tests (test_plan_gate)
         "plan_wait": "never",
         # the invariant tests check a rejection returns to Review at once; repair rounds
@@ -48,7 +56,7 @@ def settings(**overrides: Any) -> ProviderSettings:
         "repair_rounds": 0,
     }
     values.update(overrides)
-    return ProviderSettings(**values)
+    return RunPolicy(**values)
 
 
 # -- host ---------------------------------------------------------------------------------
@@ -156,9 +164,17 @@ class FakeHost:
 
 @dataclass
 class _Receipt:
+    """The host's receipt (runtime/ports.py ``Receipt``) of a host that keeps no snapshots."""
+
     status: str
     traceback: str | None
     nothing_changed: bool = False
+    stage: str | None = None
+    snapshot: str | None = None
+    missing: tuple[str, ...] = ()
+    restored: bool | None = None
+    restore_error: str | None = None
+    restore_left: tuple[str, ...] = ()
 
 
 def fake_compose(
@@ -198,6 +214,17 @@ class FakePartModule:
 
     def collection_prompt(self, language: str = "en") -> str:
         return "COLLECTION PROMPT: call the offered tools."
+
+    def describe(self, fragments: Any, ctx: Any) -> Any:
+        from sam_plugin.compilers.plan import generic_detail
+
+        return generic_detail(fragments, ctx)
+
+    def record_values(self, run_dir: Any, model: Any) -> None:
+        """No values to read back: the plan's checks say it all."""
+
+    def value_checks(self, run_dir: Any, model: Any) -> list:
+        return []
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)

@@ -18,6 +18,7 @@ from controller_fakes import (
     design,
     fake_compose,
     fake_spec,
+    policy,
     settings,
 )
 
@@ -42,7 +43,7 @@ def _controller(tmp_path, provider, composer=fake_compose):
     host = FakeHost()
     module = FakePartModule()
     controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: module,
         composer=composer,
     )
@@ -129,7 +130,8 @@ def test_an_unexpected_error_quoting_the_key_never_writes_it(tmp_path, caplog):
 
 def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
     from sam_plugin.runtime.host_gateway import ExecutionReceipt
-    from sam_plugin.runtime.run.controller import PARTIAL_WARNING, PREFLIGHT_STOPPED
+    from sam_plugin.runtime.run.controller import PARTIAL_WARNING
+    from sam_plugin.runtime.run.execute import PREFLIGHT_STOPPED
 
     class PreflightStop(FakeHost):
         def execute(self, script, target, output_dir):
@@ -140,7 +142,7 @@ def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
     provider = ScriptedProvider(design(SPEC), calls(("build_part", {}), ("audit_part", {})))
     host = PreflightStop()
     controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
         composer=fake_compose,
     )

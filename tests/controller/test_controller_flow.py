@@ -18,6 +18,7 @@ from controller_fakes import (
     design,
     fake_compose,
     fake_spec,
+    policy,
     settings,
 )
 
@@ -53,6 +54,7 @@ def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0, **kw):
     controller = RunController(
         runs_dir=runs,
         settings=kw.pop("settings", settings()),
+        policy=policy(),
         host=host,
         provider_factory=provider.factory,
         module_factory=lambda mode: module,

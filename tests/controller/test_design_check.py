@@ -15,6 +15,7 @@ from controller_fakes import (
     ScriptedProvider,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -24,7 +25,7 @@ from sam_plugin.runtime.run.controller import Phase, RunController
 def _controller(tmp_path, provider, quads=0):
     host = FakeHost(quads=quads)
     return RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
         composer=fake_compose,
     )

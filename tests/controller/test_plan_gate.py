@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller_fakes import ScriptedProvider, calls, design, settings
+from controller_fakes import ScriptedProvider, calls, design, policy, settings
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import read_events
@@ -26,7 +26,8 @@ from sam_plugin.runtime.run.controller import (
     Phase,
     RunController,
 )
-from tests.support.pipeline import fresh_database
+from tests.support.pipeline import RecordingGateway, fresh_database
+from tests.support.pipeline import s1_grid as grid
 from tests.support.specs import ALL, answer, labels, named_set, step
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
@@ -41,37 +42,11 @@ COPY_UP = answer(step("translate_copy", ALL, vector=[0, 0, 10]),
 DELETE_2 = answer(step("delete_elements", labels(2)), summary="Delete element 2.")
 
 
-def grid(sam: Any, nx: int = 2, ny: int = 2) -> None:
-    """An nx x ny QUAD grid on z = 0 (labels row by row from 1), set S1 = element 1."""
-    from samConstants import QUAD
-
-    part = sam.mdb.models["Model-1"].Part(name="Plate")
-    nodes = [part.Node(coordinates=(float(i), float(j), 0.0))
-             for j in range(ny + 1) for i in range(nx + 1)]
-    for j in range(ny):
-        for i in range(nx):
-            a = j * (nx + 1) + i
-            part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + nx + 2], nodes[a + nx + 1]),
-                         elemShape=QUAD)
-    part.Set(name="S1", elements=part.elements.sequenceFromLabels([1]))
-
-
-class RecordingGateway(HostGateway):
-    """The stub host, recording every script it is given."""
-
-    def __init__(self, sam: Any):
-        super().__init__(sam)
-        self.scripts: list[str] = []
-
-    def execute(self, script: str, target: Target, output_dir: Path) -> Any:
-        self.scripts.append(script)
-        return super().execute(script, target, output_dir)
-
-
 def make(tmp_path: Path, sam: Any, provider: ScriptedProvider, plan_wait: str = "always",
          host: HostGateway | None = None) -> tuple[RunController, HostGateway]:
     host = host or RecordingGateway(sam)
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(plan_wait=plan_wait),
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
+                               policy=policy(plan_wait=plan_wait),
                                host=host, provider_factory=provider.factory)
     return controller, host
 

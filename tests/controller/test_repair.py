@@ -16,6 +16,7 @@ from controller_fakes import (
     design,
     fake_compose,
     fake_spec,
+    policy,
     settings,
 )
 
@@ -33,7 +34,8 @@ def make(tmp_path: Path, provider: ScriptedProvider, repairs: int = 2, **overrid
     module = FakePartModule()
     controller = RunController(
         runs_dir=runs,
-        settings=settings(repair_rounds=repairs, **overrides),
+        settings=settings(**overrides),
+        policy=policy(repair_rounds=repairs),
         host=host,
         provider_factory=provider.factory,
         module_factory=lambda mode: module,

@@ -18,6 +18,7 @@ from controller_fakes import (
     fake_compose,
     fake_spec,
     fake_step,
+    policy,
     settings,
 )
 
@@ -36,7 +37,7 @@ SECOND = fake_spec(fake_step("build", quads=2, text="Two plates."),
 def make(tmp_path: Path, provider: ScriptedProvider, **kw) -> RunController:
     runs = tmp_path / "runs"
     module = FakePartModule()
-    return RunController(runs_dir=runs, settings=settings(), host=FakeHost(
+    return RunController(runs_dir=runs, settings=settings(), policy=policy(), host=FakeHost(
         journal=runs / "submissions.jsonl"), provider_factory=provider.factory,
         module_factory=lambda mode: module, composer=fake_compose, **kw)
 
@@ -131,7 +132,7 @@ def test_the_design_request_says_an_existing_target_is_not_new(tmp_path):
     provider = ScriptedProvider(design(FIRST))
     runs = tmp_path / "runs"
     module = FakePartModule()
-    controller = RunController(runs_dir=runs, settings=settings(), host=FakeHost(
+    controller = RunController(runs_dir=runs, settings=settings(), policy=policy(), host=FakeHost(
         quads=3, journal=runs / "submissions.jsonl"), provider_factory=provider.factory,
         module_factory=lambda mode: module, composer=fake_compose)
     asyncio.run(controller.submit("a plate", "part", TARGET))

@@ -15,6 +15,7 @@ from controller_fakes import (
     design,
     fake_spec,
     fake_step,
+    policy,
     settings,
 )
 
@@ -36,7 +37,8 @@ def test_control_and_bidi_characters_are_removed_lines_and_tabs_kept():
 def test_what_the_dock_shows_what_design_txt_stores_and_what_is_sent_are_one_text(tmp_path):
     provider = ScriptedProvider(design(HOSTILE), "unused")
     host = FakeHost()
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), host=host,
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), policy=policy(),
+                               host=host,
                                provider_factory=provider.factory,
                                module_factory=lambda mode: FakePartModule())
     streamed: list[str] = []
@@ -61,7 +63,7 @@ def test_what_the_dock_shows_what_design_txt_stores_and_what_is_sent_are_one_tex
 
 
 def test_streamed_reasoning_is_filtered_too(tmp_path):
-    from sam_plugin.runtime.run.controller import _Relay
+    from sam_plugin.runtime.run.provider_call import _Relay
 
     seen: list[str] = []
     relay = _Relay(lambda event, data: seen.append(data["text"]), spec=False)

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sam_plugin.cli import run as cli
-from sam_plugin.evaluation import cli as eval_cli
+from sam_plugin.cli import main as cli
 from sam_plugin.evaluation.cassette import Cassette, first_difference
 from tests.support.specs import answer, step
 
@@ -181,7 +180,7 @@ def test_usage_errors_exit_2_with_a_message(tmp_path, suite, capsys):
     assert "--only: no task zzz" in capsys.readouterr().err
     assert cli.main(["eval", str(suite), "--replay", str(tmp_path)]) == 2
     assert "has no meta.json" in capsys.readouterr().err
-    assert eval_cli.main([str(suite), "--min-success", "2"]) == 2
+    assert cli.main(["eval", str(suite), "--min-success", "2"]) == 2
 
 
 def test_the_shipped_suite_loads_and_its_setups_build(tmp_path):
@@ -198,3 +197,91 @@ def test_the_shipped_suite_loads_and_its_setups_build(tmp_path):
     for task in tasks:
         if "large" not in task.tags:
             assert prepare_workspace(task, tmp_path / task.name).is_file()
+
+
+def _record(tmp_path: Path, suite: Path, fake, capsys, *extra: str) -> Path:
+    cassettes = tmp_path / "cassettes"
+    run_eval([str(suite), "--base-url", fake.base_url, "--api-model", "fake-model",
+              "--record", str(cassettes), "--out", str(tmp_path / "live"), *extra], capsys)
+    return cassettes
+
+
+def test_a_changed_system_prompt_is_stale_not_a_mismatch(tmp_path, suite, fake_provider,
+                                                        capsys):
+    script_answers(fake_provider, baseline=False)
+    cassettes = _record(tmp_path, suite, fake_provider, capsys)
+    recorded = Cassette.load(cassettes, "a_build", "pipeline")
+    assert recorded is not None and recorded.exchanges[0].fingerprint
+    recorded.exchanges[0].request["messages"][0]["content"] += " (an older design prompt)"
+    recorded.exchanges[0].fingerprint = None  # as cassettes from before fingerprints
+    recorded.save(cassettes)
+    code, report, err = run_eval([str(suite), "--replay", str(cassettes), "--out",
+                                  str(tmp_path / "replay"), "--fail-on-mismatch"], capsys)
+    stale = {t["name"]: t for t in report["tasks"]}["a_build"]
+    assert stale["outcome"] == "stale" and stale["layer"] == "cassette"
+    assert "request #1 shows the model other prompts than the recording ($.system[0]" in \
+        stale["message"]
+    totals = report["totals"]
+    assert (totals["stale"], totals["mismatches"], totals["scored"]) == (1, 0, 2)
+    assert code == 0  # stale is no failure, even with --fail-on-mismatch
+    assert "stale (the prompts changed since the recording)" in err
+    md = (tmp_path / "replay" / "report.md").read_text()
+    assert "| stale cassettes (other prompts) | 1 |" in md and "- a_build (pipeline)" in md
+
+
+def test_a_changed_tool_parameter_is_stale_and_a_changed_user_turn_a_mismatch(
+        tmp_path, suite, fake_provider, capsys):
+    script_answers(fake_provider, baseline=False)
+    cassettes = _record(tmp_path, suite, fake_provider, capsys)
+    a = Cassette.load(cassettes, "a_build", "pipeline")
+    b = Cassette.load(cassettes, "b_wrong_count", "pipeline")
+    assert a is not None and b is not None
+    a.exchanges[1].request["tools"][0]["function"]["description"] += " (older schema)"
+    a.exchanges[1].fingerprint = None
+    a.save(cassettes)
+    b.exchanges[1].request["messages"][1]["content"] += " (edited)"
+    b.save(cassettes)
+    code, report, _ = run_eval([str(suite), "--replay", str(cassettes), "--out",
+                                str(tmp_path / "replay"), "--fail-on-mismatch"], capsys)
+    tasks = {t["name"]: t for t in report["tasks"]}
+    assert tasks["a_build"]["outcome"] == "stale"
+    assert "request #2" in tasks["a_build"]["message"]
+    assert "$.tools[0].function.description" in tasks["a_build"]["message"]
+    assert tasks["b_wrong_count"]["outcome"] == "mismatch"
+    assert code == 1  # a mismatch fails CI's replay
+
+
+def test_only_stale_records_only_what_does_not_replay(tmp_path, suite, fake_provider, capsys):
+    script_answers(fake_provider, baseline=False)
+    cassettes = _record(tmp_path, suite, fake_provider, capsys)
+    a = Cassette.load(cassettes, "a_build", "pipeline")
+    assert a is not None
+    a.exchanges[0].request["messages"][0]["content"] = "an older design prompt"
+    a.exchanges[0].fingerprint = None
+    a.save(cassettes)
+    (cassettes / "c_refuse_load.pipeline.json").unlink()
+    kept = (cassettes / "b_wrong_count.pipeline.json").read_text()
+    def posts() -> int:
+        return sum(r.method == "POST" for r in fake_provider.requests)
+
+    served = posts()
+    fake_provider.enqueue_reply(BUILD_SPEC)  # a_build again, then c_refuse_load
+    fake_provider.enqueue_reply(tool_calls=[("build_part", json.dumps(PATCH))])
+    fake_provider.enqueue_reply(REFUSED_SPEC)
+    fake_provider.enqueue_reply(REFUSED_SPEC)  # the design repair round of a refusal
+    code, report, err = run_eval(
+        [str(suite), "--base-url", fake_provider.base_url, "--api-model", "fake-model",
+         "--record", str(cassettes), "--only-stale", "--out", str(tmp_path / "again")], capsys)
+    assert posts() - served == 4  # b_wrong_count was not asked again
+    assert (cassettes / "b_wrong_count.pipeline.json").read_text() == kept
+    tasks = {t["name"]: t for t in report["tasks"]}
+    assert tasks["b_wrong_count"]["message"].endswith("(cassette kept)")
+    assert tasks["a_build"]["accepted"] and tasks["c_refuse_load"]["accepted"]
+    code, replay, _ = run_eval([str(suite), "--replay", str(cassettes), "--out",
+                                str(tmp_path / "replay"), "--fail-on-mismatch"], capsys)
+    assert code == 0 and replay["totals"]["stale"] == 0 and replay["totals"]["scored"] == 3
+
+
+def test_only_stale_needs_record(tmp_path, suite, capsys):
+    assert cli.main(["eval", str(suite), "--only-stale", "--base-url", "http://x/v1"]) == 2
+    assert "--only-stale: needs --record DIR" in capsys.readouterr().err

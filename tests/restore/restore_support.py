@@ -19,10 +19,12 @@ from typing import Any
 from pydantic import SecretStr
 
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
 from sam_plugin.runtime.run.controller import RunController
+from tests.support.pipeline import quad_grid
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 
@@ -122,7 +124,7 @@ class Provider:
 def settings() -> ProviderSettings:
     # confirm runs straight through the plan here; the plan gate has its own tests
     return ProviderSettings(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-x"),
-                            model="m", profile="openai", plan_wait="never")
+                            model="m", profile="openai")
 
 
 @dataclass
@@ -142,6 +144,7 @@ def run(sam: Any, tmp_path: Path, scenario: Scenario, gateway: HostGateway | Non
     gateway = gateway or HostGateway(sam)
     provider = Provider(scenario.spec, scenario.calls)
     controller = RunController(runs_dir=runs_dir or tmp_path / "runs", settings=settings(),
+                               policy=RunPolicy(plan_wait="never"),
                                host=gateway, provider_factory=provider.factory)
     if listener is not None:
         controller.subscribe(listener)
@@ -184,18 +187,12 @@ def plate(sam: Any, n: int = 2, *, beams: bool = False, doubled: bool = False,
           properties: bool = False) -> None:
     """An n x n QUAD plate (unit cells) in Plate; optionally an edge of BEAMs, a coincident
     second copy (for repair), and Steel with a shell and a beam section."""
-    from samConstants import BEAM, QUAD
+    from samConstants import BEAM
 
     model = sam.mdb.models["Model-1"]
     part = model.Part(name="Plate")
     for copy in range(2 if doubled else 1):
-        nodes = [part.Node(coordinates=(float(i), float(j), 0.0))
-                 for j in range(n + 1) for i in range(n + 1)]
-        for j in range(n):
-            for i in range(n):
-                a = j * (n + 1) + i
-                part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + n + 2], nodes[a + n + 1]),
-                             elemShape=QUAD)
+        nodes = quad_grid(part, n, n)
         if beams and copy == 0:
             edge = [part.Element(nodes=(nodes[i], nodes[i + 1]), elemShape=BEAM)
                     for i in range(n)]

@@ -106,3 +106,38 @@ def assert_verified(outcome: Outcome) -> None:
         assert after.fingerprint == outcome.before.fingerprint
     for name in p.files:
         assert (outcome.output_dir / name).is_file(), name
+
+
+def quad_grid(part: Any, nx: int, ny: int) -> list[Any]:
+    """An nx x ny grid of unit QUADs on z = 0 in ``part`` (labels row by row); its nodes."""
+    from samConstants import QUAD
+
+    nodes = [part.Node(coordinates=(float(i), float(j), 0.0))
+             for j in range(ny + 1) for i in range(nx + 1)]
+    for j in range(ny):
+        for i in range(nx):
+            a = j * (nx + 1) + i
+            part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + nx + 2], nodes[a + nx + 1]),
+                         elemShape=QUAD)
+    return nodes
+
+
+def s1_grid(sam: Any, nx: int = 2, ny: int = 2) -> Any:
+    """Part Plate: an nx x ny QUAD grid on z = 0 (labels row by row from 1), set S1 =
+    element 1."""
+    part = sam.mdb.models["Model-1"].Part(name="Plate")
+    quad_grid(part, nx, ny)
+    part.Set(name="S1", elements=part.elements.sequenceFromLabels([1]))
+    return part
+
+
+class RecordingGateway(HostGateway):
+    """The stub host, recording every script it is given."""
+
+    def __init__(self, sam: Any):
+        super().__init__(sam)
+        self.scripts: list[str] = []
+
+    def execute(self, script: str, target: Target, output_dir: Path) -> Any:
+        self.scripts.append(script)
+        return super().execute(script, target, output_dir)

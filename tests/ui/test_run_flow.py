@@ -184,3 +184,23 @@ def test_choosing_a_part_in_the_dock_displays_it(qtbot, dock, host_window):
     dock.part_combo.setCurrentText("NewPart")  # not there yet: the display stays
     qtbot.wait(50)
     assert host_window.viewport.geometry_data.part_name == "Panel"
+
+
+def test_a_replayed_spec_that_no_longer_fits_the_part_is_warned_at_review(
+        qtbot, replay, dock, host_window):
+    """Before Confirm, not only at the plan: the recorded copy-and-merge expects 16 elements
+    selected, but Panel has 64 after the refinement ran first."""
+    _pick(dock, "refine")
+    dock.submit_button.click()
+    _wait(qtbot, dock, "Review")
+    assert dock.spec_extras.notes.isHidden()  # the recording fits the part as it is
+    confirm_through_plan(qtbot, dock)
+    _wait(qtbot, dock, "Verified")
+    _pick(dock, "copy_merge")
+    dock.submit_button.click()
+    _wait(qtbot, dock, "Review")
+    notes = dock.spec_extras.notes
+    assert not notes.isHidden()
+    assert notes.text() == ("Warning: the spec expects 16 selected; step 1's scope picks 64 "
+                            "elements on the part as it is now")
+    assert dock.confirm_button.isEnabled()  # the analyst decides, warned

@@ -25,7 +25,8 @@ from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls
 
-CallSource = Literal["tool_calls", "text"]
+# "text": recovered from the message content; "given": handed to ``plan_calls`` by its caller
+CallSource = Literal["tool_calls", "text", "given"]
 TEXT_SETTING = "text_tool_calls"
 
 
@@ -36,7 +37,7 @@ class CollectedCall(BaseModel):
     call_id: str
     tool: str
     arguments: str
-    source: CallSource = "tool_calls"  # "text": recovered from the message content
+    source: CallSource = "tool_calls"
     repair: int = 0  # the repair round that delivered it (0: a first answer)
 
 

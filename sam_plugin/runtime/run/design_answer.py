@@ -15,13 +15,14 @@ from typing import Any
 
 from sam_plugin.compilers.protocol import DomainModule, Route
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.reading import read_spec
+from sam_plugin.compilers.spec.reading import PROSE, read_spec
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.errors import RouteRefused, SpecRejected
 from sam_plugin.runtime.text_safety import visible_text
 
 DESIGN_REPAIR_ROUNDS = 1
+QUOTED_ANSWER_CHARS = 300
 
 ADVICE = (
     "Try a more capable model (Settings, or --api-model), or make the request more specific: "
@@ -83,10 +84,16 @@ def repair_message(problems: list[str], language: str = "en") -> str:
     return template.format(problems="\n".join(f"- {p}" for p in problems))
 
 
-def failure_message(problems: list[str]) -> str:
-    """How the run ends at design when the repair did not help."""
+def failure_message(problems: list[str], content: str = "") -> str:
+    """How the run ends at design when the repair did not help; an answer in words (a
+    refusal, say) is quoted, so the analyst reads what the model said."""
+    said = ""
+    if content and problems and problems[0] == PROSE:
+        words = " ".join(content.split())
+        said = f" The model answered: “{words[:QUOTED_ANSWER_CHARS]}" + (
+            "…”" if len(words) > QUOTED_ANSWER_CHARS else "”")
     return (f"the model did not write a usable spec ({'; '.join(problems)}), also after a "
-            f"repair round that named the problems. {ADVICE}")
+            f"repair round that named the problems.{said} {ADVICE}")
 
 
 def spec_json_text(spec: Spec) -> str:

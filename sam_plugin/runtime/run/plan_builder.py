@@ -11,17 +11,15 @@ destructive or warned plan), ``never``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
-from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep, generic_detail
+from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.ir import Expected, Spec
 from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.runtime.config.policy import PLAN_WAITS
 
-PlanWait = Literal["always", "destructive", "never"]
-PLAN_WAITS: tuple[str, ...] = ("always", "destructive", "never")
 # operations describing a shadow difference (not a selection)
 _CHANGE_WORDS = ("adds", "removes", "removes, beyond what the call names")
 
@@ -40,8 +38,7 @@ def build_plan(
 ) -> tuple[Plan, PlanDetail]:
     """The plan and the module's detail (its predicted part); CompileError propagates (I7).
     ``bound`` pairs each call (0-based) with the step it carries out."""
-    describe = getattr(module, "describe", None)
-    detail = describe(fragments, ctx) if describe is not None else generic_detail(fragments, ctx)
+    detail = module.describe(fragments, ctx)
     expectations = spec.expected if spec is not None else Expected()
     after = _after_state(prediction, detail)
     plan = Plan(

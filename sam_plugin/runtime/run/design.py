@@ -1,0 +1,300 @@
+"""Observing → (Exploring) → Designing: read the target, ask the model for the spec with no
+tools at all (I1), read the answer as the spec IR and route its steps (docs/architecture.md
+§1, §4 "The spec").
+
+What the analyst sees is what is stored and sent as confirmed: the spec rendered in words
+from its data (``design.txt``, ``spec.json``), the model's words in it filtered as every
+shown text (``visible_text``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from sam_plugin.compilers.spec.diff import spec_changes
+from sam_plugin.errors import (
+    ExplorationChangedModel,
+    FailRun,
+    ProviderError,
+    ReturnToReview,
+    SpecRejected,
+)
+from sam_plugin.runtime.observe.exploration import explore
+from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
+from sam_plugin.runtime.observe.regions import region_index
+from sam_plugin.runtime.provider.types import ChatResponse
+from sam_plugin.runtime.run import design_answer, revision
+from sam_plugin.runtime.run.collection import design_messages
+from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.design_context import target_state_note
+from sam_plugin.runtime.run.phases import Phase
+from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.run.target_check import target_problem
+from sam_plugin.runtime.text_safety import visible_text
+
+log = logging.getLogger(__name__)
+
+
+def observe_target(ctx: StepContext, run: RunState) -> None:
+    """Observing: the request kept, L0–L3 of the target read (read-only) into
+    ``workspace.json``; the values checked after the run are recorded before it."""
+    inputs = run.inputs
+    ctx.phases.set(Phase.OBSERVING, "Observing the workspace (read-only)")
+    run.dir.write_text("request.txt", inputs.request)
+    try:
+        observation = observe(ctx.host, inputs.mode, inputs.target)
+    except Exception as error:  # the host's own failure, reported at its layer
+        log.exception("observation failed")
+        raise FailRun("observation", f"could not read the workspace: {error}") from None
+    _check_target_exists(run, observation)
+    run.observation = observation
+    run.before = observation.readback
+    if not observation.target_is_empty:
+        run.regions = region_index(ctx.host.part(inputs.target), observation.fingerprint,
+                                   cache=ctx.regions)
+    workspace = observation.model_dump(mode="json")
+    workspace["regions"] = run.regions.model_dump(mode="json") if run.regions else None
+    run.dir.write_json("workspace.json", workspace)
+    _record_values(ctx, run)
+    ctx.emit("observation_completed", {
+        "target_exists": observation.index.target_part_exists,
+        "node_count": observation.readback.node_count,
+        "element_count": observation.readback.element_count,
+        "fingerprint": observation.fingerprint,
+    })
+
+
+def _check_target_exists(run: RunState, observation: Observation) -> None:
+    """Fail before any provider call when the target cannot be acted on."""
+    target, module = run.target, run.inputs.module
+    problem = target_problem({m.name: m.parts for m in observation.index.models}, target,
+                             module)
+    if problem is not None and problem.missing == "model":
+        raise FailRun("observation", f"model {target.model_name!r} does not exist; "
+                      f"models: {', '.join(problem.models) or 'none'}")
+    if problem is not None:
+        raise FailRun(
+            "observation",
+            f"part {target.part_name!r} does not exist in model {target.model_name!r} "
+            f"(parts: {', '.join(problem.parts) or 'none'}); {module.title} mode works "
+            "on an existing part: pick one, or build it in Part mode first",
+        )
+
+
+def _record_values(ctx: StepContext, run: RunState) -> None:
+    """The values the domain checks after the run, as observed (``DomainModule``)."""
+    try:
+        run.inputs.module.record_values(run.dir.path, ctx.host.model(run.target.model_name))
+    except Exception:  # a host that cannot say: nothing to compare later
+        log.debug("values not read before run %s", run.inputs.run_id, exc_info=True)
+
+
+async def explore_target(ctx: StepContext, run: RunState) -> None:
+    """Bounded read-only questions about the target before the spec (docs/architecture.md
+    §1): the facts go into the design request as text; it still has no tools (I1)."""
+    assert run.observation is not None
+    if run.observation.target_is_empty:
+        ctx.phases.set(Phase.EXPLORING, "Exploring skipped: the target part is missing or empty")
+        return
+    ctx.phases.set(Phase.EXPLORING, "Exploring the target (read-only)")
+    if ctx.explorer is not None:
+        try:
+            found = ctx.explorer(ctx.host, run.observation)
+            if asyncio.iscoroutine(found):
+                found = await found
+        except Exception as error:
+            raise FailRun("observation", f"exploration failed: {error}") from None
+        run.exploration = str(found or "")
+        return
+    run.exploration = await _explore_with_model(ctx, run)
+
+
+async def _explore_with_model(ctx: StepContext, run: RunState) -> str:
+    assert run.observation is not None
+    target, fingerprint = run.target, run.observation.fingerprint
+    summary = prompt_observation(run)
+    try:
+        result = await ctx.calls.task(lambda provider: explore(
+            provider,
+            request=run.inputs.request,
+            observation_summary=summary,
+            part=ctx.host.part(target),
+            fingerprint_fn=lambda: target_fingerprint(ctx.host.readback(target)),
+            fingerprint=fingerprint,
+            listener=ctx.emit,
+            cache=ctx.regions,
+        ))
+    except ExplorationChangedModel as error:
+        raise FailRun("observation", str(error)) from None
+    except ProviderError as error:
+        if error.raw_sse:  # every byte received is evidence, a failed turn's too
+            run.dir.write_bytes("provider_exploration_response.failed.sse", error.raw_sse)
+        raise FailRun("provider", f"the exploration request failed: {error}") from None
+    run.dir.write_json("exploration.json", result)
+    for turn, raw in enumerate(result.raw_sse, start=1):
+        run.dir.write_bytes(f"provider_exploration_response.{turn}.sse", raw)
+    return result.design_context()
+
+
+def prompt_observation(run: RunState) -> dict[str, Any]:
+    """L0/L1 (and L2 when the target has geometry): bounded whatever the model size."""
+    assert run.observation is not None
+    summary: dict[str, Any] = json.loads(run.observation.prompt_json())
+    if run.regions is not None:
+        summary["regions"] = run.regions.model_dump(mode="json")
+    return summary
+
+
+async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
+    """The design request (no tools, I1), or a revision with ``remark`` sent with the current
+    spec as data; the answer read as the spec (docs/architecture.md §4 "The spec"). Prose or
+    JSON that fails the schema gets one design repair round naming the problems, then the
+    run fails at design with advice. The spec and its route become the run's only when every
+    check holds; a revision that fails leaves the standing spec as it was."""
+    assert run.observation is not None
+    if remark:
+        previous = design_answer.spec_json_text(run.spec_ir) if run.spec_ir else run.spec
+        messages = revision.revision_messages(run.design_messages, previous, remark,
+                                              ctx.language)
+    else:
+        messages = run.design_messages = _design_messages(ctx, run)
+    version = run.spec_versions + 1
+    response = await _design_round(ctx, run, messages, _design_sse(version))
+    run.spec_versions = version
+    try:
+        reading = _read(ctx, run, response.content)
+    except SpecRejected as rejected:
+        ctx.emit("repair_requested", {
+            "repair": 1, "of": design_answer.DESIGN_REPAIR_ROUNDS, "layer": "design",
+            "tool": "", "headline": rejected.problems[0], "problems": rejected.problems})
+        ctx.emit("design_delta", {"text": "", "reset": True})
+        messages = [*messages, {"role": "assistant", "content": response.content},
+                    {"role": "user",
+                     "content": design_answer.repair_message(rejected.problems, ctx.language)}]
+        response = await _design_round(ctx, run, messages, _design_sse(version, repair=True))
+        try:
+            reading = _read(ctx, run, response.content)
+        except SpecRejected as again:
+            if run.spec_ir is not None:
+                _store(run)  # a revision's standing spec shows again
+            raise FailRun("design", design_answer.failure_message(
+                again.problems, response.content)) from None
+    before = run.spec_ir
+    _adopt(run, reading)
+    run.spec_changes = []
+    if remark:
+        revision.keep_version(run.dir, version, reading.text, reading.spec)
+        if before is not None:
+            run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
+                                            ctx.language)
+        revision.record_remark(run.dir, version, remark, run.spec_changes)
+    ctx.emit("design_received", {
+        "method": reading.route.method,
+        "capabilities": reading.route.capabilities,
+        "tools": reading.route.tools,
+        "steps": len(reading.spec.steps),
+        "spec_chars": len(reading.text),
+        "version": version,
+        "warnings": reading.warnings,
+        "changes": [c.as_json() for c in run.spec_changes],
+        # calls answered to a tool-less design request are ignored, never collected
+        "ignored_tool_calls": len(response.tool_calls),
+    })
+
+
+def given_spec(ctx: StepContext, run: RunState, spec: str | Mapping[str, Any]) -> None:
+    """A spec the caller confirmed already (``plan_calls``; its JSON, or the object): read,
+    stored and routed as a written one, without a design request."""
+    content = spec if isinstance(spec, str) else json.dumps(spec, ensure_ascii=False)
+    run.spec_versions = 1
+    try:
+        reading = _read(ctx, run, visible_text_of(content))
+    except SpecRejected as refused:  # the caller's spec: nothing to go back to but the caller
+        raise ReturnToReview("design", "the given spec is not a spec of this mode: "
+                             + "; ".join(refused.problems)) from None
+    _adopt(run, reading)
+    ctx.emit("design_confirmed", {"tools": list(reading.route.tools), "given": True})
+
+
+async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
+                        sse: str) -> ChatResponse:
+    """One design request (no tools, I1); the answer with its text made safe to show."""
+    try:
+        response = await ctx.calls.stream(messages, None, spec=True, sse=sse)
+    except ProviderError as error:
+        raise FailRun("provider", f"the design request failed: {error}") from None
+    content = visible_text_of(response.content or "")
+    if response.finish_reason == "length" and content:
+        run.dir.write_text("design.txt", content + "\n")
+        raise FailRun("design",
+                      "the spec was cut off (the model hit its output limit); shorten the request")
+    if not content:
+        raise FailRun("design", "the model returned an empty spec, so there is nothing to "
+                                f"review. {design_answer.ADVICE}")
+    return response.model_copy(update={"content": content})
+
+
+def _read(ctx: StepContext, run: RunState, content: str) -> design_answer.DesignReading:
+    """``content`` as a spec of the run's mode (raises SpecRejected); what the model wrote
+    stays in design.txt until a spec replaces it."""
+    assert run.observation is not None
+    readback, target = run.observation.readback, run.target
+    try:
+        part = ctx.host.part(target)
+    except Exception:  # noqa: BLE001 - a host that cannot say: the review checks skip it
+        part = None
+    try:
+        return design_answer.read_answer(
+            content, run.inputs.module, target_is_empty=run.observation.target_is_empty,
+            part=part, counts={"nodes": readback.node_count,
+                               "elements": readback.element_count,
+                               "shapes": dict(readback.shape_counts),
+                               "sets": list(readback.sets)},
+            language=ctx.language, part_name=target.part_name)
+    except SpecRejected:
+        run.dir.write_text("design.txt", content + "\n")
+        raise
+
+
+def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:
+    run.spec, run.spec_ir, run.route = reading.text, reading.spec, reading.route
+    run.review_warnings = list(reading.warnings)
+    _store(run)
+
+
+def _store(run: RunState) -> None:
+    """design.txt (the words) and spec.json (the data): what is shown is what is stored,
+    confirmed and sent on."""
+    run.dir.write_text("design.txt", run.spec + "\n" if run.spec else "")
+    if run.spec_ir is not None:
+        run.dir.write_json("spec.json", run.spec_ir.as_json())
+    if run.route is not None:
+        run.dir.write_json("design_route.json", run.route)
+
+
+def _design_sse(version: int, *, repair: bool = False) -> str:
+    """provider_design_response.sse, .2.sse per revision; ``.repair`` for its repair round."""
+    stem = "provider_design_response" + ("" if version == 1 else f".{version}")
+    return stem + (".repair.sse" if repair else ".sse")
+
+
+def visible_text_of(content: str) -> str:
+    return visible_text(content).strip()
+
+
+def _design_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
+    assert run.observation is not None
+    inputs = run.inputs
+    return design_messages(
+        system_prompt=inputs.module.design_prompt(ctx.language),
+        mode=inputs.mode,
+        target=inputs.target,
+        target_note=target_state_note(run.observation, inputs.target.part_name),
+        observation=prompt_observation(run),
+        exploration=run.exploration,
+        request=inputs.request,
+    )
