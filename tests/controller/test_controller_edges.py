@@ -115,7 +115,7 @@ def test_collection_text_never_poses_as_the_spec(tmp_path):
     asyncio.run(controller.confirm("part", TARGET))
     assert "".join(deltas) == SPEC  # the answer as it streamed, then shown in words
     assert "Sure" not in controller.spec_text
-    assert controller.spec_text.startswith("Build a plate.\n\nSteps:")
+    assert controller.spec_text.startswith("Spec: Build a plate.\n\nSteps:")
 
 
 def test_collection_cancel_returns_cancelled_and_nothing_runs(tmp_path):

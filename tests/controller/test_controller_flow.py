@@ -77,7 +77,7 @@ def test_build_and_audit_is_verified_with_every_artifact(tmp_path):
 
     assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.REVIEW
     # what Review shows is the spec rendered from its data; spec.json holds the data
-    assert controller.spec_text.startswith("Build one QUAD plate.\n\nSteps:\n1. build")
+    assert controller.spec_text.startswith("Spec: Build one QUAD plate.\n\nSteps:\n1. build")
     assert json.loads((run_dir(controller) / "spec.json").read_text()) == json.loads(SPEC_BUILD)
     assert (run_dir(controller) / "design.txt").read_text() == controller.spec_text + "\n"
     assert controller.route.tools == ["build_part", "audit_part"]

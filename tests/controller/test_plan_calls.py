@@ -78,7 +78,7 @@ def test_given_calls_stop_at_the_plan_without_a_provider_request(tmp_path):
     assert plan(controller) == Phase.PLAN
     assert provider.asked == 0
     assert controller.plan is not None and len(controller.plan.calls) == 2
-    assert controller.spec_text.startswith("Build one QUAD plate and audit it.\n\nSteps:")
+    assert controller.spec_text.startswith("Spec: Build one QUAD plate and audit it.\n\nSteps:")
     assert controller.route.tools == ["build_part", "audit_part"]
     directory = run_dir(controller)
     assert (directory / "design.txt").read_text() == controller.spec_text + "\n"

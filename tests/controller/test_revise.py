@@ -55,7 +55,7 @@ def test_a_remark_redesigns_without_tools_and_the_new_spec_is_confirmed(tmp_path
     assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.REVIEW
     first_words = controller.spec_text
     assert asyncio.run(controller.revise("  make it two plates ")) == Phase.REVIEW
-    assert controller.spec_text.startswith("Build two QUAD plates.")
+    assert controller.spec_text.startswith("Spec: Build two QUAD plates.")
     revision = provider.requests[1]
     assert revision.tools is None  # I1 holds for a revision too
     assert [m["role"] for m in revision.messages] == ["system", "user", "assistant", "user"]

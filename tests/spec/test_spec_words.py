@@ -23,7 +23,7 @@ CHAIN = spec(
 
 def test_part_chain_in_english():
     assert render_spec(CHAIN, PART, "en") == """\
-Copy Panel 40 along X, merge the seam and audit.
+Spec: Copy Panel 40 along X, merge the seam and audit.
 
 Steps:
 1. copy all nodes shifted by (40, 0, 0) — transform
@@ -38,7 +38,7 @@ Expected results: 45 nodes, 32 elements (32 QUAD); selected: 16"""
 
 def test_part_chain_in_chinese():
     assert render_spec(CHAIN, PART, "zh_CN") == """\
-Copy Panel 40 along X, merge the seam and audit.
+规格：Copy Panel 40 along X, merge the seam and audit.
 
 步骤：
 1. 将全部节点平移复制 (40, 0, 0)（变换）

@@ -43,7 +43,7 @@ def test_full_flow_streams_spec_confirms_and_verifies(qtbot, replay, dock, host_
     _wait_review(qtbot, dock)
     spec = dock.spec_view.toPlainText()
     # the spec in words, rendered from its data; the data one click away
-    assert spec.startswith("Build the new part Plate in Model-1: a flat 60 x 100 plate")
+    assert spec.startswith("Spec: Build the new part Plate in Model-1: a flat 60 x 100 plate")
     assert "1. build a mesh of QUAD elements, size 60 x 100, divided 6 x 10" in spec
     assert dock.route_label.text() == "Operations: build the part"
     assert dock.route_label.toolTip() == "the target part is missing or empty, so it is built"
@@ -148,8 +148,9 @@ def test_bad_tool_call_returns_to_review_with_its_reason(qtbot, replay, dock):
     assert "divisions" in status
     assert dock.confirm_button.isEnabled()  # still in Review: confirm again or edit
     error = dock.result_view.error_label.text()
-    assert "divisions" in error
-    assert error.endswith("Nothing was executed. Edit the request or confirm again.")
+    # said once: the reason on the status line, what to do under it
+    assert error == "Nothing was executed. Edit the request or confirm again."
+    assert "divisions" in dock.result_view.error_label.toolTip()  # the raw message on hover
     assert dock.controller.result.submissions == 0
     # confirming again uses the recorded (valid) call and verifies
     dock.confirm_button.click()

@@ -1,7 +1,8 @@
 """The spec in words (docs/architecture.md §4 "The spec"): what the analyst reads, confirms
 and finds again in ``design.txt``.
 
-Deterministic, from the IR only: each step numbered, said with its numbers and scope in the
+Deterministic, from the IR only: the summary after one word for the spec ("Spec:",
+"规格：", the word the dock's box is labelled with), each step numbered, said with its numbers and scope in the
 action's own words (``compilers/<domain>/actions.py``), its capability, the model's text for
 it, and the expected results. English or Chinese.
 """
@@ -13,11 +14,11 @@ from sam_plugin.compilers.spec.values import Language
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
 
 _WORDS = {
-    "en": {"steps": "Steps:", "expected": "Expected results: ", "none": "not stated",
+    "en": {"head": "Spec: ", "steps": "Steps:", "expected": "Expected results: ", "none": "not stated",
            "nodes": "{} nodes", "elements": "{} elements", "sets": "sets: {}",
            "selected": "selected: {}", "open": " (", "close": ")", "sep": ", ", "part": "; ",
            "shape": "{} {}", "capability": " — {}"},
-    "zh": {"steps": "步骤：", "expected": "预期结果：", "none": "未说明",
+    "zh": {"head": "规格：", "steps": "步骤：", "expected": "预期结果：", "none": "未说明",
            "nodes": "{} 个节点", "elements": "{} 个单元", "sets": "集合：{}",
            "selected": "选中：{}", "open": "（", "close": "）", "sep": "，", "part": "；",
            "shape": "{} 个 {}", "capability": "（{}）"},
@@ -33,7 +34,7 @@ def render_spec(spec: Spec, vocabulary: Vocabulary, language: str = "en") -> str
     """The spec in words, one line per step (then the model's text for it, indented)."""
     lang = language_of(language)
     words = _WORDS[lang]
-    lines = [spec.summary, "", words["steps"]]
+    lines = [words["head"] + spec.summary, "", words["steps"]]
     for number, step in enumerate(spec.steps, start=1):
         lines.append(f"{number}. {step_phrase(step, vocabulary, lang)}"
                      + words["capability"].format(

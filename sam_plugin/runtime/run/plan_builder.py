@@ -5,7 +5,8 @@ The domain module describes its calls (``DomainModule.describe``); this adds the
 after summary, the destructive lines, each call against the step it carries out, and one
 warning per disagreement between the spec's own expected results and the prediction. Which
 plans wait for the analyst is the ``plan_wait`` policy: ``always``, ``destructive`` (only a
-destructive or warned plan), ``never``.
+destructive or warned plan), ``never``; a plan with a warning waits whatever the policy
+(docs/architecture.md §5 "Plan").
 """
 
 from __future__ import annotations
@@ -63,14 +64,18 @@ def _steps(module: DomainModule, spec: Spec | None,
            bound: Sequence[tuple[int, BoundStep]]) -> list[PlanStep]:
     if spec is None:
         return []
+    vocabulary = module.vocabulary
     return sorted((PlanStep(step=b.step + 1, call=call + 1, path=b.operation.path,
-                            text=step_phrase(spec.steps[b.step], module.vocabulary))
+                            text=step_phrase(spec.steps[b.step], vocabulary),
+                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh"))
                    for call, b in bound), key=lambda s: (s.call, s.step))
 
 
 def plan_waits(plan: Plan, policy: str) -> bool:
     if policy not in PLAN_WAITS:
         raise ValueError(f"plan_wait: {policy!r} is not one of {', '.join(PLAN_WAITS)}")
+    if plan.warnings:
+        return True  # a warned plan is never approved by a setting, only by a person
     if policy == "never":
         return False
     if policy == "destructive":
