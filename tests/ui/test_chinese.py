@@ -26,7 +26,8 @@ def test_a_chinese_dock_lists_chinese_examples_and_replays_chinese_specs(
                              example.request_zh, timeout=30)
         assert status == "已校验", dock.describe_error()
         shown = dock.spec_view.toPlainText()
-        assert shown.startswith("规格：为 Panel 的全部单元定义钢材和 2 mm 壳截面并赋予。\n\n步骤：\n")
+        assert shown.startswith("规格：为 Panel 的全部单元定义钢材和 2 mm 壳截面并赋予。\n\n"
+                                "步骤：\n")
         assert "1. 定义材料 Steel：E = 210000，nu = 0.3，密度 7.85e-09（定义）" in shown
         assert dock.route_label.text() == "操作：定义材料和截面, 指派截面"
         names = [row[0] for row in dock.result_view.check_rows()]

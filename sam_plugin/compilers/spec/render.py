@@ -2,9 +2,9 @@
 and finds again in ``design.txt``.
 
 Deterministic, from the IR only: the summary after one word for the spec ("Spec:",
-"规格：", the word the dock's box is labelled with), each step numbered, said with its numbers and scope in the
-action's own words (``compilers/<domain>/actions.py``), its capability, the model's text for
-it, and the expected results. English or Chinese.
+"规格：", the word the dock's box is labelled with), each step numbered, said with its
+numbers and scope in the action's own words (``compilers/<domain>/actions.py``), its
+capability, the model's text for it, and the expected results. English or Chinese.
 """
 
 from __future__ import annotations
@@ -14,7 +14,8 @@ from sam_plugin.compilers.spec.values import Language
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
 
 _WORDS = {
-    "en": {"head": "Spec: ", "steps": "Steps:", "expected": "Expected results: ", "none": "not stated",
+    "en": {"head": "Spec: ", "steps": "Steps:", "expected": "Expected results: ",
+           "none": "not stated",
            "nodes": "{} nodes", "elements": "{} elements", "sets": "sets: {}",
            "selected": "selected: {}", "open": " (", "close": ")", "sep": ", ", "part": "; ",
            "shape": "{} {}", "capability": " — {}"},
