@@ -310,7 +310,7 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
     unknown = set(journal.unknown_runs())
     acknowledged = journal.acknowledged_runs()
     summaries = []
-    for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name, reverse=True):
+    for entry in sorted(runs_dir.iterdir(), key=_newest_first_key, reverse=True):
         if not entry.is_dir() or not RUN_ID_PATTERN.match(entry.name):
             continue
         summary = _summarize(RunDir(runs_dir, entry.name), unknown)
@@ -318,6 +318,17 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
             summary.acknowledged = True
         summaries.append(summary)
     return summaries
+
+
+def _newest_first_key(entry: Path) -> tuple[str, int]:
+    """Run ids sort by the second they were made; two runs of one second (a script, a
+    rerun) sort by when their directories were made, not by their random suffix."""
+    try:
+        made = entry.stat().st_mtime_ns if not (entry / "request.txt").exists() else (
+            (entry / "request.txt").stat().st_mtime_ns)
+    except OSError:
+        made = 0
+    return entry.name[:16], made
 
 
 def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
