@@ -9,6 +9,8 @@ from pathlib import Path
 
 from cli_support import base_args, run_cli
 
+from tests.support import specs
+
 DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
           "sections": [{"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2}]}
 
@@ -30,9 +32,12 @@ def _source(tmp_path, capsys, provider_env, selection=None, sizes=None):
     workspace = _plates(tmp_path / "w.sam.json",
                         sizes or {"Plate": 2, "Plate-2": 2, "Plate-3": 2, "Small": 1})
     selection = selection or {"by": "all"}
-    provider_env.enqueue_reply(
-        "Define Steel (E = 210000, nu = 0.3) and the shell section Skin of Steel, 2 thick; "
-        "assign Skin to the elements.\nPlanned Property capabilities: define, assign")
+    provider_env.enqueue_reply(specs.answer(
+        specs.step("define_material", mode="property", name="Steel", E=210000, nu=0.3),
+        specs.step("define_section", mode="property", name="Skin", kind="shell",
+                   material="Steel", thickness=2),
+        specs.step("assign_section", selection, mode="property", section="Skin"),
+        summary="Define Steel and the shell section Skin, 2 thick; assign Skin."))
     provider_env.enqueue_reply(tool_calls=[
         ("define_property", json.dumps(DEFINE)),
         ("assign_property", json.dumps({"assignments": [{"section": "Skin",

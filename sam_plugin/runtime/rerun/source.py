@@ -1,7 +1,8 @@
 """The run a rerun repeats, read from its directory (docs/architecture.md §6 "rerun", §7).
 
 What it holds is all a rerun needs and nothing a model writes anew: the request, the mode, the
-part it changed, the confirmed spec (``spec.json``; a run written before the spec IR is refused) and the calls as they were compiled (``normalized_calls.json``).
+part it changed, the confirmed spec (``spec.json``; a run written before the spec IR is
+refused) and the calls as they were compiled (``normalized_calls.json``).
 Only a verified run qualifies (or one verified and since undone: its calls are the same).
 """
 
@@ -30,7 +31,7 @@ class RerunSource:
     mode: str
     target: Target  # the part the run changed
     request: str
-    spec: str | Spec  # the spec IR when the run kept one, else its words
+    spec: Spec  # the confirmed spec IR (spec.json)
     calls: tuple[tuple[str, dict[str, Any]], ...]  # (tool, normalized arguments)
 
     @property
