@@ -90,6 +90,21 @@ def test_yes_applies_the_run_to_each_part_saves_once_and_each_part_undoes(
     assert _assigned(undone, "Plate-2") == 0 and _assigned(undone, "Plate-3") == 1
 
 
+def test_the_runs_table_marks_each_rerun_with_its_source_run(tmp_path, capsys, provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    rerun = _rerun(tmp_path, source, workspace, "Plate-2", extra=["--yes", "--json"],
+                   capsys=capsys)
+    rerun_id = json.loads(rerun.out)["targets"][0]["run_id"]
+    listed = run_cli(["runs", "--runs-dir", str(tmp_path / "runs")], capsys)
+    rows = {line.split()[0]: line for line in listed.out.splitlines()[1:]}
+    assert rows[rerun_id].endswith(f"(rerun of {source})")
+    assert "rerun of" not in rows[source]
+    as_json = run_cli(["runs", "--runs-dir", str(tmp_path / "runs"), "--json"], capsys)
+    by_id = {s["run_id"]: s for s in json.loads(as_json.out)}
+    assert (by_id[rerun_id]["source"], by_id[rerun_id]["source_run"]) == ("rerun", source)
+    assert by_id[source]["source_run"] is None
+
+
 def test_each_plan_is_asked_and_a_declined_one_is_skipped_exit_1(tmp_path, capsys,
                                                                provider_env):
     workspace, source = _source(tmp_path, capsys, provider_env)
