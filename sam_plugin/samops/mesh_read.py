@@ -242,6 +242,20 @@ def forget_reads() -> None:
         _MEMO.clear()
 
 
+def node_box(part: Any) -> Box | None:
+    """The bounding box of ``part``'s nodes (None without nodes), reading only coordinates:
+    when every coordinate is the very object the last ``read_mesh`` of this part saw, that
+    read's box is the answer (no conversion), else the coordinates are converted once."""
+    points = [n.coordinates for n in part.nodes]
+    if not points:
+        return None
+    before = _memo_of(part)
+    if before is not None and len(before[0].points) == len(points) and all(
+            map(is_, points, before[0].points)):
+        return before[1].bounds
+    return column_box(coordinate_array(points))
+
+
 def read_nodes(nodes: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
     """Labels (int64) and coordinates (float64, n x 3) of ``nodes``."""
     return _int_array([n.label for n in nodes]), coordinate_array(

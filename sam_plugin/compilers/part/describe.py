@@ -289,31 +289,39 @@ def _changes(mark: _Mark, after: ShadowPart | None,
 def _preview(final: ShadowPart, before: PartContents) -> Preview:
     """Outlines of what the calls add, move and delete, from the touched entities alone."""
     alive = final.element_labels_alive()
-    prior = set(before.mesh.element_labels.tolist()) if final.changed_elements else set()
-    deleted = sorted(k for k in final.changed_elements if k in prior and k not in alive)
+    changed = labels_array(final.changed_elements)
+    if len(changed):
+        changed = changed[among(changed, unique(before.mesh.element_labels))]
+    deleted = [k for k in changed.tolist() if k not in alive]
     added = sorted(k for k in final.created_elements if k in alive)
-    moved = sorted(k for k in set(_using(before, final.changed_nodes)) | {
-        k for k in final.changed_elements if k in prior} if k in alive)
-    truncated = max(len(added), len(moved), len(deleted) // 4) > PREVIEW_LIMIT
+    candidates = unique(np.concatenate([_using(before, final.changed_nodes), changed]))
+    # an element the part had is still there unless the run deleted it (and only a deleted
+    # label can be missing, or created again): the store is asked about those alone
+    kept = ~among(candidates, labels_array(final.deleted_elements))
+    for at in np.nonzero(~kept)[0].tolist():
+        kept[at] = int(candidates[at]) in alive
+    moved_count = int(kept.sum())
+    moved: list[int] = candidates[kept][:PREVIEW_LIMIT].tolist()
+    truncated = max(len(added), moved_count, len(deleted) // 4) > PREVIEW_LIMIT
     return Preview(
         added=[_outline(final, label) for label in added[:PREVIEW_LIMIT]],
         deleted=deleted[:4 * PREVIEW_LIMIT],  # labels only: the view draws them from the part
-        moved=moved[:PREVIEW_LIMIT],
-        moved_to=[_outline(final, label) for label in moved[:PREVIEW_LIMIT]],
+        moved=moved,
+        moved_to=[_outline(final, label) for label in moved],
         truncated=truncated,
     )
 
 
-def _using(before: PartContents, nodes: set[int]) -> list[int]:
-    """Labels of the elements (before the run) that use any of ``nodes``."""
+def _using(before: PartContents, nodes: set[int]) -> np.ndarray:
+    """Labels (int64) of the elements (before the run) that use any of ``nodes``."""
     mesh = before.mesh
     if not nodes or not mesh.element_count:
-        return []
+        return np.zeros(0, dtype=np.int64)
     hit = among(mesh.connectivity, labels_array(nodes)).astype(np.int64)
     lengths = np.diff(mesh.offsets)
     counts = np.add.reduceat(hit, np.minimum(mesh.offsets[:-1], max(len(hit) - 1, 0)))
     counts[lengths == 0] = 0
-    used: list[int] = mesh.element_labels[counts > 0].tolist()
+    used: np.ndarray = mesh.element_labels[counts > 0]
     return used
 
 
