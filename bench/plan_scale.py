@@ -34,6 +34,7 @@ from sam_plugin.compilers.composer import compose  # noqa: E402
 from sam_plugin.compilers.evidence import Prediction  # noqa: E402
 from sam_plugin.compilers.part import MODULE  # noqa: E402
 from sam_plugin.compilers.protocol import CompileContext, Target  # noqa: E402
+from sam_plugin.compilers.spec.reading import spec_from_json  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 from sam_plugin.runtime.run.plan_builder import build_plan  # noqa: E402
 from sam_plugin.samops import part_audit, part_repair, part_transform  # noqa: E402
@@ -49,9 +50,18 @@ CALLS = [
     ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.01}}),
     ("audit_part", {"checks": ["counts", "free_nodes", "coincident_nodes"]}),
 ]
-SPEC = ("Copy the patch beside itself, merge the shared edge, audit.\n"
-        "Planned Part capabilities: transform, repair, audit\n"
-        f"Expected results: {2 * (N + 1) ** 2 - (N + 1)} nodes, {2 * N * N} elements")
+REQUEST = "Copy the patch beside itself, merge the shared edge, audit."
+SPEC = spec_from_json({
+    "summary": REQUEST,
+    "steps": [
+        {"capability": "transform", "action": "translate_copy", "scope": {"by": "all"},
+         "values": {"vector": COPY["vector"]}, "text": "copy the patch beside itself"},
+        {"capability": "repair", "action": "merge_nodes", "values": {"tolerance": 0.01},
+         "text": "merge the shared edge"},
+        {"capability": "audit", "action": "audit",
+         "values": {"checks": ["counts", "free_nodes", "coincident_nodes"]}, "text": "audit"}],
+    "expected": {"nodes": 2 * (N + 1) ** 2 - (N + 1), "elements": 2 * N * N},
+}, MODULE.vocabulary)
 
 
 def _timed(action: Callable[[], Any]) -> tuple[float, Any]:
@@ -83,12 +93,12 @@ def plan_side(gateway: HostGateway) -> Any:
     state = Prediction.from_readback(before)
     fragments: list = []
     for tool, args in CALLS:
-        fragment = MODULE.compile(tool, args, _ctx(gateway, SPEC, state, tuple(fragments)))
+        fragment = MODULE.compile(tool, args, _ctx(gateway, REQUEST, state, tuple(fragments)))
         fragments.append(fragment)
         state = fragment.evidence
     script = compose(fragments)
     plan, detail = build_plan(run_id="bench", module=MODULE, fragments=fragments,
-                              ctx=_ctx(gateway, SPEC), prediction=state, before=before,
+                              ctx=_ctx(gateway, REQUEST), prediction=state, before=before,
                               spec=SPEC, script_sha256=script.sha256)
     assert detail.predicted is not None, plan.prediction
     return plan, detail
