@@ -43,6 +43,9 @@ a broken state), beside ``SamAgentError``::
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
     │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
     │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
+    │   ├── ToolRefused                        an MCP tool call refused, at a layer (docs/mcp.md)
+    │   │   └── ToolArgumentError(ValueError)  ... because its arguments are
+    │   ├── ApprovalRefused                    a plan's approval cannot be recorded (says why)
     │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
     │   └── UsageError                         bad command-line input (exit code 2)
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
@@ -329,6 +332,30 @@ class EnvironmentValueError(SamAgentError, ValueError):
 class UndoRefused(SamAgentError):
     """A run that cannot be undone now: not verified, snapshot dropped, or the part changed
     since (the message says which)."""
+
+
+class ToolRefused(SamAgentError):
+    """An MCP tool call that ran nothing: ``layer`` (as in result.json's ``error.layer``, or
+    ``arguments``/``spec``), the words the client reads, and ``data`` for its result."""
+
+    def __init__(self, layer: str, message: str, **data: Any) -> None:
+        super().__init__(message)
+        self.layer = layer
+        self.message = message
+        self.data = data
+
+
+class ToolArgumentError(ToolRefused, ValueError):
+    """An MCP client's tool arguments are refused before anything runs: the field and what is
+    legal there (docs/mcp.md)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("arguments", message)
+
+
+class ApprovalRefused(SamAgentError):
+    """A decision on a waiting plan cannot be recorded: no plan waits, it was decided already,
+    its server is gone, or no person is at a terminal (the message says which)."""
 
 
 class UsageError(SamAgentError):

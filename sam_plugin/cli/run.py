@@ -156,10 +156,9 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     assert result is not None
     saved = None
     if result.status == "verified" and save_path is not None:
-        outcome = _save(host, save_path, opened, err)
-        saved = outcome.saved
-        result = result.model_copy(update={"save": outcome})
-        RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
+        result = save_verified(result, host, save_path, opened, controller.runs_dir, err,
+                               controller.scrubber)
+        saved = result.save.saved if result.save is not None else None
     _print_result(result, controller.runs_dir / result.run_id, args.json, out)
     if not args.json:
         _print_next_step(result, settings.base_url, save_path, out)
@@ -347,6 +346,16 @@ def _is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def save_verified(result: Any, host: Any, path: Path, opened: OpenedWorkspace, runs_dir: Path,
+                  err: TextIO, scrubber: Any = None) -> Any:
+    """``--save`` after a verified run (or an undo): the database written unless the file
+    changed since it was opened; the outcome recorded in the run's ``result.json``."""
+    outcome = _save(host, path, opened, err)
+    result = result.model_copy(update={"save": outcome})
+    RunDir(runs_dir, result.run_id, scrubber).write_result(result)
+    return result
 
 
 def _save(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -> SaveOutcome:

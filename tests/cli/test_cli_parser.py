@@ -23,7 +23,8 @@ HEAVY = ("PySide6", "qasync", "sam_plugin.ui", "sam_plugin.evaluation",
 def test_every_command_is_one_module_with_a_parser_and_a_handler():
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
-    assert tuple(commands.choices) == cli.COMMANDS == ("run", "runs", "undo", "demo", "eval")
+    assert tuple(commands.choices) == cli.COMMANDS == ("run", "runs", "undo", "demo", "eval",
+                                                          "mcp", "approve")
     for name in cli.COMMANDS:
         module = importlib.import_module(f"sam_plugin.cli.{name}")
         assert callable(module.add_parser)

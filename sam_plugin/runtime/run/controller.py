@@ -24,6 +24,7 @@ from typing import Any
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import DomainModule, Route, Target
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import (
     ControllerBusy,
     ControllerStateError,
@@ -221,14 +222,15 @@ class RunController:
             await self._execute_plan(run, ctx, mode, target)
         return self.result
 
-    async def plan_calls(self, request: str, mode: str, target: Target, *, spec: str,
+    async def plan_calls(self, request: str, mode: str, target: Target, *, spec: str | Spec,
                          calls: Sequence[GivenCall], source: RunSource,
                          source_run: str | None = None) -> Phase:
         """A run from a confirmed ``spec`` and given tool ``calls``, with no provider request
         at all: Observing → Compiling (the same checks, compile chain and plan builder) →
         Plan, then the usual ``execute`` or ``decline_plan``. Calls that do not fit the
         route, or do not compile, end the run ``rejected`` with the diagnostics (no repair
-        round: no model wrote them); the phase is then FAILED."""
+        round: no model wrote them); the phase is then FAILED. ``spec`` is the spec IR
+        (``spec.json``, routed by its steps) or, for a rerun of an old run, its words."""
         start.refuse_if_busy(self.phase, "plan_calls")
         run, ctx = self._start(request, mode, target, source, source_run)
         with self._outcome(rejects=True):
@@ -240,28 +242,42 @@ class RunController:
             compiling.show_plan(ctx, run, fragments, prediction)
         return self.phase
 
-    async def execute(self, mode: str | None = None, target: Target | None = None) -> RunResult:
+    def approval_requested(self, channel: str) -> None:
+        """The waiting plan is put before a person on ``channel`` (dock, cli, elicitation,
+        command: docs/architecture.md §8); ``approval_requested`` is logged."""
+        _, ctx = self._current(Phase.PLAN, "approval_requested: no plan is waiting for "
+                               f"approval (phase {self.phase})")
+        ctx.emit("approval_requested", {"channel": channel})
+
+    async def execute(self, mode: str | None = None, target: Target | None = None, *,
+                      approved_by: str = "analyst") -> RunResult:
         """The analyst approved the plan: drift check, the one submission, verification.
 
         ``mode``/``target`` are what the caller shows now (the dock's combos); a change since
-        submit fails the run, as at confirm (I3)."""
+        submit fails the run, as at confirm (I3). ``approved_by`` says on which channel a
+        person approved (``plan_approved``)."""
         run, ctx = self._current(Phase.PLAN, "execute: no plan is waiting for approval "
                                  f"(phase {self.phase})")
         with self._outcome():
-            ctx.emit("plan_approved", {"by": "analyst"})
+            ctx.emit("plan_approved", {"by": approved_by})
             await self._execute_plan(run, ctx, mode or run.inputs.mode, target or run.target)
         assert run.result is not None
         return run.result
 
-    def decline_plan(self) -> RunResult:
+    def decline_plan(self, *, by: str = "analyst",
+                     reason: str = "plan declined") -> RunResult:
         """The analyst declined the plan: the run ends ``cancelled``, nothing executed.
 
         ``cancelled`` (not ``rejected``, which says a layer sent the run back to Review):
-        the analyst's own decision ended it, like Cancel at Review."""
+        the analyst's own decision ended it, like Cancel at Review. ``by``/``reason``: who
+        ended it and why (an approval nobody gave in time is ``reason`` too)."""
         run, ctx = self._current(Phase.PLAN, "decline_plan: no plan is waiting for approval "
                                  f"(phase {self.phase})")
-        ctx.emit("plan_declined", {"script_sha256": run.script_sha256})
-        endings.cancelled(ctx, run, "Cancelled: plan declined, nothing was executed")
+        data: dict[str, Any] = {"script_sha256": run.script_sha256}
+        if by != "analyst":
+            data.update(by=by, reason=reason)
+        ctx.emit("plan_declined", data)
+        endings.cancelled(ctx, run, f"Cancelled: {reason}, nothing was executed")
         assert run.result is not None
         return run.result
 
