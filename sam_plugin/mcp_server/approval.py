@@ -146,7 +146,9 @@ def read_decision(run_dir: Path, request: ApprovalRequest) -> Decision | None:
 def decide(run_dir: Path, request: ApprovalRequest, verdict: Verdict,
            channel: Channel | Literal["timeout"], by: str) -> Decision:
     """Record a decision on ``request`` unless one was recorded already; the one that
-    stands."""
+    stands. An answer after the deadline is recorded ``expired``: it came too late."""
+    if request.expired() and verdict != "expired":
+        verdict, by = "expired", f"{by}, after the deadline"
     decision = Decision(request_id=request.request_id, run_id=request.run_id,
                         plan_sha256=request.plan_sha256, verdict=verdict, channel=channel,
                         by=by, at=utc_timestamp())

@@ -73,6 +73,8 @@ class Gate:
     regions: RegionIndexCache = field(default_factory=RegionIndexCache)  # observe's L2
     _waiting: dict[str, Waiting] = field(default_factory=dict)
     _idle: list[RunController] = field(default_factory=list)
+    # open requests settled in the background, by request id (``open_request``)
+    _settling: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
 
     # -- plan_change ------------------------------------------------------------------------
 
@@ -127,36 +129,47 @@ class Gate:
 
     def open_request(self, args: ExecutePlanArgs, client: str,
                      channels: tuple[Channel, ...]) -> ApprovalRequest:
-        """The first half of ``execute_plan`` for a client that brings the person's answer
-        in a later call (MCP 2026-07-28): the request is written and announced; the same
-        request stands until its deadline."""
-        waiting = self._asking_for(args)
-        if waiting.request is not None and not waiting.request.expired():
+        """``execute_plan`` for a client that brings the person's answer in a later call
+        (MCP 2026-07-28): the request is written and announced, and the decision awaited in
+        the background (this process's channels and ``sam-agent approve`` may decide meanwhile;
+        unanswered at the deadline, the plan is cancelled even if the client never comes
+        back). The open request stands until it is settled."""
+        waiting = self._waiting.get(args.run_id)
+        if waiting is not None and waiting.request is not None and \
+                waiting.request.request_id in self._settling and \
+                args.plan_sha256 == waiting.plan_sha256:
             return waiting.request
+        waiting = self._asking_for(args)
         request = self._request(waiting, client, channels, args.wait_seconds)
         approval.write_request(self._run_dir(waiting), request)
         for channel in channels:
             waiting.controller.approval_requested(channel)
         waiting.request = request
+        waiting.asking = True
+        self._settling[request.request_id] = asyncio.ensure_future(
+            self._settle(waiting, request, list(self.approvers), announce=False))
         return request
 
-    async def settle_request(self, args: ExecutePlanArgs, approvers: list[Approver]
-                             ) -> dict[str, Any]:
-        """The second half: the decision on the open request (recorded by now, or awaited
-        until its deadline), then the plan run or cancelled."""
-        waiting = self._asking_for(args)
-        if waiting.request is None:
-            raise ToolRefused("execution", f"run {args.run_id} has no open approval request")
-        return await self._settle(waiting, waiting.request, approvers, announce=False)
-
     def answer(self, run_id: str, request_id: str) -> tuple[ApprovalRequest, Path] | None:
-        """The open request ``request_id`` of ``run_id`` and its run directory (where a
-        channel records the person's answer), or None."""
+        """The open request ``request_id`` of ``run_id`` and its run directory (where the
+        client's answer is recorded), or None when it is settled or unknown."""
         waiting = self._waiting.get(run_id)
         if waiting is None or waiting.request is None or \
                 waiting.request.request_id != request_id:
             return None
         return waiting.request, self._run_dir(waiting)
+
+    async def settled(self, args: ExecutePlanArgs, request_id: str) -> dict[str, Any]:
+        """The outcome of the open request ``request_id``, once it is settled."""
+        task = self._settling.get(request_id)
+        if task is None:
+            raise ToolRefused("execution", "this answer is for an approval request this server "
+                              "does not hold; call execute_plan again")
+        outcome = await asyncio.shield(task)
+        if outcome["run_id"] != args.run_id:
+            raise ToolRefused("execution", "this answer is for another run's approval request")
+        self._settling.pop(request_id, None)
+        return outcome
 
     def _request(self, waiting: Waiting, client: str, channels: tuple[Channel, ...],
                  wait_seconds: float) -> ApprovalRequest:
@@ -176,6 +189,7 @@ class Gate:
         finally:
             waiting.asking = False
         return {"run_id": waiting.run_id, "status": result.status,
+                "message": _outcome_words(result, decision),
                 "decision": decision.model_dump(mode="json"),
                 "result": result.model_dump(mode="json")}
 
@@ -191,10 +205,7 @@ class Gate:
                 async with self.host_lock:
                     result = await controller.execute(approved_by=decision.channel)
                 return self._saved(result)
-            reason = {"declined": f"declined by a person ({decision.channel})",
-                      "expired": "nobody approved it in time"}.get(decision.verdict,
-                                                                  decision.verdict)
-            return controller.decline_plan(by=decision.channel, reason=reason)
+            return controller.decline_plan(by=decision.channel, reason=_reason(decision))
         finally:
             self._idle.append(controller)
 
@@ -261,6 +272,9 @@ class Gate:
 
     def close(self, reason: str = "the MCP server stopped") -> None:
         """Cancel every waiting plan (nothing executed) and let go of its run."""
+        for task in self._settling.values():
+            task.cancel()
+        self._settling.clear()
         for waiting in list(self._waiting.values()):
             if waiting.controller.phase == Phase.PLAN:
                 waiting.controller.decline_plan(by="server", reason=reason)
@@ -296,6 +310,24 @@ class Gate:
         if self.save is None or result.status not in ("verified", "undone"):
             return result
         return self.save(result)
+
+
+def _reason(decision: Decision) -> str:
+    if decision.verdict == "expired":
+        return "nobody approved it in time"
+    return f"declined by a person ({decision.channel})"
+
+
+def _outcome_words(result: RunResult, decision: Decision) -> str:
+    """The run's end in the words the dock uses (proposed ≠ executed ≠ verified)."""
+    if result.status == "verified":
+        return "Verified: executed once and confirmed by reading the part back"
+    if result.status == "cancelled":
+        return f"Cancelled: {_reason(decision)}; nothing was executed"
+    if result.error is None:
+        return result.status
+    restored = "; the part was restored exactly as it was" if result.restored else ""
+    return f"Failed at {result.error.layer}: {result.error.message}{restored}"
 
 
 def _visible(value: Any) -> Any:

@@ -22,7 +22,7 @@ from mcp.server import Server, ServerRequestContext
 
 import sam_plugin
 from sam_plugin.errors import ToolRefused
-from sam_plugin.mcp_server import reads
+from sam_plugin.mcp_server import approval, reads
 from sam_plugin.mcp_server.approval import Channel
 from sam_plugin.mcp_server.arguments import (
     ARGUMENTS,
@@ -156,15 +156,11 @@ async def _execute(gate: Gate, ctx: ServerRequestContext[Any],
         return types.InputRequiredResult(input_requests={APPROVAL_KEY: question},
                                          request_state=request.request_id)
     found = gate.answer(args.run_id, params.request_state)
-    if found is None:
-        raise ToolRefused("execution", "this answer is for an approval request that is no "
-                          "longer open; call execute_plan again")
-    request, run_dir = found
-    from sam_plugin.mcp_server import approval
-
-    verdict, by = _verdict(answered, client)
-    approval.decide(run_dir, request, verdict, "elicitation", by)
-    return _ok(await gate.settle_request(args, approvers))
+    if found is not None:  # still open: the person's answer on the form is recorded
+        request, run_dir = found
+        verdict, by = _verdict(answered, client)
+        approval.decide(run_dir, request, verdict, "elicitation", by)
+    return _ok(await gate.settled(args, params.request_state))
 
 
 def _channels(gate: Gate, ctx: ServerRequestContext[Any], *, push_only: bool

@@ -1,0 +1,278 @@
+"""An MCP client through the SDK's own client, in memory and as a real ``sam-agent mcp`` stdio
+subprocess: a change goes from request to Verified only after a person approves it, and every
+scenario ends with the part's fingerprint checked (docs/mcp.md).
+
+Each scenario works on a part of its own, so that over stdio one server process (its start
+costs seconds: the SDK's import) runs them all in one session, as a client's day would; in
+memory each runs alone on a fresh gate.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp_support import (
+    MODEL,
+    PART,
+    People,
+    Person,
+    approve_when_asked,
+    build,
+    call,
+    events,
+    execute,
+    fingerprint,
+    journal,
+    plan,
+    translate,
+)
+
+
+@dataclass
+class Env:
+    client: Client
+    runs: Path
+    people: People
+    era: str
+    save: Path | None = None
+
+    def submitted(self, run_id: str) -> int:
+        return [e["run_id"] for e in journal(self.runs) if e["state"] == "submitted"].count(
+            run_id)
+
+
+Scenario = Callable[[Env, str], Awaitable[None]]
+
+
+async def build_plan_approve_verify(env: Env, part: str) -> None:
+    person = env.people.at(f"New{part}", Person("execute"))
+    others = await fingerprint(env.client, part)
+    planned = await plan(env.client, build(f"New{part}"))
+    assert "after:  12 nodes, 6 elements" in planned["text"]
+    assert planned["plan"]["script_sha256"] == planned["plan_sha256"]
+    done = await execute(env.client, planned)
+    assert (done["status"], done["decision"]["channel"]) == ("verified", "elicitation")
+    assert done["message"].startswith("Verified")
+    result = done["result"]
+    assert result["source"] == "mcp" and result["submissions"] == 1
+    assert await fingerprint(env.client, f"New{part}") == result["after"]["fingerprint"]
+    assert await fingerprint(env.client, part) == others
+    assert person.asked == 1 and "asks to execute run" in person.seen
+    assert "build_part" in person.seen and "Nothing runs unless you say yes" in person.seen
+    run_dir = env.runs / planned["run_id"]
+    logged = events(env.runs, planned["run_id"])
+    assert [e["channel"] for e in logged if e["event"] == "approval_requested"] == \
+        ["elicitation", "command"]
+    assert [e.get("by") for e in logged if e["event"] == "plan_approved"] == ["elicitation"]
+    assert json.loads((run_dir / "client.json").read_text())["client"]
+    assert json.loads((run_dir / "spec.json").read_text())["steps"][0]["action"] == "build"
+    if env.save is not None:  # --save wrote the verified build
+        saved = json.loads(env.save.read_text())
+        assert f"New{part}" in [p["name"] for m in saved["models"] for p in m["parts"]]
+
+
+def declined_by(answer: str) -> Scenario:
+    async def declined(env: Env, part: str) -> None:
+        env.people.at(part, Person(answer))
+        before = await fingerprint(env.client, part)
+        planned = await plan(env.client, translate(5, part))
+        done = await execute(env.client, planned)
+        assert (done["status"], done["decision"]["verdict"]) == ("cancelled", "declined")
+        assert done["result"]["submissions"] == 0 and env.submitted(planned["run_id"]) == 0
+        assert "plan_declined" in [e["event"] for e in events(env.runs, planned["run_id"])]
+        assert await fingerprint(env.client, part) == before
+
+    return declined
+
+
+async def unanswered(env: Env, part: str) -> None:
+    # handshake era: the form stays open past the deadline; 2026-07-28: the answer is late
+    late = env.era != "legacy"
+    env.people.at(part, Person("late", late_seconds=2.0) if late else Person("never"))
+    before = await fingerprint(env.client, part)
+    planned = await plan(env.client, translate(5, part))
+    done = await execute(env.client, planned, wait=1)
+    assert done["status"] == "cancelled" and done["decision"]["verdict"] == "expired"
+    # the deadline decides, in the background on 2026-07-28: the late "yes" is too late
+    assert done["decision"]["channel"] == "timeout"
+    assert "nobody approved it in time" in done["message"]
+    assert env.submitted(planned["run_id"]) == 0
+    assert await fingerprint(env.client, part) == before
+
+
+async def forged_sha(env: Env, part: str) -> None:
+    before = await fingerprint(env.client, part)
+    planned = await plan(env.client, translate(5, part))
+    for forged in ("0" * 64, planned["plan_sha256"][::-1]):
+        failed, data = await call(env.client, "execute_plan", {
+            "run_id": planned["run_id"], "plan_sha256": forged, "wait_seconds": 1})
+        assert failed and "is not the SHA-256 of run" in data["error"]["message"]
+        assert "nothing executed" in data["error"]["message"]
+    failed, data = await call(env.client, "execute_plan", {
+        "run_id": planned["run_id"], "plan_sha256": "short"})
+    assert failed and data["error"]["layer"] == "arguments"
+    assert "plan_sha256" in data["error"]["message"]
+    failed, status = await call(env.client, "run_status", {"run_id": planned["run_id"]})
+    assert status["status"] == "waiting_for_approval"
+    assert env.submitted(planned["run_id"]) == 0
+    assert await fingerprint(env.client, part) == before
+
+
+async def part_changed_since(env: Env, part: str) -> None:
+    env.people.at(part, Person("execute"))
+    first = await plan(env.client, translate(5, part))
+    second = await plan(env.client, translate(7, part))
+    assert (await execute(env.client, first))["status"] == "verified"
+    moved = await fingerprint(env.client, part)
+    done = await execute(env.client, second)
+    result = done["result"]
+    assert (done["status"], result["error"]["layer"]) == ("failed", "observation")
+    assert "modified" in result["error"]["message"]
+    assert result["submissions"] == 0 and env.submitted(second["run_id"]) == 0
+    assert await fingerprint(env.client, part) == moved  # only the first plan ran
+
+
+async def undo_needs_the_same_approval(env: Env, part: str) -> None:
+    person = env.people.at(part, Person("execute"))
+    before = await fingerprint(env.client, part)
+    done = await execute(env.client, await plan(env.client, translate(5, part)))
+    assert done["status"] == "verified"
+    after = await fingerprint(env.client, part)
+    person.answer = "decline"
+    failed, declined = await call(env.client, "undo_run", {"run_id": done["run_id"]})
+    assert not failed and declined["status"] == "cancelled"
+    assert await fingerprint(env.client, part) == after
+    person.answer = "execute"
+    failed, undone = await call(env.client, "undo_run", {"run_id": done["run_id"]})
+    assert not failed and (undone["status"], undone["result"]["status"]) == ("undone", "undone")
+    logged = [e for e in events(env.runs, done["run_id"])]
+    assert [e.get("action") for e in logged if e["event"] == "approval_requested"][-1] == "undo"
+    assert logged[-1]["event"] == "run_undone"
+    assert await fingerprint(env.client, part) == before
+
+
+async def approved_at_a_terminal(env: Env, part: str) -> None:
+    """The form is left open; ``sam-agent approve RUN_ID`` typed at a terminal decides (and a
+    decline on the form afterwards changes nothing: the first decision stands). On a
+    2026-07-28 connection the client hears the outcome once its form is answered."""
+    person = env.people.at(part, Person("never" if env.era == "legacy" else "after"))
+    before = await fingerprint(env.client, part)
+    planned = await plan(env.client, translate(5, part))
+    person.until = lambda: any((env.runs / planned["run_id"]).glob("approval.*.json"))
+    executing = asyncio.create_task(execute(env.client, planned, wait=90))
+    approved = await approve_when_asked(env.runs, planned["run_id"])
+    done = await executing
+    assert approved.returncode == 0, approved.stderr
+    assert "Execute this plan in SAM? [y/N]" in approved.stdout
+    assert "transform_part" in approved.stdout and "approved: run" in approved.stdout
+    assert (done["status"], done["decision"]["channel"]) == ("verified", "command")
+    now = await fingerprint(env.client, part)
+    assert now != before and now == done["result"]["after"]["fingerprint"]
+
+
+SCENARIOS: dict[str, Scenario] = {
+    "build_plan_approve_verify": build_plan_approve_verify,
+    "declined": declined_by("decline"),
+    "declined_by_no": declined_by("no"),
+    "dismissed": declined_by("cancel"),
+    "unanswered": unanswered,
+    "forged_sha": forged_sha,
+    "part_changed_since": part_changed_since,
+    "undo": undo_needs_the_same_approval,
+    "approved_at_a_terminal": approved_at_a_terminal,
+}
+
+
+def _run_all(connect: Any, runs: Path, era: str, names: list[str],
+             save: Path | None = None) -> None:
+    async def session() -> None:
+        people = People()
+        async with connect(mode=era, elicitation_callback=people) as client:
+            env = Env(client, runs, people, era, save)
+            for number, name in enumerate(names, start=1):
+                await SCENARIOS[name](env, f"P{number}")
+
+    asyncio.run(session())
+
+
+@pytest.mark.parametrize("name", list(SCENARIOS))
+def test_in_memory_handshake_era(in_memory, name):
+    _run_all(in_memory.connect, in_memory.runs, "legacy", [name])
+
+
+@pytest.mark.parametrize("name", ["build_plan_approve_verify", "unanswered", "declined",
+                                  "approved_at_a_terminal"])
+def test_in_memory_2026_era(in_memory, name):
+    _run_all(in_memory.connect, in_memory.runs, "auto", [name])
+
+
+def test_over_stdio_every_scenario_in_one_session(stdio):
+    _run_all(stdio.connect, stdio.runs, "legacy", list(SCENARIOS), save=stdio.save)
+
+
+def test_over_stdio_2026_era(stdio):
+    _run_all(stdio.connect, stdio.runs, "auto",
+             ["build_plan_approve_verify", "unanswered", "declined"], save=stdio.save)
+
+
+def test_two_clients_on_one_workspace_in_memory(in_memory):
+    """One database: the second plan's part moved under it, so it is refused (I3)."""
+    async def scenario() -> None:
+        people = People()
+        people.at(PART, Person("execute"))
+        async with in_memory.connect(mode="legacy", elicitation_callback=people) as a, \
+                in_memory.connect(elicitation_callback=people) as b:
+            plan_a, plan_b = await plan(a, translate(5)), await plan(b, translate(7))
+            assert plan_a["run_id"] != plan_b["run_id"]
+            assert (await execute(a, plan_a))["status"] == "verified"
+            done_b = await execute(b, plan_b)
+            assert (done_b["status"], done_b["result"]["error"]["layer"]) == \
+                ("failed", "observation")
+            assert await fingerprint(b) == await fingerprint(a)
+            failed, listed = await call(b, "list_runs", {})
+            assert {plan_a["run_id"], plan_b["run_id"]} <= {r["run_id"] for r in listed["runs"]}
+
+    asyncio.run(scenario())
+
+
+def test_two_clients_on_one_workspace_over_stdio(stdio):
+    """Two processes, one workspace file: each verifies in its own database, and the second
+    ``--save`` refuses to overwrite what the first saved; run ids stay one submission each."""
+    async def scenario() -> tuple[str, str]:
+        people = People()
+        people.at(PART, Person("execute"))
+        async with stdio.connect(mode="legacy", elicitation_callback=people) as a, \
+                stdio.connect(mode="legacy", elicitation_callback=people) as b:
+            before = await fingerprint(a)
+            plan_a, plan_b = await plan(a, translate(5)), await plan(b, translate(7))
+            done_a, done_b = await execute(a, plan_a), await execute(b, plan_b)
+            assert (done_a["status"], done_a["result"]["save"]["saved"]) == ("verified", True)
+            assert (done_b["status"], done_b["result"]["save"]["saved"]) == ("verified", False)
+            assert "since the workspace was opened" in done_b["result"]["save"]["message"]
+            assert await fingerprint(a) == done_a["result"]["after"]["fingerprint"] != before
+            return plan_a["run_id"], plan_b["run_id"]
+
+    first, second = asyncio.run(scenario())
+    submitted = [e["run_id"] for e in journal(stdio.runs) if e["state"] == "submitted"]
+    assert submitted.count(first) == submitted.count(second) == 1
+
+
+def test_list_targets_and_the_plan_name_the_target(in_memory):
+    async def scenario() -> None:
+        async with in_memory.connect() as client:
+            failed, data = await call(client, "list_targets", {})
+            assert not failed and data["modes"] == ["part", "property", "mesh"]
+            assert data["models"][0]["name"] == MODEL
+            assert {"name": PART, "nodes": 8, "elements": 2} in data["models"][0]["parts"]
+            planned = await plan(client, translate(5))
+            assert planned["plan"]["target"] == {"model_name": MODEL, "part_name": PART}
+            assert "sam-agent approve" in planned["next"]
+
+    asyncio.run(scenario())
