@@ -97,6 +97,10 @@ class Decision(BaseModel):
                 and self.run_id == request.run_id and self.plan_sha256 == request.plan_sha256)
 
 
+class _Status(BaseModel):
+    status: str  # of result.json: a plan that waits has none yet
+
+
 def parse_time(text: str) -> datetime:
     return datetime.fromisoformat(text.replace("Z", "+00:00"))
 
@@ -180,6 +184,10 @@ def waiting_request(runs_dir: Path, run_id: str) -> ApprovalRequest:
         raise ApprovalRefused(f"run {run_id} was decided already: {last.verdict} "
                               f"({last.channel}, {last.by}, {last.at})")
     request = open_[0]
+    ended = _read(directory / "result.json", _Status)
+    if request.kind == "execute" and ended is not None:
+        raise ApprovalRefused(f"run {run_id} has ended ({ended.status}); its plan no longer "
+                              "waits")
     if not is_locked(directory / LOCK_NAMES[request.kind]):
         raise ApprovalRefused(f"the server that asked for run {run_id} is no longer running; "
                               "nothing will run (ask the client again)")

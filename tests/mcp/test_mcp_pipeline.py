@@ -177,6 +177,77 @@ async def approved_at_a_terminal(env: Env, part: str) -> None:
     assert now != before and now == done["result"]["after"]["fingerprint"]
 
 
+async def hostile_arguments(env: Env, part: str) -> None:
+    """Huge, deep, non-finite, duplicated, control characters, an argument that tries to
+    approve: each refused naming the field, nothing planned or run."""
+    before = await fingerprint(env.client, part)
+    good = translate(5, part)
+
+    async def refused(tool: str, arguments: dict[str, Any], *words: str) -> dict[str, Any]:
+        failed, data = await call(env.client, tool, arguments)
+        assert failed, data
+        for word in words:
+            assert word in json.dumps(data), (word, data)
+        return data
+
+    node = {"id": "N1", "coordinates": [0.5, 0.5, 0.0]}
+    huge = {**good, "calls": [{"name": "transform_part", "arguments": {
+        "operations": [], "padding": [node] * 120_000}}]}
+    await refused("plan_change", huge, "over the budget of 4194304 bytes")
+    deep: Any = [0]
+    for _ in range(100):
+        deep = [deep]
+    await refused("plan_change", {**good, "calls": [{"name": "transform_part",
+                                                     "arguments": {"operations": deep}}]},
+                  "nested deeper than 64 levels")
+    await refused("plan_change", {**good, "part": "\x1b[2J" + part}, "part", "String should match")
+    await refused("plan_change", {**good, "approved": True},
+                  "approved: not an argument of plan_change")
+    text = ('{"operations": [{"op": "translate", "vector": [5, 0, 0]}], '
+            '"operations": [{"op": "translate", "vector": [500, 0, 0]}]}')
+    data = await refused("plan_change", {**good, "calls": [{"name": "transform_part",
+                                                            "arguments": text}]},
+                         "appears twice")
+    assert data["error"]["layer"] == "tool_call" and data["status"] == "rejected"
+    nan = '{"operations": [{"op": "translate", "vector": [NaN, 0, 0], "selection": {"by": "all"}}]}'
+    await refused("plan_change", {**good, "calls": [{"name": "transform_part",
+                                                     "arguments": nan}]}, "finite")
+    planned = await plan(env.client, good)
+    for extra in ({"approve": True}, {"approved_by": "me"}, {"decision": "approved"}):
+        await refused("execute_plan", {"run_id": planned["run_id"],
+                                       "plan_sha256": planned["plan_sha256"], **extra},
+                      "not an argument of execute_plan; its arguments: run_id, plan_sha256, "
+                      "wait_seconds")
+    await refused("execute_plan", {"run_id": "../../etc", "plan_sha256": "0" * 64}, "run_id")
+    shown = await plan(env.client, {**good, "request": "move\x1b[31m it\x07 along\u202e X"})
+    assert (env.runs / shown["run_id"] / "request.txt").read_text() == "move it along X"
+    assert all(e["run_id"] not in (planned["run_id"], shown["run_id"])
+               for e in journal(env.runs))
+    assert await fingerprint(env.client, part) == before
+
+
+async def diagnostics_to_repair_from(env: Env, part: str) -> None:
+    """A spec that is not one, or calls the spec does not route to: refused with what to fix."""
+    before = await fingerprint(env.client, part)
+    good = translate(5, part)
+    bad_spec = {**good, "spec": {"summary": "x", "steps": [{"capability": "transform",
+                                                            "action": "twist", "values": {}}]}}
+    failed, data = await call(env.client, "plan_change", bad_spec)
+    assert failed and data["error"]["layer"] == "spec"
+    assert any("twist" in d and "translate" in d for d in data["diagnostics"]), data
+    unrouted = {**good, "calls": [{"name": "audit_part", "arguments": {}}]}
+    failed, data = await call(env.client, "plan_change", unrouted)
+    assert failed and (data["error"]["layer"], data["status"]) == ("tool_call", "rejected")
+    assert "the calls name audit_part; the spec routes to transform_part" in \
+        data["error"]["message"]
+    wrong = {**good, "calls": [{"name": "transform_part", "arguments": {"operations": [
+        {"op": "translate", "vector": [5, 0, 0], "selection": {"by": "set", "name": "NOPE"}}]}}]}
+    failed, data = await call(env.client, "plan_change", wrong)
+    assert failed and data["error"]["layer"] == "compile" and data["diagnostics"]
+    assert "NOPE" in data["error"]["message"]
+    assert await fingerprint(env.client, part) == before
+
+
 SCENARIOS: dict[str, Scenario] = {
     "build_plan_approve_verify": build_plan_approve_verify,
     "declined": declined_by("decline"),
@@ -187,6 +258,8 @@ SCENARIOS: dict[str, Scenario] = {
     "part_changed_since": part_changed_since,
     "undo": undo_needs_the_same_approval,
     "approved_at_a_terminal": approved_at_a_terminal,
+    "hostile_arguments": hostile_arguments,
+    "diagnostics": diagnostics_to_repair_from,
 }
 
 
