@@ -38,7 +38,8 @@ RERECORD = frozenset({"stale", "mismatch", "skipped"})
 
 
 class KindResult(BaseModel):
-    """One task through one kind of run (pipeline or baseline): DESIGN.md §6 fields."""
+    """One task through one kind of run (pipeline or baseline): the report fields of
+    docs/architecture.md §6."""
 
     outcome: Outcome
     status: str  # run status (verified, failed, rejected, ...) or the baseline's

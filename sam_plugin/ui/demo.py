@@ -21,6 +21,7 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from sam_plugin.runtime.config import env as environment
 
@@ -48,7 +49,35 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="with --screenshot: run a bundled example (default: plate) first")
     parser.add_argument("--delay", type=float, default=0.02,
                         help="replay: seconds between streamed pieces (default 0.02)")
+    parser.add_argument("--size", type=_size, metavar="WxH",
+                        help="window size in pixels, e.g. 1024x640 (default: the screen's "
+                             "available size)")
     return parser.parse_args(argv)
+
+
+def _size(text: str) -> tuple[int, int]:
+    """``1024x640`` -> (1024, 640); anything else is a usage error naming the form."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.strip().isdigit() or not height.strip().isdigit() \
+            or int(width) < 320 or int(height) < 240:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a window size WIDTHxHEIGHT of at least 320x240 (e.g. 1024x640)")
+    return int(width), int(height)
+
+
+def fit_window(window: Any, size: tuple[int, int] | None) -> None:
+    """Open at ``size``, else at the screen's available size (a fixed size would cut the
+    dock off on a smaller screen, docs/ui.md)."""
+    if size is not None:
+        window.resize(*size)
+        return
+    screen = window.screen()
+    if screen is None:
+        return
+    available = screen.availableGeometry()
+    frame = window.frameGeometry().size() - window.geometry().size()  # title bar, borders
+    window.resize(available.width() - frame.width(), available.height() - frame.height())
+    window.move(available.topLeft())
 
 
 def _use_stubs() -> None:
@@ -159,7 +188,7 @@ def _run_window(args: argparse.Namespace, workspace: Path) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = sam_host.create_window(workspace)
     dock = window.findChild(SamAgentDock, "samAgentDock")
-    window.resize(1500, 920)
+    fit_window(window, args.size)
     window.show()
     if not args.screenshot:
         try:

@@ -1,6 +1,6 @@
 """Run history read from the runs directory: started (local time), status, mode, target, who
 answered and what it cost, and the request (whole, on hover). A run opens in a detail view
-(spec versions, plan, generated script, result, events); **Run again** starts a new run with
+(run_details.py); **Run again** starts a new run with
 the same request and target; a double-click opens its directory, or says why it cannot.
 """
 
@@ -10,17 +10,14 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
-    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -206,7 +203,7 @@ class HistoryPanel(QWidget):
         view.openFailed.connect(self._say_open_failed)
         view.itemSelectionChanged.connect(self._update_buttons)
         self._update_buttons()
-        self.dialog: RunDetailDialog | None = None
+        self.dialog: Any = None  # the open RunDetailDialog
 
     def _update_buttons(self) -> None:
         selected = self.view.selected_run() is not None
@@ -217,7 +214,9 @@ class HistoryPanel(QWidget):
         self.note.setText(tr("No file manager could open the run directory; it is {path} "
                              "(Details… shows its files here).").format(path=path))
 
-    def show_details(self) -> RunDetailDialog | None:
+    def show_details(self) -> Any:
+        from sam_plugin.ui.run_details import RunDetailDialog
+
         run_id = self.view.selected_run()
         if not run_id:
             return None
@@ -234,72 +233,3 @@ class HistoryPanel(QWidget):
             return
         self.note.clear()
         self.runAgainRequested.emit(request)
-
-
-def spec_versions(run: RunDir) -> list[tuple[str, str]]:
-    """(title, text) of every spec version: design.1.txt, design.2.txt, … (with the remark that
-    produced it), or design.txt alone when the spec was never revised."""
-    try:
-        remarks = {int(e["version"]): str(e["remark"]) for e in json.loads(
-            run.file("revisions.json").read_text(encoding="utf-8"))}
-    except (OSError, ValueError, KeyError, TypeError):
-        remarks = {}
-    versions = []
-    number = 1
-    while run.file(f"design.{number}.txt").exists():
-        title = tr("Version {n}").format(n=number)
-        if number in remarks:
-            title += " — " + tr("asked: {remark}").format(remark=remarks[number])
-        versions.append((title, run.file(f"design.{number}.txt").read_text(encoding="utf-8")))
-        number += 1
-    if not versions and run.file("design.txt").exists():
-        versions.append((tr("Spec"), run.file("design.txt").read_text(encoding="utf-8")))
-    return versions
-
-
-class RunDetailDialog(QDialog):
-    """objectName ``runDetailDialog``: one tab per artifact the analyst reads."""
-
-    def __init__(self, run: RunDir, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("runDetailDialog")
-        self.setWindowTitle(tr("Run {run_id}").format(run_id=run.run_id))
-        self.resize(760, 560)
-        layout = QVBoxLayout(self)
-        path = QLabel(str(run.path))
-        path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(path)
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("runDetailTabs")
-        layout.addWidget(self.tabs, 1)
-        specs = "\n\n".join(f"=== {title} ===\n{text}" for title, text in spec_versions(run))
-        for title, text in (
-            (tr("Spec versions"), specs),
-            (tr("Plan"), _read(run, "plan.json")),
-            (tr("Generated script"), _read(run, "generated_script.py")),
-            (tr("Script output"), _read(run, "script_output.txt")),
-            (tr("Result"), _read(run, "result.json")),
-            (tr("Events"), _read(run, "events.jsonl")),
-        ):
-            view = QPlainTextEdit(text or tr("(not in this run's directory)"))
-            view.setReadOnly(True)
-            view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-            self.tabs.addTab(view, title)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-
-    def tab_text(self, title: str) -> str:
-        for index in range(self.tabs.count()):
-            if self.tabs.tabText(index) == title:
-                widget = self.tabs.widget(index)
-                assert isinstance(widget, QPlainTextEdit)
-                return widget.toPlainText()
-        raise KeyError(title)
-
-
-def _read(run: RunDir, name: str) -> str:
-    try:
-        return run.file(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""

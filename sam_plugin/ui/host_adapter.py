@@ -20,6 +20,7 @@ from sam_plugin.runtime.provider.choice import ProviderChooser
 from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
 from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
+from sam_plugin.ui.font_check import font_problem
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
 from sam_plugin.ui.prewarm import Prewarm
 from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
@@ -140,6 +141,10 @@ def load_plugin(host: Any) -> PluginInstance:
     if problem:
         log.error(problem)
         dock.show_binding_problem(problem)
+    unreadable = font_problem(ui_language(getattr(host, "locale", None)))
+    if unreadable:
+        log.warning(unreadable)
+        dock.show_font_problem(unreadable)
     instance = PluginInstance(host=host, dock=dock, lease=lease, translator=translator,
                               store=store, runs_dir=runs_dir, prewarm=prewarm, chooser=chooser)
     _listen_to_viewport(instance)

@@ -211,6 +211,12 @@ class FakePartModule:
 
         return generic_detail(fragments, ctx)
 
+    def record_values(self, run_dir: Any, model: Any) -> None:
+        """No values to read back: the plan's checks say it all."""
+
+    def value_checks(self, run_dir: Any, model: Any) -> list:
+        return []
+
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)
         if match:

@@ -207,6 +207,9 @@ class ChatProvider:
                 wait = (
                     error.retry_after if error.retry_after is not None else self._backoff(retries)
                 )
+                # try retries + 1 of max_retries + 1 comes next: views say so while waiting
+                listener.on_connect_retry(error, retries + 1, settings.max_retries + 1,
+                                          _host(settings.base_url))
             except _BrokenStream as failure:
                 error = failure.error
                 if stream_retried or not settings.retry_broken_stream:

@@ -57,7 +57,7 @@ def observe_target(ctx: StepContext, run: RunState) -> None:
     workspace = observation.model_dump(mode="json")
     workspace["regions"] = run.regions.model_dump(mode="json") if run.regions else None
     run.dir.write_json("workspace.json", workspace)
-    _record_values_before(ctx, run)
+    _record_values(ctx, run)
     ctx.emit("observation_completed", {
         "target_exists": observation.index.target_part_exists,
         "node_count": observation.readback.node_count,
@@ -83,13 +83,12 @@ def _check_target_exists(run: RunState, observation: Observation) -> None:
         )
 
 
-def _record_values_before(ctx: StepContext, run: RunState) -> None:
-    from sam_plugin.runtime.verify.property_verifier import record_before
-
+def _record_values(ctx: StepContext, run: RunState) -> None:
+    """The values the domain checks after the run, as observed (``DomainModule``)."""
     try:
-        record_before(run.dir.path, ctx.host.model(run.target.model_name))
-    except Exception:  # a host without materials or sections: nothing to compare later
-        log.debug("property values not read before run %s", run.inputs.run_id, exc_info=True)
+        run.inputs.module.record_values(run.dir.path, ctx.host.model(run.target.model_name))
+    except Exception:  # a host that cannot say: nothing to compare later
+        log.debug("values not read before run %s", run.inputs.run_id, exc_info=True)
 
 
 async def explore_target(ctx: StepContext, run: RunState) -> None:

@@ -134,14 +134,13 @@ def verify_readback(ctx: StepContext, run: RunState) -> None:
 
 
 def _value_checks(ctx: StepContext, run: RunState) -> list[Check]:
-    """The values the calls defined, read back (property_verifier.py); a readback that
-    fails is a failed check, never a pass."""
-    from sam_plugin.runtime.verify.property_verifier import property_value_checks
-
+    """The values the calls set, read back by their domain (``DomainModule.value_checks``);
+    a readback that fails is a failed check, never a pass."""
+    module = run.inputs.module
     try:
-        return property_value_checks(run.dir.path, ctx.host.model(run.target.model_name))
+        return module.value_checks(run.dir.path, ctx.host.model(run.target.model_name))
     except Exception as error:
-        return [Check(name="property values", expected="read back",
+        return [Check(name=f"{module.title} values", expected="read back",
                       actual=f"could not be read: {error}", ok=False)]
 
 
