@@ -18,6 +18,10 @@ import sys
 from pathlib import Path
 
 HOST_MODULES = {"sam", "samConstants"}
+# optional extras: the modules of the package an extra serves may need what only the extra
+# installs (`pip install 'sam-agent-plugin[mcp]'`); anything else of the wheel must not
+EXTRAS = {"sam_plugin.mcp_server": ("mcp", {"mcp", "mcp_types", "anyio", "uvicorn",
+                                            "starlette"})}
 
 
 def wheel_modules() -> list[str]:
@@ -41,12 +45,17 @@ def main() -> int:
     if stubs.parent in installed.parents:
         print(f"sam_plugin was imported from the checkout ({installed}), not the wheel")
         return 1
-    needs_host, broken = [], []
+    needs_host, needs_extra, broken = [], [], []
     for name in modules:
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as error:
-            (needs_host if error.name in HOST_MODULES else broken).append(f"{name}: {error!r}")
+            if error.name in HOST_MODULES:
+                needs_host.append(f"{name}: {error!r}")
+            elif _extra_of(name, error.name):
+                needs_extra.append(f"{name}: [{_extra_of(name, error.name)}]")
+            else:
+                broken.append(f"{name}: {error!r}")
         except Exception as error:  # noqa: BLE001 - every failure is reported
             broken.append(f"{name}: {error!r}")
     sys.path.insert(0, str(stubs))  # as SAM's embedded Python provides sam/samConstants
@@ -60,10 +69,20 @@ def main() -> int:
     if not manifest.is_file():
         broken.append(f"the wheel ships no {manifest.name}")
     print(f"imported {len(modules)} modules of the wheel "
-          f"({len(needs_host)} host-side, with sam/samConstants provided)")
+          f"({len(needs_host)} host-side, with sam/samConstants provided; "
+          f"{len(needs_extra)} need an extra not installed here)")
     for line in broken:
         print(f"FAILED {line}")
     return 1 if broken else 0
+
+
+def _extra_of(module: str, missing: str | None) -> str | None:
+    """The extra that ``module`` may need ``missing`` from, if any."""
+    top = (missing or "").split(".")[0]
+    for package, (extra, provides) in EXTRAS.items():
+        if (module == package or module.startswith(package + ".")) and top in provides:
+            return extra
+    return None
 
 
 if __name__ == "__main__":

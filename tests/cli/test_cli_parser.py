@@ -17,7 +17,7 @@ from sam_plugin.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("PySide6", "qasync", "sam_plugin.ui", "sam_plugin.evaluation",
-         "sam_plugin.runtime.run.controller", "httpx")
+         "sam_plugin.runtime.run.controller", "httpx", "mcp", "sam_plugin.mcp_server")
 
 
 def test_every_command_is_one_module_with_a_parser_and_a_handler():
@@ -51,7 +51,9 @@ def test_the_runtime_never_needs_the_cli():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--help"], "{run,runs,undo,demo,eval}"),
+    (["--help"], "{run,runs,undo,demo,eval,mcp,approve}"),
+    (["mcp", "--help"], "usage: sam-agent mcp"),
+    (["approve", "--help"], "--decline"),
     (["run", "--help"], "--request-file F"),
     (["eval", "--help"], "usage: sam-agent eval"),
     (["undo", "--help"], "usage: sam-agent undo"),
