@@ -147,6 +147,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                                      plan_wait="never" if args.yes else "always")
         if controller.phase == Phase.PLAN:
             assert controller.plan is not None
+            controller.approval_requested("cli")
             if _ask_plan(controller.plan.text(), stdin, err):
                 with contextlib.redirect_stdout(err):
                     await controller.execute(args.mode, target)

@@ -86,6 +86,7 @@ class RunController:
         policy: RunPolicy | None = None,
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
+        regions: RegionIndexCache | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile
@@ -99,7 +100,8 @@ class RunController:
         self._module_factory = module_factory or registry.get_module
         self._composer = composer or compiling.compose_script
         self._explorer = explorer
-        self._regions = RegionIndexCache()
+        # the L2 index by fingerprint; controllers on one host may share it (MCP plans)
+        self._regions = regions if regions is not None else RegionIndexCache()
         self._bus = EventBus(scrubber=lambda value: self.scrubber.value(value))
         self._phases = PhaseTracker()
         self._run: RunState | None = None
