@@ -12,18 +12,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
-import hmac
 import logging
-import secrets
 import socket
 from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from typing import Any
 
 import uvicorn
 
+from sam_plugin.mcp_server.bearer import new_token, token_digest, token_matches
 from sam_plugin.mcp_server.gate import Gate
 from sam_plugin.mcp_server.server import build_server
+
+__all__ = ["HOST", "HttpService", "new_token", "token_digest"]
 
 log = logging.getLogger(__name__)
 
@@ -36,16 +36,6 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 App = Callable[[Scope, Receive, Send], Awaitable[None]]
-
-
-def new_token() -> str:
-    """A fresh bearer token (shown to the analyst once)."""
-    return secrets.token_urlsafe(32)
-
-
-def token_digest(token: str) -> str:
-    """What is kept of a token: its SHA-256."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 class BearerOnly:
@@ -72,7 +62,7 @@ class BearerOnly:
         scheme, _, token = value.partition(" ")
         if scheme.lower() != "bearer" or not token:
             return False
-        return hmac.compare_digest(token_digest(token.strip()), self._digest)
+        return token_matches(token.strip(), self._digest)
 
 
 class _QuietServer(uvicorn.Server):
