@@ -47,7 +47,8 @@ a broken state), beside ``SamAgentError``::
     │   │   └── ToolArgumentError(ValueError)  ... because its arguments are
     │   ├── ApprovalRefused                    a plan's approval cannot be recorded (says why)
     │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
-    │   └── UsageError                         bad command-line input (exit code 2)
+    │   ├── UsageError                         bad command-line input (exit code 2)
+    │   └── OfflineSamMissing(RuntimeError)    outside SAM, and no offline SAM is shipped
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
 Private control-flow signals (a provider stream that broke) stay private to their modules.
@@ -360,6 +361,10 @@ class ApprovalRefused(SamAgentError):
 
 class UsageError(SamAgentError):
     """Bad command-line input: printed as ``sam-agent: error: ...`` with exit code 2."""
+
+
+class OfflineSamMissing(SamAgentError, RuntimeError):
+    """Outside SAM, and neither the wheel nor a checkout holds the offline SAM."""
 
 
 class AutomationTimeout(SamAgentError, TimeoutError):

@@ -7,13 +7,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-import sam_plugin
 from sam_plugin.errors import UsageError
 
 if TYPE_CHECKING:
@@ -26,23 +24,37 @@ EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
 
-def stubs_dir() -> Path:
-    return Path(sam_plugin.__file__).resolve().parents[1] / "stubs"
+class VisibleStream:
+    """A text stream whose writes pass :func:`visible_text` (no terminal control or bidi
+    characters: a stored request once retitled the window and cleared the screen); anything
+    else is the wrapped stream's. JSON output is escaped before it gets here
+    (``visible_json``), so it reaches the terminal as the same data."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from sam_plugin.runtime.text_safety import visible_text
+
+        self._stream.write(visible_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def import_sam(err: TextIO) -> Any:
-    """The host's ``sam`` when one is importable; else the offline stub, said out loud."""
-    stubs = stubs_dir()
-    spec = importlib.util.find_spec("sam")
-    if spec is None:
-        if not (stubs / "sam").is_dir():
-            raise UsageError(f"no SAM module: not inside SAM and no offline stub at {stubs}")
-        sys.path.insert(0, str(stubs))
-        importlib.invalidate_caches()
-        spec = importlib.util.find_spec("sam")
-    origin = Path(spec.origin).resolve() if spec and spec.origin else None
-    if origin is not None and stubs in origin.parents:
-        print(f"sam-agent: using the offline SAM stub from {stubs}", file=err)
+    """The host's ``sam`` when one is importable; else the offline SAM (``stubs/``, or its
+    copy in the wheel), put on the path and said out loud (sam_plugin/offline_sam.py)."""
+    from sam_plugin.errors import OfflineSamMissing
+    from sam_plugin.offline_sam import host_sam_origin, use_offline_sam
+
+    if host_sam_origin() is None:
+        try:
+            folder = use_offline_sam()
+        except OfflineSamMissing as error:
+            raise UsageError(str(error)) from None
+        print(f"sam-agent: using the offline SAM stub from {folder}", file=err)
     return importlib.import_module("sam")
 
 

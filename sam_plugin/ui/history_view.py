@@ -121,7 +121,7 @@ class HistoryView(QTreeWidget):
     says so when no file manager could)."""
 
     runActivated = Signal(str)  # noqa: N815 (Qt naming): run id
-    openFailed = Signal(str)  # noqa: N815: the directory that could not be opened
+    openFailed = Signal(str)  # noqa: N815 -- the directory that could not be opened
 
     def __init__(self, runs_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -174,7 +174,7 @@ class HistoryView(QTreeWidget):
 class HistoryPanel(QWidget):
     """The History tab: the list, Details… and Run again, and a note line."""
 
-    runAgainRequested = Signal(object)  # noqa: N815: a RunRequest
+    runAgainRequested = Signal(object)  # noqa: N815 -- a RunRequest
 
     def __init__(self, view: HistoryView, parent: QWidget | None = None) -> None:
         super().__init__(parent)

@@ -159,3 +159,16 @@ def test_property_mode_on_a_typed_part_that_is_not_there_is_refused_before_any_p
         "part: pick one, or build it in Part mode first")
     assert replay.requests == []
     assert dock.submit_button.isEnabled()
+
+
+def test_a_request_over_64_kb_is_refused_with_its_size_before_any_provider_call(
+        qtbot, replay, dock):
+    dock.set_target("part", "Model-1", "Panel")
+    dock.request_edit.setPlainText("move the panel " + "x" * 70_000)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=20_000)
+    assert dock.status_label.text() == (
+        "Not submitted — request: the request is 70,015 bytes; a request may have at most "
+        "65,536 bytes (64 KB): describe the change in words and keep the data in the workspace")
+    assert replay.requests == []
+    assert dock.submit_button.isEnabled()

@@ -123,3 +123,14 @@ def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_pa
     reopened = SettingsDialog(store, env={})
     qtbot.addWidget(reopened)
     assert reopened.findChild(object, "planWaitCombo").currentData() == "destructive"
+
+
+def test_the_dock_never_skips_a_warned_plan_whatever_the_plan_wait_setting(
+        qtbot, replay, ui_env, dock, host_window):
+    (ui_env / "settings.json").write_text(json.dumps({"plan_wait": "never"}))
+    _to_plan(qtbot, dock, replay, DELETE_SPEC, ("edit_part", {"delete_elements": {"by": "all"}}))
+    assert dock.controller.policy.plan_wait == "never"
+    assert dock.status_label.text().startswith("Plan: 1 operation, 1 destructive, 1 warning")
+    assert dock.execute_button.isEnabled()
+    assert dock.controller.result is None or dock.controller.result.submissions == 0
+    assert len(_panel(host_window).elements) == 16  # waiting: nothing executed

@@ -26,6 +26,11 @@ from sam_plugin.runtime.run.state import RunState
 
 log = logging.getLogger(__name__)
 
+SCRIPT_HOLDS_KEY = (
+    "the composed script would hold the API key (or part of it), which no script, run file "
+    "or saved database may hold; nothing was shown or executed"
+)
+
 # (collected calls, the index of the refused one, the rejection) -> its replacement
 Repair = Callable[[list[CollectedCall], int, Rejection], Awaitable[CollectedCall]]
 
@@ -95,8 +100,10 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
     write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan."""
     inputs = run.inputs
     script, sha, key = ctx.composer(fragments, inputs.run_id, inputs.target)
+    if ctx.scrubber.contains(script):
+        raise ReturnToReview("compile", SCRIPT_HOLDS_KEY)
     run.script_sha256 = sha
-    run.dir.write_text("generated_script.py", script)
+    run.dir.write_exact("generated_script.py", script)  # the executed bytes (I11)
     ctx.emit("script_composed", {"script_sha256": sha, "bytes": len(script)})
     assert run.before is not None
     context = CompileContext(

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -57,13 +58,15 @@ from sam_plugin.runtime.store.run_store import (
     RunSource,
     recover_unknown_runs,
 )
-from sam_plugin.runtime.store.scrubber import Scrubber
+from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
 from sam_plugin.runtime.store.undo import undo_refusal, undo_run
 from sam_plugin.runtime.store.usage import UsageMeter
 
 __all__ = ["ControllerBusy", "ControllerEvent", "ControllerStateError", "DRIFT_MESSAGE",
            "PARTIAL_WARNING", "Phase", "RunController", "RevisionRefused", "RunResult",
            "SubmitRefused", "UndoRefused"]
+
+log = logging.getLogger(__name__)
 
 CANCEL_SETTLE_SECONDS = 2.0
 
@@ -150,6 +153,8 @@ class RunController:
         if scrubber is None or self._scrubber_key != key:
             scrubber = self._scrubber = Scrubber(key)
             self._scrubber_key = key
+            if scrubber.short_key:
+                log.warning(SHORT_KEY_WARNING)  # once per key
         return scrubber
 
     @property
