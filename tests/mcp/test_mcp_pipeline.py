@@ -220,7 +220,8 @@ async def hostile_arguments(env: Env, part: str) -> None:
                       "wait_seconds")
     await refused("execute_plan", {"run_id": "../../etc", "plan_sha256": "0" * 64}, "run_id")
     shown = await plan(env.client, {**good, "request": "move\x1b[31m it\x07 along\u202e X"})
-    assert (env.runs / shown["run_id"] / "request.txt").read_text() == "move it along X"
+    # ESC, BEL and the bidi override are dropped (the text around them stays, as in a model's)
+    assert (env.runs / shown["run_id"] / "request.txt").read_text() == "move[31m it along X"
     assert all(e["run_id"] not in (planned["run_id"], shown["run_id"])
                for e in journal(env.runs))
     assert await fingerprint(env.client, part) == before
