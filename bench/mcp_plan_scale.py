@@ -62,8 +62,7 @@ ARGUMENTS = {"operations": [{"op": "translate", "vector": [5.0, 0.0, 0.0], "sele
 SPEC = {"summary": "Translate the hull by (5, 0, 0).",
         "steps": [{"capability": "transform", "action": "translate", "scope": ALL,
                    "values": {"vector": [5, 0, 0]}, "text": "Move every node 5 along X."}]}
-SPEC_WORDS = ("Translate the hull by (5, 0, 0): every node moves 5 along X.\n"
-              "Planned Part capabilities: transform")
+SPEC_ANSWER = json.dumps(SPEC)  # the dock's design answer: the same spec, as the model's JSON
 
 
 class AtOnce:
@@ -82,7 +81,7 @@ class AtOnce:
                           ) -> ChatResponse:
         self.turn += 1
         if tools is None:
-            return ChatResponse(content=SPEC_WORDS, reasoning="", tool_calls=[],
+            return ChatResponse(content=SPEC_ANSWER, reasoning="", tool_calls=[],
                                 finish_reason="stop", usage=None, raw_sse=b"data: [DONE]\n\n")
         call = ToolCall(index=0, id="call_1", name="transform_part",
                         arguments=json.dumps(ARGUMENTS))

@@ -41,6 +41,8 @@ a broken state), beside ``SamAgentError``::
     │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
     │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
+    │   ├── RerunRefused(ValueError)           a run that cannot be rerun, or targets it
+    │   │                                      cannot be rerun on (says which)
     │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
     │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
     │   ├── ToolRefused                        an MCP tool call refused, at a layer (docs/mcp.md)
@@ -333,6 +335,11 @@ class EnvironmentValueError(SamAgentError, ValueError):
 class UndoRefused(SamAgentError):
     """A run that cannot be undone now: not verified, snapshot dropped, or the part changed
     since (the message says which)."""
+
+
+class RerunRefused(SamAgentError, ValueError):
+    """A rerun that cannot start: the source run is not a verified run with saved calls, or
+    a target cannot take them (the message names which and what would do)."""
 
 
 class ToolRefused(SamAgentError):

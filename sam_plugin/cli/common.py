@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from sam_plugin.errors import UsageError
 
 if TYPE_CHECKING:
+    from sam_plugin.runtime.store.run_store import SaveOutcome
     from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
 
 EXIT_VERIFIED = 0
@@ -119,3 +120,37 @@ def repair_count(text: str) -> int:
 
 def names(items: Sequence[str]) -> str:
     return ", ".join(repr(n) for n in items) if items else "none"
+
+
+def warn_recovered_runs(run_ids: Sequence[str], err: TextIO) -> None:
+    """The runs a controller found submitted without an outcome (I8), said once each."""
+    for run_id in run_ids:
+        print(
+            f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
+            "may or may not have been modified. Re-observe it; the run is never resubmitted "
+            f"(said once; sam-agent runs --ack {run_id} when you have checked it).",
+            file=err,
+        )
+
+
+def save_database(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -> SaveOutcome:
+    """Write the database to ``path`` after a verified run; a file another process wrote
+    since the workspace was opened is not replaced (the outcome says so)."""
+    from sam_plugin.runtime.store.run_store import SaveOutcome
+    from sam_plugin.runtime.store.workspace_save import SaveConflict
+
+    try:
+        # checked creatable before the provider call; a host's saveAs need not create it
+        path.parent.mkdir(parents=True, exist_ok=True)
+        opened.save(host.mdb, path)
+    except SaveConflict as conflict:
+        message = f"not saved: {conflict}"
+    except Exception as error:
+        message = f"saving failed: {error}"
+    else:
+        saved_as = str(getattr(host.mdb, "pathName", None) or path)
+        print(f"saved: {saved_as}", file=err)
+        return SaveOutcome(path=saved_as, saved=True)
+    print(f"sam-agent: the run is verified, but {path} was {message}; the change is only in "
+          "this process's database and is lost when it exits", file=err)
+    return SaveOutcome(path=str(path), saved=False, message=message)

@@ -21,6 +21,7 @@ from sam_plugin.cli.common import (
     import_sam,
     open_workspace,
     runs_dir_of,
+    save_database,
 )
 from sam_plugin.errors import UsageError
 
@@ -62,11 +63,12 @@ def make_gate(args: argparse.Namespace, err: TextIO) -> Any:
     the key is scrubbed from whatever an agent sends, as from a model's calls)."""
     from pydantic import ValidationError
 
-    from sam_plugin.cli.run import save_verified
     from sam_plugin.mcp_server.gate import Gate
     from sam_plugin.runtime.config.settings import ProviderSettings
     from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.store.run_store import RunDir
+    from sam_plugin.runtime.store.scrubber import Scrubber
 
     save_path = check_save_path(args.save) if args.save else None
     sam = import_sam(err)
@@ -82,6 +84,10 @@ def make_gate(args: argparse.Namespace, err: TextIO) -> Any:
     def save(result: Any) -> Any:
         if save_path is None:
             return result
-        return save_verified(result, host, save_path, opened, runs_dir, err)
+        # as the run command's --save: the outcome recorded in the run's result.json
+        result = result.model_copy(update={"save": save_database(host, save_path, opened, err)})
+        scrubber = Scrubber(settings.api_key.get_secret_value())
+        RunDir(runs_dir, result.run_id, scrubber).write_result(result)
+        return result
 
     return Gate(host=host, runs_dir=runs_dir, settings=settings, policy=policy, save=save)

@@ -15,6 +15,7 @@ import contextlib
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -30,13 +31,15 @@ from sam_plugin.cli.common import (
     open_workspace,
     repair_count,
     runs_dir_of,
+    save_database,
+    warn_recovered_runs,
 )
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
 from sam_plugin.runtime.events import ControllerEvent
-from sam_plugin.runtime.store.run_store import RunDir, SaveOutcome
-from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
+from sam_plugin.runtime.store.run_store import RunDir
+from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
 from sam_plugin.runtime.text_safety import visible_json
 
 
@@ -127,13 +130,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     target = Target(model_name=args.model, part_name=args.part)
     controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
                                provider_name=provider_name, policy=policy)
-    for run_id in controller.recovered_runs:
-        print(
-            f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
-            "may or may not have been modified. Re-observe it; the run is never resubmitted "
-            f"(said once; sam-agent runs --ack {run_id} when you have checked it).",
-            file=err,
-        )
+    warn_recovered_runs(controller.recovered_runs, err)
     progress = _Progress(err)
     controller.subscribe(progress)
     try:
@@ -143,7 +140,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         raise UsageError(str(refused)) from None
     progress.end_stream()
     if phase == Phase.REVIEW:
-        _show_spec(controller.spec_text, err)
+        _show_spec(controller.spec_text, err, controller.review_warnings)
     yes = args.yes or args.yes_with_warnings
     if phase == Phase.REVIEW and not yes and not _ask(stdin, err):
         await controller.cancel()
@@ -168,9 +165,10 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     assert result is not None
     saved = None
     if result.status == "verified" and save_path is not None:
-        result = save_verified(result, host, save_path, opened, controller.runs_dir, err,
-                               controller.scrubber)
-        saved = result.save.saved if result.save is not None else None
+        outcome = save_database(host, save_path, opened, err)
+        saved = outcome.saved
+        result = result.model_copy(update={"save": outcome})
+        RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
     _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace)
     if not args.json:
         _print_next_step(result, settings.base_url, save_path, out)
@@ -344,11 +342,14 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
         )
 
 
-def _show_spec(spec: str, err: TextIO) -> None:
-    """The spec, once: exactly the text that is stored and confirmed."""
+def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
+    """The spec, once: exactly the text that is stored and confirmed (its rendering, from
+    spec.json); then where it disagrees with the part as observed now."""
     print("\n--- proposed spec (nothing has been collected or executed) ---", file=err)
     print(spec, file=err)
     print("---", file=err)
+    for warning in warnings:
+        print(f"WARNING: {warning}", file=err)
 
 
 def _ask(stdin: TextIO, err: TextIO) -> bool:
@@ -396,34 +397,6 @@ def _is_terminal(stream: TextIO) -> bool:
         return False
 
 
-def save_verified(result: Any, host: Any, path: Path, opened: OpenedWorkspace, runs_dir: Path,
-                  err: TextIO, scrubber: Any = None) -> Any:
-    """``--save`` after a verified run (or an undo): the database written unless the file
-    changed since it was opened; the outcome recorded in the run's ``result.json``."""
-    outcome = _save(host, path, opened, err)
-    result = result.model_copy(update={"save": outcome})
-    RunDir(runs_dir, result.run_id, scrubber).write_result(result)
-    return result
-
-
-def _save(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -> SaveOutcome:
-    try:
-        # checked creatable before the provider call; a host's saveAs need not create it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        opened.save(host.mdb, path)
-    except SaveConflict as conflict:
-        message = f"not saved: {conflict}"
-    except Exception as error:
-        message = f"saving failed: {error}"
-    else:
-        saved_as = str(getattr(host.mdb, "pathName", None) or path)
-        print(f"saved: {saved_as}", file=err)
-        return SaveOutcome(path=saved_as, saved=True)
-    print(f"sam-agent: the run is verified, but {path} was {message}; the change is only in "
-          "this process's database and is lost when it exits", file=err)
-    return SaveOutcome(path=str(path), saved=False, message=message)
-
-
 # -- output -----------------------------------------------------------------------------------
 
 
@@ -464,6 +437,8 @@ class _Progress:
             return f"  collected, not executed: {data['tool']} (round {data['round']})"
         if event == "tool_call_rejected":
             return f"  rejected: {data['reason']}"
+        if event == "repair_requested" and data.get("layer") == "design":
+            return f"  not a spec ({data.get('headline', '')}): one design repair round"
         if event == "tool_call_compiled":
             return f"  compiled: {data['tool']}"
         if event == "script_composed":

@@ -111,6 +111,8 @@ class Gate:
             "run_id": run_id, "status": "waiting_for_approval",
             "plan_sha256": plan.script_sha256, "plan": plan.model_dump(mode="json"),
             "text": plan.text(),
+            # the spec as the dock renders it, and where it disagrees with the part now
+            "spec_text": controller.spec_text, "spec_warnings": controller.review_warnings,
             "next": "call execute_plan with this run_id and plan_sha256: a person approves it "
                     "(the client's form, the SAM dock, or `sam-agent approve "
                     f"{run_id}` in a terminal); nothing runs before",

@@ -60,11 +60,13 @@ DESCRIPTIONS = {
     "capabilities": "A mode's typed tools in the order plan_change takes them, each with its "
                     "JSON Schema and an example, and the JSON Schema of the spec. Read-only.",
     "plan_change": "Propose a change: the person's request, the spec (JSON: the steps they "
-                   "confirm) and the tool calls that carry it out. Runs the same checks, "
-                   "compilers and plan as the SAM dock and changes nothing. Returns the plan "
-                   "(operations, touched entities, before -> after, destructive marks, "
-                   "warnings), its plan_sha256 and run_id, or diagnostics naming each field "
-                   "and its legal values to fix and plan again.",
+                   "confirm) and the tool calls that carry it out, each operation one "
+                   "step with the step's values. Runs the same checks, compilers, binding "
+                   "to the spec and plan as the SAM dock and changes nothing. Returns the "
+                   "plan (each call against its step, operations, touched entities, before "
+                   "-> after, destructive marks, warnings), the spec in words, its "
+                   "plan_sha256 and run_id, or diagnostics naming each field or step and "
+                   "its legal values to fix and plan again.",
     "execute_plan": "Ask the person to approve a plan, then execute it once in SAM and "
                     "verify the part against the plan. Only a person approves: on this "
                     "client's form, in the SAM dock, or with `sam-agent approve RUN_ID` in a "

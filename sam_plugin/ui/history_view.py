@@ -28,6 +28,8 @@ from sam_plugin.runtime.store.run_store import RunDir, RunResult, list_runs
 from sam_plugin.ui.i18n import tr
 
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SOURCE_RUN_ROLE = Qt.ItemDataRole.UserRole + 2  # a rerun's source run
+RERUNNABLE_ROLE = Qt.ItemDataRole.UserRole + 3  # verified (or verified and undone)
 COLUMNS = 8
 REQUEST_COLUMN = 7
 
@@ -148,6 +150,12 @@ class HistoryView(QTreeWidget):
                 f"{target[0]}/{target[1]}" if target else "", *_provider_cells(result), request])
             tip = tr("{request}\n\nrun {run_id}, started {started} (UTC)").format(
                 request=summary.request.strip(), run_id=summary.run_id, started=summary.started)
+            if result is not None and result.source == "rerun" and result.source_run:
+                item.setText(REQUEST_COLUMN, tr("↻ rerun: ") + request)
+                tip += "\n" + tr("A rerun of run {source_run} (its calls, no model)").format(
+                    source_run=result.source_run)
+                item.setData(0, SOURCE_RUN_ROLE, result.source_run)
+            item.setData(0, RERUNNABLE_ROLE, summary.status in ("verified", "undone"))
             for column in range(COLUMNS):
                 item.setToolTip(column, tip)
             item.setData(0, RUN_ID_ROLE, summary.run_id)
@@ -162,6 +170,20 @@ class HistoryView(QTreeWidget):
         item = self.currentItem()
         return item.data(0, RUN_ID_ROLE) if item is not None else None
 
+    def selected_role(self, role: int) -> object:
+        item = self.currentItem()
+        return item.data(0, role) if item is not None else None
+
+    def select_run(self, run_id: str) -> bool:
+        """Make ``run_id``'s row the current one (False when it is not listed)."""
+        for index in range(self.topLevelItemCount()):
+            item = self.topLevelItem(index)
+            if item.data(0, RUN_ID_ROLE) == run_id:
+                self.setCurrentItem(item)
+                self.scrollToItem(item)
+                return True
+        return False
+
     def _open(self, item: QTreeWidgetItem, column: int) -> None:
         run_id = item.data(0, RUN_ID_ROLE)
         if run_id:
@@ -175,6 +197,7 @@ class HistoryPanel(QWidget):
     """The History tab: the list, Details… and Run again, and a note line."""
 
     runAgainRequested = Signal(object)  # noqa: N815 -- a RunRequest
+    applyToPartsRequested = Signal(str)  # noqa: N815 -- the run to rerun on other parts
 
     def __init__(self, view: HistoryView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -189,8 +212,17 @@ class HistoryPanel(QWidget):
         self.run_again_button = QPushButton(tr("Run again"))
         self.run_again_button.setObjectName("runAgainButton")
         self.run_again_button.setToolTip(tr("A new run with the same request, mode and target"))
+        self.apply_button = QPushButton(tr("Apply to other parts…"))
+        self.apply_button.setObjectName("applyToPartsButton")
+        self.apply_button.setToolTip(tr("Run this verified run's calls again on other parts, "
+                                        "without the model"))
+        self.source_button = QPushButton(tr("Source run"))
+        self.source_button.setObjectName("historySourceButton")
+        self.source_button.setToolTip(tr("Go to the run this rerun repeats"))
         row.addWidget(self.details_button)
         row.addWidget(self.run_again_button)
+        row.addWidget(self.apply_button)
+        row.addWidget(self.source_button)
         row.addStretch(1)
         layout.addLayout(row)
         self.note = QLabel()
@@ -200,6 +232,8 @@ class HistoryPanel(QWidget):
         layout.addWidget(self.note)
         self.details_button.clicked.connect(self.show_details)
         self.run_again_button.clicked.connect(self._run_again)
+        self.apply_button.clicked.connect(self._apply_to_parts)
+        self.source_button.clicked.connect(self._go_to_source)
         view.openFailed.connect(self._say_open_failed)
         view.itemSelectionChanged.connect(self._update_buttons)
         self._update_buttons()
@@ -209,6 +243,20 @@ class HistoryPanel(QWidget):
         selected = self.view.selected_run() is not None
         self.details_button.setEnabled(selected)
         self.run_again_button.setEnabled(selected)
+        self.apply_button.setEnabled(bool(self.view.selected_role(RERUNNABLE_ROLE)))
+        self.source_button.setEnabled(bool(self.view.selected_role(SOURCE_RUN_ROLE)))
+
+    def _apply_to_parts(self) -> None:
+        run_id = self.view.selected_run()
+        if run_id:
+            self.note.clear()
+            self.applyToPartsRequested.emit(run_id)
+
+    def _go_to_source(self) -> None:
+        source = self.view.selected_role(SOURCE_RUN_ROLE)
+        if source and not self.view.select_run(str(source)):
+            self.note.setText(tr("Run {run_id} is no longer in the runs directory.").format(
+                run_id=source))
 
     def _say_open_failed(self, path: str) -> None:
         self.note.setText(tr("No file manager could open the run directory; it is {path} "

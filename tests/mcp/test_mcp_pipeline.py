@@ -56,6 +56,10 @@ async def build_plan_approve_verify(env: Env, part: str) -> None:
     others = await fingerprint(env.client, part)
     planned = await plan(env.client, build(f"New{part}"))
     assert "after:  12 nodes, 6 elements" in planned["text"]
+    # each call against the spec step it carries out, the spec in the dock's words
+    assert "step 1 ✓ build" in planned["text"] and planned["plan"]["steps"][0]["step"] == 1
+    assert planned["spec_text"].startswith("Spec: Build a 3 x 2 QUAD plate.")
+    assert planned["spec_warnings"] == []
     assert planned["plan"]["script_sha256"] == planned["plan_sha256"]
     done = await execute(env.client, planned)
     assert (done["status"], done["decision"]["channel"]) == ("verified", "elicitation")
@@ -246,6 +250,18 @@ async def diagnostics_to_repair_from(env: Env, part: str) -> None:
     failed, data = await call(env.client, "plan_change", wrong)
     assert failed and data["error"]["layer"] == "compile" and data["diagnostics"]
     assert "NOPE" in data["error"]["message"]
+    # bound to the spec as the dock's calls are: a call that does more than its step says
+    farther = {**good, "calls": [{"name": "transform_part", "arguments": {"operations": [
+        {"op": "translate", "vector": [6, 0, 0], "selection": {"by": "all"}}]}}]}
+    failed, data = await call(env.client, "plan_change", farther)
+    assert failed and (data["error"]["layer"], data["status"]) == ("compile", "rejected")
+    assert "step 1 says translate all nodes by (5, 0, 0); the call translates all nodes by " \
+           "(6, 0, 0)" in data["error"]["message"]
+    # routed by the spec's steps: an empty part can only be built
+    failed, data = await call(env.client, "plan_change", translate(5, f"Empty{part}"))
+    assert failed and data["error"]["layer"] == "design"
+    assert f"Empty{part} is missing or empty, so it can only be built" in \
+        data["error"]["message"]
     assert await fingerprint(env.client, part) == before
 
 
@@ -348,5 +364,29 @@ def test_list_targets_and_the_plan_name_the_target(in_memory):
             planned = await plan(client, translate(5))
             assert planned["plan"]["target"] == {"model_name": MODEL, "part_name": PART}
             assert "sam-agent approve" in planned["next"]
+
+    asyncio.run(scenario())
+
+
+def test_a_spec_that_disagrees_with_the_part_is_said_to_the_agent_and_the_person(in_memory):
+    """No Review phase over MCP: the spec's warnings come with the plan, and the plan the
+    person reads says every expectation the calls miss."""
+    async def scenario() -> None:
+        people = People()
+        person = people.at(PART, Person("decline"))
+        async with in_memory.connect(mode="legacy", elicitation_callback=people) as client:
+            before = await fingerprint(client)
+            arguments = translate(5)
+            arguments["spec"]["expected"] = {"nodes": 99}
+            planned = await plan(client, arguments)
+            assert planned["spec_warnings"] == [
+                "the spec expects 99 nodes after the run, but its steps change no count and "
+                "the part has 8 nodes now"]
+            assert "Expected results: 99 nodes" in planned["spec_text"]
+            warning = "WARNING: the spec expects 99 nodes; the calls leave 8 nodes"
+            assert planned["text"].startswith(warning)
+            assert (await execute(client, planned))["status"] == "cancelled"
+            assert warning in person.seen
+            assert await fingerprint(client) == before
 
     asyncio.run(scenario())

@@ -66,7 +66,7 @@ def test_settings_switches_to_a_live_provider_and_submit_uses_it(
     label = dock.provider_label.text()
     assert label.startswith("Answering: generic · typed-model (127.0.0.1:")
     assert dock.provider_label.toolTip() == "Saved in Settings…"
-    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").spec))
+    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").recorded("en")[0]))
     _review(qtbot, dock)
     chats = [r for r in fake_provider.requests if r.method == "POST"]  # besides the test's GET
     assert [r.json["model"] for r in chats] == ["typed-model"]

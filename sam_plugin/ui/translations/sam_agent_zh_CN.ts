@@ -4,6 +4,154 @@
 <context>
     <name>SamAgent</name>
     <message>
+        <source>A plan for each part, in order; each waits for Execute or Skip</source>
+        <translation>按顺序为每个部件生成计划；每个计划等待“执行”或“跳过”</translation>
+    </message>
+    <message>
+        <source>A rerun of run {source_run} (its calls, no model)</source>
+        <translation>运行 {source_run} 的重新运行（沿用其调用，不询问模型）</translation>
+    </message>
+    <message>
+        <source>Apply to other parts</source>
+        <translation>应用到其他部件</translation>
+    </message>
+    <message>
+        <source>Apply to other parts…</source>
+        <translation>应用到其他部件…</translation>
+    </message>
+    <message>
+        <source>Approve all</source>
+        <translation>全部批准</translation>
+    </message>
+    <message>
+        <source>Approve every plan without warnings, this one included; a plan with warnings still waits for you</source>
+        <translation>批准每个没有警告的计划（包括这一个）；有警告的计划仍会等待您</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Decline this plan: nothing runs on this part</source>
+        <translation>拒绝此计划：不会在此部件上运行任何内容</translation>
+    </message>
+    <message>
+        <source>Done: {verified} of {total} part(s) verified</source>
+        <translation>完成：{total} 个部件中 {verified} 个已验证</translation>
+    </message>
+    <message>
+        <source>Go to the run this rerun repeats</source>
+        <translation>转到此次重新运行所重复的运行</translation>
+    </message>
+    <message>
+        <source>Model {model} of run {run_id} is not in this database.</source>
+        <translation>运行 {run_id} 的模型 {model} 不在此数据库中。</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Parts of {model} (in this order):</source>
+        <translation>{model} 的部件（按此顺序）：</translation>
+    </message>
+    <message>
+        <source>Pick the parts, then Start (a plan for each) or Approve all</source>
+        <translation>选择部件，然后点“开始”（每个部件一个计划）或“全部批准”</translation>
+    </message>
+    <message>
+        <source>Put the selected part back as it was before its run</source>
+        <translation>将所选部件恢复到其运行之前的状态</translation>
+    </message>
+    <message>
+        <source>Run this plan on this part</source>
+        <translation>在此部件上运行此计划</translation>
+    </message>
+    <message>
+        <source>Run this verified run's calls again on other parts, without the model</source>
+        <translation>在其他部件上再次运行此已验证运行的调用，不询问模型</translation>
+    </message>
+    <message>
+        <source>Run {run_id} is no longer in the runs directory.</source>
+        <translation>运行 {run_id} 已不在运行目录中。</translation>
+    </message>
+    <message>
+        <source>Run {run_id} on {model}/{part}: “{request}”. Its {count} operation call(s) are compiled again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
+        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
+    </message>
+    <message>
+        <source>Skip this part</source>
+        <translation>跳过此部件</translation>
+    </message>
+    <message>
+        <source>Source run</source>
+        <translation>源运行</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop at the first part that does not verify</source>
+        <translation>在第一个未通过验证的部件处停止</translation>
+    </message>
+    <message>
+        <source>Undo selected</source>
+        <translation>撤销所选</translation>
+    </message>
+    <message>
+        <source>failed and restored</source>
+        <translation>失败并已恢复</translation>
+    </message>
+    <message>
+        <source>failed, not restored</source>
+        <translation>失败，未恢复</translation>
+    </message>
+    <message>
+        <source>planning</source>
+        <translation>生成计划中</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>skipped by you; nothing was executed</source>
+        <translation>您已跳过；未执行任何内容</translation>
+    </message>
+    <message>
+        <source>the dialog was closed</source>
+        <translation>对话框已关闭</translation>
+    </message>
+    <message>
+        <source>the dialog was closed; nothing was executed</source>
+        <translation>对话框已关闭；未执行任何内容</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>{part} ({index} of {total}): approved with Approve all</source>
+        <translation>{part}（第 {index} 个，共 {total} 个）：已通过“全部批准”批准</translation>
+    </message>
+    <message>
+        <source>{part} ({index} of {total}): observing and compiling</source>
+        <translation>{part}（第 {index} 个，共 {total} 个）：观察并编译中</translation>
+    </message>
+    <message>
+        <source>{part} ({index} of {total}): the plan waits — Execute or Skip this part</source>
+        <translation>{part}（第 {index} 个，共 {total} 个）：计划等待中 — 执行或跳过此部件</translation>
+    </message>
+    <message>
+        <source>↻ rerun: </source>
+        <translation>↻ 重新运行：</translation>
+    </message>
+    <message>
         <source>Replay — recorded responses, not a live model. Pick a request under Examples; configure a live provider (DeepSeek, OpenAI, a local Ollama or vLLM URL) in Settings.</source>
         <translation>回放 — 录制的响应，不是在线模型。请在“示例”中选择一个请求；在“设置”中配置在线模型服务（DeepSeek、OpenAI、本地 Ollama 或 vLLM 地址）。</translation>
     </message>
@@ -1120,6 +1268,42 @@ run {run_id}, started {started} (UTC)</source>
         <translation>{count} 个集合</translation>
     </message>
     <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <source>Show the spec as data (spec.json), exactly as confirmed; click again for the words</source>
+        <translation>以数据形式（spec.json）显示规格，与确认的内容完全一致；再点一次显示文字</translation>
+    </message>
+    <message>
+        <source>Warning: {warning}</source>
+        <translation>警告：{warning}</translation>
+    </message>
+    <message>
+        <source>Changed since the last version:</source>
+        <translation>与上一版相比的改动：</translation>
+    </message>
+    <message>
+        <source>Nothing changed: the model answered with the same spec</source>
+        <translation>没有改动：模型给出了同样的规格</translation>
+    </message>
+    <message>
+        <source>Replay cannot revise a spec: it answers with its recording, unchanged. Confirm or Cancel, or choose a live model in Settings to ask for changes</source>
+        <translation>回放无法修改规格：它只给出录制的回答，不会改变。请确认或取消，或在设置中选择在线模型后再要求修改</translation>
+    </message>
+    <message>
+        <source>Review — the spec was revised with your remark ({count} field(s) changed); Confirm, ask for more changes, or Cancel</source>
+        <translation>审阅 — 已按你的意见修改规格（改动 {count} 个字段）；请确认、继续要求修改或取消</translation>
+    </message>
+    <message>
+        <source>Review — the model answered with the same spec: nothing changed; Confirm, ask again, or Cancel</source>
+        <translation>审阅 — 模型给出了同样的规格，没有改动；请确认、再次要求修改或取消</translation>
+    </message>
+    <message>
         <source>After the undo (read back)</source>
         <translation>撤销后（回读）</translation>
     </message>
@@ -1830,6 +2014,14 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>no token yet</source>
         <translation>尚无令牌</translation>
+    </message>
+    <message>
+        <source>LANGUAGE</source>
+        <translation>zh</translation>
+    </message>
+    <message>
+        <source>step {number} ✓ {text}</source>
+        <translation>步骤 {number} ✓ {text}</translation>
     </message>
 </context>
 </TS>
