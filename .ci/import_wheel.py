@@ -10,7 +10,10 @@ inside SAM's script, where SAM provides it) are imported a second time with that
 standing in for the host, and must import then. STUBS_DIR is the checkout's ``stubs/``: the
 wheel must not be the checkout.
 
-    python .ci/import_wheel.py STUBS_DIR
+    python .ci/import_wheel.py STUBS_DIR [--extras-installed]
+
+With ``--extras-installed`` (the wheel installed with its extras) a module that still needs
+an extra fails too.
 """
 
 from __future__ import annotations
@@ -77,6 +80,8 @@ def main() -> int:
                 broken.append(f"{name}: {error!r}")
         except Exception as error:  # noqa: BLE001 - every failure is reported
             broken.append(f"{name}: {error!r}")
+    if "--extras-installed" in sys.argv[2:]:
+        broken += [f"{entry} (installed)" for entry in needs_extra]
     broken += _offline_sam_visible("after importing every module of the wheel")
     from sam_plugin.offline_sam import PACKAGED, offline_sam_dir
 

@@ -30,9 +30,15 @@ from mcp_support import (
     execute,
     fingerprint,
     journal,
+    memory_connect,
     plan,
     translate,
 )
+
+from sam_plugin.compilers.protocol import Target
+from sam_plugin.mcp_server.gate import Gate
+from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.samops import part_transform
 
 
 @dataclass
@@ -390,3 +396,52 @@ def test_a_spec_that_disagrees_with_the_part_is_said_to_the_agent_and_the_person
             assert await fingerprint(client) == before
 
     asyncio.run(scenario())
+
+
+class FailingMidScript(HostGateway):
+    """The in-process gateway; while a script runs, the host fails right after the first
+    transform operation has moved the part."""
+
+    def execute(self, script: str, target: Target, output_dir: Path) -> Any:
+        original = part_transform.apply_operation
+
+        def moved_then_failed(part: Any, op: Any) -> None:
+            original(part, op)
+            raise RuntimeError("the host failed in the middle of the transform")
+
+        part_transform.apply_operation = moved_then_failed  # type: ignore[assignment]
+        try:
+            return super().execute(script, target, output_dir)
+        finally:
+            part_transform.apply_operation = original  # type: ignore[assignment]
+
+
+def test_a_failed_execution_is_restored_and_said_so(in_memory):
+    """The host fails after the script changed the part: the client reads failed and
+    restored, the part is back exactly (its fingerprint), and undo has nothing to undo."""
+    import sam
+
+    gate = Gate(host=FailingMidScript(sam), runs_dir=in_memory.runs)
+
+    async def scenario() -> None:
+        people = People()
+        people.at(PART, Person("execute"))
+        async with memory_connect(gate)(mode="legacy", elicitation_callback=people) as client:
+            before = await fingerprint(client)
+            planned = await plan(client, translate(5))
+            done = await execute(client, planned)
+            result = done["result"]
+            assert (done["status"], result["restored"], result["submissions"]) == \
+                ("failed", True, 1)
+            assert result["error"]["layer"] == "execution"
+            assert "the host failed in the middle of the transform" in done["message"]
+            assert done["message"].endswith("the part was restored exactly as it was")
+            assert result["after"]["fingerprint"] == before == await fingerprint(client)
+            failed, data = await call(client, "undo_run", {"run_id": planned["run_id"]})
+            assert failed and "undo refused" in data["error"]["message"]
+            assert await fingerprint(client) == before
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        gate.close()
