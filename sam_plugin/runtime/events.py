@@ -50,6 +50,8 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "plan_shown",
         "plan_approved",
         "plan_declined",
+        # who is asked to approve a waiting plan: dock, cli, elicitation, command (MCP)
+        "approval_requested",
         # a rejected call or a compile diagnostic gets a bounded repair round
         "repair_requested",
     }
