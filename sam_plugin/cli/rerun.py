@@ -190,9 +190,12 @@ class _Progress:
         self.err = err
 
     def __call__(self, event: ControllerEvent) -> None:
-        if event.event == "phase_changed" and event.data.get("phase") not in (
+        from sam_plugin.runtime.event_types import PhaseChanged
+
+        typed = event.typed
+        if isinstance(typed, PhaseChanged) and typed.phase not in (
                 "plan", "complete", "failed", "cancelled"):
-            print(f"  [{event.data['phase']}] {event.data['label']}", file=self.err)
+            print(f"  [{typed.phase}] {typed.label}", file=self.err)
 
 
 class _Approver:

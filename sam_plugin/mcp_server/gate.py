@@ -31,6 +31,7 @@ from sam_plugin.mcp_server.arguments import ExecutePlanArgs, PlanChangeArgs, Und
 from sam_plugin.mcp_server.waiting import Approver, wait_for_decision
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.event_types import ApprovalRequested
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.run.controller import RunController
@@ -247,8 +248,7 @@ class Gate:
             emit = log_emitter(run_dir)
             decision = await wait_for_decision(
                 run_dir.path, request, request.summary, _undo_text(result), approvers,
-                lambda channel: emit("approval_requested", {"channel": channel,
-                                                            "action": "undo"}))
+                lambda channel: emit(ApprovalRequested(channel=channel, action="undo")))
             if decision.approves(request):
                 async with self.host_lock:
                     try:

@@ -17,7 +17,7 @@ import sys
 import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from PySide6.QtCore import QEvent, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QTextCursor
@@ -40,6 +40,8 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime import event_types as ev
+from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.run.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
 from sam_plugin.ui.examples_picker import select_example
@@ -61,7 +63,6 @@ from sam_plugin.ui.status_words import (
     layer_name,
     phase_words,
     plan_words,
-    retry_words,
     waiting_words,
 )
 from sam_plugin.ui.undo_control import UndoControl
@@ -681,13 +682,14 @@ class SamAgentDock(QDockWidget):
     def _provider_reason(choice: Any) -> str:
         if choice is None:
             return ""
-        return {
+        reasons: dict[str, str] = {
             "--replay": tr("Chosen by --replay for this session; Settings… can change it"),
             "environment": tr("From your environment: {names}").format(
                 names=", ".join(choice.env_names)),
             "saved": tr("Saved in Settings…"),
             "nothing configured": tr("No provider is configured: the bundled replay answers"),
-        }.get(choice.reason, choice.reason)
+        }
+        return reasons.get(choice.reason, str(choice.reason))
 
     def show_binding_problem(self, text: str) -> None:
         self.show_replay_notice(text)
@@ -748,50 +750,62 @@ class SamAgentDock(QDockWidget):
             return 0
 
     # ---------------------------------------------------------------- events
-    def _on_event(self, event: Any) -> None:
+    def _on_event(self, event: ControllerEvent) -> None:
         self._check_thread()
-        name, data = event.event, event.data
-        if name in ("design_delta", "reasoning_delta") and self._waiting_for_words:
-            self._waiting_for_words = False  # the model answers: it is writing now
+        typed = event.typed
+        match typed:
+            case ev.DesignDelta(text=text, reset=reset):
+                self._model_writes()
+                if reset:
+                    self.spec_view.clear()
+                self.spec_view.setPlaceholderText("")
+                self._append(self.spec_view, text)
+            case ev.ReasoningDelta(text=text):
+                self._model_writes()
+                self.reasoning_toggle.show()
+                if not self.spec_view.toPlainText():
+                    # a placeholder, never text: Review shows only what the model wrote as spec
+                    self.spec_view.setPlaceholderText(reasoning_placeholder())
+                self._append(self.reasoning_view, text)
+            case ev.ObservationCompleted():
+                self._observed = dict(event.data)
+            case ev.CollectionProgress(collected=collected, expected=expected):
+                self._progress = (collected, expected)
+                self.set_status(phase_words("collecting", self._progress))
+            case ev.PhaseChanged(phase=phase):
+                self._on_phase(phase)
+            case (ev.ProviderRetry() | ev.RepairRequested() | ev.ToolCallRejected()
+                  | ev.ExecutionSubmitted() | ev.ExecutionCompleted() | ev.RunCancelled()
+                  | ev.ExplorationStarted() | ev.ExplorationQuery() | ev.ExplorationTurn()
+                  | ev.ExplorationCompleted() | ev.ServerDetected() | ev.DesignReceived()
+                  | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
+                  | ev.ToolCallCollected() | ev.ConstraintDropped() | ev.ToolCallCompiled()
+                  | ev.ScriptComposed() | ev.PlanShown() | ev.ApprovalRequested()
+                  | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
+                  | ev.ReadbackVerified() | ev.RestoreCompleted() | ev.RestoreFailed()
+                  | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
+                words = event_words(typed)
+                if words:
+                    self.set_status(words)
+            case _:
+                assert_never(typed)
+
+    def _model_writes(self) -> None:
+        """The first word of the model's answer: the status says it is writing now."""
+        if self._waiting_for_words:
+            self._waiting_for_words = False
             self.set_status(phase_words("designing"))
-        if name == "design_delta":
-            if data.get("reset"):
-                self.spec_view.clear()
-            self.spec_view.setPlaceholderText("")
-            self._append(self.spec_view, str(data.get("text", "")))
-        elif name == "provider_retry":
-            self.set_status(retry_words(data))
-        elif name == "reasoning_delta":
-            self.reasoning_toggle.show()
-            if not self.spec_view.toPlainText():
-                # a placeholder, never text: Review shows only what the model wrote as spec
-                self.spec_view.setPlaceholderText(reasoning_placeholder())
-            self._append(self.reasoning_view, str(data.get("text", "")))
-        elif name == "observation_completed":
-            self._observed = dict(data)
-        elif name == "collection_progress":
-            self._progress = (int(data.get("collected", 0)), int(data.get("expected", 0)))
-            self.set_status(phase_words("collecting", self._progress))
-        elif name == "phase_changed":
-            phase = str(data.get("phase", ""))
-            if phase == "collecting" and self._progress is None:
-                self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
-            self._waiting_for_words = phase == "designing"
-            if phase == "plan" and getattr(self.controller, "plan", None) is not None:
-                self.set_status(plan_words(self.controller.plan))
-            elif phase == "designing":
-                self.set_status(waiting_words())
-            elif phase not in {"complete", "failed", "cancelled", "review"}:
-                self.set_status(phase_words(phase, self._progress))
-        elif name == "repair_requested":  # the status line names the repair round
-            self.set_status(tr("Repair {repair}/{of}: {tool} — {headline}").format(
-                repair=data.get("repair", ""), of=data.get("of", ""),
-                tool=data.get("tool", ""), headline=data.get("headline", "")))
-        elif name == "tool_call_rejected":
-            self.set_status(tr("Tool call rejected: {reason}").format(
-                reason=str(data.get("reason", ""))))
-        elif event_words(name):
-            self.set_status(event_words(name) or "")
+
+    def _on_phase(self, phase: str) -> None:
+        if phase == "collecting" and self._progress is None:
+            self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
+        self._waiting_for_words = phase == "designing"
+        if phase == "plan" and getattr(self.controller, "plan", None) is not None:
+            self.set_status(plan_words(self.controller.plan))
+        elif phase == "designing":
+            self.set_status(waiting_words())
+        elif phase not in {"complete", "failed", "cancelled", "review"}:
+            self.set_status(phase_words(phase, self._progress))
 
     def _on_reasoning_toggled(self, shown: bool) -> None:
         self.reasoning_view.setVisible(shown)

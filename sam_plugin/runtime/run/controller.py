@@ -36,6 +36,7 @@ from sam_plugin.errors import (
     SubmitRefused,
     UndoRefused,
 )
+from sam_plugin.runtime import event_types as ev
 from sam_plugin.runtime.config.policy import PLAN_WAITS, RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
@@ -212,7 +213,7 @@ class RunController:
         if run.spec_versions == 1:
             revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
         with self._outcome():
-            ctx.emit("revision_requested", {"version": run.spec_versions + 1, "remark": remark})
+            ctx.emit(ev.RevisionRequested(version=run.spec_versions + 1, remark=remark))
             ctx.phases.set(Phase.DESIGNING, "Designing: the model is revising the spec")
             try:
                 await design.write_spec(ctx, run, remark=remark)
@@ -238,7 +239,7 @@ class RunController:
             raise ValueError(f"plan_wait: {wait!r} is not one of {', '.join(PLAN_WAITS)}")
         with self._outcome():
             check_drift(ctx.host, run, mode, target, when="confirm")
-            ctx.emit("design_confirmed", {"tools": run.expected_tools()})
+            ctx.emit(ev.DesignConfirmed(tools=run.expected_tools()))
             ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
             collected = await collect.collect_calls(ctx, run)
             ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
@@ -247,7 +248,7 @@ class RunController:
             plan = compiling.show_plan(ctx, run, fragments, prediction)
             if plan_waits(plan, wait):
                 return None
-            ctx.emit("plan_approved", {"by": f"plan_wait={wait}"})
+            ctx.emit(ev.PlanApproved(by=f"plan_wait={wait}"))
             await self._execute_plan(run, ctx, mode, target)
         return self.result
 
@@ -281,7 +282,7 @@ class RunController:
         command: docs/architecture.md §8); ``approval_requested`` is logged."""
         _, ctx = self._current(Phase.PLAN, "approval_requested: no plan is waiting for "
                                f"approval (phase {self.phase})")
-        ctx.emit("approval_requested", {"channel": channel})
+        ctx.emit(ev.ApprovalRequested(channel=channel))
 
     async def execute(self, mode: str | None = None, target: Target | None = None, *,
                       approved_by: str = "analyst") -> RunResult:
@@ -293,7 +294,7 @@ class RunController:
         run, ctx = self._current(Phase.PLAN, "execute: no plan is waiting for approval "
                                  f"(phase {self.phase})")
         with self._outcome():
-            ctx.emit("plan_approved", {"by": approved_by})
+            ctx.emit(ev.PlanApproved(by=approved_by))
             await self._execute_plan(run, ctx, mode or run.inputs.mode, target or run.target)
         assert run.result is not None
         return run.result
@@ -307,10 +308,9 @@ class RunController:
         ended it and why (an approval nobody gave in time is ``reason`` too)."""
         run, ctx = self._current(Phase.PLAN, "decline_plan: no plan is waiting for approval "
                                  f"(phase {self.phase})")
-        data: dict[str, Any] = {"script_sha256": run.script_sha256}
-        if by != "analyst":
-            data.update(by=by, reason=reason)
-        ctx.emit("plan_declined", data)
+        declined = (ev.PlanDeclined(script_sha256=run.script_sha256) if by == "analyst" else
+                    ev.PlanDeclined(script_sha256=run.script_sha256, by=by, reason=reason))
+        ctx.emit(declined)
         endings.cancelled(ctx, run, f"Cancelled: {reason}, nothing was executed")
         assert run.result is not None
         return run.result
@@ -371,7 +371,7 @@ class RunController:
         self._bus.log_path = RunDir(self.runs_dir, run_id).file("events.jsonl")
         try:
             undone = undo_run(self.host, self.runs_dir, run_id,
-                              emit=lambda event, data: self._bus.emit(run_id, event, data))
+                              emit=functools.partial(self._bus.emit, run_id))
         finally:
             self._bus.log_path = previous
         if self._run is not None and self.result is not None and self.result.run_id == run_id:
@@ -394,9 +394,7 @@ class RunController:
         usage = UsageMeter(self.provider_name, self.settings.model)
         run = RunState(inputs=inputs, usage=usage)
 
-        def emit(event: str, data: dict[str, Any]) -> None:
-            self._bus.emit(run_id, event, data)
-
+        emit = functools.partial(self._bus.emit, run_id)
         self._bus.log_path = run_dir.file("events.jsonl")
         self._calls = ProviderCall(self._provider_factory, self.settings, run_dir, usage, emit)
         self._phases.bind(emit)
