@@ -6,7 +6,6 @@ source, each undone on its own (docs/architecture.md §6 "rerun", §9)."""
 from __future__ import annotations
 
 import json
-
 import shutil
 from pathlib import Path
 
