@@ -151,6 +151,11 @@ class RunController:
         return list(self._run.spec_changes) if self._run else []
 
     @property
+    def target(self) -> Target | None:
+        """The mode's target of the current run (what its spec was written for)."""
+        return self._run.target if self._run else None
+
+    @property
     def route(self) -> Route | None:
         return self._run.route if self._run else None
 
