@@ -157,7 +157,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
             if args.yes and not args.yes_with_warnings:
                 _refuse_warned_plan(controller.plan, err)
                 controller.decline_plan()
-            elif args.yes_with_warnings or _ask_plan(controller.plan.text(), stdin, err):
+            elif args.yes_with_warnings or _ask_plan_of(controller, stdin, err):
                 with contextlib.redirect_stdout(err):
                     await controller.execute(args.mode, target)
             else:
@@ -366,6 +366,12 @@ def _refuse_warned_plan(plan: Any, err: TextIO) -> None:
     print(f"sam-agent: the plan was not executed: it carries {len(plan.warnings)} warning(s), "
           "and --yes approves only a plan without warnings; read them, then run again without "
           "--yes to answer, or with --yes-with-warnings", file=err)
+
+
+def _ask_plan_of(controller: Any, stdin: TextIO, err: TextIO) -> bool:
+    """The plan put before the analyst at this terminal (``approval_requested``: cli)."""
+    controller.approval_requested("cli")
+    return _ask_plan(controller.plan.text(), stdin, err)
 
 
 def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:

@@ -223,6 +223,9 @@ class PlanApproved(_Event):
 class PlanDeclined(_Event):
     name: ClassVar[str] = "plan_declined"
     script_sha256: str | None
+    # who ended it and why, when not the analyst (an MCP client, an approval nobody gave)
+    by: str | None = _omitted(None)
+    reason: str | None = _omitted(None)
 
 
 # -- execution, verification, restore, undo ----------------------------------------------

@@ -1061,6 +1061,7 @@ class SamAgentDock(QDockWidget):
             result = await controller.confirm(self.mode(), self.target())
         self._keep_output(output.text())
         if controller.phase is Phase.PLAN:
+            controller.approval_requested("dock")
             self._show_plan(controller)
             return None
         return await self._after_run(controller, result)

@@ -93,6 +93,7 @@ class RunController:
         policy: RunPolicy | None = None,
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
+        regions: RegionIndexCache | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile
@@ -106,7 +107,8 @@ class RunController:
         self._module_factory = module_factory or registry.get_module
         self._composer = composer or compiling.compose_script
         self._explorer = explorer
-        self._regions = RegionIndexCache()
+        # the L2 index by fingerprint; controllers on one host may share it (MCP plans)
+        self._regions = regions if regions is not None else RegionIndexCache()
         self._bus = EventBus(scrubber=lambda value: self.scrubber.value(value))
         self._phases = PhaseTracker()
         self._run: RunState | None = None
@@ -280,28 +282,41 @@ class RunController:
             compiling.show_plan(ctx, run, fragments, prediction, warnings)
         return self.phase
 
-    async def execute(self, mode: str | None = None, target: Target | None = None) -> RunResult:
+    def approval_requested(self, channel: str) -> None:
+        """The waiting plan is put before a person on ``channel`` (dock, cli, elicitation,
+        command: docs/architecture.md §8); ``approval_requested`` is logged."""
+        _, ctx = self._current(Phase.PLAN, "approval_requested: no plan is waiting for "
+                               f"approval (phase {self.phase})")
+        ctx.emit(ev.ApprovalRequested(channel=channel))
+
+    async def execute(self, mode: str | None = None, target: Target | None = None, *,
+                      approved_by: str = "analyst") -> RunResult:
         """The analyst approved the plan: drift check, the one submission, verification.
 
         ``mode``/``target`` are what the caller shows now (the dock's combos); a change since
-        submit fails the run, as at confirm (I3)."""
+        submit fails the run, as at confirm (I3). ``approved_by`` says on which channel a
+        person approved (``plan_approved``)."""
         run, ctx = self._current(Phase.PLAN, "execute: no plan is waiting for approval "
                                  f"(phase {self.phase})")
         with self._outcome():
-            ctx.emit(ev.PlanApproved(by="analyst"))
+            ctx.emit(ev.PlanApproved(by=approved_by))
             await self._execute_plan(run, ctx, mode or run.inputs.mode, target or run.target)
         assert run.result is not None
         return run.result
 
-    def decline_plan(self) -> RunResult:
+    def decline_plan(self, *, by: str = "analyst",
+                     reason: str = "plan declined") -> RunResult:
         """The analyst declined the plan: the run ends ``cancelled``, nothing executed.
 
         ``cancelled`` (not ``rejected``, which says a layer sent the run back to Review):
-        the analyst's own decision ended it, like Cancel at Review."""
+        the analyst's own decision ended it, like Cancel at Review. ``by``/``reason``: who
+        ended it and why (an approval nobody gave in time is ``reason`` too)."""
         run, ctx = self._current(Phase.PLAN, "decline_plan: no plan is waiting for approval "
                                  f"(phase {self.phase})")
-        ctx.emit(ev.PlanDeclined(script_sha256=run.script_sha256))
-        endings.cancelled(ctx, run, "Cancelled: plan declined, nothing was executed")
+        declined = (ev.PlanDeclined(script_sha256=run.script_sha256) if by == "analyst" else
+                    ev.PlanDeclined(script_sha256=run.script_sha256, by=by, reason=reason))
+        ctx.emit(declined)
+        endings.cancelled(ctx, run, f"Cancelled: {reason}, nothing was executed")
         assert run.result is not None
         return run.result
 
