@@ -8,9 +8,10 @@ collection progress) and are never written to disk.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -107,6 +108,15 @@ class EventBus:
         self.log_path: Path | None = None
         # every event passes the run's scrubber before any listener or the log sees it
         self.scrub: Callable[[Any], Any] = scrubber or (lambda value: value)
+
+    @contextlib.contextmanager
+    def logging_to(self, path: Path) -> Iterator[None]:
+        """Persisted events go to ``path`` for a while (undo writes to the undone run's log)."""
+        previous, self.log_path = self.log_path, path
+        try:
+            yield
+        finally:
+            self.log_path = previous
 
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)

@@ -157,6 +157,17 @@ def prompt_observation(run: RunState) -> dict[str, Any]:
     return summary
 
 
+async def revise_spec(ctx: StepContext, run: RunState, remark: str) -> None:
+    """Ask for changes: the spec written again with ``remark``; when that fails the spec that
+    stood stays and the run returns to Review saying so."""
+    try:
+        await write_spec(ctx, run, remark=remark)
+    except FailRun as failure:  # the standing spec stays (write_spec)
+        run.spec_changes = []
+        raise ReturnToReview(failure.layer, "the revision failed, the previous spec "
+                             f"stands: {failure.message}") from None
+
+
 async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     """The design request (no tools, I1), or a revision with ``remark`` sent with the current
     spec as data; the answer read as the spec (docs/architecture.md §4 "The spec"). Prose or

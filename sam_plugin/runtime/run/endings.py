@@ -8,12 +8,15 @@ the controller turns those into the endings here.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from sam_plugin.compilers.evidence import Check, Readback
+from sam_plugin.errors import FailRun, ReturnToReview
 from sam_plugin.runtime.event_types import (
     ReadbackVerified,
     ReturnedToReview,
@@ -160,3 +163,24 @@ def _try(read: Callable[[], _T]) -> _T | None:
         return read()
     except Exception:
         return None
+
+
+@contextlib.contextmanager
+def outcome(ctx: StepContext, run: RunState, *, rejects: bool,
+            restore: Callable[[], str] | None,
+            cancel_requested: Callable[[], bool]) -> Iterator[None]:
+    """How a public call of the controller ended becomes the run's ending (each writes
+    result.json); ``rejects``: a run from given calls has no Review to return to; a task
+    cancelled without Cancel asked for is cancelled still, and re-raised."""
+    try:
+        yield
+    except ReturnToReview as back:
+        (rejected if rejects else returned)(ctx, run, back.layer, back.message)
+    except FailRun as failure:
+        failed(ctx, run, failure.layer, failure.message)
+    except asyncio.CancelledError:
+        cancelled(ctx, run)
+        if not cancel_requested():
+            raise
+    except Exception as error:  # a bug or an unexpected host or file error
+        internal_error(ctx, run, error, restore)

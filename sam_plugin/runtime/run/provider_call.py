@@ -120,6 +120,16 @@ class ProviderCall:
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
+    async def cancel_and_settle(self, settled: Callable[[], bool], seconds: float) -> None:
+        """Cancel, then let the awaiting call close its stream and write the result, for up to
+        ``seconds`` (polled: an asyncio.Event would bind to one loop, and a controller may
+        outlive it)."""
+        self.cancel()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not settled() and loop.time() < deadline:
+            await asyncio.sleep(0.005)
+
     def honour_cancel(self) -> None:
         """A cancel that arrived while no stream was open (between rounds, while a stream was
         closing) takes effect here: at the next step, and always before execution."""
