@@ -50,7 +50,11 @@ class Range(BaseModel):
 
 
 class Readback(BaseModel):
-    """What the live model says about the target part, read after (or before) a run."""
+    """What the live model says about the target part, read after (or before) a run: the
+    typed ``samops/records.py:PartRecord``, field for field (a field the record has and this
+    lacks is refused, never dropped; tests/compilers/test_shape_parity.py)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     part_exists: bool
     node_count: int = 0

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller_fakes import ScriptedProvider, calls, design, policy, settings
+from controller_fakes import ScriptedProvider, build_controller, calls, design, policy
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import read_events
@@ -45,11 +45,9 @@ DELETE_2 = answer(step("delete_elements", labels(2)), summary="Delete element 2.
 
 def make(tmp_path: Path, sam: Any, provider: ScriptedProvider, plan_wait: str = "always",
          host: HostGateway | None = None) -> tuple[RunController, HostGateway]:
-    host = host or RecordingGateway(sam)
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
-                               policy=policy(plan_wait=plan_wait),
-                               host=host, provider_factory=provider.factory)
-    return controller, host
+    built = build_controller(tmp_path, provider, host=host or RecordingGateway(sam),
+                             real_modules=True, policy=policy(plan_wait=plan_wait))
+    return built.controller, built.host
 
 
 def to_plan(controller: RunController, request: str = "move S1") -> Any:

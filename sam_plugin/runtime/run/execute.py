@@ -16,6 +16,13 @@ from typing import Any
 
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.errors import AlreadySubmitted, FailRun
+from sam_plugin.runtime.event_types import (
+    ExecutionCompleted,
+    ExecutionSubmitted,
+    RestoreCompleted,
+    RestoreFailed,
+    SnapshotTaken,
+)
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.ports import Receipt, SnapshotHost
 from sam_plugin.runtime.run import endings
@@ -78,7 +85,7 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
         raise FailRun("execution", str(refused)) from None
     run.submissions = 1
     ctx.phases.set(Phase.EXECUTING, "Executing: script submitted once")
-    ctx.emit("execution_submitted", {"script_sha256": sha})
+    ctx.emit(ExecutionSubmitted(script_sha256=sha))
     receipt: Receipt | None
     try:
         receipt = ctx.host.execute(script, run.target, run.dir.path)
@@ -87,7 +94,7 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
         receipt, status, trace = None, "ERROR", traceback.format_exc()
     run.dir.seal()  # what the host wrote into the run directory, scrubbed and 0600
     journal.record_executed(run.inputs.run_id, status)
-    ctx.emit("execution_completed", {"status": status})
+    ctx.emit(ExecutionCompleted(status=status))
     _note_snapshot(ctx, run, receipt)
     if status == "PASS":
         return
@@ -151,7 +158,7 @@ def _value_checks(ctx: StepContext, run: RunState) -> list[Check]:
 def _note_snapshot(ctx: StepContext, run: RunState, receipt: Receipt | None) -> None:
     """``snapshot_taken``, or why there is no snapshot (kept for result.json)."""
     if receipt is not None and receipt.snapshot == "taken":
-        ctx.emit("snapshot_taken", {"part": run.target.part_name})
+        ctx.emit(SnapshotTaken(part=run.target.part_name))
     run.restore_unavailable = snapshot_unavailable(ctx.host, receipt)
 
 
@@ -167,10 +174,10 @@ def restore(ctx: StepContext, run: RunState, receipt: Receipt | None) -> str:
     verdict = put_back(ctx.host, run.target, expected, receipt)
     run.restore_after, run.restored = verdict.after, verdict.restored
     if verdict.restored:
-        ctx.emit("restore_completed", {"fingerprint": verdict.fingerprint})
+        ctx.emit(RestoreCompleted(fingerprint=verdict.fingerprint))
     else:
-        ctx.emit("restore_failed", {"reason": verdict.reason, "left": verdict.left,
-                                    "fingerprint": verdict.fingerprint})
+        ctx.emit(RestoreFailed(reason=verdict.reason, left=verdict.left,
+                               fingerprint=verdict.fingerprint))
     return verdict.words
 
 

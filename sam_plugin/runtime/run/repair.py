@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 RejectedLayer = Literal["tool_call", "compile"]
 
@@ -45,14 +45,6 @@ class Rejection:
     headline: str  # the first problem, for the status line
     sent: tuple[SentCall, ...] = ()
     content: str = ""  # the answer's text when it carried no usable call
-
-    def as_event(self) -> dict[str, Any]:
-        return {
-            "layer": self.layer,
-            "tool": self.tool,
-            "headline": self.headline,
-            "diagnostic": self.diagnostic,
-        }
 
 
 def rejection(

@@ -25,6 +25,7 @@ numbers, JSON syntax and escapes cannot be broken by a replacement.
 from __future__ import annotations
 
 import json
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
@@ -265,3 +266,19 @@ def _unescape(token: bytes) -> tuple[str, list[int]]:
             chars.append(_SIMPLE_ESCAPES.get(escaped, escaped))
             i += 2
     return "".join(chars), starts
+
+
+class ScrubberCache:
+    """One scrubber per API key: made on first use, made again when the key changes (the
+    short-key warning is logged once per key)."""
+
+    def __init__(self) -> None:
+        self._key: str | None = None
+        self._scrubber: Scrubber | None = None
+
+    def for_key(self, key: str) -> Scrubber:
+        if self._scrubber is None or self._key != key:
+            self._scrubber, self._key = Scrubber(key), key
+            if self._scrubber.short_key:
+                logging.getLogger(__name__).warning(SHORT_KEY_WARNING)
+        return self._scrubber

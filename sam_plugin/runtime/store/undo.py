@@ -12,13 +12,15 @@ No Qt here: the controller, the CLI and the dock call these functions.
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Callable
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import UndoRefused
 from sam_plugin.runtime.config.policy import UndoBudget
+from sam_plugin.runtime.event_types import RunUndone
+from sam_plugin.runtime.events import ControllerEvent, Emit, RunEvent
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.ports import Host, SnapshotHost
 from sam_plugin.runtime.store.private import open_append
@@ -34,7 +36,6 @@ from sam_plugin.samops import snapshot_file
 
 SNAPSHOT_NAME = "snapshot.npz"
 
-Emit = Callable[[str, dict[str, Any]], object]  # its return is ignored
 
 
 CHANGED_NOTHING = "the run changed nothing"
@@ -162,11 +163,9 @@ def _read(run_dir: RunDir) -> RunResult | None:
 
 def log_emitter(run_dir: RunDir) -> Emit:
     """An ``emit`` that appends to the run's ``events.jsonl`` (for callers without a bus)."""
-    from sam_plugin.runtime.events import ControllerEvent, utc_timestamp
 
-    def emit(event: str, data: dict[str, Any]) -> None:
-        record = ControllerEvent(run_id=run_dir.run_id, event=event, timestamp=utc_timestamp(),
-                                 data=data)
+    def emit(event: RunEvent | str, data: Mapping[str, Any] | None = None, /) -> None:
+        record = ControllerEvent.of(run_dir.run_id, event, data)
         with open_append(run_dir.file("events.jsonl")) as handle:
             handle.write(record.to_line() + "\n")
 
@@ -233,5 +232,5 @@ def undo_run(host: Host, runs_dir: Path, run_id: str, emit: Emit | None = None) 
         "undo_note": "undone: the part is back as it was before this run"})
     run_dir.write_result(undone)
     if emit is not None:
-        emit("run_undone", {"fingerprint": now.fingerprint})
+        emit(RunUndone(fingerprint=now.fingerprint))
     return undone
