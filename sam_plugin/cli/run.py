@@ -161,16 +161,16 @@ async def run_command(
     opened = _open_workspace(sam, args.workspace, save_path)
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
-        settings, provider_name = _provider(args, err, stack)
+        settings, provider_name, probe = await _provider(args, err, stack)
         if args.repairs is not None:
             settings = settings.model_copy(update={"repair_rounds": args.repairs})
         return await _run(args, request, opened, save_path, sam, settings, provider_name,
-                          stdin=stdin, out=out, err=err)
+                          stdin=stdin, out=out, err=err, probe=probe)
 
 
 async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                save_path: Path | None, sam: Any, settings: Any, provider_name: str, *,
-               stdin: TextIO, out: TextIO, err: TextIO) -> int:
+               stdin: TextIO, out: TextIO, err: TextIO, probe: Any = None) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.run.controller import RunController
@@ -179,7 +179,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
     controller = RunController(runs_dir=_runs_dir(args), settings=settings, host=host,
-                               provider_name=provider_name)
+                               provider_name=provider_name, server_probe=probe)
     for run_id in controller.recovered_runs:
         print(
             f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
@@ -298,10 +298,11 @@ def _read_request(args: argparse.Namespace) -> str:
     return text
 
 
-def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
-              ) -> tuple[Any, str]:
-    """(settings, provider name) by the rule of ``provider_choice``; the replay server, when
-    chosen, runs until the command ends."""
+async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
+                    ) -> tuple[Any, str, Any]:
+    """(settings, provider name, server probe) by the rule of ``provider_choice``; the replay
+    server, when chosen, runs until the command ends. A live server is asked what it is
+    (runtime/provider/probe.py) before the first line names it."""
     from sam_plugin.runtime.config.settings import (
         ENV_BASE_URL,
         ENV_IDLE_TIMEOUT,
@@ -310,6 +311,7 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
     )
     from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.runtime.provider.choice import choose
+    from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
 
     env = dict(os.environ)
     if args.base_url:
@@ -333,12 +335,15 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
         why = "--replay" if args.replay else "saved in the dock's Settings"
         print(f"sam-agent: provider: Replay — the bundled recorded responses ({why}); it "
               "answers only the bundled example requests, word for word", file=err)
-        return choice.settings(service.base_url), choice.name()
+        return choice.settings(service.base_url), choice.name(), replay_probe()
     settings = _settings(choice.live)
+    detection = await detect(settings)
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
-    print(f"sam-agent: provider: {choice.describe()} ({where.get(choice.reason, 'flags')})",
-          file=err)
-    return settings, choice.name()
+    print(f"sam-agent: provider: {choice.describe(detection)} "
+          f"({where.get(choice.reason, 'flags')})", file=err)
+    if detection.server.note:
+        print(f"sam-agent: {detection.words()}", file=err)
+    return apply(settings, detection), detection.profile, None
 
 
 def _setting_error(error: ValidationError) -> UsageError:

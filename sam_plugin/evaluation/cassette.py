@@ -80,6 +80,9 @@ class CassetteMeta(BaseModel):
     temperature: float
     base_url: str = ""
     server: str = ""  # e.g. the llama-server --version line
+    # what the probe found (runtime/provider/probe.py); a replay reports it as the server
+    server_kind: str = ""
+    server_version: str = ""
     notes: str = ""
 
 

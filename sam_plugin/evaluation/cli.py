@@ -88,7 +88,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError("--fail-on-mismatch: needs --replay CASSETTES")
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
-    source, meta = _source(args)
+    source, meta = await _source(args)
     if args.repairs is not None and not controller_options(args.repairs):
         print("sam-agent eval: note: these settings have no repair_rounds; --repairs is "
               "ignored", file=sys.stderr)
@@ -128,12 +128,13 @@ def _mismatches(report: dict[str, Any]) -> int:
     return sum(int(t.get("mismatches") or 0) for t in counts)
 
 
-def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     from pydantic import ValidationError
 
     from sam_plugin.evaluation.cassette import CassetteMeta, load_meta, save_meta
     from sam_plugin.evaluation.runner import Source
     from sam_plugin.runtime.config.settings import ENV_BASE_URL, ENV_MODEL, ProviderSettings
+    from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
 
     if args.replay:
         try:
@@ -144,7 +145,8 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                                     profile=meta.profile, temperature=meta.temperature,
                                     max_retries=0, retry_broken_stream=False,
                                     idle_read_timeout=60.0, total_timeout=300.0)
-        return Source(settings=settings, replay=args.replay), {
+        probe = replay_probe(meta.server_kind or "unknown", meta.server_version)  # type: ignore[arg-type]
+        return Source(settings=settings, replay=args.replay, server_probe=probe), {
             "kind": "replay", "cassettes": str(args.replay), **meta.model_dump()}
     env = dict(os.environ)
     if args.base_url:
@@ -165,9 +167,14 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         raise UsageError(
             f"provider settings incomplete: missing {', '.join(missing)} (use --base-url and "
             "--api-model, SAM_AGENT_BASE_URL/SAM_AGENT_MODEL, or --replay CASSETTES)")
+    detection = await detect(settings)
+    settings = apply(settings, detection)
+    print(f"sam-agent eval: {detection.words()}", file=sys.stderr)
     meta = CassetteMeta(api_model=settings.model, profile=settings.profile,
                         temperature=settings.temperature, base_url=settings.base_url,
-                        server=_server_info(settings.base_url))
+                        server=f"{detection.server.version} {detection.server.detail}".strip(),
+                        server_kind=detection.server.kind,
+                        server_version=detection.server.version)
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
     return Source(settings=settings, record=args.record, only_stale=args.only_stale), {
@@ -183,19 +190,3 @@ def _kept_notes(directory: Path, meta: Any) -> Any:
     except (FileNotFoundError, ValueError):
         return meta
     return meta if meta.notes or not old.notes else meta.model_copy(update={"notes": old.notes})
-
-
-def _server_info(base_url: str) -> str:
-    """llama.cpp's build line from ``/props`` when the endpoint is a llama-server."""
-    import httpx
-
-    root = base_url.rstrip("/").removesuffix("/v1")
-    try:
-        props = httpx.get(f"{root}/props", timeout=5.0).json()
-    except (httpx.HTTPError, ValueError):
-        return ""
-    if not isinstance(props, dict):
-        return ""
-    build = props.get("build_info") or ""
-    model = os.path.basename(str(props.get("model_path") or ""))
-    return f"{build} {model}".strip()

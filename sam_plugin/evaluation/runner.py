@@ -74,9 +74,10 @@ class Source:
     # with ``record``: replay that directory's cassettes first, and record live only the
     # tasks whose cassette is missing, stale or mismatching
     only_stale: bool = False
+    server_probe: Any = None  # a replay names the recorded server and asks nothing
 
     def replaying_record(self) -> Source:
-        return Source(settings=self.settings, replay=self.record)
+        return Source(settings=self.settings, replay=self.record, server_probe=self.server_probe)
 
 
 @dataclass
@@ -256,7 +257,8 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     try:
         settings = exchanges.settings.model_copy(update=controller_options(options.repairs))
         controller = RunController(runs_dir=options.work / "runs", settings=settings,
-                                   host=HostGateway(sam), provider_factory=exchanges.factory())
+                                   host=HostGateway(sam), provider_factory=exchanges.factory(),
+                                   server_probe=source.server_probe)
         await controller.submit(task.request, task.mode, target)
         await answer_yes(controller, task.mode, target)
     finally:

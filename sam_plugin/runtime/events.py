@@ -44,6 +44,7 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "restore_completed",
         "restore_failed",
         "run_undone",
+        "server_detected",
         # issue 11: the plan gate
         "plan_shown",
         "plan_approved",

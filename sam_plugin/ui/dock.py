@@ -634,6 +634,8 @@ class SamAgentDock(QDockWidget):
             missing = choice.live.missing_fields() if choice.live is not None else []
             if missing:
                 text += " " + tr("(incomplete: {fields})").format(fields=", ".join(missing))
+            else:
+                self._ask_server(choice)
             replay = False
         self.provider_label.setText(text)
         reason = self._provider_reason(choice)
@@ -643,6 +645,46 @@ class SamAgentDock(QDockWidget):
                                 "OpenAI, a local Ollama or vLLM URL) in Settings…")
         self.provider_label.setToolTip(reason)
         self.provider_label.setStyleSheet(REPLAY_STYLE if replay else "padding:2px;")
+
+    def _ask_server(self, choice: Any) -> None:
+        """Which server answers (probed once per URL, within 2 s): named in ``providerLabel``
+        when it says; a run's ``server_detected`` names it too."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no event loop yet: the first run's server_detected says it
+
+        async def ask() -> None:
+            from sam_plugin.runtime.provider.probe import detect
+
+            detection = await detect(choice.live)
+            self._show_detection(choice, detection)
+
+        loop.create_task(ask())
+
+    def _show_server(self, data: dict[str, Any]) -> None:
+        from sam_plugin.runtime.provider.probe import Detection, ServerInfo
+
+        choice = self._provider_choice() if self._provider_choice is not None else None
+        server = data.get("server") or {}
+        try:
+            detection = Detection(
+                server=ServerInfo(kind=server.get("kind", "unknown"),
+                                  version=str(server.get("version", "")),
+                                  note=str(data.get("note", ""))),
+                profile=data.get("profile", "generic"),
+                profile_from=data.get("profile_from", "setting"))
+        except ValueError:
+            return
+        self._show_detection(choice, detection)
+
+    def _show_detection(self, choice: Any, detection: Any) -> None:
+        if choice is None or choice.is_replay or choice.live is None:
+            return
+        self.provider_label.setText(
+            tr("Answering: {provider}").format(provider=choice.describe(detection)))
+        if detection.server.note:
+            self.provider_label.setToolTip(detection.words())
 
     @staticmethod
     def _provider_reason(choice: Any) -> str:
@@ -729,6 +771,8 @@ class SamAgentDock(QDockWidget):
             self._append(self.reasoning_view, str(data.get("text", "")))
         elif name == "observation_completed":
             self._observed = dict(data)
+        elif name == "server_detected":
+            self._show_server(data)
         elif name == "collection_progress":
             self._progress = (int(data.get("collected", 0)), int(data.get("expected", 0)))
             self.set_status(phase_words("collecting", self._progress))

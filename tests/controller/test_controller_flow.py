@@ -93,8 +93,11 @@ def test_build_and_audit_is_verified_with_every_artifact(tmp_path):
         "build_part",
         "audit_part",
     ]
+    assert stored["server"] == {"kind": "unknown", "version": ""}  # nothing answers at :9
+    assert stored["profile"] == "openai"  # as set
     persisted = [r["event"] for r in read_events(folder / "events.jsonl")]
     assert persisted == [
+        "server_detected",
         "observation_completed",
         "design_received",
         "design_confirmed",

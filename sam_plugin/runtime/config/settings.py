@@ -90,25 +90,24 @@ DEFAULT_REPAIR_ROUNDS = 2
 PROFILES_NEEDING_KEY = frozenset({"openai", "deepseek"})
 
 
-def guess_profile(base_url: str) -> Profile:
-    """The profile a base URL most likely points at; ``generic`` when nothing matches."""
+def hosted_profile(base_url: str) -> Profile | None:
+    """The hosted service a URL names by its host (``api.deepseek.com``, ``api.openai.com``)."""
     try:
-        parts = urlsplit(base_url.strip())
-        host = (parts.hostname or "").lower()
-        port = parts.port
+        host = (urlsplit(base_url.strip()).hostname or "").lower()
     except ValueError:
-        return "generic"
+        return None
     if host == "deepseek.com" or host.endswith(".deepseek.com"):
         return "deepseek"
     if host == "openai.com" or host.endswith(".openai.com"):
         return "openai"
-    if port == 11434 or "ollama" in host:
-        return "ollama"
-    if "vllm" in host or port == 8000:
-        return "vllm"
-    if "llama" in host or port == 8080:
-        return "llamacpp"
-    return "generic"
+    return None
+
+
+def guess_profile(base_url: str) -> Profile:
+    """The profile before the server is asked: a hosted service by its host name, else
+    ``generic``. Never from the port: a local server says what it is when probed
+    (runtime/provider/probe.py)."""
+    return hosted_profile(base_url) or "generic"
 
 
 class ProviderSettings(BaseModel):
@@ -122,6 +121,8 @@ class ProviderSettings(BaseModel):
     model: str = ""
     temperature: float = Field(0.1, ge=0.0, le=2.0)
     profile: Profile = "generic"
+    # True when no profile was given (SAM_AGENT_PROFILE, Settings): the server's probe decides
+    profile_guessed: bool = False
     allow_tool_choice: bool = False  # overrides the profile; only for endpoints known to accept it
     # None: as the profile says (ProviderCapabilities); True/False overrides it
     strict_tools: bool | None = None
@@ -177,7 +178,8 @@ class ProviderSettings(BaseModel):
     @classmethod
     def _guess_profile_from_url(cls, data: Any) -> Any:
         if isinstance(data, dict) and not data.get("profile"):
-            data = {**data, "profile": guess_profile(str(data.get("base_url") or ""))}
+            data = {**data, "profile": guess_profile(str(data.get("base_url") or "")),
+                    "profile_guessed": True}
         return data
 
     @property

@@ -48,6 +48,8 @@ from sam_plugin.runtime.observe.exploration import explore
 from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observe.regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.ports import ChatModel, Host
+from sam_plugin.runtime.provider.probe import Detection, Probe, detect
+from sam_plugin.runtime.provider.probe import apply as apply_detection
 from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
 from sam_plugin.runtime.run import revision
 from sam_plugin.runtime.run.call_guard import check_calls
@@ -185,6 +187,7 @@ class _Run:
     usage: UsageMeter | None = None
     design_messages: list[dict[str, Any]] = field(default_factory=list)
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
+    detection: Detection | None = None  # the server and the profile (provider/probe.py)
     rounds: int = 0  # collection rounds sent, repair rounds included
     one_call: bool = False  # ask for one tool per round (profile, or the server needs it)
     repairs: RepairBudget = field(default_factory=lambda: RepairBudget(0))
@@ -249,6 +252,7 @@ class RunController:
         undo_budget: UndoBudget | None = None,
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
+        server_probe: Probe | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile
@@ -257,6 +261,7 @@ class RunController:
         self.host = host
         self.language = language
         self._provider_factory = provider_factory
+        self._server_probe = server_probe
         self._module_factory = module_factory or _registry_module
         self._composer = composer or _compose_with_composer
         self._explorer = explorer
@@ -322,6 +327,7 @@ class RunController:
         self._cancel_requested = False
         self.spec_text, self.route, self.result, self.plan = "", None, None, None
         with self._outcome():
+            await self._detect_server(run)
             self._set_phase(Phase.OBSERVING, "Observing the workspace (read-only)")
             run.dir.write_text("request.txt", request)
             self._observe(run)
@@ -586,6 +592,16 @@ class RunController:
             return self._module_factory(mode)
         except (ImportError, ValueError) as error:
             raise SubmitRefused(f"mode {mode!r}: domain module unavailable ({error})") from None
+
+    async def _detect_server(self, run: _Run) -> None:
+        """The server at the provider's URL (probed once per URL) and the profile it implies,
+        unless one was set; the run's requests follow that profile."""
+        detection = await detect(self.settings, self._server_probe)
+        self.settings = apply_detection(self.settings, detection)
+        run.detection = detection
+        self._bus.emit(run.run_id, "server_detected", {
+            **detection.result_fields(), "profile_from": detection.profile_from,
+            "note": detection.server.note, "text": detection.words()})
 
     def _new_run_id(self) -> str:
         journal = self.journal
@@ -1120,6 +1136,7 @@ class RunController:
             restore_unavailable=run.restore_unavailable,
             provider=run.usage.usage if run.usage else None,
             spec_versions=max(1, run.spec_versions),
+            **(run.detection.result_fields() if run.detection else {}),
         )
 
     def _finish_failed(

@@ -111,6 +111,13 @@ class SaveOutcome(BaseModel):
     message: str | None = None
 
 
+class ServerField(BaseModel):
+    """``result.json``'s ``server``: what the probe found at the provider's URL."""
+
+    kind: str
+    version: str = ""
+
+
 class RunResult(BaseModel):
     """``result.json`` (docs/architecture.md §7).
 
@@ -140,6 +147,9 @@ class RunResult(BaseModel):
     provider: ProviderUsage | None = None  # additive (issue 16)
     spec_versions: int = 1  # 1 + the revisions asked for ("Ask for changes")
     save: SaveOutcome | None = None  # CLI --save only
+    # which server answered and the profile the run used (runtime/provider/probe.py)
+    server: ServerField | None = None
+    profile: str | None = None
 
 
 class RunDir:
