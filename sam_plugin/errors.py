@@ -21,6 +21,8 @@ a broken state), beside ``SamAgentError``::
     │   │   └── ShadowFailed                   ... because call ``index`` raised on the shadow
     │   │                                      (a compile error, I7)
     │   ├── RouteRefused                       no capability could be read from the spec
+    │   ├── SpecRejected(ValueError)           a design answer that is not a spec of the
+    │   │                                      mode (its problems, one per field)
     │   ├── StrictJSONError(ValueError)        tool arguments that are not one strict JSON value
     │   └── ScriptRefused                      a composed script outside the guard's allowlist
     ├── running (runtime)
@@ -38,6 +40,7 @@ a broken state), beside ``SamAgentError``::
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
     │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
     │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
+    │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
     │   └── UsageError                         bad command-line input (exit code 2)
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
@@ -124,6 +127,17 @@ class ShadowFailed(NotSimulated):
 
 class RouteRefused(SamAgentError):
     """No capability could be read from the spec; the message tells the analyst what to do."""
+
+
+class SpecRejected(SamAgentError, ValueError):
+    """A design answer that is not a spec of its mode (docs/architecture.md §4 "The spec"):
+    ``problems`` name each field and what is legal there; ``found_json`` says whether the
+    answer held a JSON object at all."""
+
+    def __init__(self, problems: Sequence[str], *, found_json: bool = True) -> None:
+        self.problems = list(problems)
+        self.found_json = found_json
+        super().__init__("; ".join(self.problems))
 
 
 # -- running --------------------------------------------------------------------------------
@@ -278,6 +292,11 @@ class NotUnknown(SamAgentError, ValueError):
 class SaveConflict(SamAgentError, RuntimeError):
     """A file ``--save`` would replace changed since the workspace was opened; nothing was
     written."""
+
+
+class EnvironmentValueError(SamAgentError, ValueError):
+    """A ``SAM_AGENT_*`` variable holds a value that cannot be used (names it and the legal
+    values)."""
 
 
 class UndoRefused(SamAgentError):

@@ -1,7 +1,6 @@
 """``sam-agent run``: the headless gated pipeline (docs/architecture.md §6).
 
-The console entry (``sam_plugin.console``) sends every command but ``demo`` here; this module
-never imports the UI package.
+Registered in the one parser (``cli/main.py``); this module never imports the UI package.
 
 ``sam-agent run`` opens a workspace (through the offline SAM stub outside SAM, saying so),
 streams the spec, asks y/N unless ``--yes``, prints progress with true status words, and exits
@@ -13,45 +12,33 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import importlib
-import importlib.util
 import json
-import os
 import sys
-import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
 from pydantic import ValidationError
 
-import sam_plugin
+from sam_plugin.cli.common import (
+    EXIT_FAILED,
+    EXIT_REVIEW,
+    EXIT_VERIFIED,
+    check_save_path,
+    import_sam,
+    names,
+    open_workspace,
+    repair_count,
+    runs_dir_of,
+)
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
-from sam_plugin.runtime.config.store import runs_dir_from_env
 from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.store.run_store import RunDir, SaveOutcome
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
 
-EXIT_VERIFIED = 0
-EXIT_FAILED = 1
-EXIT_USAGE = 2
-EXIT_REVIEW = 3
-EXIT_INTERRUPTED = 130
 
-
-
-def stubs_dir() -> Path:
-    return Path(sam_plugin.__file__).resolve().parents[1] / "stubs"
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
-    )
-    commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{run,runs,undo,demo,eval}")
+def add_parser(commands: Any) -> None:
     run = commands.add_parser(
         "run",
         help="observe, design, confirm, execute once and verify one request",
@@ -88,62 +75,17 @@ def build_parser() -> argparse.ArgumentParser:
                      "(only the bundled example requests, word for word)")
     run.add_argument(
         "--repairs",
-        type=_repair_count,
+        type=repair_count,
         metavar="N",
         help="repair rounds after a rejected tool call or a compile diagnostic "
         "(default 2; 0 turns them off)",
     )
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
-    from sam_plugin.cli import undo as cli_undo
-
-    cli_undo.add_parser(commands)
-    runs = commands.add_parser(
-        "runs", help="list the runs of a runs directory; acknowledge an unknown outcome",
-        description="Runs newest first. A run whose outcome is unknown (submitted, then the "
-        "process stopped) stays unknown and is never resubmitted; --ack records that you "
-        "have checked the part.",
-    )
-    runs.add_argument("--runs-dir", type=Path, metavar="DIR")
-    runs.add_argument("--ack", metavar="RUN_ID", help="acknowledge an unknown outcome")
-    runs.add_argument("--json", action="store_true", help="print the list as JSON")
-    commands.add_parser(
-        "demo", help="open the offline SAM host with the SAM Agent dock", add_help=False
-    )
-    commands.add_parser(
-        "eval", help="run a task suite end to end and report (sam-agent eval --help)",
-        add_help=False,
-    )
-    return parser
+    run.set_defaults(handler=handle)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["demo"]:  # listed in --help; the console entry (sam_plugin.console) runs it
-        print("sam-agent: error: the demo opens the UI: run it as `sam-agent demo` "
-              "(python -m sam_plugin.console demo)", file=sys.stderr)
-        return EXIT_USAGE
-    if argv[:1] == ["eval"]:
-        from sam_plugin.evaluation import cli as evaluation
-
-        return evaluation.main(argv[1:])
-    parser = build_parser()
-    try:
-        args = parser.parse_args(argv)
-    except SystemExit as exit_:  # argparse: 2 on bad usage, 0 for --help
-        return int(exit_.code or 0)
-    try:
-        if args.command == "undo":
-            return _undo(args)
-        if args.command == "runs":
-            return runs_command(args, out=sys.stdout)
-        return asyncio.run(run_command(args))
-    except UsageError as error:
-        print(f"sam-agent: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        # before execution the run is written as cancelled; during it, SAM decides
-        print("sam-agent: interrupted; see result.json in the run directory", file=sys.stderr)
-        return EXIT_INTERRUPTED
+def handle(args: argparse.Namespace) -> int:
+    return asyncio.run(run_command(args))
 
 
 async def run_command(
@@ -155,22 +97,21 @@ async def run_command(
 ) -> int:
     stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
     request = _read_request(args)
-    save_path = _check_save_path(args.save) if args.save else None
-    sam = _import_sam(err)
+    save_path = check_save_path(args.save) if args.save else None
+    sam = import_sam(err)
     # the workspace and target first: a typo there is said as such, provider or not
-    opened = _open_workspace(sam, args.workspace, save_path)
+    opened = open_workspace(sam, args.workspace, save_path)
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
         settings, provider_name, probe = await _provider(args, err, stack)
-        if args.repairs is not None:
-            settings = settings.model_copy(update={"repair_rounds": args.repairs})
         return await _run(args, request, opened, save_path, sam, settings, provider_name,
-                          stdin=stdin, out=out, err=err, probe=probe)
+                          _policy(args), stdin=stdin, out=out, err=err, probe=probe)
 
 
 async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
-               save_path: Path | None, sam: Any, settings: Any, provider_name: str, *,
-               stdin: TextIO, out: TextIO, err: TextIO, probe: Any = None) -> int:
+               save_path: Path | None, sam: Any, settings: Any, provider_name: str,
+               policy: Any, *, stdin: TextIO, out: TextIO, err: TextIO,
+               probe: Any = None) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.run.controller import RunController
@@ -178,8 +119,8 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
 
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
-    controller = RunController(runs_dir=_runs_dir(args), settings=settings, host=host,
-                               provider_name=provider_name, server_probe=probe)
+    controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
+                               provider_name=provider_name, policy=policy, server_probe=probe)
     for run_id in controller.recovered_runs:
         print(
             f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
@@ -229,45 +170,6 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     )
 
 
-def _undo(args: argparse.Namespace) -> int:
-    from sam_plugin.cli import undo as cli_undo
-
-    save_path = _check_save_path(args.save)
-    sam = _import_sam(sys.stderr)
-    _open_workspace(sam, args.workspace, None)
-    return cli_undo.undo_command(args, sam=sam, runs_dir=_runs_dir(args), save_path=save_path,
-                                 out=sys.stdout, err=sys.stderr)
-
-
-def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
-    """``sam-agent runs [--ack RUN_ID]``: the history, and acknowledging an unknown run."""
-    from sam_plugin.runtime.store.run_store import NotUnknown, acknowledge_unknown_run, list_runs
-
-    runs_dir = _runs_dir(args)
-    if args.ack:
-        try:
-            fresh = acknowledge_unknown_run(runs_dir, args.ack)
-        except NotUnknown as refused:
-            raise UsageError(f"--ack: {refused}") from None
-        print(f"acknowledged: run {args.ack} (its outcome stays unknown; it is never "
-              "resubmitted)" + ("" if fresh else "; it was acknowledged already"), file=out)
-        return EXIT_VERIFIED
-    summaries = list_runs(runs_dir)
-    if args.json:
-        out.write(json.dumps([s.model_dump(mode="json") for s in summaries], indent=2,
-                             ensure_ascii=False) + "\n")
-        return EXIT_VERIFIED
-    for summary in summaries:
-        flag = " (unacknowledged: sam-agent runs --ack " + summary.run_id + ")" if (
-            summary.status == "unknown" and not summary.acknowledged) else ""
-        first_line = summary.request.strip().splitlines()[0] if summary.request.strip() else ""
-        print(f"{summary.run_id}  {summary.status:<10} {summary.module:<8} "
-              f"{first_line[:60]}{flag}", file=out)
-    if not summaries:
-        print(f"no runs in {runs_dir}", file=out)
-    return EXIT_VERIFIED
-
-
 # -- inputs -----------------------------------------------------------------------------------
 
 
@@ -303,25 +205,20 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
     """(settings, provider name, server probe) by the rule of ``provider_choice``; the replay
     server, when chosen, runs until the command ends. A live server is asked what it is
     (runtime/provider/probe.py) before the first line names it."""
-    from sam_plugin.runtime.config.settings import (
-        ENV_BASE_URL,
-        ENV_IDLE_TIMEOUT,
-        ENV_MODEL,
-        ENV_TIMEOUT,
-    )
+    from sam_plugin.runtime.config import env as environment
     from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.runtime.provider.choice import choose
     from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
 
-    env = dict(os.environ)
+    env = dict(environment.environ())  # the flags count as the user's variables
     if args.base_url:
-        env[ENV_BASE_URL] = args.base_url
+        env[environment.BASE_URL] = args.base_url
     if args.api_model:
-        env[ENV_MODEL] = args.api_model
+        env[environment.MODEL] = args.api_model
     if getattr(args, "timeout", None) is not None:
-        env[ENV_TIMEOUT] = str(args.timeout)
+        env[environment.TIMEOUT] = str(args.timeout)
     if getattr(args, "idle_timeout", None) is not None:
-        env[ENV_IDLE_TIMEOUT] = str(args.idle_timeout)
+        env[environment.IDLE_TIMEOUT] = str(args.idle_timeout)
     saved = SettingsStore().load()
     try:
         choice = choose(env, saved, force_replay=args.replay, default_replay=False)
@@ -346,13 +243,35 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
     return apply(settings, detection), detection.profile, None
 
 
+def _policy(args: argparse.Namespace) -> Any:
+    """The saved run policy (repair rounds; the plan's wait is the CLI's own question),
+    ``--repairs`` over it."""
+    from sam_plugin.runtime.config.store import SettingsStore
+
+    try:
+        policy = SettingsStore().policy()
+    except ValidationError as error:
+        first = error.errors()[0]
+        raise UsageError(f"saved setting {'.'.join(str(p) for p in first['loc'])}: "
+                         f"{first['msg']}") from None
+    if args.repairs is not None:
+        policy = policy.model_copy(update={"repair_rounds": args.repairs})
+    return policy
+
+
+# ProviderSettings field -> the flag that sets it
+_PROVIDER_FLAGS = {"model": "--api-model", "base_url": "--base-url", "total_timeout": "--timeout",
+                   "idle_timeout": "--idle-timeout"}
+
+
 def _setting_error(error: ValidationError) -> UsageError:
     first = error.errors()[0]
     field = ".".join(str(p) for p in first["loc"])
-    source = {"profile": "SAM_AGENT_PROFILE", "model": "--api-model or SAM_AGENT_MODEL",
-              "base_url": "--base-url or SAM_AGENT_BASE_URL",
-              "total_timeout": "--timeout or SAM_AGENT_TIMEOUT",
-              "idle_timeout": "--idle-timeout or SAM_AGENT_IDLE_TIMEOUT"}.get(field, field)
+    from sam_plugin.runtime.config.env import PROVIDER_FIELDS
+
+    flag = _PROVIDER_FLAGS.get(field)
+    variable = PROVIDER_FIELDS.get(field)
+    source = " or ".join(n for n in (flag, variable) if n) or field
     reason = first["msg"].removeprefix("Value error, ")
     return UsageError(f"provider setting {field} ({source}): {reason}")
 
@@ -380,50 +299,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _repair_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number (0 to 10)") from None
-    if not 0 <= value <= 10:
-        raise argparse.ArgumentTypeError(f"{value} is out of range; legal: 0 to 10")
-    return value
-
-
-def _import_sam(err: TextIO) -> Any:
-    """The host's ``sam`` when one is importable; else the offline stub, said out loud."""
-    stubs = stubs_dir()
-    spec = importlib.util.find_spec("sam")
-    if spec is None:
-        if not (stubs / "sam").is_dir():
-            raise UsageError(f"no SAM module: not inside SAM and no offline stub at {stubs}")
-        sys.path.insert(0, str(stubs))
-        importlib.invalidate_caches()
-        spec = importlib.util.find_spec("sam")
-    origin = Path(spec.origin).resolve() if spec and spec.origin else None
-    if origin is not None and stubs in origin.parents:
-        print(f"sam-agent: using the offline SAM stub from {stubs}", file=err)
-    return importlib.import_module("sam")
-
-
-def _open_workspace(sam: Any, path: Path, save_path: Path | None) -> OpenedWorkspace:
-    """Open ``path`` into ``sam``; what it (and the save target) held is fingerprinted first,
-    so that ``--save`` can tell when another process wrote them meanwhile."""
-    from sam_plugin.runtime.store.path_kinds import not_a_file
-
-    problem = not_a_file(path)
-    if problem is not None:
-        raise UsageError(f"--workspace: {problem}; give a *.sam.json file"
-                         if not problem.startswith("no such file") else f"--workspace: {problem}")
-    opened = OpenedWorkspace.opened(path, save_path)
-    try:
-        sam.openMdb(str(path))
-    except Exception as error:  # the host's own message says what is wrong with the file
-        reason = str(error).removeprefix(f"cannot open {str(path)!r}: ")
-        raise UsageError(f"--workspace: cannot open {path} ({reason})") from None
-    return opened
-
-
 def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
     """The target must be there before a provider is asked: the model always, the part
     unless Part mode builds it."""
@@ -434,44 +309,13 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
                              get_module(mode))
     if problem is not None and problem.missing == "model":
         raise UsageError(
-            f"--model: no model {model!r} in {workspace}; models there: {_names(problem.models)}"
+            f"--model: no model {model!r} in {workspace}; models there: {names(problem.models)}"
         )
     if problem is not None:
         raise UsageError(
-            f"--part: no part {part!r} in model {model!r} (parts: {_names(problem.parts)}); "
+            f"--part: no part {part!r} in model {model!r} (parts: {names(problem.parts)}); "
             f"{mode} mode changes an existing part: build it first with --mode part"
         )
-
-
-def _names(names: Sequence[str]) -> str:
-    return ", ".join(repr(n) for n in names) if names else "none"
-
-
-def _check_save_path(path: Path) -> Path:
-    """The file ``--save`` will write (``.sam.json`` appended like SAM does), checked before
-    anything runs so that a verified run is never left unsaved for a typo."""
-    if path.is_dir():
-        raise UsageError(f"--save: {path} is a directory; give a file name such as "
-                         f"{path / 'out.sam.json'}")
-    if not path.name.endswith(".sam.json"):
-        path = path.with_name(path.name + ".sam.json")
-    existing = next(p for p in (path.parent, *path.parent.parents) if p.exists() or p == p.parent)
-    if not existing.is_dir() or not _can_create_in(existing):
-        raise UsageError(f"--save: cannot write {path} ({existing} is not a writable directory)")
-    return path
-
-
-def _can_create_in(directory: Path) -> bool:
-    """Really try (``os.access`` says yes to root everywhere, even under /proc)."""
-    try:
-        with tempfile.TemporaryFile(dir=directory):
-            return True
-    except OSError:
-        return False
-
-
-def _runs_dir(args: argparse.Namespace) -> Path:
-    return Path(args.runs_dir) if args.runs_dir else runs_dir_from_env()
 
 
 def _show_spec(spec: str, err: TextIO) -> None:
@@ -662,6 +506,3 @@ def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: Te
     if save is not None and not save.saved:
         print(f"  --save: {save.path} was {save.message}", file=out)
 
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -8,8 +8,11 @@ otherwise, nothing written). The result becomes ``undone``; ``run_undone`` is lo
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any, TextIO
+
+from sam_plugin.cli.common import check_save_path, import_sam, open_workspace, runs_dir_of
 
 EXIT_UNDONE = 0
 EXIT_REFUSED = 1
@@ -27,6 +30,15 @@ def add_parser(commands: Any) -> None:
     undo.add_argument("--save", required=True, type=Path, metavar="OUT.sam.json",
                       help="write the database here after the undo")
     undo.add_argument("--runs-dir", type=Path, metavar="DIR")
+    undo.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    save_path = check_save_path(args.save)
+    sam = import_sam(sys.stderr)
+    open_workspace(sam, args.workspace, None)
+    return undo_command(args, sam=sam, runs_dir=runs_dir_of(args), save_path=save_path,
+                        out=sys.stdout, err=sys.stderr)
 
 
 def undo_command(args: argparse.Namespace, *, sam: Any, runs_dir: Path, save_path: Path,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -20,6 +20,9 @@ from sam_plugin.compilers.plan import PlanDetail
 # defined in sam_plugin.errors; still importable from here for code written before it
 from sam_plugin.errors import CompileError as CompileError
 from sam_plugin.errors import RouteRefused as RouteRefused
+
+if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
+    from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 
 ModeName = Literal["part", "property", "mesh"]
 
@@ -134,6 +137,8 @@ class DomainModule(Protocol):
     capabilities: tuple[str, ...]  # canonical order
     tool_names: Mapping[str, str]  # capability -> tool name
     creates_target: bool  # whether a missing target part may be created (Part: build)
+    # the actions a spec step may name in this mode (docs/architecture.md §4 "The spec")
+    vocabulary: Vocabulary
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""
@@ -157,6 +162,11 @@ class DomainModule(Protocol):
         self, tool: str, arguments: str | Mapping[str, Any], ctx: CompileContext
     ) -> Fragment:
         """Parse, validate, normalize and generate code for one call; raises CompileError."""
+        ...
+
+    def operations(self, fragment: Fragment) -> list[CallOperation]:
+        """The operations of one compiled call, as the binding compares them with the spec's
+        steps (docs/architecture.md §4 "The spec")."""
         ...
 
     def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:

@@ -16,10 +16,12 @@ from pydantic import BaseModel
 from sam_plugin.compilers import routing, schema_common
 from sam_plugin.compilers.plan import PlanDetail, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
+from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 from sam_plugin.compilers.validation import validate_call
 from sam_plugin.errors import CompileError
 
 ContextChecks = Callable[[CompileContext], list[Diagnostic]]
+Operations = Callable[[Fragment], list[CallOperation]]
 Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
 
 
@@ -55,6 +57,8 @@ class TableDrivenModule:
     descriptions: Mapping[str, str]
     compilers: Mapping[str, ToolCompiler]
     prompts: Prompts
+    vocabulary: Vocabulary
+    call_operations: Operations
     creates_target: bool = False
     # checks every call of this module needs first (e.g. the target model exists)
     context_checks: ContextChecks = _no_context_checks
@@ -70,6 +74,9 @@ class TableDrivenModule:
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         prompts = self.prompts.design_prompt("en") + "\n" + self.prompts.design_prompt("zh")
         return routing.route(self.rules, spec_text, target_is_empty, prompts)
+
+    def operations(self, fragment: Fragment) -> list[CallOperation]:
+        return self.call_operations(fragment)
 
     def tool_definitions(
         self, tool_names: Sequence[str], strict: bool = False

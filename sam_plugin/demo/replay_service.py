@@ -6,11 +6,10 @@ One loopback server per process, started on first use (``base_url()``) and close
 
 from __future__ import annotations
 
-import os
 import threading
 from typing import Any
 
-ENV_REPLAY_DELAY = "SAM_AGENT_REPLAY_DELAY"
+from sam_plugin.runtime.config import env as environment
 
 
 class ReplayService:
@@ -23,10 +22,7 @@ class ReplayService:
     def _pace(self) -> float:
         if self.delay is not None:
             return self.delay
-        try:
-            return max(0.0, float(os.environ.get(ENV_REPLAY_DELAY, "0") or 0))
-        except ValueError:
-            return 0.0
+        return environment.replay_delay()
 
     def base_url(self) -> str:
         """The running server's ``/v1`` URL (started now if needed)."""

@@ -28,6 +28,7 @@ from sam_plugin.evaluation.cassette import (
 )
 from sam_plugin.evaluation.checks import CheckOutcome
 from sam_plugin.evaluation.task import Task
+from sam_plugin.runtime.config.policy import RunPolicy
 
 # "stale": the cassette was recorded on other prompts (cassette.py), so its answers say
 # nothing about this code; counted apart from mismatches and left out of the rate.
@@ -255,9 +256,9 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     target = Target(model_name=task.model, part_name=task.part)
     started = time.perf_counter()
     try:
-        settings = exchanges.settings.model_copy(update=controller_options(options.repairs))
-        controller = RunController(runs_dir=options.work / "runs", settings=settings,
+        controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
+                                   policy=run_policy(options.repairs),
                                    server_probe=source.server_probe)
         await controller.submit(task.request, task.mode, target)
         await answer_yes(controller, task.mode, target)
@@ -339,13 +340,10 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
     return judge(task, sam, before, result, executed=executed)
 
 
-def controller_options(repairs: int | None) -> dict[str, Any]:
-    """``--repairs N`` as a settings update (the controller reads ``repair_rounds``)."""
-    from sam_plugin.runtime.config.settings import ProviderSettings
-
-    if repairs is None or "repair_rounds" not in ProviderSettings.model_fields:
-        return {}
-    return {"repair_rounds": repairs}
+def run_policy(repairs: int | None) -> RunPolicy:
+    """``--repairs N`` over the default run policy (no saved settings: a suite is
+    reproducible on any machine)."""
+    return RunPolicy.from_saved({"repair_rounds": repairs})
 
 
 async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskResult:

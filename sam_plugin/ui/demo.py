@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from sam_plugin.runtime.config import env as environment
+
 STUBS = Path(__file__).resolve().parents[2] / "stubs"
 LIVE_PROVIDER_HELP = """\
 The dock replays recorded responses (not a live model) for the bundled example requests.
@@ -90,7 +92,7 @@ def _initial_choice_is_replay(args: argparse.Namespace) -> bool:
         return False
 
 
-ENV_KEYS = ("SAM_AGENT_REPLAY", "SAM_AGENT_REPLAY_DELAY", "SAM_AGENT_RUNS_DIR",
+ENV_KEYS = (environment.REPLAY, environment.REPLAY_DELAY, environment.RUNS_DIR,
             "QT_QPA_PLATFORM")
 
 
@@ -122,8 +124,8 @@ def _main(argv: list[str] | None) -> int:
             return 2
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    if args.screenshot and not os.environ.get("SAM_AGENT_RUNS_DIR"):
-        os.environ["SAM_AGENT_RUNS_DIR"] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
+    if args.screenshot and environment.runs_dir() is None:
+        os.environ[environment.RUNS_DIR] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
     _use_stubs()
     problem = _window_problem()
     if problem:
@@ -134,12 +136,11 @@ def _main(argv: list[str] | None) -> int:
     except FileNotFoundError as error:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 2
-    from sam_plugin.demo.replay_service import ENV_REPLAY_DELAY, close_replay
-    from sam_plugin.runtime.provider.choice import ENV_REPLAY
+    from sam_plugin.demo.replay_service import close_replay
 
     if args.replay:
-        os.environ[ENV_REPLAY] = "1"
-    os.environ[ENV_REPLAY_DELAY] = str(args.delay)
+        os.environ[environment.REPLAY] = "1"
+    os.environ[environment.REPLAY_DELAY] = str(args.delay)
     if _initial_choice_is_replay(args):
         print(LIVE_PROVIDER_HELP, file=sys.stderr)
     try:

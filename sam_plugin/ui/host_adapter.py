@@ -88,7 +88,8 @@ def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
                              provider_factory=provider_factory,
                              language=ui_language(getattr(host, "locale", None)),
                              provider_name=choice.name(),
-                             max_revisions=_int(saved.get("max_revisions"), 3))
+                             max_revisions=_int(saved.get("max_revisions"), 3),
+                             policy=store.policy())
 
     return factory
 

@@ -7,7 +7,6 @@ override what is saved, and the dialog names exactly those.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -28,7 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sam_plugin.runtime.config.settings import ENV_BASE_URL, ENV_MODEL, PROFILES, ProviderSettings
+from sam_plugin.runtime.config import env as environment
+from sam_plugin.runtime.config.policy import DEFAULT_REPAIR_ROUNDS, RunPolicy
+from sam_plugin.runtime.config.settings import PROFILES, ProviderSettings
 from sam_plugin.runtime.provider.choice import user_provider_variables
 from sam_plugin.runtime.run.revision import DEFAULT_MAX_REVISIONS
 from sam_plugin.ui.i18n import tr
@@ -88,7 +89,7 @@ class SettingsDialog(QDialog):
         self.setObjectName("settingsDialog")
         self.setWindowTitle(tr("SAM Agent settings"))
         self.store = store
-        self.env = os.environ if env is None else env
+        self.env = environment.environ(env)
         saved = store.load()
         layout = QVBoxLayout(self)
         self.replay_radio = QRadioButton(tr("Replay — recorded responses for the bundled "
@@ -208,11 +209,11 @@ class SettingsDialog(QDialog):
 
     def _add_model_behaviour_rows(self, form: QFormLayout, saved: Mapping[str, Any],
                                   defaults: ProviderSettings) -> None:
-        """Repair rounds and the profile options of issue 13 (None: as the profile says)."""
+        """Repair rounds and the profile options (None: as the profile says)."""
         self.repair_rounds = QSpinBox()
         self.repair_rounds.setObjectName("repairRoundsSpin")
         self.repair_rounds.setRange(0, 10)
-        self.repair_rounds.setValue(int(saved.get("repair_rounds", defaults.repair_rounds)))
+        self.repair_rounds.setValue(int(saved.get("repair_rounds", DEFAULT_REPAIR_ROUNDS)))
         self.repair_rounds.setToolTip(tr(
             "Repair rounds after a rejected tool call or a compile diagnostic (0: none)"))
         form.addRow(tr("Repair rounds"), self.repair_rounds)
@@ -234,7 +235,7 @@ class SettingsDialog(QDialog):
             return ""
         note = tr("Set in your environment, and used instead of what is saved here: "
                   "{names}").format(names=", ".join(names))
-        if ENV_BASE_URL in names or ENV_MODEL in names:
+        if environment.BASE_URL in names or environment.MODEL in names:
             note += " " + tr("(so the live provider from the environment answers, whichever "
                              "choice is saved here; unset them to choose here)")
         return note
@@ -263,6 +264,10 @@ class SettingsDialog(QDialog):
         connection tests what is in the dialog)."""
         typed = {**self.values(), "api_key": self.api_key.text()}
         return ProviderSettings.from_env({}, saved=typed)
+
+    def policy(self) -> RunPolicy:
+        """The run policy exactly as typed (plan wait, repair rounds)."""
+        return RunPolicy.from_saved(self.values(), env={})
 
     def save(self) -> None:
         try:

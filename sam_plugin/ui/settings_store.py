@@ -3,8 +3,6 @@ the CLI reads the same file without Qt; this name stays for existing imports."""
 
 from sam_plugin.runtime.config.store import (  # noqa: F401
     APP_NAME,
-    ENV_RUNS_DIR,
-    ENV_SETTINGS_FILE,
     SAVED_FIELDS,
     SettingsStore,
     default_settings_path,

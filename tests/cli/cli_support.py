@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sam_plugin.cli import run as cli
+from sam_plugin.cli import main as cli
 from sam_plugin.compilers.evidence import SHAPES
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Route
 from sam_plugin.errors import RouteRefused

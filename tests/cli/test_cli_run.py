@@ -185,7 +185,7 @@ def test_request_file_and_flags_override_env(
 
 
 def test_demo_subcommand_calls_the_ui_demo_lazily(monkeypatch):
-    from sam_plugin import console as cli  # the console entry dispatches demo to the UI
+    from sam_plugin.cli import main as cli  # the console entry dispatches demo to the UI
 
     seen = []
     fake = types.ModuleType("sam_plugin.ui.demo")

@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def cli(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "sam_plugin.cli.run", *args],
+        [sys.executable, "-m", "sam_plugin.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

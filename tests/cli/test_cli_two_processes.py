@@ -165,7 +165,7 @@ def test_recovery_leaves_a_run_held_by_a_live_process_alone(tmp_path):
 
 
 def test_the_unknown_warning_is_said_once_and_can_be_acknowledged(tmp_path, capsys):
-    from sam_plugin.cli import run as cli
+    from sam_plugin.cli import main as cli
 
     runs = tmp_path / "runs"
     executing_run(runs)
@@ -184,7 +184,7 @@ def test_the_unknown_warning_is_said_once_and_can_be_acknowledged(tmp_path, caps
 
 
 def test_only_an_unknown_run_can_be_acknowledged(tmp_path, capsys):
-    from sam_plugin.cli import run as cli
+    from sam_plugin.cli import main as cli
 
     runs = tmp_path / "runs"
     runs.mkdir()

@@ -132,6 +132,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
         ScriptedProvider,
         calls,
         design,
+        policy,
         settings,
     )
 
@@ -144,7 +145,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
             design("Build a plate.\nPlanned Part capabilities: build, audit"),
             calls(("build_part", {}), ("audit_part", {})))
         controller = RunController(
-            runs_dir=tmp_path / "runs", settings=settings(), host=HostGateway(sam),
+            runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=HostGateway(sam),
             provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
             composer=lambda fragments, run_id, target: (
                 "import os\n", hashlib.sha256(b"import os\n").hexdigest(), "k"))

@@ -20,6 +20,7 @@ from pydantic import SecretStr
 from sam_plugin.compilers.evidence import Prediction, Range, Readback
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, Route, Target
 from sam_plugin.errors import CompileError, RouteRefused
+from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
 from sam_plugin.samops.readback import find_part, read_part
@@ -34,6 +35,13 @@ def settings(**overrides: Any) -> ProviderSettings:
         "api_key": SecretStr(API_KEY),
         "model": "fake-model",
         "profile": "openai",
+    }
+    values.update(overrides)
+    return ProviderSettings(**values)
+
+
+def policy(**overrides: Any) -> RunPolicy:
+    values: dict[str, Any] = {
         # these tests drive confirm → result; the plan gate has its own tests (test_plan_gate)
         "plan_wait": "never",
         # the invariant tests check a rejection returns to Review at once; repair rounds
@@ -41,7 +49,7 @@ def settings(**overrides: Any) -> ProviderSettings:
         "repair_rounds": 0,
     }
     values.update(overrides)
-    return ProviderSettings(**values)
+    return RunPolicy(**values)
 
 
 # -- host ---------------------------------------------------------------------------------

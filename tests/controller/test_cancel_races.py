@@ -17,6 +17,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -41,7 +42,7 @@ def _controller(tmp_path, provider, composer=fake_compose):
     host = FakeHost()
     module = FakePartModule()
     controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: module,
         composer=composer,
     )
@@ -139,7 +140,7 @@ def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
     provider = ScriptedProvider(design(SPEC), calls(("build_part", {}), ("audit_part", {})))
     host = PreflightStop()
     controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
         composer=fake_compose,
     )

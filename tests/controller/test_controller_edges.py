@@ -13,6 +13,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -27,7 +28,7 @@ def make(tmp_path, provider, host=None, **kw):
     module = FakePartModule()
     controller = RunController(
         runs_dir=tmp_path / "runs",
-        settings=settings(),
+        settings=settings(), policy=policy(),
         host=host,
         provider_factory=provider.factory,
         module_factory=lambda mode: module,
@@ -177,7 +178,7 @@ def test_a_missing_part_fails_at_observation_when_the_mode_cannot_create_it(tmp_
     module.creates_target = False
     module.title = "Property"
     controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: module,
         composer=fake_compose,
     )

@@ -17,6 +17,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -52,6 +53,7 @@ def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0, **kw):
     controller = RunController(
         runs_dir=runs,
         settings=kw.pop("settings", settings()),
+        policy=policy(),
         host=host,
         provider_factory=provider.factory,
         module_factory=lambda mode: module,

@@ -13,6 +13,7 @@ from controller_fakes import (
     ScriptedProvider,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -51,7 +52,7 @@ def test_a_spec_that_says_something_is_offered(spec):
 def _controller(tmp_path, provider, quads=0):
     host = FakeHost(quads=quads)
     return RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), host=host,
+        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
         provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
         composer=fake_compose,
     )

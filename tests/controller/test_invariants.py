@@ -17,6 +17,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -36,7 +37,7 @@ def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0):
     module = FakePartModule()
     controller = RunController(
         runs_dir=runs,
-        settings=settings(),
+        settings=settings(), policy=policy(),
         host=host,
         provider_factory=provider.factory,
         module_factory=lambda mode: module,
@@ -382,7 +383,7 @@ def test_i8_crash_between_submitted_and_executed_marks_the_run_unknown(tmp_path)
 
     restarted = RunController(
         runs_dir=controller.runs_dir,
-        settings=settings(),
+        settings=settings(), policy=policy(),
         host=FakeHost(),
         provider_factory=ScriptedProvider().factory,
         module_factory=lambda mode: FakePartModule(),
@@ -493,7 +494,7 @@ def test_i8_a_run_returned_to_review_then_crashing_in_execution_is_recovered_unk
                     "status": "rejected", "submissions": 0})
     )  # as if the provisional result had been lost: the journal still decides
     restarted = RunController(
-        runs_dir=controller.runs_dir, settings=settings(), host=FakeHost(),
+        runs_dir=controller.runs_dir, settings=settings(), policy=policy(), host=FakeHost(),
         provider_factory=ScriptedProvider().factory,
         module_factory=lambda mode: FakePartModule(),
     )

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller_fakes import ScriptedProvider, calls, design, settings
+from controller_fakes import ScriptedProvider, calls, design, policy, settings
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import read_events
@@ -68,7 +68,8 @@ class RecordingGateway(HostGateway):
 def make(tmp_path: Path, sam: Any, provider: ScriptedProvider, plan_wait: str = "always",
          host: HostGateway | None = None) -> tuple[RunController, HostGateway]:
     host = host or RecordingGateway(sam)
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(plan_wait=plan_wait),
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
+                               policy=policy(plan_wait=plan_wait),
                                host=host, provider_factory=provider.factory)
     return controller, host
 

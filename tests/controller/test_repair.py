@@ -15,6 +15,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -32,7 +33,8 @@ def make(tmp_path: Path, provider: ScriptedProvider, repairs: int = 2, **overrid
     module = FakePartModule()
     controller = RunController(
         runs_dir=runs,
-        settings=settings(repair_rounds=repairs, **overrides),
+        settings=settings(**overrides),
+        policy=policy(repair_rounds=repairs),
         host=host,
         provider_factory=provider.factory,
         module_factory=lambda mode: module,

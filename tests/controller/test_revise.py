@@ -16,6 +16,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -32,7 +33,7 @@ SECOND = "Build two QUAD plates.\nPlanned Part capabilities: build"
 def make(tmp_path: Path, provider: ScriptedProvider, **kw) -> RunController:
     runs = tmp_path / "runs"
     module = FakePartModule()
-    return RunController(runs_dir=runs, settings=settings(), host=FakeHost(
+    return RunController(runs_dir=runs, settings=settings(), policy=policy(), host=FakeHost(
         journal=runs / "submissions.jsonl"), provider_factory=provider.factory,
         module_factory=lambda mode: module, composer=fake_compose, **kw)
 
@@ -111,7 +112,7 @@ def test_the_design_request_says_an_existing_target_is_not_new(tmp_path):
     provider = ScriptedProvider(design(FIRST))
     runs = tmp_path / "runs"
     module = FakePartModule()
-    controller = RunController(runs_dir=runs, settings=settings(), host=FakeHost(
+    controller = RunController(runs_dir=runs, settings=settings(), policy=policy(), host=FakeHost(
         quads=3, journal=runs / "submissions.jsonl"), provider_factory=provider.factory,
         module_factory=lambda mode: module, composer=fake_compose)
     asyncio.run(controller.submit("a plate", "part", TARGET))

@@ -15,6 +15,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    policy,
     settings,
 )
 
@@ -30,7 +31,8 @@ def confirm_with(tmp_path, build_arguments: str, **overrides):
     provider = ScriptedProvider(design(SPEC), calls(("build_part", build_arguments),
                                                     ("audit_part", "{}")))
     controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(**overrides), host=FakeHost(),
+        runs_dir=tmp_path / "runs", settings=settings(**overrides), policy=policy(),
+        host=FakeHost(),
         provider_factory=provider.factory, module_factory=lambda mode: module,
         composer=fake_compose,
     )

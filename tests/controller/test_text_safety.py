@@ -12,6 +12,7 @@ from controller_fakes import (
     ScriptedProvider,
     calls,
     design,
+    policy,
     settings,
 )
 
@@ -29,7 +30,8 @@ def test_control_and_bidi_characters_are_removed_lines_and_tabs_kept():
 def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_text(tmp_path):
     provider = ScriptedProvider(design(HOSTILE), "unused")
     host = FakeHost()
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), host=host,
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), policy=policy(),
+                               host=host,
                                provider_factory=provider.factory,
                                module_factory=lambda mode: FakePartModule())
     streamed: list[str] = []

@@ -82,9 +82,10 @@ def test_only_runs_the_named_tasks_in_the_order_given():
 
 
 def test_live_runs_wait_minutes_for_a_cpu_model_and_never_retry(fake_provider):
-    from sam_plugin.evaluation.cli import LIVE_IDLE_TIMEOUT, _source, build_parser
+    from sam_plugin.cli.main import build_parser
+    from sam_plugin.evaluation.command import LIVE_IDLE_TIMEOUT, _source
 
-    args = build_parser().parse_args(["suite", "--base-url", fake_provider.base_url,
+    args = build_parser().parse_args(["eval", "suite", "--base-url", fake_provider.base_url,
                                       "--api-model", "m"])
     fake_provider.get_routes["/props"] = {"build_info": "b1", "model_path": "/m/q.gguf"}
     source, meta = asyncio.run(_source(args))

@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from sam_plugin.cli import run as cli
-from sam_plugin.evaluation import cli as eval_cli
+from sam_plugin.cli import main as cli
 from sam_plugin.evaluation.cassette import Cassette, first_difference
 
 TASK_FILE = '''
@@ -178,7 +177,7 @@ def test_usage_errors_exit_2_with_a_message(tmp_path, suite, capsys):
     assert "--only: no task zzz" in capsys.readouterr().err
     assert cli.main(["eval", str(suite), "--replay", str(tmp_path)]) == 2
     assert "has no meta.json" in capsys.readouterr().err
-    assert eval_cli.main([str(suite), "--min-success", "2"]) == 2
+    assert cli.main(["eval", str(suite), "--min-success", "2"]) == 2
 
 
 def test_the_shipped_suite_loads_and_its_setups_build(tmp_path):

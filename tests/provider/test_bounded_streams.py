@@ -95,7 +95,8 @@ def test_cli_flags_set_both_timeouts(tmp_path, monkeypatch):
     import contextlib
     import io
 
-    from sam_plugin.cli import run as cli
+    from sam_plugin.cli import main as cli
+    from sam_plugin.cli.run import _provider
 
     monkeypatch.setenv("SAM_AGENT_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("SAM_AGENT_MODEL", "m")
@@ -106,7 +107,7 @@ def test_cli_flags_set_both_timeouts(tmp_path, monkeypatch):
             "run", "--workspace", "w", "--mode", "part", "--model", "M", "--part", "P",
             "--request", "r", *flags])
         with contextlib.ExitStack() as stack:
-            return asyncio.run(cli._provider(args, io.StringIO(), stack))[0]
+            return asyncio.run(_provider(args, io.StringIO(), stack))[0]
 
     settings = settings_of("--timeout", "1800", "--idle-timeout", "240")
     assert (settings.total_timeout, settings.idle_timeout) == (1800.0, 240.0)
@@ -116,7 +117,7 @@ def test_cli_flags_set_both_timeouts(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("value", ["0", "-3", "nan", "soon"])
 def test_cli_refuses_a_timeout_that_is_no_positive_number(value, capsys):
-    from sam_plugin.cli import run as cli
+    from sam_plugin.cli import main as cli
 
     code = cli.main(["run", "--workspace", "w", "--mode", "part", "--model", "M", "--part",
                      "P", "--request", "r", "--idle-timeout", value])

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import SecretStr
 
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
@@ -122,7 +123,7 @@ class Provider:
 def settings() -> ProviderSettings:
     # confirm runs straight through the plan here; the plan gate has its own tests
     return ProviderSettings(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-x"),
-                            model="m", profile="openai", plan_wait="never")
+                            model="m", profile="openai")
 
 
 @dataclass
@@ -142,6 +143,7 @@ def run(sam: Any, tmp_path: Path, scenario: Scenario, gateway: HostGateway | Non
     gateway = gateway or HostGateway(sam)
     provider = Provider(scenario.spec, scenario.calls)
     controller = RunController(runs_dir=runs_dir or tmp_path / "runs", settings=settings(),
+                               policy=RunPolicy(plan_wait="never"),
                                host=gateway, provider_factory=provider.factory)
     if listener is not None:
         controller.subscribe(listener)

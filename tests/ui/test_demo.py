@@ -124,7 +124,7 @@ def test_the_demo_without_a_usable_platform_exits_with_that_line(tmp_path):
     env = {**os.environ, "QT_QPA_PLATFORM": "no-such-platform",
            "SAM_AGENT_RUNS_DIR": str(tmp_path / "runs"),
            "SAM_AGENT_SETTINGS_FILE": str(tmp_path / "s.json")}
-    done = subprocess.run([sys.executable, "-m", "sam_plugin.console", "demo", "--replay"],
+    done = subprocess.run([sys.executable, "-m", "sam_plugin.cli", "demo", "--replay"],
                           env=env, capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 1
     lines = [line for line in done.stderr.splitlines() if line.startswith("sam-agent demo:")]

@@ -114,7 +114,7 @@ def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_pa
     combo.setCurrentIndex(combo.findData("destructive"))
     dialog.save()
     assert json.loads(store.path.read_text())["plan_wait"] == "destructive"
-    assert store.effective({}).plan_wait == "destructive"
+    assert store.policy({}).plan_wait == "destructive"
     reopened = SettingsDialog(store, env={})
     qtbot.addWidget(reopened)
     assert reopened.findChild(object, "planWaitCombo").currentData() == "destructive"

@@ -219,7 +219,7 @@ def test_settings_dialog_saves_repair_rounds_and_profile_option_overrides(qtbot,
     assert saved["repair_rounds"] == 0 and saved["text_tool_calls"] is False
     assert "one_call_per_round" not in saved  # "as the profile says" is not stored
     settings = SettingsDialog(store, env={}).settings()
-    assert settings.repair_rounds == 0
+    assert SettingsDialog(store, env={}).policy().repair_rounds == 0
     assert settings.profile == "llamacpp" and not settings.capabilities.text_tool_calls
     assert settings.capabilities.one_call_per_round
 

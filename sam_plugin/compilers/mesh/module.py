@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.mesh import audit, describe, prompts, refine
+from sam_plugin.compilers.mesh import actions, audit, describe, prompts, refine
 from sam_plugin.compilers.mesh.ir import AuditMesh, RefineMesh
 from sam_plugin.compilers.mesh.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
 from sam_plugin.compilers.mesh.schemas import DESCRIPTIONS, SCHEMAS
@@ -21,5 +21,7 @@ MODULE = TableDrivenModule(
         "audit_mesh": ToolCompiler(AuditMesh, audit.domain_checks, audit.compile_audit),
     },
     prompts=prompts,
+    vocabulary=actions.VOCABULARY,
+    call_operations=actions.operations,
     describer=describe.describe,
 )

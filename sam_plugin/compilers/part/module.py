@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.part import audit, build, describe, edit, prompts, repair, transform
+from sam_plugin.compilers.part import (
+    actions,
+    audit,
+    build,
+    describe,
+    edit,
+    prompts,
+    repair,
+    transform,
+)
 from sam_plugin.compilers.part.ir import (
     AuditPartIR,
     BuildPartIR,
@@ -41,6 +50,8 @@ MODULE = TableDrivenModule(
         "audit_part": ToolCompiler(AuditPartIR, audit.domain_checks, audit.compile_audit),
     },
     prompts=prompts,
+    vocabulary=actions.VOCABULARY,
+    call_operations=actions.operations,
     context_checks=_target_model_checks,
     creates_target=True,
     describer=describe.describe,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.property import assign, audit, define, describe, prompts
+from sam_plugin.compilers.property import actions, assign, audit, define, describe, prompts
 from sam_plugin.compilers.property.ir import AssignProperty, AuditProperty, DefineProperty
 from sam_plugin.compilers.property.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
 from sam_plugin.compilers.property.schemas import DESCRIPTIONS, SCHEMAS
@@ -26,5 +26,7 @@ MODULE = TableDrivenModule(
         "audit_property": ToolCompiler(AuditProperty, audit.domain_checks, audit.compile_audit),
     },
     prompts=prompts,
+    vocabulary=actions.VOCABULARY,
+    call_operations=actions.operations,
     describer=describe.describe,
 )

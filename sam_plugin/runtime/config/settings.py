@@ -6,25 +6,16 @@ logs; only the provider reads it, with ``get_secret_value()``, to build the auth
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping
 from typing import Any, Literal, get_args
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, field_validator, model_validator
 
-Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
-# When the plan waits for the analyst's approval (docs/architecture.md §9): always, only when it is
-# destructive or has warnings, never.
-PlanWait = Literal["always", "destructive", "never"]
-PROFILES: tuple[str, ...] = get_args(Profile)
+from sam_plugin.runtime.config import env as environment
 
-ENV_BASE_URL = "SAM_AGENT_BASE_URL"
-ENV_API_KEY = "SAM_AGENT_API_KEY"
-ENV_MODEL = "SAM_AGENT_MODEL"
-ENV_PROFILE = "SAM_AGENT_PROFILE"
-ENV_TIMEOUT = "SAM_AGENT_TIMEOUT"
-ENV_IDLE_TIMEOUT = "SAM_AGENT_IDLE_TIMEOUT"
+Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
+PROFILES: tuple[str, ...] = get_args(Profile)
 
 MIB = 1024 * 1024
 
@@ -84,8 +75,6 @@ PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
 # Settings that override one profile capability each (None: the profile decides).
 CAPABILITY_OVERRIDES: tuple[str, ...] = ("strict_tools", "text_tool_calls", "one_call_per_round")
 
-DEFAULT_REPAIR_ROUNDS = 2
-
 # Hosted services refuse requests without a key; local servers do not need one.
 PROFILES_NEEDING_KEY = frozenset({"openai", "deepseek"})
 
@@ -128,8 +117,6 @@ class ProviderSettings(BaseModel):
     strict_tools: bool | None = None
     text_tool_calls: bool | None = None
     one_call_per_round: bool | None = None
-    # repair rounds per run after a rejected call or a compile diagnostic (0: none)
-    repair_rounds: int = Field(DEFAULT_REPAIR_ROUNDS, ge=0, le=10)
     connect_timeout: float = Field(10.0, gt=0)
     idle_read_timeout: float = Field(120.0, gt=0)  # longest silence between two body reads
     total_timeout: float = Field(600.0, gt=0)  # whole call, retries and waits included
@@ -142,7 +129,6 @@ class ProviderSettings(BaseModel):
     backoff_base: float = Field(0.5, ge=0)  # first wait; doubles per retry
     backoff_max: float = Field(8.0, ge=0)
     retry_after_max: float = Field(60.0, ge=0)  # a longer Retry-After surfaces the error instead
-    plan_wait: PlanWait = "always"  # not a provider matter, but saved with these settings
 
     @field_validator("api_key", mode="before")
     @classmethod
@@ -208,29 +194,20 @@ class ProviderSettings(BaseModel):
         """Saved (host) settings overridden by ``SAM_AGENT_BASE_URL``, ``SAM_AGENT_API_KEY``,
         ``SAM_AGENT_MODEL`` (and ``SAM_AGENT_PROFILE``) when those are set and non-empty.
 
-        Unknown saved keys are ignored (the host's store holds other things too); a bad
-        value raises a ``ValidationError`` naming the field.
+        Unknown saved keys are ignored (the host's store holds other things too, and the run
+        policy: ``config/policy.py``); a bad value raises a ``ValidationError`` naming the
+        field (``env.PROVIDER_FIELDS`` names its variable).
         """
-        env = os.environ if env is None else env
+        variables = environment.provider_variables(env)
         values: dict[str, Any] = {
             key: value
             for key, value in (saved or {}).items()
             if key in cls.model_fields and value is not None and value != ""
         }
-        for key, var in (
-            ("base_url", ENV_BASE_URL),
-            ("api_key", ENV_API_KEY),
-            ("model", ENV_MODEL),
-            ("profile", ENV_PROFILE),
-            ("total_timeout", ENV_TIMEOUT),
-            ("idle_timeout", ENV_IDLE_TIMEOUT),
-        ):
-            value = env.get(var, "").strip()
-            if value:
-                values[key] = value
-        env_url = env.get(ENV_BASE_URL, "").strip()
+        values.update(variables.overrides)
+        env_url = variables.overrides.get("base_url", "")
         saved_url = str((saved or {}).get("base_url") or "").strip()
-        if env_url and env_url != saved_url and not env.get(ENV_PROFILE, "").strip():
+        if env_url and env_url != saved_url and environment.PROFILE not in variables.names:
             # another URL from the environment: the saved profile described the saved URL
             values.pop("profile", None)
         return cls(**values)

@@ -18,12 +18,13 @@ from typing import Any
 
 import platformdirs
 
+from sam_plugin.runtime.config import env as environment
+from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 
 APP_NAME = "sam-agent"
 KEYRING_SERVICE = "sam-agent"
 KEYRING_USER = "api_key"
-ENV_RUNS_DIR = "SAM_AGENT_RUNS_DIR"
 # ``provider`` is the analyst's explicit choice, ``replay`` or ``live`` (provider_choice.py);
 # ``length_unit`` is shown when a model declares none; ``max_revisions`` bounds Ask for changes
 SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "connect_timeout",
@@ -32,22 +33,17 @@ SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "conn
                 "strict_tools")
 
 
-ENV_SETTINGS_FILE = "SAM_AGENT_SETTINGS_FILE"
-
 
 def default_settings_path(env: Mapping[str, str] | None = None) -> Path:
     """``SAM_AGENT_SETTINGS_FILE`` when set (tests, portable set-ups), else the per-user
     config directory's ``sam-agent/settings.json``."""
-    env = os.environ if env is None else env
-    value = env.get(ENV_SETTINGS_FILE, "").strip()
-    return Path(value) if value else Path(platformdirs.user_config_dir(APP_NAME)) / "settings.json"
+    return environment.settings_file(env) or Path(
+        platformdirs.user_config_dir(APP_NAME)) / "settings.json"
 
 
 def runs_dir_from_env(env: Mapping[str, str] | None = None) -> Path:
     """``SAM_AGENT_RUNS_DIR`` when set, else ``<user data dir>/sam-agent/runs``."""
-    env = os.environ if env is None else env
-    value = env.get(ENV_RUNS_DIR, "").strip()
-    return Path(value) if value else Path(platformdirs.user_data_dir(APP_NAME)) / "runs"
+    return environment.runs_dir(env) or Path(platformdirs.user_data_dir(APP_NAME)) / "runs"
 
 
 def _usable_keyring() -> Any | None:
@@ -119,3 +115,7 @@ class SettingsStore:
     def effective(self, env: Mapping[str, str] | None = None) -> ProviderSettings:
         """Saved settings overridden by the ``SAM_AGENT_*`` environment variables."""
         return ProviderSettings.from_env(env, saved=self.load())
+
+    def policy(self, env: Mapping[str, str] | None = None) -> RunPolicy:
+        """The saved run policy (plan wait, repair rounds), the undo budget from ``env``."""
+        return RunPolicy.from_saved(self.load(), env)

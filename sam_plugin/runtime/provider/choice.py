@@ -16,24 +16,16 @@ No Qt here; the replay server itself is started by the caller (``sam_plugin.demo
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from sam_plugin.runtime.config.settings import (
-    ENV_API_KEY,
-    ENV_BASE_URL,
-    ENV_MODEL,
-    ENV_PROFILE,
-    ProviderSettings,
-)
+from sam_plugin.runtime.config import env as environment
+from sam_plugin.runtime.config.settings import ProviderSettings
 
 ProviderKind = Literal["replay", "live"]
 PROVIDER_KINDS: tuple[ProviderKind, ...] = ("replay", "live")
-ENV_REPLAY = "SAM_AGENT_REPLAY"
-USER_PROVIDER_VARIABLES = (ENV_BASE_URL, ENV_MODEL, ENV_API_KEY, ENV_PROFILE)
 REPLAY_MODEL = "replay-recorded"  # the model name the replay server answers as
 REPLAY_PROFILE = "vllm"  # streams the recorded reasoning apart from the spec; needs no key
 
@@ -105,7 +97,7 @@ def endpoint_host(base_url: str) -> str:
 
 def user_provider_variables(env: Mapping[str, str]) -> tuple[str, ...]:
     """The provider variables set (non-empty) in ``env``, in a fixed order."""
-    return tuple(name for name in USER_PROVIDER_VARIABLES if env.get(name, "").strip())
+    return environment.provider_variables(env).names
 
 
 def choose(
@@ -120,7 +112,7 @@ def choose(
     if force_replay:
         return ProviderChoice(kind="replay", reason="--replay")
     names = user_provider_variables(env)
-    if ENV_BASE_URL in names or ENV_MODEL in names:
+    if environment.BASE_URL in names or environment.MODEL in names:
         return ProviderChoice(kind="live", reason="environment", env_names=names,
                               live=ProviderSettings.from_env(env, saved=saved))
     saved_kind = str(saved.get("provider") or "")
@@ -135,11 +127,6 @@ def choose(
     return ProviderChoice(kind="replay", reason="nothing configured")
 
 
-def replay_forced(env: Mapping[str, str]) -> bool:
-    """``SAM_AGENT_REPLAY=1``: how ``sam-agent demo --replay`` tells the plugin it loads."""
-    return env.get(ENV_REPLAY, "").strip().lower() in ("1", "true", "yes")
-
-
 class ProviderChooser:
     """The dock's current choice, read again each time (Settings may have saved another).
 
@@ -148,8 +135,8 @@ class ProviderChooser:
 
     def __init__(self, store: Any, env: Mapping[str, str] | None = None) -> None:
         self.store = store
-        self.env = os.environ if env is None else env
-        self.force_replay = replay_forced(self.env)
+        self.env = environment.environ(env)
+        self.force_replay = environment.replay_forced(self.env)
 
     def current(self) -> ProviderChoice:
         return choose(self.env, self.store.load(), force_replay=self.force_replay)

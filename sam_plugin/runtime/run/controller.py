@@ -42,6 +42,7 @@ from sam_plugin.errors import (
     SubmitRefused,
     UndoRefused,
 )
+from sam_plugin.runtime.config.policy import PLAN_WAITS, RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.observe.exploration import explore
@@ -67,7 +68,7 @@ from sam_plugin.runtime.run.collection import (
 from sam_plugin.runtime.run.design_check import unworthy_spec
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.phases import BUSY, STREAMING, TERMINAL, Phase, check_transition
-from sam_plugin.runtime.run.plan_builder import PLAN_WAITS, build_plan, plan_waits
+from sam_plugin.runtime.run.plan_builder import build_plan, plan_waits
 from sam_plugin.runtime.run.repair import Rejection, RepairBudget, SentCall, rejection
 from sam_plugin.runtime.run.restore import (
     NO_RESTORE_NOTE,
@@ -93,12 +94,7 @@ from sam_plugin.runtime.store.run_store import (
     tool_response_name,
 )
 from sam_plugin.runtime.store.scrubber import Scrubber
-from sam_plugin.runtime.store.undo import (
-    UndoBudget,
-    keep_snapshot,
-    undo_refusal,
-    undo_run,
-)
+from sam_plugin.runtime.store.undo import keep_snapshot, undo_refusal, undo_run
 from sam_plugin.runtime.store.usage import UsageMeter
 from sam_plugin.runtime.text_safety import visible_text
 from sam_plugin.runtime.verify.property_verifier import property_value_checks, record_before
@@ -249,7 +245,7 @@ class RunController:
         module_factory: Callable[[str], DomainModule] | None = None,
         composer: Callable[[Sequence[Fragment], str, Target], tuple[str, str, str]] | None = None,
         explorer: Explorer | None = None,
-        undo_budget: UndoBudget | None = None,
+        policy: RunPolicy | None = None,
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
         server_probe: Probe | None = None,
@@ -265,7 +261,8 @@ class RunController:
         self._module_factory = module_factory or _registry_module
         self._composer = composer or _compose_with_composer
         self._explorer = explorer
-        self.undo_budget = undo_budget or UndoBudget.from_env()
+        # when the plan waits, repair rounds, the undo budget (config/policy.py)
+        self.policy = policy or RunPolicy.from_saved()
         self._regions = RegionIndexCache()
         self._bus = EventBus(scrubber=lambda value: self.scrubber.value(value))
         self._run: _Run | None = None
@@ -344,14 +341,14 @@ class RunController:
     ) -> RunResult | None:
         """Collect → compile → Plan; then, unless the plan waits for the analyst, execute once
         → verify. Returns the result, or None while the plan waits (phase PLAN: call
-        ``execute`` or ``decline_plan``). ``plan_wait`` overrides ``settings.plan_wait``."""
+        ``execute`` or ``decline_plan``). ``plan_wait`` overrides ``policy.plan_wait``."""
         run = self._run
         if self.phase != Phase.REVIEW or run is None:
             raise ControllerStateError(
                 f"confirm: no spec is waiting for review (phase {self.phase}); "
                 "submit a request first"
             )
-        policy = plan_wait or self.settings.plan_wait
+        policy = plan_wait or self.policy.plan_wait
         if policy not in PLAN_WAITS:
             raise ValueError(f"plan_wait: {policy!r} is not one of {', '.join(PLAN_WAITS)}")
         self._cancel_requested = False
@@ -816,7 +813,7 @@ class RunController:
         expected = list(self._route(run).tools)
         remaining = list(expected)
         collected: list[CollectedCall] = []
-        run.rounds, run.repairs = 0, RepairBudget(self.settings.repair_rounds)
+        run.rounds, run.repairs = 0, RepairBudget(self.policy.repair_rounds)
         run.one_call = self.settings.capabilities.one_call_per_round
         bound = max_rounds(expected, one_call_per_round=run.one_call)
         first_answers = 0
@@ -1198,7 +1195,7 @@ class RunController:
         try:
             if not after.fingerprint:
                 after = self.host.readback(run.target)
-            undoable, note = keep_snapshot(self.host, run.dir, self.undo_budget)
+            undoable, note = keep_snapshot(self.host, run.dir, self.policy.undo)
         except Exception as error:  # noqa: BLE001 - the run is verified; only undo is lost
             log.exception("run %s: keeping the undo snapshot failed", run.run_id)
             return {"undoable": False, "undo_note": f"keeping the undo snapshot failed: {error}"}

@@ -10,15 +10,13 @@ own expected-results line and the prediction. Which plans wait for the analyst i
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
 from sam_plugin.compilers.expectations import Expectations, parse_expectations
 from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
+from sam_plugin.runtime.config.policy import PLAN_WAITS
 
-PlanWait = Literal["always", "destructive", "never"]
-PLAN_WAITS: tuple[str, ...] = ("always", "destructive", "never")
 # operations describing a shadow difference (not a selection)
 _CHANGE_WORDS = ("adds", "removes", "removes, beyond what the call names")
 

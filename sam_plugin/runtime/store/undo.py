@@ -8,42 +8,18 @@ No Qt here: the controller, the CLI and the dock call these functions.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
-
 from sam_plugin.errors import UndoRefused
+from sam_plugin.runtime.config.policy import UndoBudget
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 
 SNAPSHOT_NAME = "snapshot.npz"
-ENV_UNDO_RUNS = "SAM_AGENT_UNDO_RUNS"
-ENV_UNDO_BUDGET_MB = "SAM_AGENT_UNDO_BUDGET_MB"
 
 Emit = Callable[[str, dict[str, Any]], object]  # its return is ignored
-
-
-class UndoBudget(BaseModel):
-    """How many verified runs keep an undo snapshot, and how many megabytes they may hold."""
-
-    runs: int = Field(default=5, ge=0)
-    megabytes: float = Field(default=512.0, ge=0)
-
-    @classmethod
-    def from_env(cls, environ: dict[str, str] | None = None) -> UndoBudget:
-        env = os.environ if environ is None else environ
-        values: dict[str, Any] = {}
-        if env.get(ENV_UNDO_RUNS):
-            values["runs"] = int(env[ENV_UNDO_RUNS])
-        if env.get(ENV_UNDO_BUDGET_MB):
-            values["megabytes"] = float(env[ENV_UNDO_BUDGET_MB])
-        return cls(**values)
-
-    def describe(self) -> str:
-        return f"the last {self.runs} run(s) within {self.megabytes:g} MB"
 
 
 def keep_snapshot(host: Any, run_dir: RunDir, budget: UndoBudget) -> tuple[bool, str | None]:

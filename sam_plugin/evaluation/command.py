@@ -1,85 +1,30 @@
-"""``sam-agent eval SUITE``: parse, pick the provider source, run, report, exit code."""
+"""``sam-agent eval SUITE`` once parsed (``sam_plugin/cli/eval.py``): pick the provider
+source, run the suite, report, exit code."""
 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
-import os
 import sys
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sam_plugin.errors import UsageError
 
-EXIT_OK, EXIT_BELOW, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BELOW = 0, 1
 LIVE_IDLE_TIMEOUT = 900.0  # a small CPU model may think for minutes before its first byte
 LIVE_TOTAL_TIMEOUT = 3600.0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="sam-agent eval",
-        description="Run a task suite end to end (spec confirmed, plan approved) and score "
-        "each task on the final model. Live: --base-url/--api-model (or SAM_AGENT_* "
-        "variables); offline: --replay CASSETTES.",
-    )
-    parser.add_argument("suite", type=Path, metavar="SUITE", help="directory of task files")
-    parser.add_argument("--base-url", metavar="URL")
-    parser.add_argument("--api-model", metavar="NAME")
-    parser.add_argument("--replay", type=Path, metavar="CASSETTES",
-                        help="replay recorded exchanges over loopback, no network")
-    parser.add_argument("--record", type=Path, metavar="CASSETTES",
-                        help="keep every provider exchange as a cassette here")
-    parser.add_argument("--only-stale", action="store_true",
-                        help="with --record: keep every cassette that still replays, and "
-                        "record only the tasks whose cassette is missing, stale (recorded on "
-                        "other prompts) or mismatching; resumes an interrupted recording")
-    parser.add_argument("--fail-on-mismatch", action="store_true",
-                        help="with --replay: exit 1 when a cassette mismatches (stale "
-                        "cassettes do not count)")
-    parser.add_argument("--repairs", type=int, metavar="N", help="repair rounds (default: "
-                        "the controller's)")
-    parser.add_argument("--only", metavar="NAME,...", default="",
-                        help="run only these tasks, in this order (comma separated)")
-    parser.add_argument("--json", action="store_true", help="print report.json on stdout")
-    parser.add_argument("--min-success", type=float, default=0.0, metavar="R",
-                        help="exit 0 only when the success rate is at least R (0..1)")
-    parser.add_argument("--baseline", choices=["free-python"],
-                        help="also ask the model for free SAM Python and score it alike")
-    parser.add_argument("--out", type=Path, default=Path("eval-report"), metavar="DIR",
-                        help="report.json, report.md, outcomes.png and run dirs (default "
-                        "./eval-report)")
-    parser.add_argument("--script-timeout", type=float, default=120.0, metavar="S",
-                        help="seconds a free-Python script may run")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    try:
-        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit as exit_:
-        return int(exit_.code or 0)
-    try:
-        return asyncio.run(run(args))
-    except UsageError as error:
-        print(f"sam-agent eval: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-
-
 async def run(args: argparse.Namespace, out: Any = None) -> int:
     from sam_plugin.evaluation.report import build_report, write_reports
-    from sam_plugin.evaluation.runner import RunnerOptions, controller_options, run_suite
+    from sam_plugin.evaluation.runner import RunnerOptions, run_suite
     from sam_plugin.evaluation.task import load_suite
 
     out = out or sys.stdout
     if not 0.0 <= args.min_success <= 1.0:
         raise UsageError(f"--min-success: {args.min_success} is not between 0 and 1")
-    if args.repairs is not None and args.repairs < 0:
-        raise UsageError(f"--repairs: {args.repairs} is negative")
     if args.replay and (args.base_url or args.record):
         raise UsageError("--replay runs offline: drop --base-url/--record")
     if args.only_stale and not args.record:
@@ -89,10 +34,6 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = await _source(args)
-    if args.repairs is not None and not controller_options(args.repairs):
-        print("sam-agent eval: note: these settings have no repair_rounds; --repairs is "
-              "ignored", file=sys.stderr)
-        meta["repairs_ignored"] = True
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
                             script_timeout=args.script_timeout)
@@ -133,7 +74,8 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
 
     from sam_plugin.evaluation.cassette import CassetteMeta, load_meta, save_meta
     from sam_plugin.evaluation.runner import Source
-    from sam_plugin.runtime.config.settings import ENV_BASE_URL, ENV_MODEL, ProviderSettings
+    from sam_plugin.runtime.config import env as environment
+    from sam_plugin.runtime.config.settings import ProviderSettings
     from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
 
     if args.replay:
@@ -148,11 +90,11 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         probe = replay_probe(meta.server_kind or "unknown", meta.server_version)  # type: ignore[arg-type]
         return Source(settings=settings, replay=args.replay, server_probe=probe), {
             "kind": "replay", "cassettes": str(args.replay), **meta.model_dump()}
-    env = dict(os.environ)
+    env = dict(environment.environ())  # the flags count as the user's variables
     if args.base_url:
-        env[ENV_BASE_URL] = args.base_url
+        env[environment.BASE_URL] = args.base_url
     if args.api_model:
-        env[ENV_MODEL] = args.api_model
+        env[environment.MODEL] = args.api_model
     try:
         settings = ProviderSettings.from_env(env)
         patient = {"max_retries": 0, "retry_broken_stream": False,

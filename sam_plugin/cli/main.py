@@ -1,0 +1,53 @@
+"""``sam-agent``: one parser, one subcommand per module (docs/architecture.md §6).
+
+A command is a module of this package named in ``COMMANDS`` with ``add_parser(commands)``,
+which registers its subparser and sets ``handler`` (``handler(args) -> exit code``). Only
+what a parser needs is imported to build it; each handler imports its own work when it runs,
+so ``sam-agent demo`` alone imports Qt and ``sam-agent eval`` alone the evaluation harness.
+The runtime never imports this package.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from sam_plugin.cli.common import EXIT_INTERRUPTED, EXIT_USAGE
+from sam_plugin.errors import EnvironmentValueError, UsageError
+
+COMMANDS = ("run", "runs", "undo", "demo", "eval")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
+    )
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{" + ",".join(COMMANDS) + "}")
+    for name in COMMANDS:
+        importlib.import_module(f"sam_plugin.cli.{name}").add_parser(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    try:
+        args, rest = parser.parse_known_args(arguments)
+        if rest and not getattr(args, "passes_arguments_on", False):
+            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    except SystemExit as exit_:  # argparse: 2 on bad usage, 0 for --help
+        return int(exit_.code or 0)
+    args.rest = rest  # a command that passes its arguments on (demo) gets them here
+    prefix = getattr(args, "error_prefix", "sam-agent")
+    try:
+        return int(args.handler(args))
+    except (UsageError, EnvironmentValueError) as error:
+        print(f"{prefix}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        # before execution the run is written as cancelled; during it, SAM decides
+        print(f"{prefix}: interrupted; see result.json in the run directory", file=sys.stderr)
+        return EXIT_INTERRUPTED

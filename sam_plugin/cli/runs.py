@@ -1,0 +1,58 @@
+"""``sam-agent runs [--runs-dir DIR] [--ack RUN_ID] [--json]``: the history, and
+acknowledging an unknown outcome (docs/architecture.md §6)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from sam_plugin.cli.common import EXIT_VERIFIED, runs_dir_of
+from sam_plugin.errors import UsageError
+
+
+def add_parser(commands: Any) -> None:
+    runs = commands.add_parser(
+        "runs", help="list the runs of a runs directory; acknowledge an unknown outcome",
+        description="Runs newest first. A run whose outcome is unknown (submitted, then the "
+        "process stopped) stays unknown and is never resubmitted; --ack records that you "
+        "have checked the part.",
+    )
+    runs.add_argument("--runs-dir", type=Path, metavar="DIR")
+    runs.add_argument("--ack", metavar="RUN_ID", help="acknowledge an unknown outcome")
+    runs.add_argument("--json", action="store_true", help="print the list as JSON")
+    runs.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    return runs_command(args, out=sys.stdout)
+
+
+def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
+    from sam_plugin.runtime.store.run_store import NotUnknown, acknowledge_unknown_run, list_runs
+
+    runs_dir = runs_dir_of(args)
+    if args.ack:
+        try:
+            fresh = acknowledge_unknown_run(runs_dir, args.ack)
+        except NotUnknown as refused:
+            raise UsageError(f"--ack: {refused}") from None
+        print(f"acknowledged: run {args.ack} (its outcome stays unknown; it is never "
+              "resubmitted)" + ("" if fresh else "; it was acknowledged already"), file=out)
+        return EXIT_VERIFIED
+    summaries = list_runs(runs_dir)
+    if args.json:
+        out.write(json.dumps([s.model_dump(mode="json") for s in summaries], indent=2,
+                             ensure_ascii=False) + "\n")
+        return EXIT_VERIFIED
+    for summary in summaries:
+        flag = " (unacknowledged: sam-agent runs --ack " + summary.run_id + ")" if (
+            summary.status == "unknown" and not summary.acknowledged) else ""
+        first_line = summary.request.strip().splitlines()[0] if summary.request.strip() else ""
+        print(f"{summary.run_id}  {summary.status:<10} {summary.module:<8} "
+              f"{first_line[:60]}{flag}", file=out)
+    if not summaries:
+        print(f"no runs in {runs_dir}", file=out)
+    return EXIT_VERIFIED

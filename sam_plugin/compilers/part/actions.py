@@ -1,0 +1,303 @@
+"""The Part mode's spec actions (docs/architecture.md §4 "The spec") and the map from its
+normalized tool calls to the operations the binding compares with the steps.
+
+build: ``build`` · edit: ``add_nodes``, ``add_elements``, ``delete_elements``,
+``delete_nodes``, ``move_nodes``, ``create_set``, ``clear_all`` · transform: ``translate``,
+``translate_copy``, ``rotate``, ``mirror``, ``scale``, ``linear_array`` · repair:
+``merge_nodes``, ``delete_free_nodes``, ``delete_duplicate_elements`` · audit: ``audit``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pydantic import TypeAdapter
+
+from sam_plugin.compilers.ir_common import fixed_precision
+from sam_plugin.compilers.part.routing_rules import CAPABILITIES
+from sam_plugin.compilers.part.schemas import AUDIT_CHECKS, MAX_DIVISIONS
+from sam_plugin.compilers.protocol import Fragment
+from sam_plugin.compilers.schema_common import SCALE_FACTOR_RANGE, TOLERANCE_MIN
+from sam_plugin.compilers.selectors import SELECT_ALL, LabelsSelector, Selector
+from sam_plugin.compilers.spec import values as v
+from sam_plugin.compilers.spec.vocabulary import ActionDef, CallOperation, Vocabulary
+
+_SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
+_SHAPES = {"QUAD": ("QUAD", "QUAD"), "TRI": ("TRI", "TRI"), "BEAM": ("BEAM", "BEAM")}
+
+SHAPE = v.choice("element shape", _SHAPES)
+SIZE = v.numbers("extents of the built mesh, [lx, ly] (a line: [length])", min_items=1,
+                 max_items=3, minimum=0)
+DIVISIONS = v.integers("[nu, nv] of a patch (a line: [n])", min_items=1, max_items=2,
+                       minimum=1)
+VECTOR = v.vector("[dx, dy, dz]")
+ORIGIN = v.vector("[x, y, z]")
+TOLERANCE = v.number("merge distance, in model units", minimum=TOLERANCE_MIN)
+CHECKS = v.choices("audit checks (all when omitted)", AUDIT_CHECKS)
+
+ACTIONS: tuple[ActionDef, ...] = (
+    ActionDef(
+        "build", "build",
+        {"shape": SHAPE, "size": SIZE, "divisions": DIVISIONS, "origin": ORIGIN,
+         "nodes": v.integer("nodes the mesh has", minimum=1),
+         "elements": v.integer("elements the mesh has", minimum=1),
+         "sets": v.names("element sets the build creates")},
+        en=("build a mesh[ of {shape} elements][, size {size}][, divided {divisions}]"
+            "[, from {origin}][, with the sets {sets}][: {nodes} nodes][, {elements} elements]"),
+        zh=("建立网格[（{shape} 单元）][，尺寸 {size}][，划分 {divisions}][，起点 {origin}]"
+            "[，集合 {sets}][：{nodes} 个节点][，{elements} 个单元]"),
+        description="mesh an empty or missing part"),
+    ActionDef(
+        "add_nodes", "edit", {"count": v.integer("new free nodes", minimum=1)},
+        en="add[ {count}] free nodes", zh="添加[ {count} 个]自由节点", required=("count",),
+        description="nodes that no new element uses"),
+    ActionDef(
+        "add_elements", "edit",
+        {"count": v.integer("new elements", minimum=1), "shape": SHAPE},
+        en="add[ {count}][ {shape}] elements", zh="添加[ {count} 个][ {shape}]单元",
+        required=("count",), description="new elements (their nodes included)"),
+    ActionDef(
+        "delete_elements", "edit", {}, en="delete {scope}", zh="删除{scope}",
+        scope="required"),
+    ActionDef(
+        "delete_nodes", "edit", {}, en="delete {scope}", zh="删除{scope}",
+        scope="required", members="nodes", description="their elements go too"),
+    ActionDef(
+        "move_nodes", "edit",
+        {"labels": v.labels("node labels"),
+         "to": v.points("the new coordinates, one point per label")},
+        en="move nodes[ {labels}][ to {to}]", zh="移动节点[ {labels}][ 到 {to}]",
+        required=("labels", "to"), scope="optional", members="nodes", keeps_counts=True,
+        paired=("labels", "to")),
+    ActionDef(
+        "create_set", "edit", {"name": v.name("the new set's name")},
+        en="create the set[ {name}][ of {scope}]", zh="创建集合[ {name}][（{scope}）]",
+        required=("name",), scope="optional",
+        description="an element set of existing elements (scope) or of new ones"),
+    ActionDef(
+        "clear_all", "edit", {}, en="delete everything (every node, element and set)",
+        zh="删除全部节点、单元和集合", scope="optional", whole_part=True,
+        description="only when the analyst asked to delete or replace everything"),
+    ActionDef(
+        "translate", "transform", {"vector": VECTOR}, en="translate {scope}[ by {vector}]",
+        zh="将{scope}平移[ {vector}]", required=("vector",), scope="required",
+        members="transform", keeps_counts=True),
+    ActionDef(
+        "translate_copy", "transform", {"vector": VECTOR},
+        en="copy {scope}[ shifted by {vector}]", zh="将{scope}平移复制[ {vector}]",
+        required=("vector",), scope="required", members="transform"),
+    ActionDef(
+        "rotate", "transform",
+        {"angle_deg": v.number("degrees, counter-clockwise about the axis"),
+         "axis": v.vector("the rotation axis [x, y, z]"), "origin": ORIGIN},
+        en="rotate {scope}[ by {angle_deg} degrees][ about the axis {axis}][ through {origin}]",
+        zh="将{scope}[绕过点 {origin} ][、方向 {axis} 的轴]旋转[ {angle_deg} 度]",
+        required=("angle_deg", "axis"), scope="required", members="transform",
+        keeps_counts=True),
+    ActionDef(
+        "mirror", "transform",
+        {"copy": v.flag("keep the original and add the mirrored copy",
+                        ("as a copy", "in place", "并保留原件", "不保留原件")),
+         "origin": ORIGIN, "normal": v.vector("the mirror plane's normal")},
+        en="mirror {scope}[ {copy}][ in the plane through {origin}][ with the normal {normal}]",
+        zh="将{scope}[关于过点 {origin} ][、法向 {normal} 的平面]镜像[（{copy}）]",
+        required=("copy", "normal"), scope="required", members="transform"),
+    ActionDef(
+        "scale", "transform",
+        {"factor": v.number("scale factor", minimum=SCALE_FACTOR_RANGE[0],
+                            maximum=SCALE_FACTOR_RANGE[1]),
+         "origin": ORIGIN},
+        en="scale {scope}[ by {factor}][ about {origin}]",
+        zh="将{scope}[以 {origin} 为中心]缩放[ {factor} 倍]", required=("factor",),
+        scope="required", members="transform", keeps_counts=True),
+    ActionDef(
+        "linear_array", "transform",
+        {"count": v.integer("instances including the original", minimum=2, maximum=100),
+         "vector": VECTOR},
+        en="array {scope}[ into {count} instances][ {vector} apart]",
+        zh="将{scope}[沿 {vector} ]线性阵列[为 {count} 份]", required=("count", "vector"),
+        scope="required", members="transform"),
+    ActionDef(
+        "merge_nodes", "repair", {"tolerance": TOLERANCE},
+        en="merge coincident nodes[ of {scope}][ within {tolerance}]",
+        zh="合并[{scope}的]重合节点[（容差 {tolerance}）]", scope="optional", whole_part=True,
+        description="coincident nodes of the whole part"),
+    ActionDef(
+        "delete_free_nodes", "repair", {}, en="delete free nodes[ of {scope}]",
+        zh="删除[{scope}的]自由节点", scope="optional", members="nodes", whole_part=True),
+    ActionDef(
+        "delete_duplicate_elements", "repair", {},
+        en="delete duplicate elements[ of {scope}]", zh="删除[{scope}的]重复单元",
+        scope="optional", whole_part=True),
+    ActionDef(
+        "audit", "audit", {"checks": CHECKS}, en="audit the part[: {checks}]",
+        zh="审计部件[：{checks}]", mutating=False, keeps_counts=True,
+        description="a read-only report"),
+)
+
+VOCABULARY = Vocabulary(
+    mode="part", title="Part", capabilities=CAPABILITIES,
+    capability_words={"build": ("build", "建模"), "edit": ("edit", "编辑"),
+                      "transform": ("transform", "变换"), "repair": ("repair", "修复"),
+                      "audit": ("audit", "审计")},
+    actions=ACTIONS,
+)
+
+_BY_NAME = {a.name: a for a in ACTIONS}
+
+
+def _norm(action: str, key: str, raw: Any) -> Any:
+    return v.normalize(_BY_NAME[action].values[key], raw)
+
+
+def _scope(raw: Any) -> Any:
+    return _SELECTOR.validate_python(raw) if raw is not None else None
+
+
+# -- calls -> operations ---------------------------------------------------------------------
+
+
+def operations(fragment: Fragment) -> list[CallOperation]:
+    """The operations of one compiled Part call, in the order the call performs them."""
+    args = fragment.normalized
+    tool = fragment.tool
+    if tool == "build_part":
+        return [_build(fragment)]
+    if tool == "edit_part":
+        return _edit(args)
+    if tool == "transform_part":
+        return [_transform(i, op) for i, op in enumerate(args.get("operations", ()))]
+    if tool == "repair_part":
+        return _repair(args)
+    if tool == "audit_part":
+        return [CallOperation(tool, "checks", "audit",
+                              {"checks": _norm("audit", "checks", args.get("checks") or
+                                               AUDIT_CHECKS)})]
+    return []
+
+
+def _points(args: Mapping[str, Any], fields: Sequence[str]) -> list[Sequence[float]]:
+    """Every coordinate the new mesh is made of (node table, patch corners, line ends)."""
+    nodes_key, patches_key, lines_key = fields
+    found: list[Sequence[float]] = [n["coordinates"] for n in args.get(nodes_key, ())]
+    for patch in args.get(patches_key, ()):
+        found.extend(patch["corners"])
+    for line in args.get(lines_key, ()):
+        found.extend((line["start"], line["end"]))
+    return found
+
+
+def _shapes(args: Mapping[str, Any], fields: Sequence[str]) -> list[str]:
+    elements_key, patches_key, lines_key = fields
+    shapes = {e["shape"] for e in args.get(elements_key, ())}
+    shapes |= {p["shape"] for p in args.get(patches_key, ())}
+    if args.get(lines_key):
+        shapes.add("BEAM")
+    return sorted(shapes)
+
+
+def _build(fragment: Fragment) -> CallOperation:
+    args = fragment.normalized
+    values: dict[str, Any] = {}
+    shapes = _shapes(args, ("elements", "patches", "lines"))
+    if shapes:
+        values["shape"] = "+".join(shapes)
+    points = _points(args, ("nodes", "patches", "lines"))
+    if points:
+        low = [min(p[axis] for p in points) for axis in range(3)]
+        high = [max(p[axis] for p in points) for axis in range(3)]
+        extents = [fixed_precision(hi - lo) for lo, hi in zip(low, high, strict=True)]
+        values["size"] = [e for e in extents if e != 0] or [0.0]
+        values["origin"] = [fixed_precision(x) for x in low]
+    divisions = _divisions(args)
+    if divisions is not None:
+        values["divisions"] = divisions
+    evidence = fragment.evidence
+    if evidence.node_count.min == evidence.node_count.max:
+        values["nodes"] = evidence.node_count.min
+    if evidence.element_count.min == evidence.element_count.max:
+        values["elements"] = evidence.element_count.min
+    sets = [s["name"] for s in args.get("element_sets", ())]
+    if sets:
+        values["sets"] = sorted(set(sets))
+    return CallOperation(fragment.tool, "", "build", values)
+
+
+def _divisions(args: Mapping[str, Any]) -> list[int] | None:
+    """The divisions every patch shares (a lone line: its own); ``None`` when they differ."""
+    patches, lines = args.get("patches", ()), args.get("lines", ())
+    found = {tuple(p["divisions"]) for p in patches}
+    if patches and not lines and len(found) == 1:
+        return [int(x) for x in found.pop()]
+    if lines and not patches and len({line["divisions"] for line in lines}) == 1:
+        return [int(lines[0]["divisions"])]
+    return None
+
+
+def _edit(args: Mapping[str, Any]) -> list[CallOperation]:
+    tool = "edit_part"
+    found: list[CallOperation] = []
+    if args.get("clear_all"):
+        found.append(CallOperation(tool, "clear_all", "clear_all", {}, SELECT_ALL))
+    for key in ("delete_elements", "delete_nodes"):
+        if args.get(key) is not None:
+            found.append(CallOperation(tool, key, key, {}, _scope(args[key])))
+    moves = sorted(args.get("move_nodes", ()), key=lambda m: m["label"])
+    if moves:
+        labels = [m["label"] for m in moves]
+        found.append(CallOperation(tool, "move_nodes", "move_nodes", {
+            "labels": labels, "to": _norm("move_nodes", "to", [m["coordinates"] for m in moves])},
+            LabelsSelector(by="labels", labels=tuple(labels))))
+    used = {node_id for e in args.get("add_elements", ()) for node_id in e["node_ids"]}
+    free = [n for n in args.get("nodes", ()) if n["id"] not in used]
+    if free:
+        found.append(CallOperation(tool, "nodes", "add_nodes", {"count": len(free)}))
+    added = _added_elements(args)
+    if added:
+        values: dict[str, Any] = {"count": added}
+        shapes = _shapes(args, ("add_elements", "add_patches", "add_lines"))
+        values["shape"] = "+".join(shapes)
+        found.append(CallOperation(tool, "add_elements", "add_elements", values))
+    for i, item in enumerate(args.get("element_sets", ())):
+        found.append(CallOperation(tool, f"element_sets[{i}]", "create_set",
+                                   {"name": item["name"]}, _scope(item.get("selection"))))
+    return found
+
+
+def _added_elements(args: Mapping[str, Any]) -> int:
+    total = len(args.get("add_elements", ()))
+    for patch in args.get("add_patches", ()):
+        cells = int(patch["divisions"][0]) * int(patch["divisions"][1])
+        total += cells * (2 if patch["shape"] == "TRI" else 1)
+    return total + sum(int(line["divisions"]) for line in args.get("add_lines", ()))
+
+
+def _transform(index: int, op: Mapping[str, Any]) -> CallOperation:
+    action = str(op["op"])
+    keys = _BY_NAME[action].values if action in _BY_NAME else {}
+    raw = {("copy" if key == "make_copy" else key): value for key, value in op.items()}
+    values = {key: _norm(action, key, raw[key]) for key in keys if key in raw}
+    return CallOperation("transform_part", f"operations[{index}]", action, values,
+                         _scope(op.get("selection")) or SELECT_ALL)
+
+
+def _repair(args: Mapping[str, Any]) -> list[CallOperation]:
+    tool = "repair_part"
+    found: list[CallOperation] = []
+    merge = args.get("merge_coincident_nodes")
+    if merge is not None:
+        values = {} if merge.get("tolerance") is None else {
+            "tolerance": _norm("merge_nodes", "tolerance", merge["tolerance"])}
+        found.append(CallOperation(tool, "merge_coincident_nodes", "merge_nodes", values,
+                                   SELECT_ALL))
+    if args.get("delete_duplicate_elements"):
+        found.append(CallOperation(tool, "delete_duplicate_elements",
+                                   "delete_duplicate_elements", {}, SELECT_ALL))
+    if args.get("delete_free_nodes"):
+        found.append(CallOperation(tool, "delete_free_nodes", "delete_free_nodes", {},
+                                   SELECT_ALL))
+    return found
+
+
+__all__ = ["ACTIONS", "MAX_DIVISIONS", "VOCABULARY", "operations"]

@@ -1,0 +1,230 @@
+"""The kinds of value a spec step may commit to (docs/architecture.md §4 "The spec").
+
+Each kind gives its JSON Schema (what the model fills in), normalizes what the model wrote
+the way the tool IR normalizes the call's side (numbers at the IR's fixed precision, labels
+sorted and unique, checks in canonical order), and says the value in words. Two normalized
+values compare with :func:`same_value`: names and labels exactly, numbers within 1e-9
+relative.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from sam_plugin.compilers import schema_common as sc
+from sam_plugin.compilers.ir_common import fixed_precision
+
+ValueKind = Literal["number", "integer", "bool", "vector", "numbers", "integers", "labels",
+                    "points", "name", "names", "choice", "choices", "record"]
+Language = Literal["en", "zh"]
+
+RELATIVE_TOLERANCE = 1e-9
+
+
+@dataclass(frozen=True)
+class ValueDef:
+    """One value key of an action: its kind, its JSON Schema and how it reads.
+
+    ``words`` are a boolean's words (true_en, false_en, true_zh, false_zh) or a choice's
+    (value -> (en, zh)); ``order`` is the canonical order of a ``choices`` list; ``fields``
+    the members of a ``record`` (a beam profile)."""
+
+    kind: ValueKind
+    schema: Mapping[str, Any]
+    flag_words: tuple[str, str, str, str] = ("yes", "no", "是", "否")
+    choice_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    order: tuple[str, ...] = ()
+    fields: Mapping[str, ValueDef] = field(default_factory=dict)
+
+    def json_schema(self) -> dict[str, Any]:
+        return dict(_copy(self.schema))
+
+
+def _copy(schema: Any) -> Any:
+    if isinstance(schema, Mapping):
+        return {key: _copy(value) for key, value in schema.items()}
+    if isinstance(schema, list | tuple):
+        return [_copy(value) for value in schema]
+    return schema
+
+
+# -- constructors ---------------------------------------------------------------------------
+
+
+def number(description: str, *, minimum: float | None = None,
+           maximum: float | None = None) -> ValueDef:
+    return ValueDef("number", sc.number(description, minimum=minimum, maximum=maximum))
+
+
+def integer(description: str, *, minimum: int | None = None,
+            maximum: int | None = None) -> ValueDef:
+    return ValueDef("integer", sc.integer(description, minimum=minimum, maximum=maximum))
+
+
+def flag(description: str, words: tuple[str, str, str, str]) -> ValueDef:
+    return ValueDef("bool", sc.boolean(description), flag_words=words)
+
+
+def vector(description: str) -> ValueDef:
+    return ValueDef("vector", sc.vec3(description))
+
+
+def numbers(description: str, *, min_items: int, max_items: int,
+            minimum: float | None = None) -> ValueDef:
+    return ValueDef("numbers", sc.array(sc.number(minimum=minimum), description,
+                                        min_items=min_items, max_items=max_items))
+
+
+def integers(description: str, *, min_items: int, max_items: int,
+             minimum: int | None = None) -> ValueDef:
+    return ValueDef("integers", sc.array(sc.integer(minimum=minimum), description,
+                                         min_items=min_items, max_items=max_items))
+
+
+def labels(description: str) -> ValueDef:
+    return ValueDef("labels", sc.array(sc.integer(minimum=1), description, min_items=1))
+
+
+def points(description: str) -> ValueDef:
+    """One point ``[x, y, z]`` or a list of them (one per label)."""
+    return ValueDef("points", {"anyOf": [sc.vec3(), sc.array(sc.vec3(), min_items=1)],
+                               "description": description})
+
+
+def name(description: str) -> ValueDef:
+    return ValueDef("name", sc.name(description))
+
+
+def names(description: str) -> ValueDef:
+    return ValueDef("names", sc.array(sc.name(), description, min_items=1))
+
+
+def choice(description: str, words: Mapping[str, tuple[str, str]]) -> ValueDef:
+    return ValueDef("choice", sc.shape(tuple(words), description), choice_words=dict(words))
+
+
+def choices(description: str, order: Sequence[str]) -> ValueDef:
+    return ValueDef("choices", sc.array(sc.shape(tuple(order)), description, min_items=1),
+                    order=tuple(order))
+
+
+def record(description: str, fields: Mapping[str, ValueDef],
+           required: Sequence[str] = ()) -> ValueDef:
+    schema = sc.obj({key: value.json_schema() for key, value in fields.items()}, required,
+                    description)
+    return ValueDef("record", schema, fields=dict(fields))
+
+
+# -- normalization ----------------------------------------------------------------------------
+
+
+def normalize(value_def: ValueDef, raw: Any) -> Any:
+    """``raw`` (already valid against the kind's schema) in the form calls are compared in."""
+    kind = value_def.kind
+    if kind == "number":
+        return fixed_precision(float(raw))
+    if kind == "integer":
+        return int(raw)
+    if kind == "bool":
+        return bool(raw)
+    if kind in ("vector", "numbers"):
+        return [fixed_precision(float(x)) for x in raw]
+    if kind == "integers":
+        return [int(x) for x in raw]
+    if kind == "labels":
+        return sorted({int(x) for x in raw})
+    if kind == "points":
+        items = raw if raw and isinstance(raw[0], list | tuple) else [raw]
+        return [[fixed_precision(float(x)) for x in point] for point in items]
+    if kind == "names":
+        return sorted({str(x) for x in raw})
+    if kind == "choices":
+        chosen = {str(x) for x in raw}
+        return [item for item in value_def.order if item in chosen]
+    if kind == "record":
+        return {key: normalize(value_def.fields[key], raw[key])
+                for key in value_def.fields if key in raw}
+    return str(raw)
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """Equal as a step and a call must be: numbers within 1e-9 relative, the rest exactly."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return isinstance(a, bool) and isinstance(b, bool) and a == b
+    if isinstance(a, int | float) and isinstance(b, int | float):
+        if a == b:
+            return True
+        return math.isclose(float(a), float(b), rel_tol=RELATIVE_TOLERANCE, abs_tol=0.0)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
+        return len(a) == len(b) and all(same_value(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return set(a) == set(b) and all(same_value(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
+# -- words ------------------------------------------------------------------------------------
+
+
+def number_words(value: float | int) -> str:
+    """A number as the analyst reads it: ``5`` not ``5.0``, every digit that matters."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int):
+        return str(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def point_words(point: Sequence[float]) -> str:
+    return "(" + ", ".join(number_words(x) for x in point) + ")"
+
+
+def label_words(numbers_: Sequence[int]) -> str:
+    """Sorted labels with consecutive runs joined: ``1-5, 9``."""
+    ordered = sorted(set(numbers_))
+    runs: list[str] = []
+    start = prev = None
+    for label in [*ordered, None]:
+        if label is not None and prev is not None and label == prev + 1:
+            prev = label
+            continue
+        if start is not None:
+            runs.append(str(start) if start == prev else f"{start}-{prev}")
+        start = prev = label
+    return ", ".join(runs)
+
+
+def value_words(value_def: ValueDef, value: Any, language: Language) -> str:
+    """A normalized value in words (``en`` or ``zh``)."""
+    kind = value_def.kind
+    zh = language == "zh"
+    if kind == "bool":
+        true_en, false_en, true_zh, false_zh = value_def.flag_words
+        return (true_zh if value else false_zh) if zh else (true_en if value else false_en)
+    if kind in ("number", "integer"):
+        return number_words(value)
+    if kind == "vector":
+        return point_words(value)
+    if kind in ("numbers", "integers"):
+        return " x ".join(number_words(x) for x in value)
+    if kind == "labels":
+        return label_words(value)
+    if kind == "points":
+        return "; ".join(point_words(p) for p in value)
+    if kind == "choice":
+        en, zh_word = value_def.choice_words.get(str(value), (str(value), str(value)))
+        return zh_word if zh else en
+    if kind in ("names", "choices"):
+        return ("、" if zh else ", ").join(str(v).replace("_", " ") if kind == "choices"
+                                           else str(v) for v in value)
+    if kind == "record":
+        return ", ".join(
+            (f"{key} {value_words(value_def.fields[key], item, language)}"
+             if value_def.fields[key].kind != "choice"
+             else value_words(value_def.fields[key], item, language))
+            for key, item in value.items())
+    return str(value)

@@ -1,0 +1,198 @@
+"""A mode's action vocabulary (docs/architecture.md §4 "The spec"): which actions a step may
+name, under which capability, with which ``values``, and how the step reads in words.
+
+Each domain module owns its vocabulary (``compilers/<domain>/actions.py``) and the map from
+its normalized tool calls to :class:`CallOperation` s, which the binding compares with the
+steps. The phrase templates here are the one wording of an action: the rendering of the spec,
+the plan's "step 2 ✓ ..." lines and the binding's contradictions all use them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from sam_plugin.compilers.spec.values import (
+    Language,
+    ValueDef,
+    label_words,
+    point_words,
+    value_words,
+)
+
+ScopeRule = Literal["required", "optional", "none"]
+# what a scope's members are, for the scope-width rule and for words: the elements it picks,
+# the nodes it picks, or the nodes a transform moves (``all`` includes free nodes)
+Members = Literal["elements", "nodes", "transform"]
+
+_SEGMENT = re.compile(r"\[([^\[\]]*)\]")
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+@dataclass(frozen=True)
+class ActionDef:
+    """One action of a mode: its capability, its values (in phrase order) and its words.
+
+    ``en``/``zh`` are phrase templates: ``{key}`` is a value (``{scope}`` the scope), and a
+    ``[...]`` segment is left out when a value it names is absent. ``required`` values must
+    be given in every step of this action; ``keeps_counts`` says the action changes no node,
+    element, shape or set count (so expected counts can be checked against the part as it is
+    now, at Review)."""
+
+    name: str
+    capability: str
+    values: Mapping[str, ValueDef]
+    en: str
+    zh: str
+    required: tuple[str, ...] = ()
+    scope: ScopeRule = "none"
+    members: Members = "elements"
+    mutating: bool = True
+    keeps_counts: bool = False
+    whole_part: bool = False  # the call acts on the whole part: an ``all`` scope says nothing
+    # (labels key, points key): one point per label, held in label order
+    paired: tuple[str, str] | None = None
+    description: str = ""
+
+    def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
+               language: Language = "en", *, person: Literal["step", "call"] = "step") -> str:
+        """The action in words: ``translate set S1 by (5, 0, 0)``; for ``person="call"`` the
+        third person the binding uses (``translates all nodes by (0, 500, 0)``)."""
+        words: dict[str, str] = {
+            key: value_words(self.values[key], value, language)
+            for key, value in values.items() if key in self.values
+        }
+        if scope is not None and not (self.whole_part and _is_all(scope)):
+            words["scope"] = scope_words(scope, self.members, language)
+        text = fill(self.zh if language == "zh" else self.en, words)
+        if language == "zh":
+            text = spaced(text)
+        if person == "call" and language == "en":
+            head, _, rest = text.partition(" ")
+            text = f"{third_person(head)} {rest}".rstrip()
+        return text
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Every action of one mode, and the capabilities' words."""
+
+    mode: str
+    title: str
+    capabilities: tuple[str, ...]
+    capability_words: Mapping[str, tuple[str, str]]  # capability -> (en, zh)
+    actions: tuple[ActionDef, ...]
+    _by_name: dict[str, ActionDef] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        by_name = {a.name: a for a in self.actions}
+        if len(by_name) != len(self.actions):
+            raise ValueError(f"{self.title}: an action name appears twice")
+        unknown = [a.name for a in self.actions if a.capability not in self.capabilities]
+        if unknown:
+            raise ValueError(f"{self.title}: actions without a capability: {unknown}")
+        object.__setattr__(self, "_by_name", by_name)
+
+    def action(self, name: str) -> ActionDef | None:
+        return self._by_name.get(name) if isinstance(name, str) else None
+
+    def names(self) -> tuple[str, ...]:
+        return tuple(a.name for a in self.actions)
+
+    def capability_word(self, capability: str, language: Language = "en") -> str:
+        en, zh = self.capability_words.get(capability, (capability, capability))
+        return zh if language == "zh" else en
+
+
+@dataclass(frozen=True)
+class CallOperation:
+    """One operation a compiled call performs, as the binding compares it with a step:
+    ``path`` is where it sits in the call's arguments (``operations[1]``,
+    ``delete_elements``); ``values`` are normalized as a step's; ``scope`` is the selector it
+    acts on (``None`` for operations that act on no existing entities)."""
+
+    tool: str
+    path: str
+    action: str
+    values: Mapping[str, Any]
+    scope: BaseModel | None = None
+
+
+def _is_all(scope: BaseModel) -> bool:
+    return getattr(scope, "by", None) == "all"
+
+
+def fill(template: str, words: Mapping[str, str]) -> str:
+    """``template`` with its placeholders filled; a ``[...]`` segment naming a missing word
+    is dropped (docs/architecture.md §4: the words come from the IR only)."""
+
+    def segment(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        needed = _PLACEHOLDER.findall(inner)
+        if any(key not in words for key in needed):
+            return ""
+        return _PLACEHOLDER.sub(lambda m: words[m.group(1)], inner)
+
+    text = _SEGMENT.sub(segment, template)
+    text = _PLACEHOLDER.sub(lambda m: words.get(m.group(1), "?"), text)
+    return " ".join(text.split()) if " " in text else text
+
+
+_CJK = "\u3400-\u9fff\uf900-\ufaff"
+_LATIN_THEN_CJK = re.compile(rf"(?<=[A-Za-z0-9)\]])(?=[{_CJK}])")
+_CJK_THEN_LATIN = re.compile(rf"(?<=[{_CJK}])(?=[A-Za-z0-9(\[])")
+
+
+def spaced(text: str) -> str:
+    """Chinese words with a space where they meet Latin letters or numbers (``集合 S1 平移``)."""
+    return _CJK_THEN_LATIN.sub(" ", _LATIN_THEN_CJK.sub(" ", text))
+
+
+def third_person(verb: str) -> str:
+    """``translate`` -> ``translates``, ``copy`` -> ``copies``, ``refine`` -> ``refines``."""
+    if verb.endswith("y") and verb[-2:-1] not in "aeiou":
+        return verb[:-1] + "ies"
+    if verb.endswith(("s", "sh", "ch", "x")):
+        return verb + "es"
+    return verb + "s"
+
+
+_SCOPE_NOUNS = {
+    # members -> (singular en, plural en, zh)
+    "elements": ("element", "elements", "单元"),
+    "nodes": ("node", "nodes", "节点"),
+    "transform": ("element", "elements", "单元"),
+}
+
+
+def scope_words(selector: BaseModel, members: Members = "elements",
+                language: Language = "en") -> str:
+    """A selector in words: ``set S1``, ``elements 2, 3``, ``all nodes``."""
+    data = selector.model_dump(mode="python")
+    kind = data.get("by")
+    one, many, zh_noun = _SCOPE_NOUNS[members]
+    zh = language == "zh"
+    if kind == "all":
+        if members == "transform":
+            return "全部节点" if zh else "all nodes"
+        return f"全部{zh_noun}" if zh else f"all {many}"
+    if kind == "labels":
+        picked = list(data.get("labels", ()))
+        if zh:
+            return f"{zh_noun} {label_words(picked)}"
+        return f"{one if len(picked) == 1 else many} {label_words(picked)}"
+    if kind == "set":
+        return f"集合 {data.get('name')}" if zh else f"set {data.get('name')}"
+    if kind == "shape":
+        return f"全部 {data.get('shape')} 单元" if zh else f"the {data.get('shape')} elements"
+    if kind == "box":
+        box = f"{point_words(data['min'])}-{point_words(data['max'])}"
+        noun = "节点" if members == "nodes" else "单元"
+        if zh:
+            return f"框 {box} 内的{noun}"
+        return f"the {'nodes' if members == 'nodes' else 'elements'} inside the box {box}"
+    return str(kind)
