@@ -263,7 +263,8 @@ class MeteredProvider:
                           tools: list[dict[str, Any]] | None = None, **kwargs: Any) -> Any:
         from sam_plugin.runtime.provider.errors import ProviderError
 
-        body = self._inner.build_request(messages, tools, tool_choice=kwargs.get("tool_choice"))
+        body = self._inner.build_request(messages, tools, tool_choice=kwargs.get("tool_choice"),
+                                         options=kwargs.get("options"))
         try:
             response = await self._inner.stream_chat(messages, tools, **kwargs)
         except ProviderError as error:

@@ -45,6 +45,7 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "restore_failed",
         "run_undone",
         "server_detected",
+        "constraint_dropped",
         # issue 11: the plan gate
         "plan_shown",
         "plan_approved",

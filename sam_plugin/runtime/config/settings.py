@@ -16,6 +16,8 @@ from sam_plugin.runtime.config import env as environment
 
 Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
 PROFILES: tuple[str, ...] = get_args(Profile)
+# how a collection round is held to its tool's schema (runtime/provider/constraint.py)
+Constraint = Literal["none", "named", "wrapped", "format"]
 
 MIB = 1024 * 1024
 
@@ -35,7 +37,11 @@ class ProviderCapabilities(BaseModel):
     structured call; on for the local servers, whose small models do this every day.
     ``one_call_per_round``: each collection round asks for the next tool only. llama.cpp's
     parser for a bare-JSON call template takes only the first call of an answer and ends the
-    stream with an in-stream error on the second.
+    stream with an in-stream error on the second; a constrained round asks for one tool too.
+    ``constraint``: how a round is held to its tool's schema (runtime/provider/constraint.py:
+    ``wrapped`` llama.cpp, ``format`` Ollama, ``named`` vLLM and OpenAI, ``none``).
+    ``design_tokens`` / ``call_tokens_max``: the output bound of a design answer, and the
+    most a tool call is given (docs/architecture.md §6 "Requests"); settings override both.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -46,26 +52,34 @@ class ProviderCapabilities(BaseModel):
     tool_choice: bool  # tool_choice may be sent
     text_tool_calls: bool = False  # recover calls written as text in the content
     one_call_per_round: bool = False  # ask for one tool per collection round
+    constraint: Constraint = "none"
+    # a constrained profile asks for one tool per round, so that every round is constrained
+    one_call_when_constrained: bool = False
+    design_tokens: int = 1024
+    call_tokens_max: int = 2048
 
 
 PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
     "openai": ProviderCapabilities(
-        include_usage=True, strict_tools=True, reasoning_field=False, tool_choice=False
+        include_usage=True, strict_tools=True, reasoning_field=False, tool_choice=False,
+        constraint="named", design_tokens=4096, call_tokens_max=8192,
     ),
+    # a reasoning model spends part of max_tokens thinking: generous bounds
     "deepseek": ProviderCapabilities(
-        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False
+        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
+        design_tokens=8192, call_tokens_max=8192,
     ),
     "ollama": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=False, tool_choice=False,
-        text_tool_calls=True,
+        text_tool_calls=True, constraint="format", one_call_when_constrained=True,
     ),
     "vllm": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
-        text_tool_calls=True,
+        text_tool_calls=True, constraint="named", one_call_when_constrained=True,
     ),
     "llamacpp": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=True, tool_choice=False,
-        text_tool_calls=True, one_call_per_round=True,
+        text_tool_calls=True, one_call_per_round=True, constraint="wrapped",
     ),
     "generic": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=False, tool_choice=False
@@ -117,6 +131,13 @@ class ProviderSettings(BaseModel):
     strict_tools: bool | None = None
     text_tool_calls: bool | None = None
     one_call_per_round: bool | None = None
+    # False: rounds are never held to their tool's schema (measuring, or a server that
+    # mishandles it); None: as the profile says
+    constrained_calls: bool | None = None
+    # output bounds (tokens) of a design answer and of a tool call; None: as the profile and
+    # the call's schema and observation say (runtime/run/budgets.py)
+    design_max_tokens: int | None = Field(None, ge=64, le=131072)
+    call_max_tokens: int | None = Field(None, ge=64, le=131072)
     connect_timeout: float = Field(10.0, gt=0)
     idle_read_timeout: float = Field(120.0, gt=0)  # longest silence between two body reads
     total_timeout: float = Field(600.0, gt=0)  # whole call, retries and waits included
@@ -171,13 +192,18 @@ class ProviderSettings(BaseModel):
     @property
     def capabilities(self) -> ProviderCapabilities:
         caps = PROFILE_CAPABILITIES[self.profile]
-        update: dict[str, bool] = {
+        update: dict[str, Any] = {
             name: value
             for name in CAPABILITY_OVERRIDES
             if (value := getattr(self, name)) is not None
         }
         if self.allow_tool_choice:
             update["tool_choice"] = True
+        if self.constrained_calls is False:
+            update["constraint"] = "none"
+        elif caps.constraint != "none" and caps.one_call_when_constrained and (
+                self.one_call_per_round is None):
+            update["one_call_per_round"] = True
         return caps.model_copy(update=update) if update else caps
 
     @property

@@ -30,7 +30,7 @@ KEYRING_USER = "api_key"
 SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "connect_timeout",
                 "idle_read_timeout", "total_timeout", "length_unit", "max_revisions",
                 "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
-                "strict_tools")
+                "strict_tools", "constrained_calls", "design_max_tokens", "call_max_tokens")
 
 
 

@@ -82,7 +82,9 @@ class ProviderChoice:
 
 
 def replay_settings(base_url: str) -> ProviderSettings:
-    return ProviderSettings(base_url=base_url, model=REPLAY_MODEL, profile=REPLAY_PROFILE)
+    # the bundled recordings were made unconstrained, one request per recorded answer
+    return ProviderSettings(base_url=base_url, model=REPLAY_MODEL, profile=REPLAY_PROFILE,
+                            constrained_calls=False)
 
 
 def endpoint_host(base_url: str) -> str:

@@ -25,7 +25,9 @@ from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls
 
-CallSource = Literal["tool_calls", "text"]
+# "content": the answer's content, held to the call's schema by the server (a constrained
+# round, runtime/run/constrained.py)
+CallSource = Literal["tool_calls", "text", "content"]
 TEXT_SETTING = "text_tool_calls"
 
 

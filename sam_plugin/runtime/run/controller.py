@@ -49,20 +49,21 @@ from sam_plugin.runtime.observe.exploration import explore
 from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observe.regions import RegionIndex, RegionIndexCache, region_index
 from sam_plugin.runtime.ports import ChatModel, Host
+from sam_plugin.runtime.provider.constraint import RoundShape
 from sam_plugin.runtime.provider.probe import Detection, Probe, detect
 from sam_plugin.runtime.provider.probe import apply as apply_detection
-from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
-from sam_plugin.runtime.run import revision
+from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions, StreamListener
+from sam_plugin.runtime.run import budgets, constrained, revision
 from sam_plugin.runtime.run.call_guard import check_calls
 from sam_plugin.runtime.run.collection import (
     CollectedCall,
+    RoundAnswer,
     RoundCall,
     call_format_rejection,
     design_messages,
     is_call_format_error,
     max_rounds,
     offered_tools,
-    read_round,
     round_messages,
 )
 from sam_plugin.runtime.run.design_check import unworthy_spec
@@ -184,6 +185,7 @@ class _Run:
     design_messages: list[dict[str, Any]] = field(default_factory=list)
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
     detection: Detection | None = None  # the server and the profile (provider/probe.py)
+    dropped: set[str] = field(default_factory=set)  # tools whose constraint the server broke
     rounds: int = 0  # collection rounds sent, repair rounds included
     one_call: bool = False  # ask for one tool per round (profile, or the server needs it)
     repairs: RepairBudget = field(default_factory=lambda: RepairBudget(0))
@@ -228,6 +230,12 @@ class _Relay(StreamListener):
         # the provider restarts the stream: views must drop what they showed so far
         if self._spec:
             self._emit("design_delta", {"text": "", "reset": True})
+
+
+def _entities(run: _Run) -> int:
+    """Nodes and elements of the observed target (a call's output bound, budgets.py)."""
+    part = run.observation.part if run.observation is not None else None
+    return part.node_count + part.element_count if part is not None else 0
 
 
 class RunController:
@@ -693,6 +701,7 @@ class RunController:
                     fingerprint=fingerprint,
                     listener=lambda event, data: self._bus.emit(run.run_id, event, data),
                     cache=self._regions,
+                    max_tokens=budgets.design_tokens(self.settings),
                 )
             )
         except ExplorationChangedModel as error:
@@ -726,7 +735,9 @@ class RunController:
         sse_name = ("provider_design_response.sse" if version == 1
                     else f"provider_design_response.{version}.sse")
         try:
-            response = await self._stream(messages, None, relay, sse=sse_name)
+            response = await self._stream(
+                messages, None, relay, sse=sse_name,
+                options=RequestOptions(max_tokens=budgets.design_tokens(self.settings)))
         except ProviderError as error:
             raise _Fail("provider", f"the design request failed: {error}") from None
         # what the analyst sees is what is stored and sent as confirmed (the same filter
@@ -741,7 +752,9 @@ class RunController:
         if response.finish_reason == "length" and spec:
             raise _Fail(
                 "design",
-                "the spec was cut off (the model hit its output limit); shorten the request",
+                f"the spec was cut off at its limit of {budgets.design_tokens(self.settings)} "
+                "tokens (max_tokens; the setting design_max_tokens raises it); shorten the "
+                "request",
             )
         unworthy = unworthy_spec(spec, run.module.title)
         if unworthy:
@@ -865,21 +878,12 @@ class RunController:
             remaining=offered,
             repair=repair,
         )
-        tools = run.module.tool_definitions(offered, strict=caps.strict_tools)
-        run.sse_count += 1
-        name = tool_response_name(run.sse_count)
-        relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data), spec=False)
-        try:
-            response = await self._stream(messages, tools, relay, sse=name)
-        except ProviderError as error:
-            if not is_call_format_error(error.message):
-                raise _Return("provider", f"round {round_number}: {error}") from None
-            run.one_call = True  # the server takes one call per answer: ask for one
-            self._reject(run, round_number, call_format_rejection(error.message, offered,
-                                                                  round_number))
-        known = set(run.module.tool_names.values())
-        answer = read_round(response, offered, known, text_calls=caps.text_tool_calls,
-                            round_number=round_number, guard=self._guard_calls)
+        definitions = run.module.tool_definitions(offered, strict=caps.strict_tools)
+        cut = repair.cut_tokens if repair is not None else None
+        shape = constrained.shape_for(
+            self.settings, definitions, entities=_entities(run), dropped=run.dropped,
+            max_tokens=budgets.after_cut(cut, self.settings) if cut else None)
+        answer = await self._ask_round(run, messages, definitions, shape, offered, round_number)
         self._emit_reconstructed(run, round_number, answer.calls)
         if answer.refused is not None:
             self._reject(run, round_number, answer.refused)
@@ -898,6 +902,52 @@ class RunController:
                 {"round": round_number, "tool": call.name, "source": call.source},
             )
         return taken
+
+    async def _ask_round(self, run: _Run, messages: list[dict[str, Any]],
+                         definitions: list[dict[str, Any]], shape: RoundShape,
+                         offered: list[str], round_number: int) -> RoundAnswer:
+        """One round's request and its answer, read as its shape asked; a constrained request
+        the server refuses or breaks is asked again once, unconstrained (constrained.py)."""
+        caps = self.settings.capabilities
+        known = set(run.module.tool_names.values())
+        for attempt in (shape, constrained.retry_shape(shape, definitions)):
+            run.sse_count += 1
+            name = tool_response_name(run.sse_count)
+            relay = _Relay(lambda event, data: self._bus.emit(run.run_id, event, data),
+                           spec=False)
+            try:
+                response = await self._stream(
+                    constrained.with_format_note(messages, attempt, definitions),
+                    attempt.tools, relay, sse=name, options=attempt.options)
+            except ProviderError as error:
+                if constrained.refused(error, attempt):
+                    self._drop_constraint(run, attempt, round_number, str(error))
+                    continue
+                if not is_call_format_error(error.message):
+                    raise _Return("provider", f"round {round_number}: {error}") from None
+                run.one_call = True  # the server takes one call per answer: ask for one
+                self._reject(run, round_number, call_format_rejection(error.message, offered,
+                                                                      round_number))
+            answer = constrained.read_answer(
+                response, attempt, offered, known, text_calls=caps.text_tool_calls,
+                round_number=round_number, guard=self._guard_calls)
+            if answer is not None:
+                return answer
+            self._drop_constraint(run, attempt, round_number,
+                                  "the answer was not the JSON the constraint asked for")
+            answer = constrained.read_broken(
+                response, offered, known, text_calls=caps.text_tool_calls,
+                round_number=round_number, guard=self._guard_calls)
+            if answer is not None:
+                return answer
+        raise AssertionError("unreachable: the unconstrained attempt always reads")
+
+    def _drop_constraint(self, run: _Run, shape: RoundShape, round_number: int,
+                         reason: str) -> None:
+        run.dropped.add(shape.tool)
+        self._bus.emit(run.run_id, "constraint_dropped", {
+            "round": round_number, "tool": shape.tool, "constraint": shape.constraint,
+            "reason": reason})
 
     def _guard_calls(self, calls: Sequence[RoundCall]) -> None:
         """Size budget, the API key, strict JSON (call_guard): raises CollectionViolation."""
@@ -1282,6 +1332,7 @@ class RunController:
         listener: Any,
         *,
         sse: str,
+        options: RequestOptions,
     ) -> ChatResponse:
         """One provider call; its body goes to the run's ``sse`` file however the call ends
         (success, provider error, timeout or cancel): every byte received is evidence."""
@@ -1289,7 +1340,8 @@ class RunController:
 
         def work(provider: ChatModel) -> Awaitable[ChatResponse]:
             used.append(provider)
-            return provider.stream_chat(messages, tools=tools, listener=listener)
+            return provider.stream_chat(messages, tools=tools, listener=listener,
+                                        options=options)
 
         def received() -> bytes:
             return bytes(getattr(used[0], "received_sse", b"")) if used else b""
