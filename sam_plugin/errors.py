@@ -34,6 +34,9 @@ a broken state), beside ``SamAgentError``::
     │   ├── SubmitRefused(ValueError)          ``submit`` could not start a run
     │   │   └── ControllerBusy                 a run is in progress or waiting for review
     │   ├── ControllerStateError(RuntimeError) an action the current phase does not allow
+    │   ├── RunEnding                          a step of a run ended it early, at a layer
+    │   │   ├── ReturnToReview                 ... back to Review, nothing executed
+    │   │   └── FailRun                        ... as Failed
     │   ├── RevisionRefused(ValueError)        Ask for changes cannot send this remark
     │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
     │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
@@ -44,8 +47,9 @@ a broken state), beside ``SamAgentError``::
     │   └── UsageError                         bad command-line input (exit code 2)
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
-Private control-flow signals (how a controller step ended, a provider stream that broke)
-stay private to their modules: they never leave them.
+Private control-flow signals (a provider stream that broke) stay private to their modules.
+``RunEnding`` is the one signal shared by a package: the step modules of ``runtime/run/``
+raise it, the controller turns it into the run's ending; it never leaves the controller.
 """
 
 from __future__ import annotations
@@ -231,6 +235,29 @@ class ControllerBusy(SubmitRefused):
 
 class ControllerStateError(SamAgentError, RuntimeError):
     """An action that the current phase does not allow (e.g. confirming twice)."""
+
+
+# the layer a run failed or was returned at (result.json ``error.layer``, docs/architecture.md §7)
+ErrorLayer = Literal[
+    "observation", "design", "provider", "tool_call", "compile", "execution", "verification"
+]
+
+
+class RunEnding(SamAgentError):
+    """A step of a run ended it early at ``layer``; the controller writes the ending."""
+
+    def __init__(self, layer: ErrorLayer, message: str):
+        super().__init__(message)
+        self.layer: ErrorLayer = layer
+        self.message = message
+
+
+class ReturnToReview(RunEnding):
+    """Back to Review (``rejected``): nothing was executed; the analyst decides again."""
+
+
+class FailRun(RunEnding):
+    """The run ends Failed at ``layer``."""
 
 
 class RevisionRefused(SamAgentError, ValueError):

@@ -7,6 +7,12 @@
   The one module above it that it may import is ``sam_plugin.errors``, a leaf that imports
   the standard library only (checked here too), so every layer raises the same classes.
 - the product never imports test code (``tests``, pytest and its plugins, hypothesis).
+- compilers never import the runtime; the runtime never imports the front ends (``cli``,
+  ``ui``, ``demo``, ``evaluation``).
+- the step modules of ``runtime/run/`` reach each other only through the run's state and
+  endings: none imports another step module or the controller.
+- code cites docs/architecture.md, never an issue number or the design page outside the
+  repository.
 
 Every import counts, also one inside a function or under ``TYPE_CHECKING``: a lazy import
 is still a dependency.
@@ -15,6 +21,7 @@ is still a dependency.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -142,3 +149,55 @@ def test_every_public_exception_lives_in_the_errors_module_under_one_base() -> N
             if bases & public or any(b.endswith(("Error", "Exception")) for b in bases):
                 elsewhere.append(f"{path.relative_to(ROOT)}: {node.name}")
     assert elsewhere == []
+
+
+# -- the shape of the tree (docs/architecture.md §2) ----------------------------------------
+
+FRONT_ENDS = ("sam_plugin.cli", "sam_plugin.ui", "sam_plugin.demo", "sam_plugin.evaluation")
+# the step modules of one run (docs/architecture.md §2 "Where things are decided once")
+RUN = "sam_plugin.runtime.run"
+STEPS = tuple(f"{RUN}.{name}" for name in ("design", "collect", "compile", "execute",
+                                            "provider_call"))
+
+
+def test_the_compilers_never_import_the_runtime() -> None:
+    assert violations(sources("compilers"), ("sam_plugin.runtime",)) == []
+
+
+def test_the_runtime_never_imports_a_front_end() -> None:
+    assert violations(sources("runtime"), FRONT_ENDS) == []
+
+
+def test_run_steps_reach_each_other_only_through_the_state_and_the_endings() -> None:
+    found = []
+    for path in sources("runtime/run"):
+        name = module_name(path)
+        if name == f"{RUN}.controller":
+            continue  # the controller orders the steps
+        others = tuple(s for s in (*STEPS, f"{RUN}.controller") if s != name)
+        found += [f"{path.relative_to(ROOT)} imports {imported}"
+                  for imported in imported_modules(path) if within(imported, others)]
+    assert sorted(set(found)) == []
+
+
+COMMENT_REFERENCES = re.compile(r"\b[Ii]ssues? #?\d+|DESIGN\.md|DESIGN §")
+
+
+def test_code_cites_the_architecture_page_never_an_issue_or_the_design_page() -> None:
+    found = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if COMMENT_REFERENCES.search(line):
+                found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert found == []
+
+
+def test_the_step_rule_sees_a_step_importing_another(tmp_path: Path, monkeypatch) -> None:
+    run = tmp_path / "sam_plugin" / "runtime" / "run"
+    run.mkdir(parents=True)
+    (run / "design.py").write_text("from sam_plugin.runtime.run import collect\n")
+    (run / "state.py").write_text("from sam_plugin.runtime.run.phases import Phase\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "sam_plugin")
+    with pytest.raises(AssertionError, match="design.py imports sam_plugin.runtime.run.collect"):
+        test_run_steps_reach_each_other_only_through_the_state_and_the_endings()

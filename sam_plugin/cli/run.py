@@ -131,7 +131,8 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     progress = _Progress(err)
     controller.subscribe(progress)
     try:
-        phase = await controller.submit(request, args.mode, target, explore=args.explore)
+        phase = await controller.submit(request, args.mode, target, explore=args.explore,
+                                        source="cli")
     except SubmitRefused as refused:
         raise UsageError(str(refused)) from None
     progress.end_stream()

@@ -10,11 +10,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.evidence import Check, Prediction
 from sam_plugin.compilers.plan import PlanDetail
 
 # defined in sam_plugin.errors; still importable from here for code written before it
@@ -167,6 +168,17 @@ class DomainModule(Protocol):
     def operations(self, fragment: Fragment) -> list[CallOperation]:
         """The operations of one compiled call, as the binding compares them with the spec's
         steps (docs/architecture.md §4 "The spec")."""
+        ...
+
+    def record_values(self, run_dir: Path, model: Any) -> None:
+        """Before the run: the values ``value_checks`` compares, as observed, kept in the
+        run directory (the drift check keeps them valid until execution). A domain whose
+        calls set no values records nothing."""
+        ...
+
+    def value_checks(self, run_dir: Path, model: Any) -> list[Check]:
+        """After the readback: one check per value the run's calls set, read from the live
+        ``model`` (never from the prediction); ``[]`` when the calls set none."""
         ...
 
     def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:

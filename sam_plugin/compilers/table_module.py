@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Protocol
 
 from pydantic import BaseModel
 
 from sam_plugin.compilers import routing, schema_common
+from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.plan import PlanDetail, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
 from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
@@ -23,6 +25,8 @@ from sam_plugin.errors import CompileError
 ContextChecks = Callable[[CompileContext], list[Diagnostic]]
 Operations = Callable[[Fragment], list[CallOperation]]
 Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
+ValueRecorder = Callable[[Path, Any], None]  # (run dir, live model)
+ValueChecker = Callable[[Path, Any], list[Check]]
 
 
 class Prompts(Protocol):
@@ -41,6 +45,14 @@ class ToolCompiler:
 
 
 def _no_context_checks(ctx: CompileContext) -> list[Diagnostic]:
+    return []
+
+
+def _record_nothing(run_dir: Path, model: Any) -> None:
+    return None
+
+
+def _no_value_checks(run_dir: Path, model: Any) -> list[Check]:
     return []
 
 
@@ -64,6 +76,9 @@ class TableDrivenModule:
     context_checks: ContextChecks = _no_context_checks
     # the plan's words for compiled calls; modules without a shadow run use the generic one
     describer: Describer = generic_detail
+    # the values a run's calls set, recorded before it and read back after it (Property)
+    value_recorder: ValueRecorder = _record_nothing
+    value_checker: ValueChecker = _no_value_checks
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
@@ -113,3 +128,9 @@ class TableDrivenModule:
 
     def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
         return self.describer(fragments, ctx)
+
+    def record_values(self, run_dir: Path, model: Any) -> None:
+        self.value_recorder(run_dir, model)
+
+    def value_checks(self, run_dir: Path, model: Any) -> list[Check]:
+        return self.value_checker(run_dir, model)

@@ -1,4 +1,4 @@
-"""report.json (DESIGN.md §6), report.md and a PNG bar chart of outcomes per layer."""
+"""report.json (docs/architecture.md §6), report.md and a PNG bar chart of outcomes per layer."""
 
 from __future__ import annotations
 

@@ -38,7 +38,8 @@ RERECORD = frozenset({"stale", "mismatch", "skipped"})
 
 
 class KindResult(BaseModel):
-    """One task through one kind of run (pipeline or baseline): DESIGN.md §6 fields."""
+    """One task through one kind of run (pipeline or baseline): the report fields of
+    docs/architecture.md §6."""
 
     outcome: Outcome
     status: str  # run status (verified, failed, rejected, ...) or the baseline's
@@ -260,7 +261,7 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
                                    policy=run_policy(options.repairs),
                                    server_probe=source.server_probe)
-        await controller.submit(task.request, task.mode, target)
+        await controller.submit(task.request, task.mode, target, source="eval")
         await answer_yes(controller, task.mode, target)
     finally:
         exchanges.close()

@@ -22,7 +22,7 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
     {
         "observation_completed",
         "design_received",
-        "revision_requested",  # Ask for changes (issue 16; additive)
+        "revision_requested",  # Ask for changes
         "design_confirmed",
         "tool_call_reconstructed",
         "tool_call_collected",
@@ -34,23 +34,23 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
         "readback_verified",
         "returned_to_review",
         "run_failed",
-        # issue 8: the read-only exploration phase, one event per turn and per query
+        # the read-only exploration phase, one event per turn and per query
         "exploration_started",
         "exploration_query",
         "exploration_turn",
         "exploration_completed",
-        # issue 12: snapshot, restore and undo
+        # snapshot, restore and undo (docs/architecture.md §5)
         "snapshot_taken",
         "restore_completed",
         "restore_failed",
         "run_undone",
         "server_detected",
         "constraint_dropped",
-        # issue 11: the plan gate
+        # the plan gate (docs/architecture.md §5 "Plan")
         "plan_shown",
         "plan_approved",
         "plan_declined",
-        # issue 13: a rejected call or a compile diagnostic gets a bounded repair round
+        # a rejected call or a compile diagnostic gets a bounded repair round
         "repair_requested",
     }
 )

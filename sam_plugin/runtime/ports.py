@@ -1,14 +1,18 @@
-"""The controller's two ports: the host it executes in and the chat model it asks.
+"""The controller's ports: the host it executes in and the chat model it asks.
 
 Typed as ``Protocol``s (as pydantic-ai types its ``Model``), beside the compilers'
 ``DomainModule``: ``HostGateway`` and ``ChatProvider`` implement them, and so do the tests'
-fakes, without inheriting from anything.
+fakes, without inheriting from anything. What only some implementations can do is a
+protocol of its own, asked with ``isinstance``: a host that keeps the script's snapshot
+(``SnapshotHost``: restore and undo), a chat model that keeps the bytes it received
+(``RecordingChatModel``: evidence of a call that failed).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Literal, Protocol, runtime_checkable
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
@@ -26,6 +30,44 @@ class Receipt(Protocol):
 
     @property
     def nothing_changed(self) -> bool: ...  # it failed before its first mutation
+
+    @property
+    def stage(self) -> Literal["refused", "preflight", "mutation", "postflight"] | None:
+        """The last stage the script announced; "refused": the guard refused it unrun."""
+        ...
+
+    @property
+    def snapshot(self) -> Literal["taken", "unavailable", "none"] | None:
+        """The script's snapshot; None: this host takes part in no snapshots at all."""
+        ...
+
+    @property
+    def missing(self) -> Sequence[str]: ...  # the host calls a snapshot needs and lacks
+
+    @property
+    def restored(self) -> bool | None:
+        """After a failure past the snapshot: whether the script's own restore put the part
+        back (None: it did not try)."""
+        ...
+
+    @property
+    def restore_error(self) -> str | None: ...
+
+    @property
+    def restore_left(self) -> Sequence[str]: ...  # what still differs after that restore
+
+
+class RestoreOutcome(Protocol):
+    """A restore the host did (``host_gateway.RestoreOutcome``)."""
+
+    @property
+    def restored(self) -> bool: ...
+
+    @property
+    def error(self) -> str | None: ...
+
+    @property
+    def left(self) -> Sequence[str]: ...
 
 
 class Host(Protocol):
@@ -45,6 +87,23 @@ class Host(Protocol):
     def execute(self, script: str, target: Target, output_dir: Path) -> Receipt: ...
 
 
+@runtime_checkable
+class SnapshotHost(Protocol):
+    """A host that keeps the last script's snapshot (plain data, outside the model tree):
+    it can put the part back, and keep the snapshot for an undo (docs/architecture.md §5)."""
+
+    @property
+    def has_snapshot(self) -> bool: ...
+
+    def restore(self, target: Target) -> RestoreOutcome: ...
+
+    def keep_snapshot(self, path: Path) -> int: ...  # bytes written
+
+    def forget_snapshot(self) -> None: ...
+
+    def undo(self, target: Target, path: Path) -> RestoreOutcome: ...  # from a kept snapshot
+
+
 class ChatModel(Protocol):
     """An OpenAI-compatible streaming chat endpoint (``provider.ChatProvider``)."""
 
@@ -58,3 +117,11 @@ class ChatModel(Protocol):
     ) -> ChatResponse: ...
 
     async def aclose(self) -> None: ...
+
+
+@runtime_checkable
+class RecordingChatModel(Protocol):
+    """A chat model that keeps every byte of its last response as it arrived."""
+
+    @property
+    def received_sse(self) -> bytes: ...

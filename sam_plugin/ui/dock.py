@@ -69,7 +69,7 @@ log = logging.getLogger(__name__)
 # Mesh), spelled here so that the dock opens without importing every domain
 MODES = tuple((mode, mode.capitalize()) for mode in registry.MODES)
 VIEWPORT_NAME = "Viewport: 1"
-CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second (issue 7)
+CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second
 STREAMING_PHASES = STREAMING
 BUSY_PHASES = BUSY
 
@@ -459,7 +459,7 @@ class SamAgentDock(QDockWidget):
         self._explore_chosen = True
 
     def _update_explore_default(self) -> None:
-        """Exploration defaults to on for parts above the size threshold (issue 8)."""
+        """Exploration defaults to on for parts above the size threshold."""
         from sam_plugin.runtime.observe.exploration import explore_by_default
 
         if self._explore_chosen:
@@ -784,7 +784,7 @@ class SamAgentDock(QDockWidget):
                 self.set_status(plan_words(self.controller.plan))
             elif phase not in {"complete", "failed", "cancelled", "review"}:
                 self.set_status(phase_words(phase, self._progress))
-        elif name == "repair_requested":  # issue 13: the status line names the repair round
+        elif name == "repair_requested":  # the status line names the repair round
             self.set_status(tr("Repair {repair}/{of}: {tool} — {headline}").format(
                 repair=data.get("repair", ""), of=data.get("of", ""),
                 tool=data.get("tool", ""), headline=data.get("headline", "")))

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sam_plugin.runtime.verify.property_verifier import values_table
+from sam_plugin.compilers.property.value_checks import values_table
 from sam_plugin.ui.audit_findings import Finding, audit_findings
 from sam_plugin.ui.check_words import check_name, check_value
 from sam_plugin.ui.i18n import tr

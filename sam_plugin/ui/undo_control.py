@@ -1,4 +1,4 @@
-"""The dock's ``undoButton`` and the host-capability notice (issue 12).
+"""The dock's ``undoButton`` and the host-capability notice (docs/architecture.md §5).
 
 The button undoes the last verified run while the part still has that run's
 after-fingerprint; otherwise it is disabled and its tooltip says why. The notice says at load

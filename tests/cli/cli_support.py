@@ -99,6 +99,17 @@ class StubQuadModule:
     def collection_prompt(self, language: str = "en") -> str:
         return "Call the offered tools."
 
+    def describe(self, fragments: Any, ctx: Any) -> Any:
+        from sam_plugin.compilers.plan import generic_detail
+
+        return generic_detail(fragments, ctx)
+
+    def record_values(self, run_dir: Any, model: Any) -> None:
+        """No values to read back: the plan's checks say it all."""
+
+    def value_checks(self, run_dir: Any, model: Any) -> list:
+        return []
+
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)
         if not match:

@@ -136,7 +136,8 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
         settings,
     )
 
-    from sam_plugin.runtime.run.controller import SCRIPT_REFUSED, RunController
+    from sam_plugin.runtime.run.controller import RunController
+    from sam_plugin.runtime.run.execute import SCRIPT_REFUSED
 
     saved = sam.mdb
     sam.mdb = sam.database.Mdb()

@@ -157,9 +157,17 @@ class FakeHost:
 
 @dataclass
 class _Receipt:
+    """The host's receipt (runtime/ports.py ``Receipt``) of a host that keeps no snapshots."""
+
     status: str
     traceback: str | None
     nothing_changed: bool = False
+    stage: str | None = None
+    snapshot: str | None = None
+    missing: tuple[str, ...] = ()
+    restored: bool | None = None
+    restore_error: str | None = None
+    restore_left: tuple[str, ...] = ()
 
 
 def fake_compose(
@@ -197,6 +205,17 @@ class FakePartModule:
 
     def collection_prompt(self, language: str = "en") -> str:
         return "COLLECTION PROMPT: call the offered tools."
+
+    def describe(self, fragments: Any, ctx: Any) -> Any:
+        from sam_plugin.compilers.plan import generic_detail
+
+        return generic_detail(fragments, ctx)
+
+    def record_values(self, run_dir: Any, model: Any) -> None:
+        """No values to read back: the plan's checks say it all."""
+
+    def value_checks(self, run_dir: Any, model: Any) -> list:
+        return []
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)

@@ -129,7 +129,8 @@ def test_an_unexpected_error_quoting_the_key_never_writes_it(tmp_path, caplog):
 
 def test_a_failure_in_the_preflight_says_the_part_was_not_modified(tmp_path):
     from sam_plugin.runtime.host_gateway import ExecutionReceipt
-    from sam_plugin.runtime.run.controller import PARTIAL_WARNING, PREFLIGHT_STOPPED
+    from sam_plugin.runtime.run.controller import PARTIAL_WARNING
+    from sam_plugin.runtime.run.execute import PREFLIGHT_STOPPED
 
     class PreflightStop(FakeHost):
         def execute(self, script, target, output_dir):

@@ -146,3 +146,30 @@ def test_without_constraint_the_rounds_are_as_before_but_bounded(tmp_path):
     assert result.status == "verified"
     assert [(r.options.response_format, r.options.max_tokens) for r in provider.requests] == [
         (None, 300), (None, 700), (None, 700)]
+
+
+def test_a_design_answer_cut_at_its_bound_gets_one_repair_with_twice_the_bound(tmp_path):
+    provider = ScriptedProvider(answer("Build one QUAD plate of 1 x 1 and then", "length"),
+                                design(SPEC), calls(("build_part", GOOD)),
+                                calls(("audit_part", {})))
+    result, events, _ = run(tmp_path, provider, "generic", design_max_tokens=400)
+    assert result.status == "verified"
+    first, again = provider.requests[0], provider.requests[1]
+    assert (first.options.max_tokens, again.options.max_tokens) == (400, 800)
+    assert "cut off at its limit of 400 tokens" in again.messages[-1]["content"]
+    requested = [e for e in events if e["event"] == "repair_requested"]
+    assert requested[0]["layer"] == "design"
+    assert (tmp_path / "runs" / result.run_id / "provider_design_response.repair.sse").is_file()
+
+
+def test_a_design_answer_cut_twice_fails_at_design_saying_so(tmp_path):
+    cut = answer("Build one QUAD plate of 1 x 1 and then", "length")
+    provider = ScriptedProvider(cut, cut)
+    runs = tmp_path / "runs"
+    controller = RunController(
+        runs_dir=runs, settings=settings(profile="generic"), policy=policy(),
+        host=FakeHost(journal=runs / "submissions.jsonl"), provider_factory=provider.factory,
+        module_factory=lambda mode: FakePartModule(), composer=fake_compose)
+    assert asyncio.run(controller.submit("plate", "part", TARGET)) == Phase.FAILED
+    assert controller.result.error.layer == "design"
+    assert "cut off again at its output limit" in controller.result.error.message

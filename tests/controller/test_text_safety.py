@@ -53,7 +53,7 @@ def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_t
 
 
 def test_streamed_reasoning_is_filtered_too(tmp_path):
-    from sam_plugin.runtime.run.controller import _Relay
+    from sam_plugin.runtime.run.provider_call import _Relay
 
     seen: list[str] = []
     relay = _Relay(lambda event, data: seen.append(data["text"]), spec=False)

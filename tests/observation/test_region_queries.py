@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from sam_plugin.errors import QueryError
-from sam_plugin.runtime.observe.regions import RegionIndexCache, query_regions
+from sam_plugin.runtime.observe.region_query import query_regions
+from sam_plugin.runtime.observe.regions import RegionIndexCache
 
 
 @pytest.fixture

@@ -9,11 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from samConstants import BEAM, TRI
 
+from sam_plugin.runtime.observe.region_grid import grid_divisions
+from sam_plugin.runtime.observe.region_schema import DEFAULT_GRID_CELLS
 from sam_plugin.runtime.observe.regions import (
-    DEFAULT_GRID_CELLS,
     RegionIndexCache,
     build_region_index,
-    grid_divisions,
     region_index,
 )
 

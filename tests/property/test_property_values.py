@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sam_plugin.runtime.verify.property_verifier import (
+from sam_plugin.compilers.property.value_checks import (
     property_value_checks,
     record_before,
     values_table,

@@ -15,7 +15,7 @@ from scenarios import FAULT_MATRIX
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.runtime.events import read_events
-from sam_plugin.runtime.run import controller as controller_module
+from sam_plugin.runtime.run import execute as controller_module  # where verify is called
 
 
 def _calls_in_a_clean_run(sam: Any, tmp_path: Any, scenario: Any) -> int:

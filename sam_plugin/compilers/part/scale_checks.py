@@ -1,4 +1,4 @@
-"""Checks judged against the part's own scale (issue 11), not ``== 0``.
+"""Checks judged against the part's own scale (docs/architecture.md §4), not ``== 0``.
 
 - A direction (rotate axis, mirror normal) shorter than ``DIRECTION_FLOOR`` times the part's
   size is degenerate: normalising 1e-300 underflows, and no analyst means it.

@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.property import actions, assign, audit, define, describe, prompts
+from sam_plugin.compilers.property import (
+    actions,
+    assign,
+    audit,
+    define,
+    describe,
+    prompts,
+    value_checks,
+)
 from sam_plugin.compilers.property.ir import AssignProperty, AuditProperty, DefineProperty
 from sam_plugin.compilers.property.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
 from sam_plugin.compilers.property.schemas import DESCRIPTIONS, SCHEMAS
@@ -29,4 +37,6 @@ MODULE = TableDrivenModule(
     vocabulary=actions.VOCABULARY,
     call_operations=actions.operations,
     describer=describe.describe,
+    value_recorder=value_checks.record_before,
+    value_checker=value_checks.property_value_checks,
 )

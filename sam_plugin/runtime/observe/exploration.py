@@ -62,11 +62,8 @@ from sam_plugin.runtime.observe.detail import (
     ENTITY_QUERY_SCHEMA,
     query_entities,
 )
-from sam_plugin.runtime.observe.regions import (
-    REGION_QUERY_SCHEMA,
-    RegionIndexCache,
-    query_regions,
-)
+from sam_plugin.runtime.observe.region_query import REGION_QUERY_SCHEMA, query_regions
+from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.provider.types import (
     ChatResponse,
     RequestOptions,

@@ -12,6 +12,8 @@ and connected components by rounds of hooking and pointer jumping (``_component_
 
 The index is computed once per observation and cached by the geometry fingerprint
 (``region_index``); the fingerprint itself is the observation layer's (L0/L1) business.
+Its schema is ``region_schema.py``, the grid and the station lines ``region_grid.py``, the
+exploration's ``query_regions`` tool ``region_query.py``.
 
 How the controller uses it, right after ``observe`` (the compact JSON goes into the design
 request next to L0/L1, and into ``workspace.json`` if wanted)::
@@ -23,131 +25,38 @@ request next to L0/L1, and into ``workspace.json`` if wanted)::
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
-from pydantic import BaseModel, ConfigDict, Field
 
 from sam_plugin.errors import QueryError
+from sam_plugin.runtime.observe.region_grid import grid_index, station_lines
+from sam_plugin.runtime.observe.region_schema import (
+    AXES,
+    DEFAULT_GRID_CELLS,
+    DEFAULT_STATIONS,
+    MAX_COMPONENTS,
+    MAX_SETS,
+    BBox,
+    ComponentRegion,
+    LabelRange,
+    RegionIndex,
+    SetRegion,
+    ShapeRegion,
+    Vec3,
+    round_sig,
+)
 from sam_plugin.samops.readback import (
     PartMesh,
-    mesh_of,
     read_mesh,
     read_nodes,
     recent_mesh,
     run_start,
 )
-
-REGIONS_SCHEMA = "sam-agent/regions/1"
-AXES: tuple[str, str, str] = ("x", "y", "z")
-AxisName = Literal["x", "y", "z"]
-
-DEFAULT_GRID_CELLS = 64
-DEFAULT_STATIONS = 11
-MAX_COMPONENTS = 12
-MAX_SETS = 24
-_SIGNIFICANT = 6  # digits kept for coordinates in the index (it is an index, not geometry)
-
-Vec3 = tuple[float, float, float]
-BBox = tuple[Vec3, Vec3]
-LabelRange = tuple[int, int]
-
-
-def round_sig(value: float) -> float:
-    """``value`` with 6 significant digits: ``4999.99999999`` -> ``5000.0``."""
-    return float(f"{value:.{_SIGNIFICANT}g}")
-
-
-# -- the schema ----------------------------------------------------------------------------
-
-
-class _Compact(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-class ComponentRegion(_Compact):
-    """A set of elements connected through shared nodes (free nodes belong to none)."""
-
-    id: int
-    nodes: int
-    elements: int
-    bbox: BBox
-    node_labels: LabelRange
-    element_labels: LabelRange
-    shapes: dict[str, int]
-
-
-class GridIndex(_Compact):
-    """A coarse grid over the part's bounding box; only occupied cells are listed.
-
-    Cell ``(i, j, k)`` spans ``origin + (i, j, k) * cell_size`` to one cell further; a node
-    counts in the cell that holds it, an element in the cell of its first node.
-    """
-
-    origin: Vec3
-    cell_size: Vec3
-    divisions: tuple[int, int, int]
-    columns: tuple[str, ...] = ("i", "j", "k", "nodes", "elements")
-    cells: list[tuple[int, int, int, int, int]]
-
-
-class SetRegion(_Compact):
-    name: str
-    nodes: int
-    elements: int
-    bbox: BBox | None
-
-
-class ShapeRegion(_Compact):
-    shape: str
-    elements: int
-    bbox: BBox
-    element_labels: LabelRange
-
-
-class Station(_Compact):
-    """The slab ``span`` of the longest axis around position ``at``: what lies there."""
-
-    at: float
-    span: tuple[float, float]
-    nodes: int
-    elements: int
-    bbox: BBox | None
-
-
-class StationLines(_Compact):
-    axis: AxisName
-    stations: list[Station]
-
-
-class RegionIndex(_Compact):
-    """L2 of the observation: ``model_dump_json()`` is the compact form that goes into prompts."""
-
-    schema_id: str = REGIONS_SCHEMA
-    fingerprint: str
-    nodes: int
-    elements: int
-    free_nodes: int
-    bbox: BBox | None
-    node_labels: LabelRange | None
-    element_labels: LabelRange | None
-    longest_axis: AxisName | None
-    components_total: int
-    components: list[ComponentRegion]
-    shapes: list[ShapeRegion]
-    sets_total: int
-    sets: list[SetRegion]
-    grid: GridIndex | None
-    stations: StationLines | None
-    notes: list[str] = Field(default_factory=list)
-
 
 # -- reading the part once -----------------------------------------------------------------
 
@@ -393,99 +302,6 @@ def _sets(part: Any, points_of: Callable[[np.ndarray], np.ndarray],
                                  bbox=bbox))
     return regions, len(existing)
 
-
-# -- grid ----------------------------------------------------------------------------------
-
-
-def grid_divisions(extent: Sequence[float], budget: int) -> tuple[int, int, int]:
-    """Cells per axis, about cubic, at most ``budget`` in all; a flat axis gets one cell.
-
-    A first guess from the volume, coarsened until it fits, then refined one axis at a time
-    (the axis with the longest cells first) while the budget allows.
-    """
-    longest = max(extent)
-    if longest <= 0:
-        return (1, 1, 1)
-    active = [a for a, e in enumerate(extent) if e > longest * 1e-6]
-    size = math.prod(extent[a] for a in active) ** (1 / len(active)) / budget ** (
-        1 / len(active))
-    while True:
-        divisions = [1, 1, 1]
-        for a in active:
-            divisions[a] = max(1, math.ceil(extent[a] / size))
-        if math.prod(divisions) <= budget:
-            break
-        size *= 1.05
-    while True:
-        for a in sorted(active, key=lambda a: -extent[a] / divisions[a]):
-            if math.prod(divisions) // divisions[a] * (divisions[a] + 1) <= budget:
-                divisions[a] += 1
-                break
-        else:
-            return (divisions[0], divisions[1], divisions[2])
-
-
-def _grid(coordinates: np.ndarray, low: Vec3, high: Vec3, budget: int,
-          first_positions: np.ndarray) -> GridIndex:
-    extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
-    nx, ny, nz = grid_divisions(extent, budget)
-    # key (i * ny + j) * nz + k; an axis of one cell adds nothing
-    keys = np.zeros(len(coordinates), dtype=np.int64)
-    for axis, (count, stride) in enumerate(((nx, ny * nz), (ny, nz), (nz, 1))):
-        if count > 1:
-            # scaled just below count/extent so the far face falls in the last cell
-            scale = count / extent[axis] * (1 - 1e-9)
-            cell = ((coordinates[:, axis] - low[axis]) * scale).astype(np.int64)
-            keys += cell * stride if stride > 1 else cell
-    node_counts = np.bincount(keys)
-    element_counts = np.bincount(keys[first_positions], minlength=len(node_counts))
-    cells = []
-    for key in np.flatnonzero(node_counts).tolist():
-        i, rest = divmod(key, ny * nz)
-        j, k = divmod(rest, nz)
-        cells.append((i, j, k, int(node_counts[key]), int(element_counts[key])))
-    cell_size = tuple(round_sig(e / n) for e, n in zip(extent, (nx, ny, nz), strict=True))
-    return GridIndex(origin=tuple(map(round_sig, low)), cell_size=cell_size,
-                     divisions=(nx, ny, nz), cells=cells)
-
-
-# -- stations ------------------------------------------------------------------------------
-
-
-def _stations(coordinates: np.ndarray, axis: int, low: float, high: float, count: int,
-              first_positions: np.ndarray) -> StationLines:
-    """``count`` evenly spaced stations from end to end; each owns the slab nearest to it."""
-    scale = (count - 1) / (high - low)
-    pitch = 1 / scale
-    keys = ((coordinates[:, axis] - low) * scale + 0.5).astype(np.int64)
-    node_counts = np.bincount(keys, minlength=count).tolist()
-    element_counts = np.bincount(keys[first_positions], minlength=count).tolist()
-    # each station's extent per axis, by scatter-min/max of every node into its station
-    lows = np.full((3, count), np.inf)
-    highs = np.full((3, count), -np.inf)
-    for column in range(3):
-        values = coordinates[:, column]
-        np.minimum.at(lows[column], keys, values)
-        np.maximum.at(highs[column], keys, values)
-    lows_list, highs_list = lows.T.tolist(), highs.T.tolist()
-    stations = []
-    for number in range(count):
-        at = low + number * pitch
-        size = node_counts[number]
-        bbox = None
-        if size:
-            bbox = (tuple(map(round_sig, lows_list[number])),
-                    tuple(map(round_sig, highs_list[number])))
-        stations.append(Station(
-            at=round_sig(at),
-            span=(round_sig(max(low, at - pitch / 2)), round_sig(min(high, at + pitch / 2))),
-            nodes=size,
-            elements=element_counts[number],
-            bbox=bbox,
-        ))
-    return StationLines(axis=AXES[axis], stations=stations)
-
-
 # -- the index -----------------------------------------------------------------------------
 
 
@@ -554,8 +370,8 @@ def build_region_index(
         shapes=_shapes(arrays, kinds, whole, free, positions),
         sets_total=sets_total,
         sets=set_regions,
-        grid=_grid(coordinates, low, high, grid_cells, first_positions),
-        stations=_stations(coordinates, axis, low[axis], high[axis], stations, first_positions)
+        grid=grid_index(coordinates, low, high, grid_cells, first_positions),
+        stations=station_lines(coordinates, axis, low[axis], high[axis], stations, first_positions)
         if extent[axis] > 0 and stations >= 2 else None,
         notes=notes,
     )
@@ -606,96 +422,8 @@ def region_index(part: Any, fingerprint: str, *, arrays: MeshArrays | None = Non
     return index
 
 
-# -- query_regions: the L2 index on demand, whole or zoomed into a box ---------------------
-
-REGION_SECTIONS: tuple[str, ...] = ("all", "components", "grid", "sets", "shapes", "stations")
-_VEC3 = {"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3}
-
-REGION_QUERY_SCHEMA: dict[str, Any] = {
-    "type": "object",
-    "additionalProperties": False,
-    "properties": {
-        "section": {"enum": list(REGION_SECTIONS),
-                    "description": "which part of the region index to return (default all)"},
-        "box": {
-            "type": "object",
-            "additionalProperties": False,
-            "required": ["min", "max"],
-            "properties": {"min": _VEC3, "max": _VEC3},
-            "description": "zoom: index only nodes inside this box and elements whose nodes "
-                           "are all inside, with a grid of the same budget over the box",
-        },
-        "grid_cells": {"type": "integer", "minimum": 1, "maximum": 256,
-                       "description": f"grid cell budget (default {DEFAULT_GRID_CELLS})"},
-        "stations": {"type": "integer", "minimum": 2, "maximum": 41,
-                     "description": f"stations along the longest axis (default "
-                                    f"{DEFAULT_STATIONS})"},
-        "names": {"type": "array", "items": {"type": "string", "minLength": 1},
-                  "minItems": 1, "maxItems": 64,
-                  "description": "section=sets only: the sets to describe"},
-    },
-}
-_REGION_VALIDATOR = Draft202012Validator(REGION_QUERY_SCHEMA)
-_SECTION_FIELDS = {"components": ("components_total", "components"), "grid": ("grid",),
-                   "sets": ("sets_total", "sets"), "shapes": ("shapes",),
-                   "stations": ("stations",)}
-
-
-def validate_region_query(arguments: Any) -> dict[str, Any]:
-    if not isinstance(arguments, dict):
-        raise QueryError(f"arguments: expected an object; got {type(arguments).__name__}")
-    error = best_match(_REGION_VALIDATOR.iter_errors(arguments))
-    if error is not None:
-        path = ".".join(str(p) for p in error.absolute_path) or "arguments"
-        legal = ""
-        if error.validator == "additionalProperties":
-            legal = f"; legal fields: {', '.join(REGION_QUERY_SCHEMA['properties'])}"
-        raise QueryError(f"{path}: {error.message}{legal}")
-    if "names" in arguments and arguments.get("section") != "sets":
-        raise QueryError("names: only used with section='sets'")
-    box = arguments.get("box")
-    if box is not None and any(lo > hi for lo, hi in zip(box["min"], box["max"], strict=True)):
-        raise QueryError(f"box.min: every coordinate of min must be <= max; got min "
-                               f"{box['min']}, max {box['max']}")
-    return arguments
-
-
-def query_regions(part: Any, arguments: Any, *, fingerprint: str,
-                  cache: RegionIndexCache | None = None) -> dict[str, Any]:
-    """Answer one ``query_regions`` call (reads only); raises ``QueryError``."""
-    query = validate_region_query(arguments)
-    if part is None:
-        raise QueryError("part: the target part does not exist; there is nothing to query")
-    section = query.get("section", "all")
-    box = query.get("box")
-    grid_cells = query.get("grid_cells", DEFAULT_GRID_CELLS)
-    stations = query.get("stations", DEFAULT_STATIONS)
-    answer: dict[str, Any] = {"section": section}
-    if box is not None:
-        low, high = box["min"], box["max"]
-        bounds = {"xMin": low[0], "yMin": low[1], "zMin": low[2],
-                  "xMax": high[0], "yMax": high[1], "zMax": high[2]}
-        arrays = mesh_of(tuple(part.nodes.getByBoundingBox(**bounds)),
-                         tuple(part.elements.getByBoundingBox(**bounds)))
-        index = build_region_index(part, fingerprint, arrays=arrays, grid_cells=grid_cells,
-                                   stations=stations, include_sets=False)
-        answer["box"] = box
-        answer["note"] = ("zoomed: nodes inside the box and elements whose nodes are all "
-                          "inside; components and free nodes are counted inside the box only")
-    elif grid_cells != DEFAULT_GRID_CELLS or stations != DEFAULT_STATIONS:
-        index = build_region_index(part, fingerprint, grid_cells=grid_cells, stations=stations)
-    else:
-        index = region_index(part, fingerprint, cache=cache)
-    if section == "sets" and "names" in query:
-        labels, points = read_nodes(tuple(part.nodes))
-        places = _Positions(labels)
-        regions, total = _sets(part, lambda wanted: points[places(wanted)], query["names"])
-        answer.update(sets_total=total, sets=[r.model_dump(mode="json") for r in regions])
-        return answer
-    dumped = index.model_dump(mode="json")
-    if section == "all":
-        answer.update(dumped)
-    else:
-        answer.update({key: dumped[key] for key in _SECTION_FIELDS[section]})
-        answer["notes"] = dumped["notes"]
-    return answer
+def named_set_regions(part: Any, names: Sequence[str]) -> tuple[list[SetRegion], int]:
+    """The regions of the sets ``names`` (of all sets, how many there are)."""
+    labels, points = read_nodes(tuple(part.nodes))
+    places = _Positions(labels)
+    return _sets(part, lambda wanted: points[places(wanted)], names)

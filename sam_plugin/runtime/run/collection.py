@@ -25,9 +25,9 @@ from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls
 
-# "content": the answer's content, held to the call's schema by the server (a constrained
-# round, runtime/run/constrained.py)
-CallSource = Literal["tool_calls", "text", "content"]
+# "text": recovered from the message content; "content": the content of a round held to the
+# call's schema (runtime/run/constrained.py); "given": handed to ``plan_calls`` by its caller
+CallSource = Literal["tool_calls", "text", "content", "given"]
 TEXT_SETTING = "text_tool_calls"
 
 
@@ -38,7 +38,7 @@ class CollectedCall(BaseModel):
     call_id: str
     tool: str
     arguments: str
-    source: CallSource = "tool_calls"  # "text": recovered from the message content
+    source: CallSource = "tool_calls"
     repair: int = 0  # the repair round that delivered it (0: a first answer)
 
 

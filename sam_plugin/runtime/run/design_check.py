@@ -1,5 +1,6 @@
-"""Specs worth confirming (issue 13): a design answer that is empty, or says nothing beyond
-its capability line (or the expected-results line), is never offered for confirmation.
+"""Specs worth confirming (docs/architecture.md §1): a design answer that is empty, or says
+nothing beyond its capability line (or the expected-results line), is never offered for
+confirmation.
 
 (What the design request says about the target, in plain words, is design_context.py.)
 """

@@ -53,7 +53,11 @@ _START = frozenset({Phase.OBSERVING})
 
 TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     Phase.IDLE: _START,
-    Phase.OBSERVING: frozenset({Phase.EXPLORING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
+    # Observing -> Compiling: a run from a confirmed spec and given calls (``plan_calls``):
+    # no design request, no collection, the same compile chain and plan
+    Phase.OBSERVING: frozenset(
+        {Phase.EXPLORING, Phase.DESIGNING, Phase.COMPILING, Phase.FAILED, Phase.CANCELLED}
+    ),
     Phase.EXPLORING: frozenset({Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.DESIGNING: frozenset({Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     # Review -> Designing: the analyst asked for changes to the spec (still no tools)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
 from sam_plugin.compilers.expectations import Expectations, parse_expectations
-from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, generic_detail
+from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.runtime.config.policy import PLAN_WAITS
 
@@ -33,8 +33,7 @@ def build_plan(
     script_sha256: str,
 ) -> tuple[Plan, PlanDetail]:
     """The plan and the module's detail (its predicted part); CompileError propagates (I7)."""
-    describe = getattr(module, "describe", None)
-    detail = describe(fragments, ctx) if describe is not None else generic_detail(fragments, ctx)
+    detail = module.describe(fragments, ctx)
     expectations = parse_expectations(spec)
     after = _after_state(prediction, detail)
     plan = Plan(

@@ -11,11 +11,11 @@ No Qt here; the controller calls these and owns the phases and events.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.observe.observation import target_fingerprint
+from sam_plugin.runtime.ports import Host, Receipt, SnapshotHost
 
 PARTIAL_WARNING = (
     "The part may be partly modified: SAM has no undo, and the script stopped part-way. "
@@ -33,17 +33,17 @@ NO_RESTORE_NOTE = "Restore unavailable: {reason}."
 NO_SNAPSHOT_HOST = "this host takes no snapshot (no restore or undo)"
 
 
-def can_restore(host: Any) -> bool:
+def can_restore(host: Host | None) -> bool:
     """The host kept the last script's snapshot and can put it back."""
-    return bool(getattr(host, "has_snapshot", False)) and hasattr(host, "restore")
+    return isinstance(host, SnapshotHost) and host.has_snapshot
 
 
-def snapshot_unavailable(host: Any, receipt: Any) -> str | None:
+def snapshot_unavailable(host: Host, receipt: Receipt | None) -> str | None:
     """Why this execution has no snapshot to restore from (None: it has one, or the script
     stopped before taking it)."""
-    taken = getattr(receipt, "snapshot", None)
-    if taken == "unavailable":
-        missing = ", ".join(getattr(receipt, "missing", []) or []) or "unknown calls"
+    taken = receipt.snapshot if receipt is not None else None
+    if receipt is not None and taken == "unavailable":
+        missing = ", ".join(receipt.missing) or "unknown calls"
         return f"the host lacks {missing}"
     if taken is None and not can_restore(host):
         return NO_SNAPSHOT_HOST
@@ -66,14 +66,18 @@ class Verdict:
     left: list[str] = field(default_factory=list)
 
 
-def put_back(host: Any, target: Target, expected: str | None, receipt: Any = None) -> Verdict:
+def put_back(host: Host, target: Target, expected: str | None,
+             receipt: Receipt | None = None) -> Verdict:
     """Restore (unless the script already did: ``receipt.restored``), read back, prove."""
-    in_script = getattr(receipt, "restored", None) if receipt is not None else None
-    if in_script is not None:
-        restored = bool(in_script)
-        reason = getattr(receipt, "restore_error", None)
-        left = list(getattr(receipt, "restore_left", []) or [])
-        getattr(host, "forget_snapshot", lambda: None)()
+    in_script = receipt.restored if receipt is not None else None
+    if receipt is not None and in_script is not None:
+        restored = in_script
+        reason = receipt.restore_error
+        left = list(receipt.restore_left)
+        if isinstance(host, SnapshotHost):
+            host.forget_snapshot()
+    elif not isinstance(host, SnapshotHost):
+        restored, reason, left = False, NO_SNAPSHOT_HOST, ["unknown"]
     else:
         try:
             outcome = host.restore(target)

@@ -1,4 +1,4 @@
-"""Tool calls a model wrote as text in its message content, recovered (issue 13).
+"""Tool calls a model wrote as text in its message content, recovered (docs/architecture.md §4).
 
 Small local models often answer a tools request with the call in ``content`` and no
 structured ``tool_calls``. The forms users of llama.cpp, llama-cpp-python and Ollama report

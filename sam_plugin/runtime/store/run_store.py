@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.errors import ErrorLayer as ErrorLayer
 from sam_plugin.errors import NotUnknown as NotUnknown
 from sam_plugin.runtime.store.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.store.scrubber import Scrubber
@@ -29,9 +30,9 @@ RUN_ID_PATTERN = re.compile(r"^\d{8}T\d{6}Z-[0-9a-f]{6}$")
 JOURNAL_NAME = "submissions.jsonl"
 LOCK_NAME = "run.lock"  # held (an OS lock) by the process that owns the run
 
-ErrorLayer = Literal[
-    "observation", "design", "provider", "tool_call", "compile", "execution", "verification"
-]
+# who started a run (docs/architecture.md §7): the dock, the CLI, an MCP client, a rerun of
+# another run (``source_run``), the evaluation harness
+RunSource = Literal["dock", "cli", "mcp", "rerun", "eval"]
 RunStatus = Literal["verified", "failed", "rejected", "cancelled", "unknown", "undone"]
 
 
@@ -129,6 +130,8 @@ class RunResult(BaseModel):
     phase: str
     module: str
     target: Target
+    source: RunSource | None = None  # None: written before runs said who started them
+    source_run: str | None = None  # the run a rerun repeats
     tools: list[str] = Field(default_factory=list)
     submissions: int = 0
     script_sha256: str | None = None
@@ -137,14 +140,14 @@ class RunResult(BaseModel):
     after: StateSummary | None = None
     checks: list[Check] = Field(default_factory=list)
     error: ErrorRecord | None = None
-    # issue 12 (additive): a failed run put back exactly (after.fingerprint == before's)
+    # a failed run put back exactly (after.fingerprint == before's)
     restored: bool = False
     # what the host lacks for snapshot/restore (None: it has everything)
     restore_unavailable: str | None = None
     # a verified run whose snapshot is kept in its run directory can be undone
     undoable: bool = False
     undo_note: str | None = None
-    provider: ProviderUsage | None = None  # additive (issue 16)
+    provider: ProviderUsage | None = None
     spec_versions: int = 1  # 1 + the revisions asked for ("Ask for changes")
     save: SaveOutcome | None = None  # CLI --save only
     # which server answered and the profile the run used (runtime/provider/probe.py)

@@ -15,6 +15,7 @@ from typing import Any
 from sam_plugin.errors import UndoRefused
 from sam_plugin.runtime.config.policy import UndoBudget
 from sam_plugin.runtime.observe.observation import target_fingerprint
+from sam_plugin.runtime.ports import Host, SnapshotHost
 from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 
 SNAPSHOT_NAME = "snapshot.npz"
@@ -22,18 +23,17 @@ SNAPSHOT_NAME = "snapshot.npz"
 Emit = Callable[[str, dict[str, Any]], object]  # its return is ignored
 
 
-def keep_snapshot(host: Any, run_dir: RunDir, budget: UndoBudget) -> tuple[bool, str | None]:
+def keep_snapshot(host: Host, run_dir: RunDir, budget: UndoBudget) -> tuple[bool, str | None]:
     """Write the host's last snapshot into ``run_dir`` and drop older ones over the budget.
 
     Returns (undoable, note). A host without snapshots, or a zero budget, says so.
     """
-    keeper = getattr(host, "keep_snapshot", None)
-    if keeper is None or not getattr(host, "has_snapshot", False):
+    if not isinstance(host, SnapshotHost) or not host.has_snapshot:
         return False, "this host kept no snapshot of the run, so it cannot be undone"
     if budget.runs == 0 or budget.megabytes == 0:
-        getattr(host, "forget_snapshot", lambda: None)()
+        host.forget_snapshot()
         return False, "undo is turned off (the undo budget keeps no runs)"
-    size = keeper(run_dir.file(SNAPSHOT_NAME))
+    size = host.keep_snapshot(run_dir.file(SNAPSHOT_NAME))
     if size > budget.megabytes * 1e6:
         run_dir.file(SNAPSHOT_NAME).unlink(missing_ok=True)
         return False, (f"the snapshot ({size / 1e6:.1f} MB) exceeds the undo budget "
@@ -94,7 +94,7 @@ def log_emitter(run_dir: RunDir) -> Emit:
     return emit
 
 
-def undo_refusal(host: Any, runs_dir: Path, run_id: str) -> str | None:
+def undo_refusal(host: Host, runs_dir: Path, run_id: str) -> str | None:
     """Why ``run_id`` cannot be undone now, or None when it can."""
     if not RUN_ID_PATTERN.match(run_id):
         return f"run id {run_id!r} is not a run id (like 20261129T193000Z-ab12cd)"
@@ -122,11 +122,13 @@ def undo_refusal(host: Any, runs_dir: Path, run_id: str) -> str | None:
     return None
 
 
-def undo_run(host: Any, runs_dir: Path, run_id: str, emit: Emit | None = None) -> RunResult:
+def undo_run(host: Host, runs_dir: Path, run_id: str, emit: Emit | None = None) -> RunResult:
     """Put the part back as it was before ``run_id``; the run's result becomes ``undone``."""
     refusal = undo_refusal(host, runs_dir, run_id)
     if refusal is not None:
         raise UndoRefused(refusal)
+    if not isinstance(host, SnapshotHost):
+        raise UndoRefused("this host takes no snapshot, so it cannot undo a run")
     run_dir = RunDir(runs_dir, run_id)
     result = _read(run_dir)
     assert result is not None and result.before is not None

@@ -1,4 +1,5 @@
-"""Verify the values a Property run defined by reading them back (issue 16).
+"""The Property domain's value checks: the values a run defined, read back after it
+(``DomainModule.record_values`` / ``value_checks``, docs/architecture.md §5).
 
 The plan's checks say that ``Steel`` and ``Shell-2mm`` exist; these say that Steel's E, ν and
 density, the shell's thickness and a beam profile's dimensions are the numbers of the call.

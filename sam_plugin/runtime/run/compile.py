@@ -1,0 +1,129 @@
+"""Compiling → Plan: every collected call compiled in order through one chain (I7), the
+script composed, the plan built from the compilers' shadow run and shown
+(docs/architecture.md §1, §5 "Plan"). Nothing here touches SAM.
+
+A compile diagnostic re-opens only the call it names: ``repair`` (the collection step's
+repair round, handed in by the controller) brings a new call, and compiling resumes there.
+A run from given calls has no ``repair``: the diagnostic returns it with its words.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+
+from sam_plugin.compilers.chain import CompileChain
+from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.plan import Plan
+from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
+from sam_plugin.errors import CompileError, FailRun, ReturnToReview
+from sam_plugin.runtime.run.collection import CollectedCall
+from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.phases import Phase
+from sam_plugin.runtime.run.plan_builder import build_plan
+from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection
+from sam_plugin.runtime.run.state import RunState
+
+log = logging.getLogger(__name__)
+
+# (collected calls, the index of the refused one, the rejection) -> its replacement
+Repair = Callable[[list[CollectedCall], int, Rejection], Awaitable[CollectedCall]]
+
+
+def compose_script(fragments: Sequence[Fragment], run_id: str,
+                   target: Target) -> tuple[str, str, str]:
+    """(script text, its sha256, idempotency key) from the shared composer (the default
+    ``Composer`` port)."""
+    from sam_plugin.compilers import composer
+
+    composed = composer.compose(list(fragments))
+    return composed.text, composed.sha256, composer.idempotency_key(composed.sha256, run_id)
+
+
+def compiling_label(collected: list[CollectedCall]) -> str:
+    return f"Compiling {len(collected)} collected call(s)"
+
+
+async def compile_calls(ctx: StepContext, run: RunState, collected: list[CollectedCall],
+                        repair: Repair | None) -> tuple[list[Fragment], Prediction]:
+    """The fragments of every call, and the state they predict (with the audit files)."""
+    assert run.before is not None
+    target = run.target
+    chain = CompileChain(run.inputs.module, request=run.inputs.request, target=target,
+                         start=Prediction.from_readback(run.before),
+                         model=ctx.host.model(target.model_name), part=ctx.host.part(target))
+    while len(chain.fragments) < len(collected):
+        run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
+        index = len(chain.fragments)
+        call = collected[index]
+        try:
+            _compile_one(ctx, call, chain)
+        except CompileError as error:
+            if repair is None:
+                raise ReturnToReview("compile", str(error)) from None
+            refused = rejection("compile", call.tool, str(error), headline=_headline(error),
+                                sent=[SentCall(call.tool, call.arguments, call.source)])
+            collected[index] = await repair(collected, index, refused)
+            ctx.phases.set(Phase.COMPILING, compiling_label(collected))
+    run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
+    run.collected = collected
+    files: list[str] = []
+    for fragment in chain.fragments:
+        files += [f for f in fragment.evidence.files if f not in files]
+    run.dir.write_json("normalized_calls.json",
+                       [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments])
+    return chain.fragments, chain.state.model_copy(update={"files": files})
+
+
+def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> Fragment:
+    """The next call of the chain; a compiler crash fails the run (nothing executed)."""
+    try:
+        fragment = chain.add(call.tool, call.arguments)
+    except CompileError:
+        raise
+    except Exception as error:  # a compiler bug: nothing ran, but say it plainly
+        log.exception("compiler crashed on %s", call.tool)
+        raise FailRun("compile", f"{call.tool}: internal compiler error ({error!r}); "
+                      "nothing executed") from None
+    ctx.emit("tool_call_compiled", {"tool": call.tool, "notes": fragment.notes})
+    return fragment
+
+
+def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
+              prediction: Prediction) -> Plan:
+    """Compose the script, build the plan (a shadow run that raises is a compile error, I7),
+    write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan."""
+    inputs = run.inputs
+    script, sha, key = ctx.composer(fragments, inputs.run_id, inputs.target)
+    run.script_sha256 = sha
+    run.dir.write_text("generated_script.py", script)
+    ctx.emit("script_composed", {"script_sha256": sha, "bytes": len(script)})
+    assert run.before is not None
+    context = CompileContext(
+        request_text=inputs.request,
+        target=inputs.target,
+        state=Prediction.from_readback(run.before),
+        model=ctx.host.model(inputs.target.model_name),
+        part=ctx.host.part(inputs.target),
+    )
+    try:
+        plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
+                                  fragments=fragments, ctx=context, prediction=prediction,
+                                  before=run.before, spec=run.spec, script_sha256=sha)
+    except CompileError as error:
+        raise ReturnToReview("compile", str(error)) from None
+    run.dir.write_json("plan.json", plan.model_dump(mode="json"))
+    run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
+    run.plan = plan
+    ctx.phases.set(Phase.PLAN, f"Plan: {plan.summary()}, waiting for you to execute")
+    ctx.emit("plan_shown", {"script_sha256": plan.script_sha256,
+                            "destructive": len(plan.destructive),
+                            "warnings": len(plan.warnings), "calls": len(plan.calls)})
+    return plan
+
+
+def _headline(error: CompileError) -> str:
+    """The first problem of a compile error, with its field (the status line)."""
+    if error.diagnostics:
+        return str(error.diagnostics[0])
+    return str(error).splitlines()[0]

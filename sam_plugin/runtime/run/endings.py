@@ -1,0 +1,157 @@
+"""How a run ends, each ending written to ``result.json`` with its event
+(docs/architecture.md §1, §7): verified, failed (at a layer, with what became of the part),
+returned to Review, rejected (a run from given calls that did not compile), cancelled.
+
+A step ends a run early by raising ``ReturnToReview`` or ``FailRun`` (``sam_plugin.errors``);
+the controller turns those into the endings here.
+"""
+
+from __future__ import annotations
+
+import logging
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from sam_plugin.compilers.evidence import Check, Readback
+from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.phases import TERMINAL, Phase
+from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.store.run_store import (
+    ErrorLayer,
+    ErrorRecord,
+    PartOutcome,
+    RunResult,
+    RunStatus,
+    StateSummary,
+)
+
+_T = TypeVar("_T")
+log = logging.getLogger(__name__)
+
+# the layer an unexpected error is reported at, by the phase it happened in
+PHASE_LAYER: dict[Phase, ErrorLayer] = {
+    Phase.OBSERVING: "observation",
+    Phase.EXPLORING: "observation",
+    Phase.DESIGNING: "design",
+    Phase.REVIEW: "observation",
+    Phase.COLLECTING: "tool_call",
+    Phase.COMPILING: "compile",
+    Phase.PLAN: "compile",
+    Phase.EXECUTING: "execution",
+    Phase.VERIFYING: "verification",
+    Phase.RESTORING: "execution",
+}
+
+
+def result(ctx: StepContext, run: RunState, status: RunStatus, *,
+           error: ErrorRecord | None = None, after: Readback | None = None,
+           checks: list[Check] | None = None) -> RunResult:
+    """The run as ``result.json`` says it, at the phase it is in now."""
+    inputs = run.inputs
+    return RunResult(
+        run_id=inputs.run_id,
+        status=status,
+        phase=str(ctx.phases.phase),
+        module=inputs.mode,
+        target=inputs.target,
+        source=inputs.source,
+        source_run=inputs.source_run,
+        tools=list(run.route.tools) if run.route else [],
+        submissions=run.submissions,
+        script_sha256=run.script_sha256,
+        repairs=run.repairs.used,
+        before=StateSummary.from_readback(run.before) if run.before else None,
+        after=StateSummary.from_readback(after) if after else None,
+        checks=list(checks or []),
+        error=error.model_copy(update={"message": ctx.scrubber.text(error.message)})
+        if error is not None else None,
+        restored=run.restored,
+        restore_unavailable=run.restore_unavailable,
+        provider=run.usage.usage if run.usage else None,
+        spec_versions=max(1, run.spec_versions),
+        **(run.detection.result_fields() if run.detection else {}),
+    )
+
+
+def write(run: RunState, ending: RunResult) -> None:
+    run.result = ending
+    run.dir.write_result(ending)
+
+
+def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Check],
+             keep_for_undo: Callable[[], dict[str, Any]]) -> None:
+    """Only a readback that held is ``verified`` (I9); ``keep_for_undo``: what undo keeps of
+    it (the snapshot, the after-fingerprint)."""
+    ctx.emit("readback_verified", {"ok": True, "checks": len(checks)})
+    ctx.phases.set(Phase.COMPLETE, "Verified")
+    ending = result(ctx, run, "verified", after=after, checks=checks)
+    write(run, ending.model_copy(update=keep_for_undo()))
+
+
+def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
+           after: Readback | None = None, checks: list[Check] | None = None) -> None:
+    if run.restore_after is not None:
+        after = run.restore_after  # the live part after the restore (the proof)
+    if after is None and run.submissions:
+        after = _try(lambda: ctx.host.readback(run.target))
+    words = f"Failed at {layer}; part restored" if run.restored else f"Failed at {layer}"
+    ctx.phases.set(Phase.FAILED, words)
+    error = ErrorRecord(layer=layer, message=message, part=part_outcome(run))
+    write(run, result(ctx, run, "failed", error=error, after=after, checks=checks))
+    ctx.emit("run_failed", {"layer": layer, "message": message})
+
+
+def returned(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -> None:
+    """Back to Review, nothing executed: the analyst may confirm again or cancel."""
+    ctx.phases.set(Phase.REVIEW, f"Review: returned, nothing executed ({layer})")
+    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message)))
+    ctx.emit("returned_to_review", {"layer": layer, "message": message})
+
+
+def rejected(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -> None:
+    """A run from given calls that did not reach its plan: it ends ``rejected`` with the
+    diagnostics (there is no Review to go back to: no model wrote the calls)."""
+    ctx.phases.set(Phase.FAILED, f"Rejected at {layer}: nothing executed")
+    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message)))
+    ctx.emit("run_failed", {"layer": layer, "message": message})
+
+
+def cancelled(ctx: StepContext, run: RunState,
+              label: str = "Cancelled: nothing was executed") -> None:
+    if ctx.phases.phase in TERMINAL:
+        return
+    ctx.phases.set(Phase.CANCELLED, label)
+    write(run, result(ctx, run, "cancelled"))
+    ctx.emit("run_cancelled", {})
+
+
+def internal_error(ctx: StepContext, run: RunState, error: BaseException,
+                   restore: Callable[[], str] | None) -> None:
+    """A bug or an unexpected host or file error ends the run Failed (never stuck busy), at
+    the layer of its phase; ``restore`` puts the part back when it may have been changed."""
+    phase = ctx.phases.phase
+    log.error("run %s: internal error while %s\n%s", run.inputs.run_id, phase,
+              ctx.scrubber.text(traceback.format_exc()))
+    message = f"internal error while {phase}: {ctx.scrubber.text(repr(error))}."
+    if run.submissions and restore is not None and phase in (Phase.EXECUTING, Phase.VERIFYING):
+        message += f" {restore()}"
+    elif run.submissions:
+        message += " The script was submitted: the part may have been modified; re-observe it."
+    else:
+        message += " Nothing was executed."
+    failed(ctx, run, PHASE_LAYER.get(phase, "observation"), message)
+
+
+def part_outcome(run: RunState) -> PartOutcome:
+    """What became of the target part in a failed run (``result.json`` ``error.part``)."""
+    if not run.submissions or run.stopped_before_change:
+        return "unchanged"
+    return "restored" if run.restored else "may_be_changed"
+
+
+def _try(read: Callable[[], _T]) -> _T | None:
+    try:
+        return read()
+    except Exception:
+        return None

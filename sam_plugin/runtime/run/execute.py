@@ -1,0 +1,190 @@
+"""Executing → Verifying (→ Restoring): the one submission of exactly the approved script
+(I8, I11), the readback against the plan's prediction (I9, I13), and on a failure the part
+put back and proven so (I12) (docs/architecture.md §1, §5 "Snapshot and restore").
+
+Everything here is synchronous: no await may sit between the last drift check, the one
+execution and the readback.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import traceback
+from typing import Any
+
+from sam_plugin.compilers.evidence import Check, Readback
+from sam_plugin.errors import AlreadySubmitted, FailRun
+from sam_plugin.runtime.ports import Receipt
+from sam_plugin.runtime.run import endings
+from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.phases import Phase
+from sam_plugin.runtime.run.restore import (
+    NO_RESTORE_NOTE,
+    can_restore,
+    put_back,
+    snapshot_unavailable,
+    unavailable_words,
+)
+from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
+from sam_plugin.runtime.store.run_store import ErrorRecord, StateSummary
+from sam_plugin.runtime.store.undo import keep_snapshot
+from sam_plugin.runtime.verify.verifier import all_passed, verify
+
+log = logging.getLogger(__name__)
+
+PREFLIGHT_STOPPED = (
+    "It stopped in its preflight checks, before the first change: the part was not modified. "
+    "This run is not retried; fix what the check names and submit a new request."
+)
+SCRIPT_REFUSED = (
+    "The script guard refused it before its first line ran: the part was not modified. "
+    "This run is not retried; the composed script held a construct scripts may not use."
+)
+
+
+def approved_script(run: RunState) -> str:
+    """The script to submit: its bytes must hash to the SHA-256 in plan.json (I11)."""
+    try:
+        shown = json.loads(run.dir.file("plan.json").read_text(encoding="utf-8"))
+        approved = str(shown["script_sha256"])
+    except (OSError, ValueError, KeyError) as error:
+        raise FailRun("execution", f"plan.json cannot be read ({error}); nothing executed") \
+            from None
+    actual = hashlib.sha256(run.script.encode("utf-8")).hexdigest()
+    if not (actual == approved == run.script_sha256):
+        raise FailRun("execution",
+                      f"the script to submit (sha256 {actual[:12]}) is not the one the plan "
+                      f"showed (sha256 {approved[:12]}); nothing executed")
+    return run.script
+
+
+def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
+                 script: str) -> None:
+    """The one submission: journalled first (I8), never retried (I10)."""
+    assert run.script_sha256 is not None and run.key is not None
+    sha = run.script_sha256
+    # If the process dies from here on, result.json must not keep saying "nothing executed"
+    # (e.g. a "rejected" written by an earlier round): it says "unknown" until the outcome.
+    run.dir.write_result(endings.result(
+        ctx, run, "unknown", error=ErrorRecord(layer="execution", message=UNKNOWN_ADVICE),
+    ).model_copy(update={"submissions": 1}))
+    try:
+        journal.record_submitted(run.inputs.run_id, sha, run.key)  # flushed + fsynced first
+    except AlreadySubmitted as refused:
+        raise FailRun("execution", str(refused)) from None
+    run.submissions = 1
+    ctx.phases.set(Phase.EXECUTING, "Executing: script submitted once")
+    ctx.emit("execution_submitted", {"script_sha256": sha})
+    receipt: Receipt | None
+    try:
+        receipt = ctx.host.execute(script, run.target, run.dir.path)
+        status, trace = receipt.status, receipt.traceback or ""
+    except Exception:
+        receipt, status, trace = None, "ERROR", traceback.format_exc()
+    journal.record_executed(run.inputs.run_id, status)
+    ctx.emit("execution_completed", {"status": status})
+    _note_snapshot(ctx, run, receipt)
+    if status == "PASS":
+        return
+    if receipt is not None and receipt.nothing_changed:
+        run.stopped_before_change = True
+        warning = SCRIPT_REFUSED if receipt.stage == "refused" else PREFLIGHT_STOPPED
+    else:
+        warning = restore(ctx, run, receipt)
+    raise FailRun("execution",
+                  f"the script failed in SAM ({status}). {warning}\n{trace}".rstrip())
+
+
+def verify_readback(ctx: StepContext, run: RunState) -> None:
+    """Read the part back and compare it with the plan's prediction; only a readback that
+    holds is ``verified`` (I9), a failed one is restored when it can be."""
+    prediction = run.prediction
+    assert run.before is not None and prediction is not None
+    ctx.phases.set(Phase.VERIFYING, "Verifying: reading the part back")
+    try:
+        # the fingerprint pass is most of a readback's cost; only an unchanged-geometry
+        # prediction needs it
+        after = ctx.host.readback(run.target, with_fingerprint=prediction.geometry_unchanged,
+                                  hanging_nodes=prediction.hanging_nodes is not None)
+    except Exception as error:
+        if can_restore(ctx.host):
+            raise FailRun("verification", f"reading the part back failed: {error}. "
+                          + restore(ctx, run, None)) from None
+        raise FailRun("verification", f"the model WAS changed, but reading it back failed: "
+                      f"{error}; re-observe the part") from None
+    checks = verify(prediction, run.before, after, run.dir.path, run.predicted,
+                    _part_or_none(ctx, run))
+    checks += _value_checks(ctx, run)
+    if all_passed(checks):
+        endings.verified(ctx, run, after, checks, lambda: keep_for_undo(ctx, run, after))
+        return
+    failed = "; ".join(f"{c.name}: expected {c.expected}, actual {c.actual}"
+                       for c in checks if not c.ok)
+    if can_restore(ctx.host):
+        message = f"verification failed: {failed}. {restore(ctx, run, None)}"
+    else:
+        message = (f"the model WAS changed, but verification failed: {failed}. "
+                   "Inspect the part before submitting again.")
+        if run.restore_unavailable:
+            message += " " + NO_RESTORE_NOTE.format(reason=run.restore_unavailable)
+    endings.failed(ctx, run, "verification", message, after=after, checks=checks)
+
+
+def _value_checks(ctx: StepContext, run: RunState) -> list[Check]:
+    """The values the calls set, read back by their domain (``DomainModule.value_checks``);
+    a readback that fails is a failed check, never a pass."""
+    module = run.inputs.module
+    try:
+        return module.value_checks(run.dir.path, ctx.host.model(run.target.model_name))
+    except Exception as error:
+        return [Check(name=f"{module.title} values", expected="read back",
+                      actual=f"could not be read: {error}", ok=False)]
+
+
+def _note_snapshot(ctx: StepContext, run: RunState, receipt: Receipt | None) -> None:
+    """``snapshot_taken``, or why there is no snapshot (kept for result.json)."""
+    if receipt is not None and receipt.snapshot == "taken":
+        ctx.emit("snapshot_taken", {"part": run.target.part_name})
+    run.restore_unavailable = snapshot_unavailable(ctx.host, receipt)
+
+
+def restore(ctx: StepContext, run: RunState, receipt: Receipt | None) -> str:
+    """RESTORING: the target back as it was, proven by reading it back; the words to add
+    to the failure (the run still fails at its layer; a restore is never retried)."""
+    in_script = receipt.restored if receipt is not None else None
+    if run.restore_unavailable or (in_script is None and not can_restore(ctx.host)):
+        run.restore_unavailable = run.restore_unavailable or "the script kept no snapshot"
+        return unavailable_words(run.restore_unavailable)
+    ctx.phases.set(Phase.RESTORING, "Restoring: putting the part back as it was")
+    expected = run.observation.fingerprint if run.observation else None
+    verdict = put_back(ctx.host, run.target, expected, receipt)
+    run.restore_after, run.restored = verdict.after, verdict.restored
+    if verdict.restored:
+        ctx.emit("restore_completed", {"fingerprint": verdict.fingerprint})
+    else:
+        ctx.emit("restore_failed", {"reason": verdict.reason, "left": verdict.left,
+                                    "fingerprint": verdict.fingerprint})
+    return verdict.words
+
+
+def keep_for_undo(ctx: StepContext, run: RunState, after: Readback) -> dict[str, Any]:
+    """A verified run keeps its snapshot in its run directory (within the undo budget);
+    ``result.after`` then carries the fingerprint an undo checks."""
+    try:
+        if not after.fingerprint:
+            after = ctx.host.readback(run.target)
+        undoable, note = keep_snapshot(ctx.host, run.dir, ctx.policy.undo)
+    except Exception as error:  # noqa: BLE001 - the run is verified; only undo is lost
+        log.exception("run %s: keeping the undo snapshot failed", run.inputs.run_id)
+        return {"undoable": False, "undo_note": f"keeping the undo snapshot failed: {error}"}
+    return {"after": StateSummary.from_readback(after), "undoable": undoable, "undo_note": note}
+
+
+def _part_or_none(ctx: StepContext, run: RunState) -> Any:
+    try:
+        return ctx.host.part(run.target)
+    except Exception:
+        return None

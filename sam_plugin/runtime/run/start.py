@@ -1,0 +1,70 @@
+"""Before a run exists: whether one may start now, whether its inputs can be used, and a
+fresh run id (docs/architecture.md §1, I8). Refusals are ``SubmitRefused`` with words that
+name what to fix; nothing is written for a refused start."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from sam_plugin.compilers.protocol import DomainModule, Target
+from sam_plugin.compilers.registry import MODES
+from sam_plugin.errors import ControllerBusy, SubmitRefused
+from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.ports import Host
+from sam_plugin.runtime.run.phases import BUSY, Phase
+from sam_plugin.runtime.store.journal import SubmissionJournal
+from sam_plugin.runtime.store.run_store import new_run_id
+
+
+def refuse_if_busy(phase: Phase, action: str = "submit") -> None:
+    if phase in BUSY:
+        raise ControllerBusy(f"{action}: a run is {phase}; wait for it or cancel it")
+    if phase == Phase.REVIEW:
+        raise ControllerBusy(f"{action}: a spec is waiting for review; confirm or cancel it "
+                             "before submitting again")
+    if phase == Phase.PLAN:
+        raise ControllerBusy(f"{action}: a plan is waiting for approval; execute or decline "
+                             "it before submitting again")
+
+
+def check_provider(settings: ProviderSettings) -> None:
+    """A run that asks a model needs a configured provider."""
+    missing = settings.missing_fields()
+    if missing:
+        raise SubmitRefused(
+            "provider settings incomplete: missing " + ", ".join(missing)
+            + " (set them in the dock settings or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
+            "SAM_AGENT_MODEL)")
+
+
+def check_inputs(request: str, mode: str, target: Target, host: Host | None, runs_dir: Path,
+                 module_factory: Callable[[str], DomainModule]) -> DomainModule:
+    """The domain module of ``mode``, once request, mode, target, host and runs directory
+    can be used."""
+    if not request.strip():
+        raise SubmitRefused("request: empty; describe the change you want")
+    if mode not in MODES:
+        raise SubmitRefused(f"mode: unknown mode {mode!r}; legal modes: {', '.join(MODES)}")
+    if not target.model_name.strip() or not target.part_name.strip():
+        raise SubmitRefused("target: pick a model and a part (a new part name may be typed)")
+    if host is None or host.mdb is None:
+        raise SubmitRefused("host: no SAM database is open")
+    try:
+        runs_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        reason = ("it is a file, not a directory" if runs_dir.is_file()
+                  else f"cannot create it ({error.strerror or error})")
+        raise SubmitRefused(f"runs directory {runs_dir}: {reason}") from None
+    try:
+        return module_factory(mode)
+    except (ImportError, ValueError) as error:
+        raise SubmitRefused(f"mode {mode!r}: domain module unavailable ({error})") from None
+
+
+def fresh_run_id(runs_dir: Path, journal: SubmissionJournal) -> str:
+    for _ in range(20):
+        run_id = new_run_id()
+        if not (runs_dir / run_id).exists() and journal.state_of(run_id) == "none":
+            return run_id
+    raise SubmitRefused(f"runs directory {runs_dir}: could not allocate a fresh run id")
