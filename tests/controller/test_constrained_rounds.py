@@ -63,7 +63,9 @@ def test_llamacpp_holds_each_round_to_the_call_and_reads_it_from_the_content(tmp
     first, build, audit = provider.requests
     assert first.tools is None and first.options.max_tokens == 1024  # design: bounded, no tools
     assert first.options.response_format is None
-    assert [t["function"]["name"] for t in build.tools] == ["build_part"]
+    assert build.tools is None  # the grammar holds the shape; the message says it in words
+    assert '{"name": "build_part", "arguments": {...}}' in build.messages[-1]["content"]
+    assert "Arguments (? marks an optional field):" in build.messages[-1]["content"]
     schema = build.options.response_format["json_schema"]["schema"]
     assert schema["properties"]["name"] == {"const": "build_part"}
     assert build.options.max_tokens >= 512 and build.options.tool_choice is None
@@ -79,7 +81,7 @@ def test_ollama_sends_no_tools_names_the_tool_in_words_and_reads_the_arguments(t
     build = provider.requests[1]
     assert build.tools is None
     assert build.options.response_format["json_schema"]["schema"] == {"type": "object"}
-    assert "Answer with the arguments of build_part as one JSON object" in \
+    assert "Answer with the arguments of build_part as one JSON object and nothing else" in \
         build.messages[-1]["content"]
 
 

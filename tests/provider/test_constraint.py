@@ -21,9 +21,9 @@ SMALL = {"type": "object", "properties": {"quads": {"type": "integer", "minimum"
          "required": ["quads"], "additionalProperties": False}
 
 
-def test_llamacpp_wraps_the_call_in_a_response_format_and_keeps_the_tool():
+def test_llamacpp_wraps_the_call_in_a_response_format_and_sends_no_tools():
     shape = round_shape([TOOL], "wrapped", max_tokens=600)
-    assert shape.tools == [TOOL] and shape.reads_content and shape.tool == "build_part"
+    assert shape.tools is None and shape.reads_content and shape.tool == "build_part"
     schema = shape.options.response_format["json_schema"]["schema"]
     assert shape.options.response_format["type"] == "json_schema"
     assert schema == {"type": "object",
@@ -61,7 +61,7 @@ def test_the_request_body_carries_the_options():
     body = provider.build_request([{"role": "user", "content": "u"}], shape.tools,
                                   options=shape.options)
     assert body["response_format"] == shape.options.response_format
-    assert body["max_tokens"] == 600 and "tool_choice" not in body
+    assert body["max_tokens"] == 600 and "tool_choice" not in body and "tools" not in body
     named = round_shape([TOOL], "named", max_tokens=5)
     body = provider.build_request([], named.tools, options=named.options)
     assert body["tool_choice"] == {"type": "function", "function": {"name": "build_part"}}

@@ -180,7 +180,7 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
         run.sse_count += 1
         try:
             response = await ctx.calls.stream(
-                constrained.with_format_note(messages, attempt, definitions), attempt.tools,
+                constrained.with_call_note(messages, attempt, definitions), attempt.tools,
                 spec=False, sse=tool_response_name(run.sse_count), options=attempt.options)
         except ProviderError as error:
             if constrained.refused(error, attempt):

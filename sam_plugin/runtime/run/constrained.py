@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
+from sam_plugin.compilers.signature import signature
 from sam_plugin.errors import CollectionViolation, ProviderError, StrictJSONError
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.constraint import (
@@ -102,15 +103,21 @@ def cut_rejection(shape: RoundShape, offered: Sequence[str], round_number: int) 
                      headline=f"the answer was cut off at {bound}", cut_tokens=limit or 0)
 
 
-def with_format_note(messages: list[dict[str, Any]], shape: RoundShape,
-                     definitions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
-    """A ``format`` round sends no tools: its last message names the tool and says what it
-    does, so the model knows what the arguments are for."""
-    if shape.constraint != "format" or not definitions or not messages:
+def with_call_note(messages: list[dict[str, Any]], shape: RoundShape,
+                   definitions: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A round that reads its call from the content sends no tools: its last message says
+    what to answer, what the tool does and the signature of its arguments."""
+    if not shape.reads_content or not definitions or not messages:
         return messages
     function = definitions[0].get("function", {})
-    note = (f"\n\nAnswer with the arguments of {shape.tool} as one JSON object. "
-            f"{shape.tool}: {function.get('description', '')}").rstrip()
+    if shape.constraint == "wrapped":
+        answer = (f'Answer with one JSON object and nothing else: {{"name": "{shape.tool}", '
+                  '"arguments": {...}}.')
+    else:
+        answer = f"Answer with the arguments of {shape.tool} as one JSON object and nothing else."
+    note = (f"\n\n{answer}\n{shape.tool}: {function.get('description', '')}\n"
+            "Arguments (? marks an optional field):\n"
+            f"{signature(function.get('parameters') or {})}")
     last = dict(messages[-1])
     last["content"] = f"{last.get('content', '')}{note}"
     return [*messages[:-1], last]
