@@ -83,6 +83,7 @@ class CassetteMeta(BaseModel):
     # what the probe found (runtime/provider/probe.py); a replay reports it as the server
     server_kind: str = ""
     server_version: str = ""
+    constrained: bool = True  # False: recorded with --unconstrained (constrained_calls off)
     notes: str = ""
 
 

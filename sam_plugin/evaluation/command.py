@@ -31,12 +31,18 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError("--only-stale: needs --record DIR (the cassettes to bring up to date)")
     if args.fail_on_mismatch and not args.replay:
         raise UsageError("--fail-on-mismatch: needs --replay CASSETTES")
+    if args.no_pipeline and not args.baseline:
+        raise UsageError("--no-pipeline: needs --baseline free-python (there is nothing else "
+                         "to run)")
+    if args.unconstrained and args.replay:
+        raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = await _source(args)
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
-                            script_timeout=args.script_timeout)
+                            script_timeout=args.script_timeout,
+                            pipeline=not args.no_pipeline)
     started = datetime.now(UTC)
     results = await run_suite(tasks, source, options)
     report = build_report(results, {
@@ -76,7 +82,7 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     from sam_plugin.evaluation.runner import Source
     from sam_plugin.runtime.config import env as environment
     from sam_plugin.runtime.config.settings import ProviderSettings
-    from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
+    from sam_plugin.runtime.provider.probe import apply, detect, known_probe, replay_probe
 
     if args.replay:
         try:
@@ -86,7 +92,8 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         settings = ProviderSettings(base_url="http://127.0.0.1:9/v1", model=meta.api_model,
                                     profile=meta.profile, temperature=meta.temperature,
                                     max_retries=0, retry_broken_stream=False,
-                                    idle_read_timeout=60.0, total_timeout=300.0)
+                                    idle_read_timeout=60.0, total_timeout=300.0,
+                                    constrained_calls=None if meta.constrained else False)
         probe = replay_probe(meta.server_kind or "unknown", meta.server_version)  # type: ignore[arg-type]
         return Source(settings=settings, replay=args.replay, server_probe=probe), {
             "kind": "replay", "cassettes": str(args.replay), **meta.model_dump()}
@@ -109,6 +116,8 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         raise UsageError(
             f"provider settings incomplete: missing {', '.join(missing)} (use --base-url and "
             "--api-model, SAM_AGENT_BASE_URL/SAM_AGENT_MODEL, or --replay CASSETTES)")
+    if args.unconstrained:
+        settings = settings.model_copy(update={"constrained_calls": False})
     detection = await detect(settings)
     settings = apply(settings, detection)
     print(f"sam-agent eval: {detection.words()}", file=sys.stderr)
@@ -116,11 +125,14 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         temperature=settings.temperature, base_url=settings.base_url,
                         server=f"{detection.server.version} {detection.server.detail}".strip(),
                         server_kind=detection.server.kind,
-                        server_version=detection.server.version)
+                        server_version=detection.server.version,
+                        constrained=not args.unconstrained)
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
-    return Source(settings=settings, record=args.record, only_stale=args.only_stale), {
-        "kind": "live", **meta.model_dump()}
+    # the server was asked once: every run (and an --only-stale replay) uses that answer
+    source = Source(settings=settings, record=args.record, only_stale=args.only_stale,
+                    server_probe=known_probe(detection.server))
+    return source, {"kind": "live", **meta.model_dump()}
 
 
 def _kept_notes(directory: Path, meta: Any) -> Any:

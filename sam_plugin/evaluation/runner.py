@@ -88,6 +88,7 @@ class RunnerOptions:
     repairs: int | None = None
     baseline: bool = False
     script_timeout: float = 120.0
+    pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
 
 
@@ -372,8 +373,10 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     workspace = prepare_workspace(task, work)
     task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
                                  script_timeout=options.script_timeout,
-                                 progress=options.progress)
-    pipeline = await _run_kind(run_pipeline, task, source, task_options, workspace)
+                                 pipeline=options.pipeline, progress=options.progress)
+    pipeline = (await _run_kind(run_pipeline, task, source, task_options, workspace)
+                if options.pipeline else KindResult(outcome="skipped", status="skipped",
+                                                    message="--no-pipeline"))
     free = None
     if options.baseline:
         free = await _run_kind(run_baseline, task, source, task_options, workspace)

@@ -130,7 +130,11 @@ async def cached_probe(settings: ProviderSettings) -> ServerInfo:
 
 def replay_probe(kind: ServerKind = "replay", version: str = "") -> Probe:
     """A probe that asks nothing: the bundled replay, or a cassette's recorded server."""
-    info = ServerInfo(kind=kind, version=version, how="replay")
+    return known_probe(ServerInfo(kind=kind, version=version, how="replay"))
+
+
+def known_probe(info: ServerInfo) -> Probe:
+    """A probe that answers ``info`` without asking (the server was asked already)."""
 
     async def known(settings: ProviderSettings) -> ServerInfo:
         return info
