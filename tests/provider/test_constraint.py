@@ -96,3 +96,22 @@ def test_a_key_twice_is_the_models_mistake_not_a_broken_constraint():
     with pytest.raises(StrictJSONError, match="appears twice"):
         content_arguments('{"quads": 1, "quads": 2}', round_shape([TOOL], "format",
                                                                    max_tokens=9))
+
+
+def test_the_spec_schema_goes_as_response_format_where_the_profile_takes_it():
+    from sam_plugin.compilers.grammar_schema import outside_subset
+    from sam_plugin.compilers.spec import spec_json_schema
+    from sam_plugin.runtime.provider.constraint import spec_response_format
+
+    for mode in ("part", "property", "mesh"):
+        held = spec_response_format(spec_json_schema(mode), "json_schema")
+        assert held is not None and held["type"] == "json_schema"
+        assert outside_subset(held["json_schema"]["schema"]) == []
+    assert spec_response_format({}, "json_object") == {"type": "json_object"}
+    assert spec_response_format({}, "none") is None
+    caps = {p: ProviderSettings(profile=p).capabilities.spec_format
+            for p in ("llamacpp", "vllm", "ollama", "deepseek", "openai", "generic")}
+    assert caps == {"llamacpp": "json_schema", "vllm": "json_schema", "ollama": "json_schema",
+                    "deepseek": "json_object", "openai": "none", "generic": "none"}
+    assert ProviderSettings(profile="llamacpp",
+                            constrained_calls=False).capabilities.spec_format == "none"

@@ -18,6 +18,8 @@ Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
 PROFILES: tuple[str, ...] = get_args(Profile)
 # how a collection round is held to its tool's schema (runtime/provider/constraint.py)
 Constraint = Literal["none", "named", "wrapped", "format"]
+# how a design answer is held to the spec's JSON Schema: the schema itself, JSON only, nothing
+SpecFormat = Literal["json_schema", "json_object", "none"]
 
 MIB = 1024 * 1024
 
@@ -40,6 +42,9 @@ class ProviderCapabilities(BaseModel):
     stream with an in-stream error on the second; a constrained round asks for one tool too.
     ``constraint``: how a round is held to its tool's schema (runtime/provider/constraint.py:
     ``wrapped`` llama.cpp, ``format`` Ollama, ``named`` vLLM and OpenAI, ``none``).
+    ``spec_format``: how a design answer is held to the spec's JSON Schema: the schema as
+    ``response_format`` (llama.cpp, vLLM, Ollama), ``json_object`` (DeepSeek: JSON, no
+    schema), or not at all.
     ``design_tokens`` / ``call_tokens_max``: the output bound of a design answer, and the
     most a tool call is given (docs/architecture.md §6 "Requests"); settings override both.
     """
@@ -53,6 +58,7 @@ class ProviderCapabilities(BaseModel):
     text_tool_calls: bool = False  # recover calls written as text in the content
     one_call_per_round: bool = False  # ask for one tool per collection round
     constraint: Constraint = "none"
+    spec_format: SpecFormat = "none"
     # a constrained profile asks for one tool per round, so that every round is constrained
     one_call_when_constrained: bool = False
     design_tokens: int = 1024
@@ -67,19 +73,22 @@ PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
     # a reasoning model spends part of max_tokens thinking: generous bounds
     "deepseek": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
-        design_tokens=8192, call_tokens_max=8192,
+        design_tokens=8192, call_tokens_max=8192, spec_format="json_object",
     ),
     "ollama": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=False, tool_choice=False,
         text_tool_calls=True, constraint="format", one_call_when_constrained=True,
+        spec_format="json_schema",
     ),
     "vllm": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
         text_tool_calls=True, constraint="named", one_call_when_constrained=True,
+        spec_format="json_schema",
     ),
     "llamacpp": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=True, tool_choice=False,
         text_tool_calls=True, one_call_per_round=True, constraint="wrapped",
+        spec_format="json_schema",
     ),
     "generic": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=False, tool_choice=False
@@ -201,6 +210,7 @@ class ProviderSettings(BaseModel):
             update["tool_choice"] = True
         if self.constrained_calls is False:
             update["constraint"] = "none"
+            update["spec_format"] = "none"
         elif caps.constraint != "none" and caps.one_call_when_constrained and (
                 self.one_call_per_round is None):
             update["one_call_per_round"] = True

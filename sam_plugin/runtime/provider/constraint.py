@@ -34,7 +34,7 @@ from typing import Any, get_args
 from sam_plugin.compilers import strict_json
 from sam_plugin.compilers.grammar_schema import grammar_schema
 from sam_plugin.errors import StrictJSONError
-from sam_plugin.runtime.config.settings import Constraint
+from sam_plugin.runtime.config.settings import Constraint, SpecFormat
 from sam_plugin.runtime.provider.types import RequestOptions
 
 CONSTRAINTS: tuple[Constraint, ...] = get_args(Constraint)
@@ -119,6 +119,17 @@ def content_arguments(content: str, shape: RoundShape) -> str | None:
     if not isinstance(value, dict):
         return None
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))  # strict: no loss
+
+
+def spec_response_format(schema: dict[str, Any], spec_format: SpecFormat
+                         ) -> dict[str, Any] | None:
+    """The design request's ``response_format`` for the spec's JSON Schema (in the grammar
+    subset), as the profile can take it; None where it takes none."""
+    if spec_format == "json_schema":
+        return _format("spec", grammar_schema(schema))
+    if spec_format == "json_object":
+        return {"type": "json_object"}
+    return None
 
 
 def _format(name: str, schema: dict[str, Any]) -> dict[str, Any]:
