@@ -423,7 +423,8 @@ def progress_line(number: int, total: int, result: TaskResult) -> str:
 
 def _describe(kind: KindResult) -> str:
     if kind.outcome == "skipped":
-        return "skipped (no cassette)"
+        return f"skipped ({kind.message or 'no cassette'})" if kind.message.startswith(
+            "--") else "skipped (no cassette)"
     if kind.outcome == "stale":
         return "stale (the prompts changed since the recording)"
     where = "" if kind.accepted else f" at {kind.layer}"
