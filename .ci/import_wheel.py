@@ -3,9 +3,12 @@
 Run by ``.ci/run`` with a fresh venv that has only the wheel and its dependencies (no
 editable checkout, no ``stubs/``, no dev extras), from a directory outside the repository:
 a module that imports test code, the stub ``sam`` or a file the wheel does not ship fails
-here. The few host-side modules that import ``samConstants`` at the top (they run inside
-SAM's script, where SAM provides it) are imported a second time with the repository's
-``stubs/`` standing in for the host, and must import then.
+here. The offline SAM the wheel ships (``sam_plugin/_offline_sam/``) must not be importable as
+``sam`` before, nor after, every module was imported: it is on ``sys.path`` only when a tool
+puts it there. The few host-side modules that import ``samConstants`` at the top (they run
+inside SAM's script, where SAM provides it) are imported a second time with that offline SAM
+standing in for the host, and must import then. STUBS_DIR is the checkout's ``stubs/``: the
+wheel must not be the checkout.
 
     python .ci/import_wheel.py STUBS_DIR
 """
@@ -14,10 +17,13 @@ from __future__ import annotations
 
 import importlib
 import importlib.metadata
+import importlib.util
 import sys
 from pathlib import Path
 
 HOST_MODULES = {"sam", "samConstants"}
+OFFLINE_SAM = "sam_plugin._offline_sam"
+OFFLINE_MODULES = ("sam", "samConstants", "sam_host")
 
 
 def wheel_modules() -> list[str]:
@@ -30,8 +36,20 @@ def wheel_modules() -> list[str]:
         parts = list(path.with_suffix("").parts)
         if parts[-1] == "__init__":
             parts.pop()
-        names.append(".".join(parts))
+        name = ".".join(parts)
+        if parts[-1] == "__main__":
+            continue  # runs its program when imported (python -m); what it imports is listed
+        if name != OFFLINE_SAM and not name.startswith(OFFLINE_SAM + "."):
+            names.append(name)  # the offline SAM imports only with its folder on the path
     return sorted(names)
+
+
+def _offline_sam_visible(when: str) -> list[str]:
+    """The offline SAM's modules must not import by themselves (they would shadow SAM's)."""
+    visible = [name for name in OFFLINE_MODULES
+               if name in sys.modules or importlib.util.find_spec(name) is not None]
+    return [f"{when}: {name} is importable without the offline SAM put on sys.path"
+            for name in visible]
 
 
 def main() -> int:
@@ -42,6 +60,7 @@ def main() -> int:
         print(f"sam_plugin was imported from the checkout ({installed}), not the wheel")
         return 1
     needs_host, broken = [], []
+    broken += _offline_sam_visible("before importing the wheel")
     for name in modules:
         try:
             importlib.import_module(name)
@@ -49,7 +68,12 @@ def main() -> int:
             (needs_host if error.name in HOST_MODULES else broken).append(f"{name}: {error!r}")
         except Exception as error:  # noqa: BLE001 - every failure is reported
             broken.append(f"{name}: {error!r}")
-    sys.path.insert(0, str(stubs))  # as SAM's embedded Python provides sam/samConstants
+    broken += _offline_sam_visible("after importing every module of the wheel")
+    from sam_plugin.offline_sam import PACKAGED, offline_sam_dir
+
+    if offline_sam_dir() != PACKAGED:
+        broken.append(f"the wheel ships no offline SAM at {PACKAGED}")
+    sys.path.insert(0, str(PACKAGED))  # as SAM's embedded Python provides sam/samConstants
     for entry in needs_host:
         name = entry.split(":")[0]
         try:

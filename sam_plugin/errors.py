@@ -41,10 +41,13 @@ a broken state), beside ``SamAgentError``::
     │   ├── IllegalTransition(RuntimeError)    a phase change the table does not allow
     │   ├── AlreadySubmitted(RuntimeError)     a run id tried to submit a second time
     │   ├── UndoRefused                        a run that cannot be undone now (says why)
+    │   ├── RerunRefused(ValueError)           a run that cannot be rerun, or targets it
+    │   │                                      cannot be rerun on (says which)
     │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
     │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
     │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
-    │   └── UsageError                         bad command-line input (exit code 2)
+    │   ├── UsageError                         bad command-line input (exit code 2)
+    │   └── OfflineSamMissing(RuntimeError)    outside SAM, and no offline SAM is shipped
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
 Private control-flow signals (a provider stream that broke) stay private to their modules.
@@ -331,8 +334,17 @@ class UndoRefused(SamAgentError):
     since (the message says which)."""
 
 
+class RerunRefused(SamAgentError, ValueError):
+    """A rerun that cannot start: the source run is not a verified run with saved calls, or
+    a target cannot take them (the message names which and what would do)."""
+
+
 class UsageError(SamAgentError):
     """Bad command-line input: printed as ``sam-agent: error: ...`` with exit code 2."""
+
+
+class OfflineSamMissing(SamAgentError, RuntimeError):
+    """Outside SAM, and neither the wheel nor a checkout holds the offline SAM."""
 
 
 class AutomationTimeout(SamAgentError, TimeoutError):

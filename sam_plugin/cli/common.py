@@ -7,16 +7,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
-import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-import sam_plugin
 from sam_plugin.errors import UsageError
 
 if TYPE_CHECKING:
+    from sam_plugin.runtime.store.run_store import SaveOutcome
     from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
 
 EXIT_VERIFIED = 0
@@ -26,23 +25,37 @@ EXIT_REVIEW = 3
 EXIT_INTERRUPTED = 130
 
 
-def stubs_dir() -> Path:
-    return Path(sam_plugin.__file__).resolve().parents[1] / "stubs"
+class VisibleStream:
+    """A text stream whose writes pass :func:`visible_text` (no terminal control or bidi
+    characters: a stored request once retitled the window and cleared the screen); anything
+    else is the wrapped stream's. JSON output is escaped before it gets here
+    (``visible_json``), so it reaches the terminal as the same data."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from sam_plugin.runtime.text_safety import visible_text
+
+        self._stream.write(visible_text(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def import_sam(err: TextIO) -> Any:
-    """The host's ``sam`` when one is importable; else the offline stub, said out loud."""
-    stubs = stubs_dir()
-    spec = importlib.util.find_spec("sam")
-    if spec is None:
-        if not (stubs / "sam").is_dir():
-            raise UsageError(f"no SAM module: not inside SAM and no offline stub at {stubs}")
-        sys.path.insert(0, str(stubs))
-        importlib.invalidate_caches()
-        spec = importlib.util.find_spec("sam")
-    origin = Path(spec.origin).resolve() if spec and spec.origin else None
-    if origin is not None and stubs in origin.parents:
-        print(f"sam-agent: using the offline SAM stub from {stubs}", file=err)
+    """The host's ``sam`` when one is importable; else the offline SAM (``stubs/``, or its
+    copy in the wheel), put on the path and said out loud (sam_plugin/offline_sam.py)."""
+    from sam_plugin.errors import OfflineSamMissing
+    from sam_plugin.offline_sam import host_sam_origin, use_offline_sam
+
+    if host_sam_origin() is None:
+        try:
+            folder = use_offline_sam()
+        except OfflineSamMissing as error:
+            raise UsageError(str(error)) from None
+        print(f"sam-agent: using the offline SAM stub from {folder}", file=err)
     return importlib.import_module("sam")
 
 
@@ -107,3 +120,37 @@ def repair_count(text: str) -> int:
 
 def names(items: Sequence[str]) -> str:
     return ", ".join(repr(n) for n in items) if items else "none"
+
+
+def warn_recovered_runs(run_ids: Sequence[str], err: TextIO) -> None:
+    """The runs a controller found submitted without an outcome (I8), said once each."""
+    for run_id in run_ids:
+        print(
+            f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
+            "may or may not have been modified. Re-observe it; the run is never resubmitted "
+            f"(said once; sam-agent runs --ack {run_id} when you have checked it).",
+            file=err,
+        )
+
+
+def save_database(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -> SaveOutcome:
+    """Write the database to ``path`` after a verified run; a file another process wrote
+    since the workspace was opened is not replaced (the outcome says so)."""
+    from sam_plugin.runtime.store.run_store import SaveOutcome
+    from sam_plugin.runtime.store.workspace_save import SaveConflict
+
+    try:
+        # checked creatable before the provider call; a host's saveAs need not create it
+        path.parent.mkdir(parents=True, exist_ok=True)
+        opened.save(host.mdb, path)
+    except SaveConflict as conflict:
+        message = f"not saved: {conflict}"
+    except Exception as error:
+        message = f"saving failed: {error}"
+    else:
+        saved_as = str(getattr(host.mdb, "pathName", None) or path)
+        print(f"saved: {saved_as}", file=err)
+        return SaveOutcome(path=saved_as, saved=True)
+    print(f"sam-agent: the run is verified, but {path} was {message}; the change is only in "
+          "this process's database and is lost when it exits", file=err)
+    return SaveOutcome(path=str(path), saved=False, message=message)

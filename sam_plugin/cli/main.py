@@ -14,10 +14,10 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from sam_plugin.cli.common import EXIT_INTERRUPTED, EXIT_USAGE
+from sam_plugin.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, VisibleStream
 from sam_plugin.errors import EnvironmentValueError, UsageError
 
-COMMANDS = ("run", "runs", "undo", "demo", "eval")
+COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +42,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0)
     args.rest = rest  # a command that passes its arguments on (demo) gets them here
     prefix = getattr(args, "error_prefix", "sam-agent")
+    # every line the commands write reaches the terminal without control characters
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
     try:
         return int(args.handler(args))
     except (UsageError, EnvironmentValueError) as error:
@@ -51,3 +54,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         # before execution the run is written as cancelled; during it, SAM decides
         print(f"{prefix}: interrupted; see result.json in the run directory", file=sys.stderr)
         return EXIT_INTERRUPTED
+    finally:
+        sys.stdout, sys.stderr = streams

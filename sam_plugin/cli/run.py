@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -29,13 +30,16 @@ from sam_plugin.cli.common import (
     open_workspace,
     repair_count,
     runs_dir_of,
+    save_database,
+    warn_recovered_runs,
 )
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
 from sam_plugin.runtime.events import ControllerEvent
-from sam_plugin.runtime.store.run_store import RunDir, SaveOutcome
-from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
+from sam_plugin.runtime.store.run_store import RunDir
+from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
+from sam_plugin.runtime.text_safety import visible_json
 
 
 def add_parser(commands: Any) -> None:
@@ -60,7 +64,11 @@ def add_parser(commands: Any) -> None:
         help="write the database here, only after a verified run",
     )
     run.add_argument("--runs-dir", type=Path, metavar="DIR")
-    run.add_argument("--yes", action="store_true", help="confirm the spec without asking")
+    run.add_argument("--yes", action="store_true",
+                     help="confirm the spec and approve a plan that carries no warning; a plan "
+                     "with warnings stops (exit 3), nothing executed")
+    run.add_argument("--yes-with-warnings", action="store_true",
+                     help="as --yes, and approve a plan with warnings too (read them first)")
     run.add_argument("--base-url", metavar="URL")
     run.add_argument("--api-model", metavar="NAME")
     run.add_argument("--explore", action="store_true", help="read-only exploration phase")
@@ -68,7 +76,8 @@ def add_parser(commands: Any) -> None:
                      help="total seconds one provider call may take (default 600; "
                      "SAM_AGENT_TIMEOUT)")
     run.add_argument("--idle-timeout", type=_seconds, metavar="S",
-                     help="seconds without a new streamed event before a provider call is "
+                     help="seconds without progress (new content, tool-call argument or "
+                     "reasoning text; empty deltas do not count) before a provider call is "
                      "given up (default 60; SAM_AGENT_IDLE_TIMEOUT)")
     run.add_argument("--replay", action="store_true",
                      help="answer with the bundled recorded responses, as the demo does "
@@ -121,13 +130,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     target = Target(model_name=args.model, part_name=args.part)
     controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
                                provider_name=provider_name, policy=policy, server_probe=probe)
-    for run_id in controller.recovered_runs:
-        print(
-            f"warning: run {run_id} was submitted but its outcome was never recorded; the part "
-            "may or may not have been modified. Re-observe it; the run is never resubmitted "
-            f"(said once; sam-agent runs --ack {run_id} when you have checked it).",
-            file=err,
-        )
+    warn_recovered_runs(controller.recovered_runs, err)
     progress = _Progress(err)
     controller.subscribe(progress)
     try:
@@ -138,17 +141,22 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     progress.end_stream()
     if phase == Phase.REVIEW:
         _show_spec(controller.spec_text, err)
-    if phase == Phase.REVIEW and not args.yes and not _ask(stdin, err):
+    yes = args.yes or args.yes_with_warnings
+    if phase == Phase.REVIEW and not yes and not _ask(stdin, err):
         await controller.cancel()
     elif phase == Phase.REVIEW:
         # whatever the script prints goes to stderr: stdout carries only the result
         with contextlib.redirect_stdout(err):
-            # --yes answers the plan question too; else the plan always waits for the answer
+            # --yes answers the plan question for a plan without warnings (a warned plan
+            # waits whatever the policy); else the plan always waits for the answer
             await controller.confirm(args.mode, target,
-                                     plan_wait="never" if args.yes else "always")
+                                     plan_wait="never" if yes else "always")
         if controller.phase == Phase.PLAN:
             assert controller.plan is not None
-            if _ask_plan(controller.plan.text(), stdin, err):
+            if args.yes and not args.yes_with_warnings:
+                _refuse_warned_plan(controller.plan, err)
+                controller.decline_plan()
+            elif args.yes_with_warnings or _ask_plan(controller.plan.text(), stdin, err):
                 with contextlib.redirect_stdout(err):
                     await controller.execute(args.mode, target)
             else:
@@ -157,11 +165,11 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     assert result is not None
     saved = None
     if result.status == "verified" and save_path is not None:
-        outcome = _save(host, save_path, opened, err)
+        outcome = save_database(host, save_path, opened, err)
         saved = outcome.saved
         result = result.model_copy(update={"save": outcome})
         RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
-    _print_result(result, controller.runs_dir / result.run_id, args.json, out)
+    _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace)
     if not args.json:
         _print_next_step(result, settings.base_url, save_path, out)
     if saved is False:
@@ -175,8 +183,13 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
 
 
 def _read_request(args: argparse.Namespace) -> str:
+    from sam_plugin.runtime.run.start import MAX_REQUEST_BYTES, request_size_problem
+
     if args.request is not None:
         text: str = args.request
+        too_large = request_size_problem(len(text.encode("utf-8", "surrogatepass")))
+        if too_large is not None:
+            raise UsageError(f"--request: {too_large}")
     else:
         from sam_plugin.runtime.store.path_kinds import not_a_file
 
@@ -184,7 +197,18 @@ def _read_request(args: argparse.Namespace) -> str:
         if problem is not None:  # reading /dev/zero or a FIFO would never end
             raise UsageError(f"--request-file: {problem}")
         try:
-            text = args.request_file.read_text(encoding="utf-8")
+            # the size before the read (a file that grows meanwhile is cut at the bound)
+            size = args.request_file.stat().st_size
+            too_large = request_size_problem(size, str(args.request_file))
+            if too_large is not None:
+                raise UsageError(f"--request-file: {too_large}")
+            with args.request_file.open("rb") as handle:
+                data = handle.read(MAX_REQUEST_BYTES + 1)
+            too_large = request_size_problem(len(data), str(args.request_file))
+            if too_large is not None:
+                raise UsageError(f"--request-file: {too_large}")
+            # as read_text would: universal newlines
+            text = data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
         except UnicodeDecodeError:
             raise UsageError(
                 f"--request-file: {args.request_file} is not UTF-8 text; save it as UTF-8 "
@@ -241,6 +265,10 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
           f"({where.get(choice.reason, 'flags')})", file=err)
     if detection.server.note:
         print(f"sam-agent: {detection.words()}", file=err)
+    from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
+
+    if Scrubber(settings.api_key.get_secret_value()).short_key:
+        print(f"sam-agent: warning: {SHORT_KEY_WARNING}", file=err)
     return apply(settings, detection), detection.profile, None
 
 
@@ -331,6 +359,16 @@ def _ask(stdin: TextIO, err: TextIO) -> bool:
     return _answer(stdin, err)
 
 
+def _refuse_warned_plan(plan: Any, err: TextIO) -> None:
+    print("\n--- plan (compiled, not executed; destructive lines and warnings first) ---",
+          file=err)
+    print(plan.text(), file=err)
+    print("---", file=err)
+    print(f"sam-agent: the plan was not executed: it carries {len(plan.warnings)} warning(s), "
+          "and --yes approves only a plan without warnings; read them, then run again without "
+          "--yes to answer, or with --yes-with-warnings", file=err)
+
+
 def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:
     print("\n--- plan (compiled, not executed; destructive lines and warnings first) ---",
           file=err)
@@ -353,24 +391,6 @@ def _is_terminal(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-def _save(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -> SaveOutcome:
-    try:
-        # checked creatable before the provider call; a host's saveAs need not create it
-        path.parent.mkdir(parents=True, exist_ok=True)
-        opened.save(host.mdb, path)
-    except SaveConflict as conflict:
-        message = f"not saved: {conflict}"
-    except Exception as error:
-        message = f"saving failed: {error}"
-    else:
-        saved_as = str(getattr(host.mdb, "pathName", None) or path)
-        print(f"saved: {saved_as}", file=err)
-        return SaveOutcome(path=saved_as, saved=True)
-    print(f"sam-agent: the run is verified, but {path} was {message}; the change is only in "
-          "this process's database and is lost when it exits", file=err)
-    return SaveOutcome(path=str(path), saved=False, message=message)
 
 
 # -- output -----------------------------------------------------------------------------------
@@ -424,13 +444,14 @@ class _Progress:
         return None
 
 
-def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> None:
+def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
+                  workspace: Path | None = None) -> None:
     if as_json:
         payload = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
         plan = run_dir / "plan.json"
         # additive: the plan that was shown (and approved or declined), null before a plan
         payload["plan"] = json.loads(plan.read_text(encoding="utf-8")) if plan.is_file() else None
-        out.write(json.dumps(payload, indent=2, ensure_ascii=False) + "\n")
+        out.write(visible_json(payload, indent=2) + "\n")
         return
     words = {
         "verified": "Verified: the change was executed once and confirmed by readback.",
@@ -456,9 +477,35 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO) -> Non
         after = result.after
         print(f"  after: {after.node_count} nodes, {after.element_count} elements", file=out)
     print(f"  run directory: {run_dir}", file=out)
-    if getattr(result, "undoable", False):
-        print(f"  undo: sam-agent undo {result.run_id} --workspace OUT.sam.json "
-              f"--save UNDONE.sam.json --runs-dir {run_dir.parent}", file=out)
+    hint = undo_hint(result, run_dir.parent, workspace)
+    if hint:
+        print(f"  {hint}", file=out)
+
+
+def undone_name(saved: str) -> str:
+    """``out.sam.json`` → ``out.undone.sam.json`` (beside it): where an undo may write."""
+    path = Path(saved)
+    stem = path.name.removesuffix(".sam.json") if path.name.endswith(".sam.json") else path.stem
+    return str(path.with_name(f"{stem}.undone.sam.json"))
+
+
+def undo_hint(result: Any, runs_dir: Path, workspace: Path | None) -> str | None:
+    """How to undo a verified run, naming the file that holds its change (the one --save
+    wrote); without a saved file there is nothing on disk to undo."""
+    if result.status != "verified":
+        return None
+    save = getattr(result, "save", None)
+    before, after = result.before, result.after
+    changed = before is None or after is None or before.fingerprint != after.fingerprint
+    if save is None and changed:
+        where = f"{workspace} is unchanged on disk" if workspace else "nothing was written"
+        return (f"not saved: without --save the change stays in this run only ({where}); "
+                "run again with --save OUT.sam.json to keep it")
+    if save is None or not save.saved or not getattr(result, "undoable", False):
+        return None
+    return (f"undo: sam-agent undo {result.run_id} --workspace {shlex.quote(save.path)} "
+            f"--save {shlex.quote(undone_name(save.path))} "
+            f"--runs-dir {shlex.quote(str(runs_dir))}")
 
 
 def next_step(status: str, layer: str | None, base_url: str, message: str = "") -> str | None:

@@ -4,7 +4,6 @@ acknowledging an unknown outcome (docs/architecture.md §6)."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any, TextIO
@@ -32,6 +31,7 @@ def handle(args: argparse.Namespace) -> int:
 
 def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
     from sam_plugin.runtime.store.run_store import NotUnknown, acknowledge_unknown_run, list_runs
+    from sam_plugin.runtime.text_safety import visible_json
 
     runs_dir = runs_dir_of(args)
     if args.ack:
@@ -44,15 +44,31 @@ def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
         return EXIT_VERIFIED
     summaries = list_runs(runs_dir)
     if args.json:
-        out.write(json.dumps([s.model_dump(mode="json") for s in summaries], indent=2,
-                             ensure_ascii=False) + "\n")
+        out.write(visible_json([s.model_dump(mode="json") for s in summaries]) + "\n")
         return EXIT_VERIFIED
-    for summary in summaries:
-        flag = " (unacknowledged: sam-agent runs --ack " + summary.run_id + ")" if (
-            summary.status == "unknown" and not summary.acknowledged) else ""
-        first_line = summary.request.strip().splitlines()[0] if summary.request.strip() else ""
-        print(f"{summary.run_id}  {summary.status:<10} {summary.module:<8} "
-              f"{first_line[:60]}{flag}", file=out)
     if not summaries:
         print(f"no runs in {runs_dir}", file=out)
+    else:
+        print_table(summaries, out)
     return EXIT_VERIFIED
+
+
+COLUMNS = ("run", "status", "mode", "model", "part", "request")
+REQUEST_WIDTH = 60
+
+
+def print_table(summaries: list[Any], out: TextIO) -> None:
+    """Runs newest first under a header; an unknown run not yet acknowledged says how to."""
+    rows = [COLUMNS]
+    for summary in summaries:
+        text = summary.request.strip().splitlines()[0] if summary.request.strip() else ""
+        if len(text) > REQUEST_WIDTH:
+            text = text[:REQUEST_WIDTH - 1] + "…"
+        if summary.status == "unknown" and not summary.acknowledged:
+            text += f" (unacknowledged: sam-agent runs --ack {summary.run_id})"
+        rows.append((summary.run_id, summary.status, summary.module or "-",
+                     summary.model or "-", summary.part or "-", text))
+    widths = [max(len(row[i]) for row in rows) for i in range(len(COLUMNS) - 1)]
+    for row in rows:
+        cells = [cell.ljust(width) for cell, width in zip(row, widths, strict=False)]
+        print("  ".join([*cells, row[-1]]).rstrip(), file=out)

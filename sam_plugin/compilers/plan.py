@@ -35,7 +35,7 @@ class Touched(BaseModel):
         noun = self.kind if self.count != 1 else self.kind[:-1]
         text = f"{self.count} {noun}"
         if self.labels is not None and self.count:
-            text += " " + _label_text(self.labels)
+            text += " " + label_runs(self.labels)
         if self.box is not None and self.count:
             text += f" in box {_point(self.box[0])}..{_point(self.box[1])}"
         return text
@@ -220,7 +220,9 @@ def _point(p: Vec3) -> str:
     return "(" + ", ".join(_num(v) for v in p) + ")"
 
 
-def _label_text(labels: list[int]) -> str:
+def label_runs(labels: list[int]) -> str:
+    """``[1-16, 20]``: sorted labels with consecutive ones as ranges (the plan's words, also
+    the dock's)."""
     if not labels:
         return ""
     runs: list[str] = []

@@ -1,4 +1,4 @@
-"""Regenerate ``workspace.sam.json`` with the offline SAM (``stubs/`` must be on sys.path).
+"""Regenerate ``workspace.sam.json`` with the offline SAM (put on sys.path: offline_sam.py).
 
 ``python -m sam_plugin.demo.make_workspace`` (run from the repository root) writes:
 Model-1 / Panel: a 40 x 40 plate of 4 x 4 QUAD elements (z = 0), and Model-1 / Frame: a
@@ -7,12 +7,10 @@ portal frame of 3 x 4 BEAM elements. "Plate" does not exist yet: the build examp
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 WORKSPACE = Path(__file__).resolve().parent / "workspace.sam.json"
-STUBS = Path(__file__).resolve().parents[2] / "stubs"
 
 
 def build(mdb: Any) -> None:
@@ -38,8 +36,9 @@ def build(mdb: Any) -> None:
 
 
 def main() -> int:
-    if str(STUBS) not in sys.path:
-        sys.path.insert(0, str(STUBS))
+    from sam_plugin.offline_sam import use_offline_sam
+
+    use_offline_sam()
     import sam
 
     build(sam.mdb)

@@ -4,13 +4,13 @@ source, run the suite, report, exit code."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from sam_plugin.errors import UsageError
+from sam_plugin.runtime.text_safety import visible_json
 
 EXIT_OK, EXIT_BELOW = 0, 1
 LIVE_IDLE_TIMEOUT = 900.0  # a small CPU model may think for minutes before its first byte
@@ -19,7 +19,7 @@ LIVE_TOTAL_TIMEOUT = 3600.0
 
 async def run(args: argparse.Namespace, out: Any = None) -> int:
     from sam_plugin.evaluation.report import build_report, write_reports
-    from sam_plugin.evaluation.runner import RunnerOptions, run_suite
+    from sam_plugin.evaluation.runner import RunnerOptions, run_policy, run_suite
     from sam_plugin.evaluation.task import load_suite
 
     out = out or sys.stdout
@@ -36,6 +36,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
                          "to run)")
     if args.unconstrained and args.replay:
         raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
+    run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = await _source(args)
@@ -62,7 +63,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     print(f"sam-agent eval: {summary}; report: {', '.join(str(p) for p in written)}",
           file=sys.stderr)
     if args.json:
-        out.write(json.dumps(report, indent=1, ensure_ascii=False) + "\n")
+        out.write(visible_json(report, indent=1) + "\n")
     if args.fail_on_mismatch and _mismatches(report):
         print(f"sam-agent eval: {_mismatches(report)} cassette mismatch(es): the code sends "
               "other requests for the same prompts", file=sys.stderr)

@@ -93,16 +93,16 @@ class RunnerOptions:
 
 
 def stubs_path() -> Path:
-    import sam_plugin
+    """The offline SAM's folder (``stubs/``, or its copy in the wheel: offline_sam.py)."""
+    from sam_plugin.offline_sam import use_offline_sam
 
-    return Path(sam_plugin.__file__).resolve().parents[1] / "stubs"
+    return use_offline_sam()
 
 
 def import_stub_sam() -> Any:
-    """The offline SAM (``stubs/`` put on ``sys.path`` explicitly, never installed)."""
-    stubs = str(stubs_path())
-    if stubs not in sys.path:
-        sys.path.insert(0, stubs)
+    """The offline SAM (put on ``sys.path`` explicitly, never installed as ``sam``): the suite
+    is scored on the offline host even where a real SAM is importable."""
+    stubs_path()
     import sam
 
     return sam

@@ -16,6 +16,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sam_plugin.runtime.store.private import open_append
+
 log = logging.getLogger(__name__)
 
 PERSISTED_EVENTS: frozenset[str] = frozenset(
@@ -56,7 +58,8 @@ PERSISTED_EVENTS: frozenset[str] = frozenset(
 )
 
 LISTENER_EVENTS: frozenset[str] = frozenset(
-    {"phase_changed", "design_delta", "reasoning_delta", "collection_progress", "run_cancelled"}
+    {"phase_changed", "design_delta", "reasoning_delta", "collection_progress", "run_cancelled",
+     "provider_retry"}
 )
 
 
@@ -107,7 +110,7 @@ class EventBus:
             data=dict(self.scrub(dict(data or {}))),
         )
         if event in PERSISTED_EVENTS and self.log_path is not None:
-            with self.log_path.open("a", encoding="utf-8") as handle:
+            with open_append(self.log_path) as handle:
                 handle.write(record.to_line() + "\n")
         for listener in list(self._listeners):
             try:

@@ -15,6 +15,18 @@ _DROPPED = {cp: None for cp in [*range(0x00, 0x20), *range(0x7F, 0xA0)] if cp no
 _DROPPED.update({ord(ch): None for ch in _BIDI})
 
 
+_ESCAPED = {cp: f"\\u{cp:04x}" for cp in _DROPPED}
+
+
 def visible_text(text: str) -> str:
     """``text`` without control characters and bidi formatting characters."""
     return text.translate(_DROPPED)
+
+
+def visible_json(value: object, *, indent: int = 2) -> str:
+    """``value`` as JSON for a terminal: the same data, with every character
+    :func:`visible_text` drops written as a ``\\uXXXX`` escape (``json.dumps`` escapes the C0
+    controls but leaves DEL, the C1 controls and the bidi characters raw)."""
+    import json
+
+    return json.dumps(value, indent=indent, ensure_ascii=False).translate(_ESCAPED)

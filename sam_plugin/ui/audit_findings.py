@@ -25,6 +25,7 @@ class Finding:
     value: str
     elements: list[int] = field(default_factory=list)  # element labels it concerns
     detail: str = ""  # tooltip: the labels, the definition
+    length: bool = False  # the value is a length (the view adds the model's unit)
 
 
 def finding_title(key: str) -> str:
@@ -35,7 +36,7 @@ def finding_title(key: str) -> str:
         "node_count": tr("Nodes"),
         "element_count": tr("Elements"),
         "bounding_box": tr("Bounding box"),
-        "tolerance": tr("Merge tolerance"),
+        "tolerance": tr("Audit: nodes closer than this count as coincident"),
         "free_nodes": tr("Free nodes"),
         "duplicate_elements": tr("Duplicate elements"),
         "coincident_nodes": tr("Coincident nodes"),
@@ -116,7 +117,7 @@ def findings_of(data: dict[str, Any]) -> list[Finding]:
         if key == "bounding_box" and isinstance(entry, dict):
             rows.append(Finding(finding_title(key), "({}) – ({})".format(
                 ", ".join(_number(v) for v in entry.get("min", [])),
-                ", ".join(_number(v) for v in entry.get("max", [])))))
+                ", ".join(_number(v) for v in entry.get("max", []))), length=True))
             continue
         if key == "quality" and isinstance(entry, dict):
             rows += [f for sub, value in entry.items() if isinstance(value, dict)
@@ -126,6 +127,11 @@ def findings_of(data: dict[str, Any]) -> list[Finding]:
             found = _finding(key, entry)
             if found is not None:
                 rows.append(found)
+        elif key == "tolerance" and isinstance(entry, int | float):
+            rows.append(Finding(finding_title(key), _number(entry), detail=tr(
+                "The distance the audit uses to find coincident and degenerate entities: "
+                "relative to the part's size. A merge uses the tolerance its operation names "
+                "(shown as the repair's row)."), length=True))
         elif isinstance(entry, int | float | str) and not isinstance(entry, bool):
             rows.append(Finding(finding_title(key), _number(entry)))
         elif isinstance(entry, list):
@@ -146,4 +152,36 @@ def audit_findings(run_dir: Path | None) -> list[Finding]:
             continue
         if isinstance(data, dict):
             rows += findings_of(data)
-    return rows
+    return _with_merge_tolerance(run_dir, rows)
+
+
+def merge_tolerances(run_dir: Path) -> list[float | None]:
+    """The tolerance of every merge the run's calls asked for (None: the part's default)."""
+    try:
+        calls = json.loads((Path(run_dir) / "normalized_calls.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    found: list[float | None] = []
+    for call in calls if isinstance(calls, list) else []:
+        arguments = call.get("arguments") if isinstance(call, dict) else None
+        merge = arguments.get("merge_coincident_nodes") if isinstance(arguments, dict) else None
+        if isinstance(merge, dict):
+            tolerance = merge.get("tolerance")
+            found.append(float(tolerance) if isinstance(tolerance, int | float) else None)
+    return found
+
+
+def _with_merge_tolerance(run_dir: Path, rows: list[Finding]) -> list[Finding]:
+    """Beside the audit's own distance, the tolerance the run's merge used, labelled apart:
+    the two numbers are different things."""
+    merges = merge_tolerances(run_dir)
+    if not rows or not merges:
+        return rows
+    words = ", ".join(_number(t) if t is not None else tr("the part's default")
+                      for t in merges)
+    merge = Finding(tr("Repair: merged nodes closer than"), words, detail=tr(
+        "The tolerance the repair operation used to merge coincident nodes"), length=True)
+    titles = [row.name for row in rows]
+    at = titles.index(finding_title("tolerance")) + 1 if finding_title("tolerance") in titles \
+        else len(rows)
+    return [*rows[:at], merge, *rows[at:]]

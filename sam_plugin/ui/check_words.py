@@ -4,12 +4,38 @@ English names, and the raw text is each cell's tooltip)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from sam_plugin.ui.i18n import tr
 
 _FIXED = frozenset({"part exists", "node count", "element count", "geometry unchanged",
                     "elements with a section", "oriented beam elements", "hanging nodes",
-                    "property values"})
+                    "property values", "part compared with the plan"})
+# a part fingerprint (``25n-16e-<hash>``, or a readback's hex digest): never shown as such
+_FINGERPRINT = re.compile(r"^(?:\d+n-\d+e-)?[0-9a-f]{16,}$|^absent-[0-9a-f]+$")
+
+
+@dataclass(frozen=True)
+class CheckRow:
+    """One row of the checks table: the words shown, and the raw values for the tooltip."""
+
+    name: str
+    expected: str
+    actual: str
+    ok: bool
+    raw: tuple[str, str, str] = ("", "", "")
+
+
+def check_row(check: Any) -> CheckRow:
+    """A check of ``result.json`` as the table shows it: names and values in words, a
+    fingerprint said as "as before" or "changed" (the raw values stay in the tooltip)."""
+    expected, actual = check_value(check.expected), check_value(check.actual)
+    if _FINGERPRINT.match(check.expected or "") or _FINGERPRINT.match(check.actual or ""):
+        expected = tr("as before the run")
+        actual = tr("as before the run") if check.ok else tr("changed")
+    return CheckRow(name=check_name(check.name), expected=expected, actual=actual, ok=check.ok,
+                    raw=(check.name, check.expected, check.actual))
 # "<kind> <name>[ <what>]": the kind and what are words, the name is the model's own
 _NAMED = re.compile(r"^(material|section|set|file) (\S+)(?: (.+))?$")
 _SHAPES = re.compile(r"^(QUAD|TRI|BEAM) elements$")
@@ -33,6 +59,7 @@ def _fixed(name: str) -> str:
         "oriented beam elements": tr("oriented beam elements"),
         "hanging nodes": tr("hanging nodes"),
         "property values": tr("property values"),
+        "part compared with the plan": tr("compared with the plan"),
     }[name]
 
 
@@ -79,5 +106,6 @@ def check_value(value: str) -> str:
         return {"nodes": tr("{count} nodes"), "elements": tr("{count} elements"),
                 "set(s)": tr("{count} set(s)")}[what].format(count=count)
     return {"present": tr("present"), "missing": tr("missing"), "written": tr("written"),
-            "empty": tr("empty"), "not read": tr("not read"),
-            "read back": tr("read back")}.get(value, value)
+            "empty": tr("empty"), "not read": tr("not read"), "read back": tr("read back"),
+            "counts and names only": tr("counts and names"),
+            "counts predicted by the compilers": tr("counts and names")}.get(value, value)

@@ -9,8 +9,9 @@ which. The demo sets no provider variable itself: ``--replay`` reaches the plugi
 ``--screenshot PNG`` renders the window (offscreen works) and exits; with ``--auto-run`` a
 bundled example is run to Verified first.
 
-The offline SAM lives in ``stubs/`` beside the package; the demo puts that directory on
-``sys.path`` itself (it is never installed: inside the real SAM it would shadow the host).
+The offline SAM is ``stubs/`` in a checkout and ``sam_plugin/_offline_sam/`` in the wheel; the
+demo puts that folder on ``sys.path`` itself (``sam_plugin/offline_sam.py``), and refuses in a
+Python where SAM's own ``sam`` is importable, which the offline one would shadow.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ import shutil
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from sam_plugin.runtime.config import env as environment
 
-STUBS = Path(__file__).resolve().parents[2] / "stubs"
 LIVE_PROVIDER_HELP = """\
 The dock replays recorded responses (not a live model) for the bundled example requests.
 To use a live model, set the environment (or open Settings in the dock):
@@ -48,12 +49,79 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="with --screenshot: run a bundled example (default: plate) first")
     parser.add_argument("--delay", type=float, default=0.02,
                         help="replay: seconds between streamed pieces (default 0.02)")
+    parser.add_argument("--size", type=_size, metavar="WxH",
+                        help="window size in pixels, e.g. 1024x640 (default: the screen's "
+                             "available size)")
+    parser.add_argument("--save-sample", type=Path, metavar="W.sam.json",
+                        help="write the demo's sample workspace to this file and exit "
+                        "(for sam-agent run; no window)")
     return parser.parse_args(argv)
 
 
-def _use_stubs() -> None:
-    if str(STUBS) not in sys.path:
-        sys.path.insert(0, str(STUBS))
+def _size(text: str) -> tuple[int, int]:
+    """``1024x640`` -> (1024, 640); anything else is a usage error naming the form."""
+    width, sep, height = text.lower().partition("x")
+    if not sep or not width.strip().isdigit() or not height.strip().isdigit() \
+            or int(width) < 320 or int(height) < 240:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a window size WIDTHxHEIGHT of at least 320x240 (e.g. 1024x640)")
+    return int(width), int(height)
+
+
+def fit_window(window: Any, size: tuple[int, int] | None) -> None:
+    """Open at ``size``, else at the screen's available size (a fixed size would cut the
+    dock off on a smaller screen, docs/ui.md)."""
+    if size is not None:
+        window.resize(*size)
+        return
+    screen = window.screen()
+    if screen is None:
+        return
+    available = screen.availableGeometry()
+    frame = window.frameGeometry().size() - window.geometry().size()  # title bar, borders
+    window.resize(available.width() - frame.width(), available.height() - frame.height())
+    window.move(available.topLeft())
+
+
+SAMPLE_NEXT = """\
+It holds Model-1 with parts Panel (4 x 4 QUAD) and Frame (9 BEAM); "Plate" does not exist
+yet. The requests the Replay answers on it: sam-agent examples. For example:
+  sam-agent run --replay --workspace {path} --mode part --model Model-1 --part Plate \\
+    --request "build a 60 x 100 plate meshed 6 x 10 with QUAD elements"
+"""
+
+
+def save_sample(target: Path) -> int:
+    """Write the bundled sample workspace to ``target`` (never over an existing file)."""
+    from sam_plugin.demo.examples import WORKSPACE_FILE
+
+    if target.exists():
+        print(f"sam-agent demo: --save-sample: {target} exists; give a new file name",
+              file=sys.stderr)
+        return 2
+    if not target.parent.is_dir():
+        print(f"sam-agent demo: --save-sample: no folder {target.parent}", file=sys.stderr)
+        return 2
+    shutil.copyfile(WORKSPACE_FILE, target)
+    print(f"wrote {target}, the demo's sample workspace.")
+    print(SAMPLE_NEXT.format(path=target), end="")
+    return 0
+
+
+def _offline_sam_problem() -> str | None:
+    """Put the offline SAM on the path, or one line saying why the demo cannot."""
+    from sam_plugin.errors import OfflineSamMissing
+    from sam_plugin.offline_sam import host_sam_origin, use_offline_sam
+
+    host = host_sam_origin()
+    if host is not None:
+        return (f"sam-agent demo: this Python has SAM's own sam module ({host}); the demo is "
+                "the offline host and would shadow it: open the SAM Agent dock in SAM instead")
+    try:
+        use_offline_sam()
+    except OfflineSamMissing as error:
+        return f"sam-agent demo: {error}"
+    return None
 
 
 def _workspace_copy(explicit: Path | None) -> Path:
@@ -111,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _main(argv: list[str] | None) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
+    if args.save_sample is not None:
+        return save_sample(args.save_sample)
     if args.auto_run and not args.screenshot:
         print("sam-agent demo: --auto-run needs --screenshot", file=sys.stderr)
         return 2
@@ -126,8 +196,7 @@ def _main(argv: list[str] | None) -> int:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if args.screenshot and environment.runs_dir() is None:
         os.environ[environment.RUNS_DIR] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
-    _use_stubs()
-    problem = _window_problem()
+    problem = _offline_sam_problem() or _window_problem()
     if problem:
         print(problem, file=sys.stderr)
         return 1
@@ -159,7 +228,7 @@ def _run_window(args: argparse.Namespace, workspace: Path) -> int:
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = sam_host.create_window(workspace)
     dock = window.findChild(SamAgentDock, "samAgentDock")
-    window.resize(1500, 920)
+    fit_window(window, args.size)
     window.show()
     if not args.screenshot:
         try:

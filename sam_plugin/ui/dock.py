@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSplitter,
     QTabWidget,
     QToolButton,
@@ -44,6 +43,8 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.routing import split_capability_line
 from sam_plugin.runtime.run.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
+from sam_plugin.ui.examples_picker import select_example
+from sam_plugin.ui.fitting import breakable, vertical_scroll, wrap_in_width
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plain_words import (
@@ -60,6 +61,8 @@ from sam_plugin.ui.status_words import (
     layer_name,
     phase_words,
     plan_words,
+    retry_words,
+    waiting_words,
 )
 from sam_plugin.ui.undo_control import UndoControl
 
@@ -132,6 +135,8 @@ class SamAgentDock(QDockWidget):
         self._highlight = highlight
         self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
         self._observed: dict[str, Any] = {}  # the last observation_completed event's data
+        self._run_provider: str | None = None  # providerLabel's text when the shown run began
+        self._waiting_for_words = False  # designing, and nothing streamed yet
         self.controller: Any = None
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
@@ -159,6 +164,11 @@ class SamAgentDock(QDockWidget):
         self.replay_banner.setStyleSheet(REPLAY_STYLE)
         self.replay_banner.hide()
         layout.addWidget(self.replay_banner)
+        self.font_notice = wrap_in_width(QLabel())  # a language no installed font can draw
+        self.font_notice.setObjectName("fontNotice")
+        self.font_notice.setStyleSheet(REPLAY_STYLE)
+        self.font_notice.hide()
+        layout.addWidget(self.font_notice)
         top = QHBoxLayout()
         self.provider_label = QLabel()
         self.provider_label.setObjectName("providerLabel")
@@ -218,9 +228,8 @@ class SamAgentDock(QDockWidget):
         row.addWidget(self.explore_check, 1)
         layout.addLayout(row)
 
-        self.status_label = QLabel()
+        self.status_label = wrap_in_width(QLabel())  # a long error never widens the dock
         self.status_label.setObjectName("statusLabel")
-        self.status_label.setWordWrap(True)
         self.status_label.setStyleSheet("font-weight: bold;")
         layout.addWidget(self.status_label)
         self.undo = UndoControl()  # undoButton (in the run tab) and restoreNotice
@@ -233,7 +242,8 @@ class SamAgentDock(QDockWidget):
         self.history_panel = HistoryPanel(self.history)
         self.tabs.addTab(self.history_panel, tr("History"))
         layout.addWidget(self.tabs, 1)
-        self.setWidget(body)
+        # the dock scrolls rather than growing the host window past a small screen
+        self.setWidget(vertical_scroll(body, "dockScroll"))
         self.setMinimumWidth(420)
 
     def _build_run_tab(self) -> QWidget:
@@ -281,8 +291,9 @@ class SamAgentDock(QDockWidget):
         remark_row.addWidget(self.remark_edit, 1)
         remark_row.addWidget(self.revise_button)
         layout.addLayout(remark_row)
-        # the answers to a spec; the plan's Execute and the Undo button join this row
         self._build_plan_widgets(layout)
+        # the answers to a spec, the plan's Execute and Undo: one row under the scrolling
+        # run view, so no plan or result can push them out of sight
         self.action_row = QHBoxLayout()
         self.confirm_button = QPushButton(tr("Confirm"))
         self.confirm_button.setObjectName("confirmButton")
@@ -293,23 +304,23 @@ class SamAgentDock(QDockWidget):
         self.action_row.addWidget(self.cancel_button)
         self.action_row.addStretch(1)
         self.action_row.addWidget(self.undo.button)
-        layout.addLayout(self.action_row)
         self.result_view = ResultView()
         self.spec_pane = spec_pane
         splitter = QSplitter(Qt.Orientation.Vertical)
         splitter.setObjectName("runSplitter")
         splitter.addWidget(spec_pane)
         # in a short dock the result scrolls instead of squeezing the counts table
-        result_scroll = QScrollArea()
-        result_scroll.setObjectName("resultScroll")
-        result_scroll.setWidgetResizable(True)
-        result_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        result_scroll.setWidget(self.result_view)
-        result_scroll.setMinimumHeight(20)  # a QSplitter would keep its 68-px minimum hint
+        # (a QSplitter would keep a scroll area's 68-px minimum hint: 20 is set)
+        result_scroll = vertical_scroll(self.result_view, "resultScroll", minimum_height=20)
         splitter.addWidget(result_scroll)
         self.run_splitter = splitter
         self._set_run_stretch()
-        return splitter
+        tab = QWidget()
+        tab_layout = QVBoxLayout(tab)
+        tab_layout.setContentsMargins(0, 0, 0, 0)
+        tab_layout.addWidget(vertical_scroll(splitter, "runScroll"), 1)
+        tab_layout.addLayout(self.action_row)
+        return tab
 
     def _build_plan_widgets(self, layout: QVBoxLayout) -> None:
         """planView, its preview and executeButton (docs/architecture.md §9), hidden until a
@@ -321,6 +332,7 @@ class SamAgentDock(QDockWidget):
         self.execute_button = QPushButton(tr("Execute"))
         self.execute_button.setObjectName("executeButton")
         self.execute_button.setEnabled(False)
+        self.execute_button.hide()  # only while a plan waits: the room goes to the result
 
     def _show_plan(self, controller: Any) -> None:
         """The run waits at its plan: show it (and its preview), Execute or Cancel."""
@@ -329,9 +341,11 @@ class SamAgentDock(QDockWidget):
         preview = getattr(plan, "preview", None)
         if preview is not None:
             self.plan_preview.show_preview(self._live_part(), preview)
+        self._compact_spec(True)  # the plan gets the room; the spec keeps three lines
         self.submit_button.setEnabled(False)
         self.confirm_button.setEnabled(False)
         self.execute_button.setEnabled(True)
+        self.execute_button.show()
         self.cancel_button.setEnabled(True)
         self.set_status(plan_words(plan))
 
@@ -339,6 +353,12 @@ class SamAgentDock(QDockWidget):
         self.plan_view.clear_plan()
         self.plan_preview.clear_preview()
         self.execute_button.setEnabled(False)
+        self.execute_button.hide()
+        self._compact_spec(False)
+
+    def _compact_spec(self, compact: bool) -> None:
+        self.spec_view.setMaximumHeight(self.spec_view.minimumHeight() if compact else 16777215)
+        self.spec_title.setVisible(not compact and not self.result_view.has_result())
 
     def _live_part(self) -> Any:
         target = self.target()
@@ -394,6 +414,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.explore_check.clicked, self._on_explore_clicked)
         self._connect(self.bridge.eventReceived, self._on_event)
         self._connect(self.history_panel.runAgainRequested, self.run_again)
+        self._connect(self.history_panel.applyToPartsRequested, self.apply_to_parts)
         self._connect(self.result_view.highlightRequested, self.highlight_elements)
         # An event filter rather than a QShortcut: it works whether or not the host window is
         # the active window (SAM may keep focus in a floating dock).
@@ -542,7 +563,7 @@ class SamAgentDock(QDockWidget):
     # ---------------------------------------------------------------- status
     def set_status(self, text: str) -> None:
         self._check_thread()
-        self.status_label.setText(text)
+        self.status_label.setText(breakable(text))
         colour = STATUS_COLOURS.get(self._status_kind(), "#24292f")
         self.status_label.setStyleSheet(f"font-weight: bold; color: {colour};")
 
@@ -608,8 +629,14 @@ class SamAgentDock(QDockWidget):
         self.spec_view.setPlaceholderText("")
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
+        self.route_label.clear()
+        self.route_label.setToolTip("")
+        self.route_label.hide()
+        self._clear_plan()
         self.result_view.clear()
         self.remark_edit.clear()
+        self.status_label.setToolTip("")
+        self._run_provider = None
         self._fit_run_splitter()
         self.set_status(phase_words("idle"))
 
@@ -638,6 +665,8 @@ class SamAgentDock(QDockWidget):
                 self._ask_server(choice)
             replay = False
         self.provider_label.setText(text)
+        if self._run_provider not in (None, text) and self._phase() not in LOCKED_PHASES:
+            self.clear_run_view()  # what is shown was answered by another provider
         reason = self._provider_reason(choice)
         if replay:  # the label is the replay notice; how to go live is one hover away
             reason += "\n" + tr("The replay answers only the bundled example requests: pick "
@@ -701,18 +730,20 @@ class SamAgentDock(QDockWidget):
     def show_binding_problem(self, text: str) -> None:
         self.show_replay_notice(text)
 
+    def show_font_problem(self, text: str) -> None:
+        self.font_notice.setText(text)
+        self.font_notice.show()
+
     def _display_target(self) -> None:
-        """The viewport shows the part the dock now targets (host API ``setValues``), so it
-        never keeps showing the previous run's part."""
+        """The viewport shows the part the dock now targets (host API ``setValues``), or
+        nothing for a new part, so it never keeps showing the previous run's part."""
         target = self.target()
         try:
             models = self.sam.mdb.models
-            if target.model_name not in models.keys():
-                return
-            parts = models[target.model_name].parts
-            if target.part_name not in parts.keys():
-                return
-            part = parts[target.part_name]
+            parts = models[target.model_name].parts if target.model_name in models.keys() \
+                else {}
+            # a part not built yet shows nothing rather than the part shown before
+            part = parts[target.part_name] if target.part_name in parts.keys() else None
             viewport = self.sam.session.viewports[VIEWPORT_NAME]
             if getattr(viewport, "displayedObject", None) is not part:
                 viewport.setValues(displayedObject=part)
@@ -758,11 +789,16 @@ class SamAgentDock(QDockWidget):
     def _on_event(self, event: Any) -> None:
         self._check_thread()
         name, data = event.event, event.data
+        if name in ("design_delta", "reasoning_delta") and self._waiting_for_words:
+            self._waiting_for_words = False  # the model answers: it is writing now
+            self.set_status(phase_words("designing"))
         if name == "design_delta":
             if data.get("reset"):
                 self.spec_view.clear()
             self.spec_view.setPlaceholderText("")
             self._append(self.spec_view, str(data.get("text", "")))
+        elif name == "provider_retry":
+            self.set_status(retry_words(data))
         elif name == "reasoning_delta":
             self.reasoning_toggle.show()
             if not self.spec_view.toPlainText():
@@ -780,8 +816,11 @@ class SamAgentDock(QDockWidget):
             phase = str(data.get("phase", ""))
             if phase == "collecting" and self._progress is None:
                 self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
+            self._waiting_for_words = phase == "designing"
             if phase == "plan" and getattr(self.controller, "plan", None) is not None:
                 self.set_status(plan_words(self.controller.plan))
+            elif phase == "designing":
+                self.set_status(waiting_words())
             elif phase not in {"complete", "failed", "cancelled", "review"}:
                 self.set_status(phase_words(phase, self._progress))
         elif name == "repair_requested":  # the status line names the repair round
@@ -866,6 +905,24 @@ class SamAgentDock(QDockWidget):
         self._start(self.submit())
         return True
 
+    def apply_to_parts(self, run_id: str) -> Any:
+        """History's Apply to other parts…: the rerun dialog (ui/rerun_dialog.py)."""
+        from sam_plugin.ui.rerun_dialog import open_rerun_dialog
+
+        if self.busy or self._phase() in LOCKED_PHASES:
+            self.history_panel.note.setText(tr("A run is in progress or in review: finish or "
+                                               "cancel it first."))
+            return None
+        dialog = open_rerun_dialog(self, run_id)
+        if dialog is not None:
+            dialog.rerunFinished.connect(self._after_rerun)
+            dialog.partUndone.connect(self._after_rerun)
+        return dialog
+
+    def _after_rerun(self, *args: Any) -> None:
+        self.refresh_targets()
+        QTimer.singleShot(0, self.history.refresh)
+
     def _on_revise_clicked(self, *args: Any) -> None:
         if self.busy or self._phase() != "review":
             return
@@ -908,6 +965,7 @@ class SamAgentDock(QDockWidget):
         if self._phase() == "review":  # submit anew: the spec in review is dropped
             await self.controller.cancel()
         self._set_busy_buttons()
+        select_example(self.example_combo, self.mode(), self.target(), request)
         if self._prewarm is not None:
             await self._prewarm.wait()
         if self._reset_pending:
@@ -936,6 +994,7 @@ class SamAgentDock(QDockWidget):
             self.set_status(tr("Not submitted — {error}").format(error=refused))
             return "idle"
         self._last_run = (self.mode(), self.target())
+        self._run_provider = self.provider_label.text()
         self.spec_view.setPlaceholderText("")
         if phase == "review":
             self._show_spec(controller)
@@ -1088,9 +1147,11 @@ class SamAgentDock(QDockWidget):
         self.spec_view.setPlaceholderText("")
         if result is not None:
             plain = self._plain_reason(result)
-            self.result_view.show_result(result, self._run_dir(), back_in_review, plain=plain)
+            status = final_words(result, back_in_review, plain=plain)
+            self.result_view.show_result(result, self._run_dir(), back_in_review, plain=plain,
+                                         said=status)
             self._fit_run_splitter()
-            self.set_status(final_words(result, back_in_review, plain=plain))
+            self.set_status(status)
             error = getattr(result, "error", None)
             self.status_label.setToolTip(error.message if error is not None else "")
         if back_in_review:
@@ -1102,12 +1163,20 @@ class SamAgentDock(QDockWidget):
         self.runFinished.emit(result)
 
     def _on_undo_clicked(self, *args: Any) -> None:
+        if self.busy or self.undo.run_id is None or self.controller is None:
+            return
+        self.undo.ask(self, self.controller, self.undo_now)
+
+    def undo_now(self) -> None:
+        """The analyst confirmed the undo: put the part back, then show what was put back,
+        read back and checked (docs/ui.md "Undo")."""
         if self.busy:
             return
-        result, words = self.undo.undo(self.controller)
+        result, words, outcome = self.undo.undo(self.controller, self.sam)
         self.set_status(words)
         if result is not None:
-            self.result_view.show_result(result, self.runs_dir / result.run_id, False)
+            self.result_view.show_undo(outcome, self.runs_dir / result.run_id)
+            self._fit_run_splitter()
             self.refresh_targets()
         QTimer.singleShot(0, self.history.refresh)
 

@@ -1,6 +1,6 @@
 """Run history read from the runs directory: started (local time), status, mode, target, who
 answered and what it cost, and the request (whole, on hover). A run opens in a detail view
-(spec versions, plan, generated script, result, events); **Run again** starts a new run with
+(run_details.py); **Run again** starts a new run with
 the same request and target; a double-click opens its directory, or says why it cannot.
 """
 
@@ -10,17 +10,14 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
-    QTabWidget,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -31,6 +28,8 @@ from sam_plugin.runtime.store.run_store import RunDir, RunResult, list_runs
 from sam_plugin.ui.i18n import tr
 
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1
+SOURCE_RUN_ROLE = Qt.ItemDataRole.UserRole + 2  # a rerun's source run
+RERUNNABLE_ROLE = Qt.ItemDataRole.UserRole + 3  # verified (or verified and undone)
 COLUMNS = 8
 REQUEST_COLUMN = 7
 
@@ -124,7 +123,7 @@ class HistoryView(QTreeWidget):
     says so when no file manager could)."""
 
     runActivated = Signal(str)  # noqa: N815 (Qt naming): run id
-    openFailed = Signal(str)  # noqa: N815: the directory that could not be opened
+    openFailed = Signal(str)  # noqa: N815 -- the directory that could not be opened
 
     def __init__(self, runs_dir: Path, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -151,6 +150,12 @@ class HistoryView(QTreeWidget):
                 f"{target[0]}/{target[1]}" if target else "", *_provider_cells(result), request])
             tip = tr("{request}\n\nrun {run_id}, started {started} (UTC)").format(
                 request=summary.request.strip(), run_id=summary.run_id, started=summary.started)
+            if result is not None and result.source == "rerun" and result.source_run:
+                item.setText(REQUEST_COLUMN, tr("↻ rerun: ") + request)
+                tip += "\n" + tr("A rerun of run {source_run} (its calls, no model)").format(
+                    source_run=result.source_run)
+                item.setData(0, SOURCE_RUN_ROLE, result.source_run)
+            item.setData(0, RERUNNABLE_ROLE, summary.status in ("verified", "undone"))
             for column in range(COLUMNS):
                 item.setToolTip(column, tip)
             item.setData(0, RUN_ID_ROLE, summary.run_id)
@@ -165,6 +170,20 @@ class HistoryView(QTreeWidget):
         item = self.currentItem()
         return item.data(0, RUN_ID_ROLE) if item is not None else None
 
+    def selected_role(self, role: int) -> object:
+        item = self.currentItem()
+        return item.data(0, role) if item is not None else None
+
+    def select_run(self, run_id: str) -> bool:
+        """Make ``run_id``'s row the current one (False when it is not listed)."""
+        for index in range(self.topLevelItemCount()):
+            item = self.topLevelItem(index)
+            if item.data(0, RUN_ID_ROLE) == run_id:
+                self.setCurrentItem(item)
+                self.scrollToItem(item)
+                return True
+        return False
+
     def _open(self, item: QTreeWidgetItem, column: int) -> None:
         run_id = item.data(0, RUN_ID_ROLE)
         if run_id:
@@ -177,7 +196,8 @@ class HistoryView(QTreeWidget):
 class HistoryPanel(QWidget):
     """The History tab: the list, Details… and Run again, and a note line."""
 
-    runAgainRequested = Signal(object)  # noqa: N815: a RunRequest
+    runAgainRequested = Signal(object)  # noqa: N815 -- a RunRequest
+    applyToPartsRequested = Signal(str)  # noqa: N815 -- the run to rerun on other parts
 
     def __init__(self, view: HistoryView, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -192,8 +212,17 @@ class HistoryPanel(QWidget):
         self.run_again_button = QPushButton(tr("Run again"))
         self.run_again_button.setObjectName("runAgainButton")
         self.run_again_button.setToolTip(tr("A new run with the same request, mode and target"))
+        self.apply_button = QPushButton(tr("Apply to other parts…"))
+        self.apply_button.setObjectName("applyToPartsButton")
+        self.apply_button.setToolTip(tr("Run this verified run's calls again on other parts, "
+                                        "without the model"))
+        self.source_button = QPushButton(tr("Source run"))
+        self.source_button.setObjectName("historySourceButton")
+        self.source_button.setToolTip(tr("Go to the run this rerun repeats"))
         row.addWidget(self.details_button)
         row.addWidget(self.run_again_button)
+        row.addWidget(self.apply_button)
+        row.addWidget(self.source_button)
         row.addStretch(1)
         layout.addLayout(row)
         self.note = QLabel()
@@ -203,21 +232,39 @@ class HistoryPanel(QWidget):
         layout.addWidget(self.note)
         self.details_button.clicked.connect(self.show_details)
         self.run_again_button.clicked.connect(self._run_again)
+        self.apply_button.clicked.connect(self._apply_to_parts)
+        self.source_button.clicked.connect(self._go_to_source)
         view.openFailed.connect(self._say_open_failed)
         view.itemSelectionChanged.connect(self._update_buttons)
         self._update_buttons()
-        self.dialog: RunDetailDialog | None = None
+        self.dialog: Any = None  # the open RunDetailDialog
 
     def _update_buttons(self) -> None:
         selected = self.view.selected_run() is not None
         self.details_button.setEnabled(selected)
         self.run_again_button.setEnabled(selected)
+        self.apply_button.setEnabled(bool(self.view.selected_role(RERUNNABLE_ROLE)))
+        self.source_button.setEnabled(bool(self.view.selected_role(SOURCE_RUN_ROLE)))
+
+    def _apply_to_parts(self) -> None:
+        run_id = self.view.selected_run()
+        if run_id:
+            self.note.clear()
+            self.applyToPartsRequested.emit(run_id)
+
+    def _go_to_source(self) -> None:
+        source = self.view.selected_role(SOURCE_RUN_ROLE)
+        if source and not self.view.select_run(str(source)):
+            self.note.setText(tr("Run {run_id} is no longer in the runs directory.").format(
+                run_id=source))
 
     def _say_open_failed(self, path: str) -> None:
         self.note.setText(tr("No file manager could open the run directory; it is {path} "
                              "(Details… shows its files here).").format(path=path))
 
-    def show_details(self) -> RunDetailDialog | None:
+    def show_details(self) -> Any:
+        from sam_plugin.ui.run_details import RunDetailDialog
+
         run_id = self.view.selected_run()
         if not run_id:
             return None
@@ -234,72 +281,3 @@ class HistoryPanel(QWidget):
             return
         self.note.clear()
         self.runAgainRequested.emit(request)
-
-
-def spec_versions(run: RunDir) -> list[tuple[str, str]]:
-    """(title, text) of every spec version: design.1.txt, design.2.txt, … (with the remark that
-    produced it), or design.txt alone when the spec was never revised."""
-    try:
-        remarks = {int(e["version"]): str(e["remark"]) for e in json.loads(
-            run.file("revisions.json").read_text(encoding="utf-8"))}
-    except (OSError, ValueError, KeyError, TypeError):
-        remarks = {}
-    versions = []
-    number = 1
-    while run.file(f"design.{number}.txt").exists():
-        title = tr("Version {n}").format(n=number)
-        if number in remarks:
-            title += " — " + tr("asked: {remark}").format(remark=remarks[number])
-        versions.append((title, run.file(f"design.{number}.txt").read_text(encoding="utf-8")))
-        number += 1
-    if not versions and run.file("design.txt").exists():
-        versions.append((tr("Spec"), run.file("design.txt").read_text(encoding="utf-8")))
-    return versions
-
-
-class RunDetailDialog(QDialog):
-    """objectName ``runDetailDialog``: one tab per artifact the analyst reads."""
-
-    def __init__(self, run: RunDir, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setObjectName("runDetailDialog")
-        self.setWindowTitle(tr("Run {run_id}").format(run_id=run.run_id))
-        self.resize(760, 560)
-        layout = QVBoxLayout(self)
-        path = QLabel(str(run.path))
-        path.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(path)
-        self.tabs = QTabWidget()
-        self.tabs.setObjectName("runDetailTabs")
-        layout.addWidget(self.tabs, 1)
-        specs = "\n\n".join(f"=== {title} ===\n{text}" for title, text in spec_versions(run))
-        for title, text in (
-            (tr("Spec versions"), specs),
-            (tr("Plan"), _read(run, "plan.json")),
-            (tr("Generated script"), _read(run, "generated_script.py")),
-            (tr("Script output"), _read(run, "script_output.txt")),
-            (tr("Result"), _read(run, "result.json")),
-            (tr("Events"), _read(run, "events.jsonl")),
-        ):
-            view = QPlainTextEdit(text or tr("(not in this run's directory)"))
-            view.setReadOnly(True)
-            view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
-            self.tabs.addTab(view, title)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
-        buttons.rejected.connect(self.reject)
-        layout.addWidget(buttons)
-
-    def tab_text(self, title: str) -> str:
-        for index in range(self.tabs.count()):
-            if self.tabs.tabText(index) == title:
-                widget = self.tabs.widget(index)
-                assert isinstance(widget, QPlainTextEdit)
-                return widget.toPlainText()
-        raise KeyError(title)
-
-
-def _read(run: RunDir, name: str) -> str:
-    try:
-        return run.file(name).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return ""

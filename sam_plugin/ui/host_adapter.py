@@ -5,8 +5,9 @@ translation for ``host.locale``, creates the dock and docks it. ``unload_plugin(
 running work, disconnects every signal and listener the plugin made, removes the dock and
 ``deleteLater()``s it, and gives the event loop and translator back.
 
-The host object exposes ``main_window``, ``add_dock_widget(dock, area)``,
-``remove_dock_widget(dock)``, ``locale`` and ``sam_module`` (see ``stubs/sam_host_plugins.py``).
+The host object is a ``sam_plugin.host_api.PluginHost`` (required members) with any of
+``OptionalHostMembers``; ``sam_plugin.load`` has checked it (``host_check.py``) before this
+module, and with it Qt, is imported.
 """
 
 from __future__ import annotations
@@ -16,10 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.host_api import PluginHost
 from sam_plugin.runtime.provider.choice import ProviderChooser
 from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
 from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
+from sam_plugin.ui.font_check import font_problem
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
 from sam_plugin.ui.prewarm import Prewarm
 from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
@@ -32,7 +35,7 @@ log = logging.getLogger(__name__)
 class PluginInstance:
     """Everything one load created, so that unload can take all of it back."""
 
-    host: Any
+    host: PluginHost
     dock: SamAgentDock
     lease: LoopLease
     translator: TsTranslator | None
@@ -46,7 +49,7 @@ class PluginInstance:
 _INSTANCES: dict[int, PluginInstance] = {}
 
 
-def instance_for(host: Any) -> PluginInstance | None:
+def instance_for(host: PluginHost) -> PluginInstance | None:
     return _INSTANCES.get(id(host))
 
 
@@ -60,7 +63,7 @@ def replay_url() -> str:
     return start()
 
 
-def make_controller_factory(host: Any, store: SettingsStore, runs_dir: Path,
+def make_controller_factory(host: PluginHost, store: SettingsStore, runs_dir: Path,
                             prewarm: Prewarm | None = None,
                             chooser: ProviderChooser | None = None) -> Any:
     """A new controller for the provider chosen now (provider_choice.py: replay, the user's
@@ -116,7 +119,7 @@ def _open_settings(store: SettingsStore, chooser: ProviderChooser) -> Any:
     return open_dialog
 
 
-def load_plugin(host: Any) -> PluginInstance:
+def load_plugin(host: PluginHost) -> PluginInstance:
     """Create and dock the SAM Agent dock in ``host`` (a second load replaces the first)."""
     if id(host) in _INSTANCES:
         unload_plugin(host)
@@ -142,6 +145,10 @@ def load_plugin(host: Any) -> PluginInstance:
     if problem:
         log.error(problem)
         dock.show_binding_problem(problem)
+    unreadable = font_problem(ui_language(getattr(host, "locale", None)))
+    if unreadable:
+        log.warning(unreadable)
+        dock.show_font_problem(unreadable)
     instance = PluginInstance(host=host, dock=dock, lease=lease, translator=translator,
                               store=store, runs_dir=runs_dir, prewarm=prewarm, chooser=chooser)
     _listen_to_viewport(instance)
@@ -150,7 +157,7 @@ def load_plugin(host: Any) -> PluginInstance:
     return instance
 
 
-def unload_plugin(host: Any) -> None:
+def unload_plugin(host: PluginHost) -> None:
     """Stop work, disconnect everything, remove and delete the dock (idempotent)."""
     instance = _INSTANCES.pop(id(host), None)
     if instance is None:

@@ -14,6 +14,14 @@ PROVIDER_KIND = re.compile(
 HTTP_CODE = re.compile(r"\s*\(HTTP \d{3}\)")
 ROUND_PREFIX = re.compile(r"^round \d+: ")
 NO_TOOL_CALL = re.compile(r"the response carried no tool call; expected one of: ([\w, ]+)")
+# httpx's words for a port where nothing listens, and for a host name that does not resolve
+NOTHING_ANSWERS = re.compile(
+    r"(?:connection: )?cannot reach (\S+): (?:All connection attempts failed|"
+    r"\[Errno 111\] Connection refused|\[Errno 61\] Connection refused)")
+UNKNOWN_HOST = re.compile(
+    r"(?:connection: )?cannot reach (\S+): \[Errno -?\d+\] (?:Name or service not known|"
+    r"nodename nor servname provided, or not known|No address associated with hostname|"
+    r"Temporary failure in name resolution|getaddrinfo failed)")
 
 
 def tool_words(tool: str) -> str:
@@ -67,6 +75,9 @@ def plain_message(message: str) -> str:
     """``message`` without provider kinds, HTTP codes, round prefixes or tool names."""
     text = (message or "").strip()
     text = ROUND_PREFIX.sub("", text)
+    text = NOTHING_ANSWERS.sub(lambda m: nothing_answers(m.group(1)), text)
+    text = UNKNOWN_HOST.sub(lambda m: tr("{host} is not a host name this computer knows").format(
+        host=m.group(1)), text)
     text = NO_TOOL_CALL.sub(lambda m: tr(
         "the model answered without filling in the operation ({operations})").format(
         operations=", ".join(tool_words(t.strip()) for t in m.group(1).split(","))), text)
@@ -77,6 +88,10 @@ def plain_message(message: str) -> str:
                  "audit_mesh"):
         text = re.sub(rf"\b{tool}\b", tool_words(tool), text)
     return text
+
+
+def nothing_answers(host: str) -> str:
+    return tr("nothing answers at {host}").format(host=host)
 
 
 def first_sentence(text: str) -> str:

@@ -20,6 +20,7 @@ Outline = list[tuple[float, float, float]]
 PREVIEW_COLOURS = {"current": "#8c959f", "added": "#1a7f37", "deleted": "#cf222e",
                    "moved": "#0969da"}
 DRAWN_LIMIT = 20_000
+PREVIEW_MIN_HEIGHT = 110  # the legend and a readable sketch; a 640-px screen has no more
 LAYER_ORDER = ("current", "deleted", "moved", "added")
 
 
@@ -32,7 +33,7 @@ class PlanPreview(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("planPreview")
-        self.setMinimumHeight(160)
+        self.setMinimumHeight(PREVIEW_MIN_HEIGHT)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.layers: dict[str, list[Outline]] = {name: [] for name in LAYER_ORDER}
         self._axes = (0, 1)

@@ -10,22 +10,27 @@ from typing import Any
 from PySide6.QtCore import Qt, QUrl, Signal
 from PySide6.QtGui import QColor, QDesktopServices
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from sam_plugin.compilers.property.value_checks import values_table
 from sam_plugin.ui.audit_findings import Finding, audit_findings
-from sam_plugin.ui.check_words import check_name, check_value
+from sam_plugin.ui.check_words import CheckRow, check_row
+from sam_plugin.ui.fitting import breakable, wrap_in_width
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.output_words import output_words
 from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
+from sam_plugin.ui.undo_view import UndoOutcome, undo_checks, undo_headline
 
 COUNT_ROWS = ("nodes", "elements", "QUAD", "TRI", "BEAM", "sets")
 # "unchanged" stands for the six count rows when none of them changed (a Property run, an
@@ -104,10 +109,11 @@ class ResultView(QWidget):
         self._findings: list[Finding] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        self.error_label = QLabel()
+        self.error_label = wrap_in_width(QLabel())  # a long message never widens the dock
         self.error_label.setObjectName("errorLabel")
-        self.error_label.setWordWrap(True)
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.headline = wrap_in_width(QLabel())  # what the view shows, when not a run's result
+        self.headline.setObjectName("resultHeadline")
         self.table = QTableWidget(len(ROW_KEYS), 2)
         self.table.setObjectName("resultTable")
         self.checks = QTableWidget(0, 4)
@@ -116,6 +122,9 @@ class ResultView(QWidget):
         self.link.setObjectName("runDirLink")
         self.link.setTextFormat(Qt.TextFormat.RichText)
         self.link.linkActivated.connect(self.open_run_dir)
+        self.link_note = wrap_in_width(QLabel())
+        self.link_note.setObjectName("runDirNote")
+        self.link_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.values = QTableWidget(0, 3)
         self.values.setObjectName("propertyValuesTable")
         self.audit = QTableWidget(0, 2)
@@ -129,10 +138,13 @@ class ResultView(QWidget):
         self.output.setObjectName("scriptOutputView")
         self.output.setReadOnly(True)
         self.output.setMaximumHeight(90)
-        self.output_title = QLabel(tr("Script output"))
+        self.output_title = self._output_header()
+        self.printed = ""  # the script's output as printed (the view shows it in words)
         # the link first: in a short dock the tables scroll, the run directory stays in sight
-        for widget in (self.error_label, self.link, self.table, self.checks, self.values,
-                       self.audit, self.highlight_button, self.output_title, self.output):
+        for widget in (self.error_label, self.headline, self.link, self.link_note, self.table,
+                       self.checks,
+                       self.values, self.audit, self.highlight_button, self.output_title,
+                       self.output):
             layout.addWidget(widget)
         layout.addStretch(1)  # packed at the top; the spare room stays below
         for table in (self.values, self.audit):
@@ -153,7 +165,8 @@ class ResultView(QWidget):
         # are elided in the middle (the whole value is the cell's tooltip)
         header.setMaximumSectionSize(CHECK_VALUE_MAX_WIDTH)
         self.checks.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        self.checks.setWordWrap(False)
+        # a check's name wraps rather than being cut off; its values are short words
+        self.checks.setWordWrap(True)
         self.checks.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.checks.verticalHeader().hide()
         # several checks stay in sight; in a short dock the result scrolls instead
@@ -173,12 +186,17 @@ class ResultView(QWidget):
     def clear(self) -> None:
         self.error_label.hide()
         self.error_label.clear()
+        self.headline.hide()
+        self.headline.clear()
+        self.table.setHorizontalHeaderLabels([tr("Before"), tr("After")])
         for row in range(len(ROW_KEYS)):
             for column in range(2):
                 self.table.setItem(row, column, QTableWidgetItem("—"))
         self._show_rows(COUNT_ROWS)
         self.checks.setRowCount(0)
         self.link.clear()
+        self.link_note.clear()
+        self.link_note.hide()
         self.run_dir = None
         self.set_tables_shown(False)
         self.values.setRowCount(0)
@@ -198,30 +216,65 @@ class ResultView(QWidget):
         return not self.table.isHidden()
 
     def show_result(self, result: Any, run_dir: Path | None, back_in_review: bool = False,
-                    plain: str | None = None) -> None:
+                    plain: str | None = None, said: str = "") -> None:
+        """``said``: what the status line already says (the error is not said twice)."""
         self.clear()
         self.set_tables_shown(True)
         self._fill_counts(result, run_dir)
-        self.checks.setRowCount(len(result.checks))
-        self._fit_height(self.checks, max(5, len(result.checks)), rows_shown=12)
         # a check that failed is what the analyst must see first
-        for row, check in enumerate(_ordered_checks(result)):
-            ok = QTableWidgetItem(tr("yes") if check.ok else tr("NO"))
-            ok.setForeground(QColor("#1a7f37") if check.ok else QColor("#cf222e"))
-            cells = (QTableWidgetItem(check_name(check.name)),
-                     QTableWidgetItem(check_value(check.expected)),
-                     QTableWidgetItem(check_value(check.actual)), ok)
-            raw = (check.name, check.expected, check.actual, cells[3].text())
-            for column, item in enumerate(cells):
-                item.setToolTip(raw[column])  # the words shown, the raw value on hover
-                self.checks.setItem(row, column, item)
+        self._fill_checks([check_row(c) for c in _ordered_checks(result)])
         if result.error is not None:
+            usage = getattr(result, "provider", None)
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
-                            part=getattr(result.error, "part", None))
+                            part=getattr(result.error, "part", None), said=said,
+                            replay=getattr(usage, "name", "") == "Replay")
         self.set_run_dir(run_dir)
         self._fill_values(run_dir)
         self._fill_audit(run_dir)
         self.show_output(_read_output(run_dir))
+
+    def show_undo(self, outcome: UndoOutcome, run_dir: Path | None) -> None:
+        """After an undo: the part as the run left it → as read back now, and each check of
+        the readback against the part before the run (not the undone run's own checks)."""
+        self.clear()
+        self.set_tables_shown(True)
+        self.headline.setText(breakable(undo_headline(outcome)))
+        self.headline.show()
+        self.table.setHorizontalHeaderLabels([tr("Before the undo"),
+                                              tr("After the undo (read back)")])
+        for key in COUNT_ROWS:
+            self._set_row(key, _count(outcome.left_by_run, key), _count(outcome.read_back, key))
+        self._show_rows(COUNT_ROWS)
+        self._fill_checks(sorted(undo_checks(outcome), key=lambda row: row.ok))
+        self.set_run_dir(run_dir)
+
+    def _fill_checks(self, rows: list[CheckRow]) -> None:
+        self.checks.setRowCount(len(rows))
+        for index, row in enumerate(rows):
+            ok = QTableWidgetItem(tr("yes") if row.ok else tr("NO"))
+            ok.setForeground(QColor("#1a7f37") if row.ok else QColor("#cf222e"))
+            cells = (QTableWidgetItem(row.name), QTableWidgetItem(row.expected),
+                     QTableWidgetItem(row.actual), ok)
+            raw = (*row.raw, ok.text())
+            for column, item in enumerate(cells):
+                item.setToolTip(raw[column])  # the words shown, the raw value on hover
+                self.checks.setItem(index, column, item)
+        self._fit_checks()
+
+    def _fit_checks(self) -> None:
+        """Rows as tall as their wrapped names; the table shows up to twelve of them."""
+        table = self.checks
+        table.resizeRowsToContents()
+        count = table.rowCount()
+        heights = [max(ROW_HEIGHT, table.rowHeight(r)) for r in range(min(count, 12))]
+        heights += [ROW_HEIGHT] * max(0, 5 - len(heights))  # room for five, at least
+        header = table.horizontalHeader().sizeHint().height()
+        table.setFixedHeight(sum(heights) + header + 6)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
+        super().resizeEvent(event)
+        if self.checks.rowCount():
+            self._fit_checks()  # names wrap anew at the new width
 
     def _fill_values(self, run_dir: Path | None) -> None:
         rows = values_table(run_dir)
@@ -237,7 +290,7 @@ class ResultView(QWidget):
         self.audit.setRowCount(len(self._findings))
         for row, finding in enumerate(self._findings):
             name = finding.name
-            if self.length_unit and finding.name == tr("Bounding box"):
+            if self.length_unit and finding.length:
                 name = f"{name} ({self.length_unit})"
             for column, text in enumerate((name, finding.value)):
                 item = QTableWidgetItem(text)
@@ -271,9 +324,31 @@ class ResultView(QWidget):
         if labels:
             self.highlightRequested.emit(labels)
 
+    def _output_header(self) -> QWidget:
+        """"Script output" and the button that shows it as printed."""
+        header = QWidget()
+        row = QHBoxLayout(header)
+        row.setContentsMargins(0, 0, 0, 0)
+        row.addWidget(QLabel(tr("Script output")), 1)
+        self.output_raw_button = QToolButton()
+        self.output_raw_button.setObjectName("outputRawButton")
+        self.output_raw_button.setText(tr("As printed"))
+        self.output_raw_button.setCheckable(True)
+        self.output_raw_button.setToolTip(tr("Show what the script printed, word for word "
+                                             "(script_output.txt)"))
+        self.output_raw_button.toggled.connect(self._show_printed)
+        row.addWidget(self.output_raw_button)
+        return header
+
+    def _show_printed(self, printed: bool) -> None:
+        self.output.setPlainText(self.printed.rstrip() if printed else
+                                 output_words(self.printed))
+
     def show_output(self, text: str) -> None:
-        """What the script printed (also in ``script_output.txt``)."""
-        self.output.setPlainText(text.rstrip())
+        """What the script printed, in words (as printed: one click; ``script_output.txt``)."""
+        self.printed = text
+        self.output_raw_button.setChecked(False)
+        self._show_printed(False)
         shown = bool(text.strip())
         self.output.setVisible(shown)
         self.output_title.setVisible(shown)
@@ -320,21 +395,27 @@ class ResultView(QWidget):
         return not self.table.isRowHidden(ROW_KEYS.index(key))
 
     def show_error(self, layer: str, message: str, back_in_review: bool,
-                   plain: str | None = None, part: str | None = None) -> None:
+                   plain: str | None = None, part: str | None = None, said: str = "",
+                   replay: bool = False) -> None:
         """The message in words (``plain`` when the dock knows better words), the raw one in
-        the tooltip and the run directory."""
+        the tooltip and the run directory; then what to do. When ``said`` (the status line)
+        already holds the whole message, only what to do is added here."""
         from sam_plugin.ui.plain_words import plain_message
 
         words = plain or plain_message(message)
+        action = error_action(layer, back_in_review, part, message=message, replay=replay)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
+        if said and _one_line(words) in _one_line(said) and \
+                tr("(the whole message is below)") not in said:
+            text = ""
         self.error_label.setToolTip(message)
-        self.error_label.setText(f"{text}\n{error_action(layer, back_in_review, part)}")
+        self.error_label.setText(breakable(f"{text}\n{action}" if text else action))
         self.error_label.setStyleSheet("color: #cf222e;")
         self.error_label.show()
 
     def show_notice(self, text: str) -> None:
         """A warning above the result (kept until the next result is shown)."""
-        self.error_label.setText(text)
+        self.error_label.setText(breakable(text))
         self.error_label.setStyleSheet("color: #9a6700;")
         self.error_label.show()
 
@@ -348,9 +429,16 @@ class ResultView(QWidget):
                           f"<small>{run_dir.name}</small>")
 
     def open_run_dir(self, url: str = "") -> bool:
+        """Open the run directory in the file manager; without one, say where it is."""
         if self.run_dir is None:
             return False
-        return QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.run_dir)))
+        opened = QDesktopServices.openUrl(QUrl.fromLocalFile(str(self.run_dir)))
+        if not opened:
+            self.link_note.setText(breakable(tr(
+                "No file manager could open the run directory; it is {path} (History → "
+                "Details… shows its files here).").format(path=self.run_dir)))
+            self.link_note.show()
+        return bool(opened)
 
     def value_rows(self) -> list[tuple[str, str, str]]:
         return [tuple(self.values.item(r, c).text() for c in range(3))  # type: ignore[misc]  # 3 columns
@@ -367,6 +455,12 @@ class ResultView(QWidget):
 
 
 OUTPUT_FILE = "script_output.txt"
+
+
+def _one_line(text: str) -> str:
+    """``text`` as the status line joins it (bullets and line breaks as " — ")."""
+    parts = [line.strip().lstrip("- ").strip() for line in text.splitlines()]
+    return " ".join(" — ".join(p for p in parts if p).split())
 
 
 def _read_output(run_dir: Path | None) -> str:

@@ -10,7 +10,6 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -36,47 +35,22 @@ from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.settings_store import SettingsStore
 
 LENGTH_UNITS = ("mm", "m", "cm", "in", "ft")
+# the idle timeout is the one the README and the CLI's --idle-timeout name (no new streamed
+# event for this long); the lower-level read timeout keeps its default
 TIMEOUT_FIELDS = (("connect_timeout", "Connect timeout (s)"),
-                  ("idle_read_timeout", "Idle read timeout (s)"),
-                  ("total_timeout", "Total timeout (s)"))
-
-
-async def test_connection(settings: ProviderSettings) -> str:
-    """GET ``<base_url>/models``: a short sentence saying whether the endpoint answers."""
-    if not settings.base_url.strip():
-        return tr("Enter a base URL first.")
-    url = settings.base_url.strip().rstrip("/") + "/models"
-    headers = {}
-    key = settings.api_key.get_secret_value()
-    if key:
-        headers["Authorization"] = f"Bearer {key}"
-    timeout = httpx.Timeout(settings.connect_timeout, read=min(settings.idle_read_timeout, 15.0))
-    try:
-        async with httpx.AsyncClient(timeout=timeout) as client:
-            response = await client.get(url, headers=headers)
-    except httpx.HTTPError as error:
-        return tr("Connection failed: {error}").format(error=type(error).__name__ + f" {error}")
-    if response.status_code in (401, 403):
-        return tr("The endpoint answered {status}: check the API key.").format(
-            status=response.status_code)
-    if response.status_code >= 400:
-        return tr("The endpoint answered {status} at {url}.").format(
-            status=response.status_code, url=url)
-    try:
-        names = [m.get("id", "") for m in response.json().get("data", [])]
-    except (ValueError, AttributeError):
-        names = []
-    if settings.model and names and settings.model not in names:
-        return tr("Connected, but model {model} is not listed ({count} models available).").format(
-            model=settings.model, count=len(names))
-    return tr("Connected ({count} models listed).").format(count=len(names))
+                  ("idle_timeout", "Idle timeout (s): the longest silence in an answer"),
+                  ("total_timeout", "Total timeout (s): the longest one answer may take"))
+# a profile as the analyst knows it: the kind of server
+PROFILE_WORDS = {"openai": "OpenAI", "deepseek": "DeepSeek", "ollama": "Ollama",
+                 "vllm": "vLLM", "llamacpp": "llama.cpp server",
+                 "generic": "another OpenAI-compatible server"}
 
 
 # (settings field, objectName, label): the profile options a user may override
 CAPABILITY_OVERRIDE_ROWS = (
-    ("text_tool_calls", "textToolCallsCombo", "Tool calls written as text"),
-    ("one_call_per_round", "oneCallPerRoundCombo", "One tool call per round"),
-    ("strict_tools", "strictToolsCombo", "Strict tool schemas"),
+    ("text_tool_calls", "textToolCallsCombo", "The model writes its operations as text"),
+    ("one_call_per_round", "oneCallPerRoundCombo", "Ask for one operation per answer"),
+    ("strict_tools", "strictToolsCombo", "The server holds answers to the exact format"),
 )
 
 
@@ -118,9 +92,9 @@ class SettingsDialog(QDialog):
         self.api_key.setEchoMode(QLineEdit.EchoMode.Password)
         self.profile = QComboBox()
         self.profile.setObjectName("profileCombo")
-        self.profile.addItem(tr("(guess from the URL)"), "")
+        self.profile.addItem("", "")  # "(from the URL: …)", said by _update_profile_guess
         for name in PROFILES:
-            self.profile.addItem(name, name)
+            self.profile.addItem(tr(PROFILE_WORDS.get(name, name)), name)
         self.profile.setCurrentIndex(max(0, self.profile.findData(saved.get("profile", ""))))
         self.temperature = QDoubleSpinBox()
         self.temperature.setObjectName("temperatureSpin")
@@ -133,9 +107,8 @@ class SettingsDialog(QDialog):
         form.addRow(tr("Base URL"), self.base_url)
         form.addRow(tr("Model"), self.model)
         form.addRow(tr("API key"), self.api_key)
-        form.addRow(tr("Profile"), self.profile)
+        form.addRow(tr("Kind of server"), self.profile)
         form.addRow(tr("Temperature"), self.temperature)
-        form.addRow(tr("Plan waits for Execute"), self.plan_wait)
         for field, label in TIMEOUT_FIELDS:
             spin = QDoubleSpinBox()
             spin.setObjectName(field)
@@ -158,6 +131,8 @@ class SettingsDialog(QDialog):
         self.max_revisions.setRange(0, 20)
         self.max_revisions.setValue(int(saved.get("max_revisions", DEFAULT_MAX_REVISIONS)))
         self.max_revisions.setSuffix(tr(" time(s) per spec"))
+        # not a provider matter: usable under the replay too
+        general.addRow(tr("Plan waits for Execute"), self.plan_wait)
         general.addRow(tr("Length unit (when the model has none)"), self.length_unit)
         general.addRow(tr("Ask for changes: at most"), self.max_revisions)
         layout.addLayout(general)
@@ -182,9 +157,15 @@ class SettingsDialog(QDialog):
         buttons.accepted.connect(self.save)
         buttons.rejected.connect(self.reject)
         layout.addWidget(buttons)
+        self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
+        self.save_button.setObjectName("saveSettingsButton")
         self.test_button.clicked.connect(self._on_test_clicked)
         self.live_radio.toggled.connect(self._on_kind_changed)
+        self.base_url.textChanged.connect(self._update_profile_guess)
         self._test_task: asyncio.Future[Any] | None = None
+        self._tested_ok: tuple[str, ...] | None = None  # the typed endpoint that answered
+        self._save_untested: tuple[str, ...] | None = None  # saved anyway after a failed test
+        self._update_profile_guess()
         self._on_kind_changed()
 
     def kind(self) -> str:
@@ -193,6 +174,13 @@ class SettingsDialog(QDialog):
     def _on_kind_changed(self, *args: Any) -> None:
         self.live_fields.setEnabled(self.kind() == "live")
         self.test_result.clear()
+
+    def _update_profile_guess(self, *args: Any) -> None:
+        from sam_plugin.runtime.config.settings import guess_profile
+
+        guess = guess_profile(self.base_url.text().strip())
+        self.profile.setItemText(0, tr("(from the URL: {kind})").format(
+            kind=tr(PROFILE_WORDS.get(guess, guess))))
 
     @staticmethod
     def _plan_wait_combo(saved: str) -> QComboBox:
@@ -215,13 +203,14 @@ class SettingsDialog(QDialog):
         self.repair_rounds.setRange(0, 10)
         self.repair_rounds.setValue(int(saved.get("repair_rounds", DEFAULT_REPAIR_ROUNDS)))
         self.repair_rounds.setToolTip(tr(
-            "Repair rounds after a rejected tool call or a compile diagnostic (0: none)"))
-        form.addRow(tr("Repair rounds"), self.repair_rounds)
+            "How often the model may correct an operation the plugin rejected, before the run "
+            "goes back to Review (0: never)"))
+        form.addRow(tr("Corrections after a rejected operation"), self.repair_rounds)
         self.capability_overrides: dict[str, QComboBox] = {}
         for field, name, label in CAPABILITY_OVERRIDE_ROWS:
             combo = QComboBox()
             combo.setObjectName(name)
-            combo.addItem(tr("(as the profile says)"), None)
+            combo.addItem(tr("(as usual for this kind of server)"), None)
             combo.addItem(tr("on"), True)
             combo.addItem(tr("off"), False)
             combo.setCurrentIndex(max(0, combo.findData(saved.get(field))))
@@ -270,12 +259,45 @@ class SettingsDialog(QDialog):
         return RunPolicy.from_saved(self.values(), env={})
 
     def save(self) -> None:
+        """Store and close; a live endpoint is tested first, and one that does not answer is
+        saved only when Save is pressed again (the server may be down for now)."""
         try:
-            if self.kind() == "live":
-                self.settings()
+            settings = self.settings() if self.kind() == "live" else None
         except ValueError as error:
             self.test_result.setText(tr("Not saved: {error}").format(error=error))
             return
+        typed = self._endpoint()
+        if settings is None or typed in (self._tested_ok, self._save_untested):
+            self._store_and_close()
+            return
+        self.test_result.setText(tr("Testing {url} before saving…").format(
+            url=settings.base_url.strip()))
+        self.save_button.setEnabled(False)
+        self._test_task = asyncio.ensure_future(self._save_after_test(settings, typed))
+
+    async def _save_after_test(self, settings: ProviderSettings, typed: tuple[str, ...]) -> bool:
+        from sam_plugin.ui.connection_check import check_connection
+
+        verdict = await check_connection(settings)
+        self.save_button.setEnabled(True)
+        if typed != self._endpoint():  # edited while it was tested: Save tests again
+            self.test_result.setText(verdict.words)
+            return False
+        if verdict.ok:
+            self._tested_ok = typed
+            self._store_and_close()
+            return True
+        self._save_untested = typed
+        self.save_button.setText(tr("Save anyway"))
+        self.test_result.setText(tr("Not saved yet — {words} Press Save anyway to keep these "
+                                    "settings all the same.").format(words=verdict.words))
+        return False
+
+    def _endpoint(self) -> tuple[str, ...]:
+        """What a connection test depends on: the URL, the model and the key typed."""
+        return (self.base_url.text().strip(), self.model.text().strip(), self.api_key.text())
+
+    def _store_and_close(self) -> None:
         self.store.save(self.values(), self.api_key.text())
         self.accept()
 
@@ -288,9 +310,16 @@ class SettingsDialog(QDialog):
         self._test_task = asyncio.ensure_future(self._run_test())
 
     async def _run_test(self) -> str:
+        from sam_plugin.ui.connection_check import check_connection
+
+        typed = self._endpoint()
         try:
-            message = await test_connection(self.settings())
+            verdict = await check_connection(self.settings())
         except ValueError as error:
             message = tr("Invalid settings: {error}").format(error=error)
+        else:
+            message = verdict.words
+            if verdict.ok:
+                self._tested_ok = typed  # Save needs no second test of the same endpoint
         self.test_result.setText(message)
         return message

@@ -37,6 +37,20 @@ def phase_words(phase: str, progress: tuple[int, int] | None = None) -> str:
     return words.get(phase, phase)
 
 
+def waiting_words() -> str:
+    """Designing, before the model's first word (a dead URL never gets further)."""
+    return tr("Designing — waiting for the model to answer")
+
+
+def retry_words(data: dict[str, Any]) -> str:
+    """The call failed before any answer and is tried again (``provider_retry``)."""
+    from sam_plugin.ui.plain_words import plain_message
+
+    return tr("Connecting to {host} (try {attempt} of {of}) — the last try: {reason}").format(
+        host=data.get("host", ""), attempt=data.get("attempt", ""), of=data.get("of", ""),
+        reason=plain_message(str(data.get("reason", ""))))
+
+
 def event_words(event: str) -> str | None:
     """Status text for a persisted event that is a truer word than its phase, if any."""
     return {
@@ -58,9 +72,11 @@ def layer_name(layer: str) -> str:
     }.get(layer, layer)
 
 
-def error_action(layer: str, back_in_review: bool, part: str | None = None) -> str:
+def error_action(layer: str, back_in_review: bool, part: str | None = None,
+                 message: str = "", replay: bool = False) -> str:
     """What the analyst should do next, by the layer that failed and what became of the part
-    (``result.json`` ``error.part``: unchanged / restored / may_be_changed)."""
+    (``result.json`` ``error.part``: unchanged / restored / may_be_changed); for the provider,
+    by who answered (``replay``) and what failed (``message``)."""
     if back_in_review:
         return tr("Nothing was executed. Edit the request or confirm again.")
     if layer == "execution" and part == "unchanged":
@@ -72,8 +88,7 @@ def error_action(layer: str, back_in_review: bool, part: str | None = None) -> s
     if layer in {"execution", "verification"}:
         return tr("The part may be partly modified: re-observe before the next run.")
     if layer == "provider":
-        return tr("Nothing was executed. Check the provider in Settings… (URL, model, API key) "
-                  "or pick an example request, then submit again.")
+        return provider_action(message, replay)
     if layer == "observation":
         return tr("Nothing was executed. Check the mode, model and part shown above, then "
                   "submit again.")
@@ -81,9 +96,28 @@ def error_action(layer: str, back_in_review: bool, part: str | None = None) -> s
               "again.")
 
 
+def provider_action(message: str, replay: bool) -> str:
+    """The next step after a provider failure: only the replay is helped by an example."""
+    from sam_plugin.ui.plain_words import NOTHING_ANSWERS, UNKNOWN_HOST
+
+    if replay:
+        return tr("Nothing was executed. Pick a request under Examples (the replay answers "
+                  "only those), or choose a live model in Settings….")
+    if NOTHING_ANSWERS.search(message) or UNKNOWN_HOST.search(message) or \
+            "could not connect to" in message:
+        return tr("Nothing was executed. Check the base URL in Settings… and that the model "
+                  "server there is running, then submit again.")
+    if "auth: " in message:
+        return tr("Nothing was executed. Check the API key in Settings…, then submit again.")
+    return tr("Nothing was executed. Check the provider in Settings… (URL, model, API key), "
+              "then submit again.")
+
+
 def plan_words(plan: Any) -> str:
     """Status text while a run waits at its plan (contains ``Plan`` in English, §9)."""
-    return tr("Plan: {summary}, waiting for you to execute").format(summary=plan.summary())
+    from sam_plugin.ui.plan_text import plan_summary
+
+    return tr("Plan: {summary}, waiting for you to execute").format(summary=plan_summary(plan))
 
 
 def final_words(result: Any, back_in_review: bool = False, plain: str | None = None) -> str:

@@ -23,6 +23,7 @@ import pydantic_core
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from samConstants import N1_COSINES, SymbolicConstant
 
+from sam.json_keys import repeated_key
 from sam.mesh import MeshElementArray, MeshNodeArray, make_element, make_node
 from sam.part import NODE_COUNT, SHAPE_CONSTANTS, Part
 from sam.properties import (
@@ -239,6 +240,10 @@ def load(path_name: Any) -> Mdb:
         document = MdbDoc.model_validate_json(raw)
     except ValidationError as error:
         raise _explain(path, raw, error) from None
+    twice = repeated_key(raw)
+    if twice is not None:
+        raise MdbFileError(f"cannot open '{path}': key {twice!r} appears twice in one object; "
+                           "a database names each field once")
     try:
         with _collector_paused():
             return build_mdb(document)

@@ -23,7 +23,8 @@ HEAVY = ("PySide6", "qasync", "sam_plugin.ui", "sam_plugin.evaluation",
 def test_every_command_is_one_module_with_a_parser_and_a_handler():
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
-    assert tuple(commands.choices) == cli.COMMANDS == ("run", "runs", "undo", "demo", "eval")
+    assert tuple(commands.choices) == cli.COMMANDS == (
+        "run", "runs", "undo", "rerun", "demo", "eval", "examples")
     for name in cli.COMMANDS:
         module = importlib.import_module(f"sam_plugin.cli.{name}")
         assert callable(module.add_parser)
@@ -50,7 +51,9 @@ def test_the_runtime_never_needs_the_cli():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--help"], "{run,runs,undo,demo,eval}"),
+    (["--help"], "{run,runs,undo,rerun,demo,eval,examples}"),
+    (["rerun", "--help"], "usage: sam-agent rerun"),
+    (["examples", "--help"], "usage: sam-agent examples"),
     (["run", "--help"], "--request-file F"),
     (["eval", "--help"], "usage: sam-agent eval"),
     (["undo", "--help"], "usage: sam-agent undo"),
@@ -76,3 +79,21 @@ def test_an_unusable_environment_value_is_a_usage_error_naming_it(monkeypatch, c
                      "--runs-dir", str(tmp_path / "runs")]) == 2
     assert ("sam-agent: error: SAM_AGENT_UNDO_RUNS: 'many' cannot be used; legal: a whole "
             "number, 0 or more (0 turns undo off)\n") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("variable", "value", "legal"), [
+    ("SAM_AGENT_UNDO_RUNS", "many", "a whole number, 0 or more (0 turns undo off)"),
+    ("SAM_AGENT_UNDO_BUDGET_MB", "lots", "a number of megabytes, 0 or more (0 turns undo off)"),
+])
+def test_a_bad_undo_variable_stops_eval_in_one_line_before_any_task(
+        monkeypatch, capsys, tmp_path, variable, value, legal):
+    """It used to fail every task "at runner" and exit 0."""
+    monkeypatch.setenv(variable, value)
+    code = cli.main(["eval", str(ROOT / "eval" / "suite"), "--replay",
+                     str(ROOT / "eval" / "cassettes" / "qwen2.5-coder-1.5b-instruct-q4_k_m"),
+                     "--only", "part_transform_translate", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert err.strip().splitlines() == [
+        f"sam-agent eval: error: {variable}: {value!r} cannot be used; legal: {legal}"]
+    assert not (tmp_path / "out").exists()

@@ -189,3 +189,23 @@ def test_a_bad_profile_names_its_environment_variable(tmp_path, capsys, provider
     run = run_cli(_args(tmp_path, "--request", "x"), capsys)
     _usage(run, "provider setting profile (SAM_AGENT_PROFILE): Input should be 'openai', "
                 "'deepseek', 'ollama', 'vllm', 'llamacpp' or 'generic'")
+
+
+def test_a_200_mb_request_file_is_refused_with_its_size_before_it_is_read(
+        tmp_path, capsys, provider_env):
+    """It used to be read and sent to the provider (820 MiB RSS)."""
+    request = tmp_path / "request.txt"
+    with request.open("wb") as handle:
+        handle.truncate(200_000_000)  # sparse: nothing is written, nothing should be read
+    run = run_cli(_args(tmp_path, "--request-file", str(request), "--yes"), capsys)
+    _usage(run, f"--request-file: {request} is 200,000,000 bytes; a request may have at most "
+                "65,536 bytes (64 KB): describe the change in words and keep the data in the "
+                "workspace")
+    assert provider_env.requests == []
+
+
+def test_a_request_over_64_kb_is_refused_with_its_size(tmp_path, capsys, provider_env):
+    run = run_cli(_args(tmp_path, "--request", "x" * 70_000, "--yes"), capsys)
+    _usage(run, "--request: the request is 70,000 bytes; a request may have at most 65,536 "
+                "bytes (64 KB): describe the change in words and keep the data in the workspace")
+    assert provider_env.requests == []

@@ -111,8 +111,7 @@ def test_a_refused_constraint_is_asked_again_once_unconstrained_and_recorded(tmp
 
 
 def test_a_broken_constraint_is_read_by_text_recovery_before_asking_again(tmp_path):
-    text = 'I will call it.\n<tool_call>{"name": "build_part", "arguments": {"quads": 1}}' \
-           '</tool_call>'
+    text = '<tool_call>{"name": "build_part", "arguments": {"quads": 1}}</tool_call>'
     provider = ScriptedProvider(design(SPEC), answer(text), answer("No idea."),
                                 calls(("audit_part", {})))
     result, events, stored = run(tmp_path, provider, "llamacpp")

@@ -153,3 +153,19 @@ def test_the_real_part_module_plans_and_verifies_given_calls(fresh_sam, tmp_path
     result = asyncio.run(controller.execute())
     assert (result.status, result.source, provider.asked) == ("verified", "mcp", 0)
     assert len(fresh_sam.mdb.models["Model-1"].parts["Plate"].nodes) == 6
+
+
+def test_the_callers_plan_warnings_about_the_compiled_calls_join_the_plan(tmp_path):
+    controller, _ = make(tmp_path)
+    seen: list[list[str]] = []
+
+    def warnings(fragments: Any) -> list[str]:
+        seen.append([f.tool for f in fragments])
+        return ["selection by element labels 1-2 came from part Plate"]
+
+    assert plan(controller, plan_warnings=warnings) == Phase.PLAN
+    assert seen == [["build_part", "audit_part"]]
+    assert controller.plan is not None
+    assert controller.plan.warnings[-1] == "selection by element labels 1-2 came from part Plate"
+    written = json.loads((run_dir(controller) / "plan.json").read_text())
+    assert written["warnings"] == controller.plan.warnings

@@ -194,6 +194,20 @@ def test_the_destructive_policy_runs_a_harmless_plan_and_waits_for_a_destructive
     assert controller.phase == Phase.PLAN and host.scripts == []
 
 
+@pytest.mark.parametrize("plan_wait", ["never", "destructive"])
+def test_a_warned_plan_waits_whatever_the_policy(fresh_sam, tmp_path, plan_wait):
+    """No setting and no run option approves a plan with warnings: only a person does."""
+    grid(fresh_sam)
+    spec = ("Delete element 2.\nPlanned Part capabilities: edit\n"
+            "Expected results: 3 elements, 9 nodes")
+    delete_all = calls(("edit_part", {"delete_elements": {"by": "all"}}))
+    controller, host = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), delete_all),
+                            plan_wait=plan_wait)
+    assert to_plan(controller, "delete element 2") is None
+    assert controller.phase == Phase.PLAN and controller.plan.warnings
+    assert host.scripts == [] and "plan_approved" not in events(controller)
+
+
 def test_a_run_option_overrides_the_setting(fresh_sam, tmp_path):
     grid(fresh_sam)
     controller, host = make(tmp_path, fresh_sam, ScriptedProvider(

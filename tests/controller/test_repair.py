@@ -166,12 +166,10 @@ def test_repairs_zero_returns_to_review_at_the_first_rejection(tmp_path):
 
 
 def test_a_call_written_as_text_is_recovered_where_the_profile_allows_it(tmp_path):
-    text = (
-        "Sure! Here are the calls:\n```json\n"
-        '{"name": "build_part", "arguments": {"quads": 2}}\n```\n'
-        '<tool_call>{"name": "audit_part", "arguments": {}}</tool_call>\nDone.'
-    )
-    provider = ScriptedProvider(design(SPEC_BUILD), design(text))
+    """One whole-answer call a round: a fenced block, then a <tool_call> block."""
+    first = '```json\n{"name": "build_part", "arguments": {"quads": 2}}\n```\n'
+    second = '<tool_call>{"name": "audit_part", "arguments": {}}</tool_call>'
+    provider = ScriptedProvider(design(SPEC_BUILD), design(first), design(second))
     controller, host, _, _ = make(tmp_path, provider, profile="ollama",
                                   constrained_calls=False)
     result = confirm(controller)
@@ -182,6 +180,20 @@ def test_a_call_written_as_text_is_recovered_where_the_profile_allows_it(tmp_pat
     ]
     reconstructed = events(controller, "tool_call_reconstructed")
     assert all(e["recovered_from_text"] for e in reconstructed)
+
+
+def test_calls_written_inside_prose_are_refused_not_taken(tmp_path):
+    text = (
+        "Sure! Here are the calls:\n```json\n"
+        '{"name": "build_part", "arguments": {"quads": 2}}\n```\n'
+        '<tool_call>{"name": "audit_part", "arguments": {}}</tool_call>\nDone.'
+    )
+    provider = ScriptedProvider(design(SPEC_BUILD), design(text))
+    controller, host, _, _ = make(tmp_path, provider, repairs=0, profile="ollama")
+    result = confirm(controller)
+    assert result.status == "rejected" and result.error.layer == "tool_call"
+    assert "taken only when it is the whole answer" in result.error.message
+    assert host.executions == []
 
 
 def test_text_calls_with_the_option_off_are_rejected_naming_the_setting(tmp_path):
@@ -234,7 +246,8 @@ def test_one_call_per_round_offers_the_next_tool_only(tmp_path):
         calls(("audit_part", BAD)),
         calls(("audit_part", {})),
     )
-    controller, host, _, labels = make(tmp_path, provider, profile="llamacpp")
+    controller, host, _, labels = make(tmp_path, provider, profile="llamacpp",
+                                       constrained_calls=False)
     result = confirm(controller)
     assert result.status == "verified" and result.repairs == 1
     assert provider.offered[1:] == [["build_part"], ["audit_part"], ["audit_part"]]
@@ -314,3 +327,22 @@ def test_the_rounds_bound_is_the_expected_tools_plus_the_repairs(tmp_path):
     assert len(provider.requests) == 5 and len(provider.queue) == 1
     assert "the response carried no tool call; expected one of: audit_part" in result.error.message
     assert host.executions == []
+
+
+def test_a_repair_quotes_only_a_bounded_head_of_a_huge_rejected_call(tmp_path):
+    """A 4 MiB call re-sent whole in each repair round made 36 MB of requests."""
+    huge = {"bad": 1, "quads": 1, "pad": "x" * (4 * 1024 * 1024 - 100)}
+    provider = ScriptedProvider(
+        design(SPEC_BUILD),
+        calls(("build_part", huge), ("audit_part", {})),
+        calls(("build_part", huge)),
+        calls(("build_part", GOOD)),
+    )
+    controller, host, _, _ = make(tmp_path, provider, max_argument_bytes=8 * 1024 * 1024)
+    result = confirm(controller)
+    assert result.status == "verified" and result.repairs == 2
+    for request in provider.requests[2:]:
+        text = user_text(request)
+        assert len(text) < 16 * 1024, len(text)
+        assert '"bad": 1' in text or '"bad":1' in text  # the head is quoted
+        assert "more characters of the call are not repeated" in text

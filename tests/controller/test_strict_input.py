@@ -176,3 +176,23 @@ def test_unused_edit_nodes_are_a_diagnostic_too(part_context):
         part_context())
     assert errors == ["nodes: 1 of 3 declared nodes are used by no element (c); declare only "
                       "the nodes that add_elements use (patches and lines make their own nodes)"]
+
+
+def test_a_request_over_64_kb_is_refused_before_any_provider_call(tmp_path):
+    import asyncio
+
+    import pytest
+    from controller_fakes import TARGET, FakeHost, ScriptedProvider, policy, settings
+
+    from sam_plugin.errors import SubmitRefused
+    from sam_plugin.runtime.run.controller import RunController
+
+    provider = ScriptedProvider()
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), policy=policy(),
+                               host=FakeHost(), provider_factory=provider.factory)
+    with pytest.raises(SubmitRefused) as refused:
+        asyncio.run(controller.submit("界" * 22_000, "part", TARGET))
+    assert str(refused.value) == (
+        "request: the request is 66,000 bytes; a request may have at most 65,536 bytes (64 KB): "
+        "describe the change in words and keep the data in the workspace")
+    assert provider.requests == [] and not list((tmp_path / "runs").glob("*/request.txt"))

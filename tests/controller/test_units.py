@@ -221,3 +221,18 @@ def test_list_runs_reports_incomplete_unknown_and_skips_foreign_entries(tmp_path
         ("20261129T190000Z-aaaaaa", "incomplete", "old", "mesh", "2026-11-29T19:00:00Z"),
     ]
     assert list_runs(tmp_path / "missing") == []
+
+
+def test_two_runs_of_one_second_are_listed_in_the_order_they_were_made(tmp_path):
+    """Reproduces `sam-agent runs` listing a later run of the same second first: the ids
+    differ only by their random suffix."""
+    import os
+
+    from sam_plugin.runtime.store.run_store import list_runs
+
+    for stamp, (run_id, request) in enumerate((("20261129T190000Z-ffffff", "first"),
+                                               ("20261129T190000Z-000000", "second"))):
+        (tmp_path / run_id).mkdir()
+        (tmp_path / run_id / "request.txt").write_text(request)
+        os.utime(tmp_path / run_id / "request.txt", ns=(10**18 + stamp, 10**18 + stamp))
+    assert [r.request for r in list_runs(tmp_path)] == ["second", "first"]

@@ -103,6 +103,13 @@ def test_selection_by_labels_moves_only_their_nodes(harness: Any) -> None:
      "operations[0].count: 1 is below the minimum 2"),
     ({"op": "translate", "vector": [1, 0, 0], "selection": {"by": "set", "name": "Nope"}},
      "operations[0].selection.name: unknown set 'Nope'; the part has no sets"),
+    # a subnormal shift used to verify and write a subnormal coordinate (docs/architecture.md
+    # §4): below the part's model-scale epsilon, as translate_copy already was
+    ({"op": "translate", "vector": [1e-320, 0, 0]},
+     "operations[0].vector: vector (1e-320, 0, 0) (length 1e-320) is within the merge "
+     "tolerance 1.41e-06 of a part that spans 1.41: the nodes would not move"),
+    ({"op": "translate", "vector": [0, 0, 0]},
+     "operations[0].vector: vector must not be zero: the nodes would not move"),
 ])
 def test_transform_diagnostics(harness: Any, op: dict, message: str) -> None:
     harness.grid(1, 1)

@@ -46,7 +46,7 @@ def test_a_trickle_of_bytes_trips_the_idle_timeout_not_the_total(fake_provider, 
     error = failing(chat, settings=settings)
     assert error.kind == "timeout"
     assert str(error).startswith(
-        "timeout: no new event from the provider for 0.5s (idle timeout; --idle-timeout)"
+        "timeout: no progress from the provider for 0.5s (idle timeout; --idle-timeout)"
     )
     assert 0 < len(error.raw_sse) < len(whole) and whole.startswith(error.raw_sse)  # kept
 
@@ -62,6 +62,48 @@ def test_steady_events_never_trip_the_idle_timeout(fake_provider, chat):
     fake_provider.enqueue_stream(streams.openai_stream(content="steady " * 6), delay=0.1)
     response = chat(settings=settings_for(fake_provider, idle_timeout=0.5))
     assert response.content.split() == ["steady"] * 6
+
+
+def _chunk(delta: dict) -> str:
+    import json
+
+    body = {"id": "c", "object": "chat.completion.chunk", "created": 1, "model": "m",
+            "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+    return f"data: {json.dumps(body)}\n\n"
+
+
+EMPTY_DELTAS = [{}, {"content": ""}, {"role": "assistant"}, {"content": None},
+                {"tool_calls": [{"index": 0, "function": {"arguments": ""}}]},
+                {"reasoning_content": ""}]
+
+
+def test_valid_but_empty_deltas_trip_the_idle_timeout(fake_provider, chat):
+    """Empty deltas every 0.1 s used to reset the idle timer for ever (only the total
+    timeout ended such a stream): progress is new content, argument or reasoning text."""
+    pieces = [_chunk({"role": "assistant", "content": "Hi"})]
+    pieces += [_chunk(EMPTY_DELTAS[i % len(EMPTY_DELTAS)]) for i in range(60)]
+    fake_provider.enqueue_stream(pieces, delay=0.1)
+    error = failing(chat, settings=settings_for(fake_provider, idle_timeout=0.5,
+                                                total_timeout=30.0))
+    assert error.kind == "timeout"
+    assert str(error).startswith(
+        "timeout: no progress from the provider for 0.5s (idle timeout; --idle-timeout): no "
+        "new content, tool-call argument or reasoning characters after ")
+
+
+@pytest.mark.parametrize("delta", [
+    {"reasoning_content": "thinking "},
+    {"tool_calls": [{"index": 0, "function": {"arguments": " "}}]},
+])
+def test_reasoning_or_argument_characters_are_progress(fake_provider, chat, delta):
+    start = _chunk({"role": "assistant", "tool_calls": [
+        {"index": 0, "id": "call_1", "type": "function",
+         "function": {"name": "audit_part", "arguments": "{"}}]})
+    end = _chunk({"tool_calls": [{"index": 0, "function": {"arguments": "}"}}]})
+    fake_provider.enqueue_stream([start, *[_chunk(delta)] * 8, end, "data: [DONE]\n\n"],
+                                 delay=0.1)
+    response = chat(settings=settings_for(fake_provider, idle_timeout=0.5))
+    assert response.tool_calls[0].name == "audit_part"
 
 
 def test_the_idle_timeout_defaults_to_60_s():

@@ -247,6 +247,45 @@ def test_connection_refused_is_retried_then_reported(chat):
     assert isinstance(error.__cause__, Exception)
 
 
+def test_each_retry_before_an_answer_is_announced_with_its_try_number(chat):
+    """Views say "try 2 of 3" while a dead port is retried (docs/ui.md)."""
+    from sam_plugin.runtime.config.settings import ProviderSettings
+    from sam_plugin.runtime.provider.types import StreamListener
+
+    class Tries(StreamListener):
+        def __init__(self) -> None:
+            self.tries: list[tuple[int, int, str, str]] = []
+
+        def on_connect_retry(self, error, attempt, attempts, host):
+            self.tries.append((attempt, attempts, host, str(error)))
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = ProviderSettings(base_url=f"http://127.0.0.1:{port}/v1", model="m",
+                                max_retries=2, backoff_base=0.01)
+    listener = Tries()
+    failing(chat, settings=settings, listener=listener)
+    host = f"127.0.0.1:{port}"
+    assert [t[:3] for t in listener.tries] == [(2, 3, host), (3, 3, host)]
+    assert all(t[3].startswith(f"connection: cannot reach {host}") for t in listener.tries)
+
+
+def test_an_answer_that_is_not_retried_announces_no_retry(fake_provider, chat):
+    from sam_plugin.runtime.provider.types import StreamListener
+
+    class Tries(StreamListener):
+        tries = 0
+
+        def on_connect_retry(self, error, attempt, attempts, host):
+            self.tries += 1
+
+    fake_provider.enqueue_error(401, {"error": {"message": "no such key"}})
+    listener = Tries()
+    failing(chat, listener=listener)
+    assert listener.tries == 0
+
+
 def test_dropped_connection_before_the_response_is_retried(fake_provider, chat):
     fake_provider.enqueue_drop()
     fake_provider.enqueue_reply("after a drop")

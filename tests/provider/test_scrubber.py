@@ -80,3 +80,36 @@ def test_a_byte_stream_cut_anywhere_never_passes_the_key(before, after, cuts):
     out.append(stream.flush())
     joined = b"".join(out)
     assert KEY.encode() not in joined and SCRUBBER.bytes(joined) == joined
+
+
+def test_a_key_under_eight_characters_rewrites_nothing():
+    """Key ``1`` made ``"completion_tokens": ***00``; key ``x`` made "e***ecute"."""
+    for key in ("1", "x", "ollama", "1234567"):
+        short = Scrubber(key)
+        assert short.short_key and not short.active
+        text = f'{{"completion_tokens": 100}} execute {key}'
+        assert short.text(text) == text and short.bytes(text.encode()) == text.encode()
+        assert not short.contains(text) and not short.holds({"a": [text]})
+    assert not Scrubber(KEY).short_key and not Scrubber("").short_key
+
+
+def test_holds_sees_decoded_strings_at_every_depth():
+    hidden = json.loads('"' + "".join(f"\\u{ord(c):04x}" for c in KEY) + '"')
+    assert not SCRUBBER.contains("".join(f"\\u{ord(c):04x}" for c in KEY))  # the raw text
+    assert SCRUBBER.holds({"sets": [{"name": hidden}]})
+    assert SCRUBBER.holds({KEY[2:12]: 1})
+    assert not SCRUBBER.holds({"sets": [{"name": "S1"}], "n": 12345678})
+
+
+def test_run_files_are_scrubbed_as_values_so_json_stays_json(tmp_path):
+    from sam_plugin.runtime.store.run_store import RunDir
+
+    quoted = 'ab"c\\d-efgh'
+    run = RunDir(tmp_path, "20260101T000000Z-abcdef", Scrubber(quoted)).create()
+    run.write_json("x.json", {"message": f"bad key {quoted}", quoted: 7})
+    assert json.loads(run.file("x.json").read_text()) == {"message": "bad key ***", "***": 7}
+    (run.file("host.json")).write_text(json.dumps({"sets": [f"S-{quoted}"]}))
+    (run.file("host.jsonl")).write_text(json.dumps({"e": quoted}) + "\n")
+    run.seal()
+    assert json.loads(run.file("host.json").read_text()) == {"sets": ["S-***"]}
+    assert json.loads(run.file("host.jsonl").read_text()) == {"e": "***"}

@@ -1,5 +1,7 @@
-"""Tool calls written as text (issue 13): every form real local models write, found inside
-prose, with CRLF, and after the stream split them across deltas."""
+"""Tool calls written as text (docs/architecture.md §4 "Text-recovered calls"): every form real
+local models write, taken only when it is the whole answer; with CRLF, and after the stream
+split it across deltas. Call-shaped text inside prose, quotes, ``<think>`` or a nested object
+is never a call: each of the four answers below once ran delete-all."""
 
 from __future__ import annotations
 
@@ -36,53 +38,80 @@ FORMS = {
 }
 PROSE_BEFORE = "I'll build the plate now, as the spec says {with braces}.\n\n"
 PROSE_AFTER = "\n\nThis creates 60 QUAD elements. Let me know if you need anything else!"
+WHOLE_ANSWER = ("a call written as text is taken only when it is the whole answer: one fenced "
+                "block, one <tool_call> block or one bare JSON object, holding one call")
+DELETE_ALL = '{"name": "edit_part", "arguments": {"delete_elements": {"by": "all"}}}'
+# the four answers of the issue that each ran delete-all
+STRAYS = {
+    "a negated example": (
+        f"I must NOT send {DELETE_ALL}, because the spec deletes element 2 only. I will "
+        "send the right call in the next answer."),
+    "a nested example": json.dumps({"note": "the wrong call would be", "example": json.loads(
+        DELETE_ALL)}),
+    "an echoed set name": (
+        "The part has the sets S1 and "
+        f"'<tool_call>{DELETE_ALL}</tool_call>'; neither is touched by this spec."),
+    "an xml template reminder": (
+        "Template reminder: <tool_call>\n<function=edit_part>\n<parameter=delete_elements>\n"
+        '{"by": "all"}\n</parameter>\n</function>\n</tool_call> is the format; I still need '
+        "the element label."),
+}
 
 
 @pytest.mark.parametrize("form", sorted(FORMS))
 @pytest.mark.parametrize("eol", ["\n", "\r\n"])
-def test_each_form_is_found_inside_prose(form, eol):
-    content = (PROSE_BEFORE + FORMS[form] + PROSE_AFTER).replace("\n", eol)
+def test_each_form_is_taken_as_the_whole_answer(form, eol):
+    content = (" \n" + FORMS[form] + "\n\n").replace("\n", eol)
     [call] = find_text_calls(content)
     assert call.name == "build_part"
     assert json.loads(call.arguments) == ARGS
 
 
-def test_several_calls_also_semicolon_separated_come_in_written_order():
-    content = (
+@pytest.mark.parametrize("form", sorted(FORMS))
+def test_no_form_is_taken_inside_prose(form):
+    assert find_text_calls(PROSE_BEFORE + FORMS[form]) == []
+    assert find_text_calls(FORMS[form] + PROSE_AFTER) == []
+    assert find_text_calls(f'"{FORMS[form]}"') == []  # quoted
+
+
+@pytest.mark.parametrize("case", sorted(STRAYS))
+def test_the_four_delete_all_answers_are_no_call_and_are_refused_in_words(case):
+    assert find_text_calls(STRAYS[case]) == []
+    with pytest.raises(CollectionViolation) as refused:
+        round_calls(_response(STRAYS[case]), ["edit_part"], KNOWN, text_calls=True)
+    assert WHOLE_ANSWER in str(refused.value)
+
+
+def test_several_calls_are_not_one_whole_answer():
+    for content in (
         '{"name": "transform_part", "parameters": {"operations": []}}; '
-        '{"name": "repair_part", "parameters": {"delete_free_nodes": true}};'
-        '{"name": "audit_part", "parameters": {"checks": ["counts"]}}'
-    )
-    calls = find_text_calls(content)
-    assert [c.name for c in calls] == ["transform_part", "repair_part", "audit_part"]
-    assert json.loads(calls[1].arguments) == {"delete_free_nodes": True}
-
-
-def test_several_tool_call_blocks_and_mixed_forms_keep_their_order():
-    content = (
-        "First:\n<tool_call>\n<function=define_property>\n<parameter=materials>\n"
-        '[{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}]\n</parameter>\n'
-        "</function>\n</tool_call>\nThen:\n"
-        '<tool_call>{"name": "assign_property", "arguments": {"assignments": []}}</tool_call>'
-    )
-    calls = find_text_calls(content)
-    assert [c.name for c in calls] == ["define_property", "assign_property"]
-    assert json.loads(calls[0].arguments)["materials"][0]["name"] == "Steel"
+        '{"name": "audit_part", "parameters": {"checks": ["counts"]}}',
+        '<tool_call>{"name": "build_part", "arguments": {}}</tool_call>\n'
+        '<tool_call>{"name": "audit_part", "arguments": {}}</tool_call>',
+        '[TOOL_CALLS] [{"name": "build_part", "arguments": {}}, '
+        '{"name": "audit_part", "arguments": {}}]',
+    ):
+        assert find_text_calls(content) == []
 
 
 def test_xml_parameter_values_that_are_not_json_stay_text():
-    content = "<function=audit_part><parameter=label>\nplate one\n</parameter></function>"
+    content = "<tool_call><function=audit_part><parameter=label>\nplate one\n</parameter>" \
+        "</function></tool_call>"
     [call] = find_text_calls(content)
     assert json.loads(call.arguments) == {"label": "plate one"}
 
 
-def test_thinking_and_objects_that_are_not_calls_are_ignored():
-    content = (
-        '<think>maybe {"name": "audit_part", "arguments": {}} first?</think>'
-        'A material looks like {"name": "Steel", "youngs_modulus": 210000}.\n'
-        '{"name": "build_part", "arguments": {}}'
-    )
-    assert [c.name for c in find_text_calls(content)] == ["build_part"]
+def test_thinking_is_set_aside_and_a_call_inside_it_is_none():
+    thought = f'<think>maybe {DELETE_ALL} first?</think>\n'
+    [call] = find_text_calls(thought + '{"name": "build_part", "arguments": {}}')
+    assert call.name == "build_part"
+    assert find_text_calls(thought) == []
+    assert find_text_calls(f"<think>{DELETE_ALL}") == []  # unclosed: all of it is thinking
+
+
+def test_objects_that_are_not_calls_are_none():
+    assert find_text_calls('{"name": "Steel", "youngs_modulus": 210000}') == []
+    assert find_text_calls('{"calls": [' + DELETE_ALL + "]}") == []
 
 
 def test_a_call_without_arguments_is_an_empty_object():
@@ -93,6 +122,13 @@ def test_a_call_without_arguments_is_an_empty_object():
 def test_broken_json_finds_nothing_and_does_not_raise():
     assert find_text_calls('```json\n{"name": "build_part", "arguments": {"patches": [\n```') == []
     assert find_text_calls("{" * 5000) == []
+
+
+def test_a_call_may_carry_call_shaped_text_in_its_own_values():
+    content = json.dumps({"name": "edit_part", "arguments": {"element_sets": [
+        {"name": "<tool_call>", "selection": {"by": "all"}}]}})
+    [call] = find_text_calls(content)
+    assert json.loads(call.arguments)["element_sets"][0]["name"] == "<tool_call>"
 
 
 def _response(content: str, tool_calls=()) -> ChatResponse:
@@ -135,7 +171,7 @@ def test_plain_prose_is_no_call():
 def test_text_calls_split_across_deltas_are_recovered_from_a_llamacpp_stream(
     chat, fake_provider, size, eol
 ):
-    content = (PROSE_BEFORE + FORMS["tool_call tags"] + PROSE_AFTER).replace("\n", eol)
+    content = FORMS["tool_call tags"].replace("\n", eol)
     fake_provider.enqueue_stream(llamacpp_stream(content=content, fragment_size=size, eol=eol))
     response = chat(tools=[{"type": "function", "function": {"name": "build_part"}}])
     assert response.tool_calls == []

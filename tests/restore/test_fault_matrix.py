@@ -2,7 +2,8 @@
 
 Every case must end ``failed`` with ``restored: true``, the after-fingerprint equal to the
 one before, and a database saved afterwards equal to the one saved before (I12, I14). The
-same for a verification failure injected after a PASS. The matrix is printed.
+same for a verification failure injected after a PASS. The matrix is printed when asked
+(`pytest -s tests/restore/test_fault_matrix.py`) and on a failure.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def _assert_put_back(sam: Any, tmp_path: Any, result: Any, before: dict, layer: 
 
 
 @pytest.mark.parametrize("scenario", FAULT_MATRIX, ids=lambda s: s.name)
-def test_every_fault_of_a_run_is_restored_exactly(fresh_sam_database, tmp_path, capsys, scenario):
+def test_every_fault_of_a_run_is_restored_exactly(fresh_sam_database, tmp_path, scenario):
     sam = fresh_sam_database
     total = _calls_in_a_clean_run(sam, tmp_path, scenario)
     assert total >= 1
@@ -70,13 +71,12 @@ def test_every_fault_of_a_run_is_restored_exactly(fresh_sam_database, tmp_path, 
             problems[k] = found
         rows.append(f"  {scenario.name:<24} fault at call {k:>2}/{total:<2}  "
                     f"{result.status:<7} restored={result.restored}")
-    with capsys.disabled():
-        print(f"\nfault matrix: {scenario.name}\n" + "\n".join(rows))
+    print(f"\nfault matrix: {scenario.name}\n" + "\n".join(rows))  # shown with -s, or on failure
     assert not problems, problems
 
 
 @pytest.mark.parametrize("scenario", FAULT_MATRIX, ids=lambda s: s.name)
-def test_a_verification_failure_after_a_pass_is_restored(fresh_sam_database, tmp_path, capsys,
+def test_a_verification_failure_after_a_pass_is_restored(fresh_sam_database, tmp_path,
                                                           monkeypatch, scenario):
     sam = fresh_sam_database
     scenario.setup(sam)
@@ -94,7 +94,6 @@ def test_a_verification_failure_after_a_pass_is_restored(fresh_sam_database, tmp
                                                   / "events.jsonl")]
     assert "injected: expected ok, actual wrong" in result.error.message
     assert controller.phase == "failed" and "restored" in controller.phase_label
-    with capsys.disabled():
-        print(f"\nfault matrix: {scenario.name:<24} verification failure after PASS  "
-              f"{result.status:<7} restored={result.restored}")
+    print(f"\nfault matrix: {scenario.name:<24} verification failure after PASS  "
+          f"{result.status:<7} restored={result.restored}")  # shown with -s, or on failure
     assert not problems, (problems, phases)

@@ -210,3 +210,27 @@ def test_model_copy_is_deep(fresh_sam: Any, make_grid: Any) -> None:
     other = fresh_sam.mdb.models["Second"]
     moved = other.Part("Moved", objectToCopy=source.parts["Plate"])
     assert moved.sectionAssignments[0].sectionName == "Shell"
+
+
+@pytest.mark.parametrize(("text", "key"), [
+    # json.loads and pydantic both let the last "models" win silently: the first is lost
+    ('{"format": "sam-stub-mdb", "version": 1, "models": [], "models": []}', "models"),
+    ('{"format": "sam-stub-mdb", "version": 1, "models": [{"name": "A", "name": "B", '
+     '"materials": [], "profiles": [], "sections": [], "parts": []}]}', "name"),
+    # the same key spelled with an escape is the same key
+    ('{"format": "sam-stub-mdb", "version": 1, "models": [], "mod\\u0065ls": []}', "models"),
+])
+def test_a_key_twice_in_one_object_is_refused(fresh_sam: Any, tmp_path: Path, text: str,
+                                              key: str) -> None:
+    twice = _write(tmp_path / "twice.sam.json", text)
+    _expect_refusal(fresh_sam, twice, f"cannot open '{twice}': key {key!r} appears twice in "
+                                      "one object; a database names each field once")
+
+
+def test_equal_keys_in_different_objects_and_key_like_names_are_fine(
+        fresh_sam: Any, make_grid: Any, tmp_path: Path) -> None:
+    document = _valid_document(fresh_sam, make_grid, tmp_path)
+    document["models"][0]["parts"][0]["sets"][0]["name"] = '" : {"name": [x'
+    good = _write(tmp_path / "names.sam.json", json.dumps(document))
+    opened = fresh_sam.openMdb(good)
+    assert '" : {"name": [x' in opened.models["Model-1"].parts["Plate"].sets.keys()

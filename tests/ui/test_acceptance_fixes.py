@@ -39,8 +39,10 @@ def test_a_long_check_value_keeps_actual_and_ok_in_sight(qtbot, tmp_path):
     right_edge = header.sectionViewportPosition(3) + header.sectionSize(3)
     assert right_edge <= view.checks.viewport().width()
     assert header.sectionSize(0) >= 120  # the check's name stays readable
-    assert view.check_rows()[0] == ("geometry unchanged", FINGERPRINT, FINGERPRINT, "yes")
-    assert view.checks.item(0, 2).toolTip() == FINGERPRINT  # the whole value, on hover
+    # a fingerprint is said in words; the raw one is on hover
+    assert view.check_rows()[0] == ("geometry unchanged", "as before the run",
+                                    "as before the run", "yes")
+    assert view.checks.item(0, 2).toolTip() == FINGERPRINT
 
 
 def test_the_status_line_is_a_short_summary_and_the_error_label_keeps_all_of_it():
@@ -111,8 +113,18 @@ def test_the_action_after_a_failure_fits_the_layer_that_failed():
     assert error_action("observation", back_in_review=False) == (
         "Nothing was executed. Check the mode, model and part shown above, then submit again.")
     assert error_action("provider", back_in_review=False) == (
-        "Nothing was executed. Check the provider in Settings… (URL, model, API key) or pick an "
-        "example request, then submit again.")
+        "Nothing was executed. Check the provider in Settings… (URL, model, API key), then "
+        "submit again.")
+    # only the replay is helped by an example; a dead URL needs the URL or the server
+    assert error_action("provider", back_in_review=False, replay=True) == (
+        "Nothing was executed. Pick a request under Examples (the replay answers only those), "
+        "or choose a live model in Settings….")
+    dead = "provider: connection: cannot reach 127.0.0.1:9: All connection attempts failed"
+    assert error_action("provider", back_in_review=False, message=dead) == (
+        "Nothing was executed. Check the base URL in Settings… and that the model server there "
+        "is running, then submit again.")
+    assert "Examples" not in error_action("provider", False, message=dead)
+    assert "API key" in error_action("provider", False, message="auth: invalid key")
     assert error_action("design", back_in_review=False) == (
         "Nothing was executed. Check the request or the provider settings, then submit again.")
     assert error_action("execution", back_in_review=False) == (
@@ -145,5 +157,18 @@ def test_property_mode_on_a_typed_part_that_is_not_there_is_refused_before_any_p
     assert dock.status_label.text() == (
         "Not submitted — there is no part Nope in Model-1; Property mode changes an existing "
         "part: pick one, or build it in Part mode first")
+    assert replay.requests == []
+    assert dock.submit_button.isEnabled()
+
+
+def test_a_request_over_64_kb_is_refused_with_its_size_before_any_provider_call(
+        qtbot, replay, dock):
+    dock.set_target("part", "Model-1", "Panel")
+    dock.request_edit.setPlainText("move the panel " + "x" * 70_000)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=20_000)
+    assert dock.status_label.text() == (
+        "Not submitted — request: the request is 70,015 bytes; a request may have at most "
+        "65,536 bytes (64 KB): describe the change in words and keep the data in the workspace")
     assert replay.requests == []
     assert dock.submit_button.isEnabled()

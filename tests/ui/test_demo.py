@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from PySide6.QtGui import QImage
+from PySide6.QtGui import QGuiApplication, QImage
 
 from sam_plugin.demo.examples import load_examples
 from sam_plugin.demo.loopback import ErrorResponse
@@ -23,11 +23,30 @@ def test_demo_auto_run_reaches_verified_and_writes_a_screenshot(qtbot, ui_env, t
     assert "auto-run plate: Verified" in out
     assert "DeepSeek" in err and "Ollama" in err and "vLLM" in err  # how to go live
     image = QImage(str(shot))
-    assert (image.width(), image.height()) == (1500, 920)
+    available = QGuiApplication.primaryScreen().availableGeometry()
+    assert image.height() == available.height()  # the screen's available size, not 1500x920
     assert dict(os.environ) == env_before  # the provider variables were put back
     runs = Path(os.environ["SAM_AGENT_RUNS_DIR"])
     results = [json.loads(p.read_text()) for p in runs.glob("*/result.json")]
     assert [r["status"] for r in results] == ["verified"]
+
+
+def test_demo_opens_at_the_size_asked_for(qtbot, ui_env, tmp_path, capsys):
+    shot = tmp_path / "small.png"
+    code = main(["--screenshot", str(shot), "--replay", "--size", "1024x640"])
+    assert code == 0, capsys.readouterr().err
+    image = QImage(str(shot))
+    assert (image.width(), image.height()) == (1024, 640)
+
+
+def test_demo_says_what_a_window_size_looks_like(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["--size", "big"])
+    assert stopped.value.code == 2
+    assert "'big' is not a window size WIDTHxHEIGHT of at least 320x240 (e.g. 1024x640)" in \
+        capsys.readouterr().err
 
 
 def test_demo_rejects_auto_run_without_screenshot(capsys):

@@ -51,7 +51,7 @@ def test_details_show_every_spec_version_the_script_result_and_events(qtbot, rep
     specs = dialog.tab_text("Spec versions")
     assert "=== Version 1 ===" in specs and "=== Version 2 — asked: keep it as it is ===" in specs
     assert "SAM_AGENT_COMPLETED" in dialog.tab_text("Generated script")
-    assert f'"run_id": "{run_id}"' in dialog.tab_text("Result")
+    assert f'"run_id": "{run_id}"' in dialog.raw_text("Result")
     assert "readback_verified" in dialog.tab_text("Events")
     dialog.close()
 

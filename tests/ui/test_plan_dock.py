@@ -36,15 +36,16 @@ def test_a_destructive_plan_is_shown_marked_and_warned_and_decline_runs_nothing(
         qtbot, replay, dock, host_window):
     _to_plan(qtbot, dock, replay, DELETE_SPEC, ("edit_part", {"delete_elements": {"by": "all"}}))
     status = dock.status_label.text()
-    assert status.startswith("Plan: 1 call(s), 1 destructive, 1 warning(s)")
+    assert status.startswith("Plan: 1 operation, 1 destructive, 1 warning")
     assert status.endswith("waiting for you to execute")
     assert dock.execute_button.isEnabled() and dock.cancel_button.isEnabled()
     assert not dock.confirm_button.isEnabled() and not dock.submit_button.isEnabled()
     assert not dock.plan_view.isHidden()
     text = dock.plan_view.toPlainText().splitlines()
     # destructive lines and warnings first
-    assert text[0] == ("DESTRUCTIVE: call 1 edit_part: delete elements all: 16 elements [1-16]")
-    assert text[1] == ("WARNING: the spec expects 15 elements; the calls leave 0 elements")
+    assert text[0] == ("Destructive: operation 1 (edit the part): delete all elements: 16 elements "
+                       "[1-16]")
+    assert text[1] == ("Warning: the spec expects 15 elements; these operations leave 0 elements")
     colours = dock.plan_view.line_colours()
     assert colours[text[0]] == LINE_COLOURS["destructive"] == "#cf222e"
     assert colours[text[1]] == LINE_COLOURS["warning"]
@@ -64,7 +65,7 @@ def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host
     _to_plan(qtbot, dock, replay, spec, ("transform_part", {"operations": [
         {"op": "translate", "vector": [5, 0, 0]}]}))
     assert "Plan" in dock.status_label.text()
-    assert "WARNING" not in dock.plan_view.toPlainText()
+    assert "Warning" not in dock.plan_view.toPlainText()
     dock.execute_button.click()
     qtbot.waitUntil(lambda: not dock.busy and str(dock.controller.phase) != "plan",
                     timeout=TIMEOUT_MS)
@@ -118,3 +119,14 @@ def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_pa
     reopened = SettingsDialog(store, env={})
     qtbot.addWidget(reopened)
     assert reopened.findChild(object, "planWaitCombo").currentData() == "destructive"
+
+
+def test_the_dock_never_skips_a_warned_plan_whatever_the_plan_wait_setting(
+        qtbot, replay, ui_env, dock, host_window):
+    (ui_env / "settings.json").write_text(json.dumps({"plan_wait": "never"}))
+    _to_plan(qtbot, dock, replay, DELETE_SPEC, ("edit_part", {"delete_elements": {"by": "all"}}))
+    assert dock.controller.policy.plan_wait == "never"
+    assert dock.status_label.text().startswith("Plan: 1 operation, 1 destructive, 1 warning")
+    assert dock.execute_button.isEnabled()
+    assert dock.controller.result is None or dock.controller.result.submissions == 0
+    assert len(_panel(host_window).elements) == 16  # waiting: nothing executed

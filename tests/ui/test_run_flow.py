@@ -156,6 +156,6 @@ def test_choosing_a_part_in_the_dock_displays_it(qtbot, dock, host_window):
     dock.part_combo.setCurrentText("Panel")
     qtbot.waitUntil(lambda: host_window.viewport.geometry_data.part_name == "Panel",
                     timeout=2000)
-    dock.part_combo.setCurrentText("NewPart")  # not there yet: the display stays
-    qtbot.wait(50)
-    assert host_window.viewport.geometry_data.part_name == "Panel"
+    dock.part_combo.setCurrentText("NewPart")  # not there yet: nothing, not the last part
+    qtbot.waitUntil(lambda: host_window.viewport.geometry_data.part_name == "", timeout=2000)
+    assert host_window.displayed_part() is None

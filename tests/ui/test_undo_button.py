@@ -37,7 +37,7 @@ def test_undo_button_undoes_the_last_verified_run(qtbot, replay, dock, host_wind
     assert example.part not in sam.mdb.models[example.model].parts.keys()
     _verified_plate(qtbot, dock)
     assert dock.undo.button.isEnabled(), dock.undo.button.toolTip()
-    dock.undo.button.click()
+    _answer_undo(dock, yes=True)
     assert "Undone" in dock.status_label.text()
     assert example.part not in sam.mdb.models[example.model].parts.keys()
     run_dir = dock.runs_dir / dock.controller.run_id
@@ -45,6 +45,72 @@ def test_undo_button_undoes_the_last_verified_run(qtbot, replay, dock, host_wind
     assert not dock.undo.button.isEnabled()
     assert "already undone" in dock.undo.button.toolTip()
     qtbot.waitUntil(lambda: dock.history.rows()[0][1] == "undone", timeout=TIMEOUT_MS)
+
+
+def _answer_undo(dock, yes: bool) -> str:
+    """Click Undo and answer its question; returns the question's text."""
+    from PySide6.QtWidgets import QMessageBox
+
+    dock.undo.button.click()
+    box = dock.findChild(QMessageBox, "undoConfirmDialog")
+    assert box is not None and box.isVisible()
+    text = box.text()
+    answer = QMessageBox.StandardButton.Yes if yes else QMessageBox.StandardButton.Cancel
+    box.button(answer).click()
+    return text
+
+
+def test_undo_asks_first_naming_the_run_by_its_request_and_time(qtbot, replay, dock):
+    import sam
+
+    from sam_plugin.runtime.store.run_store import run_started
+    from sam_plugin.ui.history_view import local_time
+
+    _verified_plate(qtbot, dock)
+    run_id = dock.controller.run_id
+    assert "build a 60 x 100 plate" in dock.undo.button.toolTip()
+    question = _answer_undo(dock, yes=False)
+    assert question.startswith(
+        f"Undo the run of {local_time(run_started(run_id))} (“build a 60 x 100 plate meshed 6 x "
+        "10 with QUAD elements”) on Model-1/Plate?")
+    assert "did not exist before that run: it is removed" in question
+    assert run_id not in question  # words, not the id (it is in the details)
+    assert "Plate" in sam.mdb.models["Model-1"].parts.keys()  # Cancel undid nothing
+    assert dock.status_label.text() == "Verified"
+    assert dock.undo.button.isEnabled()
+
+
+def test_after_an_undo_the_result_shows_the_undo_read_back_and_checked(qtbot, replay, dock):
+    from plan_steps import approve_plan, to_plan
+
+    to_plan(qtbot, dock, "copy_merge")
+    approve_plan(qtbot, dock)
+    assert dock.status_label.text() == "Verified"
+    assert ("node count", "45", "45", "yes") in dock.result_view.check_rows()
+    _answer_undo(dock, yes=True)
+    view = dock.result_view
+    assert dock.status_label.text().startswith("Undone — Model-1/Panel is back as it was "
+                                               "before the run of ")
+    assert view.headline.text().startswith("Undone: the run of ")
+    assert "put back as it was before that run, then read back and checked" in \
+        view.headline.text()
+    assert view.table.horizontalHeaderItem(0).text() == "Before the undo"
+    assert view.table.horizontalHeaderItem(1).text() == "After the undo (read back)"
+    assert (view.cell("nodes", "before"), view.cell("nodes", "after")) == ("45", "25")
+    assert (view.cell("elements", "before"), view.cell("elements", "after")) == ("32", "16")
+    rows = view.check_rows()
+    assert ("node count", "45", "45", "yes") not in rows  # the undone run's checks are gone
+    assert rows == [
+        ("part exists", "present", "present", "yes"),
+        ("nodes as before the run", "25", "25", "yes"),
+        ("elements as before the run", "16", "16", "yes"),
+        ("QUAD elements", "16", "16", "yes"),
+        ("sets as before the run", "none", "none", "yes"),
+        ("part identical to before the run", "identical", "identical", "yes"),
+    ]
+    fingerprint = view.checks.item(5, 1).toolTip()
+    assert fingerprint and fingerprint != "identical"  # the raw fingerprint on hover
+    assert view.audit.isHidden() and view.output.isHidden()  # nothing of the undone run
 
 
 def test_undo_button_disabled_once_the_part_changed(qtbot, replay, dock, host_window):

@@ -36,9 +36,14 @@ def test_property_values_are_read_back_and_shown_before_and_after(qtbot, replay,
     checks = {row[0]: row[1:] for row in view.check_rows()}
     assert checks["material Steel E"] == ("210000", "210000", "yes")
     assert checks["section Shell-2mm thickness"] == ("2", "2", "yes")
-    # the script's own print is in the run view and the run directory
+    # the script's own print is in the run view, in words, and in the run directory
     assert view.output.isVisibleTo(view)
-    assert "define_property:" in view.output.toPlainText()
+    assert view.output.toPlainText().splitlines() == [
+        "Define materials and sections: created material Steel, section Shell-2mm",
+        "Assign sections: section Shell-2mm on 16 elements"]
+    assert "{" not in view.output.toPlainText()  # no Python dicts
+    view.output_raw_button.click()  # as printed, one click away
+    assert view.output.toPlainText().startswith("define_property: {'created': ")
     assert (view.run_dir / "script_output.txt").read_text().startswith("define_property:")
 
 

@@ -30,12 +30,17 @@ def _literal_tr_strings() -> set[str]:
 
 def test_every_ui_string_has_a_simplified_chinese_translation():
     from sam_plugin.ui.dock import MODES
-    from sam_plugin.ui.settings_dialog import CAPABILITY_OVERRIDE_ROWS, TIMEOUT_FIELDS
+    from sam_plugin.ui.settings_dialog import (
+        CAPABILITY_OVERRIDE_ROWS,
+        PROFILE_WORDS,
+        TIMEOUT_FIELDS,
+    )
 
     table = i18n.read_ts(i18n.TRANSLATIONS_DIR / "sam_agent_zh_CN.ts")
     sources = {source for (_, source) in table}
     wanted = _literal_tr_strings() | {t for _, t in MODES} | {t for _, t in TIMEOUT_FIELDS}
     wanted |= {label for _, _, label in CAPABILITY_OVERRIDE_ROWS}
+    wanted |= set(PROFILE_WORDS.values())
     assert len(wanted) > 80
     assert sorted(wanted - sources) == []
     for (_, source), translation in table.items():  # placeholders survive translation
@@ -181,6 +186,8 @@ def test_settings_dialog_masks_the_key_and_saves(qtbot, tmp_path):
     dialog.model.setText("deepseek-chat")
     dialog.api_key.setText("sk-1")
     dialog.timeouts["total_timeout"].setValue(300)
+    # as after "Save anyway": no network here (test_settings.py tests the test on Save)
+    dialog._save_untested = dialog._endpoint()  # noqa: SLF001
     dialog.save()
     saved = json.loads(store.path.read_text())
     assert saved["provider"] == "live"
@@ -243,8 +250,9 @@ def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):
     lease = attach_qasync()
     try:
         dialog.test_button.click()
-        qtbot.waitUntil(lambda: dialog.test_result.text().startswith("Connection failed: "),
-                        timeout=10_000)
+        qtbot.waitUntil(lambda: dialog.test_result.text() == (
+            f"Nothing answers at 127.0.0.1:{port}: check the base URL, and that the server is "
+            "running."), timeout=10_000)
     finally:
         release_qasync(lease)
 

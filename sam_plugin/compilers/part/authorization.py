@@ -1,4 +1,5 @@
-"""What the original request authorizes: sets/groups, and an explicit full replacement.
+"""What the original request authorizes: sets/groups, duplicate elements, and an explicit
+full replacement.
 
 The model may not extend the user's intent: element sets are dropped (and the drop reported)
 unless the request asks for sets or groups; ``clear_all`` is rejected unless the request
@@ -15,6 +16,14 @@ import re
 _SET_WORDS = re.compile(
     r"\b(sets?|groups?|grouped|grouping)\b|集合|分组"
     r"|(单元|节点|[一两二三四五六七八九十几每多各]个?)组(?![成合装件织])",
+    re.I,
+)
+
+# Elements on the node set of another one (docs/architecture.md §4): only when asked for, and
+# not when the ask is negated ("no duplicate elements").
+_DUPLICATE_WORDS = re.compile(
+    r"\bduplicat(e|es|ed|ing)\b|\b(overlapping|coincident|repeated|doubled?|stacked)\s+"
+    r"(elements?|quads?|tris?|triangles?|beams?)\b|重复(的)?单元|单元重复|重叠(的)?单元",
     re.I,
 )
 
@@ -71,6 +80,12 @@ _SCOPE = re.compile(
 
 def asks_for_sets(request_text: str) -> bool:
     return bool(_SET_WORDS.search(request_text))
+
+
+def asks_for_duplicates(request_text: str) -> bool:
+    """An unnegated ask for elements that repeat another element's nodes."""
+    return any(not _negated(request_text, match.start())
+               for match in _DUPLICATE_WORDS.finditer(request_text))
 
 
 def asks_to_clear_all(request_text: str) -> bool:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import Prediction, Range
-from sam_plugin.compilers.part.authorization import asks_for_sets
+from sam_plugin.compilers.part.authorization import asks_for_duplicates, asks_for_sets
+from sam_plugin.compilers.part.duplicates import duplicate_elements
 from sam_plugin.compilers.part.ir import BuildPartIR
 from sam_plugin.compilers.part.mesh_checks import (
     MeshFields,
@@ -66,7 +67,9 @@ def compile_build(ir: BuildPartIR, ctx: CompileContext) -> Fragment:
     problems = check_patches_and_lines(mesh, tolerance)
     if problems:
         raise CompileError(TOOL, problems)
-    counts, problems = mesh_counts(mesh, tolerance)
+    counts, problems, plan = mesh_counts(mesh, tolerance)
+    if plan is not None and not problems and not asks_for_duplicates(ctx.request_text):
+        problems = duplicate_elements(mesh, plan)
     if problems:
         raise CompileError(TOOL, problems)
     specs = mesh.specs()

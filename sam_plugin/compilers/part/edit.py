@@ -7,7 +7,12 @@ from typing import Any
 
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
-from sam_plugin.compilers.part.authorization import asks_for_sets, asks_to_clear_all
+from sam_plugin.compilers.part.authorization import (
+    asks_for_duplicates,
+    asks_for_sets,
+    asks_to_clear_all,
+)
+from sam_plugin.compilers.part.duplicates import duplicate_elements, existing_lookup
 from sam_plugin.compilers.part.ir import EditPartIR, EditSetIR
 from sam_plugin.compilers.part.mesh_checks import (
     MeshFields,
@@ -29,7 +34,7 @@ from sam_plugin.compilers.selectors import (
 from sam_plugin.errors import CompileError, SelectionError
 from sam_plugin.samops import selection
 from sam_plugin.samops.geometry import PointIndex, size_tolerance
-from sam_plugin.samops.mesh_plan import MeshPlan
+from sam_plugin.samops.mesh_plan import MeshPlan, plan_mesh
 
 TOOL = "edit_part"
 FIELDS = MeshFields(nodes="nodes", elements="add_elements", patches="add_patches",
@@ -261,6 +266,31 @@ def predict(ir: EditPartIR, ctx: CompileContext, plan: MeshPlan, tolerance: floa
                    sets_present=sets, assigned_elements=None, oriented_beams=None)
 
 
+def _duplicates(ir: EditPartIR, part: Any, mesh: MeshInput, plan: MeshPlan,
+                tolerance: float) -> list[Diagnostic]:
+    """New elements on the node set of another new one, or of an element that survives the
+    call's deletions, planned over the surviving nodes as the script's ``add_mesh`` does."""
+    if ir.clear_all:
+        return duplicate_elements(mesh, plan)
+    doomed_nodes: set[int] = set()
+    if ir.delete_nodes is not None:
+        doomed_nodes = {n.label for n in selection.select_nodes(
+            part, selector_literal(ir.delete_nodes))}
+    moved = {m.label: m.coordinates for m in ir.move_nodes}
+    survivors = [n for n in part.nodes if n.label not in doomed_nodes]
+    labels = [n.label for n in survivors]
+    points = [moved.get(n.label, tuple(n.coordinates)) for n in survivors]
+    specs = mesh.specs()
+    over_part = plan_mesh(specs["nodes"], specs["elements"], specs["patches"], specs["lines"],
+                          tolerance, points)
+
+    def surviving() -> dict[int, tuple[int, ...]]:
+        doomed = _doomed_elements(ir, part)
+        return {e.label: tuple(e.connectivity) for e in part.elements if e.label not in doomed}
+
+    return duplicate_elements(mesh, over_part, labels, existing_lookup(surviving))
+
+
 def _preflight(ir: EditPartIR, sets: Sequence[EditSetIR]) -> str:
     lines = ["_part_ops.require_part(_model, _part_name)\n"]
     part = codegen.PART
@@ -329,6 +359,8 @@ def compile_edit(ir: EditPartIR, ctx: CompileContext) -> Fragment:
     if problems:
         raise CompileError(TOOL, problems)
     plan, problems = plan_checked(mesh, tolerance)
+    if not problems and plan.cells and not asks_for_duplicates(ctx.request_text):
+        problems = _duplicates(ir, ctx.part, mesh, plan, tolerance)
     if problems:
         raise CompileError(TOOL, problems)
     normalized = ir.model_dump(mode="json")

@@ -204,8 +204,10 @@ class MeshCounts:
     shapes: dict[str, int]
 
 
-def mesh_counts(mesh: MeshInput, tolerance: float) -> tuple[MeshCounts, list[Diagnostic]]:
-    """Exact counts of the new mesh; a lone patch or line is counted without planning it."""
+def mesh_counts(mesh: MeshInput, tolerance: float
+                ) -> tuple[MeshCounts, list[Diagnostic], MeshPlan | None]:
+    """Exact counts of the new mesh, and its plan; a lone patch or line is counted without
+    planning it (plan None: its cells are distinct by construction)."""
     if not mesh.nodes and not mesh.elements and len(mesh.patches) + len(mesh.lines) == 1:
         shapes = {"QUAD": 0, "TRI": 0, "BEAM": 0}
         if mesh.patches:
@@ -213,12 +215,12 @@ def mesh_counts(mesh: MeshInput, tolerance: float) -> tuple[MeshCounts, list[Dia
             nu, nv = patch.divisions
             cells = nu * nv * (2 if patch.shape == "TRI" else 1)
             shapes[patch.shape] = cells
-            return MeshCounts((nu + 1) * (nv + 1), cells, shapes), []
+            return MeshCounts((nu + 1) * (nv + 1), cells, shapes), [], None
         line = mesh.lines[0]
         shapes["BEAM"] = line.divisions
-        return MeshCounts(line.divisions + 1, line.divisions, shapes), []
+        return MeshCounts(line.divisions + 1, line.divisions, shapes), [], None
     plan, problems = plan_checked(mesh, tolerance)
-    return MeshCounts(len(plan.points), len(plan.cells), plan.shape_counts()), problems
+    return MeshCounts(len(plan.points), len(plan.cells), plan.shape_counts()), problems, plan
 
 
 def plan_checked(mesh: MeshInput, tolerance: float,
@@ -254,4 +256,19 @@ def _element_problem(element: ElementIR, cell: tuple[int, ...], plan: MeshPlan,
     longest = max(distance(points[k], points[(k + 1) % need]) for k in range(need))
     if polygon_area(points) <= 0.5 * tolerance * longest:
         return f"{element.shape} has zero area (its nodes are collinear)"
+    if element.shape == "QUAD":
+        for k in range(need):
+            corner = (k - 1) % need, k, (k + 1) % need
+            if _collinear(points[corner[0]], points[k], points[corner[2]], tolerance):
+                names = ", ".join(element.node_ids[i] for i in corner)
+                return (f"QUAD has three collinear nodes ({names}): it is a triangle, not a "
+                        "quadrilateral; use TRI or move a node")
     return None
+
+
+def _collinear(a: Vec3, b: Vec3, c: Vec3, tolerance: float) -> bool:
+    """Whether ``b`` lies within ``tolerance`` of the line through ``a`` and ``c``."""
+    span = _sub(c, a)
+    length = sqrt(_dot(span, span))
+    area = _cross(_sub(b, a), span)
+    return sqrt(_dot(area, area)) <= tolerance * max(length, tolerance)

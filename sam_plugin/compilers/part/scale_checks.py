@@ -3,7 +3,7 @@
 - A direction (rotate axis, mirror normal) shorter than ``DIRECTION_FLOOR`` times the part's
   size is degenerate: normalising 1e-300 underflows, and no analyst means it.
 - A copy vector (translate_copy, linear_array) shorter than the part's merge tolerance puts
-  the copies on the original.
+  the copies on the original; a translate vector that short moves nothing but rounding.
 - A merge tolerance at or above the smallest distance between two nodes of one element joins
   that element's nodes (1e308 collapses the part into one node): the diagnostic gives the
   smallest element edge and a tolerance below it.
@@ -72,17 +72,20 @@ def check_direction(vector: Sequence[float], scale: Scale, path: str,
         f"{scale.span:.3g}; give a direction such as (0, 0, 1)"))]
 
 
-def check_offset(vector: Sequence[float], scale: Scale, path: str) -> list[Diagnostic]:
+def check_offset(vector: Sequence[float], scale: Scale, path: str, *,
+                 copies: bool = True) -> list[Diagnostic]:
+    """A copy or move vector no longer than the part's merge tolerance (its model-scale
+    epsilon): copies would lie on the original, a move would write rounding (1e-320 made a
+    subnormal coordinate)."""
     norm = math.hypot(*vector)
     if norm > scale.tolerance:
         return []
+    outcome = "the copies would lie on the original" if copies else "the nodes would not move"
     if norm == 0:
-        return [Diagnostic(path=path, message=(
-            "vector must not be zero: the copies would lie on the original"))]
+        return [Diagnostic(path=path, message=f"vector must not be zero: {outcome}")]
     return [Diagnostic(path=path, message=(
         f"vector {_vec(vector)} (length {norm:.3g}) is within the merge tolerance "
-        f"{scale.tolerance:.3g} of a part that spans {scale.span:.3g}: the copies would lie on "
-        "the original"))]
+        f"{scale.tolerance:.3g} of a part that spans {scale.span:.3g}: {outcome}"))]
 
 
 def smallest_element_edge(part: Any) -> tuple[float, int, int, int] | None:

@@ -14,6 +14,7 @@ from sam_plugin.compilers.part.ir import (
     TransformOp,
     TransformPartIR,
     TranslateCopyOp,
+    TranslateOp,
 )
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
 from sam_plugin.compilers.part.simulate import replay, tightened
@@ -56,6 +57,8 @@ def _degenerate(op: object, scale: scale_checks.Scale, here: str) -> list[Diagno
         return scale_checks.check_direction(op.normal, scale, f"{here}.normal", "normal")
     if isinstance(op, TranslateCopyOp | LinearArrayOp):
         return scale_checks.check_offset(op.vector, scale, f"{here}.vector")
+    if isinstance(op, TranslateOp):
+        return scale_checks.check_offset(op.vector, scale, f"{here}.vector", copies=False)
     return []
 
 

@@ -34,9 +34,10 @@ class ProviderCapabilities(BaseModel):
     Ollama, vLLM and llama.cpp ignore the flag (llama.cpp constrains tool arguments by its own
     grammar), so it is off for them. Whatever strict decoding cannot express is checked by
     the compilers either way.
-    ``text_tool_calls``: calls a model wrote as text in the message content (a fenced JSON
-    block, ``<tool_call>`` tags, ...) are recovered when a tools response carried no
-    structured call; on for the local servers, whose small models do this every day.
+    ``text_tool_calls``: a call a model wrote as text in the message content (one fenced
+    JSON block, one ``<tool_call>`` block, one bare object: the whole answer, nothing inside
+    prose) is recovered when a tools response carried no structured call; on for the local
+    servers, whose small models do this every day.
     ``one_call_per_round``: each collection round asks for the next tool only. llama.cpp's
     parser for a bare-JSON call template takes only the first call of an answer and ends the
     stream with an in-stream error on the second; a constrained round asks for one tool too.

@@ -28,7 +28,8 @@ KEYRING_USER = "api_key"
 # ``provider`` is the analyst's explicit choice, ``replay`` or ``live`` (provider_choice.py);
 # ``length_unit`` is shown when a model declares none; ``max_revisions`` bounds Ask for changes
 SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "connect_timeout",
-                "idle_read_timeout", "total_timeout", "length_unit", "max_revisions",
+                "idle_read_timeout", "idle_timeout", "total_timeout", "length_unit",
+                "max_revisions",
                 "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
                 "strict_tools", "constrained_calls", "design_max_tokens", "call_max_tokens")
 

@@ -224,6 +224,9 @@ class ChatProvider:
                 wait = (
                     error.retry_after if error.retry_after is not None else self._backoff(retries)
                 )
+                # try retries + 1 of max_retries + 1 comes next: views say so while waiting
+                listener.on_connect_retry(error, retries + 1, settings.max_retries + 1,
+                                          _host(settings.base_url))
             except _BrokenStream as failure:
                 error = failure.error
                 if stream_retried or not settings.retry_broken_stream:
@@ -341,20 +344,21 @@ async def _read_response(
                 passed = shown.feed(received)
                 if passed:
                     listener.on_raw(passed)
-                events = decoder.feed(received)
-                if events:
-                    watchdog.reschedule(loop.time() + idle)
-                for event in events:
+                before = accumulator.progress
+                for event in decoder.feed(received):
                     accumulator.handle(event)
                     if accumulator.done:
                         break
                 if accumulator.done:
                     break
+                if accumulator.progress > before:  # new text, not only events (empty deltas)
+                    watchdog.reschedule(loop.time() + idle)
     except TimeoutError:
         raise ProviderError(
             "timeout",
-            f"no new event from the provider for {idle:g}s (idle timeout; --idle-timeout) "
-            f"after {accumulator.events_seen} events and {raw} received",
+            f"no progress from the provider for {idle:g}s (idle timeout; --idle-timeout): no "
+            "new content, tool-call argument or reasoning characters after "
+            f"{accumulator.events_seen} events and {raw} received",
         ) from None
     tail = shown.flush()
     if tail:

@@ -42,6 +42,9 @@ class StreamAccumulator:
         self._reasoning: list[str] = []
         self._calls = ToolCallAssembler()
         self._events = 0
+        # characters of content, reasoning and tool-call arguments so far: what the idle
+        # timeout counts as progress (an empty delta is an event, not progress)
+        self.progress = 0
         self.finish_reason: str | None = None
         self.usage: dict[str, Any] | None = None
         self.done = False
@@ -123,18 +126,21 @@ class StreamAccumulator:
                         "protocol", f"delta.content must be a string, got {type(content).__name__}"
                     )
                 self._content.append(content)
+                self.progress += len(content)
                 shown = self._shown_content.feed(content) if self._scrubbing else content
                 if shown:
                     self._listener.on_content(shown)
             reasoning = delta.get("reasoning_content") or delta.get("reasoning")
             if reasoning and isinstance(reasoning, str):
                 self._reasoning.append(reasoning)
+                self.progress += len(reasoning)
                 shown = self._shown_reasoning.feed(reasoning) if self._scrubbing else reasoning
                 if shown:
                     self._listener.on_reasoning(shown)
             tool_calls = delta.get("tool_calls")
             if tool_calls:
                 self._calls.add(tool_calls)
+                self.progress += _argument_chars(tool_calls)
         finish = choice.get("finish_reason")
         if finish:
             self.finish_reason = str(finish)
@@ -167,6 +173,19 @@ class StreamAccumulator:
         if self.usage is not None:
             self._listener.on_usage(self.usage)
         return response
+
+
+def _argument_chars(tool_calls: Any) -> int:
+    """Characters of tool-call arguments in one delta (whatever else it holds)."""
+    if not isinstance(tool_calls, list):
+        return 0
+    count = 0
+    for call in tool_calls:
+        function = call.get("function") if isinstance(call, dict) else None
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(arguments, str):
+            count += len(arguments)
+    return count
 
 
 def _paired_surrogates(text: str) -> str:

@@ -41,7 +41,8 @@ class StreamListener:
     Order: ``on_raw`` for every body chunk as it arrives; ``on_content``/``on_reasoning`` per
     delta; at the end of a complete stream ``on_tool_call`` once per call in index order,
     then ``on_usage`` once when the provider reported usage. ``on_retry`` means the stream
-    broke and is being requested again from scratch: discard what was shown so far.
+    broke and is being requested again from scratch: discard what was shown so far;
+    ``on_connect_retry`` that nothing was received yet and the request is tried again.
     """
 
     def on_content(self, text: str) -> None:
@@ -61,6 +62,10 @@ class StreamListener:
 
     def on_retry(self, error: Exception) -> None:
         pass
+
+    def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
+        """The call failed before any body (no answer, 429, 5xx) and try ``attempt`` of
+        ``attempts`` to ``host`` follows after a wait."""
 
 
 class RequestOptions(BaseModel):

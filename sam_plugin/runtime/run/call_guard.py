@@ -4,6 +4,8 @@ docs/architecture.md §7: the call itself is malformed), before anything is comp
 - a size budget (``max_argument_bytes``): a huge call is refused before any parse;
 - the API key: a call whose arguments hold the key (or a run of it) is refused, with a
   message that does not repeat it, so no artifact, script or saved workspace ever holds it;
+  the raw text is checked, and every decoded string at every depth (a key hidden behind
+  JSON escapes);
 - strict JSON: text that is not one JSON object, or an object with a key twice.
 """
 
@@ -16,6 +18,8 @@ from sam_plugin.compilers import strict_json
 from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.store.scrubber import Scrubber
 
+_HOLDS_KEY = ("tool {tool}: the arguments contain the API key (or part of it); the call is "
+              "refused and none of it is written")
 _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number",
                bool: "a boolean", type(None): "null"}
 
@@ -37,10 +41,7 @@ def check_arguments(tool: str, arguments: str, *, scrubber: Scrubber, max_bytes:
             "meshes with patches and lines instead of listing every node"
         )
     if scrubber.contains(arguments):
-        raise CollectionViolation(
-            f"tool {tool}: the arguments contain the API key (or part of it); the call is "
-            "refused and none of it is written"
-        )
+        raise CollectionViolation(_HOLDS_KEY.format(tool=tool))
     try:
         value = strict_json.loads(arguments.strip() or "{}")
     except RecursionError:
@@ -52,6 +53,8 @@ def check_arguments(tool: str, arguments: str, *, scrubber: Scrubber, max_bytes:
         raise CollectionViolation(
             f"tool {tool}: the arguments {found}; send the call again as one JSON object"
         ) from None
+    if scrubber.holds(value):  # hidden in the raw text behind \u escapes, seen decoded
+        raise CollectionViolation(_HOLDS_KEY.format(tool=tool))
     if not isinstance(value, dict):
         kind = _JSON_TYPES.get(type(value), type(value).__name__)
         raise CollectionViolation(

@@ -7,8 +7,8 @@ nothing has touched SAM at that point (I6). Where the server needs it, a round o
 next tool only (``one_call_per_round``).
 
 A response without a structured call may still hold calls written as text in its content
-(runtime/run/text_tool_calls.py): taken when the profile allows it, named in the rejection when
-it does not.
+(runtime/run/text_tool_calls.py): taken when the profile allows it and the call is the whole
+answer, named in the rejection when it does not, or when call-shaped text sits anywhere else.
 """
 
 from __future__ import annotations
@@ -23,12 +23,14 @@ from pydantic import BaseModel
 from sam_plugin.compilers.protocol import Target, quote
 from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
-from sam_plugin.runtime.run.text_tool_calls import find_text_calls
+from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
 
 # "text": recovered from the message content; "content": the content of a round held to the
 # call's schema (runtime/run/constrained.py); "given": handed to ``plan_calls`` by its caller
 CallSource = Literal["tool_calls", "text", "content", "given"]
 TEXT_SETTING = "text_tool_calls"
+WHOLE_ANSWER = ("a call written as text is taken only when it is the whole answer: one fenced "
+                "block, one <tool_call> block or one bare JSON object, holding one call")
 
 
 class CollectedCall(BaseModel):
@@ -91,6 +93,11 @@ def round_calls(
         return [RoundCall(c.index, c.id, c.name, c.arguments) for c in response.tool_calls]
     candidates = find_text_calls(response.content or "")
     if not candidates:
+        if text_calls and stray_call_text(response.content or ""):
+            raise CollectionViolation(
+                "the answer holds call-shaped text (inside prose, quoted, in thinking, nested "
+                f"in another object, or more than one call), which is never taken; {WHOLE_ANSWER}"
+            )
         return []
     taken = [c for c in candidates if c.name in known]
     names = ", ".join(dict.fromkeys(c.name for c in candidates))

@@ -26,6 +26,11 @@ from sam_plugin.runtime.run.state import RunState
 
 log = logging.getLogger(__name__)
 
+SCRIPT_HOLDS_KEY = (
+    "the composed script would hold the API key (or part of it), which no script, run file "
+    "or saved database may hold; nothing was shown or executed"
+)
+
 # (collected calls, the index of the refused one, the rejection) -> its replacement
 Repair = Callable[[list[CollectedCall], int, Rejection], Awaitable[CollectedCall]]
 
@@ -90,13 +95,16 @@ def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> 
 
 
 def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
-              prediction: Prediction) -> Plan:
+              prediction: Prediction, warnings: Sequence[str] = ()) -> Plan:
     """Compose the script, build the plan (a shadow run that raises is a compile error, I7),
-    write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan."""
+    write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan.
+    ``warnings``: the caller's own, added to the plan's (``plan_calls``)."""
     inputs = run.inputs
     script, sha, key = ctx.composer(fragments, inputs.run_id, inputs.target)
+    if ctx.scrubber.contains(script):
+        raise ReturnToReview("compile", SCRIPT_HOLDS_KEY)
     run.script_sha256 = sha
-    run.dir.write_text("generated_script.py", script)
+    run.dir.write_exact("generated_script.py", script)  # the executed bytes (I11)
     ctx.emit("script_composed", {"script_sha256": sha, "bytes": len(script)})
     assert run.before is not None
     context = CompileContext(
@@ -112,6 +120,8 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
                                   before=run.before, spec=run.spec, script_sha256=sha)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
+    if warnings:
+        plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))
     run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
     run.plan = plan

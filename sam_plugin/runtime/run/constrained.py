@@ -28,6 +28,7 @@ from sam_plugin.runtime.provider.constraint import (
 from sam_plugin.runtime.run import budgets
 from sam_plugin.runtime.run.collection import RoundAnswer, RoundCall, check_round, read_round
 from sam_plugin.runtime.run.repair import Rejection, rejection
+from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
 
 # provider errors that mean "this request shape", never "the server is away"
 REFUSED_KINDS = frozenset({"bad_request", "server"})
@@ -87,11 +88,13 @@ def read_broken(response: Any, offered: Sequence[str], known: Collection[str], *
                 text_calls: bool, round_number: int,
                 guard: Callable[[Sequence[RoundCall]], None]) -> RoundAnswer | None:
     """A broken constrained answer is an unconstrained one: read as such (structured calls,
-    or text recovery where the profile allows it); None when it holds no call at all (the
-    round is then asked again, unconstrained)."""
-    answer = read_round(response, offered, known, text_calls=text_calls,
-                        round_number=round_number, guard=guard)
-    return answer if answer.calls else None
+    or text recovery where the profile allows it, with its refusals); None when it holds
+    nothing call-shaped at all (the round is then asked again, unconstrained)."""
+    content = response.content or ""
+    if not (response.tool_calls or find_text_calls(content) or stray_call_text(content)):
+        return None
+    return read_round(response, offered, known, text_calls=text_calls,
+                      round_number=round_number, guard=guard)
 
 
 def cut_rejection(shape: RoundShape, offered: Sequence[str], round_number: int) -> Rejection:

@@ -17,13 +17,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.plan import Plan
-from sam_plugin.compilers.protocol import DomainModule, Route, Target
+from sam_plugin.compilers.protocol import DomainModule, Fragment, Route, Target
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import (
     ControllerBusy,
     ControllerStateError,
@@ -58,15 +60,19 @@ from sam_plugin.runtime.store.run_store import (
     RunSource,
     recover_unknown_runs,
 )
-from sam_plugin.runtime.store.scrubber import Scrubber
+from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
 from sam_plugin.runtime.store.undo import undo_refusal, undo_run
 from sam_plugin.runtime.store.usage import UsageMeter
 
 __all__ = ["ControllerBusy", "ControllerEvent", "ControllerStateError", "DRIFT_MESSAGE",
-           "PARTIAL_WARNING", "Phase", "RunController", "RevisionRefused", "RunResult",
-           "SubmitRefused", "UndoRefused"]
+           "PARTIAL_WARNING", "Phase", "PlanWarnings", "RunController", "RevisionRefused",
+           "RunResult", "SubmitRefused", "UndoRefused"]
+
+log = logging.getLogger(__name__)
 
 CANCEL_SETTLE_SECONDS = 2.0
+# the caller's plan warnings about the compiled calls of a run from given calls
+PlanWarnings = Callable[[Sequence[Fragment]], list[str]]
 
 
 class RunController:
@@ -151,6 +157,8 @@ class RunController:
         if scrubber is None or self._scrubber_key != key:
             scrubber = self._scrubber = Scrubber(key)
             self._scrubber_key = key
+            if scrubber.short_key:
+                log.warning(SHORT_KEY_WARNING)  # once per key
         return scrubber
 
     @property
@@ -230,14 +238,18 @@ class RunController:
             await self._execute_plan(run, ctx, mode, target)
         return self.result
 
-    async def plan_calls(self, request: str, mode: str, target: Target, *, spec: str,
+    async def plan_calls(self, request: str, mode: str, target: Target, *, spec: str | Spec,
                          calls: Sequence[GivenCall], source: RunSource,
-                         source_run: str | None = None) -> Phase:
+                         source_run: str | None = None,
+                         plan_warnings: PlanWarnings | None = None) -> Phase:
         """A run from a confirmed ``spec`` and given tool ``calls``, with no provider request
         at all: Observing → Compiling (the same checks, compile chain and plan builder) →
         Plan, then the usual ``execute`` or ``decline_plan``. Calls that do not fit the
         route, or do not compile, end the run ``rejected`` with the diagnostics (no repair
-        round: no model wrote them); the phase is then FAILED."""
+        round: no model wrote them); the phase is then FAILED. ``spec`` is the spec IR
+        (``spec.json``, routed by its steps) or, for a rerun of an old run, its words.
+        ``plan_warnings`` adds the caller's warnings about the compiled calls to the plan
+        (a rerun's: calls that depend on the part they were written for)."""
         start.refuse_if_busy(self.phase, "plan_calls")
         run, ctx = self._start(request, mode, target, source, source_run)
         with self._outcome(rejects=True):
@@ -246,7 +258,8 @@ class RunController:
             ctx.phases.set(Phase.COMPILING, f"Compiling {len(calls)} given call(s)")
             collected = collect.given_calls(ctx, run, calls)
             fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
-            compiling.show_plan(ctx, run, fragments, prediction)
+            warnings = plan_warnings(fragments) if plan_warnings is not None else []
+            compiling.show_plan(ctx, run, fragments, prediction, warnings)
         return self.phase
 
     async def execute(self, mode: str | None = None, target: Target | None = None) -> RunResult:

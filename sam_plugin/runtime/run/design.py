@@ -13,6 +13,7 @@ import logging
 from typing import Any
 
 from sam_plugin.compilers.protocol import Route
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import (
     ExplorationChangedModel,
     FailRun,
@@ -211,9 +212,14 @@ async def _after_cut(ctx: StepContext, messages: list[dict[str, Any]], sse: str,
                                   options=RequestOptions(max_tokens=2 * tokens))
 
 
-def given_spec(ctx: StepContext, run: RunState, spec: str) -> None:
+def given_spec(ctx: StepContext, run: RunState, spec: str | Spec) -> None:
     """A spec the caller confirmed already (``plan_calls``): stored and routed as a written
-    one, without a design request."""
+    one, without a design request. A spec IR is kept as ``spec.json`` (what the calls are
+    bound to) and routed by its steps' capabilities."""
+    if isinstance(spec, Spec):
+        run.spec_ir = spec
+        run.dir.write_json("spec.json", spec.as_json())
+        spec = _given_words(spec, run.inputs.module.title)
     spec = visible_text_of(spec)
     run.dir.write_text("design.txt", spec + "\n" if spec else "")
     run.spec_versions = 1
@@ -224,6 +230,14 @@ def given_spec(ctx: StepContext, run: RunState, spec: str) -> None:
         raise ReturnToReview(refused.layer, refused.message) from None
     run.dir.write_json("design_route.json", run.route)
     ctx.emit("design_confirmed", {"tools": list(run.route.tools), "given": True})
+
+
+def _given_words(spec: Spec, title: str) -> str:
+    """The words of a given spec IR: its summary, each step's own text, and the capability
+    line of its steps (read by the same routing rule as a written spec)."""
+    steps = [f"{n}. {step.text or step.action}" for n, step in enumerate(spec.steps, start=1)]
+    return "\n".join([spec.summary, "", *steps, "",
+                      f"Planned {title} capabilities: {', '.join(spec.capabilities())}"])
 
 
 def _route(run: RunState, spec: str, *, cut_off: bool) -> Route:

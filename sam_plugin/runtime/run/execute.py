@@ -84,6 +84,7 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
         status, trace = receipt.status, receipt.traceback or ""
     except Exception:
         receipt, status, trace = None, "ERROR", traceback.format_exc()
+    run.dir.seal()  # what the host wrote into the run directory, scrubbed and 0600
     journal.record_executed(run.inputs.run_id, status)
     ctx.emit("execution_completed", {"status": status})
     _note_snapshot(ctx, run, receipt)

@@ -4,7 +4,8 @@ over modules.
 The domain module describes its calls (``DomainModule.describe``); this adds the before →
 after summary, the destructive lines, and one warning per disagreement between the spec's
 own expected-results line and the prediction. Which plans wait for the analyst is the
-``plan_wait`` policy: ``always``, ``destructive`` (only a destructive or warned plan), ``never``.
+``plan_wait`` policy: ``always``, ``destructive`` (only a destructive or warned plan), ``never``;
+a plan with a warning waits whatever the policy (docs/architecture.md §5 "Plan").
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def build_plan(
 def plan_waits(plan: Plan, policy: str) -> bool:
     if policy not in PLAN_WAITS:
         raise ValueError(f"plan_wait: {policy!r} is not one of {', '.join(PLAN_WAITS)}")
+    if plan.warnings:
+        return True  # a warned plan is never approved by a setting, only by a person
     if policy == "never":
         return False
     if policy == "destructive":

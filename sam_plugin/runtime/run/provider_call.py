@@ -50,6 +50,11 @@ class _Relay(StreamListener):
         if self._spec:
             self._emit("design_delta", {"text": "", "reset": True})
 
+    def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
+        # nothing answered yet: views say which try follows (``provider_retry``, §8)
+        self._emit("provider_retry", {"attempt": attempt, "of": attempts, "host": host,
+                                      "reason": str(error)})
+
 
 class ProviderCall:
     """The provider calls of one run (``context.ProviderCalls``)."""

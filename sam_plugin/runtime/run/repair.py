@@ -3,7 +3,8 @@
 When a collected call is rejected — at the tool-call layer (wrong name, order, count, a call
 written as text, a cut-off answer) or at the compile layer (a diagnostic) — nothing has
 touched SAM, so instead of going back to Review the controller asks again: the confirmed
-spec, the rejected call as the model sent it, the diagnostic with the legal set it names,
+spec, the rejected call as the model sent it (its head: at most ``QUOTED_CALL_CHARS``), the
+diagnostic with the legal set it names,
 the calls already collected (collected, not executed) and only the tools still needed. A
 repaired call is checked like any other. When the budget is spent, the run goes back to
 Review with the last diagnostic.
@@ -18,6 +19,10 @@ from typing import Any, Literal
 RejectedLayer = Literal["tool_call", "compile"]
 
 _SHOWN_CONTENT_CHARS = 1500
+# a repair quotes this much of a rejected call, and of its diagnostic (a 4 MiB call re-sent
+# whole in every round made 36 MB of requests); the model still sees where it went wrong
+QUOTED_CALL_CHARS = 2000
+QUOTED_DIAGNOSTIC_CHARS = 6000
 _HEADLINE_CHARS = 120
 
 
@@ -104,7 +109,7 @@ def repair_lines(refused: Rejection) -> list[str]:
         lines.append("The rejected call(s), exactly as you sent them:")
         for call in refused.sent:
             written = " (written as text in your message)" if call.source == "text" else ""
-            lines.append(f"- {call.tool}({call.arguments}){written}")
+            lines.append(f"- {call.tool}({_head(call.arguments, QUOTED_CALL_CHARS)}){written}")
     elif refused.content.strip():
         shown = refused.content.strip()
         if len(shown) > _SHOWN_CONTENT_CHARS:
@@ -117,8 +122,15 @@ def repair_lines(refused: Rejection) -> list[str]:
         ]
     lines += [
         "Diagnostic (fix exactly this; where it lists legal values, use one of them):",
-        refused.diagnostic,
+        _head(refused.diagnostic, QUOTED_DIAGNOSTIC_CHARS, what="of the diagnostic"),
         "Do not send the rejected call again unchanged.",
         "",
     ]
     return lines
+
+
+def _head(text: str, limit: int, *, what: str = "of the call") -> str:
+    """``text``, or its first ``limit`` characters and how many more were left out."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]} … [{len(text) - limit} more characters {what} are not repeated]"

@@ -16,6 +16,19 @@ from sam_plugin.runtime.run.phases import BUSY, Phase
 from sam_plugin.runtime.store.journal import SubmissionJournal
 from sam_plugin.runtime.store.run_store import new_run_id
 
+# What an analyst would type, and then some: a larger request is data, not a request, and
+# is refused before any paid call (a 200 MB request file was read and sent whole).
+MAX_REQUEST_BYTES = 64 * 1024
+
+
+def request_size_problem(size: int, what: str = "the request") -> str | None:
+    """Why a request of ``size`` UTF-8 bytes is refused (None: it is not)."""
+    if size <= MAX_REQUEST_BYTES:
+        return None
+    return (f"{what} is {size:,} bytes; a request may have at most {MAX_REQUEST_BYTES:,} "
+            f"bytes ({MAX_REQUEST_BYTES // 1024} KB): describe the change in words and keep "
+            "the data in the workspace")
+
 
 def refuse_if_busy(phase: Phase, action: str = "submit") -> None:
     if phase in BUSY:
@@ -44,6 +57,9 @@ def check_inputs(request: str, mode: str, target: Target, host: Host | None, run
     can be used."""
     if not request.strip():
         raise SubmitRefused("request: empty; describe the change you want")
+    too_large = request_size_problem(len(request.encode("utf-8", "surrogatepass")))
+    if too_large is not None:
+        raise SubmitRefused(f"request: {too_large}")
     if mode not in MODES:
         raise SubmitRefused(f"mode: unknown mode {mode!r}; legal modes: {', '.join(MODES)}")
     if not target.model_name.strip() or not target.part_name.strip():

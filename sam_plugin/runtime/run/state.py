@@ -14,6 +14,7 @@ from typing import Any
 from sam_plugin.compilers.evidence import Prediction, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail
 from sam_plugin.compilers.protocol import DomainModule, Route, Target
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.region_schema import RegionIndex
 from sam_plugin.runtime.provider.probe import Detection
@@ -52,6 +53,7 @@ class RunState:
     # Designing, Review
     design_messages: list[dict[str, Any]] = field(default_factory=list)
     spec: str = ""
+    spec_ir: Spec | None = None  # a given spec as data (spec.json): what the calls carry out
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
     route: Route | None = None
     invalidated: str | None = None  # the dock's mode or target changed meanwhile

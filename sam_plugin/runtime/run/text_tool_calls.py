@@ -1,21 +1,24 @@
-"""Tool calls a model wrote as text in its message content, recovered (docs/architecture.md §4).
+"""A tool call a model wrote as text in its message content, recovered only when it is the
+whole answer (docs/architecture.md §4 "Text-recovered calls").
 
 Small local models often answer a tools request with the call in ``content`` and no
-structured ``tool_calls``. The forms users of llama.cpp, llama-cpp-python and Ollama report
-against Qwen, Gemma and Llama models, all read here:
+structured ``tool_calls``. The answer, once leading ``<think>...</think>`` blocks are set
+aside, must be exactly one of:
 
-- a fenced ```` ```json ```` block holding ``{"name": ..., "arguments": {...}}``;
-- ``<tool_call>{...}</tool_call>`` blocks holding JSON (Hermes/Qwen templates);
-- the XML form of coder models:
-  ``<tool_call><function=NAME><parameter=KEY>VALUE</parameter>...</function></tool_call>``;
-- bare ``{"name": ..., "arguments": ...}`` objects, one or several, also separated by ``;``
-  (Llama 3.x), or a JSON array of them (Mistral's ``[TOOL_CALLS]``);
-- ``"parameters"`` for ``"arguments"``, arguments given as a JSON string, and the OpenAI
-  wire shape ``{"type": "function", "function": {"name": ..., "arguments": ...}}``.
+- one fenced block (```` ```json ```` or ```` ``` ````) holding the call object;
+- one ``<tool_call>...</tool_call>`` block holding the call object, or the XML form of coder
+  models: ``<function=NAME><parameter=KEY>VALUE</parameter>...</function>``;
+- one bare call object, the entire content (also after the ``<|python_tag|>`` of Llama 3.x,
+  or as the one-element array after Mistral's ``[TOOL_CALLS]``).
 
-Prose around the calls and ``<think>...</think>`` blocks are ignored. What is found here is
-only a candidate: the collection step keeps the names of the module's tools, and the calls
-then go through the same order, schema and compile checks as structured ones.
+The call object is ``{"name": ..., "arguments": {...}}``, with ``"parameters"`` for
+``"arguments"``, arguments given as a JSON string, or the OpenAI wire shape ``{"type":
+"function", "function": {...}}``. Anything call-shaped anywhere else (inside prose, quoted, in
+``<think>``, nested in another object, a second call) is never a call: a negated example, an
+echoed set name holding ``<tool_call>`` or a "template reminder" once ran delete-all.
+:func:`stray_call_text` tells such an answer apart, so that the round is refused in words.
+What is found here is only a candidate: the call then goes through the same order, schema,
+spec binding and compile checks as a structured one.
 """
 
 from __future__ import annotations
@@ -25,21 +28,24 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-# A longer answer is not a tool call written by a chatty model but something else; scanning
-# is linear in practice, this bounds the pathological case (many unclosed braces).
+# A longer answer is not a tool call written by a chatty model but something else.
 MAX_SCANNED_CHARS = 256 * 1024
 
-_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.S | re.I)
+_LEADING_THINK = re.compile(r"\A\s*<think>.*?(?:</think>|\Z)", re.S | re.I)
+_FENCE = re.compile(r"\A```[A-Za-z0-9_+-]*[ \t]*\r?\n(?P<body>.*?)\r?\n?```\Z", re.S)
+_TOOL_CALL = re.compile(r"\A<tool_call>(?P<body>.*)</tool_call>\Z", re.S)
 _XML_FUNCTION = re.compile(
-    r"<function\s*=\s*[\"']?(?P<name>[A-Za-z_][\w.-]*)[\"']?\s*>(?P<body>.*?)(?:</function>|\Z)",
+    r"\A<function\s*=\s*[\"']?(?P<name>[A-Za-z_][\w.-]*)[\"']?\s*>(?P<body>.*)</function>\Z",
     re.S,
 )
 _XML_PARAMETER = re.compile(
-    r"<parameter\s*=\s*[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?\s*>(?P<value>.*?)"
-    r"(?=</parameter>|<parameter\s*=|\Z)(?:</parameter>)?",
+    r"\s*<parameter\s*=\s*[\"']?(?P<key>[A-Za-z_][\w.-]*)[\"']?\s*>(?P<value>.*?)"
+    r"</parameter>\s*",
     re.S,
 )
-_JSON_START = re.compile(r"[{\[]")
+_PREFIXES = ("<|python_tag|>", "[TOOL_CALLS]")
+# call-shaped text anywhere (for the refusal's words only; never taken)
+_CALL_SHAPED = re.compile(r"<tool_call>|<function\s*=|\"(?:name|tool|tool_name)\"\s*:", re.I)
 _NAME_KEYS = ("name", "tool", "tool_name")
 _ARGUMENT_KEYS = ("arguments", "parameters", "args", "input")
 _ENVELOPE_KEYS = frozenset({"type", "id", "index", "call_id"})
@@ -51,26 +57,101 @@ class TextCall:
 
     name: str
     arguments: str
-    offset: int  # where it starts in the content; calls are returned in this order
+    offset: int  # where the answer starts in the content (after any thinking)
 
 
 def find_text_calls(content: str) -> list[TextCall]:
-    """Every call-shaped object in ``content``, in the order written."""
-    text = _THINK.sub(lambda m: " " * len(m.group(0)), content[:MAX_SCANNED_CHARS])
-    found: list[TextCall] = []
-    masked = list(text)
-    for match in _XML_FUNCTION.finditer(text):
-        found.append(_xml_call(match))
-        masked[match.start() : match.end()] = " " * (match.end() - match.start())
-    found += _json_calls("".join(masked))
-    return sorted(found, key=lambda call: call.offset)
+    """The call the whole answer is, as a one-element list; ``[]`` when it is not one."""
+    if len(content) > MAX_SCANNED_CHARS:
+        return []
+    text = _after_thinking(content)
+    answer = text.strip()
+    call = _whole_call(answer) if answer else None
+    if call is None:
+        return []
+    return [TextCall(call[0], call[1], len(content) - len(text.lstrip()))]
 
 
-def _xml_call(match: re.Match[str]) -> TextCall:
+def stray_call_text(content: str) -> bool:
+    """Whether ``content`` holds call-shaped text although it is no whole-answer call (and is
+    not one whose JSON merely fails to parse, a cut-off answer: that is no call at all)."""
+    if _CALL_SHAPED.search(content[:MAX_SCANNED_CHARS]) is None or find_text_calls(content):
+        return False
+    return not _unparsable_attempt(_after_thinking(content).strip())
+
+
+def _after_thinking(content: str) -> str:
+    text = content
+    while (thought := _LEADING_THINK.match(text)) is not None:
+        text = text[thought.end():]
+    return text
+
+
+def _unparsable_attempt(answer: str) -> bool:
+    """An answer in one of the whole-answer forms whose JSON does not parse (cut off)."""
+    body = answer
+    if body.startswith("```"):
+        body = body.partition("\n")[2].rstrip().removesuffix("```")
+    body = body.removeprefix("<tool_call>").strip().removesuffix("</tool_call>")
+    for prefix in _PREFIXES:
+        body = body.removeprefix(prefix)
+    body = body.strip()
+    if not body.startswith(("{", "[")):
+        return False
+    try:
+        json.loads(body)
+    except (ValueError, RecursionError):
+        return True
+    return False
+
+
+def _whole_call(answer: str) -> tuple[str, str] | None:
+    fenced = _FENCE.match(answer)
+    if fenced is not None:
+        body = fenced.group("body").strip()
+        return None if "```" in body else _block_call(body)
+    return _block_call(answer)
+
+
+def _block_call(text: str) -> tuple[str, str] | None:
+    block = _TOOL_CALL.match(text)
+    if block is not None:
+        body = block.group("body").strip()
+        if "<tool_call>" in body or "</tool_call>" in body:
+            return None  # two blocks, not one
+        function = _XML_FUNCTION.match(body)
+        return _xml_call(function) if function is not None else _object_call(body)
+    for prefix in _PREFIXES:
+        if text.startswith(prefix):
+            return _object_call(text[len(prefix):].strip(), one_element_array=True)
+    return _object_call(text)
+
+
+def _object_call(text: str, *, one_element_array: bool = False) -> tuple[str, str] | None:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if one_element_array and isinstance(value, list) and len(value) == 1:
+        value = value[0]
+    return _as_call(value) if isinstance(value, dict) else None
+
+
+def _xml_call(match: re.Match[str]) -> tuple[str, str] | None:
+    body = match.group("body")
     arguments: dict[str, Any] = {}
-    for parameter in _XML_PARAMETER.finditer(match.group("body")):
+    position = 0
+    while position < len(body):
+        parameter = _XML_PARAMETER.match(body, position)
+        if parameter is None:
+            return None if body[position:].strip() else _named(match, arguments)
         arguments[parameter.group("key")] = _xml_value(parameter.group("value"))
-    return TextCall(match.group("name"), _dumps(arguments), match.start())
+        position = parameter.end()
+    return _named(match, arguments)
+
+
+def _named(match: re.Match[str], arguments: dict[str, Any]) -> tuple[str, str]:
+    return match.group("name"), _dumps(arguments)
 
 
 def _xml_value(raw: str) -> Any:
@@ -81,49 +162,22 @@ def _xml_value(raw: str) -> Any:
         return value.strip()
 
 
-def _json_calls(text: str) -> list[TextCall]:
-    decoder = json.JSONDecoder()
-    calls: list[TextCall] = []
-    position = 0
-    while (match := _JSON_START.search(text, position)) is not None:
-        start = match.start()
-        try:
-            value, end = decoder.raw_decode(text, start)
-        except ValueError:
-            position = start + 1
-            continue
-        calls += [TextCall(name, arguments, start) for name, arguments in _calls_in(value)]
-        position = end
-    return calls
-
-
-def _calls_in(value: Any, depth: int = 0) -> list[tuple[str, str]]:
-    """Call-shaped objects in a parsed JSON value: the value itself, or inside a wrapper."""
-    if depth > 8:
-        return []
-    if isinstance(value, list):
-        return [call for item in value for call in _calls_in(item, depth + 1)]
-    if not isinstance(value, dict):
-        return []
-    call = _as_call(value)
-    if call is not None:
-        return [call]
-    return [call for item in value.values() for call in _calls_in(item, depth + 1)]
-
-
 def _as_call(value: dict[str, Any]) -> tuple[str, str] | None:
+    """The call a top-level object is (its own name and arguments), never one nested in it."""
     function = value.get("function")
-    if isinstance(function, dict):
+    if isinstance(function, dict) and set(value) <= _ENVELOPE_KEYS | {"function"}:
         return _as_call(function)
     name = next((value[k] for k in _NAME_KEYS if isinstance(value.get(k), str)), None)
     if not name or not name.strip():
         return None
     argument_key = next((k for k in _ARGUMENT_KEYS if k in value), None)
+    extra = set(value) - set(_NAME_KEYS) - _ENVELOPE_KEYS - {argument_key}
+    if extra:
+        # {"name": "Steel", "E": 210e3} is a material, not a call; nor is an object that
+        # carries other fields beside a call's
+        return None
     if argument_key is None:
-        # {"name": "audit_mesh"} is a call without arguments; {"name": "Steel", "E": 210e3}
-        # is a material, not a call
-        extra = set(value) - set(_NAME_KEYS) - _ENVELOPE_KEYS
-        return (name.strip(), "{}") if not extra else None
+        return name.strip(), "{}"  # {"name": "audit_mesh"}: a call without arguments
     arguments = value[argument_key]
     if isinstance(arguments, str):
         return name.strip(), arguments  # JSON text (or not: the compiler says so)

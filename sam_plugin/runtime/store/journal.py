@@ -14,7 +14,7 @@ import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import IO, Any, Literal
 
 try:
     import fcntl
@@ -25,6 +25,7 @@ from pydantic import BaseModel, ValidationError
 
 from sam_plugin.errors import AlreadySubmitted
 from sam_plugin.runtime.events import utc_timestamp
+from sam_plugin.runtime.store.private import open_append
 
 SubmissionState = Literal["none", "submitted", "executed"]
 
@@ -121,7 +122,7 @@ class SubmissionJournal:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         line = json.dumps(entry.model_dump(mode="json"), separators=(",", ":")) + "\n"
         created = not self.path.exists()
-        with self.path.open("ab") as handle, _appending(handle):
+        with open_append(self.path, binary=True) as handle, _appending(handle):
             # A crash may have left a torn last line: start on a fresh line so the new
             # record is never glued onto the fragment (and lost with it).
             if handle.tell() > 0 and not _ends_with_newline(self.path):
@@ -156,7 +157,7 @@ def _parse_line(line: str) -> JournalEntry | None:
 
 
 @contextlib.contextmanager
-def _appending(handle: BinaryIO) -> Iterator[None]:
+def _appending(handle: IO[Any]) -> Iterator[None]:
     """Two processes appending at once never interleave a torn-line check with a write."""
     if fcntl is None:  # pragma: no cover - Windows: O_APPEND writes of one line
         yield

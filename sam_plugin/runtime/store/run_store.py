@@ -21,6 +21,7 @@ from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import ErrorLayer as ErrorLayer
 from sam_plugin.errors import NotUnknown as NotUnknown
+from sam_plugin.runtime.store import private
 from sam_plugin.runtime.store.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.store.scrubber import Scrubber
 
@@ -156,14 +157,17 @@ class RunResult(BaseModel):
 
 
 class RunDir:
-    """One run's directory; every write is complete-or-absent (temp file + rename) and goes
-    through the run's :class:`Scrubber`, so no artifact ever holds the API key."""
+    """One run's directory (0700); every write is complete-or-absent (temp file + rename),
+    0600, and goes through the run's :class:`Scrubber` as a value before it is serialised,
+    so no artifact ever holds the API key. Files the host wrote into the directory (the
+    audit reports, read back from SAM) are scrubbed the same way by :meth:`seal`."""
 
     def __init__(self, runs_dir: Path, run_id: str, scrubber: Scrubber | None = None):
         self.run_id = run_id
         self.path = Path(runs_dir) / run_id
         self.scrubber = scrubber or Scrubber("")
         self._lock: FileLock | None = None
+        self._written: set[str] = set()
 
     def lock(self) -> RunDir:
         """Hold the run's OS lock while this process owns it (released by :meth:`unlock`, or
@@ -185,32 +189,78 @@ class RunDir:
         return self._lock is None and is_locked(self.file(LOCK_NAME))
 
     def create(self) -> RunDir:
-        self.path.mkdir(parents=True, exist_ok=False)
+        private.make_dir(self.path)
         return self
 
     def file(self, name: str) -> Path:
         return self.path / name
 
     def write_bytes(self, name: str, data: bytes) -> Path:
+        """Raw bytes (a provider body as received): runs of the key, escaped ones too, go."""
         return self._write(name, self.scrubber.bytes(data))
 
     def write_text(self, name: str, text: str) -> Path:
         return self._write(name, self.scrubber.text(text).encode("utf-8"))
 
+    def write_exact(self, name: str, text: str) -> Path:
+        """``text`` byte for byte (the script that executes, whose hash the plan holds); text
+        holding the key is refused here, never rewritten (the caller refuses it first)."""
+        if self.scrubber.contains(text):
+            raise ValueError(f"{name}: the text holds the API key; it is not written")
+        return self._write(name, text.encode("utf-8"))
+
     def _write(self, name: str, data: bytes) -> Path:
-        target = self.file(name)
-        temp = target.with_name(target.name + ".tmp")
-        temp.write_bytes(data)
-        os.replace(temp, target)
-        return target
+        self._written.add(name)
+        return private.write_file(self.file(name), data)
 
     def write_json(self, name: str, payload: Any) -> Path:
         if isinstance(payload, BaseModel):
             payload = payload.model_dump(mode="json")
-        return self.write_text(name, json.dumps(payload, ensure_ascii=False, indent=2) + "\n")
+        text = json.dumps(self.scrubber.value(payload), ensure_ascii=False, indent=2) + "\n"
+        return self._write(name, text.encode("utf-8"))
 
     def write_result(self, result: RunResult) -> Path:
+        self.seal()
         return self.write_json("result.json", result)
+
+    def seal(self) -> None:
+        """Files written into the run directory by anyone else (the host's audit reports, the
+        values read back from SAM, the dock's script output) scrubbed as values and made
+        0600. The snapshot (``snapshot.npz``) is only made 0600: it must restore the part
+        exactly, so it keeps the analyst's own names as they are (docs/architecture.md §7)."""
+        try:
+            entries = list(self.path.iterdir())
+        except OSError:
+            return
+        for path in entries:
+            name = path.name
+            if name in self._written or name == LOCK_NAME or name.endswith(".tmp") or \
+                    not path.is_file() or private.is_private(path):
+                continue
+            if path.suffix == ".npz":
+                os.chmod(path, private.FILE_MODE)
+                continue
+            self._adopt(name, path.read_bytes())
+
+    def _adopt(self, name: str, data: bytes) -> None:
+        if name.endswith(".json"):
+            try:
+                self.write_json(name, json.loads(data))
+                return
+            except ValueError:
+                pass  # not JSON after all: scrubbed as bytes
+        if name.endswith(".jsonl"):
+            lines = [self._line(line) for line in data.splitlines(keepends=True)]
+            self._write(name, b"".join(lines))
+            return
+        self.write_bytes(name, data)
+
+    def _line(self, line: bytes) -> bytes:
+        try:
+            value = json.loads(line)
+        except ValueError:
+            return self.scrubber.bytes(line)
+        return json.dumps(self.scrubber.value(value), ensure_ascii=False).encode() + b"\n"
 
     def read_result(self) -> RunResult | None:
         path = self.file("result.json")
@@ -234,6 +284,8 @@ class RunSummary(BaseModel):
     request: str
     module: str
     started: str
+    model: str = ""  # the target, from result.json or else the observation ("" when neither)
+    part: str = ""
     # an ``unknown`` run the analyst has looked at (``sam-agent runs --ack``, History)
     acknowledged: bool = False
 
@@ -268,7 +320,7 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
     unknown = set(journal.unknown_runs())
     acknowledged = journal.acknowledged_runs()
     summaries = []
-    for entry in sorted(runs_dir.iterdir(), key=lambda p: p.name, reverse=True):
+    for entry in sorted(runs_dir.iterdir(), key=_newest_first_key, reverse=True):
         if not entry.is_dir() or not RUN_ID_PATTERN.match(entry.name):
             continue
         summary = _summarize(RunDir(runs_dir, entry.name), unknown)
@@ -278,38 +330,56 @@ def list_runs(runs_dir: Path) -> list[RunSummary]:
     return summaries
 
 
+def _newest_first_key(entry: Path) -> tuple[str, int]:
+    """Run ids sort by the second they were made; two runs of one second (a script, a
+    rerun) sort by when their directories were made, not by their random suffix."""
+    try:
+        made = entry.stat().st_mtime_ns if not (entry / "request.txt").exists() else (
+            (entry / "request.txt").stat().st_mtime_ns)
+    except OSError:
+        made = 0
+    return entry.name[:16], made
+
+
 def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
     request_path = run.file("request.txt")
     request = request_path.read_text(encoding="utf-8") if request_path.exists() else ""
-    module = ""
     status: str  # a RunStatus, or "incomplete"
     try:
         result = run.read_result()
     except ValueError:
         result = None
+    model = part = ""
     if result is not None:
         status, module = result.status, result.module
-    elif run.run_id in unknown:
-        status = "unknown"
-    else:
-        status = "incomplete"
-    if not module:
-        module = _observed_mode(run)
+        model, part = result.target.model_name, result.target.part_name
+        module = module or str(_observed(run).get("mode", ""))
+    else:  # no result yet: the observation says what the run was about
+        status = "unknown" if run.run_id in unknown else "incomplete"
+        observed = _observed(run)
+        target = observed.get("target")
+        if isinstance(target, dict):
+            model, part = str(target.get("model_name", "")), str(target.get("part_name", ""))
+        module = str(observed.get("mode", ""))
     return RunSummary(
         run_id=run.run_id,
         status=status,
         request=request,
         module=module,
         started=run_started(run.run_id),
+        model=model,
+        part=part,
     )
 
 
-def _observed_mode(run: RunDir) -> str:
+def _observed(run: RunDir) -> dict[str, Any]:
+    """The observation's top level (mode, target), or nothing when it is not readable."""
     path = run.file("workspace.json")
     try:
-        return str(json.loads(path.read_text(encoding="utf-8")).get("mode", ""))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return ""
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 # -- crash recovery -------------------------------------------------------------------------

@@ -11,6 +11,15 @@ error body, or echoes half of it, must not leak the half either.
 
 The key is printable ASCII without spaces (``ProviderSettings`` refuses anything else), so a
 run never crosses whitespace: a stream only ever holds back the last word.
+
+A key shorter than :data:`MIN_SECRET` (local servers take any key: ``1``, ``x``, ``ollama``)
+is not a secret worth scrubbing: rewriting every ``1`` broke ``result.json`` (``***00``) and
+every ``x`` broke words ("e***ecute"). Such a scrubber is inactive (:attr:`short_key` says
+so, and the CLI and the controller warn once); the key is still only ever sent in the
+request header and never written to a file.
+
+Values are scrubbed before they are serialised (:meth:`value`), never the serialised text:
+numbers, JSON syntax and escapes cannot be broken by a replacement.
 """
 
 from __future__ import annotations
@@ -23,6 +32,10 @@ from typing import Any
 REDACTED = "***"
 _Bytes = bytes  # inside Scrubber, ``bytes`` names its method
 MIN_RUN = 8
+MIN_SECRET = MIN_RUN  # a shorter key is not scrubbed (see the module docstring)
+SHORT_KEY_WARNING = (
+    "the API key is under 8 characters, too short to tell from other text: it is sent only "
+    "to the provider and written to no file, but no output is rewritten to hide it")
 
 # A token of JSON string text that may hide key characters behind escapes: printable ASCII
 # except the quote and the backslash, or any escape. Key characters are 0x21-0x7e, so only an
@@ -39,7 +52,9 @@ class Scrubber:
 
     def __init__(self, secret: str) -> None:
         self._secret = secret
-        forms = {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]} if secret else set()
+        self.short_key = 0 < len(secret) < MIN_SECRET
+        worth = bool(secret) and not self.short_key
+        forms = {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]} if worth else set()
         self._forms = sorted(forms, key=len, reverse=True)
         self._grams = _grams(self._forms)
         self._byte_grams = {gram.encode("utf-8"): offsets for gram, offsets in
@@ -58,6 +73,24 @@ class Scrubber:
     def contains(self, text: str) -> bool:
         """Whether ``text`` holds a run of the key (in any of its forms)."""
         return bool(self._forms) and bool(_runs(text, self._grams, self._forms))
+
+    def holds(self, value: object) -> bool:
+        """Whether a JSON-like value holds a run of the key in any string at any depth (dict
+        keys too): the decoded form of text that may have hidden it behind escapes."""
+        if not self._forms:
+            return False
+        pending = [value]
+        while pending:
+            item = pending.pop()
+            if isinstance(item, str):
+                if self.contains(item):
+                    return True
+            elif isinstance(item, dict):
+                pending.extend(item.keys())
+                pending.extend(item.values())
+            elif isinstance(item, list | tuple):
+                pending.extend(item)
+        return False
 
     def text(self, text: str) -> str:
         if not self._forms:

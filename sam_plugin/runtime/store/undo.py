@@ -16,6 +16,7 @@ from sam_plugin.errors import UndoRefused
 from sam_plugin.runtime.config.policy import UndoBudget
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.ports import Host, SnapshotHost
+from sam_plugin.runtime.store.private import open_append
 from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 
 SNAPSHOT_NAME = "snapshot.npz"
@@ -88,7 +89,7 @@ def log_emitter(run_dir: RunDir) -> Emit:
     def emit(event: str, data: dict[str, Any]) -> None:
         record = ControllerEvent(run_id=run_dir.run_id, event=event, timestamp=utc_timestamp(),
                                  data=data)
-        with run_dir.file("events.jsonl").open("a", encoding="utf-8") as handle:
+        with open_append(run_dir.file("events.jsonl")) as handle:
             handle.write(record.to_line() + "\n")
 
     return emit

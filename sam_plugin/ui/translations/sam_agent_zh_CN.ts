@@ -4,6 +4,154 @@
 <context>
     <name>SamAgent</name>
     <message>
+        <source>A plan for each part, in order; each waits for Execute or Skip</source>
+        <translation>按顺序为每个部件生成计划；每个计划等待“执行”或“跳过”</translation>
+    </message>
+    <message>
+        <source>A rerun of run {source_run} (its calls, no model)</source>
+        <translation>运行 {source_run} 的重新运行（沿用其调用，不询问模型）</translation>
+    </message>
+    <message>
+        <source>Apply to other parts</source>
+        <translation>应用到其他部件</translation>
+    </message>
+    <message>
+        <source>Apply to other parts…</source>
+        <translation>应用到其他部件…</translation>
+    </message>
+    <message>
+        <source>Approve all</source>
+        <translation>全部批准</translation>
+    </message>
+    <message>
+        <source>Approve every plan without warnings, this one included; a plan with warnings still waits for you</source>
+        <translation>批准每个没有警告的计划（包括这一个）；有警告的计划仍会等待您</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Decline this plan: nothing runs on this part</source>
+        <translation>拒绝此计划：不会在此部件上运行任何内容</translation>
+    </message>
+    <message>
+        <source>Done: {verified} of {total} part(s) verified</source>
+        <translation>完成：{total} 个部件中 {verified} 个已验证</translation>
+    </message>
+    <message>
+        <source>Go to the run this rerun repeats</source>
+        <translation>转到此次重新运行所重复的运行</translation>
+    </message>
+    <message>
+        <source>Model {model} of run {run_id} is not in this database.</source>
+        <translation>运行 {run_id} 的模型 {model} 不在此数据库中。</translation>
+    </message>
+    <message>
+        <source>Outcome</source>
+        <translation>结果</translation>
+    </message>
+    <message>
+        <source>Parts of {model} (in this order):</source>
+        <translation>{model} 的部件（按此顺序）：</translation>
+    </message>
+    <message>
+        <source>Pick the parts, then Start (a plan for each) or Approve all</source>
+        <translation>选择部件，然后点“开始”（每个部件一个计划）或“全部批准”</translation>
+    </message>
+    <message>
+        <source>Put the selected part back as it was before its run</source>
+        <translation>将所选部件恢复到其运行之前的状态</translation>
+    </message>
+    <message>
+        <source>Run this plan on this part</source>
+        <translation>在此部件上运行此计划</translation>
+    </message>
+    <message>
+        <source>Run this verified run's calls again on other parts, without the model</source>
+        <translation>在其他部件上再次运行此已验证运行的调用，不询问模型</translation>
+    </message>
+    <message>
+        <source>Run {run_id} is no longer in the runs directory.</source>
+        <translation>运行 {run_id} 已不在运行目录中。</translation>
+    </message>
+    <message>
+        <source>Run {run_id} on {model}/{part}: “{request}”. Its {count} operation call(s) are compiled again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
+        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
+    </message>
+    <message>
+        <source>Skip this part</source>
+        <translation>跳过此部件</translation>
+    </message>
+    <message>
+        <source>Source run</source>
+        <translation>源运行</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>开始</translation>
+    </message>
+    <message>
+        <source>Stop at the first part that does not verify</source>
+        <translation>在第一个未通过验证的部件处停止</translation>
+    </message>
+    <message>
+        <source>Undo selected</source>
+        <translation>撤销所选</translation>
+    </message>
+    <message>
+        <source>failed and restored</source>
+        <translation>失败并已恢复</translation>
+    </message>
+    <message>
+        <source>failed, not restored</source>
+        <translation>失败，未恢复</translation>
+    </message>
+    <message>
+        <source>planning</source>
+        <translation>生成计划中</translation>
+    </message>
+    <message>
+        <source>refused</source>
+        <translation>已拒绝</translation>
+    </message>
+    <message>
+        <source>skipped</source>
+        <translation>已跳过</translation>
+    </message>
+    <message>
+        <source>skipped by you; nothing was executed</source>
+        <translation>您已跳过；未执行任何内容</translation>
+    </message>
+    <message>
+        <source>the dialog was closed</source>
+        <translation>对话框已关闭</translation>
+    </message>
+    <message>
+        <source>the dialog was closed; nothing was executed</source>
+        <translation>对话框已关闭；未执行任何内容</translation>
+    </message>
+    <message>
+        <source>waiting</source>
+        <translation>等待中</translation>
+    </message>
+    <message>
+        <source>{part} ({index} of {total}): approved with Approve all</source>
+        <translation>{part}（第 {index} 个，共 {total} 个）：已通过“全部批准”批准</translation>
+    </message>
+    <message>
+        <source>{part} ({index} of {total}): observing and compiling</source>
+        <translation>{part}（第 {index} 个，共 {total} 个）：观察并编译中</translation>
+    </message>
+    <message>
+        <source>{part} ({index} of {total}): the plan waits — Execute or Skip this part</source>
+        <translation>{part}（第 {index} 个，共 {total} 个）：计划等待中 — 执行或跳过此部件</translation>
+    </message>
+    <message>
+        <source>↻ rerun: </source>
+        <translation>↻ 重新运行：</translation>
+    </message>
+    <message>
         <source>Replay — recorded responses, not a live model. Pick a request under Examples; configure a live provider (DeepSeek, OpenAI, a local Ollama or vLLM URL) in Settings.</source>
         <translation>回放 — 录制的响应，不是在线模型。请在“示例”中选择一个请求；在“设置”中配置在线模型服务（DeepSeek、OpenAI、本地 Ollama 或 vLLM 地址）。</translation>
     </message>
@@ -77,7 +225,7 @@
     </message>
     <message>
         <source>Spec (proposed by the model; nothing runs until you confirm)</source>
-        <translation>方案（由模型提出；确认之前不会执行任何操作）</translation>
+        <translation>规格（由模型提出；确认之前不会执行任何操作）</translation>
     </message>
     <message>
         <source>the dock now shows {mode} {model}/{part}</source>
@@ -93,7 +241,7 @@
     </message>
     <message>
         <source>Failed — the mode or target changed after the spec was written, so it no longer applies; submit again ({reason})</source>
-        <translation>失败 — 方案写成后模式或目标已更改，方案不再适用；请重新提交（{reason}）</translation>
+        <translation>失败 — 规格写成后模式或目标已更改，规格不再适用；请重新提交（{reason}）</translation>
     </message>
     <message>
         <source>Failed — internal error: {error}</source>
@@ -289,11 +437,11 @@
     </message>
     <message>
         <source>Designing — the model is writing the spec</source>
-        <translation>设计中 — 模型正在编写方案</translation>
+        <translation>设计中 — 模型正在编写规格</translation>
     </message>
     <message>
         <source>Review — read the spec, then Confirm or Cancel</source>
-        <translation>审阅 — 请阅读方案，然后确认或取消</translation>
+        <translation>审阅 — 请阅读规格，然后确认或取消</translation>
     </message>
     <message>
         <source>Compiling</source>
@@ -1118,6 +1266,662 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>{count} set(s)</source>
         <translation>{count} 个集合</translation>
+    </message>
+    <message>
+        <source>After the undo (read back)</source>
+        <translation>撤销后（回读）</translation>
+    </message>
+    <message>
+        <source>Before the undo</source>
+        <translation>撤销前</translation>
+    </message>
+    <message>
+        <source>Put {target} back as it was before {run}</source>
+        <translation>将 {target} 恢复到{run}之前的状态</translation>
+    </message>
+    <message>
+        <source>The part did not exist before that run: it is removed.</source>
+        <translation>该次运行之前部件不存在：撤销会删除它。</translation>
+    </message>
+    <message>
+        <source>The part goes back to {nodes} nodes and {elements} elements, as it was before that run; what the run changed is lost.</source>
+        <translation>部件将恢复为该次运行之前的 {nodes} 个节点和 {elements} 个单元；该次运行所做的更改将丢失。</translation>
+    </message>
+    <message>
+        <source>Undo a run</source>
+        <translation>撤销运行</translation>
+    </message>
+    <message>
+        <source>Undo the run</source>
+        <translation>撤销该次运行</translation>
+    </message>
+    <message>
+        <source>Undo {run} on {target}?</source>
+        <translation>撤销 {target} 上{run}？</translation>
+    </message>
+    <message>
+        <source>Undone — {target} is back as it was before the run of {started}; read back and checked</source>
+        <translation>已撤销 — {target} 已恢复到 {started} 那次运行之前的状态；已回读并检查</translation>
+    </message>
+    <message>
+        <source>Undone: {run} on {target}. The part was put back as it was before that run, then read back and checked:</source>
+        <translation>已撤销：{target} 上{run}。部件已恢复到该次运行之前的状态，随后已回读并检查：</translation>
+    </message>
+    <message>
+        <source>different</source>
+        <translation>不同</translation>
+    </message>
+    <message>
+        <source>elements as before the run</source>
+        <translation>单元与运行前一致</translation>
+    </message>
+    <message>
+        <source>fingerprint of the whole part (coordinates, connectivity, sets, sections)</source>
+        <translation>整个部件的指纹（坐标、连接关系、集合、截面）</translation>
+    </message>
+    <message>
+        <source>identical</source>
+        <translation>相同</translation>
+    </message>
+    <message>
+        <source>nodes as before the run</source>
+        <translation>节点与运行前一致</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>part identical to before the run</source>
+        <translation>部件与运行前完全相同</translation>
+    </message>
+    <message>
+        <source>run id {run_id}</source>
+        <translation>运行编号 {run_id}</translation>
+    </message>
+    <message>
+        <source>sets as before the run</source>
+        <translation>集合与运行前一致</translation>
+    </message>
+    <message>
+        <source>the run of {started} (“{request}”)</source>
+        <translation>{started} 的运行（“{request}”）</translation>
+    </message>
+    <message>
+        <source>Connecting to {host} (try {attempt} of {of}) — the last try: {reason}</source>
+        <translation>正在连接 {host}（第 {attempt} 次，共 {of} 次）— 上一次：{reason}</translation>
+    </message>
+    <message>
+        <source>Could not talk to {host}: {error}</source>
+        <translation>无法与 {host} 通信：{error}</translation>
+    </message>
+    <message>
+        <source>Designing — waiting for the model to answer</source>
+        <translation>设计中 — 等待模型回应</translation>
+    </message>
+    <message>
+        <source>No answer from {host} within {seconds:g} s: check the base URL, and that the server is running and reachable from here.</source>
+        <translation>{host} 在 {seconds:g} 秒内没有回应：请检查服务地址，并确认服务器正在运行且从本机可以访问。</translation>
+    </message>
+    <message>
+        <source>No file manager could open the run directory; it is {path} (History → Details… shows its files here).</source>
+        <translation>没有文件管理器能打开运行目录；它位于 {path}（“历史 → 详情…”可在此查看其中的文件）。</translation>
+    </message>
+    <message>
+        <source>Nothing answers at {host}: check the base URL, and that the server is running.</source>
+        <translation>{host} 没有任何服务应答：请检查服务地址，并确认服务器正在运行。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the API key in Settings…, then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查 API 密钥，然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the base URL in Settings… and that the model server there is running, then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查服务地址，并确认该地址上的模型服务器正在运行，然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Check the provider in Settings… (URL, model, API key), then submit again.</source>
+        <translation>未执行任何操作。请在“设置…”中检查模型服务（URL、模型、API 密钥），然后重新提交。</translation>
+    </message>
+    <message>
+        <source>Nothing was executed. Pick a request under Examples (the replay answers only those), or choose a live model in Settings….</source>
+        <translation>未执行任何操作。请在“示例”中选择一个请求（回放只应答这些请求），或在“设置…”中选择在线模型。</translation>
+    </message>
+    <message>
+        <source>nothing answers at {host}</source>
+        <translation>{host} 没有任何服务应答</translation>
+    </message>
+    <message>
+        <source>{host} is not a host name this computer knows</source>
+        <translation>{host} 不是本机能解析的主机名</translation>
+    </message>
+    <message>
+        <source>{host} is not a host name this computer knows: check the base URL.</source>
+        <translation>{host} 不是本机能解析的主机名：请检查服务地址。</translation>
+    </message>
+    <message>
+        <source>{host} took the connection but did not answer in time.</source>
+        <translation>{host} 接受了连接，但没有及时回应。</translation>
+    </message>
+    <message>
+        <source>(as usual for this kind of server)</source>
+        <translation>（按此类服务器的惯例）</translation>
+    </message>
+    <message>
+        <source>(from the URL: {kind})</source>
+        <translation>（根据地址：{kind}）</translation>
+    </message>
+    <message>
+        <source>Ask for one operation per answer</source>
+        <translation>每次回答只要求一个操作</translation>
+    </message>
+    <message>
+        <source>Corrections after a rejected operation</source>
+        <translation>操作被拒绝后的更正次数</translation>
+    </message>
+    <message>
+        <source>How often the model may correct an operation the plugin rejected, before the run goes back to Review (0: never)</source>
+        <translation>插件拒绝某个操作后，模型最多可更正几次，之后运行回到审阅（0：不更正）</translation>
+    </message>
+    <message>
+        <source>Idle timeout (s): the longest silence in an answer</source>
+        <translation>空闲超时（秒）：回答中最长的停顿</translation>
+    </message>
+    <message>
+        <source>Kind of server</source>
+        <translation>服务器类型</translation>
+    </message>
+    <message>
+        <source>Not saved yet — {words} Press Save anyway to keep these settings all the same.</source>
+        <translation>尚未保存 — {words} 如仍要保留这些设置，请点击“仍然保存”。</translation>
+    </message>
+    <message>
+        <source>Save anyway</source>
+        <translation>仍然保存</translation>
+    </message>
+    <message>
+        <source>Testing {url} before saving…</source>
+        <translation>保存前正在测试 {url}…</translation>
+    </message>
+    <message>
+        <source>The model writes its operations as text</source>
+        <translation>模型以文本形式写出操作</translation>
+    </message>
+    <message>
+        <source>The server holds answers to the exact format</source>
+        <translation>服务器强制回答符合确切格式</translation>
+    </message>
+    <message>
+        <source>Total timeout (s): the longest one answer may take</source>
+        <translation>总超时（秒）：一次回答最长可用时间</translation>
+    </message>
+    <message>
+        <source>llama.cpp server</source>
+        <translation>llama.cpp 服务器</translation>
+    </message>
+    <message>
+        <source>another OpenAI-compatible server</source>
+        <translation>其他兼容 OpenAI 的服务器</translation>
+    </message>
+    <message>
+        <source>OpenAI</source>
+        <translation>OpenAI</translation>
+    </message>
+    <message>
+        <source>DeepSeek</source>
+        <translation>DeepSeek</translation>
+    </message>
+    <message>
+        <source>Ollama</source>
+        <translation>Ollama</translation>
+    </message>
+    <message>
+        <source>vLLM</source>
+        <translation>vLLM</translation>
+    </message>
+    <message>
+        <source>1 destructive</source>
+        <translation>1 处破坏性更改</translation>
+    </message>
+    <message>
+        <source>1 element</source>
+        <translation>1 个单元</translation>
+    </message>
+    <message>
+        <source>1 node</source>
+        <translation>1 个节点</translation>
+    </message>
+    <message>
+        <source>1 operation</source>
+        <translation>1 个操作</translation>
+    </message>
+    <message>
+        <source>1 warning</source>
+        <translation>1 个警告</translation>
+    </message>
+    <message>
+        <source>After is a range: {why}</source>
+        <translation>之后为一个范围：{why}</translation>
+    </message>
+    <message>
+        <source>After is exact: the part stays as it is, with the sections assigned.</source>
+        <translation>“之后”是精确的：部件保持不变，只赋予截面。</translation>
+    </message>
+    <message>
+        <source>After is exact: these operations were tried on a copy of the part.</source>
+        <translation>“之后”是精确的：这些操作已在部件的副本上试运行。</translation>
+    </message>
+    <message>
+        <source>After: counts and names worked out from the operations (not tried on a copy); the readback checks them.</source>
+        <translation>之后：数量和名称由操作推算（未在副本上试运行）；回读时会检查。</translation>
+    </message>
+    <message>
+        <source>After: {state}</source>
+        <translation>之后：{state}</translation>
+    </message>
+    <message>
+        <source>As printed</source>
+        <translation>原样输出</translation>
+    </message>
+    <message>
+        <source>Audit: nodes closer than this count as coincident</source>
+        <translation>审计：距离小于此值的节点视为重合</translation>
+    </message>
+    <message>
+        <source>Before: {state}</source>
+        <translation>之前：{state}</translation>
+    </message>
+    <message>
+        <source>Destructive: {text}</source>
+        <translation>破坏性：{text}</translation>
+    </message>
+    <message>
+        <source>How After was worked out: {basis}</source>
+        <translation>“之后”的推算方式：{basis}</translation>
+    </message>
+    <message>
+        <source>Repair: merged nodes closer than</source>
+        <translation>修复：合并距离小于此值的节点</translation>
+    </message>
+    <message>
+        <source>Show it in words</source>
+        <translation>以文字显示</translation>
+    </message>
+    <message>
+        <source>Show the plan in words</source>
+        <translation>以文字显示计划</translation>
+    </message>
+    <message>
+        <source>Show the raw plan (as in plan.json, with the script's SHA-256)</source>
+        <translation>显示原始计划（与 plan.json 相同，含脚本的 SHA-256）</translation>
+    </message>
+    <message>
+        <source>Show what the script printed, word for word (script_output.txt)</source>
+        <translation>逐字显示脚本的输出（script_output.txt）</translation>
+    </message>
+    <message>
+        <source>Show {file} as written</source>
+        <translation>按原文显示 {file}</translation>
+    </message>
+    <message>
+        <source>The distance the audit uses to find coincident and degenerate entities: relative to the part's size. A merge uses the tolerance its operation names (shown as the repair's row).</source>
+        <translation>审计用来查找重合与退化对象的距离：相对于部件尺寸。合并使用其操作指定的容差（见“修复”一行）。</translation>
+    </message>
+    <message>
+        <source>The tolerance the repair operation used to merge coincident nodes</source>
+        <translation>修复操作合并重合节点时使用的容差</translation>
+    </message>
+    <message>
+        <source>Warning: {text}</source>
+        <translation>警告：{text}</translation>
+    </message>
+    <message>
+        <source>[destructive]</source>
+        <translation>[破坏性]</translation>
+    </message>
+    <message>
+        <source>add elements: {shapes}</source>
+        <translation>添加单元：{shapes}</translation>
+    </message>
+    <message>
+        <source>adds {what}</source>
+        <translation>新增 {what}</translation>
+    </message>
+    <message>
+        <source>all {noun}</source>
+        <translation>全部{noun}</translation>
+    </message>
+    <message>
+        <source>all {shape} {noun}</source>
+        <translation>全部 {shape} {noun}</translation>
+    </message>
+    <message>
+        <source>already there as asked: {names}</source>
+        <translation>已按要求存在：{names}</translation>
+    </message>
+    <message>
+        <source>also removes {what} (more than the operation names)</source>
+        <translation>还会删除 {what}（超出该操作所指定的范围）</translation>
+    </message>
+    <message>
+        <source>as before the run</source>
+        <translation>与运行前相同</translation>
+    </message>
+    <message>
+        <source>assign section {name} to {which}</source>
+        <translation>将截面 {name} 赋予{which}</translation>
+    </message>
+    <message>
+        <source>audit, read-only (report {file})</source>
+        <translation>审计，只读（报告 {file}）</translation>
+    </message>
+    <message>
+        <source>audit, read-only: {checks} (report {file})</source>
+        <translation>审计，只读：{checks}（报告 {file}）</translation>
+    </message>
+    <message>
+        <source>beam line {id}: {n} BEAM elements from {start} to {end}</source>
+        <translation>梁线 {id}：从 {start} 到 {end} 的 {n} 个 BEAM 单元</translation>
+    </message>
+    <message>
+        <source>beam section {name}, {shape} profile {dimensions}, of material {material}</source>
+        <translation>梁截面 {name}，{shape} 型材 {dimensions}，材料 {material}</translation>
+    </message>
+    <message>
+        <source>beams</source>
+        <translation>梁</translation>
+    </message>
+    <message>
+        <source>beams oriented with n1 = {n1} ({count} beams)</source>
+        <translation>梁方向 n1 = {n1}（{count} 根梁）</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已改变</translation>
+    </message>
+    <message>
+        <source>clear the whole part (every node and element)</source>
+        <translation>清空整个部件（全部节点和单元）</translation>
+    </message>
+    <message>
+        <source>coincident nodes</source>
+        <translation>重合节点</translation>
+    </message>
+    <message>
+        <source>compared with the plan</source>
+        <translation>与计划比较</translation>
+    </message>
+    <message>
+        <source>copy {which}, moved by {vector}</source>
+        <translation>复制{which}，平移 {vector}</translation>
+    </message>
+    <message>
+        <source>counts</source>
+        <translation>数量</translation>
+    </message>
+    <message>
+        <source>counts and names</source>
+        <translation>数量和名称</translation>
+    </message>
+    <message>
+        <source>created {names}</source>
+        <translation>已创建 {names}</translation>
+    </message>
+    <message>
+        <source>degenerate elements</source>
+        <translation>退化单元</translation>
+    </message>
+    <message>
+        <source>delete duplicate elements</source>
+        <translation>删除重复单元</translation>
+    </message>
+    <message>
+        <source>delete free nodes</source>
+        <translation>删除自由节点</translation>
+    </message>
+    <message>
+        <source>delete {which}</source>
+        <translation>删除{which}</translation>
+    </message>
+    <message>
+        <source>delete {which} (and the elements that use them)</source>
+        <translation>删除{which}（以及使用它们的单元）</translation>
+    </message>
+    <message>
+        <source>duplicate elements</source>
+        <translation>重复单元</translation>
+    </message>
+    <message>
+        <source>element set {name} of {n} listed elements</source>
+        <translation>单元集合 {name}，含列出的 {n} 个单元</translation>
+    </message>
+    <message>
+        <source>element set {name}: {which}</source>
+        <translation>单元集合 {name}：{which}</translation>
+    </message>
+    <message>
+        <source>elements</source>
+        <translation>单元</translation>
+    </message>
+    <message>
+        <source>free nodes</source>
+        <translation>自由节点</translation>
+    </message>
+    <message>
+        <source>hanging nodes after refining: {n} ({new} new at the border with unrefined elements; {before} before)</source>
+        <translation>细化后的悬挂节点：{n} 个（与未细化单元交界处新增 {new} 个；之前 {before} 个）</translation>
+    </message>
+    <message>
+        <source>in the box {low} to {high}</source>
+        <translation>位于 {low} 到 {high} 的范围内</translation>
+    </message>
+    <message>
+        <source>material {name}: E {E}, ν {nu}</source>
+        <translation>材料 {name}：E {E}，ν {nu}</translation>
+    </message>
+    <message>
+        <source>material {name}: E {E}, ν {nu}, density {density}</source>
+        <translation>材料 {name}：E {E}，ν {nu}，密度 {density}</translation>
+    </message>
+    <message>
+        <source>merge coincident nodes (within the part's default tolerance)</source>
+        <translation>合并重合节点（使用部件的默认容差）</translation>
+    </message>
+    <message>
+        <source>merge nodes closer than {tolerance} (coincident nodes)</source>
+        <translation>合并距离小于 {tolerance} 的节点（重合节点）</translation>
+    </message>
+    <message>
+        <source>mesh patch {id}: {nu} x {nv} {shape} elements over the corners {corners}</source>
+        <translation>网格面片 {id}：{nu} x {nv} 个 {shape} 单元，角点 {corners}</translation>
+    </message>
+    <message>
+        <source>mirror a copy of {which} in the plane through {origin} (normal {normal})</source>
+        <translation>将{which}的副本关于过 {origin} 的平面镜像（法向 {normal}）</translation>
+    </message>
+    <message>
+        <source>mirror {which} in the plane through {origin} (normal {normal})</source>
+        <translation>将{which}关于过 {origin} 的平面镜像（法向 {normal}）</translation>
+    </message>
+    <message>
+        <source>move node {label} to {to}</source>
+        <translation>将节点 {label} 移到 {to}</translation>
+    </message>
+    <message>
+        <source>move {which} by {vector}</source>
+        <translation>将{which}平移 {vector}</translation>
+    </message>
+    <message>
+        <source>nodes</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>note: {note}</source>
+        <translation>说明：{note}</translation>
+    </message>
+    <message>
+        <source>nothing assigned</source>
+        <translation>未赋予任何内容</translation>
+    </message>
+    <message>
+        <source>nothing to define</source>
+        <translation>无需定义</translation>
+    </message>
+    <message>
+        <source>once</source>
+        <translation>一次</translation>
+    </message>
+    <message>
+        <source>operation {n} ({tool}): {what}</source>
+        <translation>操作 {n}（{tool}）：{what}</translation>
+    </message>
+    <message>
+        <source>orient {which} with n1 = {n1}</source>
+        <translation>设置{which}的方向 n1 = {n1}</translation>
+    </message>
+    <message>
+        <source>quality</source>
+        <translation>质量</translation>
+    </message>
+    <message>
+        <source>refine {which} {levels}: each becomes {quad} smaller ones ({beam} for a beam) that keep its section, orientation and sets</source>
+        <translation>细化{which}{levels}：每个单元变为 {quad} 个更小的单元（梁为 {beam} 个），保留其截面、方向和集合</translation>
+    </message>
+    <message>
+        <source>removes {what}</source>
+        <translation>删除 {what}</translation>
+    </message>
+    <message>
+        <source>replaced: {what}</source>
+        <translation>已替换：{what}</translation>
+    </message>
+    <message>
+        <source>rotate {which} {angle}° about the axis {axis} through {origin}</source>
+        <translation>将{which}绕过 {origin} 的轴 {axis} 旋转 {angle}°</translation>
+    </message>
+    <message>
+        <source>scale {which} by {factor} about {origin}</source>
+        <translation>以 {origin} 为中心将{which}缩放 {factor} 倍</translation>
+    </message>
+    <message>
+        <source>section {section} on {count} elements</source>
+        <translation>截面 {section} 赋予 {count} 个单元</translation>
+    </message>
+    <message>
+        <source>sections {names}</source>
+        <translation>截面 {names}</translation>
+    </message>
+    <message>
+        <source>sets {names}</source>
+        <translation>集合 {names}</translation>
+    </message>
+    <message>
+        <source>shell section {name}, thickness {thickness}, of material {material}</source>
+        <translation>壳截面 {name}，厚度 {thickness}，材料 {material}</translation>
+    </message>
+    <message>
+        <source>takes section {names} off</source>
+        <translation>移除截面 {names}</translation>
+    </message>
+    <message>
+        <source>the part's default</source>
+        <translation>部件默认值</translation>
+    </message>
+    <message>
+        <source>the spec expects {expected}; these operations leave {predicted}</source>
+        <translation>规格预期 {expected}；这些操作之后为 {predicted}</translation>
+    </message>
+    <message>
+        <source>the usual checks</source>
+        <translation>常规检查</translation>
+    </message>
+    <message>
+        <source>the {noun} in set {name}</source>
+        <translation>集合 {name} 中的{noun}</translation>
+    </message>
+    <message>
+        <source>the {noun} in the box {low} to {high}</source>
+        <translation>位于 {low} 到 {high} 范围内的{noun}</translation>
+    </message>
+    <message>
+        <source>the {noun} with labels {labels}</source>
+        <translation>编号为 {labels} 的{noun}</translation>
+    </message>
+    <message>
+        <source>these operations</source>
+        <translation>这些操作</translation>
+    </message>
+    <message>
+        <source>these operations may remove up to {n} of the {total} {noun}</source>
+        <translation>这些操作最多可能删除 {total} 个{noun}中的 {n} 个</translation>
+    </message>
+    <message>
+        <source>twice</source>
+        <translation>两次</translation>
+    </message>
+    <message>
+        <source>{count} copies of {which} in a row, each moved {step} from the last</source>
+        <translation>{which}的 {count} 个副本排成一列，每个相对上一个平移 {step}</translation>
+    </message>
+    <message>
+        <source>{count} destructive</source>
+        <translation>{count} 处破坏性更改</translation>
+    </message>
+    <message>
+        <source>{count} elements with a section</source>
+        <translation>{count} 个单元已有截面</translation>
+    </message>
+    <message>
+        <source>{count} existing nodes used again</source>
+        <translation>重用 {count} 个已有节点</translation>
+    </message>
+    <message>
+        <source>{count} operations</source>
+        <translation>{count} 个操作</translation>
+    </message>
+    <message>
+        <source>{count} warnings</source>
+        <translation>{count} 个警告</translation>
+    </message>
+    <message>
+        <source>{first} and {last}</source>
+        <translation>{first} 和 {last}</translation>
+    </message>
+    <message>
+        <source>{nodes} nodes, {elements} elements</source>
+        <translation>{nodes} 个节点，{elements} 个单元</translation>
+    </message>
+    <message>
+        <source>{n} node positions (a node already at a position is used again)</source>
+        <translation>{n} 个节点位置（某位置已有节点时重用该节点）</translation>
+    </message>
+    <message>
+        <source>{n} times</source>
+        <translation>{n} 次</translation>
+    </message>
+    <message>
+        <source>{parents} elements become {children}, with {nodes} new nodes</source>
+        <translation>{parents} 个单元变为 {children} 个，新增 {nodes} 个节点</translation>
+    </message>
+    <message>
+        <source>{refined} elements refined {levels}, {created} new elements in their place; {nodes} new nodes</source>
+        <translation>细化了 {refined} 个单元{levels}，由 {created} 个新单元取代；新增 {nodes} 个节点</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>{what}: {entities}</source>
+        <translation>{what}：{entities}</translation>
+    </message>
+    <message>
+        <source> ({shapes})</source>
+        <translation>（{shapes}）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <translation>；</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,107 @@
+"""The run a rerun repeats, read from its directory (docs/architecture.md §6 "rerun", §7).
+
+What it holds is all a rerun needs and nothing a model writes anew: the request, the mode, the
+part it changed, the confirmed spec (``spec.json``, or the words of ``design.txt`` for runs
+written before the spec IR) and the calls as they were compiled (``normalized_calls.json``).
+Only a verified run qualifies (or one verified and since undone: its calls are the same).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sam_plugin.compilers import registry
+from sam_plugin.compilers.protocol import Target
+from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.reading import spec_from_json
+from sam_plugin.errors import RerunRefused, SpecRejected
+from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult
+
+RERUNNABLE = ("verified", "undone")
+
+
+@dataclass(frozen=True)
+class RerunSource:
+    """A verified run as a rerun reads it."""
+
+    run_id: str
+    mode: str
+    target: Target  # the part the run changed
+    request: str
+    spec: str | Spec  # the spec IR when the run kept one, else its words
+    calls: tuple[tuple[str, dict[str, Any]], ...]  # (tool, normalized arguments)
+
+    @property
+    def tools(self) -> list[str]:
+        return [tool for tool, _ in self.calls]
+
+
+def load_source(runs_dir: Path, run_id: str) -> RerunSource:
+    """The run ``run_id`` under ``runs_dir``; ``RerunRefused`` says why it cannot be rerun."""
+    if not RUN_ID_PATTERN.match(run_id):
+        raise RerunRefused(f"RUN_ID: {run_id!r} is not a run id (like 20261129T193000Z-ab12cd)")
+    run = RunDir(runs_dir, run_id)
+    if not run.path.is_dir():
+        raise RerunRefused(f"RUN_ID: no run {run_id} in {runs_dir} (sam-agent runs lists them; "
+                           "--runs-dir names another runs directory)")
+    result = _result(run)
+    if result.status not in RERUNNABLE:
+        raise RerunRefused(f"run {run_id} is {result.status}: only a verified run (or one "
+                           "verified and since undone) can be rerun")
+    return RerunSource(run_id=run_id, mode=result.module, target=result.target,
+                       request=_text(run, "request.txt"), spec=_spec(run, result.module),
+                       calls=_calls(run))
+
+
+def _result(run: RunDir) -> RunResult:
+    try:
+        result = run.read_result()
+    except ValueError as error:
+        raise RerunRefused(f"run {run.run_id}: result.json cannot be read ({error})") from None
+    if result is None:
+        raise RerunRefused(f"run {run.run_id} has no result.json: it never ended")
+    return result
+
+
+def _text(run: RunDir, name: str) -> str:
+    try:
+        text = run.file(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RerunRefused(f"run {run.run_id}: {name} cannot be read ({error})") from None
+    if not text.strip():
+        raise RerunRefused(f"run {run.run_id}: {name} is empty")
+    return text.strip()
+
+
+def _spec(run: RunDir, mode: str) -> str | Spec:
+    """``spec.json`` as the spec IR of ``mode``; else the words of ``design.txt``."""
+    path = run.file("spec.json")
+    if not path.exists():
+        return _text(run, "design.txt")
+    try:
+        document = json.loads(path.read_text(encoding="utf-8"))
+        return spec_from_json(document, registry.get_module(mode).vocabulary)
+    except (OSError, ValueError) as error:  # SpecRejected is a ValueError
+        problems = "; ".join(error.problems) if isinstance(error, SpecRejected) else str(error)
+        raise RerunRefused(f"run {run.run_id}: spec.json is not a {mode} spec "
+                           f"({problems})") from None
+
+
+def _calls(run: RunDir) -> tuple[tuple[str, dict[str, Any]], ...]:
+    name = "normalized_calls.json"
+    try:
+        entries = json.loads(run.file(name).read_text(encoding="utf-8"))
+    except OSError:
+        raise RerunRefused(f"run {run.run_id} kept no {name}: there are no calls to "
+                           "rerun") from None
+    except ValueError as error:
+        raise RerunRefused(f"run {run.run_id}: {name} is not JSON ({error})") from None
+    if not isinstance(entries, list) or not entries or not all(
+            isinstance(e, dict) and isinstance(e.get("tool"), str)
+            and isinstance(e.get("arguments"), dict) for e in entries):
+        raise RerunRefused(f"run {run.run_id}: {name} must be a non-empty list of "
+                           '{"tool": NAME, "arguments": {...}}')
+    return tuple((str(e["tool"]), dict(e["arguments"])) for e in entries)

@@ -1,0 +1,115 @@
+"""What the script printed, in words (docs/ui.md "Script output").
+
+The script's operations print one line each, ``<tool>: <a Python dict>`` (what they created,
+replaced, refined); the result view says each in words, and keeps the printed text one click
+away (and in ``script_output.txt``). A line of another form is shown as printed.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.plain_words import tool_words
+
+_REPORT = re.compile(r"^(\w+): (\{.*\})\s*$")
+_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+
+def output_words(text: str) -> str:
+    """Every printed report line in words; other lines as printed."""
+    return "\n".join(_line_words(line) for line in text.rstrip().splitlines())
+
+
+def _line_words(line: str) -> str:
+    found = _REPORT.match(line)
+    if not found:
+        return line
+    try:
+        report = ast.literal_eval(found[2])  # a literal, never evaluated as code
+    except (ValueError, SyntaxError):
+        return line
+    if not isinstance(report, dict):
+        return line
+    tool = found[1]
+    words = _WORDERS.get(tool, _generic)(report)
+    return f"{_capital(tool_words(tool))}: {words}"
+
+
+def _refine(report: Mapping[str, Any]) -> str:
+    text = tr("{refined} elements refined {levels}, {created} new elements in their place; "
+              "{nodes} new nodes").format(
+        refined=report.get("refined_elements", 0), levels=_levels(report.get("levels", 1)),
+        created=report.get("created_elements", 0), nodes=report.get("created_nodes", 0))
+    reused = report.get("reused_nodes") or []
+    if reused:
+        text += "; " + tr("{count} existing nodes used again").format(count=len(reused))
+    return text
+
+
+def _define(report: Mapping[str, Any]) -> str:
+    parts = []
+    if report.get("created"):
+        parts.append(tr("created {names}").format(names=_names(report["created"])))
+    if report.get("unchanged"):
+        parts.append(tr("already there as asked: {names}").format(
+            names=_names(report["unchanged"])))
+    return "; ".join(parts) or tr("nothing to define")
+
+
+def _assign(report: Mapping[str, Any]) -> str:
+    parts = [tr("section {section} on {count} elements").format(
+        section=a.get("section", "?"), count=a.get("elements", 0))
+        for a in report.get("assigned") or [] if isinstance(a, dict)]
+    parts += [tr("beams oriented with n1 = {n1} ({count} beams)").format(
+        n1=_vector(o.get("n1")), count=o.get("beams", 0))
+        for o in report.get("oriented") or [] if isinstance(o, dict)]
+    replaced = [str(r) for r in report.get("replaced") or []]
+    if replaced:
+        parts.append(tr("replaced: {what}").format(what="; ".join(replaced)))
+    return "; ".join(parts) or tr("nothing assigned")
+
+
+def _generic(report: Mapping[str, Any]) -> str:
+    """``key value`` pairs in words for a report this module does not know."""
+    return "; ".join(f"{key.replace('_', ' ')} {_value(value)}" for key, value in report.items())
+
+
+_WORDERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
+    "refine_mesh": _refine, "define_property": _define, "assign_property": _assign}
+
+
+def _names(items: list[Any]) -> str:
+    """``["material 'Steel'"]`` -> ``material Steel`` (the kind words translated)."""
+    kinds = {"material": tr("material"), "section": tr("section")}
+    out = []
+    for item in items:
+        text = _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], str(item))
+        kind, _, name = text.partition(" ")
+        out.append(f"{kinds.get(kind, kind)} {name}" if name else text)
+    return ", ".join(out)
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_value(v) for v in value) if value else tr("none")
+    if isinstance(value, dict):
+        return _generic(value)
+    return str(value)
+
+
+def _vector(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(f"{float(v):g}" for v in value) + ")"
+    return str(value)
+
+
+def _levels(levels: Any) -> str:
+    return {1: tr("once"), 2: tr("twice")}.get(int(levels)) or tr("{n} times").format(n=levels)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -1,0 +1,147 @@
+"""``sam-agent rerun RUN_ID --part P ...``: a verified run's calls on other parts, with no
+model (docs/architecture.md §6): one plan and approval per part (or ``--yes``), the summary
+on stdout, exit 0 only when every part verified, undo per part."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from cli_support import base_args, run_cli
+
+DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
+          "sections": [{"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2}]}
+
+
+def _plates(path: Path, sizes: dict[str, int]) -> Path:
+    """A workspace with one n x n unit-QUAD plate per name, each 10 further along X."""
+    import sam
+
+    from tests.support.plates import plates
+
+    sam.mdb = sam.database.Mdb()
+    plates(sam.mdb.models["Model-1"], sizes)
+    sam.mdb.saveAs(str(path))
+    return path
+
+
+def _source(tmp_path, capsys, provider_env, selection=None, sizes=None):
+    """A verified property run on Plate, saved: (the saved workspace, the run id)."""
+    workspace = _plates(tmp_path / "w.sam.json",
+                        sizes or {"Plate": 2, "Plate-2": 2, "Plate-3": 2, "Small": 1})
+    selection = selection or {"by": "all"}
+    provider_env.enqueue_reply(
+        "Define Steel (E = 210000, nu = 0.3) and the shell section Skin of Steel, 2 thick; "
+        "assign Skin to the elements.\nPlanned Property capabilities: define, assign")
+    provider_env.enqueue_reply(tool_calls=[
+        ("define_property", json.dumps(DEFINE)),
+        ("assign_property", json.dumps({"assignments": [{"section": "Skin",
+                                                          "selection": selection}]}))])
+    saved = tmp_path / "source.sam.json"
+    args = base_args(workspace, tmp_path / "runs", mode="property") + [
+        "--request", "steel shell 2 thick on the plate", "--yes", "--json", "--save", str(saved)]
+    run = run_cli(args, capsys)
+    assert run.code == 0, run.out + run.err
+    return saved, run.result["run_id"]
+
+
+def _rerun(tmp_path, run_id, workspace, *parts, extra=(), stdin="", capsys=None):
+    argv = ["rerun", run_id, "--workspace", str(workspace), "--runs-dir",
+            str(tmp_path / "runs"), *[a for p in parts for a in ("--part", p)], *extra]
+    return run_cli(argv, capsys, stdin=stdin)
+
+
+def _assigned(path: Path, part: str) -> int:
+    data = json.loads(path.read_text())
+    found = next(p for p in data["models"][0]["parts"] if p["name"] == part)
+    return len(found.get("sectionAssignments") or [])
+
+
+def test_yes_applies_the_run_to_each_part_saves_once_and_each_part_undoes(
+        tmp_path, capsys, provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    asked = len(provider_env.requests)
+    out = tmp_path / "out.sam.json"
+    run = _rerun(tmp_path, source, workspace, "Plate-2", "Plate-3",
+                 extra=["--yes", "--json", "--save", str(out)], capsys=capsys)
+    assert run.code == 0, run.out + run.err
+    assert len(provider_env.requests) == asked  # not one request more
+    summary = json.loads(run.out)
+    assert summary["all_verified"] and summary["source_run"] == source
+    assert [(t["target"]["part_name"], t["outcome"]) for t in summary["targets"]] == [
+        ("Plate-2", "verified"), ("Plate-3", "verified")]
+    assert "no model is asked" in run.err and "approved (--yes)" in run.err
+    assert _assigned(out, "Plate-2") == _assigned(out, "Plate-3") == 1
+    runs = tmp_path / "runs"
+    ids = [t["run_id"] for t in summary["targets"]]
+    for run_id in ids:
+        result = json.loads((runs / run_id / "result.json").read_text())
+        assert (result["source"], result["source_run"]) == ("rerun", source)
+        assert result["save"]["saved"] is True
+    undone = tmp_path / "undone.sam.json"
+    back = run_cli(["undo", ids[0], "--workspace", str(out), "--save", str(undone),
+                    "--runs-dir", str(runs)], capsys)
+    assert back.code == 0, back.err
+    assert _assigned(undone, "Plate-2") == 0 and _assigned(undone, "Plate-3") == 1
+
+
+def test_each_plan_is_asked_and_a_declined_one_is_skipped_exit_1(tmp_path, capsys,
+                                                               provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    out = tmp_path / "out.sam.json"
+    run = _rerun(tmp_path, source, workspace, "Plate-2", "Plate-3",
+                 extra=["--save", str(out)], stdin="n\ny\n", capsys=capsys)
+    assert run.code == 1, run.out + run.err
+    assert run.err.count("Execute this plan on Model-1/Plate-") == 2
+    assert "--- plan for Model-1/Plate-2 (part 1 of 2, run " in run.err
+    lines = run.out.splitlines()
+    assert lines[0] == f"Rerun of run {source} on 2 parts: 1 verified, 1 skipped"
+    assert lines[1].startswith("  Model-1/Plate-2: skipped (run ")
+    assert lines[1].endswith("the plan was declined; nothing was executed")
+    assert lines[2].startswith("  Model-1/Plate-3: verified (run ")
+    assert lines[3].startswith("    undo: sam-agent undo ") and str(out) in lines[3]
+    assert "out.undone.sam.json" in lines[3]
+    assert _assigned(out, "Plate-2") == 0 and _assigned(out, "Plate-3") == 1
+
+
+def test_a_label_selection_warns_refuses_where_it_does_not_resolve_and_yes_skips_warned(
+        tmp_path, capsys, provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env,
+                                selection={"by": "labels", "labels": [1, 2, 3, 4]})
+    run = _rerun(tmp_path, source, workspace, "Plate-2", "Small",
+                 extra=["--yes", "--json"], capsys=capsys)
+    assert run.code == 1
+    targets = json.loads(run.out)["targets"]
+    assert [t["outcome"] for t in targets] == ["skipped", "refused"]
+    assert targets[0]["message"].startswith("the plan has warnings; --yes approves only")
+    assert "WARNING: selection by element labels 1-4 came from part Plate; on Plate-2 they " \
+           "are 4 elements in the box (10, 0, 0)-(12, 2, 0)" in run.err
+    assert "refused at compile" in targets[1]["message"]
+    assert "unknown element label(s) 2, 3, 4" in targets[1]["message"]
+    again = _rerun(tmp_path, source, workspace, "Plate-2",
+                   extra=["--yes-with-warnings", "--json"], capsys=capsys)
+    assert again.code == 0, again.out + again.err
+    assert json.loads(again.out)["targets"][0]["outcome"] == "verified"
+
+
+def test_a_answers_yes_to_every_later_plan(tmp_path, capsys, provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    run = _rerun(tmp_path, source, workspace, "Plate-2", "Plate-3", "Small",
+                 extra=["--json"], stdin="a\n", capsys=capsys)
+    assert run.code == 0, run.out + run.err
+    assert run.err.count("Execute this plan on") == 1 and run.err.count("approved (a: all)") == 2
+
+
+def test_usage_errors_name_the_argument(tmp_path, capsys, provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    cases = [
+        (["20261129T193000Z-ab12cd", "--part", "Plate-2"], "no run 20261129T193000Z-ab12cd in"),
+        ([source, "--part", "Nope"], "--part: no part 'Nope' in model 'Model-1' (parts: "),
+        ([source, "--part", "Plate"], f"--part: 'Plate' is the part run {source} changed"),
+        ([source, "--part", "Plate-2", "--part", "Plate-2"], "'Plate-2' is named twice"),
+        ([source, "--part", "Plate-2", "--model", "M2"], "--model: no model 'M2' in"),
+    ]
+    for argv, words in cases:
+        run = run_cli(["rerun", *argv, "--workspace", str(workspace), "--runs-dir",
+                       str(tmp_path / "runs")], capsys)
+        assert run.code == 2 and words in run.err, (argv, run.err)

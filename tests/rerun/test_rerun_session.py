@@ -1,0 +1,240 @@
+"""A verified run's calls again on other parts, with no model (docs/architecture.md §6
+"rerun"): per target a fresh observation, the saved calls compiled against it, its own plan,
+approval, one execution and verification, its own run directory and undo."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from rerun_support import (
+    ASSIGN_ALL,
+    DEFINE,
+    FailingOn,
+    approve_all,
+    fingerprint,
+    plates,
+    rerun,
+    result_of,
+    source_run,
+    target,
+)
+
+from sam_plugin.errors import RerunRefused
+from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.runtime.rerun.source import load_source
+from sam_plugin.runtime.store.undo import undo_run
+
+PARTS = ["Plate-2", "Plate-3", "Plate-4"]
+LABELS_SPEC = ("Assign the section Skin to elements 1-9.\n"
+               "Planned Property capabilities: assign")
+
+
+def _assigned(sam, part: str) -> int:
+    return sum(len(a.region.elements or ()) for a in
+               sam.mdb.models["Model-1"].parts[part].sectionAssignments)
+
+
+def test_a_property_assignment_rerun_on_three_parts_verifies_each_and_each_undoes(
+        fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, **dict.fromkeys(PARTS, 2)})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+    before = {p: fingerprint(fresh_sam, p) for p in PARTS}
+    seen: list = []
+    summary = rerun(fresh_sam, runs, source, PARTS, approve_all(seen)).summary
+    assert [t.outcome for t in summary.targets] == ["verified"] * 3 and summary.all_verified
+    assert [(w.index, w.total, w.target.part_name) for w in seen] == [
+        (1, 3, "Plate-2"), (2, 3, "Plate-3"), (3, 3, "Plate-4")]
+    assert all(_assigned(fresh_sam, p) == 4 for p in PARTS)
+    run_ids = [t.run_id for t in summary.targets]
+    assert len(set(run_ids)) == 3 and source not in run_ids
+    for part, run_id in zip(PARTS, run_ids, strict=True):
+        result = result_of(runs, run_id)
+        assert (result.status, result.source, result.source_run) == ("verified", "rerun", source)
+        assert result.target == target(part) and result.submissions == 1 and result.undoable
+        assert result.provider is not None and result.provider.calls == 0
+        directory = runs / run_id
+        assert not any(p.name.startswith("provider_") for p in directory.iterdir())
+        calls = json.loads((directory / "tool_calls.json").read_text())
+        assert {c["source"] for c in calls} == {"given"}
+        assert json.loads((directory / "normalized_calls.json").read_text()) == json.loads(
+            (runs / source / "normalized_calls.json").read_text())
+        # a rerun of a property assignment depends on no label: no drift warning
+        assert json.loads((directory / "plan.json").read_text())["warnings"] == []
+    host = HostGateway(fresh_sam)
+    for part, run_id in zip(reversed(PARTS), reversed(run_ids), strict=True):
+        assert undo_run(host, runs, run_id).status == "undone"
+        assert fingerprint(fresh_sam, part) == before[part] and _assigned(fresh_sam, part) == 0
+    assert _assigned(fresh_sam, "Plate") == 4  # the source run stays
+
+
+def test_a_label_that_does_not_resolve_refuses_that_part_by_name_and_the_others_verify(
+        fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 3, "Plate-2": 3, "Small": 2, "Plate-3": 3})
+    runs = tmp_path / "runs"
+    fresh_sam.mdb.models["Model-1"].Material(name="Steel").Elastic(table=((210000.0, 0.3),))
+    fresh_sam.mdb.models["Model-1"].HomogeneousShellSection(name="Skin", material="Steel",
+                                                           thickness=2.0)
+    labels = {"assignments": [{"section": "Skin",
+                               "selection": {"by": "labels", "labels": list(range(1, 10))}}]}
+    source = source_run(fresh_sam, runs, "Plate", [("assign_property", labels)],
+                        spec=LABELS_SPEC, request="assign Skin to elements 1 to 9")
+    small = fingerprint(fresh_sam, "Small")
+    summary = rerun(fresh_sam, runs, source, ["Plate-2", "Small", "Plate-3"],
+                    approve_all()).summary
+    assert [t.outcome for t in summary.targets] == ["verified", "refused", "verified"]
+    refused = summary.targets[1]
+    assert refused.message.startswith("refused at compile: ")
+    assert "unknown element label(s) 5, 6, 7, 8, 9" in refused.message
+    assert "Model-1/Small: refused (run " in refused.words()
+    assert result_of(runs, refused.run_id).status == "rejected"
+    assert fingerprint(fresh_sam, "Small") == small
+    plan = json.loads((runs / summary.targets[0].run_id / "plan.json").read_text())
+    assert plan["warnings"] == [
+        "selection by element labels 1-9 came from part Plate; on Plate-2 they are 9 elements "
+        "in the box (10, 0, 0)-(13, 3, 0); on Plate now: 9 elements in the box (0, 0, 0)-(3, 3, 0)"]
+
+
+def test_a_fault_on_the_second_of_three_restores_it_and_the_third_continues(fresh_sam,
+                                                                            tmp_path):
+    plates(fresh_sam, {"Plate": 2, **dict.fromkeys(PARTS, 2)})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+    before = fingerprint(fresh_sam, "Plate-3")
+    session = rerun(fresh_sam, runs, source, PARTS, approve_all(),
+                    host=FailingOn(fresh_sam, "Plate-3"))
+    outcomes = session.summary.targets
+    assert [t.outcome for t in outcomes] == ["verified", "restored", "verified"]
+    failed = result_of(runs, outcomes[1].run_id)
+    assert (failed.status, failed.restored, failed.submissions) == ("failed", True, 1)
+    assert fingerprint(fresh_sam, "Plate-3") == before and _assigned(fresh_sam, "Plate-3") == 0
+    assert "the host failed in the middle of the assignment" in outcomes[1].message
+    assert "failed and restored" in outcomes[1].words()
+    assert _assigned(fresh_sam, "Plate-4") == 4
+    assert session.summary.headline() == (
+        f"rerun of run {source} on 3 parts: 2 verified, 1 failed and restored")
+
+
+def test_stop_on_failure_skips_the_parts_after_the_failed_one(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, **dict.fromkeys(PARTS, 2)})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+    summary = rerun(fresh_sam, runs, source, PARTS, approve_all(),
+                    host=FailingOn(fresh_sam, "Plate-3"), stop_on_failure=True).summary
+    assert [t.outcome for t in summary.targets] == ["verified", "restored", "skipped"]
+    assert summary.targets[2].run_id is None
+    assert summary.targets[2].message == (
+        "not attempted: --stop-on-failure after Plate-3 (restored)")
+    assert _assigned(fresh_sam, "Plate-4") == 0
+
+
+def test_a_declined_plan_changes_nothing(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, **dict.fromkeys(PARTS, 2)})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+    before = fingerprint(fresh_sam, "Plate-3")
+
+    async def decline_the_second(waiting) -> bool:
+        return waiting.index != 2
+
+    summary = rerun(fresh_sam, runs, source, PARTS, decline_the_second).summary
+    assert [t.outcome for t in summary.targets] == ["verified", "skipped", "verified"]
+    declined = result_of(runs, summary.targets[1].run_id)
+    assert (declined.status, declined.submissions) == ("cancelled", 0)
+    assert summary.targets[1].message == "the plan was declined; nothing was executed"
+    assert fingerprint(fresh_sam, "Plate-3") == before and _assigned(fresh_sam, "Plate-3") == 0
+    assert not summary.all_verified
+
+
+def test_an_approval_that_raises_declines_the_plan_before_it_propagates(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 2})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+
+    async def closed(waiting) -> bool:
+        raise RuntimeError("the dialog was closed")
+
+    with pytest.raises(RuntimeError, match="the dialog was closed"):
+        rerun(fresh_sam, runs, source, ["Plate-2"], closed)
+    rerun_runs = [p for p in runs.iterdir() if p.is_dir() and p.name != source]
+    assert len(rerun_runs) == 1
+    assert result_of(runs, rerun_runs[0].name).status == "cancelled"
+
+
+def test_a_source_that_kept_its_spec_as_data_binds_each_rerun_to_it(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 2})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+    spec = {"summary": "Steel shell Skin on every element.", "steps": [
+        {"capability": "define", "action": "define_material",
+         "values": {"name": "Steel", "E": 210000, "nu": 0.3}, "text": "Define Steel."},
+        {"capability": "define", "action": "define_section",
+         "values": {"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2},
+         "text": "Define the shell section Skin."},
+        {"capability": "assign", "action": "assign_section", "scope": {"by": "all"},
+         "values": {"section": "Skin"}, "text": "Assign Skin to all elements."}]}
+    (runs / source / "spec.json").write_text(json.dumps(spec))
+    summary = rerun(fresh_sam, runs, source, ["Plate-2"], approve_all()).summary
+    assert summary.all_verified
+    directory = runs / summary.targets[0].run_id
+    assert json.loads((directory / "spec.json").read_text())["steps"][2]["action"] == \
+        "assign_section"
+    assert json.loads((directory / "design_route.json").read_text())["tools"] == [
+        "define_property", "assign_property"]
+
+
+def test_a_run_that_cannot_be_rerun_says_why(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2})
+    runs = tmp_path / "runs"
+    with pytest.raises(RerunRefused, match="'nonsense' is not a run id"):
+        load_source(runs, "nonsense")
+    with pytest.raises(RerunRefused, match="no run 20261129T193000Z-ab12cd in"):
+        load_source(runs, "20261129T193000Z-ab12cd")
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)])
+    (runs / source / "normalized_calls.json").unlink()
+    with pytest.raises(RerunRefused, match="kept no normalized_calls.json"):
+        load_source(runs, source)
+    result = json.loads((runs / source / "result.json").read_text())
+    (runs / source / "result.json").write_text(json.dumps({**result, "status": "failed"}))
+    with pytest.raises(RerunRefused, match="is failed: only a verified run"):
+        load_source(runs, source)
+
+
+def test_a_build_reruns_on_a_part_that_does_not_exist_yet(fresh_sam, tmp_path):
+    runs = tmp_path / "runs"
+    patch = {"id": "P", "shape": "QUAD", "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]],
+             "divisions": [2, 1]}
+    source = source_run(fresh_sam, runs, "Plate", [("build_part", {"patches": [patch]})],
+                        spec="Build a 2 x 1 plate of 2 x 1 QUADs.\n"
+                             "Planned Part capabilities: build",
+                        request="a 2 x 1 plate", mode="part")
+    summary = rerun(fresh_sam, runs, source, ["Plate-2"], approve_all()).summary
+    assert summary.all_verified
+    assert len(fresh_sam.mdb.models["Model-1"].parts["Plate-2"].elements) == 2
+
+
+def test_a_set_resolves_anew_on_each_part_and_a_missing_one_is_named(fresh_sam, tmp_path):
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 2, "Plate-3": 2})
+    model = fresh_sam.mdb.models["Model-1"]
+    for name, labels in (("Plate", [1, 2]), ("Plate-2", [3, 4])):
+        part = model.parts[name]
+        part.Set(name="Web", elements=part.elements.sequenceFromLabels(labels))
+    runs = tmp_path / "runs"
+    by_set = {"assignments": [{"section": "Skin", "selection": {"by": "set", "name": "Web"}}]}
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", by_set)])
+    summary = rerun(fresh_sam, runs, source, ["Plate-2", "Plate-3"], approve_all()).summary
+    assert [t.outcome for t in summary.targets] == ["verified", "refused"]
+    assert "unknown set 'Web'; the part has no sets" in summary.targets[1].message
+    plan = json.loads((runs / summary.targets[0].run_id / "plan.json").read_text())
+    assert plan["warnings"] == []  # a set means the same on any part
+    assigned = model.parts["Plate-2"].sectionAssignments[0].region.elements
+    assert sorted(e.label for e in assigned) == [3, 4]

@@ -1,0 +1,83 @@
+"""docs/install.md is enough to load the dock into a host that is not the offline one.
+
+The minimal host is the page's own code block, run as written; it then carries a replayed run
+to Verified and unloads cleanly. The page's example refusal is the line the check prints.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from pathlib import Path
+
+from PySide6.QtCore import QCoreApplication, QEvent
+from PySide6.QtWidgets import QDockWidget
+
+import sam_plugin
+
+GUIDE = Path(__file__).resolve().parents[2] / "docs" / "install.md"
+
+
+def _python_blocks() -> list[str]:
+    return re.findall(r"```python\n(.*?)```", GUIDE.read_text(encoding="utf-8"), re.S)
+
+
+def _minimal_host_blocks() -> tuple[str, str]:
+    blocks = _python_blocks()
+    load = next(block for block in blocks if "class Host:" in block)
+    unload = blocks[blocks.index(load) + 1]
+    assert unload.strip() == "sam_plugin.unload(host)"
+    return load, unload
+
+
+def test_the_minimal_host_of_the_guide_runs_a_request_to_verified(qtbot, replay, workspace):
+    import sam
+
+    from sam_plugin.ui.automation import run_request
+    from sam_plugin.ui.event_loop import settle_after_unload
+
+    sam.openMdb(str(workspace))
+    load, unload = _minimal_host_blocks()
+    namespace: dict[str, object] = {}
+    exec(compile(load, str(GUIDE), "exec"), namespace)  # noqa: S102 - the page's own code
+    window, handle = namespace["window"], namespace["handle"]
+    qtbot.addWidget(window)
+    assert handle is not None
+    dock = window.findChild(QDockWidget, "samAgentDock")
+    assert dock is not None and dock.parent() is window
+    status = run_request(dock, "part", "Model-1", "Plate",
+                         "build a 60 x 100 plate meshed 6 x 10 with QUAD elements")
+    assert "Verified" in status
+    assert len(sam.mdb.models["Model-1"].parts["Plate"].elements) == 60
+
+    exec(compile(unload, str(GUIDE), "exec"), namespace)  # noqa: S102
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    assert window.findChild(QDockWidget, "samAgentDock") is None
+    assert settle_after_unload(), "the qasync loop stayed the running loop after unload"
+
+
+def test_the_guide_shows_the_line_a_pyqt_host_gets(qapp, caplog):
+    from PySide6.QtWidgets import QMainWindow
+
+    class PyQtHost:
+        main_window = QMainWindow()
+        sam_module = None
+        qt_binding = "PyQt5 5.15.10"
+
+        def add_dock_widget(self, dock, area): ...
+        def remove_dock_widget(self, dock): ...
+
+    with caplog.at_level(logging.ERROR, logger="sam_plugin"):
+        assert sam_plugin.load(PyQtHost()) is None
+    (line,) = [record.getMessage() for record in caplog.records]
+    assert f"\n{line}\n" in GUIDE.read_text(encoding="utf-8")
+
+
+def test_the_guide_lists_every_member_of_the_protocols():
+    from sam_plugin.host_api import OPTIONAL_DEFAULTS, REQUIRED_MEMBERS
+
+    text = GUIDE.read_text(encoding="utf-8")
+    for name in REQUIRED_MEMBERS:
+        assert re.search(rf"\| `{name}[`(].*\| yes \|", text), name
+    for name in OPTIONAL_DEFAULTS:
+        assert re.search(rf"\| `{name}[`(].*\| no \|", text), name

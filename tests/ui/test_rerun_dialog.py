@@ -1,0 +1,230 @@
+"""History → Apply to other parts… (applyToPartsButton), offscreen: a verified Property run of
+the dock applied to two more panels with no model asked — one plan approved with Execute, the
+next with Approve all — each its own run, marked as a rerun in History and linked to its
+source, each undone on its own (docs/architecture.md §6 "rerun", §9)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from plan_steps import approve_plan, to_plan
+
+from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
+
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture
+def panels(tmp_path: Path) -> Path:
+    """The bundled sample with two copies of Panel (Panel-2, Panel-3)."""
+    import sam
+
+    saved = sam.mdb
+    path = tmp_path / "panels.sam.json"
+    shutil.copyfile(WORKSPACE_FILE, path)
+    try:
+        sam.openMdb(str(path))
+        model = sam.mdb.models["Model-1"]
+        for name in ("Panel-2", "Panel-3"):
+            model.Part(name=name, objectToCopy=model.parts["Panel"])
+        sam.mdb.saveAs(str(path))
+    finally:
+        sam.mdb = saved
+    return path
+
+
+@pytest.fixture
+def panel_dock(qtbot, ui_env, panels):
+    import sam_host
+
+    from sam_plugin.ui.dock import SamAgentDock
+    from sam_plugin.ui.event_loop import settle_after_unload
+
+    window = sam_host.create_window(panels)
+    qtbot.addWidget(window)
+    dock = window.findChild(SamAgentDock, "samAgentDock")
+    yield dock
+    window.shutdown()
+    assert settle_after_unload()
+
+
+def _steel_shell_on_panel(qtbot, dock) -> str:
+    to_plan(qtbot, dock, "steel_shell")
+    approve_plan(qtbot, dock)
+    assert dock.status_label.text() == "Verified"
+    dock.history.refresh()
+    return str(dock.controller.run_id)
+
+
+def _first_plan_waiting(qtbot, dialog, *, approve_all: bool = False):
+    """Panel-2 and Panel-3 ticked, the rerun started; back once the first plan waits."""
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    task = dialog.start(approve_all=approve_all)
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
+    return task
+
+
+def _assigned(dock, part: str) -> int:
+    return sum(len(a.region.elements or ()) for a in
+               dock.sam.mdb.models["Model-1"].parts[part].sectionAssignments)
+
+
+def test_apply_to_other_parts_reruns_without_the_model_and_undoes_per_part(
+        qtbot, replay, panel_dock):
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    asked = len(replay.requests)
+    panel = dock.history_panel
+    apply_button = dock.findChild(object, "applyToPartsButton")
+    assert apply_button is panel.apply_button
+    assert dock.history.select_run(source) and apply_button.isEnabled()
+    apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    assert dialog is not None and dialog.isVisible()
+    names = [dialog.parts_list.item(i).text() for i in range(dialog.parts_list.count())]
+    assert names == ["Frame", "Panel-2", "Panel-3"]  # the model's other parts
+    assert source in dialog.source_label.text()
+    assert not dialog.start_button.isEnabled()  # nothing picked yet
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    dialog.start_button.click()
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
+    assert "Shell-2mm" in dialog.plan_view.toPlainText()
+    assert _assigned(dock, "Panel-2") == 0  # nothing runs before Execute
+    dialog.execute_button.click()
+    qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert dialog.outcomes.topLevelItem(0).text(1) == "verified"
+    dialog.approve_all_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    assert dialog.status_label.text() == "Done: 2 of 2 part(s) verified"
+    rows = [(dialog.outcomes.topLevelItem(i).text(0), dialog.outcomes.topLevelItem(i).text(1))
+            for i in range(dialog.outcomes.topLevelItemCount())]
+    assert rows == [("Panel-2", "verified"), ("Panel-3", "verified")]
+    assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 16
+    assert len(replay.requests) == asked  # no request reached the model
+    # History marks each rerun and links it to its source run
+    qtbot.waitUntil(lambda: dock.history.topLevelItemCount() == 3, timeout=TIMEOUT_MS)
+    for run_id in [t.run_id for t in dialog.session.summary.targets]:
+        assert dock.history.select_run(str(run_id))
+        rerun = dock.history.currentItem()
+        assert rerun.text(7).startswith("↻ rerun: ") and source in rerun.toolTip(0)
+    assert dock.history.select_run(source)
+    assert not dock.history.currentItem().text(7).startswith("↻")
+    assert not panel.source_button.isEnabled()
+    dock.history.select_run(str(dialog.session.summary.targets[0].run_id))
+    assert panel.source_button.isEnabled()
+    panel.source_button.click()
+    assert dock.history.selected_run() == source and not panel.source_button.isEnabled()
+    # undo per part: Panel-2's run alone
+    dialog.outcomes.setCurrentItem(dialog.outcomes.topLevelItem(0))
+    assert dialog.undo_button.isEnabled()
+    dialog.undo_button.click()
+    assert dialog.outcomes.topLevelItem(0).text(1) == "undone"
+    assert _assigned(dock, "Panel-2") == 0 and _assigned(dock, "Panel-3") == 16
+    dialog.close()
+
+
+def test_a_skipped_plan_changes_nothing_and_closing_declines_the_waiting_plan(
+        qtbot, replay, panel_dock):
+    from sam_plugin.runtime.store.run_store import RunDir
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dock.history.select_run(source)
+    dock.history_panel.apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    _first_plan_waiting(qtbot, dialog)
+    dialog.skip_button.click()
+    qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert dialog.outcomes.topLevelItem(0).text(1) == "skipped"
+    dialog.close()  # Panel-3's plan waits: declined, nothing runs
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 0
+    runs = [t.run_id for t in dialog.session.summary.targets]
+    statuses = [RunDir(dock.runs_dir, r).read_result().status for r in runs]
+    assert statuses == ["cancelled", "cancelled"]
+
+
+def test_apply_waits_while_the_dock_has_a_run_in_review(qtbot, replay, panel_dock):
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dock.request_edit.setPlainText(example_by_id("steel_shell").request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert dock.apply_to_parts(source) is None
+    assert "finish or cancel it first" in dock.history_panel.note.text()
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: str(dock.controller.phase) == "cancelled", timeout=TIMEOUT_MS)
+
+
+def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
+    """A source that picked Panel's elements by label: on each copy the plan warns (labels
+    came from Panel), so Approve all does not let it through unseen."""
+    import asyncio
+
+    from sam_plugin.compilers.protocol import Target
+    from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.rerun.session import rerun_controller
+
+    dock = panel_dock
+    controller = rerun_controller(runs_dir=dock.runs_dir, host=HostGateway(dock.sam))
+    define = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
+              "sections": [{"name": "Skin", "kind": "shell", "material": "Steel",
+                            "thickness": 2}]}
+    labels = {"assignments": [{"section": "Skin",
+                               "selection": {"by": "labels", "labels": [1, 2, 3, 4]}}]}
+    planned = asyncio.ensure_future(controller.plan_calls(
+        "steel shell on elements 1 to 4", "property", Target(model_name="Model-1",
+                                                            part_name="Panel"),
+        spec="Define Steel and the shell section Skin; assign Skin to elements 1-4.\n"
+             "Planned Property capabilities: define, assign",
+        calls=[("define_property", define), ("assign_property", labels)], source="cli"))
+    qtbot.waitUntil(planned.done, timeout=TIMEOUT_MS)
+    executed = asyncio.ensure_future(controller.execute())
+    qtbot.waitUntil(executed.done, timeout=TIMEOUT_MS)
+    assert executed.result().status == "verified"
+    dialog = dock.apply_to_parts(str(controller.run_id))
+    dialog.set_checked(["Panel-2", "Panel-3"])
+    dialog.approve_all_button.click()  # before Start: one approval for every part
+    qtbot.waitUntil(lambda: dialog.execute_button.isEnabled(), timeout=TIMEOUT_MS)
+    assert "Panel-2 (1 of 2): the plan waits" in dialog.status_label.text()
+    assert "Warning: selection by element labels 1-4 came from part Panel" in \
+        dialog.plan_view.toPlainText()
+    dialog.execute_button.click()
+    qtbot.waitUntil(lambda: "Panel-3 (2 of 2): the plan waits" in dialog.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    dialog.skip_button.click()
+    qtbot.waitUntil(lambda: not dialog.running, timeout=TIMEOUT_MS)
+    rows = [dialog.outcomes.topLevelItem(i).text(1) for i in range(2)]
+    assert rows == ["verified", "skipped"]
+    assert _assigned(dock, "Panel-2") == 4 and _assigned(dock, "Panel-3") == 0
+    dialog.close()
+
+
+def test_a_dialog_deleted_while_a_plan_waits_declines_it_and_skips_the_rest(
+        qtbot, replay, panel_dock):
+    import shiboken6
+
+    from sam_plugin.runtime.store.run_store import RunDir
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dialog = dock.apply_to_parts(source)
+    task = _first_plan_waiting(qtbot, dialog)
+    session = dialog.session
+    shiboken6.delete(dialog)  # as when the dock goes with the plugin
+    qtbot.waitUntil(task.done, timeout=TIMEOUT_MS)
+    outcomes = session.summary.targets
+    assert [t.outcome for t in outcomes] == ["skipped", "skipped"]
+    assert RunDir(dock.runs_dir, outcomes[0].run_id).read_result().status == "cancelled"
+    assert outcomes[1].run_id is None
+    assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 0
