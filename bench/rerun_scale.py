@@ -50,8 +50,15 @@ DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_rat
           "sections": [{"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2}]}
 CALLS = [("define_property", DEFINE),
          ("assign_property", {"assignments": [{"section": "Skin", "selection": {"by": "all"}}]})]
-SPEC = ("Define Steel (E = 210000, nu = 0.3) and the shell section Skin of Steel, 2 thick; "
-        "assign Skin to all elements.\nPlanned Property capabilities: define, assign")
+SPEC = {"summary": "Define Steel and the shell section Skin, 2 thick; assign Skin to all.",
+        "steps": [
+            {"capability": "define", "action": "define_material",
+             "values": {"name": "Steel", "E": 210000, "nu": 0.3}, "text": "Define Steel."},
+            {"capability": "define", "action": "define_section",
+             "values": {"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2},
+             "text": "Define the shell section Skin of Steel, 2 thick."},
+            {"capability": "assign", "action": "assign_section", "scope": {"by": "all"},
+             "values": {"section": "Skin"}, "text": "Assign Skin to all elements."}]}
 REQUEST = "steel shell 2 thick on every element"
 
 

@@ -15,6 +15,7 @@ import contextlib
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -140,7 +141,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         raise UsageError(str(refused)) from None
     progress.end_stream()
     if phase == Phase.REVIEW:
-        _show_spec(controller.spec_text, err)
+        _show_spec(controller.spec_text, err, controller.review_warnings)
     yes = args.yes or args.yes_with_warnings
     if phase == Phase.REVIEW and not yes and not _ask(stdin, err):
         await controller.cancel()
@@ -347,11 +348,14 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
         )
 
 
-def _show_spec(spec: str, err: TextIO) -> None:
-    """The spec, once: exactly the text that is stored and confirmed."""
+def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
+    """The spec, once: exactly the text that is stored and confirmed (its rendering, from
+    spec.json); then where it disagrees with the part as observed now."""
     print("\n--- proposed spec (nothing has been collected or executed) ---", file=err)
     print(spec, file=err)
     print("---", file=err)
+    for warning in warnings:
+        print(f"WARNING: {warning}", file=err)
 
 
 def _ask(stdin: TextIO, err: TextIO) -> bool:
@@ -433,6 +437,8 @@ class _Progress:
             return f"  collected, not executed: {data['tool']} (round {data['round']})"
         if event == "tool_call_rejected":
             return f"  rejected: {data['reason']}"
+        if event == "repair_requested" and data.get("layer") == "design":
+            return f"  not a spec ({data.get('headline', '')}): one design repair round"
         if event == "tool_call_compiled":
             return f"  compiled: {data['tool']}"
         if event == "script_composed":

@@ -64,6 +64,8 @@ def print_table(summaries: list[Any], out: TextIO) -> None:
         text = summary.request.strip().splitlines()[0] if summary.request.strip() else ""
         if len(text) > REQUEST_WIDTH:
             text = text[:REQUEST_WIDTH - 1] + "…"
+        if summary.source == "rerun" and summary.source_run:
+            text += f" (rerun of {summary.source_run})"
         if summary.status == "unknown" and not summary.acknowledged:
             text += f" (unacknowledged: sam-agent runs --ack {summary.run_id})"
         rows.append((summary.run_id, summary.status, summary.module or "-",

@@ -1,6 +1,8 @@
-"""The spec's own expected-results line, read tolerantly (English and Chinese).
+"""The expected-results line of a prose spec, read tolerantly (English and Chinese): kept only to
+read run directories written before the spec IR, whose ``expected`` field replaces it
+(``compilers/spec/ir.py``, docs/architecture.md §4 "The spec").
 
-The design prompts ask the spec to end with one line such as
+The design prompts asked the spec to end with one line such as
 ``Expected results: 77 nodes, 60 elements (60 QUAD), sets: S1; selected: 12 elements`` or
 ``预期结果：77 个节点，60 个单元（60 个 QUAD），集合：S1；选中：12 个单元``. The plan lists every
 disagreement between this line and the prediction as a warning. A missing or unreadable line
@@ -115,23 +117,3 @@ def _first(patterns: list[re.Pattern[str]], text: str) -> int | None:
         if match:
             return _count(match.group("n"))
     return None
-
-
-# Appended to every module's design prompt: the line this module reads back.
-PROMPT_EN = """
-
-After the capability line, end the spec with one line of the results you expect, counted on
-the whole part after the change, for example:
-Expected results: 77 nodes, 60 elements (60 QUAD), sets: S1; selected: 12 elements
-(list only what you can count from the request and the observation; "selected" is how many
-elements or nodes the change acts on). SAM Agent compares this line with what the calls
-will do and shows every disagreement to the analyst."""
-
-PROMPT_ZH = """
-The expected-results line may also be written as
-预期结果：77 个节点，60 个单元（60 个 QUAD），集合：S1；选中：12 个单元"""
-
-
-def prompt_note(language: str = "en") -> str:
-    """The expected-results instruction for a design prompt in ``language``."""
-    return PROMPT_EN + (PROMPT_ZH if language.lower().startswith("zh") else "")

@@ -58,6 +58,20 @@ class PlanCall(BaseModel):
     notes: list[str] = Field(default_factory=list)
 
 
+class PlanStep(BaseModel):
+    """A step of the confirmed spec and the call that carries it out (docs/architecture.md §4
+    "The spec"): ``step 2 ✓ translate set S1 by (5, 0, 0)``."""
+
+    step: int  # 1-based, in the spec
+    call: int  # 1-based, PlanCall.index
+    path: str = ""  # where in the call's arguments (``operations[1]``)
+    text: str  # the step in words, as confirmed
+    text_zh: str = ""  # the same in Chinese (the dock's zh_CN plan)
+
+    def describe(self) -> str:
+        return f"step {self.step} ✓ {self.text}"
+
+
 class PlanState(BaseModel):
     """Before or after: counts (``"12"`` or a range ``"10..12"``), names, bounding box."""
 
@@ -99,6 +113,7 @@ class Plan(BaseModel):
     expectations: dict[str, Any] = Field(default_factory=dict)
     prediction: str = ""  # how the after state was predicted (exact shadow run, or ranges)
     preview: Preview | None = None
+    steps: list[PlanStep] = Field(default_factory=list)  # each call against its step
 
     @property
     def needs_attention(self) -> bool:
@@ -115,11 +130,13 @@ class Plan(BaseModel):
 
     def lines(self) -> list[tuple[str, str]]:
         """(kind, text) lines, destructive ones and warnings first; kind is ``destructive``,
-        ``warning``, ``call``, ``operation``, ``state`` or ``note``."""
+        ``warning``, ``call``, ``step``, ``operation``, ``state`` or ``note``."""
         out = [("destructive", f"DESTRUCTIVE: {text}") for text in self.destructive]
         out += [("warning", f"WARNING: {text}") for text in self.warnings]
         for call in self.calls:
             out.append(("call", f"{call.index}. {call.tool}"))
+            out += [("step", f"   {step.describe()}") for step in self.steps
+                    if step.call == call.index]
             for op in call.operations:
                 mark = "  [destructive]" if op.destructive else ""
                 out.append(("destructive" if op.destructive else "operation",

@@ -123,7 +123,8 @@ class CompileContext:
 class Route(BaseModel):
     """How a spec was routed to capabilities, written to ``design_route.json``."""
 
-    method: Literal["capability_line", "semantic", "empty_target"]
+    # "steps": from the spec IR's steps; the others read prose specs of old run directories
+    method: Literal["steps", "capability_line", "semantic", "empty_target"]
     capabilities: list[str]
     tools: list[str]
     detail: str = ""
@@ -150,7 +151,13 @@ class DomainModule(Protocol):
         ...
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
-        """Capabilities and expected tools (canonical order); raises RouteRefused."""
+        """A prose spec's route (run directories written before the spec IR); raises
+        RouteRefused."""
+        ...
+
+    def route_steps(self, capabilities: Sequence[str], target_is_empty: bool) -> Route:
+        """The route of a spec's steps: their capabilities and the expected tools, in
+        canonical order; raises RouteRefused."""
         ...
 
     def tool_definitions(

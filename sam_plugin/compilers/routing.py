@@ -92,11 +92,6 @@ def read_capability_line(rules: RoutingRules, spec_text: str) -> list[str] | Non
     return chosen
 
 
-def without_summary_lines(title: str, spec_text: str) -> str:
-    """The spec without its capability and expected-results lines: the body it has."""
-    return _without_expected_results(without_capability_lines(title, spec_text))
-
-
 def without_capability_lines(title: str, spec_text: str) -> str:
     """The spec without its capability lines (valid or not): what it says besides them."""
     dropped = {number for number, _ in _capability_lines(title, spec_text)}
@@ -246,6 +241,20 @@ def route(
     caps = [c for c in rules.capabilities if c in substituted]
     _check_combinations(rules, caps)
     return _route(rules, method, caps, detail)
+
+
+def route_capabilities(rules: RoutingRules, capabilities: list[str],
+                       target_is_empty: bool) -> Route:
+    """The route of a spec IR: its steps' capabilities, under the same empty-target,
+    substitution and combination rules as a prose spec (docs/architecture.md §4). Raises
+    :class:`RouteRefused`; the caller compares the route with the steps."""
+    unknown = [c for c in capabilities if c not in rules.capabilities]
+    if unknown:
+        raise RouteRefused(f"unknown {rules.title} capabilities {', '.join(unknown)}; legal "
+                           f"capabilities: {', '.join(rules.capabilities)}")
+    spec_text = f"Planned {rules.title} capabilities: {', '.join(capabilities)}"
+    found = route(rules, spec_text, target_is_empty)
+    return found.model_copy(update={"method": "steps"})
 
 
 def _check_combinations(rules: RoutingRules, caps: list[str]) -> None:

@@ -90,6 +90,9 @@ class TableDrivenModule:
         prompts = self.prompts.design_prompt("en") + "\n" + self.prompts.design_prompt("zh")
         return routing.route(self.rules, spec_text, target_is_empty, prompts)
 
+    def route_steps(self, capabilities: Sequence[str], target_is_empty: bool) -> Route:
+        return routing.route_capabilities(self.rules, list(capabilities), target_is_empty)
+
     def operations(self, fragment: Fragment) -> list[CallOperation]:
         return self.call_operations(fragment)
 

@@ -26,13 +26,13 @@ class Example(BaseModel):
     request: str
     style: Literal["openai", "deepseek"] = "openai"
     reasoning: str = ""
-    spec: str
+    spec: dict[str, Any]  # the recorded design answer: a spec as data (docs/architecture.md §4)
     tool_calls: tuple[tuple[str, dict[str, Any]], ...]
     # Simplified Chinese: what the zh_CN dock shows and the spec recorded for that request
     title_zh: str = ""
     request_zh: str = ""
     reasoning_zh: str = ""
-    spec_zh: str = ""
+    spec_zh: dict[str, Any] | None = None
 
     def title_in(self, language: str = "en") -> str:
         return self.title_zh if language == "zh" and self.title_zh else self.title
@@ -41,10 +41,11 @@ class Example(BaseModel):
         return self.request_zh if language == "zh" and self.request_zh else self.request
 
     def recorded(self, language: str) -> tuple[str, str]:
-        """(spec, reasoning) recorded for the request in ``language``."""
+        """(the design answer's content, reasoning) recorded for the request in ``language``:
+        the spec as one JSON object, as a model answers under the spec's schema."""
         if language == "zh" and self.spec_zh:
-            return self.spec_zh, self.reasoning_zh
-        return self.spec, self.reasoning
+            return json.dumps(self.spec_zh, ensure_ascii=False), self.reasoning_zh
+        return json.dumps(self.spec, ensure_ascii=False), self.reasoning
 
     def picker_entry(self, language: str = "en") -> dict[str, str]:
         return {"id": self.id, "title": self.title_in(language), "mode": self.mode,

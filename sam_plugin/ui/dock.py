@@ -40,7 +40,6 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.compilers.routing import split_capability_line
 from sam_plugin.runtime.run.phases import BUSY, STREAMING
 from sam_plugin.ui.bridge import ControllerBridge
 from sam_plugin.ui.examples_picker import select_example
@@ -55,6 +54,7 @@ from sam_plugin.ui.plain_words import (
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
+from sam_plugin.ui.spec_extras import SpecExtras
 from sam_plugin.ui.status_words import (
     event_words,
     final_words,
@@ -264,6 +264,7 @@ class SamAgentDock(QDockWidget):
         self.route_label.setObjectName("routeLabel")
         self.route_label.setWordWrap(True)
         self.route_label.hide()
+        self.spec_extras = SpecExtras(self.spec_view)  # the JSON one click away, the notes
         self.reasoning_toggle = QToolButton()
         self.reasoning_toggle.setObjectName("reasoningToggle")
         self.reasoning_toggle.setCheckable(True)
@@ -278,7 +279,9 @@ class SamAgentDock(QDockWidget):
         under_spec = QHBoxLayout()  # one row: the reasoning toggle and the operations in words
         under_spec.addWidget(self.reasoning_toggle)
         under_spec.addWidget(self.route_label, 1)
+        under_spec.addWidget(self.spec_extras.json_button)
         layout.addLayout(under_spec)
+        layout.addWidget(self.spec_extras.notes)
         layout.addWidget(self.reasoning_view, 1)
         remark_row = QHBoxLayout()
         self.remark_edit = QLineEdit()
@@ -627,6 +630,7 @@ class SamAgentDock(QDockWidget):
         """A new choice of example or target: nothing of the last run stays on screen."""
         self.spec_view.clear()
         self.spec_view.setPlaceholderText("")
+        self.spec_extras.clear()
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
         self.route_label.clear()
@@ -972,6 +976,7 @@ class SamAgentDock(QDockWidget):
             self.reset_controller()
         self.spec_view.clear()
         self.spec_view.setPlaceholderText("")
+        self.spec_extras.clear()
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
@@ -1005,12 +1010,10 @@ class SamAgentDock(QDockWidget):
             self._finish_ui(controller.result, back_in_review=False)
         return phase
 
-    def _show_spec(self, controller: Any) -> None:
-        """The spec as written, its routing line said in words under it (the raw line is the
-        tooltip; design.txt keeps it)."""
-        title = registry.get_module(self.mode()).title  # the run's mode: locked from Review on
-        body, line = split_capability_line(title, controller.spec_text)
-        self.spec_view.setPlainText(body)
+    def _show_spec(self, controller: Any, *, revised: bool = False) -> None:
+        """The spec in words (what is confirmed; its JSON one click away), the operations
+        it routes to in words under it, and its warnings and changed fields."""
+        self.spec_extras.show_spec(controller, revised=revised)
         self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
         route = getattr(controller, "route", None)
         words = operations_text(route)
@@ -1020,7 +1023,7 @@ class SamAgentDock(QDockWidget):
                                                 int(self._observed.get("node_count", 0))))
         self.route_label.setText(words)
         detail = str(getattr(route, "detail", "") or "")
-        self.route_label.setToolTip("\n".join(t for t in (line, detail) if t))
+        self.route_label.setToolTip(detail)
         self.route_label.setVisible(bool(words))
         self._fit_run_splitter()
 
@@ -1044,6 +1047,11 @@ class SamAgentDock(QDockWidget):
         if not remark:
             self.set_status(tr("Type what should change in the spec, then Ask for changes"))
             return str(controller.phase)
+        if self._answers_from_replay():
+            self.set_status(tr("Replay cannot revise a spec: it answers with its recording, "
+                               "unchanged. Confirm or Cancel, or choose a live model in "
+                               "Settings to ask for changes"))
+            return str(controller.phase)
         self._set_busy_buttons()
         previous = self.spec_view.toPlainText()
         self.spec_view.clear()
@@ -1058,7 +1066,7 @@ class SamAgentDock(QDockWidget):
         if phase != "review":
             self._finish_ui(controller.result, back_in_review=False)
             return phase
-        self._show_spec(controller)
+        self._show_spec(controller, revised=True)
         result = controller.result
         if result is not None and result.error is not None and "previous spec stands" in \
                 result.error.message:
@@ -1069,9 +1077,23 @@ class SamAgentDock(QDockWidget):
         self.result_view.set_run_dir(self._run_dir())
         self._fit_run_splitter()
         self._set_busy_buttons(review=True)
-        self.set_status(tr("Review — the spec was revised with your remark; Confirm, ask for "
-                           "more changes, or Cancel"))
+        if controller.spec_changes:
+            self.set_status(tr("Review — the spec was revised with your remark ({count} "
+                               "field(s) changed); Confirm, ask for more changes, or Cancel")
+                            .format(count=len(controller.spec_changes)))
+        else:
+            self.set_status(tr("Review — the model answered with the same spec: nothing "
+                               "changed; Confirm, ask again, or Cancel"))
         return phase
+
+    def _answers_from_replay(self) -> bool:
+        """Whether the recorded replay answers this dock (it cannot revise a spec)."""
+        if self._provider_choice is None:
+            return False
+        try:
+            return bool(getattr(self._provider_choice(), "is_replay", False))
+        except ValueError:
+            return False
 
     async def confirm(self) -> Any:
         """Collect → compile → execute once → verify; or back to Review, nothing executed."""

@@ -98,6 +98,13 @@ def remove_translator(translator: TsTranslator | None) -> None:
         app.removeTranslator(translator)
 
 
+def shown_language() -> str:
+    """``zh`` while the Chinese translation is installed, else ``en``: for words made outside
+    the translation tables (a spec step rendered in both languages). The ``.ts`` translates
+    the marker ``LANGUAGE`` to its own language code."""
+    return "zh" if tr("LANGUAGE") == "zh" else "en"
+
+
 def ui_language(locale: Any) -> str:
     """``zh`` for Chinese locales, else ``en``: the language the controller's prompts use."""
     return "zh" if locale_name(locale).lower().startswith("zh") else "en"

@@ -15,7 +15,7 @@ from typing import Any
 
 from sam_plugin.compilers.plan import label_runs
 from sam_plugin.compilers.plan_words import point
-from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.i18n import shown_language, tr
 from sam_plugin.ui.plain_words import tool_words
 
 Line = tuple[str, str]  # (kind, text); kind as Plan.lines(): destructive, warning, call, ...
@@ -46,6 +46,8 @@ def worded_lines(plan: Any) -> list[Line]:
             for t in plan.warnings]
     for call in plan.calls:
         out.append(("call", f"{call.index}. {_capital(tool_words(call.tool))}"))
+        out += [("step", "   " + step_words(step)) for step in getattr(plan, "steps", [])
+                if step.call == call.index]
         for op in call.operations:
             mark = "  " + tr("[destructive]") if op.destructive else ""
             out.append(("destructive" if op.destructive else "operation",
@@ -56,6 +58,12 @@ def worded_lines(plan: Any) -> list[Line]:
     if plan.prediction:
         out.append(("note", basis_words(plan.prediction)))
     return out
+
+
+def step_words(step: Any) -> str:
+    """``step 2 ✓ translate set S1 by (5, 0, 0)``: a call against the step it carries out."""
+    text = step.text_zh if shown_language() == "zh" and step.text_zh else step.text
+    return tr("step {number} ✓ {text}").format(number=step.step, text=text)
 
 
 # -- one operation ------------------------------------------------------------------------

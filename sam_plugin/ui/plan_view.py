@@ -18,7 +18,8 @@ from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plan_text import worded_lines
 
 LINE_COLOURS = {"destructive": "#cf222e", "warning": "#9a6700", "note": "#57606a",
-                "state": "#24292f", "call": "#24292f", "operation": "#24292f"}
+                "state": "#24292f", "call": "#24292f", "operation": "#24292f",
+                "step": "#1a7f37"}  # a call against the step it carries out
 BOLD_KINDS = frozenset({"destructive", "warning", "call"})
 RAW_LINK = "sam-agent:raw-plan"
 WORDS_LINK = "sam-agent:plan-in-words"

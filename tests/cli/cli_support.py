@@ -14,7 +14,9 @@ from typing import Any
 from sam_plugin.cli import main as cli
 from sam_plugin.compilers.evidence import SHAPES
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Route
+from sam_plugin.compilers.spec.vocabulary import CallOperation
 from sam_plugin.errors import RouteRefused
+from tests.support.fake_vocabulary import FAKE_VOCABULARY, fake_operations
 
 API_KEY = "sk-cli-SECRET-0815"
 
@@ -92,9 +94,10 @@ class StubQuadModule:
     creates_target = True
     capabilities = ("build", "audit")
     tool_names: Mapping[str, str] = {"build": "build_part", "audit": "audit_part"}
+    vocabulary = FAKE_VOCABULARY
 
     def design_prompt(self, language: str = "en") -> str:
-        return "Write a spec. End with: Planned Part capabilities: ..."
+        return "Answer with the spec as one JSON object."
 
     def collection_prompt(self, language: str = "en") -> str:
         return "Call the offered tools."
@@ -118,6 +121,16 @@ class StubQuadModule:
         return Route(
             method="capability_line", capabilities=caps, tools=[self.tool_names[c] for c in caps]
         )
+
+    def route_steps(self, capabilities: Sequence[str], target_is_empty: bool) -> Route:
+        unknown = [c for c in capabilities if c not in self.capabilities]
+        if unknown:
+            raise RouteRefused(f"unknown capabilities {unknown}; legal: build, audit")
+        caps = [c for c in self.capabilities if c in capabilities]
+        return Route(method="steps", capabilities=caps, tools=[self.tool_names[c] for c in caps])
+
+    def operations(self, fragment: Fragment) -> list[CallOperation]:
+        return fake_operations(fragment)
 
     def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
         return [

@@ -7,6 +7,7 @@ import json
 from cli_support import base_args, new_workspace, run_cli
 
 from sam_plugin.runtime.events import read_events
+from tests.support.specs import answer, step
 
 
 def test_explore_queries_then_designs_without_tools_and_changes_nothing(
@@ -16,9 +17,8 @@ def test_explore_queries_then_designs_without_tools_and_changes_nothing(
     query = {"entity": "elements", "by": "labels", "labels": [2]}
     provider_env.enqueue_reply(tool_calls=[("query_entities", json.dumps(query))])
     provider_env.enqueue_reply("Element 2 is the middle quad; nothing else is needed.")
-    provider_env.enqueue_reply(
-        "Audit the part: counts and free nodes.\nPlanned Part capabilities: audit"
-    )
+    provider_env.enqueue_reply(answer(step("audit", checks=["counts", "free_nodes"]),
+                                      summary="Audit the part: counts and free nodes."))
     provider_env.enqueue_reply(
         tool_calls=[("audit_part", json.dumps({"checks": ["counts", "free_nodes"]}))]
     )

@@ -14,9 +14,10 @@ import pytest
 from cli_support import API_KEY, base_args, new_workspace, run_cli
 
 from sam_plugin.runtime.store.scrubber import Scrubber
+from tests.support.specs import answer, step
 
-SPEC = ("Build a 60 x 100 plate in the XY plane, one QUAD patch meshed 6 x 10, with an element "
-        "set.\nPlanned Part capabilities: build")
+SPEC = answer(step("build", shape="QUAD", size=[60, 100], divisions=[6, 10]),
+              summary="Build a 60 x 100 plate, one QUAD patch meshed 6 x 10, with an element set.")
 REQUEST = "build a 60 x 100 plate meshed 6 x 10 with QUAD elements in an element set"
 
 
@@ -124,8 +125,8 @@ def test_a_key_run_in_a_workspace_set_name_is_scrubbed_from_what_is_read_back(
     part = sam.mdb.models["Model-1"].parts["Plate"]
     part.Set(name=f"left-{API_KEY[2:12]}", elements=part.elements[:1])
     sam.mdb.saveAs(str(workspace))
-    provider_env.enqueue_reply("Audit the part: counts and free nodes.\n"
-                               "Planned Part capabilities: audit")
+    provider_env.enqueue_reply(answer(step("audit", checks=["counts"]),
+                                      summary="Audit the part: counts."))
     provider_env.enqueue_reply(tool_calls=[("audit_part", '{"checks": ["counts"]}')])
     run = run_cli(base_args(workspace, tmp_path / "runs") + [
         "--request", "audit the part", "--yes", "--json"], capsys)

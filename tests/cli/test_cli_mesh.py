@@ -6,12 +6,15 @@ import json
 
 from cli_support import base_args, new_workspace, run_cli, saved_counts
 
+from tests.support.specs import ALL, answer, step
+
 
 def test_refine_then_audit(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
     provider_env.enqueue_reply(
-        "将全部单元细化一级（每个 QUAD 一分为四），然后审计网格。\n"
-        "计划 Mesh 操作类别：refine, audit",
+        answer(step("refine", ALL, mode="mesh", levels=1, text="每个 QUAD 一分为四。"),
+               step("audit", mode="mesh", text="然后审计网格。"),
+               summary="将全部单元细化一级，然后审计网格。"),
         style="deepseek",
         reasoning="The user wants one refinement level, then an audit.",
     )
@@ -36,7 +39,7 @@ def test_refine_then_audit(tmp_path, capsys, provider_env):
     assert saved_counts(out) == (9, 4)
     run_dir = tmp_path / "runs" / result["run_id"]
     route = json.loads((run_dir / "design_route.json").read_text(encoding="utf-8"))
-    assert route["method"] == "capability_line"
+    assert route["method"] == "steps"
     assert (run_dir / "mesh_audit.json").is_file()
     assert (run_dir / "provider_tool_response.2.sse").is_file()
     assert "one refinement level" not in (run_dir / "design.txt").read_text(encoding="utf-8")

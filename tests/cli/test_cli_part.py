@@ -8,6 +8,7 @@ from cli_support import base_args, new_workspace, run_cli, saved_counts
 
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.store.journal import SubmissionJournal
+from tests.support.specs import ALL, answer, step
 
 PLATE = {
     "patches": [
@@ -27,10 +28,9 @@ def args_for(tmp_path, workspace, *extra: str) -> list[str]:
 
 def test_build_a_plate_from_a_patch(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json")
-    provider_env.enqueue_reply(
-        "Build a 60 x 100 plate in the XY plane, one QUAD patch meshed 6 x 10.\n"
-        "Planned Part capabilities: build"
-    )
+    provider_env.enqueue_reply(answer(
+        step("build", shape="QUAD", size=[60, 100], divisions=[6, 10], nodes=77, elements=60),
+        summary="Build a 60 x 100 plate in the XY plane, one QUAD patch meshed 6 x 10."))
     provider_env.enqueue_reply(tool_calls=[("build_part", json.dumps(PLATE))])
     out = tmp_path / "out.sam.json"
     request = "build a 60 x 100 plate meshed 6 x 10 with QUAD elements"
@@ -50,10 +50,9 @@ def test_build_a_plate_from_a_patch(tmp_path, capsys, provider_env):
 
 def test_edit_reuses_coordinates_of_surviving_nodes(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
-    provider_env.enqueue_reply(
-        "Add one unit QUAD to the right of the existing one, sharing its edge at x = 1.\n"
-        "Planned Part capabilities: edit"
-    )
+    provider_env.enqueue_reply(answer(
+        step("add_elements", count=1, shape="QUAD"),
+        summary="Add one unit QUAD to the right of the existing one, sharing its edge at x = 1."))
     edit = {
         "nodes": [
             {"id": "a", "coordinates": [1, 0, 0]},
@@ -74,11 +73,10 @@ def test_edit_reuses_coordinates_of_surviving_nodes(tmp_path, capsys, provider_e
 
 def test_transform_repair_audit_over_three_rounds_executed_once(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
-    provider_env.enqueue_reply(
-        "Copy the quad by translating it 1 along X, then merge coincident nodes (tolerance "
-        "1e-6) and audit counts and free nodes.\n"
-        "Planned Part capabilities: transform, repair, audit"
-    )
+    provider_env.enqueue_reply(answer(
+        step("translate_copy", ALL, vector=[1, 0, 0]), step("merge_nodes", tolerance=1e-6),
+        step("audit", checks=["counts", "free_nodes"]),
+        summary="Copy the quad 1 along X, merge coincident nodes and audit."))
     provider_env.enqueue_reply(
         tool_calls=[
             (
@@ -125,7 +123,8 @@ def test_transform_repair_audit_over_three_rounds_executed_once(tmp_path, capsys
 
 def test_a_call_that_does_not_compile_returns_to_review_exit_3(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json")
-    provider_env.enqueue_reply("Build one QUAD from three nodes.\nPlanned Part capabilities: build")
+    provider_env.enqueue_reply(answer(step("build", shape="QUAD", elements=1),
+                                      summary="Build one QUAD from three nodes."))
     bad = {
         "nodes": [
             {"id": "n1", "coordinates": [0, 0, 0]},

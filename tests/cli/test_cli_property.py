@@ -6,14 +6,18 @@ import json
 
 from cli_support import base_args, new_workspace, run_cli
 
+from tests.support.specs import ALL, answer, step
+
 
 def test_define_assign_audit(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
-    provider_env.enqueue_reply(
-        "Define material Steel (E = 210000, nu = 0.3) and a shell section Shell-1 of Steel, "
-        "thickness 2; assign Shell-1 to all elements; audit the properties.\n"
-        "Planned Property capabilities: define, assign, audit"
-    )
+    provider_env.enqueue_reply(answer(
+        step("define_material", mode="property", name="Steel", E=210000, nu=0.3),
+        step("define_section", mode="property", name="Shell-1", kind="shell",
+             material="Steel", thickness=2),
+        step("assign_section", ALL, mode="property", section="Shell-1"),
+        step("audit", mode="property"),
+        summary="Steel, a 2 mm shell section Shell-1 on all elements, then an audit."))
     define = {
         "materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
         "sections": [{"name": "Shell-1", "kind": "shell", "material": "Steel", "thickness": 2}],

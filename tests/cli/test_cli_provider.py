@@ -43,7 +43,7 @@ def test_replay_runs_a_bundled_example_to_verified_without_any_provider(tmp_path
 def test_the_spec_is_printed_once_at_the_prompt(tmp_path, capsys):
     run = run_cli(_example_args(tmp_path, "plate") + ["--replay"], capsys, stdin="n\n")
     assert run.code == 3
-    first_line = example_by_id("plate").spec.splitlines()[0]
+    first_line = example_by_id("plate").spec["summary"]
     assert run.err.count(first_line) == 1
     assert run.err.count("--- proposed spec") == 1
 

@@ -10,6 +10,7 @@ from cli_support import base_args, new_workspace, run_cli, saved_counts
 
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.store.journal import SubmissionJournal
+from tests.support.specs import answer, step
 
 NODES = [
     {"id": "n1", "coordinates": [0, 0, 0]},
@@ -21,8 +22,8 @@ THREE = {"nodes": NODES[:3], "elements": [{"id": "E1", "shape": "QUAD",
                                            "node_ids": ["n1", "n2", "n3"]}]}
 FOUR = {"nodes": NODES, "elements": [{"id": "E1", "shape": "QUAD",
                                       "node_ids": ["n1", "n2", "n3", "n4"]}]}
-SPEC = "Build one unit QUAD E1 from four nodes at the unit square corners.\n" \
-       "Planned Part capabilities: build"
+SPEC = answer(step("build", shape="QUAD", nodes=4, elements=1),
+              summary="Build one unit QUAD E1 from four nodes at the unit square corners.")
 
 
 def args_for(tmp_path, workspace, *extra: str) -> list[str]:
@@ -127,10 +128,12 @@ def test_a_design_answer_with_only_its_capability_line_is_never_offered(
 ):
     workspace = new_workspace(tmp_path / "w.sam.json")
     provider_env.enqueue_reply("**Planned Part capabilities: build**")
+    provider_env.enqueue_reply("Planned Part capabilities: build")  # the one repair round
     run = run_cli(base_args(workspace, tmp_path / "runs")
                   + ["--json", "--request", "a plate"], capsys, stdin="y\n")
     assert run.code == 1, run.out + run.err
     error = run.result["error"]
     assert error["layer"] == "design"
     assert "more capable model" in error["message"] and "more specific" in error["message"]
-    assert "Confirm" not in run.err and len(provider_env.requests) == 1
+    assert "Confirm" not in run.err and len(provider_env.requests) == 2
+    assert "tools" not in provider_env.requests[1].json  # the repair is a design request

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from cli_support import base_args, run_cli
 
+from tests.support import specs
+
 DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
           "sections": [{"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2}]}
 
@@ -30,9 +32,12 @@ def _source(tmp_path, capsys, provider_env, selection=None, sizes=None):
     workspace = _plates(tmp_path / "w.sam.json",
                         sizes or {"Plate": 2, "Plate-2": 2, "Plate-3": 2, "Small": 1})
     selection = selection or {"by": "all"}
-    provider_env.enqueue_reply(
-        "Define Steel (E = 210000, nu = 0.3) and the shell section Skin of Steel, 2 thick; "
-        "assign Skin to the elements.\nPlanned Property capabilities: define, assign")
+    provider_env.enqueue_reply(specs.answer(
+        specs.step("define_material", mode="property", name="Steel", E=210000, nu=0.3),
+        specs.step("define_section", mode="property", name="Skin", kind="shell",
+                   material="Steel", thickness=2),
+        specs.step("assign_section", selection, mode="property", section="Skin"),
+        summary="Define Steel and the shell section Skin, 2 thick; assign Skin."))
     provider_env.enqueue_reply(tool_calls=[
         ("define_property", json.dumps(DEFINE)),
         ("assign_property", json.dumps({"assignments": [{"section": "Skin",
@@ -83,6 +88,21 @@ def test_yes_applies_the_run_to_each_part_saves_once_and_each_part_undoes(
                     "--runs-dir", str(runs)], capsys)
     assert back.code == 0, back.err
     assert _assigned(undone, "Plate-2") == 0 and _assigned(undone, "Plate-3") == 1
+
+
+def test_the_runs_table_marks_each_rerun_with_its_source_run(tmp_path, capsys, provider_env):
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    rerun = _rerun(tmp_path, source, workspace, "Plate-2", extra=["--yes", "--json"],
+                   capsys=capsys)
+    rerun_id = json.loads(rerun.out)["targets"][0]["run_id"]
+    listed = run_cli(["runs", "--runs-dir", str(tmp_path / "runs")], capsys)
+    rows = {line.split()[0]: line for line in listed.out.splitlines()[1:]}
+    assert rows[rerun_id].endswith(f"(rerun of {source})")
+    assert "rerun of" not in rows[source]
+    as_json = run_cli(["runs", "--runs-dir", str(tmp_path / "runs"), "--json"], capsys)
+    by_id = {s["run_id"]: s for s in json.loads(as_json.out)}
+    assert (by_id[rerun_id]["source"], by_id[rerun_id]["source_run"]) == ("rerun", source)
+    assert by_id[source]["source_run"] is None
 
 
 def test_each_plan_is_asked_and_a_declined_one_is_skipped_exit_1(tmp_path, capsys,

@@ -13,8 +13,9 @@ import pytest
 from cli_support import API_KEY, StubQuadModule, base_args, new_workspace, run_cli, saved_counts
 
 from sam_plugin.compilers import registry
+from tests.support.fake_vocabulary import fake_spec
 
-SPEC = "Add two unit QUADs at z=5 and audit.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Add two unit QUADs at z=5 and audit.")
 
 
 @pytest.fixture
@@ -127,13 +128,13 @@ def test_execution_failure_exit_1_and_nothing_saved(tmp_path, capsys, provider_e
 def test_design_refused_exit_1(tmp_path, capsys, provider_env, stub_module):
     workspace = new_workspace(tmp_path / "w.sam.json")
     provider_env.enqueue_reply("Something vague.")
+    provider_env.enqueue_reply("Still something vague.")
     run = run_cli(base_args(workspace, tmp_path / "runs") + ["--request", "q", "--json"], capsys)
     assert run.code == 1
-    assert run.result["error"] == {
-        "layer": "design",
-        "message": "no capability line; end the spec with 'Planned Part ...'",
-        "part": "unchanged",
-    }
+    error = run.result["error"]
+    assert (error["layer"], error["part"]) == ("design", "unchanged")
+    assert error["message"].startswith("the model did not write a usable spec (the answer is "
+                                       "prose, not a spec")
 
 
 def test_missing_provider_settings_is_usage_exit_2(tmp_path, capsys, monkeypatch):

@@ -19,10 +19,10 @@ from sam_plugin.compilers import registry
 from sam_plugin.demo.loopback import FakeProvider
 from sam_plugin.demo.streams import openai_stream, rechunk
 from sam_plugin.runtime.store.scrubber import Scrubber
+from tests.support.fake_vocabulary import fake_spec, fake_step
 
 SCRUBBER = Scrubber(API_KEY)
 FIRST_LINE = "Add two unit QUADs at z=5 and audit."
-CAPABILITIES = "Planned Part capabilities: build, audit"
 # key characters that may be \u-escaped anywhere in the JSON text of an event without
 # breaking it (not in literals like null/false, numbers or escapes like \n)
 ESCAPABLE = "kciSECRT-"
@@ -74,7 +74,8 @@ def test_a_key_echoed_in_the_spec_is_in_no_file_and_no_stream(
     echo,
 ):
     key = {"whole": API_KEY, "half": API_KEY[:9], "json": json.dumps(API_KEY)}[echo]
-    spec = f"{FIRST_LINE[:offset]} {key} {FIRST_LINE[offset:]}\n{CAPABILITIES}"
+    spec = fake_spec(fake_step("build", text="b"), fake_step("audit", text="a"),
+                     summary=f"{FIRST_LINE[:offset]} {key} {FIRST_LINE[offset:]}")
     design = [escaped(p, escapes) for p in openai_stream(content=spec,
                                                          fragment_size=fragment_size)]
     with FakeProvider() as fake, tempfile.TemporaryDirectory() as scratch:
@@ -100,7 +101,7 @@ def test_a_repair_after_a_call_holding_the_key_never_sends_the_call_back(
 ):
     """Issue 13: the repair round names the problem but does not echo the refused call."""
     workspace = new_workspace(tmp_path / "w.sam.json")
-    provider_env.enqueue_reply(f"{FIRST_LINE}\n{CAPABILITIES}")
+    provider_env.enqueue_reply(fake_spec("build", "audit", summary=FIRST_LINE))
     provider_env.enqueue_reply(tool_calls=[
         ("build_part", json.dumps({"quads": 2, "element_set": API_KEY[3:]})),
         ("audit_part", "{}"),
@@ -120,7 +121,7 @@ def test_a_tool_call_holding_the_key_is_refused_and_nothing_of_it_written(
     tmp_path, capsys, provider_env, stub_module
 ):
     workspace = new_workspace(tmp_path / "w.sam.json")
-    provider_env.enqueue_reply(f"{FIRST_LINE}\n{CAPABILITIES}")
+    provider_env.enqueue_reply(fake_spec("build", "audit", summary=FIRST_LINE))
     provider_env.enqueue_reply(tool_calls=[
         ("build_part", json.dumps({"quads": 2, "element_set": API_KEY[3:]})),
         ("audit_part", "{}"),

@@ -10,6 +10,8 @@ from pathlib import Path
 
 from cli_support import API_KEY, new_workspace
 
+from tests.support.specs import answer, step
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -27,9 +29,8 @@ def cli(args: list[str], env: dict[str, str], stdin: str = "") -> subprocess.Com
 
 def test_fresh_process_puts_the_stub_on_the_path_and_says_so(tmp_path, fake_provider):
     workspace = new_workspace(tmp_path / "w.sam.json")
-    fake_provider.enqueue_reply(
-        "Build a 2 x 1 plate, 2 x 1 QUADs.\nPlanned Part capabilities: build"
-    )
+    fake_provider.enqueue_reply(answer(step("build", shape="QUAD", divisions=[2, 1]),
+                                       summary="Build a 2 x 1 plate, 2 x 1 QUADs."))
     plate = {
         "patches": [
             {

@@ -11,10 +11,12 @@ from pathlib import Path
 import pytest
 from cli_support import base_args, new_workspace, run_cli, saved_counts
 
+from tests.support.specs import answer, labels, step
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "provider"))
 from test_text_tool_calls import STRAYS, WHOLE_ANSWER  # noqa: E402
 
-SPEC = "Delete element 2 and nothing else.\nPlanned Part capabilities: edit"
+SPEC = answer(step("delete_elements", labels(2)), summary="Delete element 2 and nothing else.")
 DELETE_TWO = {"delete_elements": {"by": "labels", "labels": [2]}}
 
 

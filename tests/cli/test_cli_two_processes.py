@@ -22,8 +22,9 @@ from sam_plugin.runtime.store.run_store import (
     list_runs,
 )
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
+from tests.support.fake_vocabulary import fake_spec
 
-SPEC = "Add two unit QUADs at z=5 and audit.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Add two unit QUADs at z=5 and audit.")
 RUN_ID = "20261129T080000Z-c0ffee"
 
 

@@ -7,6 +7,8 @@ import json
 
 from cli_support import base_args, new_workspace, run_cli
 
+from tests.support.specs import answer, step
+
 EDIT = {
     "nodes": [{"id": "a", "coordinates": [1, 0, 0]}, {"id": "b", "coordinates": [2, 0, 0]},
               {"id": "c", "coordinates": [2, 1, 0]}, {"id": "d", "coordinates": [1, 1, 0]}],
@@ -16,8 +18,8 @@ EDIT = {
 
 def _verified_edit(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
-    provider_env.enqueue_reply("Add one unit QUAD right of the existing one.\n"
-                               "Planned Part capabilities: edit")
+    provider_env.enqueue_reply(answer(step("add_elements", count=1, shape="QUAD"),
+                                      summary="Add one unit QUAD right of the existing one."))
     provider_env.enqueue_reply(tool_calls=[("edit_part", json.dumps(EDIT))])
     out = tmp_path / "edited.sam.json"
     args = base_args(workspace, tmp_path / "runs") + [

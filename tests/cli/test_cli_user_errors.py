@@ -8,8 +8,9 @@ from cli_support import StubQuadModule, base_args, new_workspace, run_cli, saved
 
 from sam_plugin.cli import run as cli
 from sam_plugin.compilers import registry
+from tests.support.fake_vocabulary import fake_spec
 
-SPEC = "Add two unit QUADs at z=5 and audit.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Add two unit QUADs at z=5 and audit.")
 
 
 @pytest.fixture

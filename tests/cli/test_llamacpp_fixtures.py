@@ -24,7 +24,35 @@ def test_there_are_recorded_streams():
     assert len(CASES) >= 3
 
 
-@pytest.mark.parametrize("name", CASES)
+def _content(raw: bytes) -> str:
+    from sam_plugin.runtime.provider.sse import SSEDecoder
+    from sam_plugin.runtime.provider.stream import StreamAccumulator
+
+    accumulator, decoder = StreamAccumulator(), SSEDecoder()
+    for piece in (raw[i : i + PIECE] for i in range(0, len(raw), PIECE)):
+        for event in decoder.feed(piece):
+            accumulator.handle(event)
+    assert accumulator.done
+    return accumulator.result(raw).content
+
+
+def _is_spec_answer(name: str) -> bool:
+    """Whether the case's design answer is a JSON spec (recorded under the spec IR)."""
+    from sam_plugin.compilers.spec.reading import json_object_of
+    from sam_plugin.errors import SpecRejected
+
+    try:
+        json_object_of(_content((FIXTURES / name / "1.sse").read_bytes()))
+    except SpecRejected:
+        return False
+    return True
+
+
+SPEC_CASES = [name for name in CASES if _is_spec_answer(name)]
+PROSE_CASES = [name for name in CASES if name not in SPEC_CASES]
+
+
+@pytest.mark.parametrize("name", SPEC_CASES)
 def test_a_recorded_llamacpp_run_replays_to_the_same_end(
     name, tmp_path, capsys, provider_env, monkeypatch
 ):
@@ -46,6 +74,31 @@ def test_a_recorded_llamacpp_run_replays_to_the_same_end(
     if case["status"] == "verified":
         assert run.code == 0 and result["submissions"] == 1
         assert all(check["ok"] for check in result["checks"])
+
+
+@pytest.mark.parametrize("name", PROSE_CASES)
+def test_a_recorded_prose_spec_is_never_offered_for_confirmation(
+    name, tmp_path, capsys, provider_env, monkeypatch
+):
+    """Recorded before the spec IR: the small models' prose ("Expected results: <the request
+    restated>") is not a spec. Given the same answer again in its one design repair round, the
+    run fails at design (an answer cut off at the output limit, cut again, alike);
+    nothing is collected or executed (docs/architecture.md §4)."""
+    monkeypatch.setenv("SAM_AGENT_PROFILE", "llamacpp")
+    case = _case(name)
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=case["quads"])
+    raw = (FIXTURES / name / "1.sse").read_bytes()
+    for _ in range(2):
+        provider_env.enqueue_stream([raw[i : i + PIECE] for i in range(0, len(raw), PIECE)])
+    args = base_args(workspace, tmp_path / "runs", mode=case["mode"])
+    run = run_cli(args + ["--yes", "--json", "--request", case["request"]], capsys)
+    result = run.result
+    assert (result["status"], result["error"]["layer"], run.code) == ("failed", "design", 1)
+    message = result["error"]["message"]
+    assert len(provider_env.requests) == 2  # the one design repair round, whatever the cause
+    assert "cut off again" in message or "prose, not a spec" in message
+    assert result["submissions"] == 0
+    assert all("tools" not in request.json for request in provider_env.requests)
 
 
 TOOL_STREAMS = sorted(

@@ -131,12 +131,19 @@ def test_capability_lines_are_read_in_bold_code_bullets_and_full_width(line) -> 
     assert result.capabilities == ["transform", "audit"], line
 
 
-def test_the_prompt_example_line_echoed_mid_sentence_is_not_the_specs_line() -> None:
-    from sam_plugin.compilers.part.prompts import design_prompt
+# The prose design prompt's last lines, as the runs before the spec IR answered them (prose
+# routing now reads only those run directories)
+PROSE_PROMPT = """\
+Write the spec itself first (what changes, with its numbers). Then end it with exactly one
+capability line listing the capabilities you plan, in order:
+Planned Part capabilities: <comma-separated list from build, edit, transform, repair, audit>
+(for example: "Planned Part capabilities: transform, repair, audit")."""
 
+
+def test_the_prompt_example_line_echoed_mid_sentence_is_not_the_specs_line() -> None:
     spec = ('Rotate by 90 degrees (for example: "Planned Part capabilities: transform, repair, '
             'audit").')
-    result = route(RULES, spec, False, design_prompt("en"))
+    result = route(RULES, spec, False, PROSE_PROMPT)
     assert result.method == "semantic" and result.capabilities == ["transform"]
 
 

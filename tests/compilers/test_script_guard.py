@@ -132,6 +132,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
         ScriptedProvider,
         calls,
         design,
+        fake_spec,
         policy,
         settings,
     )
@@ -143,7 +144,7 @@ def test_the_controller_says_a_refused_script_changed_nothing(tmp_path: Path) ->
     sam.mdb = sam.database.Mdb()
     try:
         provider = ScriptedProvider(
-            design("Build a plate.\nPlanned Part capabilities: build, audit"),
+            design(fake_spec("build", "audit", summary="Build a plate.")),
             calls(("build_part", {}), ("audit_part", {})))
         controller = RunController(
             runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=HostGateway(sam),

@@ -19,11 +19,18 @@ from pydantic import SecretStr
 
 from sam_plugin.compilers.evidence import Prediction, Range, Readback
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, Route, Target
+from sam_plugin.compilers.spec.vocabulary import CallOperation
 from sam_plugin.errors import CompileError, RouteRefused
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
 from sam_plugin.samops.readback import find_part, read_part
+from tests.support.fake_vocabulary import (  # noqa: F401 - re-exported for the tests here
+    FAKE_VOCABULARY,
+    fake_operations,
+    fake_spec,
+    fake_step,
+)
 
 API_KEY = "sk-test-SECRET-4711"
 TARGET = Target(model_name="Model-1", part_name="Plate")
@@ -197,11 +204,13 @@ class FakePartModule:
         "audit": "audit_part",
     }
 
+    vocabulary = FAKE_VOCABULARY
+
     def __init__(self) -> None:
         self.compiled: list[str] = []
 
     def design_prompt(self, language: str = "en") -> str:
-        return "DESIGN PROMPT: write a spec; end with 'Planned Part capabilities: ...'."
+        return "DESIGN PROMPT: answer with the spec as one JSON object."
 
     def collection_prompt(self, language: str = "en") -> str:
         return "COLLECTION PROMPT: call the offered tools."
@@ -230,6 +239,17 @@ class FakePartModule:
                 "no Part capability found in the spec; ask for build, transform, repair or audit"
             )
         return Route(method=method, capabilities=caps, tools=[self.tool_names[c] for c in caps])
+
+    def route_steps(self, capabilities: Sequence[str], target_is_empty: bool) -> Route:
+        if target_is_empty:
+            caps = ["build", *[c for c in capabilities if c == "audit"]]
+            return Route(method="empty_target", capabilities=caps,
+                         tools=[self.tool_names[c] for c in caps])
+        caps = [c for c in self.capabilities if c in capabilities]
+        return Route(method="steps", capabilities=caps, tools=[self.tool_names[c] for c in caps])
+
+    def operations(self, fragment: Fragment) -> list[CallOperation]:
+        return fake_operations(fragment)
 
     def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
         return [

@@ -17,13 +17,14 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
 
 from sam_plugin.runtime.run.controller import Phase, RunController
 
-SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Build a plate.")
 
 
 class SlowClosingProvider(ScriptedProvider):

@@ -16,6 +16,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -25,7 +26,7 @@ from sam_plugin.runtime.provider.errors import ProviderError
 from sam_plugin.runtime.provider.types import ChatResponse
 from sam_plugin.runtime.run.controller import Phase, RunController
 
-SPEC = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Build one QUAD plate.")
 GOOD = {"quads": 1}
 
 
@@ -62,7 +63,9 @@ def test_llamacpp_holds_each_round_to_the_call_and_reads_it_from_the_content(tmp
                                                           ("audit_part", "content")]
     first, build, audit = provider.requests
     assert first.tools is None and first.options.max_tokens == 1024  # design: bounded, no tools
-    assert first.options.response_format is None
+    held = first.options.response_format  # the spec held to its schema (the fake module's)
+    assert held["type"] == "json_schema" and held["json_schema"]["name"] == "spec"
+    assert held["json_schema"]["schema"]["required"] == ["summary", "steps"]
     assert build.tools is None  # the grammar holds the shape; the message says it in words
     assert '{"name": "build_part", "arguments": {...}}' in build.messages[-1]["content"]
     assert "Arguments (? marks an optional field):" in build.messages[-1]["content"]

@@ -13,6 +13,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -20,7 +21,7 @@ from controller_fakes import (
 from sam_plugin.runtime.run.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
 from sam_plugin.runtime.store.journal import SubmissionJournal
 
-SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Build a plate.")
 
 
 def make(tmp_path, provider, host=None, **kw):
@@ -112,8 +113,9 @@ def test_collection_text_never_poses_as_the_spec(tmp_path):
     )
     asyncio.run(controller.submit("x", "part", TARGET))
     asyncio.run(controller.confirm("part", TARGET))
-    assert "".join(deltas) == SPEC
-    assert controller.spec_text == SPEC
+    assert "".join(deltas) == SPEC  # the answer as it streamed, then shown in words
+    assert "Sure" not in controller.spec_text
+    assert controller.spec_text.startswith("Spec: Build a plate.\n\nSteps:")
 
 
 def test_collection_cancel_returns_cancelled_and_nothing_runs(tmp_path):
@@ -137,14 +139,14 @@ def test_a_bug_in_a_module_fails_the_run_instead_of_leaving_it_busy(tmp_path):
     provider = ScriptedProvider(design(SPEC), design(SPEC))
     controller, _ = make(tmp_path, provider)
     module = controller._module_factory("part")
-    original = module.route
-    module.route = lambda spec, empty: {}["boom"]
+    original = module.route_steps
+    module.route_steps = lambda capabilities, empty: {}["boom"]
     assert asyncio.run(controller.submit("x", "part", TARGET)) == Phase.FAILED
     assert controller.result.error.layer == "design"
     assert controller.result.error.message == (
         "internal error while designing: KeyError('boom'). Nothing was executed."
     )
-    module.route = original
+    module.route_steps = original
     assert asyncio.run(controller.submit("x", "part", TARGET)) == Phase.REVIEW
 
 

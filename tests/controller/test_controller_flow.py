@@ -17,6 +17,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -26,8 +27,8 @@ from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.run.controller import Phase, RunController
 from sam_plugin.runtime.store.run_store import list_runs
 
-SPEC_BUILD = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"
-SPEC_THREE = "Move it, merge, audit.\nPlanned Part capabilities: transform, repair, audit"
+SPEC_BUILD = fake_spec("build", "audit", summary="Build one QUAD plate.")
+SPEC_THREE = fake_spec("translate", "repair", "audit", summary="Move it, merge, audit.")
 
 ARTIFACTS = [
     "request.txt",
@@ -75,7 +76,10 @@ def test_build_and_audit_is_verified_with_every_artifact(tmp_path):
     controller.subscribe(lambda e: seen.append(e.event))
 
     assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.REVIEW
-    assert controller.spec_text == SPEC_BUILD
+    # what Review shows is the spec rendered from its data; spec.json holds the data
+    assert controller.spec_text.startswith("Spec: Build one QUAD plate.\n\nSteps:\n1. build")
+    assert json.loads((run_dir(controller) / "spec.json").read_text()) == json.loads(SPEC_BUILD)
+    assert (run_dir(controller) / "design.txt").read_text() == controller.spec_text + "\n"
     assert controller.route.tools == ["build_part", "audit_part"]
     result = asyncio.run(controller.confirm("part", TARGET))
 
@@ -218,21 +222,53 @@ def test_cancel_in_review_writes_cancelled(tmp_path):
     assert host.executions == []
 
 
-def test_route_refused_fails_at_design_with_the_advice(tmp_path):
-    provider = ScriptedProvider(design("Make it nicer somehow."))
-    controller, _, _ = make(tmp_path, provider, quads=1)
+def test_prose_gets_one_design_repair_round_then_fails_at_design_with_advice(tmp_path):
+    provider = ScriptedProvider(design("Make it nicer somehow."),
+                                design("I will make it nicer.\nPlanned Part capabilities: edit"))
+    controller, host, _ = make(tmp_path, provider, quads=1)
     assert asyncio.run(controller.submit("nicer", "part", TARGET)) == Phase.FAILED
     assert controller.result.error.layer == "design"
-    assert controller.result.error.message == (
-        "no Part capability found in the spec; ask for build, transform, repair or audit"
-    )
-    assert (run_dir(controller) / "result.json").is_file()
+    assert controller.result.error.message.startswith(
+        "the model did not write a usable spec (the answer is prose, not a spec: answer with "
+        "one JSON object")
+    assert "Try a more capable model" in controller.result.error.message
+    # the repair round is a design request too (no tools, I1) and names the problem
+    assert provider.offered == [None, None]
+    repair = provider.requests[1].messages[-1]["content"]
+    assert repair.startswith("SAM Agent cannot use this answer as a spec:\n- the answer is "
+                             "prose, not a spec")
+    assert provider.requests[1].messages[-2] == {"role": "assistant",
+                                                 "content": "Make it nicer somehow."}
     events = [r["event"] for r in read_events(run_dir(controller) / "events.jsonl")]
-    assert events[-1] == "run_failed"
+    assert events == ["server_detected", "observation_completed", "repair_requested",
+                      "run_failed"]
+    assert not (run_dir(controller) / "spec.json").exists() and host.executions == []
 
 
-def test_empty_target_routes_to_build_without_a_capability_line(tmp_path):
-    provider = ScriptedProvider(design("Make a plate of one quad."))
+def test_json_failing_the_schema_is_repaired_once_naming_the_fields(tmp_path):
+    wrong = json.dumps({"summary": "Build.", "steps": [
+        {"capability": "build", "action": "build", "values": {"quads": 0}, "text": ""}]})
+    provider = ScriptedProvider(design(f"```json\n{wrong}\n```"), design(SPEC_BUILD),
+                                calls(("build_part", {"quads": 1}), ("audit_part", {})))
+    controller, _, _ = make(tmp_path, provider)
+    assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.REVIEW
+    assert "- steps[0].values.quads: 0 is less than the minimum of 1" in \
+        provider.requests[1].messages[-1]["content"]
+    assert (run_dir(controller) / "provider_design_response.repair.sse").is_file()
+    assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
+
+
+def test_steps_the_target_cannot_take_are_a_design_problem(tmp_path):
+    # the part is empty: it can only be built, and the model is told so
+    provider = ScriptedProvider(design(fake_spec("translate")), design(fake_spec("translate")))
+    controller, _, _ = make(tmp_path, provider)
+    assert asyncio.run(controller.submit("move it", "part", TARGET)) == Phase.FAILED
+    assert ("steps: Plate is missing or empty, so it can only be built; write steps of build "
+            "(the spec plans transform)") in provider.requests[1].messages[-1]["content"]
+
+
+def test_empty_target_routes_to_build(tmp_path):
+    provider = ScriptedProvider(design(fake_spec("build")))
     controller, _, _ = make(tmp_path, provider)
     asyncio.run(controller.submit("plate", "part", TARGET))
     route = json.loads((run_dir(controller) / "design_route.json").read_text())

@@ -17,6 +17,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -27,8 +28,8 @@ from sam_plugin.runtime.run.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Ph
 from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.store.run_store import list_runs
 
-SPEC_BUILD = "Build a plate.\nPlanned Part capabilities: build, audit"
-SPEC_THREE = "Move, merge, audit.\nPlanned Part capabilities: transform, repair, audit"
+SPEC_BUILD = fake_spec("build", "audit", summary="Build a plate.")
+SPEC_THREE = fake_spec("translate", "repair", "audit", summary="Move, merge, audit.")
 
 
 def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0):
@@ -135,7 +136,7 @@ def test_i3_mode_changed_at_confirm_fails(tmp_path):
 
 
 def test_i3_part_edited_between_review_and_confirm_fails(tmp_path):
-    spec = "Move it.\nPlanned Part capabilities: transform"
+    spec = fake_spec("translate", summary="Move it.")
     controller, host, _, provider = reviewed(
         tmp_path, calls(("transform_part", {})), quads=1, spec=spec
     )

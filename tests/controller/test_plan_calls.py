@@ -12,16 +12,26 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller_fakes import TARGET, FakeHost, FakePartModule, fake_compose, policy, settings
+from controller_fakes import (
+    TARGET,
+    FakeHost,
+    FakePartModule,
+    fake_compose,
+    fake_spec,
+    fake_step,
+    policy,
+    settings,
+)
 
 from sam_plugin.errors import ControllerBusy
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.run.controller import Phase, RunController
 from tests.support.pipeline import fresh_database
+from tests.support.specs import answer, step
 
 fresh_sam = pytest.fixture(fresh_database)
-SPEC = "Build one QUAD plate and audit it.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Build one QUAD plate and audit it.")
 BUILD_AUDIT = [("build_part", {"quads": 2}), ("audit_part", {})]
 
 
@@ -68,9 +78,11 @@ def test_given_calls_stop_at_the_plan_without_a_provider_request(tmp_path):
     assert plan(controller) == Phase.PLAN
     assert provider.asked == 0
     assert controller.plan is not None and len(controller.plan.calls) == 2
-    assert controller.spec_text == SPEC and controller.route.tools == ["build_part", "audit_part"]
+    assert controller.spec_text.startswith("Spec: Build one QUAD plate and audit it.\n\nSteps:")
+    assert controller.route.tools == ["build_part", "audit_part"]
     directory = run_dir(controller)
-    assert (directory / "design.txt").read_text() == SPEC + "\n"
+    assert (directory / "design.txt").read_text() == controller.spec_text + "\n"
+    assert json.loads((directory / "spec.json").read_text()) == json.loads(SPEC)
     stored = json.loads((directory / "tool_calls.json").read_text())
     assert [(c["tool"], c["source"], json.loads(c["arguments"])) for c in stored] == [
         ("build_part", "given", {"quads": 2}), ("audit_part", "given", {})]
@@ -125,10 +137,28 @@ def test_calls_that_do_not_fit_the_route_are_rejected_before_compiling(tmp_path,
     assert provider.asked == 0
 
 
-def test_a_spec_that_routes_nowhere_is_rejected_at_design(tmp_path):
+def test_a_spec_that_is_not_one_is_rejected_at_design(tmp_path):
     controller, _ = make(tmp_path, host=FakeHost(quads=1))
     assert plan(controller, spec="Make it nicer.") == Phase.FAILED
     assert (controller.result.status, controller.result.error.layer) == ("rejected", "design")
+    assert "the given spec is not a spec of this mode: the answer is prose" in \
+        controller.result.error.message
+
+
+def test_given_calls_are_bound_to_the_given_spec(tmp_path):
+    """The same binding as for a model's calls: a call the spec does not state never runs."""
+    controller, provider = make(tmp_path)
+    spec = fake_spec(fake_step("build", quads=2), "audit", summary="Two unit QUADs.")
+    assert plan(controller, spec=spec, calls=[("build_part", {"quads": 9}), ("audit_part", {})]) \
+        == Phase.FAILED
+    result = controller.result
+    assert (result.status, result.error.layer, result.submissions) == ("rejected", "compile", 0)
+    assert ("step 1 says build 2 unit QUADs; the call builds 9 unit QUADs (quads 9, not 2)"
+            in result.error.message)
+    assert provider.asked == 0 and controller.plan is None
+    # a spec object is as good as its JSON text
+    assert plan(controller, spec=json.loads(spec), calls=[("build_part", {"quads": 2}),
+                                                          ("audit_part", {})]) == Phase.PLAN
 
 
 def test_a_run_waiting_at_its_plan_refuses_another(tmp_path):
@@ -146,7 +176,8 @@ def test_the_real_part_module_plans_and_verifies_given_calls(fresh_sam, tmp_path
                                host=HostGateway(fresh_sam), provider_factory=provider)
     phase = asyncio.run(controller.plan_calls(
         "a 2 x 1 plate", "part", TARGET, source="mcp",
-        spec="Build a 2 x 1 plate of 2 x 1 QUADs.\nPlanned Part capabilities: build",
+        spec=answer(step("build", shape="QUAD", size=[2, 1], divisions=[2, 1]),
+                    summary="Build a 2 x 1 plate of 2 x 1 QUADs."),
         calls=[("build_part", {"patches": [patch]})]))
     assert phase == Phase.PLAN, controller.result
     assert controller.plan is not None and controller.plan.after.nodes == "6"

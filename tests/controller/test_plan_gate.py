@@ -26,43 +26,20 @@ from sam_plugin.runtime.run.controller import (
     Phase,
     RunController,
 )
-from tests.support.pipeline import fresh_database
+from tests.support.pipeline import RecordingGateway, fresh_database
+from tests.support.pipeline import s1_grid as grid
+from tests.support.specs import ALL, answer, labels, named_set, step
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 fresh_sam = pytest.fixture(fresh_database)
 
-TRANSLATE_SPEC = (
-    "Translate the elements of set S1 by 5 in x.\n"
-    "Planned Part capabilities: transform\n"
-    "Expected results: 9 nodes, 4 elements (4 QUAD); selected: 1 element"
-)
-
-
-def grid(sam: Any, nx: int = 2, ny: int = 2) -> None:
-    """An nx x ny QUAD grid on z = 0 (labels row by row from 1), set S1 = element 1."""
-    from samConstants import QUAD
-
-    part = sam.mdb.models["Model-1"].Part(name="Plate")
-    nodes = [part.Node(coordinates=(float(i), float(j), 0.0))
-             for j in range(ny + 1) for i in range(nx + 1)]
-    for j in range(ny):
-        for i in range(nx):
-            a = j * (nx + 1) + i
-            part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + nx + 2], nodes[a + nx + 1]),
-                         elemShape=QUAD)
-    part.Set(name="S1", elements=part.elements.sequenceFromLabels([1]))
-
-
-class RecordingGateway(HostGateway):
-    """The stub host, recording every script it is given."""
-
-    def __init__(self, sam: Any):
-        super().__init__(sam)
-        self.scripts: list[str] = []
-
-    def execute(self, script: str, target: Target, output_dir: Path) -> Any:
-        self.scripts.append(script)
-        return super().execute(script, target, output_dir)
+TRANSLATE_SPEC = answer(
+    step("translate", named_set("S1"), vector=[5, 0, 0]),
+    summary="Translate the elements of set S1 by 5 in x.",
+    expected={"nodes": 9, "elements": 4, "shapes": {"QUAD": 4}, "selected": 1})
+COPY_UP = answer(step("translate_copy", ALL, vector=[0, 0, 10]),
+                 summary="Copy the plate 10 up in z.", expected={"nodes": 18, "elements": 8})
+DELETE_2 = answer(step("delete_elements", labels(2)), summary="Delete element 2.")
 
 
 def make(tmp_path: Path, sam: Any, provider: ScriptedProvider, plan_wait: str = "always",
@@ -142,38 +119,53 @@ def test_the_plan_says_what_moves_with_numbers_and_labels(fresh_sam, tmp_path):
     assert plan.preview is not None and plan.preview.moved == [1, 2, 3, 4]
 
 
-def test_a_spec_about_s1_with_calls_moving_everything_is_warned(fresh_sam, tmp_path):
+def test_a_spec_about_s1_with_calls_moving_everything_never_runs(fresh_sam, tmp_path):
+    """The issue: "translate set S1 by (5, 0, 0)" ran as all nodes by (0, 500, 0), with no
+    warning. Now the call contradicts the confirmed spec: a compile error, nothing runs."""
     grid(fresh_sam)
     everything = calls(("transform_part", {"operations": [{"op": "translate",
                                                            "vector": [0, 500, 0]}]}))
     controller, host = make(tmp_path, fresh_sam,
                             ScriptedProvider(design(TRANSLATE_SPEC), everything))
-    to_plan(controller)
-    assert controller.plan.warnings == [
-        "the spec expects 1 elements selected; the calls select 4 (call 1 transform_part: "
-        "translate by (0, 500, 0), all)"]
-    assert "WARNING: the spec expects 1 elements selected" in controller.plan.text()
-    result = controller.decline_plan()
-    assert (result.status, result.submissions, controller.phase) == ("cancelled", 0,
-                                                                     Phase.CANCELLED)
-    assert host.scripts == []
-    assert events(controller)[-1] == "plan_declined"
-    assert json.loads((run_dir(controller) / "result.json").read_text())["status"] == "cancelled"
+    result = to_plan(controller)
+    assert controller.phase == Phase.REVIEW and controller.plan is None
+    error = result.error
+    assert (controller.result.status, error.layer) == ("rejected", "compile")
+    assert ("step 1 says translate set S1 by (5, 0, 0); the call translates all nodes by "
+            "(0, 500, 0)") in error.message
+    assert host.scripts == [] and "plan_shown" not in events(controller)
 
 
-def test_delete_all_when_the_spec_named_one_element_is_destructive_and_warned(fresh_sam,
-                                                                             tmp_path):
+def test_delete_all_when_the_spec_named_one_element_never_runs(fresh_sam, tmp_path):
     grid(fresh_sam)
-    spec = ("Delete element 2.\nPlanned Part capabilities: edit\n"
-            "Expected results: 3 elements, 9 nodes")
+    spec = answer(step("delete_elements", labels(2)), summary="Delete element 2.",
+                  expected={"nodes": 9, "elements": 3})
     delete_all = calls(("edit_part", {"delete_elements": {"by": "all"}}))
     controller, host = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), delete_all))
+    result = to_plan(controller, "delete element 2")
+    assert (result.status, controller.phase, controller.plan) == ("rejected", Phase.REVIEW,
+                                                                  None)
+    assert "step 1 says delete element 2; the call deletes all elements" in \
+        controller.result.error.message
+    assert host.scripts == []
+
+
+def test_a_plan_warns_where_the_spec_expects_other_counts(fresh_sam, tmp_path):
+    grid(fresh_sam)
+    spec = answer(step("delete_elements", labels(2)), summary="Delete element 2.",
+                  expected={"nodes": 9, "elements": 2, "selected": 2})
+    delete = calls(("edit_part", {"delete_elements": {"by": "labels", "labels": [2]}}))
+    controller, host = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), delete))
     to_plan(controller, "delete element 2")
     plan = controller.plan
-    assert plan.destructive[0] == ("call 1 edit_part: delete elements all: 4 elements [1-4]")
-    assert "the spec expects 3 elements; the calls leave 0 elements" in plan.warnings
+    assert plan.destructive[0] == "call 1 edit_part: delete elements labels [2]: 1 element [2]"
+    assert plan.warnings == [
+        "the spec expects 2 elements; the calls leave 3 elements",
+        "the spec expects 2 selected; the calls select 1 elements (call 1 edit_part: delete "
+        "elements labels [2])"]
     lines = plan.lines()
     assert lines[0][0] == "destructive" and lines[len(plan.destructive)][0] == "warning"
+    assert ("step", "   step 1 ✓ delete element 2") in lines
     assert host.scripts == []
 
 
@@ -186,7 +178,7 @@ def test_the_destructive_policy_runs_a_harmless_plan_and_waits_for_a_destructive
     assert result is not None and result.status == "verified"
     assert "plan_approved" in events(controller)
 
-    spec = "Delete element 2.\nPlanned Part capabilities: edit"
+    spec = DELETE_2
     delete = calls(("edit_part", {"delete_elements": {"by": "labels", "labels": [2]}}))
     controller, host = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), delete),
                             plan_wait="destructive")
@@ -198,8 +190,8 @@ def test_the_destructive_policy_runs_a_harmless_plan_and_waits_for_a_destructive
 def test_a_warned_plan_waits_whatever_the_policy(fresh_sam, tmp_path, plan_wait):
     """No setting and no run option approves a plan with warnings: only a person does."""
     grid(fresh_sam)
-    spec = ("Delete element 2.\nPlanned Part capabilities: edit\n"
-            "Expected results: 3 elements, 9 nodes")
+    spec = answer(step("delete_elements", ALL), summary="Delete the elements.",
+                  expected={"nodes": 9, "elements": 3})
     delete_all = calls(("edit_part", {"delete_elements": {"by": "all"}}))
     controller, host = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), delete_all),
                             plan_wait=plan_wait)
@@ -329,8 +321,7 @@ def test_a_host_that_shifts_the_edited_nodes_fails_verification_naming_the_node(
 
 def test_a_host_that_drops_an_element_fails_verification_naming_it(fresh_sam, tmp_path):
     grid(fresh_sam)
-    spec = ("Copy the plate 10 up in z.\nPlanned Part capabilities: transform\n"
-            "Expected results: 18 nodes, 8 elements")
+    spec = COPY_UP
     copy = calls(("transform_part", {"operations": [{"op": "translate_copy",
                                                      "vector": [0, 0, 10]}]}))
     host = DroppingGateway(fresh_sam)
@@ -345,7 +336,8 @@ def test_a_host_that_drops_an_element_fails_verification_naming_it(fresh_sam, tm
 
 
 def test_a_run_that_builds_verifies_every_new_node_by_geometry(fresh_sam, tmp_path):
-    spec = "Build a 2 x 1 plate.\nPlanned Part capabilities: build\nExpected results: 6 nodes"
+    spec = answer(step("build", shape="QUAD", size=[2, 1], divisions=[2, 1]),
+                  summary="Build a 2 x 1 plate.", expected={"nodes": 6})
     patch = {"id": "P", "shape": "QUAD", "divisions": [2, 1],
              "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]]}
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
@@ -357,8 +349,10 @@ def test_a_run_that_builds_verifies_every_new_node_by_geometry(fresh_sam, tmp_pa
 
 def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
     grid(fresh_sam)
-    spec = ("Copy the plate 2 in x and merge.\nPlanned Part capabilities: transform, repair\n"
-            "Expected results: 15 nodes, 8 elements")
+    spec = answer(step("translate_copy", ALL, vector=[2, 0, 0]),
+                  step("merge_nodes", tolerance=0.01),
+                  summary="Copy the plate 2 in x and merge.",
+                  expected={"nodes": 15, "elements": 8})
     work = calls(("transform_part", {"operations": [{"op": "translate_copy",
                                                      "vector": [2, 0, 0]}]}),
                  ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.01}}))
@@ -433,7 +427,8 @@ def test_new_labels_the_host_numbers_differently_are_matched_by_geometry(fresh_s
     # while a copy of the part can only guess from the labels it sees
     part.deleteElement(elements=part.elements.sequenceFromLabels([4]))
     part.deleteNode(nodes=part.nodes.sequenceFromLabels([9]))
-    spec = "Copy the plate 10 up in z.\nPlanned Part capabilities: transform"
+    spec = answer(step("translate_copy", ALL, vector=[0, 0, 10]),
+                  summary="Copy the plate 10 up in z.")
     copy = calls(("transform_part", {"operations": [{"op": "translate_copy",
                                                      "vector": [0, 0, 10]}]}))
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy),
@@ -446,8 +441,7 @@ def test_new_labels_the_host_numbers_differently_are_matched_by_geometry(fresh_s
 
 def test_what_a_call_adds_is_a_count_and_a_box_never_a_guessed_label(fresh_sam, tmp_path):
     grid(fresh_sam)
-    spec = ("Copy the plate 10 up in z.\nPlanned Part capabilities: transform\n"
-            "Expected results: 18 nodes, 8 elements")
+    spec = COPY_UP
     copy = calls(("transform_part", {"operations": [{"op": "translate_copy",
                                                      "vector": [0, 0, 10]}]}))
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy))

@@ -15,6 +15,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -22,7 +23,7 @@ from controller_fakes import (
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.run.controller import Phase, RunController
 
-SPEC_BUILD = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"
+SPEC_BUILD = fake_spec("build", "audit", summary="Build one QUAD plate.")
 BAD = {"bad": 1, "quads": 1}
 GOOD = {"quads": 1}
 

@@ -18,6 +18,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -39,7 +40,7 @@ def _confirm(tmp_path: Path, composer) -> tuple[RunController, FakeHost]:
     runs = tmp_path / "runs"
     host = FakeHost(journal=runs / "submissions.jsonl")
     module = FakePartModule()
-    provider = ScriptedProvider(design("Build a plate.\nPlanned Part capabilities: build"),
+    provider = ScriptedProvider(design(fake_spec("build", summary="Build a plate.")),
                                 calls(("build_part", '{"quads": 1}')))
     controller = RunController(runs_dir=runs, settings=settings(), policy=policy(), host=host,
                                provider_factory=provider.factory,

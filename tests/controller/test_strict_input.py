@@ -15,6 +15,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -23,7 +24,7 @@ from sam_plugin.compilers.protocol import MAX_QUOTED_CHARS, CompileError, Diagno
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.run.controller import Phase, RunController
 
-SPEC = "Build a plate.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Build a plate.")
 
 
 def confirm_with(tmp_path, build_arguments: str, **overrides):

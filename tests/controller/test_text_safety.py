@@ -4,6 +4,7 @@ what is shown is exactly what is stored in design.txt and sent as the confirmed 
 from __future__ import annotations
 
 import asyncio
+import json
 
 from controller_fakes import (
     TARGET,
@@ -12,6 +13,8 @@ from controller_fakes import (
     ScriptedProvider,
     calls,
     design,
+    fake_spec,
+    fake_step,
     policy,
     settings,
 )
@@ -19,15 +22,19 @@ from controller_fakes import (
 from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.runtime.text_safety import visible_text
 
-HOSTILE = ("Build one plate.\x1b[2J\x1b]0;owned\x07\r\x08 Keep \u202eelements 1-4\u202c "
-           "and \u2066nodes\u2069.\x9b31m\nPlanned Part capabilities: build")
+HOSTILE_WORDS = ("Build one plate.\x1b[2J\x1b]0;owned\x07\r\x08 Keep \u202eelements 1-4\u202c "
+                 "and \u2066nodes\u2069.\x9b31m")
+# as a model writes it: control characters escaped inside the JSON strings, where no filter of
+# the raw stream can see them, and bidi characters raw
+HOSTILE = fake_spec(fake_step("build", text=HOSTILE_WORDS), summary=HOSTILE_WORDS)
+_BAD = "\u202e\u202c\u2066\u2069\x9b\x1b\r\x08\x07"
 
 
 def test_control_and_bidi_characters_are_removed_lines_and_tabs_kept():
     assert visible_text("a\tb\nc\x1b[31md\u202ee\u200ff\x7fg\x85h") == "a\tb\nc[31mdefgh"
 
 
-def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_text(tmp_path):
+def test_what_the_dock_shows_what_design_txt_stores_and_what_is_sent_are_one_text(tmp_path):
     provider = ScriptedProvider(design(HOSTILE), "unused")
     host = FakeHost()
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), policy=policy(),
@@ -40,16 +47,19 @@ def test_what_the_dock_streams_what_design_txt_stores_and_what_is_sent_are_one_t
     asyncio.run(controller.submit("a plate", "part", TARGET))
     shown = controller.spec_text
     assert not any(ord(c) < 32 and c not in "\n\t" for c in shown)
-    assert not any(c in shown for c in "\u202e\u202c\u2066\u2069\x9b\x1b\r\x08")
-    assert "".join(streamed).strip() == shown
-    stored = (controller.runs_dir / controller.run_id / "design.txt").read_text(encoding="utf-8")
-    assert stored == shown + "\n"
+    assert not any(c in shown for c in _BAD)
+    assert "Build one plate.[2J]0;owned Keep elements 1-4 and nodes.31m" in shown
+    assert not any(c in "".join(streamed) for c in _BAD)
+    folder = controller.runs_dir / controller.run_id
+    assert (folder / "design.txt").read_text(encoding="utf-8") == shown + "\n"
+    data = (folder / "spec.json").read_text(encoding="utf-8")
+    assert not any(c in json.loads(data)["summary"] for c in _BAD)
     provider.queue.clear()
     provider.queue.append(calls(("build_part", {})))
     asyncio.run(controller.confirm("part", TARGET))
     sent = provider.requests[1].messages
     assert any(shown in str(m.get("content", "")) for m in sent)
-    assert not any("\u202e" in str(m.get("content", "")) for m in sent)
+    assert not any(c in str(m.get("content", "")) for m in sent for c in _BAD)
 
 
 def test_streamed_reasoning_is_filtered_too(tmp_path):

@@ -15,6 +15,7 @@ from controller_fakes import (
     calls,
     design,
     fake_compose,
+    fake_spec,
     policy,
     settings,
 )
@@ -23,7 +24,7 @@ from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.registry import get_module
 from sam_plugin.runtime.run.controller import RunController
 
-SPEC = "Build one QUAD plate.\nPlanned Part capabilities: build, audit"
+SPEC = fake_spec("build", "audit", summary="Build one QUAD plate.")
 
 
 class CheckingModule(FakePartModule):

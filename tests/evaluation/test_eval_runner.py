@@ -11,6 +11,7 @@ import pytest
 
 from sam_plugin.cli import main as cli
 from sam_plugin.evaluation.cassette import Cassette, first_difference
+from tests.support.specs import answer, step
 
 TASK_FILE = '''
 from sam_plugin.evaluation import checks as c
@@ -28,7 +29,8 @@ def setup(mdb):
 PATCH = {"patches": [{"id": "P1", "shape": "QUAD",
                       "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]],
                       "divisions": [2, 1]}]}
-BUILD_SPEC = "Build a 2 x 1 plate, one QUAD patch meshed 2 x 1.\nPlanned Part capabilities: build"
+BUILD_SPEC = answer(step("build", shape="QUAD", size=[2, 1], divisions=[2, 1]),
+                    summary="Build a 2 x 1 plate, one QUAD patch meshed 2 x 1.")
 REFUSED_SPEC = "I cannot apply loads: that is outside what this tool can do."
 FREE_PYTHON = """```python
 from sam import mdb
@@ -65,6 +67,7 @@ def script_answers(fake, *, baseline: bool) -> None:
         if baseline:
             fake.enqueue_reply(FREE_PYTHON)
     fake.enqueue_reply(REFUSED_SPEC)
+    fake.enqueue_reply(REFUSED_SPEC)  # words again in the design repair round: nothing runs
     if baseline:
         fake.enqueue_reply("This request is outside what a script should do here.")
 
@@ -97,7 +100,7 @@ def test_live_run_scores_on_the_final_model_and_records(tmp_path, suite, fake_pr
     assert wrong["layer"] == "acceptance" and "expected {'QUAD': 3}" in wrong["message"]
     refused = tasks["c_refuse_load"]
     assert refused["accepted"] and refused["layer"] is None and refused["unchanged"]
-    assert refused["status"] == "failed" and refused["provider_rounds"] == 1
+    assert refused["status"] == "failed" and refused["provider_rounds"] == 2
     assert report["totals"]["success_rate"] == pytest.approx(2 / 3, abs=1e-3)
     assert report["totals"]["failures_per_layer"] == {"acceptance": 1}
     assert code == 0  # 0.667 >= 0.6
@@ -265,10 +268,11 @@ def test_only_stale_records_only_what_does_not_replay(tmp_path, suite, fake_prov
     fake_provider.enqueue_reply(BUILD_SPEC)  # a_build again, then c_refuse_load
     fake_provider.enqueue_reply(tool_calls=[("build_part", json.dumps(PATCH))])
     fake_provider.enqueue_reply(REFUSED_SPEC)
+    fake_provider.enqueue_reply(REFUSED_SPEC)  # the design repair round of a refusal
     code, report, err = run_eval(
         [str(suite), "--base-url", fake_provider.base_url, "--api-model", "fake-model",
          "--record", str(cassettes), "--only-stale", "--out", str(tmp_path / "again")], capsys)
-    assert posts() - served == 3  # b_wrong_count was not asked again
+    assert posts() - served == 4  # b_wrong_count was not asked again
     assert (cassettes / "b_wrong_count.pipeline.json").read_text() == kept
     tasks = {t["name"]: t for t in report["tasks"]}
     assert tasks["b_wrong_count"]["message"].endswith("(cassette kept)")

@@ -21,14 +21,16 @@ SUITE = Path(__file__).resolve().parents[2] / "eval" / "suite"
 
 def oracle_responder(tasks: list[Any]) -> Any:
     def respond(request: dict[str, Any]) -> StreamResponse:
-        user = next(m["content"] for m in reversed(request["messages"]) if m["role"] == "user")
+        # the request is in the first user turn (a design repair round adds another)
+        user = "\n".join(m["content"] for m in request["messages"] if m["role"] == "user")
         task = next(t for t in tasks if t.request in user)
-        spec_line, calls = ORACLE[task.name]
+        steps, calls = ORACLE[task.name]
         offered = [t["function"]["name"] for t in request.get("tools") or []]
         if not offered:
-            # a refusal restates nothing: the request's own operation words would route it
-            spec = f"{task.request}\n{spec_line}" if calls else spec_line
-            return StreamResponse([c.encode() for c in openai_stream(spec)])
+            # a spec of the task's steps, summarized by the request; a refusal is words
+            answer = steps if isinstance(steps, str) else json.dumps(
+                {"summary": task.request, "steps": steps}, ensure_ascii=False)
+            return StreamResponse([c.encode() for c in openai_stream(answer)])
         tool, arguments = next((name, args) for name, args in calls if name == offered[0])
         return StreamResponse([c.encode() for c in openai_stream(
             tool_calls=[(tool, json.dumps(arguments))])])

@@ -41,12 +41,12 @@ def test_route_refused() -> None:
 
 def test_design_prompt() -> None:
     prompt = MODULE.design_prompt()
-    assert 'state them in the spec (for\nexample "units: mm")' in prompt
-    assert '(for example: "Planned Mesh capabilities: refine, audit").' in prompt
-    # the spec ends with its expected results, which the plan compares with the calls
-    assert prompt.rstrip().endswith("shows every disagreement to the analyst.")
-    assert "预期结果：" in MODULE.design_prompt("zh")
-    assert "计划 Mesh 操作类别" in MODULE.design_prompt("zh")
+    # the spec as one JSON object, the mode's actions from its vocabulary, the expected counts
+    assert "Answer with the spec as ONE JSON object and nothing else" in prompt
+    assert "- refine: refine (scope required) — levels*" in prompt
+    assert '"expected" counts the whole part after the change' in prompt
+    assert "box corners" not in prompt or "model's units" in prompt
+    assert "Write the summary and every text in Chinese" in MODULE.design_prompt("zh")
 
 
 @pytest.mark.parametrize("strict", [False, True])

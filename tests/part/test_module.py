@@ -23,11 +23,12 @@ def test_identity_and_registry() -> None:
     assert list(MODULE.tool_names.values()) == TOOLS
 
 
-def test_design_prompt_asks_for_the_capability_line() -> None:
+def test_design_prompt_asks_for_the_spec_as_json() -> None:
     prompt = MODULE.design_prompt()
-    assert "Planned Part capabilities:" in prompt
-    assert "build combines with audit only" in prompt
-    assert "计划 Part 操作类别" in MODULE.design_prompt("zh")
+    assert "Answer with the spec as ONE JSON object and nothing else" in prompt
+    assert "- transform: rotate (scope required) — angle_deg*, axis*, origin" in prompt
+    assert "combines with audit only" in prompt
+    assert "Write the summary and every text in Chinese" in MODULE.design_prompt("zh")
     assert "Never write Python" in MODULE.collection_prompt()
 
 

@@ -47,14 +47,13 @@ def test_route_refused_names_the_line() -> None:
         MODULE.route("Make it nicer.", target_is_empty=False)
 
 
-def test_design_prompt_asks_for_units_and_the_capability_line() -> None:
+def test_design_prompt_asks_for_units_and_the_spec_as_json() -> None:
     prompt = MODULE.design_prompt()
-    assert "State\nthe unit system in the spec" in prompt
-    assert (
-        'Planned Property capabilities: <comma-separated list from define, assign, audit>\n'
-        '(for example: "Planned Property capabilities: define, assign, audit").') in prompt
-    assert prompt.rstrip().endswith("shows every disagreement to the analyst.")
-    assert "计划 Property 操作类别" in MODULE.design_prompt("zh")
+    assert "every number is in the model's own consistent units. Say them\nin the summary" in \
+        prompt
+    assert "Answer with the spec as ONE JSON object and nothing else" in prompt
+    assert "- define: define_material — name*, E*, nu*, density" in prompt
+    assert "Write the summary and every text in Chinese" in MODULE.design_prompt("zh")
 
 
 @pytest.mark.parametrize("strict", [False, True])

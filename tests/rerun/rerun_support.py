@@ -19,14 +19,18 @@ from sam_plugin.runtime.rerun.session import Approve, RerunSession, TargetPlan, 
 from sam_plugin.runtime.rerun.source import load_source
 from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.runtime.store.run_store import RunResult
+from tests.support import specs
 
 MODEL = "Model-1"
 DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
           "sections": [{"name": "Skin", "kind": "shell", "material": "Steel", "thickness": 2}]}
 ASSIGN_ALL = {"assignments": [{"section": "Skin", "selection": {"by": "all"}}]}
-PROPERTY_SPEC = ("Define Steel (E = 210000, nu = 0.3) and the shell section Skin of Steel, "
-                 "2 thick; assign Skin to all elements.\n"
-                 "Planned Property capabilities: define, assign")
+PROPERTY_SPEC = specs.answer(
+    specs.step("define_material", mode="property", name="Steel", E=210000, nu=0.3),
+    specs.step("define_section", mode="property", name="Skin", kind="shell", material="Steel",
+               thickness=2),
+    specs.step("assign_section", specs.ALL, mode="property", section="Skin"),
+    summary="Define Steel and the shell section Skin, 2 thick; assign Skin to all elements.")
 PROPERTY_REQUEST = "steel shell 2 thick on every element"
 
 

@@ -24,10 +24,12 @@ from sam_plugin.errors import RerunRefused
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.rerun.source import load_source
 from sam_plugin.runtime.store.undo import undo_run
+from tests.support import specs
 
 PARTS = ["Plate-2", "Plate-3", "Plate-4"]
-LABELS_SPEC = ("Assign the section Skin to elements 1-9.\n"
-               "Planned Property capabilities: assign")
+LABELS_SPEC = specs.answer(
+    specs.step("assign_section", specs.labels(*range(1, 10)), mode="property", section="Skin"),
+    summary="Assign the section Skin to elements 1-9.")
 
 
 def _assigned(sam, part: str) -> int:
@@ -213,8 +215,8 @@ def test_a_build_reruns_on_a_part_that_does_not_exist_yet(fresh_sam, tmp_path):
     patch = {"id": "P", "shape": "QUAD", "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]],
              "divisions": [2, 1]}
     source = source_run(fresh_sam, runs, "Plate", [("build_part", {"patches": [patch]})],
-                        spec="Build a 2 x 1 plate of 2 x 1 QUADs.\n"
-                             "Planned Part capabilities: build",
+                        spec=specs.answer(specs.step("build", shape="QUAD"),
+                                          summary="Build a 2 x 1 plate of 2 x 1 QUADs."),
                         request="a 2 x 1 plate", mode="part")
     summary = rerun(fresh_sam, runs, source, ["Plate-2"], approve_all()).summary
     assert summary.all_verified

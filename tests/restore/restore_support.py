@@ -24,6 +24,7 @@ from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
 from sam_plugin.runtime.run.controller import RunController
+from tests.support.pipeline import quad_grid
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
 
@@ -187,18 +188,12 @@ def plate(sam: Any, n: int = 2, *, beams: bool = False, doubled: bool = False,
           properties: bool = False) -> None:
     """An n x n QUAD plate (unit cells) in Plate; optionally an edge of BEAMs, a coincident
     second copy (for repair), and Steel with a shell and a beam section."""
-    from samConstants import BEAM, QUAD
+    from samConstants import BEAM
 
     model = sam.mdb.models["Model-1"]
     part = model.Part(name="Plate")
     for copy in range(2 if doubled else 1):
-        nodes = [part.Node(coordinates=(float(i), float(j), 0.0))
-                 for j in range(n + 1) for i in range(n + 1)]
-        for j in range(n):
-            for i in range(n):
-                a = j * (n + 1) + i
-                part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + n + 2], nodes[a + n + 1]),
-                             elemShape=QUAD)
+        nodes = quad_grid(part, n, n)
         if beams and copy == 0:
             edge = [part.Element(nodes=(nodes[i], nodes[i + 1]), elemShape=BEAM)
                     for i in range(n)]

@@ -6,6 +6,8 @@ from functools import partial
 
 from restore_support import Scenario, plate
 
+from tests.support.specs import ALL, answer, labels, named_set, step
+
 
 def _nothing(sam: object) -> None:
     """Model-1 without the target part (build creates it)."""
@@ -16,16 +18,17 @@ PATCH = {"id": "P1", "shape": "QUAD", "corners": [[0, 0, 0], [2, 0, 0], [2, 2, 0
 
 BUILD = Scenario(
     "build_part", "part", _nothing,
-    "Build a 2 x 2 plate meshed 2 x 2 with QUAD elements, all in the set Skin.\n"
-    "Planned Part capabilities: build",
+    answer(step("build", shape="QUAD", size=[2, 2], divisions=[2, 2], sets=["Skin"]),
+           summary="Build a 2 x 2 plate meshed 2 x 2 with QUAD elements, all in the set Skin."),
     [("build_part", {"patches": [PATCH], "element_sets": [{"name": "Skin",
                                                              "element_ids": ["P1"]}]})],
     "build a 2 x 2 plate meshed 2 x 2 with QUAD elements and put them in a set Skin")
 
 EDIT = Scenario(
     "edit_part", "part", plate,
-    "Add one unit QUAD right of the plate at x = 2..3, delete element 1, move node 9 to "
-    "(2, 2.5, 0).\nPlanned Part capabilities: edit",
+    answer(step("add_elements", count=1, shape="QUAD"), step("delete_elements", labels(1)),
+           step("move_nodes", labels=[9], to=[2, 2.5, 0]),
+           summary="Add one unit QUAD right of the plate, delete element 1, move node 9."),
     [("edit_part", {
         "nodes": [{"id": "a", "coordinates": [2, 0, 0]}, {"id": "b", "coordinates": [3, 0, 0]},
                   {"id": "c", "coordinates": [3, 1, 0]}, {"id": "d", "coordinates": [2, 1, 0]}],
@@ -36,8 +39,10 @@ EDIT = Scenario(
 
 TRANSFORM = Scenario(
     "transform_part", "part", plate,
-    "Translate everything by (10, 0, 0), rotate it 90 degrees about Z through the origin, "
-    "then copy it by translating 0 along Y by 5.\nPlanned Part capabilities: transform",
+    answer(step("translate", ALL, vector=[10, 0, 0]),
+           step("rotate", ALL, angle_deg=90, axis=[0, 0, 1], origin=[0, 0, 0]),
+           step("translate_copy", ALL, vector=[0, 5, 0]),
+           summary="Translate, rotate 90 degrees about Z, then copy 5 along Y."),
     [("transform_part", {"operations": [
         {"op": "translate", "vector": [10, 0, 0]},
         {"op": "rotate", "origin": [0, 0, 0], "axis": [0, 0, 1], "angle_deg": 90},
@@ -46,22 +51,28 @@ TRANSFORM = Scenario(
 
 REPAIR = Scenario(
     "repair_part", "part", partial(plate, doubled=True),
-    "Merge coincident nodes (tolerance 1e-6), delete duplicate elements and free nodes.\n"
-    "Planned Part capabilities: repair",
+    answer(step("merge_nodes", tolerance=1e-6), step("delete_duplicate_elements"),
+           step("delete_free_nodes"),
+           summary="Merge coincident nodes, delete duplicate elements and free nodes."),
     [("repair_part", {"merge_coincident_nodes": {"tolerance": 1e-6},
                       "delete_duplicate_elements": True, "delete_free_nodes": True})],
     "merge coincident nodes, delete duplicate elements and free nodes")
 
 AUDIT = Scenario(
     "audit_part", "part", plate,
-    "Audit counts and free nodes.\nPlanned Part capabilities: audit",
+    answer(step("audit", checks=["counts", "free_nodes"]),
+           summary="Audit counts and free nodes."),
     [("audit_part", {"checks": ["counts", "free_nodes"]})], "audit counts and free nodes")
 
 DEFINE = Scenario(
     "define_property", "property", plate,
-    "Define material Alu (E = 70000, nu = 0.33, density 2.7e-9), a shell section Thin of "
-    "Alu 1.5 thick and a beam section Tube of Alu with a pipe profile r = 5, t = 1.\n"
-    "Planned Property capabilities: define",
+    answer(step("define_material", mode="property", name="Alu", E=70000, nu=0.33,
+                density=2.7e-9),
+           step("define_section", mode="property", name="Thin", kind="shell", material="Alu",
+                thickness=1.5),
+           step("define_section", mode="property", name="Tube", kind="beam", material="Alu",
+                profile={"shape": "pipe", "r": 5, "t": 1}),
+           summary="Aluminium, a 1.5 shell section and a pipe beam section."),
     [("define_property", {
         "materials": [{"name": "Alu", "youngs_modulus": 70000, "poisson_ratio": 0.33,
                        "density": 2.7e-9}],
@@ -72,8 +83,11 @@ DEFINE = Scenario(
 
 ASSIGN = Scenario(
     "assign_property", "property", partial(plate, beams=True, properties=True),
-    "Assign Skin to all QUAD elements and Rail to the set Edge; orient the Edge beams with "
-    "n1 = (0, 0, 1).\nPlanned Property capabilities: assign",
+    answer(step("assign_section", {"by": "shape", "shape": "QUAD"}, mode="property",
+                section="Skin"),
+           step("assign_section", named_set("Edge"), mode="property", section="Rail"),
+           step("orient_beams", named_set("Edge"), mode="property", n1=[0, 0, 1]),
+           summary="Skin on the quads, Rail on the edge beams, n1 along Z."),
     [("assign_property", {
         "assignments": [{"section": "Skin", "selection": {"by": "shape", "shape": "QUAD"}},
                         {"section": "Rail", "selection": {"by": "set", "name": "Edge"}}],
@@ -82,22 +96,24 @@ ASSIGN = Scenario(
 
 AUDIT_PROPERTY = Scenario(
     "audit_property", "property", partial(plate, properties=True),
-    "Audit the properties.\nPlanned Property capabilities: audit",
+    answer(step("audit", mode="property"), summary="Audit the properties."),
     [("audit_property", {})], "audit the properties")
 
 REFINE = Scenario(
     "refine_mesh", "mesh", partial(plate, beams=True),
-    "Refine every element once.\nPlanned Mesh capabilities: refine",
+    answer(step("refine", ALL, mode="mesh", levels=1), summary="Refine every element once."),
     [("refine_mesh", {"selection": {"by": "all"}, "levels": 1})], "refine all elements once")
 
 AUDIT_MESH = Scenario(
     "audit_mesh", "mesh", plate,
-    "Audit the mesh.\nPlanned Mesh capabilities: audit", [("audit_mesh", {})], "audit the mesh")
+    answer(step("audit", mode="mesh"), summary="Audit the mesh."), [("audit_mesh", {})],
+    "audit the mesh")
 
 CHAIN = Scenario(
     "transform+repair+audit", "part", plate,
-    "Copy the plate by translating it 2 along X, then merge coincident nodes (tolerance 1e-6) "
-    "and audit counts and free nodes.\nPlanned Part capabilities: transform, repair, audit",
+    answer(step("translate_copy", ALL, vector=[2, 0, 0]), step("merge_nodes", tolerance=1e-6),
+           step("audit", checks=["counts", "free_nodes"]),
+           summary="Copy the plate 2 along X, merge coincident nodes and audit."),
     [("transform_part", {"operations": [{"op": "translate_copy", "vector": [2, 0, 0]}]}),
      ("repair_part", {"merge_coincident_nodes": {"tolerance": 1e-6}}),
      ("audit_part", {"checks": ["counts", "free_nodes"]})],
@@ -105,8 +121,11 @@ CHAIN = Scenario(
 
 DEFINE_ASSIGN = Scenario(
     "define+assign", "property", plate,
-    "Define material Steel (E = 210000, nu = 0.3) and a shell section Shell-1 of Steel, "
-    "thickness 2; assign Shell-1 to all elements.\nPlanned Property capabilities: define, assign",
+    answer(step("define_material", mode="property", name="Steel", E=210000, nu=0.3),
+           step("define_section", mode="property", name="Shell-1", kind="shell",
+                material="Steel", thickness=2),
+           step("assign_section", ALL, mode="property", section="Shell-1"),
+           summary="Steel shell 2 mm on everything."),
     [("define_property", {
         "materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],
         "sections": [{"name": "Shell-1", "kind": "shell", "material": "Steel",
@@ -116,8 +135,8 @@ DEFINE_ASSIGN = Scenario(
 
 TRANSFORM_REPAIR = Scenario(
     "transform+repair", "part", plate,
-    "Copy the plate by translating it 2 along X, then merge coincident nodes (tolerance "
-    "1e-6).\nPlanned Part capabilities: transform, repair",
+    answer(step("translate_copy", ALL, vector=[2, 0, 0]), step("merge_nodes", tolerance=1e-6),
+           summary="Copy the plate 2 along X and merge coincident nodes."),
     [("transform_part", {"operations": [{"op": "translate_copy", "vector": [2, 0, 0]}]}),
      ("repair_part", {"merge_coincident_nodes": {"tolerance": 1e-6}})],
     "copy the plate 2 along X and merge coincident nodes")

@@ -15,6 +15,7 @@ from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.composer import compose
 from sam_plugin.compilers.evidence import Prediction, Readback
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Target
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.host_gateway import ExecutionReceipt, HostGateway
 
 Calls = Sequence[tuple[str, Mapping[str, Any] | str]]
@@ -55,11 +56,16 @@ class Pipeline:
         self.target = target
         self.tmp_path = tmp_path
 
-    def compile(self, calls: Calls, request: str = "") -> list[Fragment]:
-        chain = CompileChain(self.module, request=request, target=self.target,
-                             start=Prediction.from_readback(self.gateway.readback(self.target)),
-                             model=self.gateway.model(self.target.model_name),
-                             part=self.gateway.part(self.target))
+    def chain(self, request: str = "", spec: Spec | None = None) -> CompileChain:
+        """A compile chain on the target as it is now (bound to ``spec`` when given)."""
+        return CompileChain(self.module, request=request, target=self.target,
+                            start=Prediction.from_readback(self.gateway.readback(self.target)),
+                            model=self.gateway.model(self.target.model_name),
+                            part=self.gateway.part(self.target), spec=spec)
+
+    def compile(self, calls: Calls, request: str = "", spec: Spec | None = None
+                ) -> list[Fragment]:
+        chain = self.chain(request, spec)
         for tool, arguments in calls:
             chain.add(tool, arguments)
         return chain.fragments
@@ -100,3 +106,38 @@ def assert_verified(outcome: Outcome) -> None:
         assert after.fingerprint == outcome.before.fingerprint
     for name in p.files:
         assert (outcome.output_dir / name).is_file(), name
+
+
+def quad_grid(part: Any, nx: int, ny: int) -> list[Any]:
+    """An nx x ny grid of unit QUADs on z = 0 in ``part`` (labels row by row); its nodes."""
+    from samConstants import QUAD
+
+    nodes = [part.Node(coordinates=(float(i), float(j), 0.0))
+             for j in range(ny + 1) for i in range(nx + 1)]
+    for j in range(ny):
+        for i in range(nx):
+            a = j * (nx + 1) + i
+            part.Element(nodes=(nodes[a], nodes[a + 1], nodes[a + nx + 2], nodes[a + nx + 1]),
+                         elemShape=QUAD)
+    return nodes
+
+
+def s1_grid(sam: Any, nx: int = 2, ny: int = 2) -> Any:
+    """Part Plate: an nx x ny QUAD grid on z = 0 (labels row by row from 1), set S1 =
+    element 1."""
+    part = sam.mdb.models["Model-1"].Part(name="Plate")
+    quad_grid(part, nx, ny)
+    part.Set(name="S1", elements=part.elements.sequenceFromLabels([1]))
+    return part
+
+
+class RecordingGateway(HostGateway):
+    """The stub host, recording every script it is given."""
+
+    def __init__(self, sam: Any):
+        super().__init__(sam)
+        self.scripts: list[str] = []
+
+    def execute(self, script: str, target: Target, output_dir: Path) -> Any:
+        self.scripts.append(script)
+        return super().execute(script, target, output_dir)

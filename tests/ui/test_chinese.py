@@ -25,8 +25,10 @@ def test_a_chinese_dock_lists_chinese_examples_and_replays_chinese_specs(
         status = run_request(dock, example.mode, example.model, example.part,
                              example.request_zh, timeout=30)
         assert status == "已校验", dock.describe_error()
-        assert dock.spec_view.toPlainText().startswith("规格：Model-1 中部件 Panel 的属性。")
-        assert "计划" not in dock.spec_view.toPlainText()  # the routing line, in words below
+        shown = dock.spec_view.toPlainText()
+        assert shown.startswith("规格：为 Panel 的全部单元定义钢材和 2 mm 壳截面并赋予。\n\n"
+                                "步骤：\n")
+        assert "1. 定义材料 Steel：E = 210000，nu = 0.3，密度 7.85e-09（定义）" in shown
         assert dock.route_label.text() == "操作：定义材料和截面, 指派截面"
         names = [row[0] for row in dock.result_view.check_rows()]
         assert "材料 Steel" in names and "截面 Shell-2mm 厚度" in names
@@ -40,7 +42,9 @@ def test_a_chinese_dock_lists_chinese_examples_and_replays_chinese_specs(
 def test_every_example_has_its_chinese_request_and_spec():
     for example in load_examples():
         assert example.title_zh and example.request_zh and example.spec_zh, example.id
-        assert any("计划" in line for line in example.spec_zh.splitlines()[-2:]), example.id
+        assert any("\u4e00" <= c <= "\u9fff" for c in example.spec_zh["summary"]), example.id
+        assert [s["action"] for s in example.spec_zh["steps"]] == \
+            [s["action"] for s in example.spec["steps"]], example.id
 
 
 def test_every_chinese_example_replays_to_verified(qtbot, replay, workspace):

@@ -42,10 +42,16 @@ def test_full_flow_streams_spec_confirms_and_verifies(qtbot, replay, dock, host_
     _submit(qtbot, dock, "plate")
     _wait_review(qtbot, dock)
     spec = dock.spec_view.toPlainText()
-    # the routing line is said in words under the spec; the raw line is the tooltip
-    assert spec.startswith("Spec: build the new part Plate") and "Planned" not in spec
+    # the spec in words, rendered from its data; the data one click away
+    assert spec.startswith("Spec: Build the new part Plate in Model-1: a flat 60 x 100 plate")
+    assert "1. build a mesh of QUAD elements, size 60 x 100, divided 6 x 10" in spec
     assert dock.route_label.text() == "Operations: build the part"
-    assert dock.route_label.toolTip().startswith("Planned Part capabilities: build")
+    assert dock.route_label.toolTip() == "the target part is missing or empty, so it is built"
+    assert dock.spec_extras.json_button.isVisibleTo(dock)
+    dock.spec_extras.json_button.click()
+    assert json.loads(dock.spec_view.toPlainText())["steps"][0]["values"]["divisions"] == [6, 10]
+    dock.spec_extras.json_button.click()
+    assert dock.spec_view.toPlainText() == spec
     assert dock.confirm_button.isEnabled() and dock.cancel_button.isEnabled()
     assert dock.status_label.text() == "Review — read the spec, then Confirm or Cancel"
 
@@ -99,7 +105,7 @@ def test_cancel_during_streaming_closes_the_stream_within_a_second(qtbot, replay
 
 def _bad_plate_call(replay) -> None:
     example = example_by_id("plate")
-    replay.enqueue_stream(openai_stream(content=example.spec))
+    replay.enqueue_stream(openai_stream(content=example.recorded("en")[0]))
     bad = {"patches": [{"id": "plate", "shape": "QUAD",
                         "corners": [[0, 0, 0], [60, 0, 0], [60, 100, 0], [0, 100, 0]],
                         "divisions": [0, 10]}]}
@@ -128,7 +134,7 @@ def test_bad_tool_call_returns_to_review_with_its_reason(qtbot, replay, dock):
 
     Path(os.environ["SAM_AGENT_SETTINGS_FILE"]).write_text('{"repair_rounds": 0}')
     example = example_by_id("plate")
-    replay.enqueue_stream(openai_stream(content=example.spec))
+    replay.enqueue_stream(openai_stream(content=example.recorded("en")[0]))
     bad = {"patches": [{"id": "plate", "shape": "QUAD",
                         "corners": [[0, 0, 0], [60, 0, 0], [60, 100, 0], [0, 100, 0]],
                         "divisions": [0, 10]}]}

@@ -10,10 +10,12 @@ from PySide6.QtGui import QColor
 from sam_plugin.demo.streams import openai_stream
 from sam_plugin.ui.plan_preview import PREVIEW_COLOURS, legend_words
 from sam_plugin.ui.plan_view import LINE_COLOURS
+from tests.support.specs import ALL, answer, labels, step
 
 TIMEOUT_MS = 20_000
-DELETE_SPEC = ("Delete element 2 of the panel.\nPlanned Part capabilities: edit\n"
-               "Expected results: 25 nodes, 15 elements")
+# a spec whose own expectation the calls do not meet: destructive, and warned
+DELETE_ALL_SPEC = answer(step("delete_elements", ALL), summary="Delete the panel's elements.",
+                         expected={"nodes": 25, "elements": 15})
 
 
 def _to_plan(qtbot, dock, replay, spec: str, *tool_calls: tuple[str, dict]) -> None:
@@ -34,7 +36,8 @@ def _panel(host_window):
 
 def test_a_destructive_plan_is_shown_marked_and_warned_and_decline_runs_nothing(
         qtbot, replay, dock, host_window):
-    _to_plan(qtbot, dock, replay, DELETE_SPEC, ("edit_part", {"delete_elements": {"by": "all"}}))
+    _to_plan(qtbot, dock, replay, DELETE_ALL_SPEC,
+             ("edit_part", {"delete_elements": {"by": "all"}}))
     status = dock.status_label.text()
     assert status.startswith("Plan: 1 operation, 1 destructive, 1 warning")
     assert status.endswith("waiting for you to execute")
@@ -60,12 +63,13 @@ def test_a_destructive_plan_is_shown_marked_and_warned_and_decline_runs_nothing(
 
 
 def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host_window):
-    spec = ("Translate the panel by 5 in x.\nPlanned Part capabilities: transform\n"
-            "Expected results: 25 nodes, 16 elements")
+    spec = answer(step("translate", ALL, vector=[5, 0, 0]),
+                  summary="Translate the panel by 5 in x.", expected={"nodes": 25, "elements": 16})
     _to_plan(qtbot, dock, replay, spec, ("transform_part", {"operations": [
         {"op": "translate", "vector": [5, 0, 0]}]}))
     assert "Plan" in dock.status_label.text()
     assert "Warning" not in dock.plan_view.toPlainText()
+    assert "step 1 ✓ translate all nodes by (5, 0, 0)" in dock.plan_view.toPlainText()
     dock.execute_button.click()
     qtbot.waitUntil(lambda: not dock.busy and str(dock.controller.phase) != "plan",
                     timeout=TIMEOUT_MS)
@@ -77,8 +81,10 @@ def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host
 
 def test_the_preview_draws_added_deleted_and_moved_in_their_colours_with_a_legend(
         qtbot, replay, dock, host_window):
-    spec = ("Delete element 1, move node 25, copy element 2 up.\n"
-            "Planned Part capabilities: edit, transform")
+    spec = answer(step("delete_elements", labels(1)),
+                  step("move_nodes", labels=[25], to=[45, 45, 0]),
+                  step("translate_copy", labels(2), vector=[0, 0, 10]),
+                  summary="Delete element 1, move node 25, copy element 2 up.")
     _to_plan(qtbot, dock, replay, spec,
              ("edit_part", {"delete_elements": {"by": "labels", "labels": [1]},
                             "move_nodes": [{"label": 25, "coordinates": [45, 45, 0]}]}),
@@ -121,10 +127,31 @@ def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_pa
     assert reopened.findChild(object, "planWaitCombo").currentData() == "destructive"
 
 
+def test_a_call_that_deletes_more_than_the_spec_says_never_reaches_the_plan(
+        qtbot, replay, dock, host_window):
+    """The spec-as-data issue, through the dock: "delete element 2 and nothing else" answered
+    with delete all. The call contradicts the confirmed spec: back to Review, nothing run."""
+    import os
+    from pathlib import Path
+
+    Path(os.environ["SAM_AGENT_SETTINGS_FILE"]).write_text('{"repair_rounds": 0}')
+    spec = answer(step("delete_elements", labels(2)), summary="Delete element 2 and nothing else.")
+    _to_plan(qtbot, dock, replay, spec, ("edit_part", {"delete_elements": {"by": "all"}}))
+    status = dock.status_label.text()
+    assert status.startswith("Review — returned"), status
+    assert dock.controller.plan is None and dock.plan_view.isHidden()
+    assert not dock.execute_button.isEnabled()
+    assert "step 1 says delete element 2; the call deletes all elements" in \
+        dock.controller.result.error.message
+    assert dock.controller.result.submissions == 0
+    assert len(_panel(host_window).elements) == 16  # nothing executed
+
+
 def test_the_dock_never_skips_a_warned_plan_whatever_the_plan_wait_setting(
         qtbot, replay, ui_env, dock, host_window):
     (ui_env / "settings.json").write_text(json.dumps({"plan_wait": "never"}))
-    _to_plan(qtbot, dock, replay, DELETE_SPEC, ("edit_part", {"delete_elements": {"by": "all"}}))
+    _to_plan(qtbot, dock, replay, DELETE_ALL_SPEC,
+             ("edit_part", {"delete_elements": {"by": "all"}}))
     assert dock.controller.policy.plan_wait == "never"
     assert dock.status_label.text().startswith("Plan: 1 operation, 1 destructive, 1 warning")
     assert dock.execute_button.isEnabled()

@@ -201,5 +201,5 @@ def test_a_deepseek_style_run_reaches_review_with_only_the_spec_in_the_box(
                     timeout=TIMEOUT_MS)
     assert seen and set(seen) == {"The model is reasoning… (expand Reasoning to follow)"}
     assert dock.spec_view.placeholderText() == ""
-    assert dock.spec_view.toPlainText().startswith("Spec: transform")
+    assert dock.spec_view.toPlainText().startswith("Spec: Copy all elements of Panel 40 along X")
     assert "The model is reasoning" not in dock.spec_view.toPlainText()

@@ -79,7 +79,7 @@ def test_settings_switches_to_a_live_provider_and_submit_uses_it(
     label = dock.provider_label.text()
     assert label.startswith("Answering: generic · typed-model (127.0.0.1:")
     assert dock.provider_label.toolTip() == "Saved in Settings…"
-    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").spec))
+    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").recorded("en")[0]))
     _review(qtbot, dock)
     chats = [r for r in fake_provider.requests if r.method == "POST"]  # besides the test's GET
     assert [r.json["model"] for r in chats] == ["typed-model"]
@@ -107,8 +107,10 @@ def test_provider_label_names_the_server_that_answered(qtbot, dock, fake_provide
     dialog.live_radio.setChecked(True)
     dialog.base_url.setText(fake_provider.base_url)
     dialog.model.setText("typed-model")
-    dialog.save()
-    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").spec))
+    dialog.save()  # tested first: the fake lists another model, so Save asks again
+    qtbot.waitUntil(lambda: dialog.save_button.text() == "Save anyway", timeout=TIMEOUT_MS)
+    dialog.save_button.click()
+    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").recorded("en")[0]))
     _review(qtbot, dock)
     qtbot.waitUntil(lambda: "llama.cpp b7" in dock.provider_label.text(), timeout=TIMEOUT_MS)
     assert dock.provider_label.text().startswith(

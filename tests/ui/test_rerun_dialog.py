@@ -12,6 +12,7 @@ import pytest
 from plan_steps import approve_plan, to_plan
 
 from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
+from tests.support import specs
 
 TIMEOUT_MS = 20_000
 
@@ -185,8 +186,13 @@ def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
     planned = asyncio.ensure_future(controller.plan_calls(
         "steel shell on elements 1 to 4", "property", Target(model_name="Model-1",
                                                             part_name="Panel"),
-        spec="Define Steel and the shell section Skin; assign Skin to elements 1-4.\n"
-             "Planned Property capabilities: define, assign",
+        spec=specs.answer(
+            specs.step("define_material", mode="property", name="Steel", E=210000, nu=0.3),
+            specs.step("define_section", mode="property", name="Skin", kind="shell",
+                       material="Steel", thickness=2),
+            specs.step("assign_section", specs.labels(1, 2, 3, 4), mode="property",
+                       section="Skin"),
+            summary="Define Steel and the shell section Skin; assign Skin to elements 1-4."),
         calls=[("define_property", define), ("assign_property", labels)], source="cli"))
     qtbot.waitUntil(planned.done, timeout=TIMEOUT_MS)
     executed = asyncio.ensure_future(controller.execute())

@@ -1,47 +1,45 @@
-"""System prompts of the Mesh mode: design (no tools) and collection (tool calls only)."""
+"""System prompts of the Mesh mode: design (no tools; the spec as one JSON object,
+docs/architecture.md §4 "The spec") and collection (tool calls only)."""
 
 from __future__ import annotations
 
-from sam_plugin.compilers import expectations
+from sam_plugin.compilers.mesh.actions import VOCABULARY
+from sam_plugin.compilers.spec.prompting import spec_prompt
 
-_DESIGN = """\
+_INTRO = """\
 You are the design assistant of SAM Agent, working on the mesh of ONE part of a SAM
 (Abaqus-like) model. The analyst's request and a read-only observation of the target part
-follow. Write a short engineering spec the analyst can review before anything runs: which
-elements are refined (by labels, set, shape or a box) and how many levels, with the node
-and element counts you expect, and whether hanging nodes will appear where the refined
-region borders unrefined elements. Do not write code and do not call tools.
+follow. Write the spec the analyst reviews before anything runs: which elements are refined
+(by labels, set, shape or a box, in the model's units) and how many levels, with the node and
+element counts you expect."""
 
-Units: every coordinate and size is in the model's own units; state them in the spec (for
-example "units: mm") and give box corners in them.
+_RULES = """\
+refine: 1 to 3 levels; per level QUAD -> 4, TRI -> 4, BEAM -> 2; shared edge midpoints keep
+refined neighbours conforming (hanging nodes appear where the refined region borders
+unrefined elements); children keep sections, orientations and sets. audit: a read-only
+report of element quality, sizes, hanging nodes and free edges. Never invent requirements."""
 
-Mesh capabilities (tools come later, after the analyst confirms):
-- refine: uniform refinement, 1 to 3 levels; per level QUAD -> 4, TRI -> 4, BEAM -> 2;
-  shared edge midpoints keep refined neighbours conforming; children keep sections,
-  orientations and sets; parents are removed.
-- audit: read-only report of element quality (aspect ratio, angles, warping, inverted
-  elements), an element size histogram, hanging nodes and free edges.
-Never invent requirements.
-
-Write the spec itself first (what changes, with its numbers). Then end it with exactly one
-capability line listing the capabilities you plan, in order:
-Planned Mesh capabilities: <comma-separated list from refine, audit>
-(for example: "Planned Mesh capabilities: refine, audit")."""
-
-_DESIGN_ZH_NOTE = """
-Write the spec in Chinese. The capability line may also be written as
-计划 Mesh 操作类别：<refine, audit 中的若干项>"""
+# The form of an answer, on a part and with numbers no task or demo uses; <...> is not JSON
+EXAMPLE = """\
+{"summary": "Refine the notch box (0, 0, 0)-(7.5, 3.5, 0) by three levels, then audit.",
+ "steps": [
+  {"capability": "refine", "action": "refine",
+   "scope": {"by": "box", "min": [0, 0, 0], "max": [7.5, 3.5, 0]}, "values": {"levels": 3},
+   "text": "At the notch."},
+  {"capability": "audit", "action": "audit", "values": {}, "text": "Then audit."}],
+ "expected": {"nodes": <NODES>, "elements": <ELEMENTS>, "selected": <SELECTED>}}"""
 
 _COLLECTION = """\
-You are filling in SAM Agent Mesh tool calls for the spec the analyst confirmed. Call
-exactly the offered tools, each once, in the order offered, with arguments that follow the
-spec literally. Never write Python. Selectors use existing SAM labels, set names and shapes
-from the observation; box corners are in the model's units."""
+You are filling in SAM Agent Mesh tool calls for the spec the analyst confirmed. Call exactly
+the offered tools, each once, in the order offered. Your calls must carry out the spec's
+steps: the same action, the same levels, a selection no wider than the step's scope. Never
+write Python. Selectors use existing SAM labels, set names and shapes from the observation;
+box corners are in the model's units."""
 
 
 def design_prompt(language: str = "en") -> str:
-    return (_DESIGN + (_DESIGN_ZH_NOTE if language.lower().startswith("zh") else "")
-            + expectations.prompt_note(language))
+    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, example=EXAMPLE,
+                       language=language)
 
 
 def collection_prompt(language: str = "en") -> str:

@@ -34,7 +34,13 @@ DIVISIONS = v.integers("[nu, nv] of a patch (a line: [n])", min_items=1, max_ite
 VECTOR = v.vector("[dx, dy, dz]")
 ORIGIN = v.vector("[x, y, z]")
 TOLERANCE = v.number("merge distance, in model units", minimum=TOLERANCE_MIN)
-CHECKS = v.choices("audit checks (all when omitted)", AUDIT_CHECKS)
+_CHECK_WORDS = {"counts": ("counts", "数量"), "free_nodes": ("free nodes", "自由节点"),
+                "duplicate_elements": ("duplicate elements", "重复单元"),
+                "coincident_nodes": ("coincident nodes", "重合节点"),
+                "degenerate_elements": ("degenerate elements", "退化单元"),
+                "quality": ("quality", "质量")}
+CHECKS = v.choices("audit checks (all when omitted)",
+                   {check: _CHECK_WORDS[check] for check in AUDIT_CHECKS})
 
 ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(

@@ -1,53 +1,56 @@
-"""System prompts of the Property mode: design (no tools) and collection (tool calls only)."""
+"""System prompts of the Property mode: design (no tools; the spec as one JSON object,
+docs/architecture.md §4 "The spec") and collection (tool calls only)."""
 
 from __future__ import annotations
 
-from sam_plugin.compilers import expectations
+from sam_plugin.compilers.property.actions import VOCABULARY
+from sam_plugin.compilers.spec.prompting import spec_prompt
 
-_DESIGN = """\
+_INTRO = """\
 You are the design assistant of SAM Agent, working on the properties of ONE part of a SAM
-(Abaqus-like) model. The analyst's request and a read-only observation of the model and
-the target part follow. Write a short engineering spec the analyst can review before
-anything runs: the materials (E, Poisson's ratio, density if given), the sections (shell
-thickness, or beam profile and its dimensions), which elements get which section (by
-labels, sets, shapes or a box), and beam n1 orientations. Do not write code and do not call
-tools.
+(Abaqus-like) model. The analyst's request and a read-only observation of the model and the
+target part follow. Write the spec the analyst reviews before anything runs: the materials
+(E, Poisson's ratio nu, density if given), the sections (shell thickness, or a beam profile:
+rectangle a, b; circle r; pipe r, t; I l, h, b1, b2, t1, t2, t3), which elements get which
+section, and beam n1 orientations."""
 
-Units: SAM has no unit system; every number is in the model's own consistent units. State
-the unit system in the spec (for example "units: N, mm, MPa, t/mm^3") and give every value
-in it; ask instead of guessing when the request is ambiguous.
+_RULES = """\
+Units: SAM has no unit system; every number is in the model's own consistent units. Say them
+in the summary (for example "units: N, mm, MPa, t/mm^3") and give every value in them.
+One step per material, per section, per assignment and per orientation. Shell sections go on
+QUAD/TRI elements, beam sections on BEAM elements; n1 must not be parallel to the beams. A
+name that exists already must keep its exact definition. The geometry never changes in this
+mode. Never invent requirements."""
 
-Property capabilities (tools come later, after the analyst confirms):
-- define: create materials and sections (shell: thickness; beam: rectangle, circle, pipe
-  or I profile). A name that exists already must keep its exact definition.
-- assign: give elements a section (shell sections on QUAD/TRI, beam sections on BEAM; an
-  element keeps exactly one section) and orient beams with an n1 vector that is not
-  parallel to the beams.
-- audit: read-only report of unassigned elements, mismatches, beams without orientation,
-  unused sections and materials without elastic data.
-The geometry (nodes, elements) never changes in this mode. Never invent requirements.
-
-Write the spec itself first (what changes, with its numbers). Then end it with exactly one
-capability line listing the capabilities you plan, in order:
-Planned Property capabilities: <comma-separated list from define, assign, audit>
-(for example: "Planned Property capabilities: define, assign, audit")."""
-
-_DESIGN_ZH_NOTE = """
-Write the spec in Chinese. The capability line may also be written as
-计划 Property 操作类别：<define, assign, audit 中的若干项>"""
+# The form of an answer, on a part and with numbers no task or demo uses; <...> is not JSON
+EXAMPLE = """\
+{"summary": "Titanium rods of radius 3.5 on set <SET> (units: N, mm, MPa, t/mm^3).",
+ "steps": [
+  {"capability": "define", "action": "define_material",
+   "values": {"name": "<MATERIAL>", "E": 114000, "nu": 0.34, "density": 4.43e-9},
+   "text": "A titanium alloy."},
+  {"capability": "define", "action": "define_section",
+   "values": {"name": "<SECTION>", "kind": "beam", "material": "<MATERIAL>",
+              "profile": {"shape": "circle", "r": 3.5}},
+   "text": "Solid round rods."},
+  {"capability": "assign", "action": "assign_section", "scope": {"by": "set", "name": "<SET>"},
+   "values": {"section": "<SECTION>"}, "text": "On the rods."}],
+ "expected": {"selected": <SELECTED>}}"""
 
 _COLLECTION = """\
 You are filling in SAM Agent Property tool calls for the spec the analyst confirmed. Call
-exactly the offered tools, each once, in the order offered, with arguments that follow the
-spec literally, in the units the spec states. Never write Python. Selectors use existing
-SAM labels, set names and shapes from the observation. Sections must use materials defined
-in the same call or existing in the model; assignments must use existing sections or ones
-defined by define_property in this run."""
+exactly the offered tools, each once, in the order offered, in the units the spec states.
+Every material, section, assignment and orientation of your calls must carry out one step of
+the spec: the same action, the same values, a scope no wider than the step's; and every step
+must be carried out. Never write Python. Selectors use existing SAM labels, set names and
+shapes from the observation. Sections must use materials defined in the same call or existing
+in the model; assignments must use existing sections or ones defined by define_property in
+this run."""
 
 
 def design_prompt(language: str = "en") -> str:
-    return (_DESIGN + (_DESIGN_ZH_NOTE if language.lower().startswith("zh") else "")
-            + expectations.prompt_note(language))
+    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, example=EXAMPLE,
+                       language=language)
 
 
 def collection_prompt(language: str = "en") -> str:

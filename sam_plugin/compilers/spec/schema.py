@@ -41,7 +41,7 @@ def schema_for(vocabulary: Vocabulary) -> dict[str, Any]:
 
 def top_schema(vocabulary: Vocabulary, step: dict[str, Any]) -> dict[str, Any]:
     """The spec object around ``step`` (the step schema, or a loose one to check the rest)."""
-    summary = {"type": "string", "maxLength": SUMMARY_MAX_CHARS,
+    summary = {"type": "string", "minLength": 1, "maxLength": SUMMARY_MAX_CHARS,
                "description": f"one sentence: what the {vocabulary.title} change does"}
     return sc.obj({
         "summary": summary,

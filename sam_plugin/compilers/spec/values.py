@@ -106,9 +106,10 @@ def choice(description: str, words: Mapping[str, tuple[str, str]]) -> ValueDef:
     return ValueDef("choice", sc.shape(tuple(words), description), choice_words=dict(words))
 
 
-def choices(description: str, order: Sequence[str]) -> ValueDef:
-    return ValueDef("choices", sc.array(sc.shape(tuple(order)), description, min_items=1),
-                    order=tuple(order))
+def choices(description: str, words: Mapping[str, tuple[str, str]]) -> ValueDef:
+    """A list of choices, held in the canonical order of ``words`` (value -> (en, zh))."""
+    return ValueDef("choices", sc.array(sc.shape(tuple(words)), description, min_items=1),
+                    order=tuple(words), choice_words=dict(words))
 
 
 def record(description: str, fields: Mapping[str, ValueDef],
@@ -218,9 +219,11 @@ def value_words(value_def: ValueDef, value: Any, language: Language) -> str:
     if kind == "choice":
         en, zh_word = value_def.choice_words.get(str(value), (str(value), str(value)))
         return zh_word if zh else en
-    if kind in ("names", "choices"):
-        return ("、" if zh else ", ").join(str(v).replace("_", " ") if kind == "choices"
-                                           else str(v) for v in value)
+    if kind == "choices":
+        said = [value_def.choice_words.get(str(v), (str(v), str(v))) for v in value]
+        return "、".join(w[1] for w in said) if zh else ", ".join(w[0] for w in said)
+    if kind == "names":
+        return ("、" if zh else ", ").join(str(v) for v in value)
     if kind == "record":
         return ", ".join(
             (f"{key} {value_words(value_def.fields[key], item, language)}"

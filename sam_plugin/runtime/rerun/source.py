@@ -1,8 +1,8 @@
 """The run a rerun repeats, read from its directory (docs/architecture.md §6 "rerun", §7).
 
 What it holds is all a rerun needs and nothing a model writes anew: the request, the mode, the
-part it changed, the confirmed spec (``spec.json``, or the words of ``design.txt`` for runs
-written before the spec IR) and the calls as they were compiled (``normalized_calls.json``).
+part it changed, the confirmed spec (``spec.json``; a run written before the spec IR is
+refused) and the calls as they were compiled (``normalized_calls.json``).
 Only a verified run qualifies (or one verified and since undone: its calls are the same).
 """
 
@@ -31,7 +31,7 @@ class RerunSource:
     mode: str
     target: Target  # the part the run changed
     request: str
-    spec: str | Spec  # the spec IR when the run kept one, else its words
+    spec: Spec  # the confirmed spec IR (spec.json)
     calls: tuple[tuple[str, dict[str, Any]], ...]  # (tool, normalized arguments)
 
     @property
@@ -76,11 +76,14 @@ def _text(run: RunDir, name: str) -> str:
     return text.strip()
 
 
-def _spec(run: RunDir, mode: str) -> str | Spec:
-    """``spec.json`` as the spec IR of ``mode``; else the words of ``design.txt``."""
+def _spec(run: RunDir, mode: str) -> Spec:
+    """``spec.json`` as the spec IR of ``mode``. A run confirmed before specs were data has
+    only words (``design.txt``), which nothing can bind its calls to (I15): refused."""
     path = run.file("spec.json")
     if not path.exists():
-        return _text(run, "design.txt")
+        raise RerunRefused(f"run {run.run_id} has no spec.json (it was confirmed as words, "
+                           "before specs were data), so its calls cannot be bound to a "
+                           "spec; ask for the change again on the other parts")
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
         return spec_from_json(document, registry.get_module(mode).vocabulary)

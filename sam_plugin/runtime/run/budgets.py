@@ -44,6 +44,11 @@ def after_cut(tokens: int, settings: ProviderSettings) -> int:
     return min(2 * tokens, 2 * ceiling)
 
 
+def after_design_cut(tokens: int) -> int:
+    """The bound of the design repair round after a spec was cut at ``tokens``."""
+    return 2 * tokens
+
+
 def lists_entities(schema: Any) -> bool:
     """Whether a schema holds a list of labels or of objects (nodes, elements, operations)."""
     if not isinstance(schema, Mapping):

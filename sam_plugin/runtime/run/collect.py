@@ -14,7 +14,7 @@ from typing import Any, NoReturn
 
 from sam_plugin.errors import CollectionViolation, ProviderError, ReturnToReview, RoundRejected
 from sam_plugin.runtime.provider.constraint import RoundShape
-from sam_plugin.runtime.run import budgets, constrained
+from sam_plugin.runtime.run import budgets, constrained, design_answer
 from sam_plugin.runtime.run.call_guard import check_calls
 from sam_plugin.runtime.run.collection import (
     CollectedCall,
@@ -135,7 +135,7 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
     messages = round_messages(
         system_prompt=module.collection_prompt(ctx.language),
         request=run.inputs.request,
-        spec=run.spec,
+        spec=design_answer.collection_spec(run.spec, run.spec_ir),
         collected=collected,
         remaining=offered,
         repair=repair,

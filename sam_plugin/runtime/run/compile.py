@@ -54,9 +54,11 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     """The fragments of every call, and the state they predict (with the audit files)."""
     assert run.before is not None
     target = run.target
+    # every call bound to the confirmed spec as it compiles (docs/architecture.md §4, I15)
     chain = CompileChain(run.inputs.module, request=run.inputs.request, target=target,
                          start=Prediction.from_readback(run.before),
-                         model=ctx.host.model(target.model_name), part=ctx.host.part(target))
+                         model=ctx.host.model(target.model_name), part=ctx.host.part(target),
+                         spec=run.spec_ir)
     while len(chain.fragments) < len(collected):
         run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
         index = len(chain.fragments)
@@ -72,6 +74,10 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
             ctx.phases.set(Phase.COMPILING, compiling_label(collected))
     run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
     run.collected = collected
+    unbound = chain.unbound()
+    if unbound:  # a step whose capability had no call: nothing runs (I15)
+        raise ReturnToReview("compile", "; ".join(c.message for c in unbound))
+    run.bound = list(chain.bound)
     files: list[str] = []
     for fragment in chain.fragments:
         files += [f for f in fragment.evidence.files if f not in files]
@@ -117,7 +123,8 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,
-                                  before=run.before, spec=run.spec, script_sha256=sha)
+                                  before=run.before, spec=run.spec_ir, script_sha256=sha,
+                                  bound=run.bound)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
     if warnings:

@@ -25,6 +25,7 @@ from typing import Any
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Route, Target
+from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import (
     ControllerBusy,
@@ -134,7 +135,23 @@ class RunController:
 
     @property
     def spec_text(self) -> str:
+        """The spec in words, as the analyst reads and confirms it (``design.txt``)."""
         return self._run.spec if self._run else ""
+
+    @property
+    def spec(self) -> Spec | None:
+        """The same spec as data (``spec.json``): what every call is bound to."""
+        return self._run.spec_ir if self._run else None
+
+    @property
+    def review_warnings(self) -> list[str]:
+        """Where the spec disagrees with the part as observed now (said before Confirm)."""
+        return list(self._run.review_warnings) if self._run else []
+
+    @property
+    def spec_changes(self) -> list[FieldChange]:
+        """The fields the last Ask for changes changed (empty: the same spec came back)."""
+        return list(self._run.spec_changes) if self._run else []
 
     @property
     def route(self) -> Route | None:
@@ -200,17 +217,20 @@ class RunController:
         remark = revision.check_remark(remark, run.spec_versions - 1, self.max_revisions)
         run.result = None  # a revision starts a new answer to the same run
         if run.spec_versions == 1:
-            revision.keep_version(run.dir, 1, run.spec)
+            revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
         with self._outcome():
             ctx.emit("revision_requested", {"version": run.spec_versions + 1, "remark": remark})
             ctx.phases.set(Phase.DESIGNING, "Designing: the model is revising the spec")
             try:
                 await design.write_spec(ctx, run, remark=remark)
             except FailRun as failure:  # the standing spec stays (design.write_spec)
+                run.spec_changes = []
                 raise ReturnToReview(failure.layer, "the revision failed, the previous spec "
                                      f"stands: {failure.message}") from None
             ctx.calls.honour_cancel()
-            ctx.phases.set(Phase.REVIEW, "Review: revised spec, waiting for your confirmation")
+            ctx.phases.set(Phase.REVIEW, "Review: revised spec, waiting for your confirmation"
+                           if run.spec_changes else "Review: the model answered with the same "
+                           "spec (nothing changed), waiting for your confirmation")
         return self.phase
 
     async def confirm(self, mode: str, target: Target, *,
@@ -238,16 +258,17 @@ class RunController:
             await self._execute_plan(run, ctx, mode, target)
         return self.result
 
-    async def plan_calls(self, request: str, mode: str, target: Target, *, spec: str | Spec,
+    async def plan_calls(self, request: str, mode: str, target: Target, *,
+                         spec: str | Spec | dict[str, Any],
                          calls: Sequence[GivenCall], source: RunSource,
                          source_run: str | None = None,
                          plan_warnings: PlanWarnings | None = None) -> Phase:
-        """A run from a confirmed ``spec`` and given tool ``calls``, with no provider request
-        at all: Observing → Compiling (the same checks, compile chain and plan builder) →
-        Plan, then the usual ``execute`` or ``decline_plan``. Calls that do not fit the
-        route, or do not compile, end the run ``rejected`` with the diagnostics (no repair
-        round: no model wrote them); the phase is then FAILED. ``spec`` is the spec IR
-        (``spec.json``, routed by its steps) or, for a rerun of an old run, its words.
+        """A run from a confirmed ``spec`` (the spec IR: a ``Spec``, its JSON text or object)
+        and given tool ``calls``, with no provider request at all: Observing → Compiling (the
+        same checks, compile chain, binding to the spec and plan builder) → Plan, then the
+        usual ``execute`` or ``decline_plan``. A spec that is not one, calls that do not fit
+        the route, do not compile or contradict the spec end the run ``rejected`` with the
+        diagnostics (no repair round: no model wrote them); the phase is then FAILED.
         ``plan_warnings`` adds the caller's warnings about the compiled calls to the plan
         (a rerun's: calls that depend on the part they were written for)."""
         start.refuse_if_busy(self.phase, "plan_calls")

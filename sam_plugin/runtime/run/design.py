@@ -1,8 +1,10 @@
 """Observing → (Exploring) → Designing: read the target, ask the model for the spec with no
-tools at all (I1), route it to capabilities (docs/architecture.md §1, §4 "The spec").
+tools at all (I1), read the answer as the spec IR and route its steps (docs/architecture.md
+§1, §4 "The spec").
 
-What the analyst sees is what is stored and sent as confirmed: the spec is the streamed
-content through the same filter as its deltas (``visible_text``).
+What the analyst sees is what is stored and sent as confirmed: the spec rendered in words
+from its data (``design.txt``, ``spec.json``), the model's words in it filtered as every
+shown text (``visible_text``).
 """
 
 from __future__ import annotations
@@ -10,25 +12,27 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Mapping
 from typing import Any
 
-from sam_plugin.compilers.protocol import Route
+from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.schema import schema_for
 from sam_plugin.errors import (
     ExplorationChangedModel,
     FailRun,
     ProviderError,
     ReturnToReview,
-    RouteRefused,
+    SpecRejected,
 )
 from sam_plugin.runtime.observe.exploration import explore
 from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observe.regions import region_index
+from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
-from sam_plugin.runtime.run import budgets, revision
+from sam_plugin.runtime.run import budgets, design_answer, revision
 from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
-from sam_plugin.runtime.run.design_check import unworthy_spec
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.state import RunState
@@ -150,109 +154,163 @@ def prompt_observation(run: RunState) -> dict[str, Any]:
 
 
 async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
-    """The design request (no tools, I1), or a revision of the spec with ``remark``; the
-    spec and its route become the run's only when every check holds. A revision that fails
-    leaves the standing spec as it was (and ``design.txt`` showing it)."""
+    """The design request (no tools, I1), or a revision with ``remark`` sent with the current
+    spec as data; the answer read as the spec (docs/architecture.md §4 "The spec"). Prose or
+    JSON that fails the schema gets one design repair round naming the problems, then the
+    run fails at design with advice. The spec and its route become the run's only when every
+    check holds; a revision that fails leaves the standing spec as it was."""
     assert run.observation is not None
     if remark:
-        messages = revision.revision_messages(run.design_messages, run.spec, remark,
+        previous = design_answer.spec_json_text(run.spec_ir) if run.spec_ir else run.spec
+        messages = revision.revision_messages(run.design_messages, previous, remark,
                                               ctx.language)
     else:
         messages = run.design_messages = _design_messages(ctx, run)
     version = run.spec_versions + 1
-    sse = ("provider_design_response.sse" if version == 1
-           else f"provider_design_response.{version}.sse")
     tokens = budgets.design_tokens(ctx.settings)
-    try:
-        response = await ctx.calls.stream(messages, None, spec=True, sse=sse,
-                                          options=RequestOptions(max_tokens=tokens))
-        if response.finish_reason == "length" and visible_text_of(response.content):
-            response = await _after_cut(ctx, messages, sse, tokens)
-    except ProviderError as error:
-        raise FailRun("provider", f"the design request failed: {error}") from None
-    spec = visible_text_of(response.content)
-    run.dir.write_text("design.txt", spec + "\n" if spec else "")
+    response = await _design_round(ctx, run, messages, _design_sse(version), tokens)
     run.spec_versions = version
-    if remark:
-        revision.keep_version(run.dir, version, spec)
-        revision.record_remark(run.dir, version, remark)
-    else:
-        run.spec = spec  # shown even when a check below refuses it
     try:
-        route = _route(run, spec, cut_off=response.finish_reason == "length")
-    except FailRun:
-        if remark:
-            run.dir.write_text("design.txt", run.spec + "\n")
-        raise
-    run.spec, run.route = spec, route
-    run.dir.write_json("design_route.json", route)
+        reading = _read_round(ctx, run, response, tokens)
+    except SpecRejected as rejected:
+        ctx.emit("repair_requested", {
+            "repair": 1, "of": design_answer.DESIGN_REPAIR_ROUNDS, "layer": "design",
+            "tool": "", "headline": rejected.problems[0], "problems": rejected.problems})
+        ctx.emit("design_delta", {"text": "", "reset": True})
+        messages = [*messages, {"role": "assistant", "content": response.content},
+                    {"role": "user",
+                     "content": design_answer.repair_message(rejected.problems, ctx.language)}]
+        bound = budgets.after_design_cut(tokens) if _cut(response) else tokens
+        response = await _design_round(ctx, run, messages, _design_sse(version, repair=True),
+                                       bound)
+        try:
+            reading = _read_round(ctx, run, response, bound)
+        except SpecRejected as again:
+            if run.spec_ir is not None:
+                _store(run)  # a revision's standing spec shows again
+            if _cut(response):
+                raise FailRun("design", "the spec was cut off again at its output limit "
+                              "(max_tokens; the setting design_max_tokens raises it); shorten "
+                              "the request") from None
+            raise FailRun("design", design_answer.failure_message(
+                again.problems, response.content)) from None
+    before = run.spec_ir
+    _adopt(run, reading)
+    run.spec_changes = []
+    if remark:
+        revision.keep_version(run.dir, version, reading.text, reading.spec)
+        if before is not None:
+            run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
+                                            ctx.language)
+        revision.record_remark(run.dir, version, remark, run.spec_changes)
     ctx.emit("design_received", {
-        "method": route.method,
-        "capabilities": route.capabilities,
-        "tools": route.tools,
-        "spec_chars": len(spec),
+        "method": reading.route.method,
+        "capabilities": reading.route.capabilities,
+        "tools": reading.route.tools,
+        "steps": len(reading.spec.steps),
+        "spec_chars": len(reading.text),
         "version": version,
+        "warnings": reading.warnings,
+        "changes": [c.as_json() for c in run.spec_changes],
         # calls answered to a tool-less design request are ignored, never collected
         "ignored_tool_calls": len(response.tool_calls),
     })
 
 
-async def _after_cut(ctx: StepContext, messages: list[dict[str, Any]], sse: str,
-                     tokens: int) -> ChatResponse:
-    """A design answer cut at its bound gets one repair round with twice the bound
-    (runtime/run/budgets.py); its answer goes to ``<sse>.repair.sse``."""
-    headline = f"the spec was cut off at its limit of {tokens} tokens (max_tokens)"
-    ctx.emit("repair_requested", {"repair": 1, "of": 1, "layer": "design", "tool": "",
-                                  "headline": headline, "diagnostic": headline})
-    note = (f"Your previous answer was cut off at its limit of {tokens} tokens before it was "
-            "complete. Write the whole spec again, shorter: only what the request asks for.")
-    again = [*messages, {"role": "user", "content": note}]
-    return await ctx.calls.stream(again, None, spec=True,
-                                  sse=sse.removesuffix(".sse") + ".repair.sse",
-                                  options=RequestOptions(max_tokens=2 * tokens))
-
-
-def given_spec(ctx: StepContext, run: RunState, spec: str | Spec) -> None:
-    """A spec the caller confirmed already (``plan_calls``): stored and routed as a written
-    one, without a design request. A spec IR is kept as ``spec.json`` (what the calls are
-    bound to) and routed by its steps' capabilities."""
+def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, Any]) -> None:
+    """A spec the caller confirmed already (``plan_calls``; the IR, its JSON, or the object):
+    read, stored and routed as a written one, without a design request."""
     if isinstance(spec, Spec):
-        run.spec_ir = spec
-        run.dir.write_json("spec.json", spec.as_json())
-        spec = _given_words(spec, run.inputs.module.title)
-    spec = visible_text_of(spec)
-    run.dir.write_text("design.txt", spec + "\n" if spec else "")
+        spec = spec.as_json()
+    content = spec if isinstance(spec, str) else json.dumps(spec, ensure_ascii=False)
     run.spec_versions = 1
-    run.spec = spec
     try:
-        run.route = _route(run, spec, cut_off=False)
-    except FailRun as refused:  # the caller's spec: nothing to go back to but the caller
-        raise ReturnToReview(refused.layer, refused.message) from None
-    run.dir.write_json("design_route.json", run.route)
-    ctx.emit("design_confirmed", {"tools": list(run.route.tools), "given": True})
+        reading = _read(ctx, run, visible_text_of(content))
+    except SpecRejected as refused:  # the caller's spec: nothing to go back to but the caller
+        raise ReturnToReview("design", "the given spec is not a spec of this mode: "
+                             + "; ".join(refused.problems)) from None
+    _adopt(run, reading)
+    ctx.emit("design_confirmed", {"tools": list(reading.route.tools), "given": True})
 
 
-def _given_words(spec: Spec, title: str) -> str:
-    """The words of a given spec IR: its summary, each step's own text, and the capability
-    line of its steps (read by the same routing rule as a written spec)."""
-    steps = [f"{n}. {step.text or step.action}" for n, step in enumerate(spec.steps, start=1)]
-    return "\n".join([spec.summary, "", *steps, "",
-                      f"Planned {title} capabilities: {', '.join(spec.capabilities())}"])
+async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
+                        sse: str, tokens: int) -> ChatResponse:
+    """One design request (no tools, I1), bounded by ``tokens`` and, where the profile takes
+    it, held to the JSON Schema its answer is read against (docs/architecture.md §6
+    "Requests"); the answer with its text made safe to show."""
+    held = spec_response_format(schema_for(run.inputs.module.vocabulary),
+                                ctx.settings.capabilities.spec_format)
+    options = RequestOptions(max_tokens=tokens, response_format=held)
+    try:
+        response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
+    except ProviderError as error:
+        raise FailRun("provider", f"the design request failed: {error}") from None
+    content = visible_text_of(response.content or "")
+    if not content:
+        raise FailRun("design", "the model returned an empty spec, so there is nothing to "
+                                f"review. {design_answer.ADVICE}")
+    return response.model_copy(update={"content": content})
 
 
-def _route(run: RunState, spec: str, *, cut_off: bool) -> Route:
+def _cut(response: ChatResponse) -> bool:
+    return response.finish_reason == "length"
+
+
+def _read_round(ctx: StepContext, run: RunState, response: ChatResponse,
+                tokens: int) -> design_answer.DesignReading:
+    """A design answer as a spec (raises SpecRejected); one cut at its bound is never read
+    as a spec, whatever it holds: it is repaired like an unreadable one, with twice the bound
+    (runtime/run/budgets.py)."""
+    if _cut(response):
+        run.dir.write_text("design.txt", response.content + "\n")
+        raise SpecRejected([f"the answer was cut off at its limit of {tokens} tokens "
+                            "(max_tokens) before the spec was complete: write it shorter, "
+                            "only what the request asks for"])
+    return _read(ctx, run, response.content)
+
+
+def _read(ctx: StepContext, run: RunState, content: str) -> design_answer.DesignReading:
+    """``content`` as a spec of the run's mode (raises SpecRejected); what the model wrote
+    stays in design.txt until a spec replaces it."""
     assert run.observation is not None
-    module = run.inputs.module
-    if cut_off and spec:
-        raise FailRun("design", "the spec was cut off again at its output limit (max_tokens; "
-                      "the setting design_max_tokens raises it); shorten the request")
-    unworthy = unworthy_spec(spec, module.title)
-    if unworthy:
-        raise FailRun("design", unworthy)
+    readback, target = run.observation.readback, run.target
     try:
-        return module.route(spec, run.observation.target_is_empty)
-    except RouteRefused as refused:
-        raise FailRun("design", str(refused)) from None
+        part = ctx.host.part(target)
+    except Exception:  # noqa: BLE001 - a host that cannot say: the review checks skip it
+        part = None
+    try:
+        return design_answer.read_answer(
+            content, run.inputs.module, target_is_empty=run.observation.target_is_empty,
+            part=part, counts={"nodes": readback.node_count,
+                               "elements": readback.element_count,
+                               "shapes": dict(readback.shape_counts),
+                               "sets": list(readback.sets)},
+            language=ctx.language, part_name=target.part_name)
+    except SpecRejected:
+        run.dir.write_text("design.txt", content + "\n")
+        raise
+
+
+def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:
+    run.spec, run.spec_ir, run.route = reading.text, reading.spec, reading.route
+    run.review_warnings = list(reading.warnings)
+    _store(run)
+
+
+def _store(run: RunState) -> None:
+    """design.txt (the words) and spec.json (the data): what is shown is what is stored,
+    confirmed and sent on."""
+    run.dir.write_text("design.txt", run.spec + "\n" if run.spec else "")
+    if run.spec_ir is not None:
+        run.dir.write_json("spec.json", run.spec_ir.as_json())
+    if run.route is not None:
+        run.dir.write_json("design_route.json", run.route)
+
+
+def _design_sse(version: int, *, repair: bool = False) -> str:
+    """provider_design_response.sse, .2.sse per revision; ``.repair`` for its repair round."""
+    stem = "provider_design_response" + ("" if version == 1 else f".{version}")
+    return stem + (".repair.sse" if repair else ".sse")
 
 
 def visible_text_of(content: str) -> str:

@@ -2,10 +2,11 @@
 over modules.
 
 The domain module describes its calls (``DomainModule.describe``); this adds the before →
-after summary, the destructive lines, and one warning per disagreement between the spec's
-own expected-results line and the prediction. Which plans wait for the analyst is the
-``plan_wait`` policy: ``always``, ``destructive`` (only a destructive or warned plan), ``never``;
-a plan with a warning waits whatever the policy (docs/architecture.md §5 "Plan").
+after summary, the destructive lines, each call against the step it carries out, and one
+warning per disagreement between the spec's own expected results and the prediction. Which
+plans wait for the analyst is the ``plan_wait`` policy: ``always``, ``destructive`` (only a
+destructive or warned plan), ``never``; a plan with a warning waits whatever the policy
+(docs/architecture.md §5 "Plan").
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
-from sam_plugin.compilers.expectations import Expectations, parse_expectations
-from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState
+from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
+from sam_plugin.compilers.spec.binding import BoundStep
+from sam_plugin.compilers.spec.ir import Expected, Spec
+from sam_plugin.compilers.spec.render import step_phrase
 from sam_plugin.runtime.config.policy import PLAN_WAITS
 
 # operations describing a shadow difference (not a selection)
@@ -30,12 +33,14 @@ def build_plan(
     ctx: CompileContext,
     prediction: Prediction,
     before: Readback,
-    spec: str,
+    spec: Spec | None,
     script_sha256: str,
+    bound: Sequence[tuple[int, BoundStep]] = (),
 ) -> tuple[Plan, PlanDetail]:
-    """The plan and the module's detail (its predicted part); CompileError propagates (I7)."""
+    """The plan and the module's detail (its predicted part); CompileError propagates (I7).
+    ``bound`` pairs each call (0-based) with the step it carries out."""
     detail = module.describe(fragments, ctx)
-    expectations = parse_expectations(spec)
+    expectations = spec.expected if spec is not None else Expected()
     after = _after_state(prediction, detail)
     plan = Plan(
         run_id=run_id,
@@ -47,11 +52,23 @@ def build_plan(
         after=after,
         destructive=_destructive(detail, before, prediction),
         warnings=[*_mismatches(expectations, prediction, detail), *detail.warnings],
-        expectations=expectations.model_dump(exclude_defaults=True),
+        expectations=expectations.as_json(),
         prediction=detail.basis,
         preview=detail.preview,
+        steps=_steps(module, spec, bound),
     )
     return plan, detail
+
+
+def _steps(module: DomainModule, spec: Spec | None,
+           bound: Sequence[tuple[int, BoundStep]]) -> list[PlanStep]:
+    if spec is None:
+        return []
+    vocabulary = module.vocabulary
+    return sorted((PlanStep(step=b.step + 1, call=call + 1, path=b.operation.path,
+                            text=step_phrase(spec.steps[b.step], vocabulary),
+                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh"))
+                   for call, b in bound), key=lambda s: (s.call, s.step))
 
 
 def plan_waits(plan: Plan, policy: str) -> bool:
@@ -107,7 +124,7 @@ def _destructive(detail: PlanDetail, before: Readback, prediction: Prediction) -
     return lines
 
 
-def _mismatches(expect: Expectations, prediction: Prediction, detail: PlanDetail) -> list[str]:
+def _mismatches(expect: Expected, prediction: Prediction, detail: PlanDetail) -> list[str]:
     if expect.empty:
         return []
     found = []
@@ -116,21 +133,24 @@ def _mismatches(expect: Expectations, prediction: Prediction, detail: PlanDetail
         if wanted is not None and not predicted.contains(wanted):
             found.append(_differs(f"{wanted} {noun}", predicted, noun))
     for shape, wanted in expect.shapes.items():
-        predicted = prediction.shape_counts.get(shape)  # type: ignore[call-overload]  # a str key
-        if predicted is not None and not predicted.contains(wanted):
-            found.append(_differs(f"{wanted} {shape} elements", predicted, f"{shape} elements"))
+        shape_count = prediction.shape_counts.get(shape)
+        if shape_count is not None and not shape_count.contains(wanted):
+            found.append(_differs(f"{wanted} {shape} elements", shape_count,
+                                  f"{shape} elements"))
     for name in expect.sets:
         if name not in prediction.sets_present:
             sets = ", ".join(prediction.sets_present) or "none"
             found.append(f"the spec expects a set {name}; the calls leave no set {name} "
                          f"(sets after: {sets})")
-    for kind, wanted in expect.selected.items():
-        counts = [(call, op, t.count) for call in detail.calls for op in call.operations
-                  if op.text not in _CHANGE_WORDS for t in op.touched if t.kind == kind]
-        if counts and all(count != wanted for _, _, count in counts):
-            call, op, count = counts[0]
-            found.append(f"the spec expects {wanted} {kind} selected; the calls select {count} "
-                         f"(call {call.index} {call.tool}: {op.text})")
+    if expect.selected is not None:
+        wanted = expect.selected
+        counts = [(call, op, t) for call in detail.calls for op in call.operations
+                  if op.text not in _CHANGE_WORDS for t in op.touched]
+        if counts and all(t.count != wanted for _, _, t in counts):
+            call, op, touched = counts[0]
+            found.append(f"the spec expects {wanted} selected; the calls select "
+                         f"{touched.count} {touched.kind} (call {call.index} {call.tool}: "
+                         f"{op.text})")
     return found
 
 

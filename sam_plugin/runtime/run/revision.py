@@ -1,8 +1,10 @@
 """Ask for changes: the design round again with the analyst's remark and the previous spec.
 
-Still a design request (no ``tools``, I1). Every version of the spec is kept in the run
-directory: ``design.1.txt`` (the first), ``design.2.txt``, …; ``design.txt`` is always the
-current one (the one Confirm uses), and ``revisions.json`` lists the remarks.
+Still a design request (no ``tools``, I1); it sends the remark with the current spec (as
+data). Every version of the spec is kept in the run directory: ``design.1.txt`` and
+``spec.1.json`` (the first), ``design.2.txt``/``spec.2.json``, …; ``design.txt`` and
+``spec.json`` are always the current one (the one Confirm uses), and ``revisions.json`` lists
+the remarks with the fields each version changed.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from sam_plugin.compilers.spec.diff import FieldChange
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import RevisionRefused
 from sam_plugin.runtime.store.run_store import RunDir
 
@@ -21,10 +25,10 @@ REVISIONS_FILE = "revisions.json"
 
 _REVISE = {
     "en": ("The analyst read your spec and asks for changes:\n{remark}\n\n"
-           "Write the whole spec again with these changes (same format, ending with the "
-           "capability line). Change nothing else."),
+           "Answer with the whole spec again, as one JSON object of the same schema, with "
+           "these changes. Change nothing else."),
     "zh": ("分析人员阅读了你的规格并要求修改：\n{remark}\n\n"
-           "请按这些修改重写完整的规格（格式相同，以操作类别行结尾），其他内容不要改动。"),
+           "请按这些修改重新给出完整的规格：一个相同模式的 JSON 对象，其他内容不要改动。"),
 }
 
 
@@ -41,23 +45,28 @@ def check_remark(remark: str, used: int, bound: int) -> str:
 
 def revision_messages(design_messages: list[dict[str, Any]], previous_spec: str, remark: str,
                       language: str) -> list[dict[str, Any]]:
-    """The first design request, the spec the model wrote, and the remark."""
+    """The first design request, the current spec (its JSON), and the remark."""
     template = _REVISE.get(language, _REVISE["en"])
     return [*design_messages, {"role": "assistant", "content": previous_spec},
             {"role": "user", "content": template.format(remark=remark)}]
 
 
-def keep_version(run_dir: RunDir, version: int, spec: str) -> None:
-    """``design.<version>.txt`` holds that version of the spec."""
+def keep_version(run_dir: RunDir, version: int, spec: str, data: Spec | None = None) -> None:
+    """``design.<version>.txt`` (and ``spec.<version>.json``) hold that version of the spec."""
     run_dir.write_text(f"design.{version}.txt", spec + "\n" if spec else "")
+    if data is not None:
+        run_dir.write_json(f"spec.{version}.json", data.as_json())
 
 
-def record_remark(run_dir: RunDir, version: int, remark: str) -> None:
-    """Append ``{version, remark}`` (the remark that produced ``version``) to revisions.json."""
+def record_remark(run_dir: RunDir, version: int, remark: str,
+                  changes: list[FieldChange] | None = None) -> None:
+    """Append ``{version, remark, changes}`` (the remark that produced ``version`` and the
+    fields it changed) to revisions.json."""
     path = run_dir.file(REVISIONS_FILE)
     try:
         entries = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
     except ValueError:
         entries = []
-    entries.append({"version": version, "remark": remark})
+    entries.append({"version": version, "remark": remark,
+                    "changes": [c.as_json() for c in changes or []]})
     run_dir.write_json(REVISIONS_FILE, entries)

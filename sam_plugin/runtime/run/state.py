@@ -14,6 +14,8 @@ from typing import Any
 from sam_plugin.compilers.evidence import Prediction, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail
 from sam_plugin.compilers.protocol import DomainModule, Route, Target
+from sam_plugin.compilers.spec.binding import BoundStep
+from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.region_schema import RegionIndex
@@ -52,8 +54,10 @@ class RunState:
     exploration: str = ""
     # Designing, Review
     design_messages: list[dict[str, Any]] = field(default_factory=list)
-    spec: str = ""
-    spec_ir: Spec | None = None  # a given spec as data (spec.json): what the calls carry out
+    spec: str = ""  # the spec in words (its rendering): shown, confirmed, design.txt
+    spec_ir: Spec | None = None  # the same spec as data: spec.json, what calls are bound to
+    review_warnings: list[str] = field(default_factory=list)  # where it disagrees, now
+    spec_changes: list[FieldChange] = field(default_factory=list)  # the last revision's
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
     route: Route | None = None
     invalidated: str | None = None  # the dock's mode or target changed meanwhile
@@ -65,6 +69,7 @@ class RunState:
     repairs: RepairBudget = field(default_factory=lambda: RepairBudget(0))
     dropped: set[str] = field(default_factory=set)  # tools whose constraint the server broke
     # Compiling, Plan
+    bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
     script: str = ""
     script_sha256: str | None = None
     key: str | None = None  # the idempotency key (journal)

@@ -288,6 +288,9 @@ class RunSummary(BaseModel):
     part: str = ""
     # an ``unknown`` run the analyst has looked at (``sam-agent runs --ack``, History)
     acknowledged: bool = False
+    # how the run's calls came (result.json's ``source``) and, for a rerun, the run they came from
+    source: RunSource | None = None
+    source_run: str | None = None
 
 
 def acknowledge_unknown_run(runs_dir: Path, run_id: str) -> bool:
@@ -350,9 +353,12 @@ def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
     except ValueError:
         result = None
     model = part = ""
+    source: RunSource | None = None
+    source_run: str | None = None
     if result is not None:
         status, module = result.status, result.module
         model, part = result.target.model_name, result.target.part_name
+        source, source_run = result.source, result.source_run
         module = module or str(_observed(run).get("mode", ""))
     else:  # no result yet: the observation says what the run was about
         status = "unknown" if run.run_id in unknown else "incomplete"
@@ -369,6 +375,8 @@ def _summarize(run: RunDir, unknown: set[str]) -> RunSummary:
         started=run_started(run.run_id),
         model=model,
         part=part,
+        source=source,
+        source_run=source_run,
     )
 
 

@@ -1268,6 +1268,42 @@ run {run_id}, started {started} (UTC)</source>
         <translation>{count} 个集合</translation>
     </message>
     <message>
+        <source>JSON</source>
+        <translation>JSON</translation>
+    </message>
+    <message>
+        <source>Words</source>
+        <translation>文字</translation>
+    </message>
+    <message>
+        <source>Show the spec as data (spec.json), exactly as confirmed; click again for the words</source>
+        <translation>以数据形式（spec.json）显示规格，与确认的内容完全一致；再点一次显示文字</translation>
+    </message>
+    <message>
+        <source>Warning: {warning}</source>
+        <translation>警告：{warning}</translation>
+    </message>
+    <message>
+        <source>Changed since the last version:</source>
+        <translation>与上一版相比的改动：</translation>
+    </message>
+    <message>
+        <source>Nothing changed: the model answered with the same spec</source>
+        <translation>没有改动：模型给出了同样的规格</translation>
+    </message>
+    <message>
+        <source>Replay cannot revise a spec: it answers with its recording, unchanged. Confirm or Cancel, or choose a live model in Settings to ask for changes</source>
+        <translation>回放无法修改规格：它只给出录制的回答，不会改变。请确认或取消，或在设置中选择在线模型后再要求修改</translation>
+    </message>
+    <message>
+        <source>Review — the spec was revised with your remark ({count} field(s) changed); Confirm, ask for more changes, or Cancel</source>
+        <translation>审阅 — 已按你的意见修改规格（改动 {count} 个字段）；请确认、继续要求修改或取消</translation>
+    </message>
+    <message>
+        <source>Review — the model answered with the same spec: nothing changed; Confirm, ask again, or Cancel</source>
+        <translation>审阅 — 模型给出了同样的规格，没有改动；请确认、再次要求修改或取消</translation>
+    </message>
+    <message>
         <source>After the undo (read back)</source>
         <translation>撤销后（回读）</translation>
     </message>
@@ -1922,6 +1958,14 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>; </source>
         <translation>；</translation>
+    </message>
+    <message>
+        <source>LANGUAGE</source>
+        <translation>zh</translation>
+    </message>
+    <message>
+        <source>step {number} ✓ {text}</source>
+        <translation>步骤 {number} ✓ {text}</translation>
     </message>
 </context>
 </TS>

@@ -1,0 +1,77 @@
+"""The spec in words (docs/architecture.md §4 "The spec"): what the analyst reads, confirms
+and finds again in ``design.txt``.
+
+Deterministic, from the IR only: the summary after one word for the spec ("Spec:",
+"规格：", the word the dock's box is labelled with), each step numbered, said with its
+numbers and scope in the action's own words (``compilers/<domain>/actions.py``), its
+capability, the model's text for it, and the expected results. English or Chinese.
+"""
+
+from __future__ import annotations
+
+from sam_plugin.compilers.spec.ir import Expected, Spec, Step
+from sam_plugin.compilers.spec.values import Language
+from sam_plugin.compilers.spec.vocabulary import Vocabulary
+
+_WORDS = {
+    "en": {"head": "Spec: ", "steps": "Steps:", "expected": "Expected results: ",
+           "none": "not stated",
+           "nodes": "{} nodes", "elements": "{} elements", "sets": "sets: {}",
+           "selected": "selected: {}", "open": " (", "close": ")", "sep": ", ", "part": "; ",
+           "shape": "{} {}", "capability": " — {}"},
+    "zh": {"head": "规格：", "steps": "步骤：", "expected": "预期结果：", "none": "未说明",
+           "nodes": "{} 个节点", "elements": "{} 个单元", "sets": "集合：{}",
+           "selected": "选中：{}", "open": "（", "close": "）", "sep": "，", "part": "；",
+           "shape": "{} 个 {}", "capability": "（{}）"},
+}
+
+
+def language_of(language: str) -> Language:
+    """``zh`` for any Chinese locale (``zh_CN``), else ``en``."""
+    return "zh" if language.lower().startswith("zh") else "en"
+
+
+def render_spec(spec: Spec, vocabulary: Vocabulary, language: str = "en") -> str:
+    """The spec in words, one line per step (then the model's text for it, indented)."""
+    lang = language_of(language)
+    words = _WORDS[lang]
+    lines = [words["head"] + spec.summary, "", words["steps"]]
+    for number, step in enumerate(spec.steps, start=1):
+        lines.append(f"{number}. {step_phrase(step, vocabulary, lang)}"
+                     + words["capability"].format(
+                         vocabulary.capability_word(step.capability, lang)))
+        if step.text:
+            lines.append(f"   {step.text}")
+    lines += ["", words["expected"] + expected_words(spec.expected, lang)]
+    return "\n".join(lines)
+
+
+def step_phrase(step: Step, vocabulary: Vocabulary, language: Language = "en") -> str:
+    """One step in the action's words: ``translate set S1 by (5, 0, 0)``."""
+    action = vocabulary.action(step.action)
+    if action is None:
+        return step.action
+    return action.phrase(step.values, step.scope, language)
+
+
+def expected_words(expected: Expected, language: Language = "en") -> str:
+    """``6 nodes, 2 elements (2 QUAD), sets: S1; selected: 2``."""
+    words = _WORDS[language]
+    if expected.empty:
+        return words["none"]
+    counts = []
+    if expected.nodes is not None:
+        counts.append(words["nodes"].format(expected.nodes))
+    if expected.elements is not None:
+        counts.append(words["elements"].format(expected.elements))
+    text = words["sep"].join(counts)
+    if expected.shapes:
+        shapes = words["sep"].join(words["shape"].format(n, shape)
+                                   for shape, n in sorted(expected.shapes.items()))
+        text = f"{text}{words['open']}{shapes}{words['close']}" if text else shapes
+    parts = [text] if text else []
+    if expected.sets:
+        parts.append(words["sets"].format(", ".join(expected.sets)))
+    if expected.selected is not None:
+        parts.append(words["selected"].format(expected.selected))
+    return words["part"].join(parts)

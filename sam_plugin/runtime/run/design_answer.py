@@ -1,0 +1,119 @@
+"""The design answer read as the spec the analyst confirms (docs/architecture.md §4 "The
+spec"): its steps route the run, its rendering is what the analyst reads, and where it
+disagrees with the part as observed now is said before Confirm.
+
+An answer that is prose, or JSON that fails the schema, gets one design repair round that
+names each problem; a second failure ends the run at design, with advice.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from sam_plugin.compilers.protocol import DomainModule, Route
+from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.reading import PROSE, read_spec
+from sam_plugin.compilers.spec.render import render_spec
+from sam_plugin.compilers.spec.review import review_warnings
+from sam_plugin.errors import RouteRefused, SpecRejected
+from sam_plugin.runtime.text_safety import visible_text
+
+DESIGN_REPAIR_ROUNDS = 1
+QUOTED_ANSWER_CHARS = 300
+
+ADVICE = (
+    "Try a more capable model (Settings, or --api-model), or make the request more specific: "
+    "name the operation and its numbers (sizes, counts, element shapes, labels or sets)."
+)
+
+_REPAIR = {
+    "en": ("SAM Agent cannot use this answer as a spec:\n{problems}\n\nAnswer again with the "
+           "whole spec as ONE JSON object that meets the schema (summary, steps, expected), "
+           "and nothing else."),
+    "zh": ("SAM Agent 无法把这个回答当作规格：\n{problems}\n\n请重新回答：只给出一个符合模式的 "
+           "JSON 对象（summary、steps、expected），不要写其他内容。"),
+}
+
+
+@dataclass(frozen=True)
+class DesignReading:
+    """A design answer that is a spec of its mode: the IR, its route, its words."""
+
+    spec: Spec
+    route: Route
+    text: str  # the rendering: shown, confirmed, stored as design.txt
+    warnings: list[str]  # where it disagrees with the part as observed now
+
+
+def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, part: Any,
+                counts: Mapping[str, Any], language: str = "en",
+                part_name: str = "the part") -> DesignReading:
+    """The spec in ``content``; raises :class:`SpecRejected` naming every problem."""
+    spec = _visible(read_spec(content, module.vocabulary))
+    try:
+        route = module.route_steps(spec.capabilities(), target_is_empty)
+    except RouteRefused as refused:
+        raise SpecRejected([f"steps: {refused}"]) from None
+    planned = [c for c in module.capabilities if c in spec.capabilities()]
+    if route.capabilities != planned:
+        raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
+    return DesignReading(
+        spec=spec, route=route, text=render_spec(spec, module.vocabulary, language),
+        warnings=review_warnings(spec, module.vocabulary, None if target_is_empty else part,
+                                 counts))
+
+
+def _unfit(planned: list[str], route: Route, target_is_empty: bool, part_name: str,
+           counts: Mapping[str, Any]) -> str:
+    """Steps the target cannot take, in the words the dock and the CLI show."""
+    legal = ", ".join(route.capabilities)
+    if target_is_empty:
+        return (f"steps: {part_name} is missing or empty, so it can only be built; write steps "
+                f"of {legal} (the spec plans {', '.join(planned)})")
+    return (f"steps: {part_name} already has {counts.get('nodes', 0)} nodes: ask to edit it, "
+            f"or pick a new part name (the spec plans {', '.join(planned)}; on an existing "
+            f"part: {legal})")
+
+
+def repair_message(problems: list[str], language: str = "en") -> str:
+    """The user turn of the design repair round: each problem on its own line."""
+    template = _REPAIR["zh" if language.lower().startswith("zh") else "en"]
+    return template.format(problems="\n".join(f"- {p}" for p in problems))
+
+
+def failure_message(problems: list[str], content: str = "") -> str:
+    """How the run ends at design when the repair did not help; an answer in words (a
+    refusal, say) is quoted, so the analyst reads what the model said."""
+    said = ""
+    if content and problems and problems[0] == PROSE:
+        words = " ".join(content.split())
+        said = f" The model answered: “{words[:QUOTED_ANSWER_CHARS]}" + (
+            "…”" if len(words) > QUOTED_ANSWER_CHARS else "”")
+    return (f"the model did not write a usable spec ({'; '.join(problems)}), also after a "
+            f"repair round that named the problems.{said} {ADVICE}")
+
+
+def spec_json_text(spec: Spec) -> str:
+    """The spec as ``spec.json`` holds it and as it is sent on (Ask for changes)."""
+    return json.dumps(spec.as_json(), ensure_ascii=False, indent=2)
+
+
+def collection_spec(words: str, spec: Spec | None) -> str:
+    """The confirmed spec as a collection round states it: the words the analyst approved,
+    then the same spec as data, which every call is bound to."""
+    if spec is None:
+        return words
+    return (f"{words}\n\nThe same spec as data. Every operation of your calls must carry out "
+            "exactly one of these steps: the same action, the same values, a scope no wider "
+            f"than the step's; and every step must be carried out:\n"
+            f"{json.dumps(spec.as_json(), ensure_ascii=False)}")
+
+
+def _visible(spec: Spec) -> Spec:
+    """The model's words without control or bidi characters (as every shown text)."""
+    steps = tuple(step.model_copy(update={"text": visible_text(step.text)})
+                  for step in spec.steps)
+    return spec.model_copy(update={"summary": visible_text(spec.summary), "steps": steps})
