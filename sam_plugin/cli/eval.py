@@ -42,6 +42,13 @@ def add_parser(commands: Any) -> None:
                           help="exit 0 only when the success rate is at least R (0..1)")
     evaluate.add_argument("--baseline", choices=["free-python"],
                           help="also ask the model for free SAM Python and score it alike")
+    evaluate.add_argument("--no-pipeline", action="store_true",
+                          help="with --baseline: run the free-Python baseline only (the "
+                          "pipeline is reported as skipped)")
+    evaluate.add_argument("--unconstrained", action="store_true",
+                          help="live: never hold tool calls to their schema (the setting "
+                          "constrained_calls=false), to measure what constraints do; kept in "
+                          "meta.json, so that a replay asks the same")
     evaluate.add_argument("--out", type=Path, default=Path("eval-report"), metavar="DIR",
                           help="report.json, report.md, outcomes.png and run dirs (default "
                           "./eval-report)")

@@ -114,14 +114,15 @@ async def run_command(
     opened = open_workspace(sam, args.workspace, save_path)
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
-        settings, provider_name = _provider(args, err, stack)
+        settings, provider_name, probe = await _provider(args, err, stack)
         return await _run(args, request, opened, save_path, sam, settings, provider_name,
-                          _policy(args), stdin=stdin, out=out, err=err)
+                          _policy(args), stdin=stdin, out=out, err=err, probe=probe)
 
 
 async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                save_path: Path | None, sam: Any, settings: Any, provider_name: str,
-               policy: Any, *, stdin: TextIO, out: TextIO, err: TextIO) -> int:
+               policy: Any, *, stdin: TextIO, out: TextIO, err: TextIO,
+               probe: Any = None) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.run.controller import RunController
@@ -130,7 +131,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
     controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
-                               provider_name=provider_name, policy=policy)
+                               provider_name=provider_name, policy=policy, server_probe=probe)
     warn_recovered_runs(controller.recovered_runs, err)
     progress = _Progress(err)
     controller.subscribe(progress)
@@ -226,13 +227,15 @@ def _read_request(args: argparse.Namespace) -> str:
     return text
 
 
-def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
-              ) -> tuple[Any, str]:
-    """(settings, provider name) by the rule of ``provider_choice``; the replay server, when
-    chosen, runs until the command ends."""
+async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
+                    ) -> tuple[Any, str, Any]:
+    """(settings, provider name, server probe) by the rule of ``provider_choice``; the replay
+    server, when chosen, runs until the command ends. A live server is asked what it is
+    (runtime/provider/probe.py) before the first line names it."""
     from sam_plugin.runtime.config import env as environment
     from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.runtime.provider.choice import choose
+    from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
 
     env = dict(environment.environ())  # the flags count as the user's variables
     if args.base_url:
@@ -256,16 +259,19 @@ def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
         why = "--replay" if args.replay else "saved in the dock's Settings"
         print(f"sam-agent: provider: Replay — the bundled recorded responses ({why}); it "
               "answers only the bundled example requests, word for word", file=err)
-        return choice.settings(service.base_url), choice.name()
+        return choice.settings(service.base_url), choice.name(), replay_probe()
     settings = _settings(choice.live)
+    detection = await detect(settings)
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
-    print(f"sam-agent: provider: {choice.describe()} ({where.get(choice.reason, 'flags')})",
-          file=err)
+    print(f"sam-agent: provider: {choice.describe(detection)} "
+          f"({where.get(choice.reason, 'flags')})", file=err)
+    if detection.server.note:
+        print(f"sam-agent: {detection.words()}", file=err)
     from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
 
     if Scrubber(settings.api_key.get_secret_value()).short_key:
         print(f"sam-agent: warning: {SHORT_KEY_WARNING}", file=err)
-    return settings, choice.name()
+    return apply(settings, detection), detection.profile, None
 
 
 def _policy(args: argparse.Namespace) -> Any:

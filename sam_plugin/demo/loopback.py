@@ -91,7 +91,10 @@ class FakeProvider:
     """Starts serving at construction; ``base_url`` ends in ``/v1``."""
 
     def __init__(self, *, responder: Responder | None = None) -> None:
-        self.requests: list[RecordedRequest] = []
+        self.requests: list[RecordedRequest] = []  # POSTs: the chat requests
+        self.probes: list[RecordedRequest] = []  # GETs: a server probe, a model list
+        # what a GET answers per path (a server's own routes: /props, /api/version, ...)
+        self.get_routes: dict[str, Any] = {}
         self.disconnects = 0  # client disconnects noticed while a response was being paced
         self.client_disconnected = threading.Event()
         self.responder = responder
@@ -219,7 +222,7 @@ class FakeProvider:
 
     def _record(self, request: RecordedRequest) -> None:
         with self._lock:
-            self.requests.append(request)
+            (self.probes if request.method == "GET" else self.requests).append(request)
 
     def _note_disconnect(self) -> None:
         with self._lock:
@@ -270,7 +273,10 @@ def _make_handler(fake: FakeProvider) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:  # noqa: N802 - stdlib name
             fake._record(RecordedRequest("GET", self.path, self._headers(), b"", None))
-            if self.path.rstrip("/").endswith("/models"):
+            route = fake.get_routes.get(self.path.rstrip("/"))
+            if route is not None:
+                self._send_json(200, route)
+            elif self.path.rstrip("/").endswith("/models"):
                 self._send_json(200, {"object": "list", "data": [{"id": "fake-model"}]})
             else:
                 self._send_json(404, {"error": {"message": f"no route {self.path}"}})

@@ -80,6 +80,10 @@ class CassetteMeta(BaseModel):
     temperature: float
     base_url: str = ""
     server: str = ""  # e.g. the llama-server --version line
+    # what the probe found (runtime/provider/probe.py); a replay reports it as the server
+    server_kind: str = ""
+    server_version: str = ""
+    constrained: bool = True  # False: recorded with --unconstrained (constrained_calls off)
     notes: str = ""
 
 
@@ -260,7 +264,8 @@ class MeteredProvider:
                           tools: list[dict[str, Any]] | None = None, **kwargs: Any) -> Any:
         from sam_plugin.runtime.provider.errors import ProviderError
 
-        body = self._inner.build_request(messages, tools, tool_choice=kwargs.get("tool_choice"))
+        body = self._inner.build_request(messages, tools, tool_choice=kwargs.get("tool_choice"),
+                                         options=kwargs.get("options"))
         try:
             response = await self._inner.stream_chat(messages, tools, **kwargs)
         except ProviderError as error:

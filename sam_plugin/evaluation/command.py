@@ -4,7 +4,6 @@ source, run the suite, report, exit code."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,13 +31,19 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError("--only-stale: needs --record DIR (the cassettes to bring up to date)")
     if args.fail_on_mismatch and not args.replay:
         raise UsageError("--fail-on-mismatch: needs --replay CASSETTES")
+    if args.no_pipeline and not args.baseline:
+        raise UsageError("--no-pipeline: needs --baseline free-python (there is nothing else "
+                         "to run)")
+    if args.unconstrained and args.replay:
+        raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
     run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
-    source, meta = _source(args)
+    source, meta = await _source(args)
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
-                            script_timeout=args.script_timeout)
+                            script_timeout=args.script_timeout,
+                            pipeline=not args.no_pipeline)
     started = datetime.now(UTC)
     results = await run_suite(tasks, source, options)
     report = build_report(results, {
@@ -71,13 +76,14 @@ def _mismatches(report: dict[str, Any]) -> int:
     return sum(int(t.get("mismatches") or 0) for t in counts)
 
 
-def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
+async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     from pydantic import ValidationError
 
     from sam_plugin.evaluation.cassette import CassetteMeta, load_meta, save_meta
     from sam_plugin.evaluation.runner import Source
     from sam_plugin.runtime.config import env as environment
     from sam_plugin.runtime.config.settings import ProviderSettings
+    from sam_plugin.runtime.provider.probe import apply, detect, known_probe, replay_probe
 
     if args.replay:
         try:
@@ -87,8 +93,10 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         settings = ProviderSettings(base_url="http://127.0.0.1:9/v1", model=meta.api_model,
                                     profile=meta.profile, temperature=meta.temperature,
                                     max_retries=0, retry_broken_stream=False,
-                                    idle_read_timeout=60.0, total_timeout=300.0)
-        return Source(settings=settings, replay=args.replay), {
+                                    idle_read_timeout=60.0, total_timeout=300.0,
+                                    constrained_calls=None if meta.constrained else False)
+        probe = replay_probe(meta.server_kind or "unknown", meta.server_version)  # type: ignore[arg-type]
+        return Source(settings=settings, replay=args.replay, server_probe=probe), {
             "kind": "replay", "cassettes": str(args.replay), **meta.model_dump()}
     env = dict(environment.environ())  # the flags count as the user's variables
     if args.base_url:
@@ -109,13 +117,23 @@ def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
         raise UsageError(
             f"provider settings incomplete: missing {', '.join(missing)} (use --base-url and "
             "--api-model, SAM_AGENT_BASE_URL/SAM_AGENT_MODEL, or --replay CASSETTES)")
+    if args.unconstrained:
+        settings = settings.model_copy(update={"constrained_calls": False})
+    detection = await detect(settings)
+    settings = apply(settings, detection)
+    print(f"sam-agent eval: {detection.words()}", file=sys.stderr)
     meta = CassetteMeta(api_model=settings.model, profile=settings.profile,
                         temperature=settings.temperature, base_url=settings.base_url,
-                        server=_server_info(settings.base_url))
+                        server=f"{detection.server.version} {detection.server.detail}".strip(),
+                        server_kind=detection.server.kind,
+                        server_version=detection.server.version,
+                        constrained=not args.unconstrained)
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
-    return Source(settings=settings, record=args.record, only_stale=args.only_stale), {
-        "kind": "live", **meta.model_dump()}
+    # the server was asked once: every run (and an --only-stale replay) uses that answer
+    source = Source(settings=settings, record=args.record, only_stale=args.only_stale,
+                    server_probe=known_probe(detection.server))
+    return source, {"kind": "live", **meta.model_dump()}
 
 
 def _kept_notes(directory: Path, meta: Any) -> Any:
@@ -127,19 +145,3 @@ def _kept_notes(directory: Path, meta: Any) -> Any:
     except (FileNotFoundError, ValueError):
         return meta
     return meta if meta.notes or not old.notes else meta.model_copy(update={"notes": old.notes})
-
-
-def _server_info(base_url: str) -> str:
-    """llama.cpp's build line from ``/props`` when the endpoint is a llama-server."""
-    import httpx
-
-    root = base_url.rstrip("/").removesuffix("/v1")
-    try:
-        props = httpx.get(f"{root}/props", timeout=5.0).json()
-    except (httpx.HTTPError, ValueError):
-        return ""
-    if not isinstance(props, dict):
-        return ""
-    build = props.get("build_info") or ""
-    model = os.path.basename(str(props.get("model_path") or ""))
-    return f"{build} {model}".strip()

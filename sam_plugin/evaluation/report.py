@@ -92,6 +92,9 @@ def markdown(report: dict[str, Any]) -> str:
     lines = [f"# sam-agent eval: {report.get('suite', '')}", ""]
     source = report.get("source", {})
     lines.append(f"Provider: {source.get('kind', '?')} — model `{source.get('api_model', '?')}`"
+                 + (f", server {source['server_kind']} {source.get('server_version', '')}".rstrip()
+                    if source.get("server_kind") else "")
+                 + (f", profile `{source['profile']}`" if source.get("profile") else "")
                  + (f", cassettes `{source['cassettes']}`" if source.get("cassettes") else ""))
     if source.get("kind") == "replay":
         lines.append("")

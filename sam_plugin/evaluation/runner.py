@@ -76,9 +76,10 @@ class Source:
     # with ``record``: replay that directory's cassettes first, and record live only the
     # tasks whose cassette is missing, stale or mismatching
     only_stale: bool = False
+    server_probe: Any = None  # a replay names the recorded server and asks nothing
 
     def replaying_record(self) -> Source:
-        return Source(settings=self.settings, replay=self.record)
+        return Source(settings=self.settings, replay=self.record, server_probe=self.server_probe)
 
 
 @dataclass
@@ -87,6 +88,7 @@ class RunnerOptions:
     repairs: int | None = None
     baseline: bool = False
     script_timeout: float = 120.0
+    pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
 
 
@@ -258,7 +260,8 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     try:
         controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
-                                   policy=run_policy(options.repairs))
+                                   policy=run_policy(options.repairs),
+                                   server_probe=source.server_probe)
         await controller.submit(task.request, task.mode, target, source="eval")
         await answer_yes(controller, task.mode, target)
     finally:
@@ -281,9 +284,9 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
 
 async def run_baseline(task: Task, source: Source, options: RunnerOptions,
                        workspace: Path) -> KindResult:
-    from sam_plugin.runtime.host_gateway import HostGateway
-    from sam_plugin.runtime.observe.observation import observe
-    from sam_plugin.runtime.observe.regions import region_index
+    """The free-Python baseline (baseline.py): the same observation, the host API and one
+    example; a script that raises gets a repair round with its traceback, as many as the
+    pipeline's, each on a fresh copy of the workspace."""
     from sam_plugin.runtime.provider.errors import ProviderError
 
     exchanges = _Exchanges(source, task, "baseline")
@@ -292,6 +295,55 @@ async def run_baseline(task: Task, source: Source, options: RunnerOptions,
     sam = import_stub_sam()
     sam.openMdb(str(workspace))
     before = fingerprint(sam, task)
+    messages = baseline_messages(task, sam)
+    work = options.work / "baseline"
+    work.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    attempts = 1 + run_policy(options.repairs).repair_rounds
+    provider = exchanges.factory()(exchanges.settings)
+    result = KindResult(outcome="failed", status="failed")
+    try:
+        for attempt in range(1, attempts + 1):
+            try:
+                response = await provider.stream_chat(
+                    messages, None, options=baseline.request_options(exchanges.settings))
+            except ProviderError as error:
+                result = KindResult(outcome="failed", status="failed", layer="provider",
+                                    message=str(error))
+                break
+            (work / f"answer.{attempt}.txt").write_text(response.content, encoding="utf-8")
+            code = baseline.extract_code(response.content)
+            if code is None:
+                result = KindResult(outcome="failed", status="no_code", layer="no_code",
+                                    message="the answer held no Python code block")
+                if task.expect == "nothing_runs":
+                    result.layer = None
+                sam.openMdb(str(workspace))  # a refusal changes nothing
+                break
+            ran = baseline.run_script(code, workspace, work, stubs_path(), task.model,
+                                      task.part, options.script_timeout)
+            sam.openMdb(str(ran.saved if ran.saved is not None else workspace))
+            result = KindResult(outcome="failed", status="raised" if ran.error else "ran",
+                                layer="execution" if ran.error else None,
+                                message=ran.error or "", repair_rounds=attempt - 1)
+            if not ran.error:
+                break
+            messages = baseline.repair_messages(messages, response.content, ran.error)
+    finally:
+        await provider.aclose()
+        exchanges.close()
+    if result.layer == "execution" and task.expect == "nothing_runs":
+        result.layer = None  # judged by whether the copy changed
+    return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
+
+
+def baseline_messages(task: Task, sam: Any) -> list[dict[str, str]]:
+    """The baseline's first request: the pipeline's observation of the target (L0/L1, and
+    the regions of a part with geometry), the host API, the request."""
+    from sam_plugin.runtime.host_gateway import HostGateway
+    from sam_plugin.runtime.observe.observation import observe
+    from sam_plugin.runtime.observe.regions import region_index
+
     host = HostGateway(sam)
     target = Target(model_name=task.model, part_name=task.part)
     observation = observe(host, task.mode, target)
@@ -299,38 +351,7 @@ async def run_baseline(task: Task, source: Source, options: RunnerOptions,
     if not observation.target_is_empty:
         summary["regions"] = region_index(host.part(target),
                                           observation.fingerprint).model_dump(mode="json")
-    messages = baseline.messages_for(task.mode, task.model, task.part, summary, task.request)
-    work = options.work / "baseline"
-    started = time.perf_counter()
-    provider = exchanges.factory()(exchanges.settings)
-    try:
-        response = await provider.stream_chat(messages, None)
-    except ProviderError as error:
-        result = KindResult(outcome="failed", status="failed", layer="provider",
-                            message=str(error))
-        return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
-    finally:
-        await provider.aclose()
-        exchanges.close()
-    work.mkdir(parents=True, exist_ok=True)
-    (work / "answer.txt").write_text(response.content, encoding="utf-8")
-    code = baseline.extract_code(response.content)
-    if code is None:
-        result = KindResult(outcome="failed", status="no_code", layer="no_code",
-                            message="the answer held no Python code block")
-        if task.expect == "nothing_runs":
-            result.layer = None
-        return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
-    ran = baseline.run_script(code, workspace, work, stubs_path(), task.model, task.part,
-                              options.script_timeout)
-    if ran.saved is not None:
-        sam.openMdb(str(ran.saved))
-    status = "raised" if ran.error else "ran"
-    result = KindResult(outcome="failed", status=status,
-                        layer="execution" if ran.error else None, message=ran.error or "")
-    if ran.error and task.expect == "nothing_runs":
-        result.layer = None  # judged by whether the copy changed
-    return exchanges.fill(_finish_baseline(task, sam, before, result, started, False))
+    return baseline.messages_for(task.mode, task.model, task.part, summary, task.request)
 
 
 def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, started: float,
@@ -352,8 +373,10 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     workspace = prepare_workspace(task, work)
     task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
                                  script_timeout=options.script_timeout,
-                                 progress=options.progress)
-    pipeline = await _run_kind(run_pipeline, task, source, task_options, workspace)
+                                 pipeline=options.pipeline, progress=options.progress)
+    pipeline = (await _run_kind(run_pipeline, task, source, task_options, workspace)
+                if options.pipeline else KindResult(outcome="skipped", status="skipped",
+                                                    message="--no-pipeline"))
     free = None
     if options.baseline:
         free = await _run_kind(run_baseline, task, source, task_options, workspace)
@@ -400,7 +423,8 @@ def progress_line(number: int, total: int, result: TaskResult) -> str:
 
 def _describe(kind: KindResult) -> str:
     if kind.outcome == "skipped":
-        return "skipped (no cassette)"
+        return f"skipped ({kind.message or 'no cassette'})" if kind.message.startswith(
+            "--") else "skipped (no cassette)"
     if kind.outcome == "stale":
         return "stale (the prompts changed since the recording)"
     where = "" if kind.accepted else f" at {kind.layer}"

@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
+from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions, StreamListener
 
 
 class Receipt(Protocol):
@@ -114,6 +114,7 @@ class ChatModel(Protocol):
         tools: list[dict[str, Any]] | None = None,
         *,
         listener: StreamListener | None = None,
+        options: RequestOptions | None = None,  # tool choice, response format, max_tokens
     ) -> ChatResponse: ...
 
     async def aclose(self) -> None: ...

@@ -651,6 +651,8 @@ class SamAgentDock(QDockWidget):
             missing = choice.live.missing_fields() if choice.live is not None else []
             if missing:
                 text += " " + tr("(incomplete: {fields})").format(fields=", ".join(missing))
+            else:
+                self._ask_server(choice)
             replay = False
         self.provider_label.setText(text)
         if self._run_provider not in (None, text) and not locked(self._phase()):
@@ -662,6 +664,46 @@ class SamAgentDock(QDockWidget):
                                 "OpenAI, a local Ollama or vLLM URL) in Settings…")
         self.provider_label.setToolTip(reason)
         self.provider_label.setStyleSheet(REPLAY_STYLE if replay else "padding:2px;")
+
+    def _ask_server(self, choice: Any) -> None:
+        """Which server answers (probed once per URL, within 2 s): named in ``providerLabel``
+        when it says; a run's ``server_detected`` names it too."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no event loop yet: the first run's server_detected says it
+
+        async def ask() -> None:
+            from sam_plugin.runtime.provider.probe import detect
+
+            detection = await detect(choice.live)
+            self._show_detection(choice, detection)
+
+        loop.create_task(ask())
+
+    def _show_server(self, data: dict[str, Any]) -> None:
+        from sam_plugin.runtime.provider.probe import Detection, ServerInfo
+
+        choice = self._provider_choice() if self._provider_choice is not None else None
+        server = data.get("server") or {}
+        try:
+            detection = Detection(
+                server=ServerInfo(kind=server.get("kind", "unknown"),
+                                  version=str(server.get("version", "")),
+                                  note=str(data.get("note", ""))),
+                profile=data.get("profile", "generic"),
+                profile_from=data.get("profile_from", "setting"))
+        except ValueError:
+            return
+        self._show_detection(choice, detection)
+
+    def _show_detection(self, choice: Any, detection: Any) -> None:
+        if choice is None or choice.is_replay or choice.live is None:
+            return
+        self.provider_label.setText(
+            tr("Answering: {provider}").format(provider=choice.describe(detection)))
+        if detection.server.note:
+            self.provider_label.setToolTip(detection.words())
 
     @staticmethod
     def _provider_reason(choice: Any) -> str:
@@ -759,10 +801,12 @@ class SamAgentDock(QDockWidget):
                 self.set_status(phase_words("collecting", self._progress))
             case ev.PhaseChanged(phase=phase):
                 self._on_phase(phase)
+            case ev.ServerDetected():
+                self._show_server(dict(event.data))
             case (ev.ProviderRetry() | ev.RepairRequested() | ev.ToolCallRejected()
                   | ev.ExecutionSubmitted() | ev.ExecutionCompleted() | ev.RunCancelled()
                   | ev.ExplorationStarted() | ev.ExplorationQuery() | ev.ExplorationTurn()
-                  | ev.ExplorationCompleted() | ev.ServerDetected() | ev.DesignReceived()
+                  | ev.ExplorationCompleted() | ev.DesignReceived()
                   | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
                   | ev.ToolCallCollected() | ev.ConstraintDropped() | ev.ToolCallCompiled()
                   | ev.ScriptComposed() | ev.PlanShown() | ev.ApprovalRequested()

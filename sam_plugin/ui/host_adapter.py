@@ -80,11 +80,13 @@ def make_controller_factory(host: PluginHost, store: SettingsStore, runs_dir: Pa
 
     def factory() -> Any:
         from sam_plugin.runtime.host_gateway import HostGateway
+        from sam_plugin.runtime.provider.probe import replay_probe
         from sam_plugin.runtime.run.controller import RunController
 
         choice = chooser.current()
         saved = store.load()
         return RunController(runs_dir=runs_dir, settings=choice.settings(replay_url),
+                             server_probe=replay_probe() if choice.is_replay else None,
                              host=HostGateway(host.sam_module),
                              provider_factory=provider_factory,
                              language=ui_language(getattr(host, "locale", None)),

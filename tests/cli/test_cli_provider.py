@@ -53,7 +53,7 @@ def test_the_cli_uses_the_provider_saved_by_the_dock(tmp_path, capsys, fake_prov
                           "model": "saved-model", "profile": "generic"}, "")
     fake_provider.enqueue_stream(openai_stream(content=""))
     run = run_cli(_example_args(tmp_path, "plate") + ["--yes"], capsys)
-    assert "provider: generic · saved-model (127.0.0.1:" in run.err
+    assert "provider: unknown server, profile generic · saved-model (127.0.0.1:" in run.err
     assert "(saved in the dock's Settings)" in run.err
     assert fake_provider.requests[0].json["model"] == "saved-model"
     # flags win over what was saved
@@ -61,6 +61,33 @@ def test_the_cli_uses_the_provider_saved_by_the_dock(tmp_path, capsys, fake_prov
     run = run_cli(_example_args(tmp_path, "plate") + ["--yes", "--api-model", "flag-model"],
                   capsys)
     assert [r.json["model"] for r in fake_provider.requests] == ["saved-model", "flag-model"]
+
+
+def test_the_first_line_names_the_server_and_the_profile_follows_it(tmp_path, capsys,
+                                                                    fake_provider):
+    fake_provider.get_routes["/props"] = {"build_info": "b11434-unknown",
+                                          "model_path": "/m/q.gguf"}
+    fake_provider.enqueue_stream(openai_stream(content=""))
+    run = run_cli(_example_args(tmp_path, "plate") + [
+        "--yes", "--json", "--base-url", fake_provider.base_url, "--api-model", "q"], capsys)
+    first = [line for line in run.err.splitlines() if "provider:" in line][0]
+    assert first.startswith("sam-agent: provider: llama.cpp b11434-unknown, profile llamacpp")
+    assert run.result["server"] == {"kind": "llamacpp", "version": "b11434-unknown"}
+    assert run.result["profile"] == "llamacpp"
+    assert "stream_options" not in fake_provider.requests[0].json  # llamacpp's shape
+    events = [json.loads(line) for line in
+              (tmp_path / "runs" / run.result["run_id"] / "events.jsonl").read_text().splitlines()]
+    detected = [e for e in events if e["event"] == "server_detected"]
+    assert detected[0]["profile_from"] == "server"
+
+
+def test_a_failed_probe_is_said_plainly(tmp_path, capsys, fake_provider):
+    fake_provider.enqueue_stream(openai_stream(content=""))
+    run = run_cli(_example_args(tmp_path, "plate") + [
+        "--yes", "--json", "--base-url", fake_provider.base_url, "--api-model", "q"], capsys)
+    assert ("sam-agent: server unknown server, profile generic (the default); the server did "
+            "not say what it is; generic requests are sent") in run.err
+    assert run.result["server"] == {"kind": "unknown", "version": ""}
 
 
 def test_a_saved_replay_choice_is_used_and_said(tmp_path, capsys):

@@ -342,6 +342,7 @@ def _calls(pairs: Sequence[tuple[str, str]]) -> list[ToolCall]:
 class Request:
     messages: list[dict[str, Any]]
     tools: list[dict[str, Any]] | None
+    options: Any = None  # RequestOptions: tool choice, response format, max_tokens
 
 
 class ScriptedProvider:
@@ -358,8 +359,9 @@ class ScriptedProvider:
     async def aclose(self) -> None:
         """Nothing to close (the controller closes its provider after every stream)."""
 
-    async def stream_chat(self, messages, tools=None, listener=None) -> ChatResponse:
-        self.requests.append(Request(messages=messages, tools=tools))
+    async def stream_chat(self, messages, tools=None, listener=None,
+                          options=None) -> ChatResponse:
+        self.requests.append(Request(messages=messages, tools=tools, options=options))
         if self.before_answer is not None:
             self.before_answer(len(self.requests))
         item = self.queue.popleft()

@@ -109,7 +109,7 @@ def test_an_unexpected_error_quoting_the_key_never_writes_it(tmp_path, caplog):
     from controller_fakes import API_KEY
 
     class HeaderFailure(ScriptedProvider):
-        async def stream_chat(self, messages, tools=None, listener=None):
+        async def stream_chat(self, messages, tools=None, listener=None, options=None):
             header = f"Bearer {API_KEY}\n"
             raise UnicodeEncodeError("ascii", header, 0, 1, f"bad header {header!r}")
 

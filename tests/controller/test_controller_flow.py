@@ -85,8 +85,11 @@ def test_build_and_audit_is_verified_with_every_artifact(tmp_path):
         "build_part",
         "audit_part",
     ]
+    assert stored["server"] == {"kind": "unknown", "version": ""}  # nothing answers at :9
+    assert stored["profile"] == "openai"  # as set
     persisted = [r["event"] for r in read_events(folder / "events.jsonl")]
     assert persisted == [
+        "server_detected",
         "observation_completed",
         "design_received",
         "design_confirmed",
@@ -223,7 +226,8 @@ def test_prose_gets_one_design_repair_round_then_fails_at_design_with_advice(tmp
     assert provider.requests[1].messages[-2] == {"role": "assistant",
                                                  "content": "Make it nicer somehow."}
     events = [r["event"] for r in read_events(run_dir(controller) / "events.jsonl")]
-    assert events == ["observation_completed", "repair_requested", "run_failed"]
+    assert events == ["server_detected", "observation_completed", "repair_requested",
+                      "run_failed"]
     assert not (run_dir(controller) / "spec.json").exists() and host.executions == []
 
 

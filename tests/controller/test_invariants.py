@@ -73,8 +73,9 @@ def test_i1_design_request_has_no_tools_and_tool_calls_in_the_answer_are_ignored
     assert provider.requests[0].messages[0]["content"].startswith("DESIGN PROMPT")
     assert module.compiled == [] and host.executions == []
     events = read_events(folder(controller) / "events.jsonl")
-    assert [e["event"] for e in events] == ["observation_completed", "design_received"]
-    assert events[1]["ignored_tool_calls"] == 1
+    assert [e["event"] for e in events] == ["server_detected", "observation_completed",
+                                            "design_received"]
+    assert events[2]["ignored_tool_calls"] == 1
 
 
 # -- I2 ---------------------------------------------------------------------------------------

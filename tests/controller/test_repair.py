@@ -159,7 +159,8 @@ def test_a_call_written_as_text_is_recovered_where_the_profile_allows_it(tmp_pat
     first = '```json\n{"name": "build_part", "arguments": {"quads": 2}}\n```\n'
     second = '<tool_call>{"name": "audit_part", "arguments": {}}</tool_call>'
     provider = ScriptedProvider(design(SPEC_BUILD), design(first), design(second))
-    controller, host, _, _ = make(tmp_path, provider, profile="ollama")
+    controller, host, _, _ = make(tmp_path, provider, profile="ollama",
+                                  constrained_calls=False)
     result = confirm(controller)
     assert result.status == "verified" and result.repairs == 0
     stored = json.loads((run_dir(controller) / "tool_calls.json").read_text())
@@ -209,7 +210,8 @@ def test_text_calls_with_the_option_off_get_a_repair_that_asks_for_a_tool_call(t
 def test_a_text_call_naming_a_tool_that_was_not_offered_is_refused(tmp_path):
     text = '{"name": "delete_model", "arguments": {"model": "Model-1"}}'
     provider = ScriptedProvider(design(SPEC_BUILD), design(text))
-    controller, host, _, _ = make(tmp_path, provider, repairs=0, profile="llamacpp")
+    controller, host, _, _ = make(tmp_path, provider, repairs=0, profile="llamacpp",
+                                  constrained_calls=False)
     result = confirm(controller)
     assert result.status == "rejected"
     assert "delete_model" in result.error.message and "offered: build_part" in result.error.message
@@ -219,7 +221,8 @@ def test_a_text_call_naming_a_tool_that_was_not_offered_is_refused(tmp_path):
 def test_a_text_call_to_a_module_tool_not_offered_is_refused_like_a_structured_one(tmp_path):
     text = '{"name": "repair_part", "arguments": {}}'
     provider = ScriptedProvider(design(SPEC_BUILD), design(text))
-    controller, _, _, _ = make(tmp_path, provider, repairs=0, profile="ollama")
+    controller, _, _, _ = make(tmp_path, provider, repairs=0, profile="ollama",
+                                  constrained_calls=False)
     result = confirm(controller)
     assert result.status == "rejected"
     assert "tool 'repair_part' was not offered" in result.error.message
@@ -232,7 +235,8 @@ def test_one_call_per_round_offers_the_next_tool_only(tmp_path):
         calls(("audit_part", BAD)),
         calls(("audit_part", {})),
     )
-    controller, host, _, labels = make(tmp_path, provider, profile="llamacpp")
+    controller, host, _, labels = make(tmp_path, provider, profile="llamacpp",
+                                       constrained_calls=False)
     result = confirm(controller)
     assert result.status == "verified" and result.repairs == 1
     assert provider.offered[1:] == [["build_part"], ["audit_part"], ["audit_part"]]
@@ -304,7 +308,8 @@ def test_the_rounds_bound_is_the_expected_tools_plus_the_repairs(tmp_path):
     provider = ScriptedProvider(
         design(SPEC_BUILD), calls(("build_part", GOOD)), empty, empty, empty, empty
     )
-    controller, host, _, _ = make(tmp_path, provider, profile="llamacpp")
+    controller, host, _, _ = make(tmp_path, provider, profile="llamacpp",
+                                  constrained_calls=False)
     result = confirm(controller)
     assert result.status == "rejected" and result.repairs == 2
     # design + build + audit tried three times (its first answer and two repairs)

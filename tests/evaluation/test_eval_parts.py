@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -86,8 +87,13 @@ def test_live_runs_wait_minutes_for_a_cpu_model_and_never_retry(fake_provider):
 
     args = build_parser().parse_args(["eval", "suite", "--base-url", fake_provider.base_url,
                                       "--api-model", "m"])
-    source, meta = _source(args)
+    fake_provider.get_routes["/props"] = {"build_info": "b1", "model_path": "/m/q.gguf"}
+    source, meta = asyncio.run(_source(args))
     settings = source.settings
+    # the server was asked: meta.json names it, and the profile follows it
+    assert (meta["server_kind"], meta["server_version"], meta["profile"]) == (
+        "llamacpp", "b1", "llamacpp")
+    assert meta["server"] == "b1 q.gguf" and settings.profile == "llamacpp"
     assert settings.idle_timeout == settings.idle_read_timeout == LIVE_IDLE_TIMEOUT
     assert settings.max_retries == 0 and not settings.retry_broken_stream
     assert meta["kind"] == "live" and meta["api_model"] == "m"

@@ -285,3 +285,32 @@ def test_only_stale_records_only_what_does_not_replay(tmp_path, suite, fake_prov
 def test_only_stale_needs_record(tmp_path, suite, capsys):
     assert cli.main(["eval", str(suite), "--only-stale", "--base-url", "http://x/v1"]) == 2
     assert "--only-stale: needs --record DIR" in capsys.readouterr().err
+
+
+def test_unconstrained_is_kept_in_meta_and_replays_and_no_pipeline_runs_the_baseline_only(
+        tmp_path, suite, fake_provider, capsys):
+    fake_provider.get_routes["/props"] = {"build_info": "b1", "model_path": "/m/q.gguf"}
+    for _ in range(2):  # a_build, b_wrong_count: the design, then one call per round
+        fake_provider.enqueue_reply(BUILD_SPEC)
+        fake_provider.enqueue_reply(tool_calls=[("build_part", json.dumps(PATCH))])
+    fake_provider.enqueue_reply(REFUSED_SPEC)
+    cassettes = tmp_path / "cassettes"
+    _, live, _ = run_eval([str(suite), "--base-url", fake_provider.base_url, "--api-model", "m",
+                           "--record", str(cassettes), "--unconstrained", "--out",
+                           str(tmp_path / "live")], capsys)
+    meta = json.loads((cassettes / "meta.json").read_text())
+    assert meta["constrained"] is False and meta["profile"] == "llamacpp"
+    recorded = Cassette.load(cassettes, "a_build", "pipeline")
+    assert "response_format" not in recorded.exchanges[1].request  # not held to the schema
+    assert recorded.exchanges[1].request["max_tokens"] >= 512  # but bounded
+    code, replay, _ = run_eval([str(suite), "--replay", str(cassettes), "--out",
+                                str(tmp_path / "replay"), "--fail-on-mismatch"], capsys)
+    assert code == 0 and replay["totals"]["stale"] == 0 and replay["totals"]["mismatches"] == 0
+    assert [t["accepted"] for t in replay["tasks"]] == [t["accepted"] for t in live["tasks"]]
+    for _ in range(3):
+        fake_provider.enqueue_reply("```python\nx = 1\n```")
+    _, only, _ = run_eval([str(suite), "--base-url", fake_provider.base_url, "--api-model", "m",
+                           "--baseline", "free-python", "--no-pipeline", "--out",
+                           str(tmp_path / "free")], capsys)
+    assert all(t["outcome"] == "skipped" and t["baseline"]["outcome"] != "skipped"
+               for t in only["tasks"])

@@ -149,7 +149,7 @@ def test_cli_flags_set_both_timeouts(tmp_path, monkeypatch):
             "run", "--workspace", "w", "--mode", "part", "--model", "M", "--part", "P",
             "--request", "r", *flags])
         with contextlib.ExitStack() as stack:
-            return _provider(args, io.StringIO(), stack)[0]
+            return asyncio.run(_provider(args, io.StringIO(), stack))[0]
 
     settings = settings_of("--timeout", "1800", "--idle-timeout", "240")
     assert (settings.total_timeout, settings.idle_timeout) == (1800.0, 240.0)

@@ -37,7 +37,7 @@ def test_saved_values_used_when_environment_is_empty():
         "qwen2.5:7b",
         0.3,
     )
-    assert settings.profile == "ollama"
+    assert settings.profile == "generic" and settings.profile_guessed  # the probe decides
     assert settings.is_configured()
 
 
@@ -45,7 +45,7 @@ def test_saved_profile_kept_for_the_saved_url_but_regueesed_for_an_env_url():
     saved = {"base_url": "http://gpu-box:9000/v1", "model": "m", "profile": "vllm"}
     assert ProviderSettings.from_env({}, saved).profile == "vllm"
     env = {"SAM_AGENT_BASE_URL": "http://127.0.0.1:8080/v1"}
-    assert ProviderSettings.from_env(env, saved).profile == "llamacpp"
+    assert ProviderSettings.from_env(env, saved).profile_guessed  # the probe decides
     env["SAM_AGENT_PROFILE"] = "generic"
     assert ProviderSettings.from_env(env, saved).profile == "generic"
 
@@ -73,10 +73,11 @@ def test_unknown_saved_keys_are_ignored_but_bad_values_name_the_field():
         ("https://api.deepseek.com", "deepseek"),
         ("https://api.deepseek.com/v1", "deepseek"),
         ("https://api.openai.com/v1", "openai"),
-        ("http://localhost:11434/v1", "ollama"),
-        ("http://ollama.lan/v1", "ollama"),
-        ("http://10.0.0.5:8000/v1", "vllm"),
-        ("http://127.0.0.1:8080/v1", "llamacpp"),
+        # never from the port or a name: the server's probe decides (test_probe.py)
+        ("http://localhost:11434/v1", "generic"),
+        ("http://ollama.lan/v1", "generic"),
+        ("http://10.0.0.5:8000/v1", "generic"),
+        ("http://127.0.0.1:8080/v1", "generic"),
         ("https://openrouter.ai/api/v1", "generic"),
         ("", "generic"),
     ],
@@ -84,6 +85,8 @@ def test_unknown_saved_keys_are_ignored_but_bad_values_name_the_field():
 def test_profile_guessed_from_url(url, profile):
     assert guess_profile(url) == profile
     assert ProviderSettings(base_url=url).profile == profile
+    assert ProviderSettings(base_url=url).profile_guessed
+    assert not ProviderSettings(base_url=url, profile="vllm").profile_guessed
 
 
 def test_explicit_profile_wins_over_the_guess():

@@ -117,7 +117,8 @@ class Provider:
     async def aclose(self) -> None:
         """Nothing to close (the controller closes its provider after every stream)."""
 
-    async def stream_chat(self, messages: Any, tools: Any = None, listener: Any = None) -> Any:
+    async def stream_chat(self, messages: Any, tools: Any = None, listener: Any = None,
+                          options: Any = None) -> Any:
         return self.answers.pop(0)
 
 

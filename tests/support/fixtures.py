@@ -71,6 +71,9 @@ def settings_for(fake: FakeProvider, **overrides: object) -> ProviderSettings:
 
 @pytest.fixture
 def fake_provider() -> Iterator[FakeProvider]:
+    from sam_plugin.runtime.provider import probe
+
+    probe.clear_cache()  # a port the OS gives out again is another server
     fake = FakeProvider()
     try:
         yield fake

@@ -45,7 +45,10 @@ def replay(ui_env: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
     provider, responder = start_replay_provider(delay=0.0)
     monkeypatch.setenv("SAM_AGENT_BASE_URL", provider.base_url)
     monkeypatch.setenv("SAM_AGENT_MODEL", REPLAY_MODEL)
+    # vllm streams the recorded reasoning apart; the answers hold several tool calls each, as
+    # recorded unconstrained (a constrained round asks for one tool)
     monkeypatch.setenv("SAM_AGENT_PROFILE", "vllm")
+    (ui_env / "settings.json").write_text('{"constrained_calls": false}')
     provider.replay_responder = responder  # type: ignore[attr-defined]
     yield provider
     provider.close()

@@ -46,7 +46,20 @@ def test_choose_follows_one_rule():
     from_env = choose({"SAM_AGENT_MODEL": "llama3"}, {**saved_live, "provider": "replay"})
     assert (from_env.kind, from_env.live.model, from_env.env_names) == (
         "live", "llama3", ("SAM_AGENT_MODEL",))
-    assert choose({}, saved_live).describe() == "ollama · qwen (localhost:11434)"
+    assert choose({}, saved_live).describe() == "qwen (localhost:11434), server not asked yet"
+    assert choose({}, {**saved_live, "profile": "ollama"}).describe() == (
+        "ollama · qwen (localhost:11434)")
+
+
+def test_the_label_names_the_server_once_asked():
+    from sam_plugin.runtime.provider.probe import ServerInfo, resolve
+
+    choice = choose({}, {"provider": "live", "base_url": "http://127.0.0.1:8081/v1",
+                         "model": "qwen"})
+    assert choice.live is not None
+    detection = resolve(choice.live, ServerInfo(kind="llamacpp", version="b11434"))
+    assert choice.describe(detection) == (
+        "llama.cpp b11434, profile llamacpp · qwen (127.0.0.1:8081)")
 
 
 def test_settings_switches_to_a_live_provider_and_submit_uses_it(
@@ -88,6 +101,24 @@ def test_settings_switches_to_a_live_provider_and_submit_uses_it(
     assert dock.route_label.text() == "Operations: build the part"
 
 
+def test_provider_label_names_the_server_that_answered(qtbot, dock, fake_provider, ui_env):
+    fake_provider.get_routes["/props"] = {"build_info": "b7", "model_path": "/m/q.gguf"}
+    dialog = _settings_dialog(dock)
+    dialog.live_radio.setChecked(True)
+    dialog.base_url.setText(fake_provider.base_url)
+    dialog.model.setText("typed-model")
+    dialog.save()  # tested first: the fake lists another model, so Save asks again
+    qtbot.waitUntil(lambda: dialog.save_button.text() == "Save anyway", timeout=TIMEOUT_MS)
+    dialog.save_button.click()
+    fake_provider.enqueue_stream(openai_stream(content=example_by_id("plate").recorded("en")[0]))
+    _review(qtbot, dock)
+    qtbot.waitUntil(lambda: "llama.cpp b7" in dock.provider_label.text(), timeout=TIMEOUT_MS)
+    assert dock.provider_label.text().startswith(
+        "Answering: llama.cpp b7, profile llamacpp · typed-model (127.0.0.1:")
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+
+
 def test_after_a_restart_the_saved_choice_is_explicit_and_the_replay_reachable(
         qtbot, ui_env, workspace):
     import sam_host
@@ -100,7 +131,8 @@ def test_after_a_restart_the_saved_choice_is_explicit_and_the_replay_reachable(
     qtbot.addWidget(window)
     try:
         dock = window.findChild(SamAgentDock, "samAgentDock")
-        assert dock.provider_label.text() == "Answering: generic · gone (127.0.0.1:9)"
+        assert dock.provider_label.text() == (
+            "Answering: gone (127.0.0.1:9), server not asked yet")
         dialog = _settings_dialog(dock)
         assert dialog.live_radio.isChecked()
         dialog.replay_radio.setChecked(True)

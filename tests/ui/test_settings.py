@@ -111,7 +111,8 @@ def test_saving_a_live_url_that_answers_saves_after_the_test(qtbot, tmp_path, lo
     assert dialog.test_result.text().startswith(f"Testing {fake_provider.base_url} before "
                                                 "saving")
     qtbot.waitUntil(lambda: store.path.exists(), timeout=TIMEOUT_MS)
-    assert [(r.method, r.path) for r in fake_provider.requests] == [("GET", "/v1/models")]
+    assert [(r.method, r.path) for r in fake_provider.probes][-1] == ("GET", "/v1/models")
+    assert fake_provider.requests == []  # GETs are kept apart (server probe, model list)
     assert json.loads(store.path.read_text())["model"] == "fake-model"
     assert not dialog.isVisible()
 
@@ -126,9 +127,10 @@ def test_an_endpoint_that_answered_test_connection_saves_without_a_second_test(
     dialog.test_button.click()
     qtbot.waitUntil(lambda: dialog.test_result.text().startswith("Connected"),
                     timeout=TIMEOUT_MS)
+    tested = len(fake_provider.probes)
     dialog.save_button.click()
     assert store.path.exists()  # at once
-    assert len(fake_provider.requests) == 1
+    assert tested >= 1 and len(fake_provider.probes) == tested
 
 
 def test_settings_labels_are_words_not_profiles(qtbot, tmp_path):
@@ -139,8 +141,8 @@ def test_settings_labels_are_words_not_profiles(qtbot, tmp_path):
     labels = _labels(dialog)
     assert "Kind of server" in labels and "Profile" not in labels
     assert not any("schema" in text.lower() or "profile" in text.lower() for text in labels)
-    dialog.base_url.setText("http://localhost:11434/v1")
-    assert dialog.profile.itemText(0) == "(from the URL: Ollama)"
+    dialog.base_url.setText("http://localhost:11434/v1")  # a local server is asked, not guessed
+    assert dialog.profile.itemText(0) == "(from the URL: another OpenAI-compatible server)"
     dialog.base_url.setText("https://api.deepseek.com/v1")
     assert dialog.profile.itemText(0) == "(from the URL: DeepSeek)"
     items = [dialog.profile.itemText(i) for i in range(dialog.profile.count())]

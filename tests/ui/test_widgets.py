@@ -218,6 +218,7 @@ def test_settings_dialog_saves_repair_rounds_and_profile_option_overrides(qtbot,
     dialog.base_url.setText("http://127.0.0.1:8080/v1")
     dialog.model.setText("qwen")
     dialog.repair_rounds.setValue(0)
+    dialog.profile.setCurrentIndex(dialog.profile.findData("llamacpp"))
     combo = dialog.findChild(QComboBox, "textToolCallsCombo")
     combo.setCurrentIndex(combo.findData(False))
     dialog.save()

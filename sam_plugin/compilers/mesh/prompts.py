@@ -25,8 +25,8 @@ EXAMPLE = """\
  "steps": [
   {"capability": "refine", "action": "refine",
    "scope": {"by": "box", "min": [0, 0, 0], "max": [7.5, 3.5, 0]}, "values": {"levels": 3},
-   "text": "Three levels at the notch."},
-  {"capability": "audit", "action": "audit", "values": {}, "text": "Check hanging nodes."}],
+   "text": "At the notch."},
+  {"capability": "audit", "action": "audit", "values": {}, "text": "Then audit."}],
  "expected": {"nodes": <NODES>, "elements": <ELEMENTS>, "selected": <SELECTED>}}"""
 
 _COLLECTION = """\

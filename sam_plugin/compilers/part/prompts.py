@@ -24,9 +24,9 @@ EXAMPLE = """\
  "steps": [
   {"capability": "transform", "action": "rotate", "scope": {"by": "set", "name": "<SET>"},
    "values": {"angle_deg": 37.5, "axis": [0, 1, 0], "origin": [12.5, 0, 0]},
-   "text": "Rotate the bracket set about the Y axis through its hinge point."},
+   "text": "About the hinge."},
   {"capability": "audit", "action": "audit", "values": {"checks": ["free_nodes"]},
-   "text": "Report free nodes afterwards."}],
+   "text": "Then audit."}],
  "expected": {"nodes": <NODES>, "elements": <ELEMENTS>, "selected": <SELECTED>}}"""
 
 _COLLECTION = """\

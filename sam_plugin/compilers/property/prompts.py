@@ -34,7 +34,7 @@ EXAMPLE = """\
               "profile": {"shape": "circle", "r": 3.5}},
    "text": "Solid round rods."},
   {"capability": "assign", "action": "assign_section", "scope": {"by": "set", "name": "<SET>"},
-   "values": {"section": "<SECTION>"}, "text": "On the rod elements."}],
+   "values": {"section": "<SECTION>"}, "text": "On the rods."}],
  "expected": {"selected": <SELECTED>}}"""
 
 _COLLECTION = """\

@@ -16,6 +16,10 @@ from sam_plugin.runtime.config import env as environment
 
 Profile = Literal["openai", "deepseek", "ollama", "vllm", "llamacpp", "generic"]
 PROFILES: tuple[str, ...] = get_args(Profile)
+# how a collection round is held to its tool's schema (runtime/provider/constraint.py)
+Constraint = Literal["none", "named", "wrapped", "format"]
+# how a design answer is held to the spec's JSON Schema: the schema itself, JSON only, nothing
+SpecFormat = Literal["json_schema", "json_object", "none"]
 
 MIB = 1024 * 1024
 
@@ -36,7 +40,14 @@ class ProviderCapabilities(BaseModel):
     servers, whose small models do this every day.
     ``one_call_per_round``: each collection round asks for the next tool only. llama.cpp's
     parser for a bare-JSON call template takes only the first call of an answer and ends the
-    stream with an in-stream error on the second.
+    stream with an in-stream error on the second; a constrained round asks for one tool too.
+    ``constraint``: how a round is held to its tool's schema (runtime/provider/constraint.py:
+    ``wrapped`` llama.cpp, ``format`` Ollama, ``named`` vLLM and OpenAI, ``none``).
+    ``spec_format``: how a design answer is held to the spec's JSON Schema: the schema as
+    ``response_format`` (llama.cpp, vLLM, Ollama), ``json_object`` (DeepSeek: JSON, no
+    schema), or not at all.
+    ``design_tokens`` / ``call_tokens_max``: the output bound of a design answer, and the
+    most a tool call is given (docs/architecture.md §6 "Requests"); settings override both.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -47,26 +58,38 @@ class ProviderCapabilities(BaseModel):
     tool_choice: bool  # tool_choice may be sent
     text_tool_calls: bool = False  # recover calls written as text in the content
     one_call_per_round: bool = False  # ask for one tool per collection round
+    constraint: Constraint = "none"
+    spec_format: SpecFormat = "none"
+    # a constrained profile asks for one tool per round, so that every round is constrained
+    one_call_when_constrained: bool = False
+    design_tokens: int = 1024
+    call_tokens_max: int = 2048
 
 
 PROFILE_CAPABILITIES: dict[str, ProviderCapabilities] = {
     "openai": ProviderCapabilities(
-        include_usage=True, strict_tools=True, reasoning_field=False, tool_choice=False
+        include_usage=True, strict_tools=True, reasoning_field=False, tool_choice=False,
+        constraint="named", design_tokens=4096, call_tokens_max=8192,
     ),
+    # a reasoning model spends part of max_tokens thinking: generous bounds
     "deepseek": ProviderCapabilities(
-        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False
+        include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
+        design_tokens=8192, call_tokens_max=8192, spec_format="json_object",
     ),
     "ollama": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=False, tool_choice=False,
-        text_tool_calls=True,
+        text_tool_calls=True, constraint="format", one_call_when_constrained=True,
+        spec_format="json_schema",
     ),
     "vllm": ProviderCapabilities(
         include_usage=True, strict_tools=False, reasoning_field=True, tool_choice=False,
-        text_tool_calls=True,
+        text_tool_calls=True, constraint="named", one_call_when_constrained=True,
+        spec_format="json_schema",
     ),
     "llamacpp": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=True, tool_choice=False,
-        text_tool_calls=True, one_call_per_round=True,
+        text_tool_calls=True, one_call_per_round=True, constraint="wrapped",
+        spec_format="json_schema",
     ),
     "generic": ProviderCapabilities(
         include_usage=False, strict_tools=False, reasoning_field=False, tool_choice=False
@@ -80,25 +103,24 @@ CAPABILITY_OVERRIDES: tuple[str, ...] = ("strict_tools", "text_tool_calls", "one
 PROFILES_NEEDING_KEY = frozenset({"openai", "deepseek"})
 
 
-def guess_profile(base_url: str) -> Profile:
-    """The profile a base URL most likely points at; ``generic`` when nothing matches."""
+def hosted_profile(base_url: str) -> Profile | None:
+    """The hosted service a URL names by its host (``api.deepseek.com``, ``api.openai.com``)."""
     try:
-        parts = urlsplit(base_url.strip())
-        host = (parts.hostname or "").lower()
-        port = parts.port
+        host = (urlsplit(base_url.strip()).hostname or "").lower()
     except ValueError:
-        return "generic"
+        return None
     if host == "deepseek.com" or host.endswith(".deepseek.com"):
         return "deepseek"
     if host == "openai.com" or host.endswith(".openai.com"):
         return "openai"
-    if port == 11434 or "ollama" in host:
-        return "ollama"
-    if "vllm" in host or port == 8000:
-        return "vllm"
-    if "llama" in host or port == 8080:
-        return "llamacpp"
-    return "generic"
+    return None
+
+
+def guess_profile(base_url: str) -> Profile:
+    """The profile before the server is asked: a hosted service by its host name, else
+    ``generic``. Never from the port: a local server says what it is when probed
+    (runtime/provider/probe.py)."""
+    return hosted_profile(base_url) or "generic"
 
 
 class ProviderSettings(BaseModel):
@@ -112,11 +134,20 @@ class ProviderSettings(BaseModel):
     model: str = ""
     temperature: float = Field(0.1, ge=0.0, le=2.0)
     profile: Profile = "generic"
+    # True when no profile was given (SAM_AGENT_PROFILE, Settings): the server's probe decides
+    profile_guessed: bool = False
     allow_tool_choice: bool = False  # overrides the profile; only for endpoints known to accept it
     # None: as the profile says (ProviderCapabilities); True/False overrides it
     strict_tools: bool | None = None
     text_tool_calls: bool | None = None
     one_call_per_round: bool | None = None
+    # False: rounds are never held to their tool's schema (measuring, or a server that
+    # mishandles it); None: as the profile says
+    constrained_calls: bool | None = None
+    # output bounds (tokens) of a design answer and of a tool call; None: as the profile and
+    # the call's schema and observation say (runtime/run/budgets.py)
+    design_max_tokens: int | None = Field(None, ge=64, le=131072)
+    call_max_tokens: int | None = Field(None, ge=64, le=131072)
     connect_timeout: float = Field(10.0, gt=0)
     idle_read_timeout: float = Field(120.0, gt=0)  # longest silence between two body reads
     total_timeout: float = Field(600.0, gt=0)  # whole call, retries and waits included
@@ -164,19 +195,26 @@ class ProviderSettings(BaseModel):
     @classmethod
     def _guess_profile_from_url(cls, data: Any) -> Any:
         if isinstance(data, dict) and not data.get("profile"):
-            data = {**data, "profile": guess_profile(str(data.get("base_url") or ""))}
+            data = {**data, "profile": guess_profile(str(data.get("base_url") or "")),
+                    "profile_guessed": True}
         return data
 
     @property
     def capabilities(self) -> ProviderCapabilities:
         caps = PROFILE_CAPABILITIES[self.profile]
-        update: dict[str, bool] = {
+        update: dict[str, Any] = {
             name: value
             for name in CAPABILITY_OVERRIDES
             if (value := getattr(self, name)) is not None
         }
         if self.allow_tool_choice:
             update["tool_choice"] = True
+        if self.constrained_calls is False:
+            update["constraint"] = "none"
+            update["spec_format"] = "none"
+        elif caps.constraint != "none" and caps.one_call_when_constrained and (
+                self.one_call_per_round is None):
+            update["one_call_per_round"] = True
         return caps.model_copy(update=update) if update else caps
 
     @property

@@ -73,7 +73,12 @@ from sam_plugin.runtime.observe.detail import (
 )
 from sam_plugin.runtime.observe.region_query import REGION_QUERY_SCHEMA, query_regions
 from sam_plugin.runtime.observe.regions import RegionIndexCache
-from sam_plugin.runtime.provider.types import ChatResponse, StreamListener, ToolCall
+from sam_plugin.runtime.provider.types import (
+    ChatResponse,
+    RequestOptions,
+    StreamListener,
+    ToolCall,
+)
 
 log = logging.getLogger(__name__)
 
@@ -324,11 +329,13 @@ async def explore(
     listener: ExplorationListener | None = None,
     stream_listener: StreamListener | None = None,
     cache: RegionIndexCache | None = None,
+    max_tokens: int | None = None,
 ) -> ExplorationResult:
     """Run the bounded read-only exploration loop; see the module docstring for the contract.
 
     ``provider`` is a ``ChatProvider`` (anything with ``stream_chat(messages, tools,
-    listener=...)``). ``fingerprint`` is the part's fingerprint at observation time (taken from
+    listener=...)``, and ``options=`` when ``max_tokens`` bounds each turn).
+    ``fingerprint`` is the part's fingerprint at observation time (taken from
     ``fingerprint_fn()`` when omitted); it must equal ``fingerprint_fn()`` afterwards.
     """
     for name, value in (("max_turns", max_turns), ("max_queries_per_turn", max_queries_per_turn),
@@ -347,9 +354,10 @@ async def explore(
     session.emit(ExplorationStarted(max_turns=max_turns,
                                     max_queries_per_turn=max_queries_per_turn,
                                     tools=list(ALLOWED_TOOLS)))
+    bounded = {"options": RequestOptions(max_tokens=max_tokens)} if max_tokens else {}
     for number in range(1, max_turns + 1):
         response: ChatResponse = await provider.stream_chat(
-            messages, tools=QUERY_TOOLS, listener=stream_listener)
+            messages, tools=QUERY_TOOLS, listener=stream_listener, **bounded)
         raw.append(response.raw_sse)
         session.add_usage(response.usage)
         turn = ExplorationTurn(turn=number, content=response.content,

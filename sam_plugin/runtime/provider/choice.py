@@ -63,19 +63,28 @@ class ProviderChoice:
     def model(self) -> str:
         return REPLAY_MODEL if self.kind == "replay" else (self.live.model if self.live else "")
 
-    def describe(self) -> str:
+    def describe(self, detection: Any = None) -> str:
         """English: ``Replay — recorded responses, not a live model`` or
-        ``deepseek · deepseek-chat (api.deepseek.com)``; the dock translates the first."""
+        ``deepseek · deepseek-chat (api.deepseek.com)``; once the server was asked
+        (``detection``, runtime/provider/probe.py) ``llama.cpp b11434, profile llamacpp ·
+        qwen (127.0.0.1:8080)``. The dock translates the first."""
         if self.is_replay:
             return "Replay — recorded responses, not a live model"
         assert self.live is not None
         host = endpoint_host(self.live.base_url) or "no URL"
         model = self.live.model or "no model"
+        if detection is not None:
+            server = detection.server.words()
+            return f"{server}, profile {detection.profile} · {model} ({host})"
+        if self.live.profile_guessed and self.live.profile == "generic":
+            return f"{model} ({host}), server not asked yet"
         return f"{self.live.profile} · {model} ({host})"
 
 
 def replay_settings(base_url: str) -> ProviderSettings:
-    return ProviderSettings(base_url=base_url, model=REPLAY_MODEL, profile=REPLAY_PROFILE)
+    # the bundled recordings were made unconstrained, one request per recorded answer
+    return ProviderSettings(base_url=base_url, model=REPLAY_MODEL, profile=REPLAY_PROFILE,
+                            constrained_calls=False)
 
 
 def endpoint_host(base_url: str) -> str:

@@ -29,13 +29,19 @@ from sam_plugin.runtime.config.settings import MIB, ProviderSettings
 from sam_plugin.runtime.provider.errors import error_from_http, is_retryable_status, scrub
 from sam_plugin.runtime.provider.sse import SSEDecoder
 from sam_plugin.runtime.provider.stream import StreamAccumulator
-from sam_plugin.runtime.provider.types import ChatResponse, StreamListener, ToolCall
+from sam_plugin.runtime.provider.types import (
+    ChatResponse,
+    RequestOptions,
+    StreamListener,
+    ToolCall,
+)
 from sam_plugin.runtime.store.scrubber import Scrubber
 
 __all__ = [
     "ChatProvider",
     "ChatResponse",
     "ProviderError",
+    "RequestOptions",
     "StreamListener",
     "ToolCall",
 ]
@@ -108,8 +114,11 @@ class ChatProvider:
         tools: list[dict[str, Any]] | None = None,
         *,
         tool_choice: Any = None,
+        options: RequestOptions | None = None,
     ) -> dict[str, Any]:
-        """The JSON body that :meth:`stream_chat` sends."""
+        """The JSON body that :meth:`stream_chat` sends. ``options`` are sent as given (the
+        caller shaped them for the profile, runtime/provider/constraint.py); the older
+        ``tool_choice`` argument only where the profile allows a tool choice."""
         settings = self._settings
         caps = settings.capabilities
         body: dict[str, Any] = {
@@ -124,6 +133,13 @@ class ChatProvider:
             body["tools"] = tools if caps.strict_tools else [_without_strict(t) for t in tools]
             if tool_choice is not None and caps.tool_choice:
                 body["tool_choice"] = tool_choice
+        if options is not None:
+            if options.tool_choice is not None and tools:
+                body["tool_choice"] = options.tool_choice
+            if options.response_format is not None:
+                body["response_format"] = options.response_format
+            if options.max_tokens is not None:
+                body["max_tokens"] = options.max_tokens
         return body
 
     async def stream_chat(
@@ -133,6 +149,7 @@ class ChatProvider:
         *,
         listener: StreamListener | None = None,
         tool_choice: Any = None,
+        options: RequestOptions | None = None,
     ) -> ChatResponse:
         """Send one chat request and return the reassembled streamed answer.
 
@@ -148,7 +165,7 @@ class ChatProvider:
                 "(set them in the settings or via SAM_AGENT_BASE_URL / SAM_AGENT_API_KEY / "
                 "SAM_AGENT_MODEL)",
             )
-        body = self.build_request(messages, tools, tool_choice=tool_choice)
+        body = self.build_request(messages, tools, tool_choice=tool_choice, options=options)
         listener = listener or StreamListener()
         total = self._settings.total_timeout
         try:

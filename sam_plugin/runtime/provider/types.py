@@ -66,3 +66,15 @@ class StreamListener:
     def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
         """The call failed before any body (no answer, 429, 5xx) and try ``attempt`` of
         ``attempts`` to ``host`` follows after a wait."""
+
+
+class RequestOptions(BaseModel):
+    """What a request asks of the server beyond its messages and tools: a tool choice, a
+    response format (a JSON Schema the answer's content is held to) and an output bound.
+    None leaves the field out of the request (docs/architecture.md §6 "Requests")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tool_choice: Any = None
+    response_format: dict[str, Any] | None = None
+    max_tokens: int | None = None

@@ -20,16 +20,17 @@ from sam_plugin.runtime.event_types import (
     ToolCallReconstructed,
     ToolCallRejected,
 )
-from sam_plugin.runtime.run import design_answer
+from sam_plugin.runtime.provider.constraint import RoundShape
+from sam_plugin.runtime.run import budgets, constrained, design_answer
 from sam_plugin.runtime.run.call_guard import check_calls
 from sam_plugin.runtime.run.collection import (
     CollectedCall,
+    RoundAnswer,
     RoundCall,
     call_format_rejection,
     is_call_format_error,
     max_rounds,
     offered_tools,
-    read_round,
     round_messages,
 )
 from sam_plugin.runtime.run.context import StepContext
@@ -147,23 +148,12 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
         remaining=offered,
         repair=repair,
     )
-    tools = module.tool_definitions(offered, strict=caps.strict_tools)
-    run.sse_count += 1
-    try:
-        response = await ctx.calls.stream(messages, tools, spec=False,
-                                          sse=tool_response_name(run.sse_count))
-    except ProviderError as error:
-        if not is_call_format_error(error.message):
-            raise ReturnToReview("provider", f"round {round_number}: {error}") from None
-        run.one_call = True  # the server takes one call per answer: ask for one
-        _reject(ctx, round_number, call_format_rejection(error.message, offered, round_number))
-    known = set(module.tool_names.values())
-
-    def guard(calls: Sequence[RoundCall]) -> None:
-        check_calls(calls, scrubber=ctx.scrubber, max_bytes=ctx.settings.max_argument_bytes)
-
-    answer = read_round(response, offered, known, text_calls=caps.text_tool_calls,
-                        round_number=round_number, guard=guard)
+    definitions = module.tool_definitions(offered, strict=caps.strict_tools)
+    cut = repair.cut_tokens if repair is not None else None
+    shape = constrained.shape_for(
+        ctx.settings, definitions, entities=_entities(run), dropped=run.dropped,
+        max_tokens=budgets.after_cut(cut, ctx.settings) if cut else None)
+    answer = await _ask(ctx, run, messages, definitions, shape, offered, round_number)
     for call in answer.calls:
         ctx.emit(ToolCallReconstructed(
             round=round_number, tool=call.name, call_id=call.id,
@@ -179,6 +169,61 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
                                    repair=run.repairs.used if repair is not None else 0))
         ctx.emit(ToolCallCollected(round=round_number, tool=call.name, source=call.source))
     return taken
+
+
+async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
+               definitions: list[dict[str, Any]], shape: RoundShape, offered: list[str],
+               round_number: int) -> RoundAnswer:
+    """One round's request and its answer, read as its shape asked; a constrained request
+    the server refuses or breaks is read as the unconstrained answer it is, else asked
+    again once, unconstrained (``constrained.py``)."""
+    caps = ctx.settings.capabilities
+    known = set(run.inputs.module.tool_names.values())
+
+    def guard(calls: Sequence[RoundCall]) -> None:
+        check_calls(calls, scrubber=ctx.scrubber, max_bytes=ctx.settings.max_argument_bytes)
+
+    for attempt in (shape, constrained.retry_shape(shape, definitions)):
+        run.sse_count += 1
+        try:
+            response = await ctx.calls.stream(
+                constrained.with_call_note(messages, attempt, definitions), attempt.tools,
+                spec=False, sse=tool_response_name(run.sse_count), options=attempt.options)
+        except ProviderError as error:
+            if constrained.refused(error, attempt):
+                _drop_constraint(ctx, run, attempt, round_number, str(error))
+                continue
+            if not is_call_format_error(error.message):
+                raise ReturnToReview("provider", f"round {round_number}: {error}") from None
+            run.one_call = True  # the server takes one call per answer: ask for one
+            _reject(ctx, round_number,
+                    call_format_rejection(error.message, offered, round_number))
+        answer = constrained.read_answer(response, attempt, offered, known,
+                                         text_calls=caps.text_tool_calls,
+                                         round_number=round_number, guard=guard)
+        if answer is not None:
+            return answer
+        _drop_constraint(ctx, run, attempt, round_number,
+                         "the answer was not the JSON the constraint asked for")
+        answer = constrained.read_broken(response, offered, known,
+                                         text_calls=caps.text_tool_calls,
+                                         round_number=round_number, guard=guard)
+        if answer is not None:
+            return answer
+    raise AssertionError("unreachable: an unconstrained answer is always read")
+
+
+def _drop_constraint(ctx: StepContext, run: RunState, shape: RoundShape, round_number: int,
+                     reason: str) -> None:
+    run.dropped.add(shape.tool)
+    ctx.emit("constraint_dropped", {"round": round_number, "tool": shape.tool,
+                                    "constraint": shape.constraint, "reason": reason})
+
+
+def _entities(run: RunState) -> int:
+    """Nodes and elements of the observed target (a call's output bound, budgets.py)."""
+    part = run.observation.part if run.observation is not None else None
+    return part.node_count + part.element_count if part is not None else 0
 
 
 def _reject(ctx: StepContext, round_number: int, refused: Rejection) -> NoReturn:

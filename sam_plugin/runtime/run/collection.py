@@ -25,8 +25,9 @@ from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
 
-# "text": recovered from the message content; "given": handed to ``plan_calls`` by its caller
-CallSource = Literal["tool_calls", "text", "given"]
+# "text": recovered from the message content; "content": the content of a round held to the
+# call's schema (runtime/run/constrained.py); "given": handed to ``plan_calls`` by its caller
+CallSource = Literal["tool_calls", "text", "content", "given"]
 TEXT_SETTING = "text_tool_calls"
 WHOLE_ANSWER = ("a call written as text is taken only when it is the whole answer: one fenced "
                 "block, one <tool_call> block or one bare JSON object, holding one call")

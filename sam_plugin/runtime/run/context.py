@@ -19,7 +19,7 @@ from sam_plugin.runtime.events import Emit
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.ports import ChatModel, Host
-from sam_plugin.runtime.provider.types import ChatResponse
+from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
 from sam_plugin.runtime.run.phases import Phase, check_transition
 from sam_plugin.runtime.store.scrubber import Scrubber
 
@@ -35,9 +35,10 @@ class ProviderCalls(Protocol):
     """The provider, one call at a time, as the task Cancel can stop (``provider_call.py``)."""
 
     async def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-                     *, spec: bool, sse: str) -> ChatResponse:
+                     *, spec: bool, sse: str, options: RequestOptions) -> ChatResponse:
         """One streamed call; its bytes go to the run file ``sse`` however it ends. ``spec``:
-        the streamed content is the spec (``design_delta``)."""
+        the streamed content is the spec (``design_delta``); ``options``: its tool choice,
+        response format and ``max_tokens`` (docs/architecture.md §6 "Requests")."""
         ...
 
     async def task(self, work: Callable[[ChatModel], Awaitable[_T]]) -> _T:

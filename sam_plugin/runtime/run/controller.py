@@ -39,6 +39,8 @@ from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.ports import ChatModel, Host
+from sam_plugin.runtime.provider.probe import Detection, Probe, detect
+from sam_plugin.runtime.provider.probe import apply as apply_detection
 from sam_plugin.runtime.run import collect, design, endings, execute, revision, start
 from sam_plugin.runtime.run import compile as compiling
 from sam_plugin.runtime.run.collect import GivenCall
@@ -87,6 +89,7 @@ class RunController:
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
         regions: RegionIndexCache | None = None,
+        server_probe: Probe | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile
@@ -97,6 +100,7 @@ class RunController:
         self.host = host
         self.language = language
         self._provider_factory = provider_factory
+        self._server_probe = server_probe
         self._module_factory = module_factory or registry.get_module
         self._composer = composer or compiling.compose_script
         self._explorer = explorer
@@ -183,8 +187,13 @@ class RunController:
         """Observing → (Exploring) → Designing → Review, or Failed (result written)."""
         start.refuse_if_busy(self.phase)
         start.check_provider(self.settings)
+        detection = await self._detect_server()
         run, ctx = self._start(request, mode, target, source, None)
+        run.detection = detection
         with self._outcome():
+            ctx.emit("server_detected", {
+                **detection.result_fields(), "profile_from": detection.profile_from,
+                "note": detection.server.note, "text": detection.words()})
             design.observe_target(ctx, run)
             if explore:
                 await design.explore_target(ctx, run)
@@ -380,6 +389,13 @@ class RunController:
                           explorer=self._explorer, regions=self._regions)
         self._run, self._ctx = run, ctx
         return run, ctx
+
+    async def _detect_server(self) -> Detection:
+        """The server at the provider's URL (probed once per URL, runtime/provider/probe.py)
+        and the profile it implies unless one was set; the run's requests follow it."""
+        detection = await detect(self.settings, self._server_probe)
+        self.settings = apply_detection(self.settings, detection)
+        return detection
 
     def _current(self, phase: Phase, refusal: str) -> tuple[RunState, StepContext]:
         """The run waiting in ``phase`` (else ``ControllerStateError(refusal)``); a cancel

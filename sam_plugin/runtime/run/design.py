@@ -17,6 +17,7 @@ from typing import Any
 
 from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.schema import schema_for
 from sam_plugin.errors import (
     ExplorationChangedModel,
     FailRun,
@@ -34,8 +35,9 @@ from sam_plugin.runtime.event_types import (
 from sam_plugin.runtime.observe.exploration import explore
 from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observe.regions import region_index
-from sam_plugin.runtime.provider.types import ChatResponse
-from sam_plugin.runtime.run import design_answer, revision
+from sam_plugin.runtime.provider.constraint import spec_response_format
+from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
+from sam_plugin.runtime.run import budgets, design_answer, revision
 from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
@@ -135,6 +137,7 @@ async def _explore_with_model(ctx: StepContext, run: RunState) -> str:
             fingerprint=fingerprint,
             listener=ctx.emit,
             cache=ctx.regions,
+            max_tokens=budgets.design_tokens(ctx.settings),
         ))
     except ExplorationChangedModel as error:
         raise FailRun("observation", str(error)) from None
@@ -182,10 +185,11 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     else:
         messages = run.design_messages = _design_messages(ctx, run)
     version = run.spec_versions + 1
-    response = await _design_round(ctx, run, messages, _design_sse(version))
+    tokens = budgets.design_tokens(ctx.settings)
+    response = await _design_round(ctx, run, messages, _design_sse(version), tokens)
     run.spec_versions = version
     try:
-        reading = _read(ctx, run, response.content)
+        reading = _read_round(ctx, run, response, tokens)
     except SpecRejected as rejected:
         ctx.emit(RepairRequested(
             repair=1, of=design_answer.DESIGN_REPAIR_ROUNDS, layer="design",
@@ -194,12 +198,18 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
         messages = [*messages, {"role": "assistant", "content": response.content},
                     {"role": "user",
                      "content": design_answer.repair_message(rejected.problems, ctx.language)}]
-        response = await _design_round(ctx, run, messages, _design_sse(version, repair=True))
+        bound = budgets.after_design_cut(tokens) if _cut(response) else tokens
+        response = await _design_round(ctx, run, messages, _design_sse(version, repair=True),
+                                       bound)
         try:
-            reading = _read(ctx, run, response.content)
+            reading = _read_round(ctx, run, response, bound)
         except SpecRejected as again:
             if run.spec_ir is not None:
                 _store(run)  # a revision's standing spec shows again
+            if _cut(response):
+                raise FailRun("design", "the spec was cut off again at its output limit "
+                              "(max_tokens; the setting design_max_tokens raises it); shorten "
+                              "the request") from None
             raise FailRun("design", design_answer.failure_message(
                 again.problems, response.content)) from None
     before = run.spec_ir
@@ -242,21 +252,39 @@ def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, 
 
 
 async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
-                        sse: str) -> ChatResponse:
-    """One design request (no tools, I1); the answer with its text made safe to show."""
+                        sse: str, tokens: int) -> ChatResponse:
+    """One design request (no tools, I1), bounded by ``tokens`` and, where the profile takes
+    it, held to the JSON Schema its answer is read against (docs/architecture.md §6
+    "Requests"); the answer with its text made safe to show."""
+    held = spec_response_format(schema_for(run.inputs.module.vocabulary),
+                                ctx.settings.capabilities.spec_format)
+    options = RequestOptions(max_tokens=tokens, response_format=held)
     try:
-        response = await ctx.calls.stream(messages, None, spec=True, sse=sse)
+        response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
     except ProviderError as error:
         raise FailRun("provider", f"the design request failed: {error}") from None
     content = visible_text_of(response.content or "")
-    if response.finish_reason == "length" and content:
-        run.dir.write_text("design.txt", content + "\n")
-        raise FailRun("design",
-                      "the spec was cut off (the model hit its output limit); shorten the request")
     if not content:
         raise FailRun("design", "the model returned an empty spec, so there is nothing to "
                                 f"review. {design_answer.ADVICE}")
     return response.model_copy(update={"content": content})
+
+
+def _cut(response: ChatResponse) -> bool:
+    return response.finish_reason == "length"
+
+
+def _read_round(ctx: StepContext, run: RunState, response: ChatResponse,
+                tokens: int) -> design_answer.DesignReading:
+    """A design answer as a spec (raises SpecRejected); one cut at its bound is never read
+    as a spec, whatever it holds: it is repaired like an unreadable one, with twice the bound
+    (runtime/run/budgets.py)."""
+    if _cut(response):
+        run.dir.write_text("design.txt", response.content + "\n")
+        raise SpecRejected([f"the answer was cut off at its limit of {tokens} tokens "
+                            "(max_tokens) before the spec was complete: write it shorter, "
+                            "only what the request asks for"])
+    return _read(ctx, run, response.content)
 
 
 def _read(ctx: StepContext, run: RunState, content: str) -> design_answer.DesignReading:

@@ -79,6 +79,7 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
         restore_unavailable=run.restore_unavailable,
         provider=run.usage.usage if run.usage else None,
         spec_versions=max(1, run.spec_versions),
+        **(run.detection.result_fields() if run.detection else {}),
     )
 
 

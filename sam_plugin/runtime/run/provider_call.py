@@ -17,7 +17,7 @@ from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.event_types import DesignDelta, ProviderRetry, ReasoningDelta
 from sam_plugin.runtime.events import Emit
 from sam_plugin.runtime.ports import ChatModel, RecordingChatModel
-from sam_plugin.runtime.provider.types import ChatResponse, StreamListener
+from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions, StreamListener
 from sam_plugin.runtime.store.run_store import RunDir
 from sam_plugin.runtime.store.usage import UsageMeter
 from sam_plugin.runtime.text_safety import visible_text
@@ -71,7 +71,7 @@ class ProviderCall:
         self.cancel_requested = False
 
     async def stream(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]] | None,
-                     *, spec: bool, sse: str) -> ChatResponse:
+                     *, spec: bool, sse: str, options: RequestOptions) -> ChatResponse:
         """One provider call; its body goes to the run's ``sse`` file however the call ends
         (success, provider error, timeout or cancel): every byte received is evidence."""
         used: list[ChatModel] = []
@@ -79,7 +79,8 @@ class ProviderCall:
 
         def work(provider: ChatModel) -> Awaitable[ChatResponse]:
             used.append(provider)
-            return provider.stream_chat(messages, tools=tools, listener=listener)
+            return provider.stream_chat(messages, tools=tools, listener=listener,
+                                        options=options)
 
         def received() -> bytes:
             recording = used[0] if used else None

@@ -45,6 +45,7 @@ class Rejection:
     headline: str  # the first problem, for the status line
     sent: tuple[SentCall, ...] = ()
     content: str = ""  # the answer's text when it carried no usable call
+    cut_tokens: int | None = None  # the answer was cut at this max_tokens (budgets.after_cut)
 
 
 def rejection(
@@ -55,11 +56,12 @@ def rejection(
     headline: str | None = None,
     sent: Sequence[SentCall] = (),
     content: str = "",
+    cut_tokens: int | None = None,
 ) -> Rejection:
     first = headline if headline is not None else diagnostic.strip().splitlines()[0]
     if len(first) > _HEADLINE_CHARS:
         first = first[: _HEADLINE_CHARS - 1] + "…"
-    return Rejection(layer, tool, diagnostic, first, tuple(sent), content)
+    return Rejection(layer, tool, diagnostic, first, tuple(sent), content, cut_tokens)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.region_schema import RegionIndex
+from sam_plugin.runtime.provider.probe import Detection
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.repair import RepairBudget
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, RunSource
@@ -45,6 +46,7 @@ class RunState:
 
     inputs: RunInputs
     usage: UsageMeter | None = None
+    detection: Detection | None = None  # the server and the profile (provider/probe.py)
     # Observing, Exploring
     observation: Observation | None = None
     before: Readback | None = None  # re-read at each drift check
@@ -65,6 +67,7 @@ class RunState:
     sse_count: int = 0  # tool responses kept (provider_tool_response[.N].sse)
     one_call: bool = False  # ask for one tool per round (profile, or the server needs it)
     repairs: RepairBudget = field(default_factory=lambda: RepairBudget(0))
+    dropped: set[str] = field(default_factory=set)  # tools whose constraint the server broke
     # Compiling, Plan
     bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
     script: str = ""

@@ -127,6 +127,13 @@ class KeptSnapshot(BaseModel):
     seal: str
 
 
+class ServerField(BaseModel):
+    """``result.json``'s ``server``: what the probe found at the provider's URL."""
+
+    kind: str
+    version: str = ""
+
+
 class RunResult(BaseModel):
     """``result.json`` (docs/architecture.md §7).
 
@@ -159,6 +166,9 @@ class RunResult(BaseModel):
     provider: ProviderUsage | None = None
     spec_versions: int = 1  # 1 + the revisions asked for ("Ask for changes")
     save: SaveOutcome | None = None  # CLI --save only
+    # which server answered and the profile the run used (runtime/provider/probe.py)
+    server: ServerField | None = None
+    profile: str | None = None
 
 
 class RunDir:
