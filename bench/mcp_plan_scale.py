@@ -77,8 +77,8 @@ class AtOnce:
     async def aclose(self) -> None:
         return None
 
-    async def stream_chat(self, messages: Any, tools: Any = None, *, listener: Any = None
-                          ) -> ChatResponse:
+    async def stream_chat(self, messages: Any, tools: Any = None, *, listener: Any = None,
+                          options: Any = None) -> ChatResponse:
         self.turn += 1
         if tools is None:
             return ChatResponse(content=SPEC_ANSWER, reasoning="", tool_calls=[],

@@ -135,8 +135,8 @@ class Scripted:
     def factory(self, _settings: ProviderSettings) -> Scripted:
         return self
 
-    async def stream_chat(self, messages: Any, tools: Any = None, *, listener: Any = None
-                          ) -> ChatResponse:
+    async def stream_chat(self, messages: Any, tools: Any = None, *, listener: Any = None,
+                          options: Any = None) -> ChatResponse:
         return self._answers.pop(0)
 
     async def aclose(self) -> None:

@@ -187,3 +187,44 @@ def test_label_positions_for_runs_and_scattered_labels(labels: list[int]) -> Non
         places(np.array([labels[0], 99]))
     assert str(caught.value) == ("node label 99 is used by an element or set but is not a "
                                  "node of the part")
+
+
+def test_a_re_read_sees_every_change_of_a_stub_part(model: Any) -> None:
+    """Moved, deleted, re-created and re-shaped entities all show in the next read."""
+    part = model.Part("Edited")
+    made = [part.Node(coordinates=(float(i), 0.0, 0.0)) for i in range(6)]
+    part.Element(nodes=made[:4], elemShape=QUAD)
+    read_mesh(part)
+    part.editNode(nodes=part.nodes[1:2], coordinates=((1.0, 0.0, -0.0),))
+    assert read_mesh(part).coordinates.tolist()[1] == [1.0, 0.0, 0.0]
+    assert str(read_mesh(part).coordinates[1][2]) == "-0.0"
+    last = part.nodes[5]
+    part.deleteNode(nodes=part.nodes[5:6])
+    part.Node(coordinates=last.coordinates, label=77)
+    assert read_mesh(part).node_labels.tolist() == [1, 2, 3, 4, 5, 77]
+    part.deleteElement(elements=part.elements[0:1])
+    part.Element(nodes=made[:3], elemShape=TRI, label=1)
+    again = read_mesh(part)
+    assert again.shape_names == ("TRI",) and again.element_labels.tolist() == [1]
+    assert again.connectivity.tolist() == [1, 2, 3]
+    other = model.Part("Other")  # another part's read in between
+    other.Node(coordinates=(0.0, 0.0, 0.0))
+    read_mesh(other)
+    assert read_mesh(part).node_labels.tolist() == [1, 2, 3, 4, 5, 77]
+
+
+def test_a_re_read_sees_a_label_or_shape_changed_on_the_same_entity(model: Any) -> None:
+    """The memo of reads reuses values by the identity of immutable values only: an entity
+    whose label or shape a (faulty) host changed in place reads back changed."""
+    from sam.mesh import _set_element_type, _set_node_label
+
+    part = model.Part("InPlace")
+    made = [part.Node(coordinates=(float(i), 0.0, 0.0)) for i in range(4)]
+    part.Element(nodes=made, elemShape=QUAD)
+    first = read_mesh(part)
+    _set_node_label(made[3], 40)
+    _set_element_type(part.elements[0], TRI)
+    again = read_mesh(part)
+    assert again.node_labels.tolist() == [1, 2, 3, 40]
+    assert again.shape_names == ("TRI",)
+    assert geometry_fingerprint(part) != first.fingerprint()
