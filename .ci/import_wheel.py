@@ -10,7 +10,10 @@ inside SAM's script, where SAM provides it) are imported a second time with that
 standing in for the host, and must import then. STUBS_DIR is the checkout's ``stubs/``: the
 wheel must not be the checkout.
 
-    python .ci/import_wheel.py STUBS_DIR
+    python .ci/import_wheel.py STUBS_DIR [--extras-installed]
+
+With ``--extras-installed`` (the wheel installed with its extras) a module that still needs
+an extra fails too.
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ import sys
 from pathlib import Path
 
 HOST_MODULES = {"sam", "samConstants"}
+# optional extras: the modules of the package an extra serves may need what only the extra
+# installs (`pip install 'sam-agent-plugin[mcp]'`); anything else of the wheel must not
+EXTRAS = {"sam_plugin.mcp_server": ("mcp", {"mcp", "mcp_types", "anyio", "uvicorn",
+                                            "starlette"})}
 OFFLINE_SAM = "sam_plugin._offline_sam"
 OFFLINE_MODULES = ("sam", "samConstants", "sam_host")
 
@@ -59,15 +66,22 @@ def main() -> int:
     if stubs.parent in installed.parents:
         print(f"sam_plugin was imported from the checkout ({installed}), not the wheel")
         return 1
-    needs_host, broken = [], []
+    needs_host, needs_extra, broken = [], [], []
     broken += _offline_sam_visible("before importing the wheel")
     for name in modules:
         try:
             importlib.import_module(name)
         except ModuleNotFoundError as error:
-            (needs_host if error.name in HOST_MODULES else broken).append(f"{name}: {error!r}")
+            if error.name in HOST_MODULES:
+                needs_host.append(f"{name}: {error!r}")
+            elif _extra_of(name, error.name):
+                needs_extra.append(f"{name}: [{_extra_of(name, error.name)}]")
+            else:
+                broken.append(f"{name}: {error!r}")
         except Exception as error:  # noqa: BLE001 - every failure is reported
             broken.append(f"{name}: {error!r}")
+    if "--extras-installed" in sys.argv[2:]:
+        broken += [f"{entry} (installed)" for entry in needs_extra]
     broken += _offline_sam_visible("after importing every module of the wheel")
     from sam_plugin.offline_sam import PACKAGED, offline_sam_dir
 
@@ -84,10 +98,20 @@ def main() -> int:
     if not manifest.is_file():
         broken.append(f"the wheel ships no {manifest.name}")
     print(f"imported {len(modules)} modules of the wheel "
-          f"({len(needs_host)} host-side, with sam/samConstants provided)")
+          f"({len(needs_host)} host-side, with sam/samConstants provided; "
+          f"{len(needs_extra)} need an extra not installed here)")
     for line in broken:
         print(f"FAILED {line}")
     return 1 if broken else 0
+
+
+def _extra_of(module: str, missing: str | None) -> str | None:
+    """The extra that ``module`` may need ``missing`` from, if any."""
+    top = (missing or "").split(".")[0]
+    for package, (extra, provides) in EXTRAS.items():
+        if (module == package or module.startswith(package + ".")) and top in provides:
+            return extra
+    return None
 
 
 if __name__ == "__main__":

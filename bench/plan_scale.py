@@ -3,7 +3,8 @@
 A 300 x 300 QUAD patch (90,601 nodes, 90,000 elements) in the offline SAM. The plan side
 compiles transform (translate_copy beside the patch) → repair (merge the shared edge) →
 audit, composes the script and builds the plan, whose shadow run predicts the final part
-(181,202 → 180,901 nodes, 180,000 elements). The direct side applies the same operations to a
+(181,202 → 180,901 nodes, 180,000 elements) and its after-fingerprint, which must be the
+fingerprint of the part the direct side makes. The direct side applies the same operations to a
 copy of the part through the host API (the stub), calling the same samops helpers the script
 calls, and writes the same audit. Both run in this process, alternating, best of ``ROUNDS``;
 CPU time, since the machine is shared.
@@ -33,9 +34,11 @@ from sam_plugin.compilers.composer import compose  # noqa: E402
 from sam_plugin.compilers.evidence import Prediction  # noqa: E402
 from sam_plugin.compilers.part import MODULE  # noqa: E402
 from sam_plugin.compilers.protocol import CompileContext, Target  # noqa: E402
+from sam_plugin.compilers.spec.reading import spec_from_json  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 from sam_plugin.runtime.run.plan_builder import build_plan  # noqa: E402
 from sam_plugin.samops import part_audit, part_repair, part_transform  # noqa: E402
+from sam_plugin.samops.readback import read_part  # noqa: E402
 
 N = 300  # cells per side
 GOAL = 2.0
@@ -47,9 +50,18 @@ CALLS = [
     ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.01}}),
     ("audit_part", {"checks": ["counts", "free_nodes", "coincident_nodes"]}),
 ]
-SPEC = ("Copy the patch beside itself, merge the shared edge, audit.\n"
-        "Planned Part capabilities: transform, repair, audit\n"
-        f"Expected results: {2 * (N + 1) ** 2 - (N + 1)} nodes, {2 * N * N} elements")
+REQUEST = "Copy the patch beside itself, merge the shared edge, audit."
+SPEC = spec_from_json({
+    "summary": REQUEST,
+    "steps": [
+        {"capability": "transform", "action": "translate_copy", "scope": {"by": "all"},
+         "values": {"vector": COPY["vector"]}, "text": "copy the patch beside itself"},
+        {"capability": "repair", "action": "merge_nodes", "values": {"tolerance": 0.01},
+         "text": "merge the shared edge"},
+        {"capability": "audit", "action": "audit",
+         "values": {"checks": ["counts", "free_nodes", "coincident_nodes"]}, "text": "audit"}],
+    "expected": {"nodes": 2 * (N + 1) ** 2 - (N + 1), "elements": 2 * N * N},
+}, MODULE.vocabulary)
 
 
 def _timed(action: Callable[[], Any]) -> tuple[float, Any]:
@@ -81,12 +93,12 @@ def plan_side(gateway: HostGateway) -> Any:
     state = Prediction.from_readback(before)
     fragments: list = []
     for tool, args in CALLS:
-        fragment = MODULE.compile(tool, args, _ctx(gateway, SPEC, state, tuple(fragments)))
+        fragment = MODULE.compile(tool, args, _ctx(gateway, REQUEST, state, tuple(fragments)))
         fragments.append(fragment)
         state = fragment.evidence
     script = compose(fragments)
     plan, detail = build_plan(run_id="bench", module=MODULE, fragments=fragments,
-                              ctx=_ctx(gateway, SPEC), prediction=state, before=before,
+                              ctx=_ctx(gateway, REQUEST), prediction=state, before=before,
                               spec=SPEC, script_sha256=script.sha256)
     assert detail.predicted is not None, plan.prediction
     return plan, detail
@@ -113,11 +125,14 @@ def main() -> None:
         best["plan"] = min(best["plan"], seconds)
         seconds, part = _timed(lambda: direct_side(model, out))
         best["direct"] = min(best["direct"], seconds)
-        assert (len(part.nodes), len(part.elements)) == (len(detail.predicted.nodes),
-                                                         len(detail.predicted.elements))
+        # the plan's predicted after-fingerprint is the part the same operations make
+        direct = read_part(model, "Direct")
+        assert direct.fingerprint == str(detail.predicted.after), (direct.fingerprint,
+                                                                   detail.predicted.after)
         del model.parts["Direct"]
-    print(f"part: {(N + 1) ** 2} nodes, {N * N} QUADs; plan predicts "
-          f"{len(detail.predicted.nodes)} nodes, {len(detail.predicted.elements)} elements")
+    after = detail.predicted.after
+    print(f"part: {(N + 1) ** 2} nodes, {N * N} QUADs; plan predicts {after.nodes} nodes, "
+          f"{after.elements} elements (after-fingerprint {after}, the direct part's own)")
     print(f"plan: {plan.summary()}; warnings: {plan.warnings or 'none'}")
     print(f"compile + plan + shadow: {best['plan']:.2f} s CPU")
     print(f"direct through the host API: {best['direct']:.2f} s CPU")

@@ -12,6 +12,7 @@ Last line: ``ratio=<longest stall outside the execution ms / 50 ms> goal<=1``.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
@@ -65,10 +66,16 @@ def bench_responder(delay: float):
     from sam_plugin.demo.streams import openai_stream
 
     example = example_by_id("plate")
-    body, _, capability = example.spec.rpartition("\n\n")
-    notes = "\n".join(f"- Note {i}: the patch corners are listed counter-clockwise, so the "
-                      f"element normals point along +Z." for i in range(12))
-    long_spec = f"{body}\n{notes}\n\n{capability}"
+    # the spec is JSON (docs/architecture.md §4): its summary and its step's words made as
+    # long as the schema lets them be (500 characters each), then written indented
+    spec = json.loads(json.dumps(example.spec))
+    for holder, key in ((spec, "summary"), (spec["steps"][0], "text")):
+        for i in range(12):
+            note = (f" Note {i}: the patch corners are listed counter-clockwise, so the "
+                    "element normals point along +Z.")
+            if len(holder[key]) + len(note) <= 500:
+                holder[key] += note
+    long_spec = json.dumps(spec, ensure_ascii=False, indent=2)
     replay = ReplayResponder(delay=delay)
     counts: list[int] = []
 

@@ -45,6 +45,9 @@ a broken state), beside ``SamAgentError``::
     │   │                                      cannot be rerun on (says which)
     │   ├── NotUnknown(ValueError)             only an unknown run can be acknowledged
     │   ├── SaveConflict(RuntimeError)         --save would replace what another process saved
+    │   ├── ToolRefused                        an MCP tool call refused, at a layer (docs/mcp.md)
+    │   │   └── ToolArgumentError(ValueError)  ... because its arguments are
+    │   ├── ApprovalRefused                    a plan's approval cannot be recorded (says why)
     │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
     │   ├── UsageError                         bad command-line input (exit code 2)
     │   └── OfflineSamMissing(RuntimeError)    outside SAM, and no offline SAM is shipped
@@ -337,6 +340,30 @@ class UndoRefused(SamAgentError):
 class RerunRefused(SamAgentError, ValueError):
     """A rerun that cannot start: the source run is not a verified run with saved calls, or
     a target cannot take them (the message names which and what would do)."""
+
+
+class ToolRefused(SamAgentError):
+    """An MCP tool call that ran nothing: ``layer`` (as in result.json's ``error.layer``, or
+    ``arguments``/``spec``), the words the client reads, and ``data`` for its result."""
+
+    def __init__(self, layer: str, message: str, **data: Any) -> None:
+        super().__init__(message)
+        self.layer = layer
+        self.message = message
+        self.data = data
+
+
+class ToolArgumentError(ToolRefused, ValueError):
+    """An MCP client's tool arguments are refused before anything runs: the field and what is
+    legal there (docs/mcp.md)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("arguments", message)
+
+
+class ApprovalRefused(SamAgentError):
+    """A decision on a waiting plan cannot be recorded: no plan waits, it was decided already,
+    its server is gone, or no person is at a terminal (the message says which)."""
 
 
 class UsageError(SamAgentError):

@@ -153,7 +153,8 @@ def test_every_public_exception_lives_in_the_errors_module_under_one_base() -> N
 
 # -- the shape of the tree (docs/architecture.md §2) ----------------------------------------
 
-FRONT_ENDS = ("sam_plugin.cli", "sam_plugin.ui", "sam_plugin.demo", "sam_plugin.evaluation")
+FRONT_ENDS = ("sam_plugin.cli", "sam_plugin.ui", "sam_plugin.demo", "sam_plugin.evaluation",
+              "sam_plugin.mcp_server", "mcp", "mcp_types")
 # the step modules of one run (docs/architecture.md §2 "Where things are decided once")
 RUN = "sam_plugin.runtime.run"
 STEPS = tuple(f"{RUN}.{name}" for name in ("design", "collect", "compile", "execute",
@@ -166,6 +167,16 @@ def test_the_compilers_never_import_the_runtime() -> None:
 
 def test_the_runtime_never_imports_a_front_end() -> None:
     assert violations(sources("runtime"), FRONT_ENDS) == []
+
+
+def test_the_mcp_server_never_imports_the_ui_and_its_approval_needs_no_sdk() -> None:
+    """The server is a front end beside the CLI (the dock may start it, never the reverse);
+    ``sam-agent approve`` and the decision files work without the ``[mcp]`` extra."""
+    assert violations(sources("mcp_server"), ("sam_plugin.ui", "sam_plugin.cli", *QT)) == []
+    light = [PACKAGE / "mcp_server" / name for name in ("__init__.py", "approval.py",
+                                                        "waiting.py", "bearer.py")]
+    light.append(PACKAGE / "cli" / "approve.py")
+    assert violations(light, ("mcp", "mcp_types", "anyio")) == []
 
 
 def test_run_steps_reach_each_other_only_through_the_state_and_the_endings() -> None:

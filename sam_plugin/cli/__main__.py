@@ -2,4 +2,5 @@
 
 from sam_plugin.cli.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # importing it (the wheel check imports every module) runs nothing
+    raise SystemExit(main())

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from sam_plugin.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, VisibleStream
 from sam_plugin.errors import EnvironmentValueError, UsageError
 
-COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples")
+COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -134,7 +135,7 @@ async def _rerun(args: argparse.Namespace, source: RerunSource, targets: list[Ta
     controller.subscribe(_Progress(err))
     session = RerunSession(controller, source, targets, stop_on_failure=args.stop_on_failure,
                            progress=lambda i, t, done: _progress(i, len(targets), t, done, err))
-    approver = _Approver(args, stdin, err)
+    approver = _Approver(args, stdin, err, controller.approval_requested)
     # whatever the scripts print goes to stderr: stdout carries only the summary
     with contextlib.redirect_stdout(err):
         summary = await session.run(approver)
@@ -190,16 +191,21 @@ class _Progress:
         self.err = err
 
     def __call__(self, event: ControllerEvent) -> None:
-        if event.event == "phase_changed" and event.data.get("phase") not in (
+        from sam_plugin.runtime.event_types import PhaseChanged
+
+        typed = event.typed
+        if isinstance(typed, PhaseChanged) and typed.phase not in (
                 "plan", "complete", "failed", "cancelled"):
-            print(f"  [{event.data['phase']}] {event.data['label']}", file=self.err)
+            print(f"  [{typed.phase}] {typed.label}", file=self.err)
 
 
 class _Approver:
     """Each plan shown; asked unless ``--yes``; ``a`` answers yes to the rest (those without
     warnings)."""
 
-    def __init__(self, args: argparse.Namespace, stdin: TextIO, err: TextIO) -> None:
+    def __init__(self, args: argparse.Namespace, stdin: TextIO, err: TextIO,
+                 approval_requested: Callable[[str], None]) -> None:
+        self.approval_requested = approval_requested  # logged when a person is asked
         self.yes = bool(args.yes)
         self.with_warnings = bool(args.yes_with_warnings)
         self.stdin, self.err = stdin, err
@@ -218,6 +224,7 @@ class _Approver:
         if self.yes or (self.all and not warned):
             print("  approved (" + ("--yes" if self.yes else "a: all") + ")", file=self.err)
             return True
+        self.approval_requested("cli")
         print(f"Execute this plan on {where}? [y/N/a] (a: this and every later plan without "
               "warnings) ", end="", file=self.err)
         self.err.flush()

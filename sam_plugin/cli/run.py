@@ -17,7 +17,7 @@ import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, assert_never
 
 from pydantic import ValidationError
 
@@ -37,6 +37,7 @@ from sam_plugin.cli.common import (
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
+from sam_plugin.runtime import event_types as ev
 from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.store.run_store import RunDir
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
@@ -157,7 +158,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
             if args.yes and not args.yes_with_warnings:
                 _refuse_warned_plan(controller.plan, err)
                 controller.decline_plan()
-            elif args.yes_with_warnings or _ask_plan(controller.plan.text(), stdin, err):
+            elif args.yes_with_warnings or _ask_plan_of(controller, stdin, err):
                 with contextlib.redirect_stdout(err):
                     await controller.execute(args.mode, target)
             else:
@@ -373,6 +374,12 @@ def _refuse_warned_plan(plan: Any, err: TextIO) -> None:
           "--yes to answer, or with --yes-with-warnings", file=err)
 
 
+def _ask_plan_of(controller: Any, stdin: TextIO, err: TextIO) -> bool:
+    """The plan put before the analyst at this terminal (``approval_requested``: cli)."""
+    controller.approval_requested("cli")
+    return _ask_plan(controller.plan.text(), stdin, err)
+
+
 def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:
     print("\n--- plan (compiled, not executed; destructive lines and warnings first) ---",
           file=err)
@@ -408,18 +415,18 @@ class _Progress:
         self.streaming = False
 
     def __call__(self, event: ControllerEvent) -> None:
-        data = event.data
-        if event.event == "design_delta":
+        typed = event.typed
+        if isinstance(typed, ev.DesignDelta):
             # the spec is printed once, whole, when it is ready (_show_spec); a dot per piece
             # shows that the model is writing
-            if data.get("reset"):
+            if typed.reset:
                 print("\n[the stream restarted; the spec so far is discarded]", file=self.err)
-            if data.get("text"):
+            if typed.text:
                 self.streaming = True
                 self.err.write(".")
                 self.err.flush()
             return
-        line = self._line(event.event, data)
+        line = progress_line(typed)
         if line:
             self.end_stream()
             print(line, file=self.err)
@@ -429,25 +436,39 @@ class _Progress:
             self.err.write("\n")
             self.streaming = False
 
-    @staticmethod
-    def _line(event: str, data: dict[str, Any]) -> str | None:
-        if event == "phase_changed":
-            return f"[{data['phase']}] {data['label']}"
-        if event == "tool_call_collected":
-            return f"  collected, not executed: {data['tool']} (round {data['round']})"
-        if event == "tool_call_rejected":
-            return f"  rejected: {data['reason']}"
-        if event == "repair_requested" and data.get("layer") == "design":
-            return f"  not a spec ({data.get('headline', '')}): one design repair round"
-        if event == "tool_call_compiled":
-            return f"  compiled: {data['tool']}"
-        if event == "script_composed":
-            return f"  script composed: sha256 {data['script_sha256'][:16]}…"
-        if event == "plan_declined":
+
+def progress_line(event: ev.RunEvent) -> str | None:
+    """The progress line an event gets on stderr, if any (docs/architecture.md §8: collected
+    ≠ compiled ≠ executed)."""
+    match event:
+        case ev.PhaseChanged(phase=phase, label=label):
+            return f"[{phase}] {label}"
+        case ev.ToolCallCollected(tool=tool, round=number):
+            return f"  collected, not executed: {tool} (round {number})"
+        case ev.ToolCallRejected(reason=reason):
+            return f"  rejected: {reason}"
+        case ev.RepairRequested(layer="design", headline=headline):
+            return f"  not a spec ({headline}): one design repair round"
+        case ev.ToolCallCompiled(tool=tool):
+            return f"  compiled: {tool}"
+        case ev.ScriptComposed(script_sha256=sha):
+            return f"  script composed: sha256 {sha[:16]}…"
+        case ev.PlanDeclined():
             return "  plan declined: nothing executed"
-        if event == "execution_completed":
-            return f"  executed: {data['status']}"
-        return None
+        case ev.ExecutionCompleted(status=status):
+            return f"  executed: {status}"
+        case (ev.DesignDelta() | ev.ReasoningDelta() | ev.ProviderRetry()
+              | ev.CollectionProgress() | ev.RunCancelled() | ev.ObservationCompleted()
+              | ev.ExplorationStarted() | ev.ExplorationQuery() | ev.ExplorationTurn()
+              | ev.ExplorationCompleted() | ev.ServerDetected() | ev.DesignReceived()
+              | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
+              | ev.ConstraintDropped() | ev.RepairRequested() | ev.PlanShown()
+              | ev.ApprovalRequested() | ev.PlanApproved() | ev.SnapshotTaken()
+              | ev.ExecutionSubmitted() | ev.ReadbackVerified() | ev.RestoreCompleted()
+              | ev.RestoreFailed() | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
+            return None
+        case _:
+            assert_never(event)
 
 
 def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,

@@ -5,7 +5,7 @@ Layout: header comment → imports (``sam``; only the ``samConstants`` names use
 mutation → every postflight → viewport refresh → completion marker. Mutations and postflights
 run inside one ``try``: on any exception the snapshot is put back (``SAM_AGENT_RESTORE`` says
 how that went) and the exception goes on to the host (docs/architecture.md §5, "Snapshot and
-restore").
+restore"). A script of read-only calls (audits) takes no snapshot and has no ``try``.
 The host injects ``SAM_AGENT_TARGET`` and ``SAM_AGENT_OUTPUT_DIR``; no value of the run (time,
 paths, run id) is written into the text, so the same fragments always give the same bytes.
 """
@@ -38,6 +38,10 @@ _part_name = SAM_AGENT_TARGET["part_name"]
 _SNAPSHOT = """\
 # --- snapshot: the target as it is before the first change (plain data, never in the tree) ---
 SAM_AGENT_SNAPSHOT = _snapshot.take(_model, _part_name)
+"""
+
+_READ_ONLY = """\
+# --- no snapshot: every call is read-only (the readback proves the part unchanged) ---
 """
 
 _RESTORE = """\
@@ -84,8 +88,9 @@ def compose(fragments: Sequence[Fragment]) -> ComposedScript:
     if not fragments:
         raise ValueError("compose needs at least one fragment")
     constants = sorted({_identifier(c, "constant") for f in fragments for c in f.constants})
+    read_only = all(f.read_only for f in fragments)
     helpers = sorted({_identifier(h, "helper") for f in fragments for h in f.helpers}
-                     | {"snapshot"})
+                     | (set() if read_only else {"snapshot"}))
     tools = ", ".join(f.tool for f in fragments)
     parts = [_HEADER + f"# tools: {tools}\n", "from sam import mdb, session\n"]
     if constants:
@@ -96,11 +101,17 @@ def compose(fragments: Sequence[Fragment]) -> ComposedScript:
     # the host reads the last stage reached: a failure before "mutation" changed nothing
     parts.append('\nSAM_AGENT_STAGE = "preflight"\n')
     parts += _stage_blocks("preflight", fragments)
-    parts.append("\n" + _SNAPSHOT + "try:\n")
-    for stage in ("mutation", "postflight"):
-        parts.append(f'    SAM_AGENT_STAGE = "{stage}"\n')
-        parts += [_indented(block) for block in _stage_blocks(stage, fragments)]
-    parts.append(_RESTORE)
+    if read_only:
+        parts.append("\n" + _READ_ONLY)
+        for stage in ("mutation", "postflight"):
+            parts.append(f'SAM_AGENT_STAGE = "{stage}"\n')
+            parts += _stage_blocks(stage, fragments)
+    else:
+        parts.append("\n" + _SNAPSHOT + "try:\n")
+        for stage in ("mutation", "postflight"):
+            parts.append(f'    SAM_AGENT_STAGE = "{stage}"\n')
+            parts += [_indented(block) for block in _stage_blocks(stage, fragments)]
+        parts.append(_RESTORE)
     parts.append("\n" + _REFRESH)
     parts.append("\nSAM_AGENT_COMPLETED = True\n")
     text = "".join(parts)

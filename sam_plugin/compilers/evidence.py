@@ -50,7 +50,11 @@ class Range(BaseModel):
 
 
 class Readback(BaseModel):
-    """What the live model says about the target part, read after (or before) a run."""
+    """What the live model says about the target part, read after (or before) a run: the
+    typed ``samops/records.py:PartRecord``, field for field (a field the record has and this
+    lacks is refused, never dropped; tests/compilers/test_shape_parity.py)."""
+
+    model_config = ConfigDict(extra="forbid")
 
     part_exists: bool
     node_count: int = 0
@@ -60,14 +64,13 @@ class Readback(BaseModel):
     )
     sets: list[str] = Field(default_factory=list)
     bounding_box: tuple[tuple[float, float, float], tuple[float, float, float]] | None = None
-    fingerprint: str = ""
+    fingerprint: str = ""  # the part fingerprint: every record (samops.fingerprint)
+    geometry_fingerprint: str = ""  # its node and element records alone
     materials: list[str] = Field(default_factory=list)
     sections: list[str] = Field(default_factory=list)
     assigned_elements: int = 0
     oriented_beams: int = 0
     hanging_nodes: int | None = None  # read only when a prediction asks for it
-    # digest of set members, property definitions and assignments (with the fingerprint)
-    definitions_digest: str = ""
 
     @classmethod
     def from_record(cls, record: PartRecord) -> Readback:

@@ -2,25 +2,28 @@
 
 A domain module describes its compiled calls (``DomainModule.describe``): per call, each
 operation with its numbers and the entities it touches, destructive ones marked, and, where
-its shadow run can tell, the predicted final part (``PredictedPart``) the verifier later
-compares the live part with (I13). The runtime adds the before → after summary, the spec's
-own expectations and the script's SHA-256, and writes it all to ``plan.json``.
+its shadow run can tell, the predicted part (``predicted_part.PredictedPart``: what the calls
+touch, and the fingerprint of the rest) the verifier later compares the live part with
+(I13). The runtime adds the before → after summary, the spec's own expectations and the
+script's SHA-256, and writes it all to ``plan.json``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, Field
 
-Vec3 = tuple[float, float, float]
-Box = tuple[Vec3, Vec3]
+from sam_plugin.compilers.predicted_part import Box, PredictedPart, Vec3
+from sam_plugin.samops.mesh_read import column_box
+
+__all__ = ["Box", "PlanCall", "PlanDetail", "PlanOperation", "PlanState", "PredictedPart",
+           "Preview", "Touched", "Vec3", "touched"]
 # A plan names at most this many labels of a touched group; beyond, a count and a box.
 LABELS_SHOWN = 20
-# Parts up to this size get a predicted part (one shadow run per plan); the verifier compares
-# every entity up to its own, lower, limit and samples above it.
-PREDICTION_LIMIT = 250_000
 
 
 class Touched(BaseModel):
@@ -113,6 +116,8 @@ class Plan(BaseModel):
     expectations: dict[str, Any] = Field(default_factory=dict)
     prediction: str = ""  # how the after state was predicted (exact shadow run, or ranges)
     preview: Preview | None = None
+    # every call is read-only: no snapshot is taken and the run cannot be undone
+    read_only: bool = False
     steps: list[PlanStep] = Field(default_factory=list)  # each call against its step
 
     @property
@@ -154,48 +159,6 @@ class Plan(BaseModel):
 
 
 @dataclass
-class PredictedPart:
-    """The part a shadow run predicts after the script: what exact verification compares.
-
-    ``nodes``: label -> coordinates; ``elements``: label -> (shape, node labels); ``sets``:
-    name -> (node labels, element labels). Labels of entities the run creates are the
-    shadow's guess (the host numbers them): the verifier matches those by geometry.
-    """
-
-    nodes: dict[int, Vec3]
-    elements: dict[int, tuple[str, tuple[int, ...]]]
-    sets: dict[str, tuple[frozenset[int], frozenset[int]]] = field(default_factory=dict)
-    # labels the live part held before the run: a surviving entity keeps its label
-    prior_nodes: frozenset[int] = frozenset()
-    prior_elements: frozenset[int] = frozenset()
-    # element label -> its section names, when the module predicts assignments (Property)
-    assignments: dict[int, tuple[str, ...]] | None = None
-
-    @classmethod
-    def of(cls, part: Any) -> PredictedPart:
-        """The image of a host (or shadow) part as it is now."""
-        nodes = {int(n.label): _vec(n.coordinates) for n in part.nodes}
-        elements = {int(e.label): (str(e.type), tuple(int(k) for k in e.connectivity))
-                    for e in part.elements}
-        sets = {}
-        for name in part.sets.keys():
-            region = part.sets[name]
-            sets[str(name)] = (frozenset(int(n.label) for n in (region.nodes or ())),
-                               frozenset(int(e.label) for e in (region.elements or ())))
-        return cls(nodes=nodes, elements=elements, sets=sets)
-
-    @property
-    def size(self) -> int:
-        return max(len(self.nodes), len(self.elements))
-
-    def bounding_box(self) -> Box | None:
-        if not self.nodes:
-            return None
-        xs, ys, zs = zip(*self.nodes.values(), strict=True)
-        return ((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs)))
-
-
-@dataclass
 class PlanDetail:
     """What ``DomainModule.describe`` returns: the calls in words, and the predicted part."""
 
@@ -207,26 +170,19 @@ class PlanDetail:
 
 
 def touched(kind: Literal["nodes", "elements"], labels: list[int],
-            points: list[Vec3] | None = None, *, labels_known: bool = True) -> Touched:
+            points: Sequence[Vec3] | np.ndarray | None = None, *,
+            labels_known: bool = True) -> Touched:
     """A Touched group: labels when at most LABELS_SHOWN, else a count and a bounding box.
 
     ``labels_known=False`` for entities the run creates: the host numbers them, so the plan
-    gives their count and box, never a guessed label."""
+    gives their count and box, never a guessed label. The box is computed only when shown."""
     labels = sorted(labels)
-    box = None
-    if points:
-        xs, ys, zs = zip(*points, strict=True)
-        box = ((min(xs), min(ys), min(zs)), (max(xs), max(ys), max(zs)))
-    if not labels_known:
-        return Touched(kind=kind, count=len(labels), labels=None, box=box)
-    if len(labels) <= LABELS_SHOWN:
+    if labels_known and len(labels) <= LABELS_SHOWN:
         return Touched(kind=kind, count=len(labels), labels=labels, box=None)
+    box = None
+    if points is not None and len(points):
+        box = column_box(np.asarray(points, dtype=np.float64).reshape(-1, 3))
     return Touched(kind=kind, count=len(labels), labels=None, box=box)
-
-
-def _vec(value: Any) -> Vec3:
-    x, y, z = value
-    return (float(x), float(y), float(z))
 
 
 def _num(value: float) -> str:

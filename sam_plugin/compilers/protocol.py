@@ -99,6 +99,9 @@ class Fragment(BaseModel):
     constants: list[str] = Field(default_factory=list)
     helpers: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # the call changes nothing (an audit): a run of such calls gets no shadow, no snapshot
+    # and no undo (docs/architecture.md §5 "Snapshot and restore")
+    read_only: bool = False
 
 
 @dataclass(frozen=True)

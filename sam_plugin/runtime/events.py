@@ -1,66 +1,71 @@
 """Run events: appended to ``events.jsonl`` (docs/architecture.md §8) and delivered to
 in-process listeners.
 
-Persisted events are the contract other tools read. A few listener-only events carry the live
-view (phase labels, streamed spec text, collection progress) and are never written to disk.
+Each event is a type (``event_types.py``). Persisted events are the contract other tools
+read. A few listener-only events carry the live view (phase labels, streamed spec text,
+collection progress) and are never written to disk.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
+from sam_plugin.runtime.event_types import (
+    LISTENER_EVENTS,
+    PERSISTED_EVENTS,
+    RunEvent,
+    event_from,
+)
 from sam_plugin.runtime.store.private import open_append
+
+__all__ = ["LISTENER_EVENTS", "PERSISTED_EVENTS", "ControllerEvent", "Emit", "EventBus",
+           "Listener", "RunEvent", "as_event", "event_from", "fields_of", "read_events",
+           "utc_timestamp"]
 
 log = logging.getLogger(__name__)
 
-PERSISTED_EVENTS: frozenset[str] = frozenset(
-    {
-        "observation_completed",
-        "design_received",
-        "revision_requested",  # Ask for changes
-        "design_confirmed",
-        "tool_call_reconstructed",
-        "tool_call_collected",
-        "tool_call_rejected",
-        "tool_call_compiled",
-        "script_composed",
-        "execution_submitted",
-        "execution_completed",
-        "readback_verified",
-        "returned_to_review",
-        "run_failed",
-        # the read-only exploration phase, one event per turn and per query
-        "exploration_started",
-        "exploration_query",
-        "exploration_turn",
-        "exploration_completed",
-        # snapshot, restore and undo (docs/architecture.md §5)
-        "snapshot_taken",
-        "restore_completed",
-        "restore_failed",
-        "run_undone",
-        "server_detected",
-        "constraint_dropped",
-        # the plan gate (docs/architecture.md §5 "Plan")
-        "plan_shown",
-        "plan_approved",
-        "plan_declined",
-        # a rejected call or a compile diagnostic gets a bounded repair round
-        "repair_requested",
-    }
-)
 
-LISTENER_EVENTS: frozenset[str] = frozenset(
-    {"phase_changed", "design_delta", "reasoning_delta", "collection_progress", "run_cancelled",
-     "provider_retry"}
-)
+
+class Emit(Protocol):
+    """How a step reports an event: the typed event (``event_types.py``), or, for callers
+    not yet converted, its name and fields (``emit("plan_shown", {...})``)."""
+
+    def __call__(self, event: RunEvent | str, data: Mapping[str, Any] | None = None,
+                 /) -> object:
+        ...
+
+
+def as_event(event: RunEvent | str, data: Mapping[str, Any] | None = None) -> RunEvent:
+    """The typed event, whichever form the caller used (a name and fields that do not fit
+    its type are refused naming the field)."""
+    return event_from(event, data) if isinstance(event, str) else event
+
+
+def fields_of(event: RunEvent | str,
+              data: Mapping[str, Any] | None = None) -> tuple[str, bool, dict[str, Any]]:
+    """(name, persisted, fields) as the log writes them. A typed event gives its fields in
+    declared order; a name and a dict (the compatible path) are written as given, as they
+    always were, once the name is known; a dict that does not fit the event's type is
+    logged, so the caller can be converted."""
+    if not isinstance(event, str):
+        return event.name, event.persisted, event.data()
+    if event not in PERSISTED_EVENTS and event not in LISTENER_EVENTS:
+        known = ", ".join(sorted(PERSISTED_EVENTS | LISTENER_EVENTS))
+        raise ValueError(f"event: unknown event {event!r}; known events: {known}")
+    fields = dict(data or {})
+    try:
+        event_from(event, fields)
+    except ValueError as misfit:
+        log.warning("%s (emitted by name; docs/architecture.md §8)", misfit)
+    return event, event in PERSISTED_EVENTS, fields
 
 
 class ControllerEvent(BaseModel):
@@ -74,6 +79,18 @@ class ControllerEvent(BaseModel):
         record = {"run_id": self.run_id, "event": self.event, "timestamp": self.timestamp}
         record.update({k: v for k, v in self.data.items() if k not in record})
         return json.dumps(record, ensure_ascii=False, default=str)
+
+    @property
+    def typed(self) -> RunEvent:
+        """The event as its type (``event_types.py``), for a ``match`` over ``RunEvent``."""
+        return event_from(self.event, self.data)
+
+    @classmethod
+    def of(cls, run_id: str, event: RunEvent | str, data: Mapping[str, Any] | None = None,
+           ) -> ControllerEvent:
+        """The record of an event now, in either form ``Emit`` takes."""
+        name, _, fields = fields_of(event, data)
+        return cls(run_id=run_id, event=name, timestamp=utc_timestamp(), data=fields)
 
 
 Listener = Callable[[ControllerEvent], None]
@@ -92,6 +109,15 @@ class EventBus:
         # every event passes the run's scrubber before any listener or the log sees it
         self.scrub: Callable[[Any], Any] = scrubber or (lambda value: value)
 
+    @contextlib.contextmanager
+    def logging_to(self, path: Path) -> Iterator[None]:
+        """Persisted events go to ``path`` for a while (undo writes to the undone run's log)."""
+        previous, self.log_path = self.log_path, path
+        try:
+            yield
+        finally:
+            self.log_path = previous
+
     def subscribe(self, listener: Listener) -> Callable[[], None]:
         self._listeners.append(listener)
 
@@ -101,22 +127,19 @@ class EventBus:
 
         return unsubscribe
 
-    def emit(self, run_id: str, event: str, data: dict[str, Any] | None = None) -> ControllerEvent:
-        if event not in PERSISTED_EVENTS and event not in LISTENER_EVENTS:
-            known = ", ".join(sorted(PERSISTED_EVENTS | LISTENER_EVENTS))
-            raise ValueError(f"event: unknown event {event!r}; known events: {known}")
-        record = ControllerEvent(
-            run_id=run_id, event=event, timestamp=utc_timestamp(),
-            data=dict(self.scrub(dict(data or {}))),
-        )
-        if event in PERSISTED_EVENTS and self.log_path is not None:
+    def emit(self, run_id: str, event: RunEvent | str,
+             data: Mapping[str, Any] | None = None) -> ControllerEvent:
+        name, persisted, fields = fields_of(event, data)
+        record = ControllerEvent(run_id=run_id, event=name, timestamp=utc_timestamp(),
+                                 data=dict(self.scrub(fields)))
+        if persisted and self.log_path is not None:
             with open_append(self.log_path) as handle:
                 handle.write(record.to_line() + "\n")
         for listener in list(self._listeners):
             try:
                 listener(record)
             except Exception:  # a broken view must never break the run it is watching
-                log.exception("event listener failed on %s", event)
+                log.exception("event listener failed on %s", name)
         return record
 
 

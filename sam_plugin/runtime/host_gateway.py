@@ -70,6 +70,7 @@ class HostGateway:
     def __init__(self, sam_module: ModuleType | Any = None):
         self._sam = sam_module
         self._snapshot: snapshots.Snapshot | None = None
+        self._snapshot_model = ""  # the model the snapshot's part lives in
 
     @property
     def sam(self) -> Any:
@@ -116,6 +117,7 @@ class HostGateway:
             "SAM_AGENT_OUTPUT_DIR": str(output_dir),
         }
         self._snapshot = None
+        self._snapshot_model = target.model_name
         try:
             code = compile(tree, SCRIPT_FILENAME, "exec")
             with collector_paused():  # bulk node creation: see samops.gc_pause
@@ -183,19 +185,29 @@ class HostGateway:
         return self._restore(target, self._snapshot)
 
     def keep_snapshot(self, path: Path) -> int:
-        """Write the last script's snapshot to ``path`` (for an undo); returns its bytes."""
+        """Write what an undo needs of the last script's snapshot to ``path``: what differs
+        from the live part, which a verified run leaves as planned (``snapshot_delta``);
+        returns its bytes."""
         if self._snapshot is None:
             raise ValueError("the script kept no snapshot")
-        size = snapshot_file.save(self._snapshot, Path(path))
+        with collector_paused():  # one tuple per moved node, in bulk (samops.gc_pause)
+            size = snapshot_file.save(self._snapshot, Path(path),
+                                      self.model(self._snapshot_model))
         self._snapshot = None  # the memory goes; the run directory keeps it
         return size
 
     def forget_snapshot(self) -> None:
         self._snapshot = None
 
-    def undo(self, target: Target, path: Path) -> RestoreOutcome:
-        """Put the target back as the snapshot file at ``path`` holds it."""
-        return self._restore(target, snapshot_file.load(Path(path)))
+    def undo(self, target: Target, path: Path,
+             limits: snapshot_file.Limits | None = None) -> RestoreOutcome:
+        """Put the target back as the snapshot file at ``path`` holds it; a file that is not
+        what ``keep_snapshot`` wrote, or holds more than ``limits``, raises ValueError before
+        anything is changed."""
+        model = self.model(target.model_name)
+        if model is None:
+            raise ValueError(f"model {target.model_name!r} is gone")
+        return self._restore(target, snapshot_file.load(Path(path), model, limits))
 
     def _restore(self, target: Target, snapshot: snapshots.Snapshot) -> RestoreOutcome:
         model = self.model(target.model_name)

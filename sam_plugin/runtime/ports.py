@@ -101,7 +101,8 @@ class SnapshotHost(Protocol):
 
     def forget_snapshot(self) -> None: ...
 
-    def undo(self, target: Target, path: Path) -> RestoreOutcome: ...  # from a kept snapshot
+    def undo(self, target: Target, path: Path,  # from a kept snapshot; ValueError: refused
+             limits: Any = None) -> RestoreOutcome: ...
 
 
 class ChatModel(Protocol):

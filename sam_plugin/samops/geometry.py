@@ -28,7 +28,12 @@ def size_tolerance(points: Iterable[Sequence[float]]) -> float:
                 hi[axis] = value
     if lo[0] == math.inf:
         return RELATIVE_TOLERANCE
-    diagonal = math.sqrt(sum((hi[a] - lo[a]) ** 2 for a in range(3)))
+    return box_tolerance(lo, hi)
+
+
+def box_tolerance(lo: Sequence[float], hi: Sequence[float]) -> float:
+    """``size_tolerance`` of a bounding box."""
+    diagonal = math.sqrt(sum((float(hi[a]) - float(lo[a])) ** 2 for a in range(3)))
     # Three significant digits keep the literal in generated scripts short and stable.
     return float(f"{RELATIVE_TOLERANCE * max(diagonal, 1.0):.3g}")
 

@@ -11,8 +11,12 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from sam_plugin.samops import part_inspect as inspect
-from sam_plugin.samops.selection import part_tolerance
+from sam_plugin.samops.geometry import box_tolerance, size_tolerance
+from sam_plugin.samops.mesh_read import PartMesh, column_box, read_mesh
+from sam_plugin.samops.part_scope import among, unique
 
 AUDIT_FILENAME = "part_audit.json"
 LABEL_CAP = 100
@@ -25,20 +29,32 @@ def _finding(labels: Sequence[Any]) -> dict[str, Any]:
             "truncated": len(labels) > LABEL_CAP}
 
 
-def _counts(part: Any) -> dict[str, Any]:
+def _counts(part: Any, mesh: PartMesh) -> dict[str, Any]:
     shapes = {"QUAD": 0, "TRI": 0, "BEAM": 0}
-    for element in part.elements:
-        shapes[str(element.type)] = shapes.get(str(element.type), 0) + 1
-    return {"nodes": len(part.nodes), "elements": len(part.elements), "shapes": shapes,
+    found = np.bincount(mesh.shape_codes, minlength=len(mesh.shape_names))
+    shapes.update(zip(mesh.shape_names, map(int, found), strict=True))
+    return {"nodes": mesh.node_count, "elements": mesh.element_count, "shapes": shapes,
             "sets": sorted(part.sets.keys())}
 
 
-def _bounding_box(coords: dict[int, tuple[float, float, float]]) -> dict[str, Any] | None:
-    if not coords:
+def _bounding_box(mesh: PartMesh) -> dict[str, Any] | None:
+    if not mesh.node_count:
         return None
-    points = list(coords.values())
-    return {"min": [min(p[a] for p in points) for a in range(3)],
-            "max": [max(p[a] for p in points) for a in range(3)]}
+    low, high = column_box(mesh.coordinates)
+    return {"min": list(low), "max": list(high)}
+
+
+def _tolerance(mesh: PartMesh) -> float:
+    if not mesh.node_count:
+        return size_tolerance(())
+    return box_tolerance(*column_box(mesh.coordinates))
+
+
+def _free_nodes(mesh: PartMesh) -> list[int]:
+    """Nodes no element uses, in label order (whole arrays: one read of the part)."""
+    used = unique(mesh.connectivity)
+    free: list[int] = np.sort(mesh.node_labels[~among(mesh.node_labels, used)]).tolist()
+    return free
 
 
 def _quality(part: Any, coords: dict[int, tuple[float, float, float]]) -> dict[str, Any]:
@@ -69,15 +85,18 @@ def _quality(part: Any, coords: dict[int, tuple[float, float, float]]) -> dict[s
 
 
 def audit(part: Any, checks: Sequence[str]) -> dict[str, Any]:
-    """The audit report as a dict (nothing is changed)."""
-    tolerance = part_tolerance(part)
-    coords = inspect.node_coordinates(part)
+    """The audit report as a dict (nothing is changed). Counts, the box, the tolerance and
+    free nodes come from one read of the mesh into arrays; the per-element checks read the
+    coordinates they need."""
+    mesh = read_mesh(part)
+    tolerance = _tolerance(mesh)
     report: dict[str, Any] = {"part": part.name, "checks": list(checks),
-                              "tolerance": tolerance, "bounding_box": _bounding_box(coords)}
+                              "tolerance": tolerance, "bounding_box": _bounding_box(mesh)}
+    coords: dict[int, tuple[float, float, float]] | None = None
     if "counts" in checks:
-        report["counts"] = _counts(part)
+        report["counts"] = _counts(part, mesh)
     if "free_nodes" in checks:
-        report["free_nodes"] = _finding(inspect.free_node_labels(part))
+        report["free_nodes"] = _finding(_free_nodes(mesh))
     if "duplicate_elements" in checks:
         groups = inspect.duplicate_groups(part)
         report["duplicate_elements"] = {**_finding([g[1:] for g in groups]),
@@ -86,10 +105,11 @@ def audit(part: Any, checks: Sequence[str]) -> dict[str, Any]:
         groups = inspect.coincident_groups(part, tolerance)
         report["coincident_nodes"] = _finding(groups)
     if "degenerate_elements" in checks:
+        coords = inspect.node_coordinates(part)
         report["degenerate_elements"] = _finding(
             inspect.degenerate_labels(part, tolerance, coords))
     if "quality" in checks:
-        report["quality"] = _quality(part, coords)
+        report["quality"] = _quality(part, coords or inspect.node_coordinates(part))
     return report
 
 

@@ -17,7 +17,7 @@ blobs), and an element collapsing onto a repeated node.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, MutableMapping, Sequence
 from operator import is_
 from typing import Any
 
@@ -59,20 +59,141 @@ class ShadowElement:
         return f"ShadowElement({self.label}, {self.type}, {self.connectivity})"
 
 
+class HostStore(MutableMapping[int, Any]):
+    """label -> entity, served by the host's own array until the shadow needs all of them.
+
+    A plan touches a few entities of a big part: looking those up with the host's
+    ``getFromLabel`` costs what they are, where copying every entity into a dict cost eight
+    passes over the part (measured 100-170 ms on a 188,356-node part loaded from a file).
+    Whatever is fetched or written is kept here (so an entity stays the very object the
+    callers hold); iterating, or the node -> element index, reads the whole array once and
+    goes on as a plain dict from then on. Counts are kept without reading anything.
+    """
+
+    def __init__(self, host: Any) -> None:
+        self._host = host
+        self._count = len(host)
+        self._own: dict[int, Any] = {}  # fetched from the host, or written by the shadow
+        self._absent: set[int] = set()  # not in the host, or deleted by the shadow
+        self._full: dict[int, Any] | None = None
+        self._host_high: int | None = None  # the host's highest label, once read
+
+    def whole(self) -> dict[int, Any]:
+        """Every entity, as a plain dict (the host's array read once)."""
+        if self._full is None:
+            entities = tuple(self._host)
+            full = dict(zip([e.label for e in entities], entities, strict=True))
+            for label in self._absent:
+                full.pop(label, None)
+            full.update(self._own)
+            self._full = full
+        return self._full
+
+    def get(self, label: int, default: Any = None) -> Any:
+        full = self._full
+        if full is not None:
+            return full.get(label, default)
+        own = self._own.get(label)
+        if own is not None:
+            return own
+        if label in self._absent or (self._host_high is not None and label > self._host_high):
+            return default
+        try:
+            found = self._host.getFromLabel(label)
+        except Exception:  # noqa: BLE001 - the host's way of saying "no such label"
+            self._absent.add(label)
+            return default
+        self._own[label] = found
+        return found
+
+    def adopt(self, entity: Any) -> Any:
+        """The host entity ``entity`` as this store's (for the members of a set)."""
+        if self._full is not None:
+            return self._full.get(entity.label, entity)
+        return self._own.setdefault(entity.label, entity)
+
+    def __getitem__(self, label: int) -> Any:
+        found = self.get(label)
+        if found is None:
+            raise KeyError(label)
+        return found
+
+    def __contains__(self, label: object) -> bool:
+        return isinstance(label, int) and self.get(label) is not None
+
+    def __setitem__(self, label: int, entity: Any) -> None:
+        if self._full is not None:
+            self._full[label] = entity
+            return
+        if self.get(label) is None:
+            self._count += 1
+        self._absent.discard(label)
+        self._own[label] = entity
+
+    def __delitem__(self, label: int) -> None:
+        if self.pop(label, None) is None:
+            raise KeyError(label)
+
+    def pop(self, label: int, default: Any = None) -> Any:
+        if self._full is not None:
+            return self._full.pop(label, default)
+        found = self.get(label)
+        if found is None:
+            return default
+        self._own.pop(label, None)
+        self._absent.add(label)
+        self._count -= 1
+        return found
+
+    def __len__(self) -> int:
+        return len(self._full) if self._full is not None else self._count
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.whole())
+
+    def keys(self) -> Any:
+        return self.whole().keys()
+
+    def values(self) -> Any:
+        return self.whole().values()
+
+    def items(self) -> Any:
+        return self.whole().items()
+
+    def highest(self) -> int:
+        """The highest label the host holds (0 without entities), read once; a label above it
+        is then known absent without asking the host."""
+        if self._host_high is None:
+            self._host_high = max((e.label for e in self._host), default=0)
+        return self._host_high
+
+
 class ShadowArray:
-    """A live view: the whole store (``items is None``) or the still-alive members of a subset."""
+    """A live view: the whole store (``items is None``) or the still-alive members of a subset.
 
-    __slots__ = ("_store", "_items")
+    A member is alive while its label is in the store with that very entity, or with the
+    shadow's own copy of it (``replaced``: label -> the host entity a write replaced).
+    """
 
-    def __init__(self, store: dict[int, Any], items: tuple[Any, ...] | None = None) -> None:
+    __slots__ = ("_store", "_items", "_replaced")
+
+    def __init__(self, store: MutableMapping[int, Any], items: tuple[Any, ...] | None = None,
+                 replaced: dict[int, Any] | None = None) -> None:
         self._store = store
         self._items = items
+        self._replaced = replaced if replaced is not None else {}
 
     def _live(self) -> list[Any]:
         store = self._store
         if self._items is None:
             return list(store.values())
-        return [e for e in self._items if store.get(e.label) is e]
+        replaced = self._replaced
+        out = []
+        for item in self._items:
+            now = store.get(item.label)
+            if now is item or (now is not None and replaced.get(item.label) is item):
+                out.append(now)
+        return out
 
     def __len__(self) -> int:
         return len(self._store) if self._items is None else len(self._live())
@@ -86,7 +207,7 @@ class ShadowArray:
     def __getitem__(self, index: int | slice) -> Any:
         live = self._live()
         if isinstance(index, slice):
-            return ShadowArray(self._store, tuple(live[index]))
+            return ShadowArray(self._store, tuple(live[index]), self._replaced)
         return live[index]
 
     def getFromLabel(self, label: int) -> Any:  # noqa: N802 - host API
@@ -103,7 +224,7 @@ class ShadowArray:
             if entity is None or (members is not None and label not in members):
                 raise ValueError(f"label {label} does not exist in this array")
             found.append(entity)
-        return ShadowArray(self._store, tuple(found))
+        return ShadowArray(self._store, tuple(found), self._replaced)
 
     def getByBoundingBox(self, xMin: float = -math.inf, yMin: float = -math.inf,  # noqa: N802,N803
                          zMin: float = -math.inf, xMax: float = math.inf,  # noqa: N803
@@ -111,7 +232,7 @@ class ShadowArray:
         inside = tuple(n for n in self._live()
                        if xMin <= n.coordinates[0] <= xMax and yMin <= n.coordinates[1] <= yMax
                        and zMin <= n.coordinates[2] <= zMax)
-        return ShadowArray(self._store, inside)
+        return ShadowArray(self._store, inside, self._replaced)
 
 
 class ShadowSet:
@@ -123,47 +244,106 @@ class ShadowSet:
         self.elements = elements
 
 
+class ShadowSets(dict[str, ShadowSet]):
+    """``part.sets``: every name written or deleted is recorded (``written``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written: set[str] = set()
+
+    def __setitem__(self, name: str, value: ShadowSet) -> None:
+        self.written.add(name)
+        super().__setitem__(name, value)
+
+    def __delitem__(self, name: str) -> None:
+        self.written.add(name)
+        super().__delitem__(name)
+
+
+class ShadowEntry:
+    """A section assignment or beam orientation as the host holds it: its value (a section
+    name, or (method, n1)) and its region, a set by name (the host follows the set) or the
+    labels of the elements it was given (those never deleted since)."""
+
+    __slots__ = ("value", "set_name", "elements")
+
+    def __init__(self, value: Any, set_name: str | None, elements: tuple[Any, ...]) -> None:
+        self.value = value
+        self.set_name = set_name
+        self.elements = elements
+
+
 class ShadowPart:
-    """A part held in plain dicts; see the module doc for the semantics kept."""
+    """A part held in plain dicts; see the module doc for the semantics kept.
+
+    ``copy_of`` holds the host's own entity objects (nothing is copied per entity), so it
+    stands for the part as it is while the host part does not change (a plan is made, and
+    the shadow dropped, before anything runs); a write to one puts the shadow's own copy in
+    its place (``_replaced`` keeps the original, so that
+    views and callers holding it still find the entity). What the mutations touch is recorded:
+    ``changed_nodes``/``changed_elements`` (labels that existed before and were moved,
+    re-pointed or deleted), ``created_nodes``/``created_elements``, ``deleted_elements``
+    (ever deleted, so gone from the regions that named them even when re-created) and
+    ``sets.written``.
+    """
 
     def __init__(self, name: str) -> None:
         self.name = name
-        self._nodes: dict[int, ShadowNode] = {}
-        self._elements: dict[int, ShadowElement] = {}
-        self._next_node = 1
-        self._next_element = 1
+        self._nodes: MutableMapping[int, Any] = {}
+        self._elements: MutableMapping[int, Any] = {}
+        self._replaced_nodes: dict[int, Any] = {}
+        self._replaced_elements: dict[int, Any] = {}
+        self._next_labels: list[int] | None = [1, 1]  # None: the highest labels not read yet
         self._users: dict[int, set[int]] | None = None  # node label -> element labels
-        self.sets: dict[str, ShadowSet] = {}
+        self.sets = ShadowSets()
+        self.assignments: list[ShadowEntry] = []
+        self.orientations: list[ShadowEntry] = []
+        self.changed_nodes: set[int] = set()
+        self.changed_elements: set[int] = set()
+        self.created_nodes: set[int] = set()
+        self.created_elements: set[int] = set()
+        self.deleted_nodes: set[int] = set()
+        self.deleted_elements: set[int] = set()
+        # label -> the entity as it was when removed (the plan's words name what went)
+        self.removed_nodes: dict[int, Any] = {}
+        self.removed_elements: dict[int, Any] = {}
 
     @classmethod
     def copy_of(cls, part: Any) -> ShadowPart:
-        """A shadow holding what ``part`` (a host part) holds now: nodes, elements, sets."""
+        """A shadow holding what ``part`` (a host part) holds now: nodes, elements, sets, and
+        the regions of its section assignments and beam orientations."""
         shadow = cls(str(part.name))
-        nodes = shadow._nodes
-        for node in part.nodes:
-            nodes[node.label] = ShadowNode(node.label, tuple(node.coordinates))
-        elements = shadow._elements
-        for element in part.elements:
-            elements[element.label] = ShadowElement(element.label, element.type,
-                                                    tuple(element.connectivity))
-        shadow._next_node = max(nodes, default=0) + 1
-        shadow._next_element = max(elements, default=0) + 1
+        nodes, elements = HostStore(part.nodes), HostStore(part.elements)
+        shadow._nodes, shadow._elements = nodes, elements
+        shadow._next_labels = None
         for name in part.sets.keys():
             region = part.sets[name]
             shadow.sets[name] = ShadowSet(
-                name,
-                ShadowArray(nodes, tuple(nodes[n.label] for n in (region.nodes or ()))),
-                ShadowArray(elements, tuple(elements[e.label] for e in (region.elements or ()))))
+                name, shadow._view(True, tuple(map(nodes.adopt, region.nodes or ()))),
+                shadow._view(False, tuple(map(elements.adopt, region.elements or ()))))
+        shadow.sets.written.clear()
+        for source, target, value in (
+                (getattr(part, "sectionAssignments", ()), shadow.assignments,
+                 lambda a: str(a.sectionName)),
+                (getattr(part, "beamOrientations", ()), shadow.orientations,
+                 lambda o: (str(o.method), tuple(float(v) for v in o.n1)))):
+            for entry in source:
+                target.append(_entry(part, entry, value(entry)))
         return shadow
+
+    def _view(self, of_nodes: bool, items: tuple[Any, ...] | None = None) -> ShadowArray:
+        if of_nodes:
+            return ShadowArray(self._nodes, items, self._replaced_nodes)
+        return ShadowArray(self._elements, items, self._replaced_elements)
 
     # -- what a readback sees --------------------------------------------------------------
     @property
     def nodes(self) -> ShadowArray:
-        return ShadowArray(self._nodes)
+        return self._view(True)
 
     @property
     def elements(self) -> ShadowArray:
-        return ShadowArray(self._elements)
+        return self._view(False)
 
     def shape_counts(self) -> dict[str, int]:
         counts = dict.fromkeys(NODES_PER_SHAPE, 0)
@@ -172,19 +352,66 @@ class ShadowPart:
             counts[shape] = counts.get(shape, 0) + 1
         return counts
 
+    @property
+    def untouched(self) -> bool:
+        """Nothing written yet: the shadow is the part as the host holds it."""
+        return not (self.changed_nodes or self.changed_elements or self.created_nodes
+                    or self.created_elements or self.sets.written)
+
+    def element_labels_alive(self) -> Any:
+        """The labels of the live elements (anything answering ``in``)."""
+        return self._elements
+
+    def alive(self, labels: Iterable[int], of_nodes: bool) -> list[Any]:
+        """The live entities of these labels (the others are skipped)."""
+        store = self._nodes if of_nodes else self._elements
+        return [store[k] for k in labels if k in store]
+
+    def entity(self, label: int, of_nodes: bool) -> Any | None:
+        """The entity of ``label``, alive or as it was when removed (None: never here)."""
+        store, gone = ((self._nodes, self.removed_nodes) if of_nodes
+                       else (self._elements, self.removed_elements))
+        found = store.get(label)
+        return found if found is not None else gone.get(label)
+
+    def entry_labels(self, entry: ShadowEntry) -> list[int]:
+        """The element labels an assignment or orientation covers now."""
+        if entry.set_name is not None:
+            region = self.sets.get(entry.set_name)
+            return [] if region is None else [e.label for e in region.elements]
+        deleted, alive = self.deleted_elements, self._elements
+        return [label for label in entry.elements if label not in deleted and label in alive]
+
+    def _next(self) -> list[int]:
+        """[next node label, next element label]: one above the highest the part holds (read
+        the first time the shadow creates anything)."""
+        if self._next_labels is None:
+            self._next_labels = [_highest(self._nodes) + 1, _highest(self._elements) + 1]
+        return self._next_labels
+
     # -- creation ------------------------------------------------------------------------
     def Node(self, coordinates: Sequence[float], label: int | None = None) -> ShadowNode:  # noqa: N802
         point = _point(coordinates)
+        labels = self._next()
         if label is None:
-            label = self._next_node
+            label = labels[0]
         elif label in self._nodes:
             raise ValueError(f"node label {label} is already in use in part '{self.name}'")
-        self._next_node = max(self._next_node, label + 1)
+        labels[0] = max(labels[0], label + 1)
         node = ShadowNode(label, point)
         self._nodes[label] = node
+        self._note_new(label, self.changed_nodes, self.created_nodes, self.deleted_nodes)
         if self._users is not None:
             self._users[label] = set()
         return node
+
+    @staticmethod
+    def _note_new(label: int, changed: set[int], created: set[int], deleted: set[int]) -> None:
+        """A label re-created after a deletion is a changed entity; any other is new."""
+        if label not in deleted:
+            created.add(label)
+        else:
+            changed.add(label)
 
     def Element(self, nodes: Sequence[Any], elemShape: Any,  # noqa: N802,N803
                 label: int | None = None) -> ShadowElement:
@@ -200,13 +427,16 @@ class ShadowPart:
                              f"got {len(connectivity)}")
         if len(set(connectivity)) != len(connectivity):
             raise ValueError(f"element nodes must be distinct; got {connectivity}")
+        labels = self._next()
         if label is None:
-            label = self._next_element
+            label = labels[1]
         elif label in self._elements:
             raise ValueError(f"element label {label} is already in use in part '{self.name}'")
-        self._next_element = max(self._next_element, label + 1)
+        labels[1] = max(labels[1], label + 1)
         element = ShadowElement(label, elemShape, connectivity)
         self._elements[label] = element
+        self._note_new(label, self.changed_elements, self.created_elements,
+                       self.deleted_elements)
         if self._users is not None:
             for node_label in connectivity:
                 self._users[node_label].add(label)
@@ -216,23 +446,42 @@ class ShadowPart:
         node_items = tuple({n.label: self._alive_node(n) for n in (nodes or ())}.values())
         element_items = tuple({e.label: self._alive_element(e)
                                for e in (elements or ())}.values())
-        created = ShadowSet(name, ShadowArray(self._nodes, node_items),
-                            ShadowArray(self._elements, element_items))
+        created = ShadowSet(name, self._view(True, node_items),
+                            self._view(False, element_items))
         self.sets[name] = created
         return created
 
-    def _alive_node(self, node: Any) -> ShadowNode:
+    def _alive_node(self, node: Any) -> Any:
         alive = self._nodes.get(node.label)
-        if alive is None or alive is not node:
+        if alive is None or (alive is not node and
+                             self._replaced_nodes.get(node.label) is not node):
             raise ValueError(f"node {node.label} is not a live node of part '{self.name}'")
         return alive
 
-    def _alive_element(self, element: Any) -> ShadowElement:
+    def _alive_element(self, element: Any) -> Any:
         alive = self._elements.get(element.label)
-        if alive is None or alive is not element:
+        if alive is None or (alive is not element and
+                             self._replaced_elements.get(element.label) is not element):
             raise ValueError(f"element {element.label} is not a live element of part "
                              f"'{self.name}'")
         return alive
+
+    def _own_node(self, node: Any) -> ShadowNode:
+        """The shadow's own (writable) copy of a live node."""
+        if type(node) is ShadowNode:
+            return node
+        own = ShadowNode(node.label, _point(node.coordinates))
+        self._nodes[node.label] = own
+        self._replaced_nodes[node.label] = node
+        return own
+
+    def _own_element(self, element: Any) -> ShadowElement:
+        if type(element) is ShadowElement:
+            return element
+        own = ShadowElement(element.label, element.type, tuple(element.connectivity))
+        self._elements[element.label] = own
+        self._replaced_elements[element.label] = element
+        return own
 
     # -- the node -> elements index ------------------------------------------------------
     def _index(self) -> dict[int, set[int]]:
@@ -245,11 +494,32 @@ class ShadowPart:
         return self._users
 
     def _drop_elements(self, labels: Iterable[int]) -> None:
+        self._next()  # the highest labels as the part had them: labels are never reused
         users = self._index()
         for label in labels:
             element = self._elements.pop(label)
+            self.removed_elements[label] = element
+            self._replaced_elements.pop(label, None)
+            self._note_gone(label, self.changed_elements, self.created_elements,
+                            self.deleted_elements)
             for node_label in element.connectivity:
                 users[node_label].discard(label)
+
+    def _drop_node(self, label: int) -> None:
+        self._next()
+        node = self._nodes.pop(label, None)
+        if node is not None:
+            self.removed_nodes[label] = node
+        self._replaced_nodes.pop(label, None)
+        self._note_gone(label, self.changed_nodes, self.created_nodes, self.deleted_nodes)
+
+    @staticmethod
+    def _note_gone(label: int, changed: set[int], created: set[int], deleted: set[int]) -> None:
+        deleted.add(label)
+        if label in created:
+            created.discard(label)  # made and deleted by the run: it never reaches the host
+        else:
+            changed.add(label)
 
     # -- deletion and editing ------------------------------------------------------------
     def deleteNode(self, nodes: Any) -> None:  # noqa: N802 - host API
@@ -257,7 +527,7 @@ class ShadowPart:
         users = self._index()
         self._drop_elements(sorted({e for n in doomed for e in users[n.label]}))
         for node in doomed:
-            self._nodes.pop(node.label, None)
+            self._drop_node(node.label)
             users.pop(node.label, None)
 
     def deleteElement(self, elements: Any, deleteUnreferencedNodes: Any = False) -> None:  # noqa: N802,N803
@@ -268,18 +538,29 @@ class ShadowPart:
             users = self._index()
             for label in sorted(touched):
                 if not users[label]:
-                    del self._nodes[label]
+                    self._drop_node(label)
                     del users[label]
 
     def editNode(self, nodes: Any, coordinates: Any) -> None:  # noqa: N802 - host API
-        if isinstance(nodes, ShadowNode):
+        if hasattr(nodes, "label") and hasattr(nodes, "coordinates"):
             nodes, coordinates = [nodes], [coordinates]
-        targets = [self._alive_node(n) for n in nodes]
-        points = [_point(p) for p in coordinates]
-        if len(targets) != len(points):
-            raise ValueError(f"editNode got {len(targets)} nodes but {len(points)} coordinates")
-        for node, point in zip(targets, points, strict=True):
-            node.coordinates = point
+        nodes = list(nodes)
+        # the samops transforms hand over tuples of floats: converted only when they do not
+        points = [p if type(p) is tuple and len(p) == 3 else _point(p) for p in coordinates]
+        if len(nodes) != len(points):
+            raise ValueError(f"editNode got {len(nodes)} nodes but {len(points)} coordinates")
+        store, replaced = self._nodes, self._replaced_nodes
+        labels = [n.label for n in nodes]
+        current = list(map(store.get, labels))
+        if not all(map(is_, current, nodes)):  # stale or foreign objects: check one by one
+            current = [self._alive_node(n) for n in nodes]
+        for node, label, point in zip(current, labels, points, strict=True):
+            if type(node) is ShadowNode:
+                node.coordinates = point
+            else:  # the host's entity: the shadow's own copy takes its place
+                store[label] = ShadowNode(label, point)
+                replaced[label] = node
+        self.changed_nodes.update(set(labels) - self.created_nodes)
 
     def mergeNodes(self, nodes: Any, tolerance: float = 1e-6,  # noqa: N802 - host API
                    removeDuplicateElements: Any = True) -> None:  # noqa: N803
@@ -299,7 +580,9 @@ class ShadowPart:
                 del self._elements[label]
                 collapsed.append(label)
                 continue
-            element.connectivity = new
+            self._own_element(element).connectivity = new
+            if label not in self.created_elements:
+                self.changed_elements.add(label)
             for node_label in new:
                 users[node_label].add(label)
         if collapsed:
@@ -307,7 +590,7 @@ class ShadowPart:
                               "repeated node; whether the host deletes or keeps them is not "
                               "fixed")
         for removed in mapping:
-            del self._nodes[removed]
+            self._drop_node(removed)
             del users[removed]
         if _is_on(removeDuplicateElements):
             self._drop_duplicates_around(set(mapping.values()))
@@ -320,6 +603,22 @@ class ShadowPart:
             groups.setdefault((str(element.type), frozenset(element.connectivity)),
                               []).append(label)
         self._drop_elements([k for labels in groups.values() for k in labels[1:]])
+
+
+def _highest(store: MutableMapping[int, Any]) -> int:
+    if isinstance(store, HostStore):
+        return store.highest()
+    return max(store, default=0)
+
+
+def _entry(part: Any, entry: Any, value: Any) -> ShadowEntry:
+    """A host assignment or orientation as a ShadowEntry (a set region by its name)."""
+    region = entry.region
+    name = getattr(region, "name", None)
+    if isinstance(name, str) and name in part.sets.keys() and part.sets[name] is region:
+        return ShadowEntry(value, name, ())
+    return ShadowEntry(value, None, tuple(e.label for e in getattr(region, "elements", None)
+                                          or ()))
 
 
 class ShadowModel:
@@ -454,7 +753,7 @@ def _point(value: Sequence[float]) -> Point:
 
 
 def _many(items: Any) -> list[Any]:
-    if isinstance(items, ShadowNode | ShadowElement):
+    if hasattr(items, "label"):  # one entity, the shadow's or the host's
         return [items]
     return list(items)
 

@@ -33,11 +33,10 @@ class PartRecord:
     shape_counts: dict[ShapeName, int] = field(default_factory=_no_shapes)
     sets: list[str] = field(default_factory=list)
     bounding_box: tuple[Point, Point] | None = None
-    fingerprint: str = ""
+    fingerprint: str = ""  # the part fingerprint: every record (samops.fingerprint)
+    geometry_fingerprint: str = ""  # its node and element records alone
     materials: list[str] = field(default_factory=list)
     sections: list[str] = field(default_factory=list)
     assigned_elements: int = 0
     oriented_beams: int = 0
     hanging_nodes: int | None = None  # read only when a prediction asks for it
-    # digest of set members, property definitions and assignments (with the fingerprint)
-    definitions_digest: str = ""

@@ -7,14 +7,24 @@ the compilers to predict how many entities a selector picks now.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from operator import attrgetter
 from typing import Any
 
 from sam_plugin.errors import SelectionError
-from sam_plugin.samops.geometry import size_tolerance
+from sam_plugin.samops.geometry import box_tolerance, size_tolerance
+from sam_plugin.samops.mesh_read import column_box, coordinate_array
+
+_LABEL = attrgetter("label")
 
 
 def part_tolerance(part: Any) -> float:
-    return size_tolerance(n.coordinates for n in part.nodes)
+    """``size_tolerance`` of the part's nodes (their box in numpy: a Python loop over the
+    coordinates of a 188,356-node part measured 3x slower)."""
+    nodes = tuple(part.nodes)
+    if len(nodes) < 64:
+        return size_tolerance(n.coordinates for n in nodes)
+    xyz = coordinate_array([n.coordinates for n in nodes])
+    return box_tolerance(*column_box(xyz))
 
 
 def label_range(labels: Iterable[int], noun: str) -> str:
@@ -84,7 +94,7 @@ def select_elements(part: Any, selector: Mapping[str, Any],
         picked = [e for e in part.elements if all(n in inside for n in e.connectivity)]
     else:
         raise SelectionError(f"unknown selector kind {kind!r}; legal: all, labels, set, shape, box")
-    return sorted(picked, key=lambda e: e.label)
+    return sorted(picked, key=_LABEL)
 
 
 def select_nodes(part: Any, selector: Mapping[str, Any],
@@ -92,27 +102,29 @@ def select_nodes(part: Any, selector: Mapping[str, Any],
     """Nodes picked by ``selector`` (for element-style selectors: the nodes of those elements)."""
     kind = selector["by"]
     if kind == "all":
-        return sorted(part.nodes, key=lambda n: n.label)
+        return sorted(part.nodes, key=_LABEL)
     if kind == "labels":
         return _by_labels(part.nodes, selector["labels"], "node")
     if kind == "box":
         inside = _box_node_labels(part, selector, tolerance)
-        return sorted((n for n in part.nodes if n.label in inside), key=lambda n: n.label)
+        return sorted((n for n in part.nodes if n.label in inside), key=_LABEL)
     if kind == "set":
         region = _set(part, selector["name"])
         nodes = _members(region, "nodes")
         if nodes:
-            return sorted(nodes, key=lambda n: n.label)
+            return sorted(nodes, key=_LABEL)
     return nodes_of(part, select_elements(part, selector, tolerance))
 
 
 def nodes_of(part: Any, elements: Iterable[Any]) -> list[Any]:
+    """The nodes of ``elements``, in label order, asked of the host by label (a pass over
+    every node of a big part cost more than the few a set of elements uses)."""
     labels: set[int] = set()
     for element in elements:
         labels.update(element.connectivity)
     if not labels:
         return []
-    return sorted((n for n in part.nodes if n.label in labels), key=lambda n: n.label)
+    return list(part.nodes.sequenceFromLabels(sorted(labels)))
 
 
 def select_transform_nodes(part: Any, selector: Mapping[str, Any],
@@ -120,5 +132,5 @@ def select_transform_nodes(part: Any, selector: Mapping[str, Any],
     """(elements, nodes) a transform acts on: ``all`` includes free nodes too."""
     elements = select_elements(part, selector, tolerance)
     if selector["by"] == "all":
-        return elements, sorted(part.nodes, key=lambda n: n.label)
+        return elements, sorted(part.nodes, key=_LABEL)
     return elements, nodes_of(part, elements)

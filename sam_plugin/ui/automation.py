@@ -13,6 +13,7 @@ from PySide6.QtCore import QEventLoop
 from PySide6.QtWidgets import QApplication
 
 from sam_plugin.errors import AutomationTimeout
+from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.ui.dock import SamAgentDock
 
 
@@ -34,12 +35,12 @@ def run_request(dock: SamAgentDock, mode: str, model: str, part: str, request: s
     dock.request_edit.setPlainText(request)
     dock.submit_button.click()
     pump_until(lambda: not dock.busy and dock.controller is not None, timeout, "the spec")
-    if str(dock.controller.phase) != "review":
+    if dock.controller is None or dock.controller.phase is not Phase.REVIEW:
         return dock.status_label.text()
     dock.confirm_button.click()
     pump_until(lambda: not dock.busy, timeout, "the plan")
-    if str(dock.controller.phase) == "plan":
+    if dock.controller.phase is Phase.PLAN:
         dock.execute_button.click()
-        pump_until(lambda: not dock.busy and str(dock.controller.phase) != "plan", timeout,
-                   "the run to finish")
+        pump_until(lambda: not dock.busy and dock.controller is not None
+                   and dock.controller.phase is not Phase.PLAN, timeout, "the run to finish")
     return dock.status_label.text()

@@ -17,7 +17,7 @@ import sys
 import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from PySide6.QtCore import QEvent, Qt, QThread, QTimer, Signal
 from PySide6.QtGui import QTextCursor
@@ -40,8 +40,20 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.run.phases import BUSY, STREAMING
+from sam_plugin.runtime import event_types as ev
+from sam_plugin.runtime.events import ControllerEvent
+from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.ui.bridge import ControllerBridge
+from sam_plugin.ui.dock_model import (
+    DockController,
+    cancellable,
+    collecting_expected,
+    ended,
+    locked,
+    panel,
+    previous_spec_stands,
+    status_kind,
+)
 from sam_plugin.ui.examples_picker import select_example
 from sam_plugin.ui.fitting import breakable, vertical_scroll, wrap_in_width
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
@@ -61,7 +73,6 @@ from sam_plugin.ui.status_words import (
     layer_name,
     phase_words,
     plan_words,
-    retry_words,
     waiting_words,
 )
 from sam_plugin.ui.undo_control import UndoControl
@@ -73,16 +84,13 @@ log = logging.getLogger(__name__)
 MODES = tuple((mode, mode.capitalize()) for mode in registry.MODES)
 VIEWPORT_NAME = "Viewport: 1"
 CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second
-STREAMING_PHASES = STREAMING
-BUSY_PHASES = BUSY
 
-ControllerFactory = Callable[[], Any]
+ControllerFactory = Callable[[], DockController]
 
 
-def controller_target(controller: Any) -> Target:
-    run = getattr(controller, "_run", None)
-    target = getattr(run, "target", None)
-    return target if isinstance(target, Target) else Target(model_name="", part_name="")
+def controller_target(controller: DockController | None) -> Target:
+    target = controller.target if controller is not None else None
+    return target if target is not None else Target(model_name="", part_name="")
 
 
 def reasoning_placeholder() -> str:
@@ -91,8 +99,6 @@ def reasoning_placeholder() -> str:
 
 
 REPLAY_STYLE = "background:#fff4ce; color:#5c4400; padding:4px; border:1px solid #e0c060;"
-TERMINAL_PHASES = frozenset({"complete", "failed", "cancelled"})
-LOCKED_PHASES = BUSY_PHASES | {"review", "plan"}
 
 
 def lock_tooltip() -> str:
@@ -100,9 +106,9 @@ def lock_tooltip() -> str:
               "change them.")
 
 
+# by dock_model.status_kind; the other kinds keep the label's own colour
 STATUS_COLOURS = {"verified": "#1a7f37", "failed": "#cf222e", "review": "#9a6700",
-                  "plan": "#9a6700",
-                  "cancelled": "#57606a"}
+                  "plan": "#9a6700", "cancelled": "#57606a"}
 
 
 class SamAgentDock(QDockWidget):
@@ -137,7 +143,7 @@ class SamAgentDock(QDockWidget):
         self._observed: dict[str, Any] = {}  # the last observation_completed event's data
         self._run_provider: str | None = None  # providerLabel's text when the shown run began
         self._waiting_for_words = False  # designing, and nothing streamed yet
-        self.controller: Any = None
+        self.controller: DockController | None = None
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
         self._task: asyncio.Future[Any] | None = None
@@ -149,7 +155,7 @@ class SamAgentDock(QDockWidget):
         self._wire()
         self.refresh_targets()
         self.history.refresh()
-        self._set_idle_buttons()
+        self._show_panel(Phase.IDLE)
         self.set_status(phase_words("idle"))
         self.undo.show_capability(self.sam)
         self.refresh_provider()
@@ -337,19 +343,14 @@ class SamAgentDock(QDockWidget):
         self.execute_button.setEnabled(False)
         self.execute_button.hide()  # only while a plan waits: the room goes to the result
 
-    def _show_plan(self, controller: Any) -> None:
+    def _show_plan(self, controller: DockController) -> None:
         """The run waits at its plan: show it (and its preview), Execute or Cancel."""
         plan = controller.plan
         self.plan_view.show_plan(plan)
-        preview = getattr(plan, "preview", None)
-        if preview is not None:
-            self.plan_preview.show_preview(self._live_part(), preview)
+        if plan is not None and plan.preview is not None:
+            self.plan_preview.show_preview(self._live_part(), plan.preview)
         self._compact_spec(True)  # the plan gets the room; the spec keeps three lines
-        self.submit_button.setEnabled(False)
-        self.confirm_button.setEnabled(False)
-        self.execute_button.setEnabled(True)
-        self.execute_button.show()
-        self.cancel_button.setEnabled(True)
+        self._show_panel(Phase.PLAN)
         self.set_status(plan_words(plan))
 
     def _clear_plan(self) -> None:
@@ -523,7 +524,7 @@ class SamAgentDock(QDockWidget):
 
     def _on_example_chosen(self, index: int) -> None:
         example = self.example_combo.itemData(index)
-        if not example or self._phase() in LOCKED_PHASES:
+        if not example or locked(self._phase()):
             return
         self.set_target(example["mode"], example["model"], example["part"])
         self.request_edit.setPlainText(example["request"])
@@ -544,14 +545,14 @@ class SamAgentDock(QDockWidget):
             return
         self._update_explore_default()
         self._update_unit()
-        if self._phase() not in LOCKED_PHASES:
+        if not locked(self._phase()):
             self._display_target()
         if self.controller is None:
             return
-        if self._phase() in TERMINAL_PHASES and self._last_run != (self.mode(), self.target()):
+        if ended(self._phase()) and self._last_run != (self.mode(), self.target()):
             self.clear_run_view()  # what is shown belongs to another target
             return
-        if self._phase() not in ("review", "plan"):
+        if self._phase() not in (Phase.REVIEW, Phase.PLAN):
             return
         target = self.target()
         reason = tr("the dock now shows {mode} {model}/{part}").format(
@@ -567,15 +568,9 @@ class SamAgentDock(QDockWidget):
     def set_status(self, text: str) -> None:
         self._check_thread()
         self.status_label.setText(breakable(text))
-        colour = STATUS_COLOURS.get(self._status_kind(), "#24292f")
+        result = self.controller.result if self.controller is not None else None
+        colour = STATUS_COLOURS.get(status_kind(self._phase(), result), "#24292f")
         self.status_label.setStyleSheet(f"font-weight: bold; color: {colour};")
-
-    def _status_kind(self) -> str:
-        phase = self._phase()
-        result = getattr(self.controller, "result", None) if self.controller else None
-        if phase == "complete" and getattr(result, "status", "") == "verified":
-            return "verified"
-        return phase
 
     def show_replay_notice(self, text: str) -> None:
         self.replay_banner.setText(text)
@@ -585,45 +580,36 @@ class SamAgentDock(QDockWidget):
         if QThread.currentThread() is not self.thread():
             self.offthread_updates += 1
 
-    def _phase(self) -> str:
-        return str(getattr(self.controller, "phase", "idle")) if self.controller else "idle"
+    def _phase(self) -> Phase:
+        return self.controller.phase if self.controller is not None else Phase.IDLE
 
-    def _set_idle_buttons(self) -> None:
-        self.submit_button.setEnabled(True)
-        self.confirm_button.setEnabled(False)
-        self.cancel_button.setEnabled(False)
-        self.confirm_button.setVisible(False)  # no question is open: the room goes to the result
-        self.cancel_button.setVisible(False)
-        self._set_review_answers(False)
-        self._lock_target(False)
-
-    def _set_busy_buttons(self, *, review: bool = False) -> None:
-        self.undo.disable(tr("A run is in progress; undo waits until it ends"))
+    def _show_panel(self, phase: Phase) -> None:
+        """The buttons for ``phase`` (``dock_model.panel``): the run's phase, or the one the
+        action being started enters."""
+        shown = panel(phase)
+        for widget, button in ((self.submit_button, shown.submit),
+                               (self.confirm_button, shown.confirm),
+                               (self.cancel_button, shown.cancel),
+                               (self.execute_button, shown.execute),
+                               (self.remark_edit, shown.answers),
+                               (self.revise_button, shown.answers)):
+            widget.setEnabled(button.enabled)
+            widget.setVisible(button.visible)
         # in Review the request may be edited and submitted anew (the spec is dropped)
-        self.submit_button.setEnabled(review)
         self.submit_button.setToolTip(tr("Submit the request anew: the spec in review is "
-                                         "dropped, nothing was executed") if review else "")
-        self.confirm_button.setEnabled(review)
-        self.cancel_button.setEnabled(True)
-        self.confirm_button.setVisible(True)
-        self.cancel_button.setVisible(True)
-        self._set_review_answers(review)
-        self._lock_target(True)
+                                         "dropped, nothing was executed")
+                                      if shown.submit_drops_spec else "")
+        if shown.undo_waits:
+            self.undo.disable(tr("A run is in progress; undo waits until it ends"))
+        self._lock_target(shown.target_locked)
 
-    def _set_review_answers(self, review: bool) -> None:
-        """The remark row is there only while a spec waits for an answer."""
-        self.remark_edit.setVisible(review)
-        self.revise_button.setVisible(review)
-        self.remark_edit.setEnabled(review)
-        self.revise_button.setEnabled(review)
-
-    def _lock_target(self, locked: bool) -> None:
+    def _lock_target(self, lock: bool) -> None:
         """Mode and target cannot change under a spec: in Review and later they are locked."""
-        tip = lock_tooltip() if locked else ""
+        tip = lock_tooltip() if lock else ""
         for combo in (self.mode_combo, self.model_combo, self.part_combo, self.example_combo):
-            combo.setEnabled(not locked)
+            combo.setEnabled(not lock)
             combo.setToolTip(tip)
-        if not locked:
+        if not lock:
             self.part_combo.setToolTip(tr("Pick a part, or type a new name to build one"))
 
     def clear_run_view(self) -> None:
@@ -669,7 +655,7 @@ class SamAgentDock(QDockWidget):
                 self._ask_server(choice)
             replay = False
         self.provider_label.setText(text)
-        if self._run_provider not in (None, text) and self._phase() not in LOCKED_PHASES:
+        if self._run_provider not in (None, text) and not locked(self._phase()):
             self.clear_run_view()  # what is shown was answered by another provider
         reason = self._provider_reason(choice)
         if replay:  # the label is the replay notice; how to go live is one hover away
@@ -723,13 +709,14 @@ class SamAgentDock(QDockWidget):
     def _provider_reason(choice: Any) -> str:
         if choice is None:
             return ""
-        return {
+        reasons: dict[str, str] = {
             "--replay": tr("Chosen by --replay for this session; Settings… can change it"),
             "environment": tr("From your environment: {names}").format(
                 names=", ".join(choice.env_names)),
             "saved": tr("Saved in Settings…"),
             "nothing configured": tr("No provider is configured: the bundled replay answers"),
-        }.get(choice.reason, choice.reason)
+        }
+        return reasons.get(choice.reason, str(choice.reason))
 
     def show_binding_problem(self, text: str) -> None:
         self.show_replay_notice(text)
@@ -790,52 +777,67 @@ class SamAgentDock(QDockWidget):
             return 0
 
     # ---------------------------------------------------------------- events
-    def _on_event(self, event: Any) -> None:
+    def _on_event(self, event: ControllerEvent) -> None:
         self._check_thread()
-        name, data = event.event, event.data
-        if name in ("design_delta", "reasoning_delta") and self._waiting_for_words:
-            self._waiting_for_words = False  # the model answers: it is writing now
+        typed = event.typed
+        match typed:
+            case ev.DesignDelta(text=text, reset=reset):
+                self._model_writes()
+                if reset:
+                    self.spec_view.clear()
+                self.spec_view.setPlaceholderText("")
+                self._append(self.spec_view, text)
+            case ev.ReasoningDelta(text=text):
+                self._model_writes()
+                self.reasoning_toggle.show()
+                if not self.spec_view.toPlainText():
+                    # a placeholder, never text: Review shows only what the model wrote as spec
+                    self.spec_view.setPlaceholderText(reasoning_placeholder())
+                self._append(self.reasoning_view, text)
+            case ev.ObservationCompleted():
+                self._observed = dict(event.data)
+            case ev.CollectionProgress(collected=collected, expected=expected):
+                self._progress = (collected, expected)
+                self.set_status(phase_words("collecting", self._progress))
+            case ev.PhaseChanged(phase=phase):
+                self._on_phase(phase)
+            case ev.ServerDetected():
+                self._show_server(dict(event.data))
+            case (ev.ProviderRetry() | ev.RepairRequested() | ev.ToolCallRejected()
+                  | ev.ExecutionSubmitted() | ev.ExecutionCompleted() | ev.RunCancelled()
+                  | ev.ExplorationStarted() | ev.ExplorationQuery() | ev.ExplorationTurn()
+                  | ev.ExplorationCompleted() | ev.DesignReceived()
+                  | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
+                  | ev.ToolCallCollected() | ev.ConstraintDropped() | ev.ToolCallCompiled()
+                  | ev.ScriptComposed() | ev.PlanShown() | ev.ApprovalRequested()
+                  | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
+                  | ev.ReadbackVerified() | ev.RestoreCompleted() | ev.RestoreFailed()
+                  | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
+                words = event_words(typed)
+                if words:
+                    self.set_status(words)
+            case _:
+                assert_never(typed)
+
+    def _model_writes(self) -> None:
+        """The first word of the model's answer: the status says it is writing now."""
+        if self._waiting_for_words:
+            self._waiting_for_words = False
             self.set_status(phase_words("designing"))
-        if name == "design_delta":
-            if data.get("reset"):
-                self.spec_view.clear()
-            self.spec_view.setPlaceholderText("")
-            self._append(self.spec_view, str(data.get("text", "")))
-        elif name == "provider_retry":
-            self.set_status(retry_words(data))
-        elif name == "reasoning_delta":
-            self.reasoning_toggle.show()
-            if not self.spec_view.toPlainText():
-                # a placeholder, never text: Review shows only what the model wrote as spec
-                self.spec_view.setPlaceholderText(reasoning_placeholder())
-            self._append(self.reasoning_view, str(data.get("text", "")))
-        elif name == "observation_completed":
-            self._observed = dict(data)
-        elif name == "server_detected":
-            self._show_server(data)
-        elif name == "collection_progress":
-            self._progress = (int(data.get("collected", 0)), int(data.get("expected", 0)))
-            self.set_status(phase_words("collecting", self._progress))
-        elif name == "phase_changed":
-            phase = str(data.get("phase", ""))
-            if phase == "collecting" and self._progress is None:
-                self._progress = (0, len(getattr(self.controller.route, "tools", []) or []))
-            self._waiting_for_words = phase == "designing"
-            if phase == "plan" and getattr(self.controller, "plan", None) is not None:
-                self.set_status(plan_words(self.controller.plan))
-            elif phase == "designing":
-                self.set_status(waiting_words())
-            elif phase not in {"complete", "failed", "cancelled", "review"}:
-                self.set_status(phase_words(phase, self._progress))
-        elif name == "repair_requested":  # the status line names the repair round
-            self.set_status(tr("Repair {repair}/{of}: {tool} — {headline}").format(
-                repair=data.get("repair", ""), of=data.get("of", ""),
-                tool=data.get("tool", ""), headline=data.get("headline", "")))
-        elif name == "tool_call_rejected":
-            self.set_status(tr("Tool call rejected: {reason}").format(
-                reason=str(data.get("reason", ""))))
-        elif event_words(name):
-            self.set_status(event_words(name) or "")
+
+    def _on_phase(self, name: str) -> None:
+        phase = Phase(name)
+        controller = self.controller
+        if phase is Phase.COLLECTING and self._progress is None:
+            self._progress = (0, collecting_expected(controller.route if controller else None))
+        self._waiting_for_words = phase is Phase.DESIGNING
+        plan = controller.plan if controller is not None else None
+        if phase is Phase.PLAN and plan is not None:
+            self.set_status(plan_words(plan))
+        elif phase is Phase.DESIGNING:
+            self.set_status(waiting_words())
+        elif not ended(phase) and phase is not Phase.REVIEW:
+            self.set_status(phase_words(phase, self._progress))
 
     def _on_reasoning_toggled(self, shown: bool) -> None:
         self.reasoning_view.setVisible(shown)
@@ -850,12 +852,12 @@ class SamAgentDock(QDockWidget):
         view.insertPlainText(text)
 
     # ------------------------------------------------------------- actions
-    def _ensure_controller(self) -> Any:
+    def _ensure_controller(self) -> DockController:
         if self.controller is None:
             self.controller = self._controller_factory()
             self.bridge.attach(self.controller)
             # said once per run: only the runs this start found (History keeps them all)
-            unknown = list(getattr(self.controller, "recovered_runs", []) or [])
+            unknown = list(self.controller.recovered_runs)
             if unknown:  # a crash between submission and its outcome (invariant I8)
                 self.result_view.show_notice(tr(
                     "{count} earlier run(s) were submitted to SAM but their outcome was never "
@@ -866,7 +868,7 @@ class SamAgentDock(QDockWidget):
     def reset_controller(self) -> None:
         """Drop the controller (settings changed); the next submit builds a new one. During a
         run or a Review the change waits for the next submit."""
-        if self._phase() in BUSY_PHASES or self._phase() in ("review", "plan"):
+        if locked(self._phase()):
             self._reset_pending = True
             return
         self._reset_pending = False
@@ -886,20 +888,20 @@ class SamAgentDock(QDockWidget):
         if error is not None:
             log.error("SAM Agent task failed", exc_info=error)
             self.set_status(tr("Failed — internal error: {error}").format(error=error))
-            self._set_idle_buttons()
+            self._show_panel(Phase.IDLE)
 
     @property
     def busy(self) -> bool:
         return self._task is not None and not self._task.done()
 
     def _on_submit_clicked(self, *args: Any) -> None:
-        if self.busy or self._phase() == "plan":
+        if self.busy or self._phase() is Phase.PLAN:
             return
         self._start(self.submit())
 
     def run_again(self, request: RunRequest) -> bool:
         """History's Run again: a new run with the same request, mode and target."""
-        if self.busy or self._phase() in LOCKED_PHASES:
+        if self.busy or locked(self._phase()):
             self.history_panel.note.setText(tr("A run is in progress or in review: finish or "
                                                "cancel it first."))
             return False
@@ -913,7 +915,7 @@ class SamAgentDock(QDockWidget):
         """History's Apply to other parts…: the rerun dialog (ui/rerun_dialog.py)."""
         from sam_plugin.ui.rerun_dialog import open_rerun_dialog
 
-        if self.busy or self._phase() in LOCKED_PHASES:
+        if self.busy or locked(self._phase()):
             self.history_panel.note.setText(tr("A run is in progress or in review: finish or "
                                                "cancel it first."))
             return None
@@ -928,17 +930,17 @@ class SamAgentDock(QDockWidget):
         QTimer.singleShot(0, self.history.refresh)
 
     def _on_revise_clicked(self, *args: Any) -> None:
-        if self.busy or self._phase() != "review":
+        if self.busy or self._phase() is not Phase.REVIEW:
             return
         self._start(self.revise())
 
     def _on_confirm_clicked(self, *args: Any) -> None:
-        if self.busy or self._phase() != "review":
+        if self.busy or self._phase() is not Phase.REVIEW:
             return
         self._start(self.confirm())
 
     def _on_execute_clicked(self, *args: Any) -> None:
-        if self.busy or self._phase() != "plan":
+        if self.busy or self._phase() is not Phase.PLAN:
             return
         self._start(self.execute())
 
@@ -966,9 +968,9 @@ class SamAgentDock(QDockWidget):
         if missing:
             self.set_status(missing)
             return "idle"
-        if self._phase() == "review":  # submit anew: the spec in review is dropped
-            await self.controller.cancel()
-        self._set_busy_buttons()
+        if self.controller is not None and self._phase() is Phase.REVIEW:
+            await self.controller.cancel()  # submit anew: the spec in review is dropped
+        self._show_panel(Phase.OBSERVING)
         select_example(self.example_combo, self.mode(), self.target(), request)
         if self._prewarm is not None:
             await self._prewarm.wait()
@@ -987,50 +989,49 @@ class SamAgentDock(QDockWidget):
         try:
             controller = self._ensure_controller()
         except Exception as error:  # settings that do not validate, a missing module, ...
-            self._set_idle_buttons()
+            self._show_panel(Phase.IDLE)
             self.set_status(tr("Not submitted — {error}").format(error=error))
             return "idle"
-        self._set_busy_buttons()
+        self._show_panel(Phase.OBSERVING)
         try:
-            phase = str(await controller.submit(
-                request, self.mode(), self.target(), explore=self.explore_check.isChecked()))
+            phase = await controller.submit(
+                request, self.mode(), self.target(), explore=self.explore_check.isChecked())
         except SubmitRefused as refused:
-            self._set_idle_buttons()
+            self._show_panel(Phase.IDLE)
             self.set_status(tr("Not submitted — {error}").format(error=refused))
             return "idle"
         self._last_run = (self.mode(), self.target())
         self._run_provider = self.provider_label.text()
         self.spec_view.setPlaceholderText("")
-        if phase == "review":
+        if phase is Phase.REVIEW:
             self._show_spec(controller)
-            self._set_busy_buttons(review=True)
+            self._show_panel(Phase.REVIEW)
             self.set_status(phase_words("review"))
             self.result_view.set_run_dir(self._run_dir())
         else:
             self._finish_ui(controller.result, back_in_review=False)
-        return phase
+        return str(phase)
 
-    def _show_spec(self, controller: Any, *, revised: bool = False) -> None:
+    def _show_spec(self, controller: DockController, *, revised: bool = False) -> None:
         """The spec in words (what is confirmed; its JSON one click away), the operations
         it routes to in words under it, and its warnings and changed fields."""
         self.spec_extras.show_spec(controller, revised=revised)
         self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
-        route = getattr(controller, "route", None)
+        route = controller.route
         words = operations_text(route)
         if build_became_edit(route):
             words += " — " + tr("{message} (this spec edits it)").format(
                 message=existing_target_message(controller_target(controller).part_name,
                                                 int(self._observed.get("node_count", 0))))
         self.route_label.setText(words)
-        detail = str(getattr(route, "detail", "") or "")
-        self.route_label.setToolTip(detail)
+        self.route_label.setToolTip(route.detail if route is not None else "")
         self.route_label.setVisible(bool(words))
         self._fit_run_splitter()
 
     def _plain_reason(self, result: Any) -> str | None:
         """Better words than the error's own for a known situation, or None."""
-        error = getattr(result, "error", None)
-        route = getattr(self.controller, "route", None)
+        error = result.error
+        route = self.controller.route if self.controller is not None else None
         if error is not None and error.layer in ("tool_call", "compile") and \
                 build_became_edit(route):
             return existing_target_message(controller_target(self.controller).part_name,
@@ -1042,7 +1043,7 @@ class SamAgentDock(QDockWidget):
         spec replaces the one shown. A refused remark leaves the spec in review."""
         from sam_plugin.errors import RevisionRefused
 
-        controller = self.controller
+        controller = self._ensure_controller()
         remark = self.remark_edit.text().strip()
         if not remark:
             self.set_status(tr("Type what should change in the spec, then Ask for changes"))
@@ -1052,31 +1053,30 @@ class SamAgentDock(QDockWidget):
                                "unchanged. Confirm or Cancel, or choose a live model in "
                                "Settings to ask for changes"))
             return str(controller.phase)
-        self._set_busy_buttons()
+        self._show_panel(Phase.DESIGNING)
         previous = self.spec_view.toPlainText()
         self.spec_view.clear()
         self.reasoning_view.clear()
         try:
-            phase = str(await controller.revise(remark))
+            phase = await controller.revise(remark)
         except RevisionRefused as refused:
             self.spec_view.setPlainText(previous)
-            self._set_busy_buttons(review=True)
+            self._show_panel(Phase.REVIEW)
             self.set_status(tr("Not sent — {error}").format(error=refused))
             return "review"
-        if phase != "review":
+        if phase is not Phase.REVIEW:
             self._finish_ui(controller.result, back_in_review=False)
-            return phase
+            return str(phase)
         self._show_spec(controller, revised=True)
         result = controller.result
-        if result is not None and result.error is not None and "previous spec stands" in \
-                result.error.message:
+        if previous_spec_stands(phase, result):
             self._finish_ui(result, back_in_review=True)
-            return phase
+            return str(phase)
         self.remark_edit.clear()
         self.result_view.clear()
         self.result_view.set_run_dir(self._run_dir())
         self._fit_run_splitter()
-        self._set_busy_buttons(review=True)
+        self._show_panel(Phase.REVIEW)
         if controller.spec_changes:
             self.set_status(tr("Review — the spec was revised with your remark ({count} "
                                "field(s) changed); Confirm, ask for more changes, or Cancel")
@@ -1084,7 +1084,7 @@ class SamAgentDock(QDockWidget):
         else:
             self.set_status(tr("Review — the model answered with the same spec: nothing "
                                "changed; Confirm, ask again, or Cancel"))
-        return phase
+        return str(phase)
 
     def _answers_from_replay(self) -> bool:
         """Whether the recorded replay answers this dock (it cannot revise a spec)."""
@@ -1097,31 +1097,31 @@ class SamAgentDock(QDockWidget):
 
     async def confirm(self) -> Any:
         """Collect → compile → execute once → verify; or back to Review, nothing executed."""
-        controller = self.controller
+        controller = self._ensure_controller()
         self._progress = None
-        self._set_busy_buttons()
+        self._show_panel(Phase.COLLECTING)
         output = _Tee(sys.stdout)
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.confirm(self.mode(), self.target())
         self._keep_output(output.text())
-        if str(controller.phase) == "plan":
+        if controller.phase is Phase.PLAN:
+            controller.approval_requested("dock")
             self._show_plan(controller)
             return None
         return await self._after_run(controller, result)
 
     async def execute(self) -> Any:
         """The analyst approved the plan: the one submission, then verification."""
-        controller = self.controller
-        self._set_busy_buttons()
-        self.execute_button.setEnabled(False)
+        controller = self._ensure_controller()
+        self._show_panel(Phase.EXECUTING)
         output = _Tee(sys.stdout)
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.execute(self.mode(), self.target())
         self._keep_output(output.text())
         return await self._after_run(controller, result)
 
-    async def _after_run(self, controller: Any, result: Any) -> Any:
-        back_in_review = str(controller.phase) == "review"
+    async def _after_run(self, controller: DockController, result: Any) -> Any:
+        back_in_review = controller.phase is Phase.REVIEW
         # Give Qt a turn between the controller's synchronous tail (compile → execute →
         # verify) and the result widgets, so the two never add up to one long stall.
         await asyncio.sleep(0)
@@ -1136,8 +1136,7 @@ class SamAgentDock(QDockWidget):
         from sam_plugin.errors import ControllerStateError
 
         controller = self.controller
-        phase = self._phase()
-        if phase not in STREAMING_PHASES and phase not in ("review", "plan"):
+        if controller is None or not cancellable(controller.phase):
             return
         try:
             await asyncio.wait_for(controller.cancel(), timeout=CANCEL_GRACE_S)
@@ -1160,7 +1159,7 @@ class SamAgentDock(QDockWidget):
             (run_dir / "script_output.txt").write_text(text, encoding="utf-8")
 
     def _run_dir(self) -> Path | None:
-        run_id = getattr(self.controller, "run_id", None)
+        run_id = self.controller.run_id if self.controller is not None else None
         return self.runs_dir / run_id if run_id else None
 
     def _finish_ui(self, result: Any, back_in_review: bool) -> None:
@@ -1174,12 +1173,12 @@ class SamAgentDock(QDockWidget):
                                          said=status)
             self._fit_run_splitter()
             self.set_status(status)
-            error = getattr(result, "error", None)
+            error = result.error
             self.status_label.setToolTip(error.message if error is not None else "")
         if back_in_review:
-            self._set_busy_buttons(review=True)
+            self._show_panel(Phase.REVIEW)
         else:
-            self._set_idle_buttons()
+            self._show_panel(Phase.IDLE)
             self.undo.refresh(self.controller, result)
         QTimer.singleShot(0, self.history.refresh)  # reads the runs directory: not in this turn
         self.runFinished.emit(result)
@@ -1203,7 +1202,7 @@ class SamAgentDock(QDockWidget):
         QTimer.singleShot(0, self.history.refresh)
 
     def describe_error(self) -> str:
-        result = getattr(self.controller, "result", None)
+        result = self.controller.result if self.controller is not None else None
         if result is None or result.error is None:
             return ""
         return f"{layer_name(result.error.layer)}: {result.error.message}"

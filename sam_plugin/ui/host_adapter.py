@@ -113,6 +113,7 @@ def _open_settings(store: SettingsStore, chooser: ProviderChooser) -> Any:
         dialog.accepted.connect(chooser.chosen_in_settings)
         dialog.accepted.connect(dock.reset_controller)
         dialog.accepted.connect(dock.refresh_provider)
+        dialog.accepted.connect(lambda: _apply_mcp(dock))
         dialog.finished.connect(dialog.deleteLater)
         dialog.open()
 
@@ -154,7 +155,23 @@ def load_plugin(host: PluginHost) -> PluginInstance:
     _listen_to_viewport(instance)
     host.add_dock_widget(dock, getattr(host, "dock_area", "right"))
     _INSTANCES[id(host)] = instance
+    from sam_plugin.ui.mcp_dock import DockMcp
+
+    dock.mcp = DockMcp(dock, host.sam_module, runs_dir, store)  # off unless Settings say on
+    _apply_mcp(dock)
     return instance
+
+
+def _apply_mcp(dock: SamAgentDock) -> None:
+    """Start or stop the dock's MCP server as saved; the status line says what became of it."""
+    import asyncio
+
+    async def apply() -> None:
+        said = await dock.mcp.apply()
+        if dock.mcp.service is not None or dock.mcp.problem:
+            dock.set_status(said)
+
+    dock.mcp_task = asyncio.ensure_future(apply())
 
 
 def unload_plugin(host: PluginHost) -> None:
@@ -167,6 +184,7 @@ def unload_plugin(host: PluginHost) -> None:
         if remover is not None:
             remover(callback)
     instance.listeners.clear()
+    _stop_mcp(instance.dock)
     instance.dock.shutdown()
     host.remove_dock_widget(instance.dock)
     instance.dock.hide()
@@ -176,6 +194,18 @@ def unload_plugin(host: PluginHost) -> None:
     _close_replay()
     remove_translator(instance.translator)
     release_qasync(instance.lease)
+
+
+def _stop_mcp(dock: SamAgentDock) -> None:
+    """The MCP server stops with the dock (its waiting plans are cancelled)."""
+    mcp = getattr(dock, "mcp", None)
+    if mcp is None or mcp.service is None:
+        return
+    import asyncio
+
+    service, mcp.service = mcp.service, None
+    service.gate.close("the SAM dock closed")
+    asyncio.ensure_future(service.stop())
 
 
 def _close_replay() -> None:

@@ -258,6 +258,8 @@ class RerunDialog(QDialog):
                                          "all").format(part=part, index=waiting.index,
                                                        total=waiting.total))
             return True
+        if self.session is not None:
+            self.session.controller.approval_requested("dock")
         self.status_label.setText(tr("{part} ({index} of {total}): the plan waits — Execute or "
                                      "Skip this part").format(part=part, index=waiting.index,
                                                               total=waiting.total))

@@ -152,6 +152,10 @@ class SettingsDialog(QDialog):
         self.test_result.setWordWrap(True)
         layout.addWidget(self.test_button)
         layout.addWidget(self.test_result)
+        from sam_plugin.ui.mcp_settings import McpSettingsBox
+
+        self.mcp_box = McpSettingsBox(store)  # the dock's MCP server (docs/mcp.md)
+        layout.addWidget(self.mcp_box)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.save)
@@ -299,6 +303,7 @@ class SettingsDialog(QDialog):
 
     def _store_and_close(self) -> None:
         self.store.save(self.values(), self.api_key.text())
+        self.mcp_box.save()
         self.accept()
 
     def _on_test_clicked(self) -> None:

@@ -5,8 +5,9 @@ readback verified it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, assert_never
 
+from sam_plugin.runtime import event_types as ev
 from sam_plugin.ui.i18n import tr
 
 # Layers whose failure leaves the model untouched (the script was never submitted).
@@ -42,21 +43,43 @@ def waiting_words() -> str:
     return tr("Designing — waiting for the model to answer")
 
 
-def retry_words(data: dict[str, Any]) -> str:
+def retry_words(event: ev.ProviderRetry) -> str:
     """The call failed before any answer and is tried again (``provider_retry``)."""
     from sam_plugin.ui.plain_words import plain_message
 
     return tr("Connecting to {host} (try {attempt} of {of}) — the last try: {reason}").format(
-        host=data.get("host", ""), attempt=data.get("attempt", ""), of=data.get("of", ""),
-        reason=plain_message(str(data.get("reason", ""))))
+        host=event.host, attempt=event.attempt, of=event.of,
+        reason=plain_message(event.reason))
 
 
-def event_words(event: str) -> str | None:
-    """Status text for a persisted event that is a truer word than its phase, if any."""
-    return {
-        "execution_submitted": tr("Submitted to SAM"),
-        "execution_completed": tr("Executed — verifying"),
-    }.get(event)
+def event_words(event: ev.RunEvent) -> str | None:
+    """Status text for an event that is a truer word than its phase, if any: the words the
+    dock shows for the event itself (the phase's words are ``phase_words``)."""
+    match event:
+        case ev.ProviderRetry():
+            return retry_words(event)
+        case ev.RepairRequested(repair=repair, of=of, tool=tool, headline=headline):
+            return tr("Repair {repair}/{of}: {tool} — {headline}").format(
+                repair=repair, of=of, tool=tool, headline=headline)
+        case ev.ToolCallRejected(reason=reason):
+            return tr("Tool call rejected: {reason}").format(reason=reason)
+        case ev.ExecutionSubmitted():
+            return tr("Submitted to SAM")
+        case ev.ExecutionCompleted():
+            return tr("Executed — verifying")
+        case (ev.PhaseChanged() | ev.DesignDelta() | ev.ReasoningDelta()
+              | ev.CollectionProgress() | ev.RunCancelled() | ev.ObservationCompleted()
+              | ev.ExplorationStarted() | ev.ExplorationQuery() | ev.ExplorationTurn()
+              | ev.ExplorationCompleted() | ev.ServerDetected() | ev.DesignReceived()
+              | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
+              | ev.ToolCallCollected() | ev.ConstraintDropped() | ev.ToolCallCompiled()
+              | ev.ScriptComposed() | ev.PlanShown() | ev.ApprovalRequested()
+              | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
+              | ev.ReadbackVerified() | ev.RestoreCompleted() | ev.RestoreFailed()
+              | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
+            return None
+        case _:
+            assert_never(event)
 
 
 def layer_name(layer: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QLabel, QMessageBox, QPushButton, QWidget
 
+from sam_plugin.runtime.store.undo import CHANGED_NOTHING
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.undo_view import run_words, undo_outcome, undo_question, undo_status
 
@@ -55,8 +56,9 @@ class UndoControl:
 
     def refresh(self, controller: Any, result: Any = None) -> None:
         """Enable the button for the last verified run while its after-fingerprint holds."""
-        if result is not None and getattr(result, "status", "") in ("verified", "undone"):
-            self.run_id = result.run_id
+        if result is not None and getattr(result, "status", "") in ("verified", "undone") \
+                and getattr(result, "undo_note", None) != CHANGED_NOTHING:
+            self.run_id = result.run_id  # a run that changed nothing offers no undo
         if controller is None or self.run_id is None:
             self.disable(tr(NO_RUN))
             return

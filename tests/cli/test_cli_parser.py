@@ -17,14 +17,14 @@ from sam_plugin.cli import main as cli
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("PySide6", "qasync", "sam_plugin.ui", "sam_plugin.evaluation",
-         "sam_plugin.runtime.run.controller", "httpx")
+         "sam_plugin.runtime.run.controller", "httpx", "mcp", "sam_plugin.mcp_server")
 
 
 def test_every_command_is_one_module_with_a_parser_and_a_handler():
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
     assert tuple(commands.choices) == cli.COMMANDS == (
-        "run", "runs", "undo", "rerun", "demo", "eval", "examples")
+        "run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve")
     for name in cli.COMMANDS:
         module = importlib.import_module(f"sam_plugin.cli.{name}")
         assert callable(module.add_parser)
@@ -51,9 +51,11 @@ def test_the_runtime_never_needs_the_cli():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--help"], "{run,runs,undo,rerun,demo,eval,examples}"),
+    (["--help"], "{run,runs,undo,rerun,demo,eval,examples,mcp,approve}"),
     (["rerun", "--help"], "usage: sam-agent rerun"),
     (["examples", "--help"], "usage: sam-agent examples"),
+    (["mcp", "--help"], "usage: sam-agent mcp"),
+    (["approve", "--help"], "--decline"),
     (["run", "--help"], "--request-file F"),
     (["eval", "--help"], "usage: sam-agent eval"),
     (["undo", "--help"], "usage: sam-agent undo"),

@@ -122,6 +122,11 @@ def test_each_plan_is_asked_and_a_declined_one_is_skipped_exit_1(tmp_path, capsy
     assert lines[3].startswith("    undo: sam-agent undo ") and str(out) in lines[3]
     assert "out.undone.sam.json" in lines[3]
     assert _assigned(out, "Plate-2") == 0 and _assigned(out, "Plate-3") == 1
+    runs = tmp_path / "runs"
+    asked = [r for r in runs.iterdir() if r.is_dir() and any(
+        (json.loads(e)["event"], json.loads(e).get("channel")) == ("approval_requested", "cli")
+        for e in (r / "events.jsonl").read_text().splitlines())]
+    assert len(asked) == 2  # each plan asked at this terminal, the source's --yes never
 
 
 def test_a_label_selection_warns_refuses_where_it_does_not_resolve_and_yes_skips_warned(

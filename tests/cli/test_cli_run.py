@@ -251,9 +251,10 @@ def test_declining_the_plan_executes_nothing_exit_3(tmp_path, capsys, provider_e
     assert result["plan"]["script_sha256"] == result["script_sha256"]
     assert [c["tool"] for c in result["plan"]["calls"]] == ["build_part", "audit_part"]
     run_dir = tmp_path / "runs" / result["run_id"]
-    events = [json.loads(line)["event"] for line in
-              (run_dir / "events.jsonl").read_text().splitlines()]
-    assert events[-2:] == ["plan_shown", "plan_declined"]
+    logged = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+    events = [e["event"] for e in logged]
+    assert events[-3:] == ["plan_shown", "approval_requested", "plan_declined"]
+    assert logged[-2]["channel"] == "cli"  # the terminal's own question asked the analyst
 
 
 def test_yes_answers_the_plan_too_and_json_carries_it(tmp_path, capsys, provider_env,

@@ -24,6 +24,7 @@ from sam_plugin.errors import CompileError, RouteRefused
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
+from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.samops.readback import find_part, read_part
 from tests.support.fake_vocabulary import (  # noqa: F401 - re-exported for the tests here
     FAKE_VOCABULARY,
@@ -388,3 +389,37 @@ def prediction_for(readback: Readback) -> Prediction:
 
 def exact(value: int) -> Range:
     return Range.exact(value)
+
+
+@dataclass
+class Built:
+    """A controller over fakes and what it was built from (``build_controller``)."""
+
+    controller: RunController
+    host: Any
+    module: Any
+    runs: Path
+
+
+def build_controller(tmp_path: Path, provider: Any = None, *, host: Any = None, quads: int = 0,
+                     module: Any = None, real_modules: bool = False,
+                     settings: ProviderSettings | None = None, policy: RunPolicy | None = None,
+                     **kw: Any) -> Built:
+    """The one way the controller tests build a ``RunController``: runs under
+    ``tmp_path/runs``, a ``FakeHost`` journaling there (``quads`` on its plate) unless
+    ``host``, the ``FakePartModule`` and ``fake_compose`` unless ``real_modules`` (the
+    registry's domains and the real composer), ``provider.factory`` (or ``provider`` itself
+    when it is the factory); ``kw`` goes to ``RunController``."""
+    runs = tmp_path / "runs"
+    host = host if host is not None else FakeHost(quads=quads, journal=runs / "submissions.jsonl")
+    factory = getattr(provider, "factory", provider)  # a ScriptedProvider, or a factory
+    if not real_modules:
+        module = module if module is not None else FakePartModule()
+        kw = {"module_factory": lambda mode: module, "composer": fake_compose, **kw}
+    controller = RunController(runs_dir=runs, settings=settings or _settings(),
+                               policy=policy or _policy(), host=host,
+                               provider_factory=factory, **kw)
+    return Built(controller=controller, host=host, module=module, runs=runs)
+
+
+_settings, _policy = settings, policy

@@ -14,6 +14,7 @@ from controller_fakes import (
     FakeHost,
     FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
     fake_compose,
@@ -40,14 +41,8 @@ class SlowClosingProvider(ScriptedProvider):
 
 
 def _controller(tmp_path, provider, composer=fake_compose):
-    host = FakeHost()
-    module = FakePartModule()
-    controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(), policy=policy(), host=host,
-        provider_factory=provider.factory, module_factory=lambda mode: module,
-        composer=composer,
-    )
-    return controller, host
+    built = build_controller(tmp_path, provider, host=FakeHost(), composer=composer)
+    return built.controller, built.host
 
 
 def test_a_cancel_while_the_collection_stream_closes_is_not_lost(tmp_path):

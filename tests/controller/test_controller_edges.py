@@ -10,6 +10,7 @@ from controller_fakes import (
     FakeHost,
     FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
     fake_compose,
@@ -25,18 +26,8 @@ SPEC = fake_spec("build", "audit", summary="Build a plate.")
 
 
 def make(tmp_path, provider, host=None, **kw):
-    host = host or FakeHost()
-    module = FakePartModule()
-    controller = RunController(
-        runs_dir=tmp_path / "runs",
-        settings=settings(), policy=policy(),
-        host=host,
-        provider_factory=provider.factory,
-        module_factory=lambda mode: module,
-        composer=fake_compose,
-        **kw,
-    )
-    return controller, host
+    built = build_controller(tmp_path, provider, host=host or FakeHost(), **kw)
+    return built.controller, built.host
 
 
 def test_explore_puts_the_explorer_text_into_the_design_prompt(tmp_path):

@@ -11,14 +11,11 @@ from controller_fakes import (
     API_KEY,
     HANG,
     TARGET,
-    FakeHost,
-    FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
-    fake_compose,
     fake_spec,
-    policy,
     settings,
 )
 
@@ -48,19 +45,8 @@ ARTIFACTS = [
 
 
 def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0, **kw):
-    runs = tmp_path / "runs"
-    host = FakeHost(quads=quads, journal=runs / "submissions.jsonl")
-    module = FakePartModule()
-    controller = RunController(
-        runs_dir=runs,
-        settings=kw.pop("settings", settings()),
-        policy=policy(),
-        host=host,
-        provider_factory=provider.factory,
-        module_factory=lambda mode: module,
-        composer=fake_compose,
-    )
-    return controller, host, module
+    built = build_controller(tmp_path, provider, quads=quads, **kw)
+    return built.controller, built.host, built.module
 
 
 def run_dir(controller: RunController) -> Path:

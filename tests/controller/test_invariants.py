@@ -14,9 +14,9 @@ from controller_fakes import (
     FakePartModule,
     ScriptedProvider,
     Target,
+    build_controller,
     calls,
     design,
-    fake_compose,
     fake_spec,
     policy,
     settings,
@@ -33,18 +33,8 @@ SPEC_THREE = fake_spec("translate", "repair", "audit", summary="Move, merge, aud
 
 
 def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0):
-    runs = tmp_path / "runs"
-    host = FakeHost(quads=quads, journal=runs / "submissions.jsonl")
-    module = FakePartModule()
-    controller = RunController(
-        runs_dir=runs,
-        settings=settings(), policy=policy(),
-        host=host,
-        provider_factory=provider.factory,
-        module_factory=lambda mode: module,
-        composer=fake_compose,
-    )
-    return controller, host, module
+    built = build_controller(tmp_path, provider, quads=quads)
+    return built.controller, built.host, built.module
 
 
 def reviewed(tmp_path: Path, *responses, quads: int = 0, spec: str = SPEC_BUILD):

@@ -15,8 +15,7 @@ import pytest
 from controller_fakes import (
     TARGET,
     FakeHost,
-    FakePartModule,
-    fake_compose,
+    build_controller,
     fake_spec,
     fake_step,
     policy,
@@ -47,15 +46,11 @@ class NoProvider:
 
 
 def make(tmp_path: Path, host: Any = None, **kw: Any) -> tuple[RunController, NoProvider]:
-    runs = tmp_path / "runs"
-    module = FakePartModule()
     provider = NoProvider()
-    controller = RunController(
-        runs_dir=runs, settings=kw.pop("settings", settings()),
-        policy=kw.pop("policy", policy(plan_wait="always", repair_rounds=2)),
-        host=host or FakeHost(journal=runs / "submissions.jsonl"), provider_factory=provider,
-        module_factory=lambda mode: module, composer=fake_compose)
-    return controller, provider
+    built = build_controller(tmp_path, provider, host=host,
+                             policy=kw.pop("policy", policy(plan_wait="always", repair_rounds=2)),
+                             **kw)
+    return built.controller, provider
 
 
 def plan(controller: RunController, calls: Any = BUILD_AUDIT, spec: str = SPEC,

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from controller_fakes import ScriptedProvider, calls, design, policy, settings
+from controller_fakes import ScriptedProvider, build_controller, calls, design, policy
 
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime.events import read_events
@@ -26,6 +26,7 @@ from sam_plugin.runtime.run.controller import (
     Phase,
     RunController,
 )
+from sam_plugin.runtime.verify import part_comparison
 from tests.support.pipeline import RecordingGateway, fresh_database
 from tests.support.pipeline import s1_grid as grid
 from tests.support.specs import ALL, answer, labels, named_set, step
@@ -44,11 +45,9 @@ DELETE_2 = answer(step("delete_elements", labels(2)), summary="Delete element 2.
 
 def make(tmp_path: Path, sam: Any, provider: ScriptedProvider, plan_wait: str = "always",
          host: HostGateway | None = None) -> tuple[RunController, HostGateway]:
-    host = host or RecordingGateway(sam)
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
-                               policy=policy(plan_wait=plan_wait),
-                               host=host, provider_factory=provider.factory)
-    return controller, host
+    built = build_controller(tmp_path, provider, host=host or RecordingGateway(sam),
+                             real_modules=True, policy=policy(plan_wait=plan_wait))
+    return built.controller, built.host
 
 
 def to_plan(controller: RunController, request: str = "move S1") -> Any:
@@ -365,34 +364,30 @@ def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
     assert plan.after.nodes == "15" and plan.after.elements == "8"
 
 
-def test_above_the_exact_limit_the_check_says_it_sampled_and_still_names_the_node(
-        fresh_sam, tmp_path, monkeypatch):
-    from sam_plugin.runtime.verify import part_comparison
-
-    monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
+def test_a_host_that_shifts_the_moved_nodes_fails_naming_the_node_and_nothing_is_sampled(
+        fresh_sam, tmp_path):
     grid(fresh_sam)
     host = ShiftingGateway(fresh_sam)
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never", host=host)
     result = to_plan(controller)
     assert (result.status, result.error.layer) == ("failed", "verification")
-    [sampled] = [c for c in result.checks if c.name.startswith("part matches the plan")]
-    assert sampled.name == ("part matches the plan (sampled: above 5 entities, bounding box "
-                            "and 9 nodes, 4 elements compared)")
-    assert not sampled.ok
-    assert sampled.actual.startswith("bounding box (0, 0, 0)..(6.5, 2, 0), the plan says "
-                                     "(0, 0, 0)..(6, 2, 0); node 1 at (5.5, 0, 0)")
+    assert not any("sampled" in c.name for c in result.checks)
+    [nodes] = [c for c in result.checks if c.name == "nodes match the plan (exact)"]
+    assert not nodes.ok
+    assert nodes.actual.startswith("node 1 at (5.5, 0, 0), the plan puts it at (5, 0, 0)")
+    [rest] = [c for c in result.checks if c.name == part_comparison.REST]
+    assert rest.ok  # what the calls do not touch is as it was
 
 
-def test_a_faithful_host_passes_the_sampled_comparison(fresh_sam, tmp_path, monkeypatch):
-    from sam_plugin.runtime.verify import part_comparison
-
-    monkeypatch.setattr(part_comparison, "EXACT_LIMIT", 5)
+def test_a_faithful_host_passes_with_the_after_fingerprint_as_predicted(fresh_sam, tmp_path):
     grid(fresh_sam)
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])), plan_wait="never")
     result = to_plan(controller)
     assert result.status == "verified", result.checks
+    [rest] = [c for c in result.checks if c.name == part_comparison.REST]
+    assert "the whole part has the predicted after-fingerprint" in rest.actual
 
 
 def test_changing_the_target_while_the_plan_waits_fails_the_run(fresh_sam, tmp_path):

@@ -9,12 +9,10 @@ from pathlib import Path
 
 from controller_fakes import (
     TARGET,
-    FakeHost,
-    FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
-    fake_compose,
     fake_spec,
     policy,
     settings,
@@ -29,23 +27,13 @@ GOOD = {"quads": 1}
 
 
 def make(tmp_path: Path, provider: ScriptedProvider, repairs: int = 2, **overrides):
-    runs = tmp_path / "runs"
-    host = FakeHost(journal=runs / "submissions.jsonl")
-    module = FakePartModule()
-    controller = RunController(
-        runs_dir=runs,
-        settings=settings(**overrides),
-        policy=policy(repair_rounds=repairs),
-        host=host,
-        provider_factory=provider.factory,
-        module_factory=lambda mode: module,
-        composer=fake_compose,
-    )
+    built = build_controller(tmp_path, provider, settings=settings(**overrides),
+                             policy=policy(repair_rounds=repairs))
     labels: list[str] = []
-    controller.subscribe(
+    built.controller.subscribe(
         lambda e: labels.append(e.data["label"]) if e.event == "phase_changed" else None
     )
-    return controller, host, module, labels
+    return built.controller, built.host, built.module, labels
 
 
 def run_dir(controller: RunController) -> Path:

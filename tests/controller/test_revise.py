@@ -13,6 +13,7 @@ from controller_fakes import (
     FakeHost,
     FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
     fake_compose,
@@ -35,11 +36,7 @@ SECOND = fake_spec(fake_step("build", quads=2, text="Two plates."),
 
 
 def make(tmp_path: Path, provider: ScriptedProvider, **kw) -> RunController:
-    runs = tmp_path / "runs"
-    module = FakePartModule()
-    return RunController(runs_dir=runs, settings=settings(), policy=policy(), host=FakeHost(
-        journal=runs / "submissions.jsonl"), provider_factory=provider.factory,
-        module_factory=lambda mode: module, composer=fake_compose, **kw)
+    return build_controller(tmp_path, provider, **kw).controller
 
 
 def with_usage(response: ChatResponse, prompt: int, completion: int) -> ChatResponse:

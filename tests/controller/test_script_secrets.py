@@ -12,15 +12,13 @@ from controller_fakes import (
     API_KEY,
     TARGET,
     FakeHost,
-    FakePartModule,
     ScriptedProvider,
     Target,
+    build_controller,
     calls,
     design,
     fake_compose,
     fake_spec,
-    policy,
-    settings,
 )
 
 from sam_plugin.compilers.protocol import Fragment
@@ -37,14 +35,10 @@ def _keyed_compose(fragments: Sequence[Fragment], run_id: str,
 
 
 def _confirm(tmp_path: Path, composer) -> tuple[RunController, FakeHost]:
-    runs = tmp_path / "runs"
-    host = FakeHost(journal=runs / "submissions.jsonl")
-    module = FakePartModule()
     provider = ScriptedProvider(design(fake_spec("build", summary="Build a plate.")),
                                 calls(("build_part", '{"quads": 1}')))
-    controller = RunController(runs_dir=runs, settings=settings(), policy=policy(), host=host,
-                               provider_factory=provider.factory,
-                               module_factory=lambda mode: module, composer=composer)
+    built = build_controller(tmp_path, provider, composer=composer)
+    controller, host = built.controller, built.host
     asyncio.run(controller.submit("a plate", "part", TARGET))
     asyncio.run(controller.confirm("part", TARGET))
     return controller, host

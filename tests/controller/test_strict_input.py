@@ -12,9 +12,9 @@ from controller_fakes import (
     FakeHost,
     FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
-    fake_compose,
     fake_spec,
     policy,
     settings,
@@ -31,12 +31,8 @@ def confirm_with(tmp_path, build_arguments: str, **overrides):
     module = FakePartModule()
     provider = ScriptedProvider(design(SPEC), calls(("build_part", build_arguments),
                                                     ("audit_part", "{}")))
-    controller = RunController(
-        runs_dir=tmp_path / "runs", settings=settings(**overrides), policy=policy(),
-        host=FakeHost(),
-        provider_factory=provider.factory, module_factory=lambda mode: module,
-        composer=fake_compose,
-    )
+    controller = build_controller(tmp_path, provider, host=FakeHost(), module=module,
+                                  settings=settings(**overrides)).controller
 
     async def go():
         assert await controller.submit("x", "part", TARGET) == Phase.REVIEW
@@ -183,10 +179,9 @@ def test_a_request_over_64_kb_is_refused_before_any_provider_call(tmp_path):
     import asyncio
 
     import pytest
-    from controller_fakes import TARGET, FakeHost, ScriptedProvider, policy, settings
+    from controller_fakes import TARGET, FakeHost, ScriptedProvider, settings
 
     from sam_plugin.errors import SubmitRefused
-    from sam_plugin.runtime.run.controller import RunController
 
     provider = ScriptedProvider()
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(), policy=policy(),

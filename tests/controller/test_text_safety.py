@@ -66,6 +66,6 @@ def test_streamed_reasoning_is_filtered_too(tmp_path):
     from sam_plugin.runtime.run.provider_call import _Relay
 
     seen: list[str] = []
-    relay = _Relay(lambda event, data: seen.append(data["text"]), spec=False)
+    relay = _Relay(lambda event: seen.append(event.data()["text"]), spec=False)
     relay.on_reasoning("think\x1b[2J \u202eabc")
     assert seen == ["think[2J abc"]

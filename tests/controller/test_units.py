@@ -78,6 +78,7 @@ def readback(nodes: int, quads: int, fingerprint: str = "f1", **kw) -> Readback:
         element_count=quads,
         shape_counts={"QUAD": quads, "TRI": 0, "BEAM": 0},
         fingerprint=fingerprint,
+        geometry_fingerprint=fingerprint,
         **kw,
     )
 

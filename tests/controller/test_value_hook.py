@@ -12,17 +12,14 @@ from controller_fakes import (
     FakeHost,
     FakePartModule,
     ScriptedProvider,
+    build_controller,
     calls,
     design,
-    fake_compose,
     fake_spec,
-    policy,
-    settings,
 )
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.registry import get_module
-from sam_plugin.runtime.run.controller import RunController
 
 SPEC = fake_spec("build", "audit", summary="Build one QUAD plate.")
 
@@ -48,10 +45,7 @@ class CheckingModule(FakePartModule):
 def run(tmp_path: Path, module: CheckingModule) -> Any:
     provider = ScriptedProvider(design(SPEC), calls(("build_part", {"quads": 1}),
                                                     ("audit_part", {})))
-    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
-                               policy=policy(), host=FakeHost(), composer=fake_compose,
-                               provider_factory=provider.factory,
-                               module_factory=lambda mode: module)
+    controller = build_controller(tmp_path, provider, host=FakeHost(), module=module).controller
     asyncio.run(controller.submit("a plate", "part", TARGET))
     assert module.recorded == [controller.runs_dir / controller.run_id]  # before the run
     return asyncio.run(controller.confirm("part", TARGET))

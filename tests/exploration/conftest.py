@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.event_types import RunEvent
 from sam_plugin.runtime.observe.exploration import ExplorationResult, explore
 from sam_plugin.runtime.provider.client import ChatProvider
 from sam_plugin.samops.readback import geometry_fingerprint
@@ -39,8 +40,8 @@ class Recorder:
     def __init__(self) -> None:
         self.events: list[tuple[str, dict[str, Any]]] = []
 
-    def __call__(self, event: str, data: dict[str, Any]) -> None:
-        self.events.append((event, data))
+    def __call__(self, event: RunEvent) -> None:
+        self.events.append((event.name, event.data()))
 
     def names(self) -> list[str]:
         return [name for name, _ in self.events]

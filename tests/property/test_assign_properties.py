@@ -52,7 +52,7 @@ def _check(sam, runs) -> None:
     for i in range(3):  # a second, disconnected row of three
         part.Element(nodes=(nodes[i + 4], nodes[i + 5], nodes[i + 1], nodes[i]), elemShape=QUAD)
     gateway = HostGateway(sam)
-    geometry = gateway.readback(TARGET).fingerprint
+    geometry = gateway.readback(TARGET).geometry_fingerprint
     expected: dict[int, str] = {}
     for section, labels in runs:
         state = Prediction.from_readback(gateway.readback(TARGET))
@@ -65,7 +65,7 @@ def _check(sam, runs) -> None:
         expected.update(dict.fromkeys(labels, section))
         after = gateway.readback(TARGET)
         assert fragment.evidence.assigned_elements.min == after.assigned_elements
-        assert after.fingerprint == geometry
+        assert after.geometry_fingerprint == geometry
     found: dict[int, list[str]] = {}
     for entry in part.sectionAssignments:
         for element in entry.region.elements:

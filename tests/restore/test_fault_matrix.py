@@ -2,8 +2,10 @@
 
 Every case must end ``failed`` with ``restored: true``, the after-fingerprint equal to the
 one before, and a database saved afterwards equal to the one saved before (I12, I14). The
-same for a verification failure injected after a PASS. The matrix is printed when asked
-(`pytest -s tests/restore/test_fault_matrix.py`) and on a failure.
+same for a verification failure injected after a PASS. A read-only run (audits) takes no
+snapshot: it must end ``failed`` with the part ``unchanged``, proven by the fingerprint. The
+matrix is printed when asked (`pytest -s tests/restore/test_fault_matrix.py`) and on a
+failure.
 """
 
 from __future__ import annotations
@@ -28,8 +30,34 @@ def _calls_in_a_clean_run(sam: Any, tmp_path: Any, scenario: Any) -> int:
     return gateway.calls
 
 
+def _read_only(scenario: Any) -> bool:
+    """Audits change nothing: no snapshot, nothing to restore, the readback is the proof."""
+    return all(tool.startswith("audit_") for tool, _ in scenario.calls)
+
+
+def _assert_unchanged(sam: Any, tmp_path: Any, result: Any, before: dict, layer: str,
+                      label: str) -> list[str]:
+    problems = []
+    if result.status != "failed" or result.error is None or result.error.layer != layer:
+        problems.append(f"status {result.status} at {result.error and result.error.layer}")
+    if result.restored or result.error is None or result.error.part != "unchanged":
+        problems.append(f"part {result.error and result.error.part}: "
+                        f"{result.error and result.error.message}")
+    if result.after is None or result.after.fingerprint != result.before.fingerprint:
+        problems.append("after.fingerprint != before.fingerprint")
+    if without_counters(saved(sam, tmp_path / f"after-{label}.sam.json")) != \
+            without_counters(before):
+        problems.append("the saved database differs from the one before the run")
+    message = result.error.message if result.error else ""
+    if "reads back unchanged" not in message or "nothing to restore" not in message:
+        problems.append(f"message does not say the part is unchanged: {message[:200]}")
+    return problems
+
+
 def _assert_put_back(sam: Any, tmp_path: Any, result: Any, before: dict, layer: str,
-                     label: str) -> list[str]:
+                     label: str, read_only: bool = False) -> list[str]:
+    if read_only:
+        return _assert_unchanged(sam, tmp_path, result, before, layer, label)
     problems = []
     if result.status != "failed" or result.error is None or result.error.layer != layer:
         problems.append(f"status {result.status} at {result.error and result.error.layer}")
@@ -61,11 +89,13 @@ def test_every_fault_of_a_run_is_restored_exactly(fresh_sam_database, tmp_path, 
         gateway = FaultyGateway(sam, fault_at=k)
         result, controller, _ = run(sam, tmp_path / f"k{k}", scenario, gateway=gateway)
         assert gateway.fired, f"{scenario.name}: call {k} of {total} never happened"
-        found = _assert_put_back(sam, tmp_path, result, before, "execution", f"k{k}")
+        found = _assert_put_back(sam, tmp_path, result, before, "execution", f"k{k}",
+                                 _read_only(scenario))
         events = [e["event"] for e in read_events(
             controller.runs_dir / result.run_id / "events.jsonl")]
-        if not {"snapshot_taken", "restore_completed"} <= set(events) or \
-                "readback_verified" in events:
+        wanted = set() if _read_only(scenario) else {"snapshot_taken", "restore_completed"}
+        if not wanted <= set(events) or "readback_verified" in events or (
+                _read_only(scenario) and "snapshot_taken" in events):
             found.append(f"events {events}")
         if found:
             problems[k] = found
@@ -89,11 +119,13 @@ def test_a_verification_failure_after_a_pass_is_restored(fresh_sam_database, tmp
 
     monkeypatch.setattr(controller_module, "verify", failing)
     result, controller, _ = run(sam, tmp_path, scenario)
-    problems = _assert_put_back(sam, tmp_path, result, before, "verification", "verify")
+    problems = _assert_put_back(sam, tmp_path, result, before, "verification", "verify",
+                                _read_only(scenario))
     phases = [e.get("phase") for e in read_events(controller.runs_dir / result.run_id
                                                   / "events.jsonl")]
     assert "injected: expected ok, actual wrong" in result.error.message
-    assert controller.phase == "failed" and "restored" in controller.phase_label
+    assert controller.phase == "failed"
+    assert ("restored" in controller.phase_label) != _read_only(scenario)
     print(f"\nfault matrix: {scenario.name:<24} verification failure after PASS  "
           f"{result.status:<7} restored={result.restored}")  # shown with -s, or on failure
     assert not problems, (problems, phases)

@@ -145,9 +145,9 @@ def test_nothing_of_the_snapshot_ever_shows_in_the_tree(fresh_sam_database, tmp_
 
             return call
 
-        def undo(self, target, path):
+        def undo(self, target, path, limits=None):
             with self._armed():
-                return super().undo(target, path)
+                return super().undo(target, path, limits)
 
     failed, _, _ = run(sam, tmp_path / "a", CHAIN, gateway=Watching(sam, fault_at=9))
     assert failed.restored

@@ -82,15 +82,42 @@ def test_the_budget_drops_older_snapshots_and_says_so(fresh_sam_database, tmp_pa
     EDIT.setup(sam)
     first, controller, _ = run(sam, tmp_path, EDIT)
     assert first.undoable
-    from scenarios import AUDIT
+    from scenarios import AUDIT, TRANSFORM
 
-    second, _, _ = run(sam, tmp_path, AUDIT, runs_dir=controller.runs_dir)
+    audit, _, _ = run(sam, tmp_path, AUDIT, runs_dir=controller.runs_dir)
+    assert audit.status == "verified" and not audit.undoable  # it keeps nothing, drops nothing
+    assert RunDir(controller.runs_dir, first.run_id).read_result().undoable
+    second, _, _ = run(sam, tmp_path, TRANSFORM, runs_dir=controller.runs_dir)
     assert second.undoable
     old = RunDir(controller.runs_dir, first.run_id).read_result()
     assert old.undoable is False and "can no longer be undone" in old.undo_note
     assert "last 1 run(s)" in old.undo_note
     reason = undo_refusal(controller.host, controller.runs_dir, first.run_id)
     assert reason == old.undo_note
+
+
+@pytest.mark.parametrize("scenario_name", ["AUDIT", "AUDIT_PROPERTY", "AUDIT_MESH"])
+def test_a_read_only_run_keeps_no_snapshot_and_says_it_changed_nothing(
+        fresh_sam_database, tmp_path, scenario_name):
+    import scenarios
+
+    scenario = getattr(scenarios, scenario_name)
+    sam = fresh_sam_database
+    scenario.setup(sam)
+    result, controller, _ = run(sam, tmp_path, scenario)
+    assert result.status == "verified", result.error
+    assert (result.undoable, result.undo_note) == (False, "the run changed nothing")
+    assert result.undo_snapshot is None
+    run_dir = controller.runs_dir / result.run_id
+    assert not (run_dir / SNAPSHOT_NAME).exists()
+    script = (run_dir / "generated_script.py").read_text()
+    assert "_snapshot" not in script and "SAM_AGENT_SNAPSHOT" not in script
+    events = [e["event"] for e in read_events(run_dir / "events.jsonl")]
+    assert "snapshot_taken" not in events
+    [rest] = [c for c in result.checks if c.name.startswith("the rest of the part")]
+    assert rest.ok and result.after.fingerprint == result.before.fingerprint
+    assert controller.undo_refusal(result.run_id) == "the run changed nothing"
+    assert json.loads((run_dir / "plan.json").read_text())["read_only"] is True
 
 
 def test_a_zero_budget_turns_undo_off_plainly(fresh_sam_database, tmp_path, monkeypatch):

@@ -103,7 +103,7 @@ def assert_verified(outcome: Outcome) -> None:
     if p.hanging_nodes is not None:
         assert p.hanging_nodes.contains(after.hanging_nodes)
     if p.geometry_unchanged:
-        assert after.fingerprint == outcome.before.fingerprint
+        assert after.geometry_fingerprint == outcome.before.geometry_fingerprint
     for name in p.files:
         assert (outcome.output_dir / name).is_file(), name
 

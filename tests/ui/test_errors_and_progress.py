@@ -5,7 +5,6 @@ once, and "Open the run directory" without a file manager says where the directo
 from __future__ import annotations
 
 import socket
-from types import SimpleNamespace
 
 from sam_plugin.demo.examples import example_by_id
 from sam_plugin.runtime.config.store import SettingsStore
@@ -64,10 +63,12 @@ def test_the_replay_advises_an_example_for_a_request_it_does_not_know(qtbot, rep
 
 
 def test_designing_waits_for_the_first_word_before_saying_the_model_writes(qtbot, dock):
-    def event(name, **data):
-        return SimpleNamespace(event=name, data=data)
+    from sam_plugin.runtime.events import ControllerEvent
 
-    dock._on_event(event("phase_changed", phase="designing"))  # noqa: SLF001
+    def event(name, **data):
+        return ControllerEvent(run_id="r", event=name, timestamp="t", data=data)
+
+    dock._on_event(event("phase_changed", phase="designing", label="Designing"))  # noqa: SLF001
     assert dock.status_label.text() == "Designing — waiting for the model to answer"
     dock._on_event(event("design_delta", text="Spec: "))  # noqa: SLF001
     assert dock.status_label.text() == "Designing — the model is writing the spec"

@@ -74,6 +74,10 @@ def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host
     qtbot.waitUntil(lambda: not dock.busy and str(dock.controller.phase) != "plan",
                     timeout=TIMEOUT_MS)
     assert dock.status_label.text() == "Verified"
+    run_dir = dock.controller.runs_dir / dock.controller.run_id
+    asked = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()
+             if '"approval_requested"' in line]
+    assert [e["channel"] for e in asked] == ["dock"]  # the plan was put before the analyst
     checks = {row[0]: row[3] for row in dock.result_view.check_rows()}
     assert checks["nodes as planned"] == "yes"
     assert _panel(host_window).nodes.getFromLabel(1).coordinates[0] == 5.0

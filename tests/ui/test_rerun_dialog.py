@@ -5,6 +5,7 @@ source, each undone on its own (docs/architecture.md §6 "rerun", §9)."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -152,6 +153,11 @@ def test_a_skipped_plan_changes_nothing_and_closing_declines_the_waiting_plan(
     runs = [t.run_id for t in dialog.session.summary.targets]
     statuses = [RunDir(dock.runs_dir, r).read_result().status for r in runs]
     assert statuses == ["cancelled", "cancelled"]
+    for run_id in runs:  # each plan was put before the analyst in the dialog
+        events = (dock.runs_dir / run_id / "events.jsonl").read_text().splitlines()
+        asked = [json.loads(e).get("channel") for e in events
+                 if json.loads(e)["event"] == "approval_requested"]
+        assert asked == ["dock"]
 
 
 def test_apply_waits_while_the_dock_has_a_run_in_review(qtbot, replay, panel_dock):

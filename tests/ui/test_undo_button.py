@@ -165,3 +165,21 @@ def test_a_failed_run_put_back_says_failed_and_restored(qtbot, replay, dock, hos
     assert "Failed" in text and "restored" in text, text
     assert example.part not in sam.mdb.models[example.model].parts.keys()
     assert not dock.undo.button.isEnabled()
+
+
+def test_a_run_that_changed_nothing_offers_no_undo(qtbot, tmp_path):
+    from sam_plugin.runtime.store.undo import CHANGED_NOTHING
+    from sam_plugin.ui.undo_control import UndoControl
+
+    control = UndoControl()
+    asked: list[str] = []
+    controller = SimpleNamespace(undo_refusal=lambda run_id: asked.append(run_id),
+                                 runs_dir=tmp_path)
+    edit = SimpleNamespace(run_id="20261201T000000Z-aaaaaa", status="verified", undo_note=None)
+    control.refresh(controller, edit)
+    assert control.button.isEnabled() and control.run_id == edit.run_id
+    audit = SimpleNamespace(run_id="20261201T000001Z-bbbbbb", status="verified",
+                            undo_note=CHANGED_NOTHING)
+    control.refresh(controller, audit)
+    assert control.run_id == edit.run_id  # the audit did not take the Undo over
+    assert asked == [edit.run_id, edit.run_id]

@@ -24,4 +24,5 @@ def compile_audit(ir: AuditMesh, ctx: CompileContext) -> Fragment:
         normalized={},
         evidence=ctx.state.model_copy(update={"files": sorted({*ctx.state.files, AUDIT_FILE})}),
         helpers=["mesh_audit"],
+        read_only=True,
     )

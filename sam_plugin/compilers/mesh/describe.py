@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation
 from sam_plugin.compilers.plan_words import picked_elements, selector_words
+from sam_plugin.compilers.predicted_part import (
+    NEW_ENTITIES,
+    PredictedPart,
+    before_contents,
+    scoped,
+    sorted_labels,
+    unchanged,
+)
 from sam_plugin.compilers.protocol import CompileContext, Fragment
+from sam_plugin.samops import selection
+from sam_plugin.samops.mesh_read import mesh_of
+from sam_plugin.samops.part_contents import PartContents
+from sam_plugin.samops.part_scope import Scope, labels_array
 
 
 def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     calls = []
+    parents: set[int] = set()
     for index, fragment in enumerate(fragments, start=1):
         args = fragment.normalized
         ops = []
@@ -22,8 +36,35 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
                 f"is replaced by its children (QUAD/TRI x{4 ** levels}, BEAM x{2 ** levels}); "
                 "sections, orientations and sets are inherited"),
                 touched=picked_elements(ctx.part, literal)))
+            parents.update(_picked(ctx.part, literal))
         else:
             ops.append(PlanOperation(text="audit (read-only); writes mesh_audit.json"))
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=ops,
                               notes=list(fragment.notes)))
-    return PlanDetail(calls=calls, basis="counts predicted by the compilers")
+    if ctx.part is None:
+        return PlanDetail(calls=calls, basis="counts predicted by the compilers")
+    fingerprint = str(ctx.extra.get("before_fingerprint", ""))
+    before = before_contents(ctx.model, ctx.part, fingerprint)
+    if all(f.read_only for f in fragments):
+        return PlanDetail(calls=calls, predicted=unchanged(before, fingerprint),
+                          basis="read-only: the part stays as it is (fingerprint unchanged)")
+    return PlanDetail(calls=calls, predicted=_refined(before, parents), basis=(
+        "the refined elements are gone, their children and new nodes counted; the rest of "
+        "the part compared through the fingerprint"))
+
+
+def _picked(part: Any, literal: Any) -> list[int]:
+    try:
+        return [e.label for e in selection.select_elements(part, literal)]
+    except Exception:  # the compile reported an unresolvable selector already
+        return []
+
+
+def _refined(before: PartContents, parents: set[int]) -> PredictedPart:
+    """The parents leave the part (with their memberships, sections and orientations); what
+    replaces them is new, counted by the compilers' ranges, not predicted one by one."""
+    scope = Scope(prior_nodes=sorted_labels(before.mesh.node_labels),
+                  prior_elements=sorted_labels(before.mesh.element_labels),
+                  elements=labels_array(parents))
+    return scoped(before, scope, PartContents(mesh=mesh_of((), ())),
+                  unpredicted=(NEW_ENTITIES,))

@@ -34,4 +34,5 @@ def compile_audit(ir: AuditPartIR, ctx: CompileContext) -> Fragment:
         normalized=ir.model_dump(mode="json"),
         evidence=evidence,
         helpers=["part_audit", "part_ops"] if preflight else ["part_audit"],
+        read_only=True,
     )

@@ -1,11 +1,13 @@
 """The Part plan: each compiled call in words and numbers, from one shadow run of the script.
 
-The live part is copied into a shadow once; for every call, its operations are described
-against the shadow as it is just before that call (which entities a selector picks there),
-then the call's own mutation runs on it (``simulate.run_mutation``: the code the script
-runs). What the call removed, added and moved is the difference of the shadow before and
-after it, so a deletion is marked destructive whatever the arguments say. The final shadow
-is the predicted part the verifier compares the live part with (I13).
+The live part becomes a shadow once (copy on write: it holds the host's entities and copies
+only what a call writes); for every call, its operations are described against the shadow as
+it is just before that call (which entities a selector picks there), then the call's own
+mutation runs on it (``simulate.run_mutation``: the code the script runs). What the call
+removed and added is what the shadow recorded during it, so a deletion is marked destructive
+whatever the arguments say. What the calls touched, as the shadow leaves it, is the predicted
+part the verifier compares the live part with (I13, ``prediction.py``); a plan of read-only
+calls runs no shadow at all.
 
 A mutation that raises on the shadow is a CompileError naming the call (I7): the script
 would meet the same state in SAM. A step the shadow doubts (host-defined merge grouping)
@@ -17,55 +19,65 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+import numpy as np
+
+from sam_plugin.compilers.part.prediction import predicted_from_shadow
 from sam_plugin.compilers.plan import (
-    PREDICTION_LIMIT,
+    LABELS_SHOWN,
     PlanCall,
     PlanDetail,
     PlanOperation,
-    PredictedPart,
     Preview,
     Touched,
     Vec3,
     touched,
 )
 from sam_plugin.compilers.plan_words import point, selector_words
+from sam_plugin.compilers.predicted_part import before_contents, unchanged
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
 from sam_plugin.samops import selection
+from sam_plugin.samops.gc_pause import collector_paused
+from sam_plugin.samops.mesh_read import mesh_of
+from sam_plugin.samops.part_contents import PartContents, read_definitions
+from sam_plugin.samops.part_scope import among, labels_array, unique
 from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
 
-# One shadow run per plan, also above the compile-time SIMULATION_LIMIT: the plan is built
-# once, where compiling replays the run's calls once per call.
-PLAN_SIMULATION_LIMIT = PREDICTION_LIMIT
 PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
 
 
 def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
+    # the shadow copies what the calls write, up to every node of a big part: the cyclic
+    # collector walking the host's whole mesh meanwhile measured 4x the run (samops.gc_pause)
+    with collector_paused():
+        return _describe(fragments, ctx)
+
+
+def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     from sam_plugin.compilers.part.simulate import run_mutation
     from sam_plugin.errors import Doubted, NotSimulated
 
     part = ctx.part
-    size = max(len(part.nodes), len(part.elements)) if part is not None else 0
-    largest = max([size, *(max(f.evidence.node_count.max, f.evidence.element_count.max)
-                           for f in fragments)])
-    if largest > PLAN_SIMULATION_LIMIT:
+    fingerprint = str(ctx.extra.get("before_fingerprint", ""))
+    if all(f.read_only for f in fragments):
         words = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None), notes=f.notes)
                  for i, f in enumerate(fragments, start=1)]
-        return PlanDetail(calls=words, basis=(
-            f"counts as ranges: the part may hold {largest} nodes or elements, above the "
-            f"{PLAN_SIMULATION_LIMIT} a plan simulates"))
+        before = before_contents(ctx.model, part, fingerprint) if part is not None else None
+        return PlanDetail(calls=words, predicted=unchanged(before, fingerprint),
+                          basis="read-only: the part stays as it is (fingerprint unchanged)")
     name = ctx.target.part_name
     model = ShadowModel()
     if part is not None:
         model.parts[name] = ShadowPart.copy_of(part)
-    before_image = PredictedPart.of(model.parts[name]) if part is not None else None
+    before = (before_contents(ctx.model, part, fingerprint) if part is not None
+              else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     calls: list[PlanCall] = []
     basis = "exact: the script's own operations run on a copy of the part"
     simulated = True
     for index, fragment in enumerate(fragments, start=1):
         shadow = model.parts.get(name) if simulated else None
-        operations = _operations(fragment, shadow)
+        operations = _operations(fragment, shadow, before)
         if simulated and fragment.mutation.strip():
-            image = PredictedPart.of(shadow) if shadow is not None else None
+            mark = _Mark(shadow)
             try:
                 run_mutation(fragment, index, model, name)
             except Doubted as doubt:
@@ -76,25 +88,27 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
                     f"call {index} cannot run on the part as the earlier calls leave it "
                     f"({failure}); the script would fail in SAM, so nothing runs"))]) from None
             else:
-                operations += _changes(image, model.parts.get(name), _named(operations))
+                operations += _changes(mark, model.parts.get(name), _named(operations))
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
                               notes=list(fragment.notes)))
     if not simulated:
         return PlanDetail(calls=calls, basis=basis)
     final = model.parts.get(name)
-    predicted = PredictedPart.of(final) if final is not None else None
-    if predicted is not None and before_image is not None:
-        predicted.prior_nodes = frozenset(before_image.nodes)
-        predicted.prior_elements = frozenset(before_image.elements)
-    preview = _preview(before_image, predicted) if predicted is not None else None
-    return PlanDetail(calls=calls, predicted=predicted, basis=basis, preview=preview)
+    if final is None:
+        return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls")
+    predicted = predicted_from_shadow(final, before)
+    return PlanDetail(calls=calls, predicted=predicted, basis=basis,
+                      preview=_preview(final, before))
 
 
 # -- what each call says it does ---------------------------------------------------------
 
 
-def _operations(fragment: Fragment, shadow: ShadowPart | None) -> list[PlanOperation]:
+def _operations(fragment: Fragment, shadow: ShadowPart | None,
+                before: PartContents | None = None) -> list[PlanOperation]:
     args = fragment.normalized
+    if fragment.tool == "transform_part":
+        return _transform(args, shadow, before)
     describer = _DESCRIBERS.get(fragment.tool)
     return describer(args, shadow) if describer is not None else []
 
@@ -149,7 +163,8 @@ def _edit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperat
     return ops + _build(args, shadow)
 
 
-def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+def _transform(args: Mapping[str, Any], shadow: ShadowPart | None,
+               before: PartContents | None = None) -> list[PlanOperation]:
     ops = []
     for op in args.get("operations", ()):
         kind = op["op"]
@@ -170,11 +185,22 @@ def _transform(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanO
         literal = op.get("selection") or {"by": "all"}
         text += f", {selector_words(literal)}"
         found: list[Touched] = []
-        if shadow is not None:
+        if shadow is not None and literal == {"by": "all"} and before is not None \
+                and shadow.untouched:
+            found = _everything(before)  # the part as observed: counts and boxes in numpy
+        elif shadow is not None:
             elements, nodes = selection.select_transform_nodes(shadow, literal)
             found = [*_elements(elements, shadow)[:1], *_nodes(nodes)]
         ops.append(PlanOperation(text=text, touched=found))
     return ops
+
+
+def _everything(before: PartContents) -> list[Touched]:
+    """Every element and node of the part, from the observation's read."""
+    mesh = before.mesh
+    used = among(mesh.node_labels, unique(mesh.connectivity))
+    return [touched("elements", mesh.element_labels.tolist(), mesh.coordinates[used]),
+            touched("nodes", mesh.node_labels.tolist(), mesh.coordinates)]
 
 
 def _repair(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
@@ -196,8 +222,8 @@ def _audit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOpera
     return [PlanOperation(text=f"audit (read-only): {checks}; writes part_audit.json")]
 
 
-_DESCRIBERS = {"build_part": _build, "edit_part": _edit, "transform_part": _transform,
-               "repair_part": _repair, "audit_part": _audit}
+_DESCRIBERS = {"build_part": _build, "edit_part": _edit, "repair_part": _repair,
+               "audit_part": _audit}
 
 
 # -- what each call changed on the shadow ------------------------------------------------
@@ -213,18 +239,32 @@ def _named(operations: list[PlanOperation]) -> dict[str, int]:
     return named
 
 
-def _changes(before: PredictedPart | None, after: ShadowPart | None,
+class _Mark:
+    """What a shadow had touched before a call (to tell what the call itself did)."""
+
+    def __init__(self, shadow: ShadowPart | None) -> None:
+        self.removed_nodes = set(shadow.removed_nodes) if shadow is not None else set()
+        self.removed_elements = set(shadow.removed_elements) if shadow is not None else set()
+        self.created_nodes = set(shadow.created_nodes) if shadow is not None else set()
+        self.created_elements = set(shadow.created_elements) if shadow is not None else set()
+        self.existed = shadow is not None
+
+
+def _changes(mark: _Mark, after: ShadowPart | None,
              named: dict[str, int]) -> list[PlanOperation]:
     """What the call removed and added on the shadow. A removal is destructive when it goes
     beyond what the call's own deletions name (a merge, nodes taking their elements along)."""
-    if before is None or after is None:
+    if not mark.existed or after is None:
         return []
     ops = []
-    gone_nodes = sorted(set(before.nodes) - {n.label for n in after.nodes})
-    gone_elements = sorted(set(before.elements) - {e.label for e in after.elements})
+    gone_nodes = sorted(k for k in set(after.removed_nodes) - mark.removed_nodes
+                        if after.entity(k, True) is after.removed_nodes[k])
+    gone_elements = sorted(k for k in set(after.removed_elements) - mark.removed_elements
+                           if after.entity(k, False) is after.removed_elements[k])
     removals: tuple[tuple[Literal["nodes", "elements"], list[int], Any], ...] = (
-        ("elements", gone_elements, lambda: _outline_points(before, gone_elements)),
-        ("nodes", gone_nodes, lambda: [before.nodes[k] for k in gone_nodes]))
+        ("elements", gone_elements, lambda: _outline_points(after, gone_elements)),
+        ("nodes", gone_nodes, lambda: [tuple(after.removed_nodes[k].coordinates)
+                                       for k in gone_nodes]))
     for kind, gone, points in removals:
         if not gone:
             continue
@@ -232,14 +272,13 @@ def _changes(before: PredictedPart | None, after: ShadowPart | None,
         ops.append(PlanOperation(
             text="removes, beyond what the call names" if beyond else "removes",
             destructive=beyond, touched=[touched(kind, gone, points())]))
-    added_nodes = [n for n in after.nodes if n.label not in before.nodes]
-    added_elements = [e for e in after.elements if e.label not in before.elements]
+    added_nodes = after.alive(sorted(after.created_nodes - mark.created_nodes), True)
+    added_elements = after.alive(sorted(after.created_elements - mark.created_elements), False)
     if added_elements or added_nodes:
         found = []
         if added_elements:
             found.append(touched("elements", [e.label for e in added_elements],
-                                 [c for e in added_elements for c in _coords(after, e)],
-                                 labels_known=False))
+                                 _node_points(after, added_elements), labels_known=False))
         if added_nodes:
             found.append(touched("nodes", [n.label for n in added_nodes],
                                  [n.coordinates for n in added_nodes], labels_known=False))
@@ -247,37 +286,57 @@ def _changes(before: PredictedPart | None, after: ShadowPart | None,
     return ops
 
 
-def _preview(before: PredictedPart | None, after: PredictedPart) -> Preview:
-    old = before or PredictedPart(nodes={}, elements={})
-    deleted = sorted(set(old.elements) - set(after.elements))
-    added = sorted(set(after.elements) - set(old.elements))
-    moved = []
-    for label in sorted(set(old.elements) & set(after.elements)):
-        then, now = old.elements[label], after.elements[label]
-        if then != now or any(old.nodes.get(k) != after.nodes.get(k) for k in now[1]):
-            moved.append(label)
-    truncated = max(len(added), len(moved), len(deleted) // 4) > PREVIEW_LIMIT
+def _preview(final: ShadowPart, before: PartContents) -> Preview:
+    """Outlines of what the calls add, move and delete, from the touched entities alone."""
+    alive = final.element_labels_alive()
+    changed = labels_array(final.changed_elements)
+    if len(changed):
+        changed = changed[among(changed, unique(before.mesh.element_labels))]
+    deleted = [k for k in changed.tolist() if k not in alive]
+    added = sorted(k for k in final.created_elements if k in alive)
+    candidates = unique(np.concatenate([_using(before, final.changed_nodes), changed]))
+    # an element the part had is still there unless the run deleted it (and only a deleted
+    # label can be missing, or created again): the store is asked about those alone
+    kept = ~among(candidates, labels_array(final.deleted_elements))
+    for at in np.nonzero(~kept)[0].tolist():
+        kept[at] = int(candidates[at]) in alive
+    moved_count = int(kept.sum())
+    moved: list[int] = candidates[kept][:PREVIEW_LIMIT].tolist()
+    truncated = max(len(added), moved_count, len(deleted) // 4) > PREVIEW_LIMIT
     return Preview(
-        added=[_outline(after, label) for label in added[:PREVIEW_LIMIT]],
+        added=[_outline(final, label) for label in added[:PREVIEW_LIMIT]],
         deleted=deleted[:4 * PREVIEW_LIMIT],  # labels only: the view draws them from the part
-        moved=moved[:PREVIEW_LIMIT],
-        moved_to=[_outline(after, label) for label in moved[:PREVIEW_LIMIT]],
+        moved=moved,
+        moved_to=[_outline(final, label) for label in moved],
         truncated=truncated,
     )
 
 
-def _outline(image: PredictedPart, label: int) -> list[Vec3]:
-    return [image.nodes[k] for k in image.elements[label][1]]
+def _using(before: PartContents, nodes: set[int]) -> np.ndarray:
+    """Labels (int64) of the elements (before the run) that use any of ``nodes``."""
+    mesh = before.mesh
+    if not nodes or not mesh.element_count:
+        return np.zeros(0, dtype=np.int64)
+    hit = among(mesh.connectivity, labels_array(nodes)).astype(np.int64)
+    lengths = np.diff(mesh.offsets)
+    counts = np.add.reduceat(hit, np.minimum(mesh.offsets[:-1], max(len(hit) - 1, 0)))
+    counts[lengths == 0] = 0
+    used: np.ndarray = mesh.element_labels[counts > 0]
+    return used
 
 
-def _outline_points(image: PredictedPart, labels: list[int]) -> list[Vec3]:
-    return [image.nodes[k] for label in labels for k in image.elements[label][1]
-            if k in image.nodes]
+def _outline(part: ShadowPart, label: int) -> list[Vec3]:
+    element = part.entity(label, False)
+    return [] if element is None else _coords(part, element)
+
+
+def _outline_points(part: ShadowPart, labels: list[int]) -> list[Vec3]:
+    return [c for label in labels for c in _outline(part, label)]
 
 
 def _coords(part: ShadowPart, element: Any) -> list[Vec3]:
-    nodes = part._nodes  # noqa: SLF001 - the shadow is ours
-    return [nodes[k].coordinates for k in element.connectivity if k in nodes]
+    found = (part.entity(k, True) for k in element.connectivity)
+    return [tuple(n.coordinates) for n in found if n is not None]
 
 
 def _pick(select: Any, shadow: ShadowPart | None, literal: Mapping[str, Any]) -> list[Any]:
@@ -292,9 +351,23 @@ def _pick(select: Any, shadow: ShadowPart | None, literal: Mapping[str, Any]) ->
 def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list[Touched]:
     if shadow is None:
         return []
-    return [touched("elements", [e.label for e in elements],
-                    [c for e in elements for c in _coords(shadow, e)])]
+    labels = [e.label for e in elements]
+    if len(labels) <= LABELS_SHOWN:
+        return [touched("elements", labels)]
+    return [touched("elements", labels, _node_points(shadow, elements))]
+
+
+def _node_points(shadow: ShadowPart, elements: Sequence[Any]) -> list[Any]:
+    """The coordinates of the distinct nodes of ``elements`` (their box is the elements')."""
+    used: set[int] = set()
+    for element in elements:
+        used.update(element.connectivity)
+    found = (shadow.entity(k, True) for k in used)
+    return [n.coordinates for n in found if n is not None]
 
 
 def _nodes(nodes: Sequence[Any]) -> list[Touched]:
-    return [touched("nodes", [n.label for n in nodes], [tuple(n.coordinates) for n in nodes])]
+    labels = [n.label for n in nodes]
+    if len(labels) <= LABELS_SHOWN:
+        return [touched("nodes", labels)]
+    return [touched("nodes", labels, [n.coordinates for n in nodes])]

@@ -129,7 +129,7 @@ def _check_clear_all(ir: EditPartIR, ctx: CompileContext) -> list[Diagnostic]:
 def _check_moves(ir: EditPartIR, part: Any) -> list[Diagnostic]:
     if not ir.move_nodes:
         return []
-    existing = {n.label for n in part.nodes}
+    existing = _existing(part, [move.label for move in ir.move_nodes])
     doomed: set[int] = set()
     if ir.delete_nodes is not None:
         try:
@@ -151,6 +151,19 @@ def _check_moves(ir: EditPartIR, part: Any) -> list[Diagnostic]:
             found.append(Diagnostic(path=here, message=f"node {move.label} is moved twice"))
         seen.add(move.label)
     return found
+
+
+def _existing(part: Any, labels: list[int]) -> Any:
+    """Which of ``labels`` are nodes of the part: asked of the host label by label (a move
+    names a few nodes), the whole label set only when one is missing (the diagnostic names
+    the legal range)."""
+    get = part.nodes.getFromLabel
+    try:
+        for label in labels:
+            get(label)
+    except Exception:  # a missing label: the host says so its own way
+        return {n.label for n in part.nodes}
+    return set(labels)
 
 
 def _check_sets(ir: EditPartIR, part: Any, owner_ids: Sequence[str]) -> list[Diagnostic]:
@@ -195,7 +208,6 @@ def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Rang
     """(elements removed, per shape, nodes removed), evaluated on the live part."""
     removed_elements: set[int] = set()
     shapes: dict[str, int] = {shape: 0 for shape in SHAPES}
-    by_label = {e.label: e for e in part.elements}
     if ir.delete_elements is not None:
         for e in selection.select_elements(part, selector_literal(ir.delete_elements)):
             removed_elements.add(e.label)
@@ -211,6 +223,7 @@ def _deletions(ir: EditPartIR, part: Any) -> tuple[Range, dict[str, Range], Rang
         isinstance(selector, SetSelector) and not part.sets[selector.name].nodes)
     dependents = shapes.copy()  # explicit deletions plus the elements using a doomed node
     dependent_count = 0
+    by_label = {e.label: e for e in part.elements}  # read only when nodes are deleted
     for label, element in by_label.items():
         if label not in removed_elements and doomed.intersection(element.connectivity):
             dependents[str(element.type)] += 1

@@ -25,6 +25,7 @@ from sam_plugin.compilers.part.predict import state_is_live
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic
 from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops.geometry import RELATIVE_TOLERANCE
+from sam_plugin.samops.mesh_read import node_box
 from sam_plugin.samops.part_shadow import close_pairs
 from sam_plugin.samops.readback import read_mesh
 
@@ -52,11 +53,13 @@ def part_met(ctx: CompileContext) -> Any:
 
 
 def scale_of(part: Any) -> Scale:
-    if part is None or not len(part.nodes):
+    # the coordinates only, and a live part's box from the observation's read when nothing
+    # moved since (samops/mesh_read.py node_box): not one more conversion of every node
+    bounds = None if part is None else node_box(part)
+    if bounds is None:
         return Scale(span=1.0, tolerance=RELATIVE_TOLERANCE)
-    xyz = np.fromiter((c for n in part.nodes for c in n.coordinates), dtype=np.float64)
-    xyz = xyz.reshape(-1, 3)
-    span = float(np.linalg.norm(xyz.max(axis=0) - xyz.min(axis=0)))
+    low, high = bounds
+    span = float(np.linalg.norm(np.subtract(high, low)))
     return Scale(span=span, tolerance=RELATIVE_TOLERANCE * max(span, 1.0))
 
 

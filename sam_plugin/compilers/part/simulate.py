@@ -24,6 +24,7 @@ from typing import Any
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.errors import CompileError, Doubted, NotSimulated, ShadowDoubt, ShadowFailed
+from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
 
 SIMULATION_LIMIT = 50_000
@@ -89,6 +90,11 @@ def replay(ctx: CompileContext, this: Fragment | None = None) -> ShadowPart:
     Raises NotSimulated when it cannot tell, including when the earlier fragments it was
     given do not account for the state it was given (a caller that passed no history).
     """
+    with collector_paused():  # entity copies in bulk (samops.gc_pause)
+        return _replay(ctx, this)
+
+
+def _replay(ctx: CompileContext, this: Fragment | None) -> ShadowPart:
     fragments = [*ctx.prior_fragments, *([this] if this is not None else [])]
     reason = _too_big(ctx, fragments)
     if reason:

@@ -27,4 +27,5 @@ def compile_audit(ir: AuditProperty, ctx: CompileContext) -> Fragment:
         normalized={},
         evidence=evidence,
         helpers=[*script.HELPERS, "property_audit"],
+        read_only=True,
     )

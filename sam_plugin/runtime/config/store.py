@@ -31,7 +31,12 @@ SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "conn
                 "idle_read_timeout", "idle_timeout", "total_timeout", "length_unit",
                 "max_revisions",
                 "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
-                "strict_tools", "constrained_calls", "design_max_tokens", "call_max_tokens")
+                "strict_tools", "constrained_calls", "design_max_tokens", "call_max_tokens",
+                "mcp_server", "mcp_token_sha256")
+# the MCP server the dock may start (docs/mcp.md): {"enabled": bool, "port": int}, off by
+# default; its bearer token is kept only as a SHA-256, where the API key is kept
+MCP_TOKEN_USER = "mcp_token_sha256"
+MCP_DEFAULT_PORT = 8765
 
 
 
@@ -47,7 +52,7 @@ def runs_dir_from_env(env: Mapping[str, str] | None = None) -> Path:
     return environment.runs_dir(env) or Path(platformdirs.user_data_dir(APP_NAME)) / "runs"
 
 
-def _usable_keyring() -> Any | None:
+def usable_keyring() -> Any | None:
     """The ``keyring`` module when it is installed and has a real backend, else ``None``."""
     try:
         import keyring  # type: ignore[import-not-found]  # optional: used when installed
@@ -67,7 +72,7 @@ class SettingsStore:
 
     def __init__(self, path: Path | None = None, *, keyring_module: Any = "auto") -> None:
         self.path = path or default_settings_path()
-        self._keyring = _usable_keyring() if keyring_module == "auto" else keyring_module
+        self._keyring = usable_keyring() if keyring_module == "auto" else keyring_module
 
     @property
     def uses_keyring(self) -> bool:
@@ -101,12 +106,50 @@ class SettingsStore:
             self._keyring.set_password(KEYRING_SERVICE, KEYRING_USER, api_key)
         else:
             data["api_key"] = api_key
+        self._write(data)
+
+    def _write(self, data: Mapping[str, Any]) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         temp = self.path.with_name(self.path.name + ".tmp")
         temp.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
         if os.name == "posix":
             temp.chmod(0o600)  # the key may be in it
         os.replace(temp, self.path)
+
+    def _raw(self) -> dict[str, Any]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def mcp_server(self) -> tuple[bool, int]:
+        """(serve MCP over HTTP from the dock, the port): off by default."""
+        saved = self._raw().get("mcp_server")
+        saved = saved if isinstance(saved, dict) else {}
+        port = saved.get("port")
+        return (saved.get("enabled") is True,
+                port if isinstance(port, int) and 0 < port < 65536 else MCP_DEFAULT_PORT)
+
+    def save_mcp_server(self, *, enabled: bool, port: int) -> None:
+        data = self._raw()
+        data["mcp_server"] = {"enabled": bool(enabled), "port": int(port)}
+        self._write(data)
+
+    def mcp_token_digest(self) -> str:
+        """The SHA-256 of the MCP bearer token ("" before one was made)."""
+        if self._keyring is not None:
+            return str(self._keyring.get_password(KEYRING_SERVICE, MCP_TOKEN_USER) or "")
+        return str(self._raw().get(MCP_TOKEN_USER) or "")
+
+    def save_mcp_token_digest(self, digest: str) -> None:
+        """Keep a new token's SHA-256 where the API key is kept (the token is never kept)."""
+        if self._keyring is not None:
+            self._keyring.set_password(KEYRING_SERVICE, MCP_TOKEN_USER, digest)
+            return
+        data = self._raw()
+        data[MCP_TOKEN_USER] = digest
+        self._write(data)
 
     def _read_key(self, data: Mapping[str, Any]) -> str:
         if self._keyring is not None:

@@ -31,7 +31,7 @@ when the target part is missing or empty, there is nothing to ask)::
         part=host.part(target),                    # the live host part (read only)
         fingerprint_fn=lambda: target_fingerprint(host.readback(target)),
         fingerprint=observation.fingerprint,       # the observation's; skips one re-read
-        listener=lambda event, data: bus.emit(run_id, event, data),
+        listener=functools.partial(bus.emit, run_id),
     )
     run.dir.write_json("exploration.json", result)   # = result.model_dump() (no raw SSE)
     for turn, raw in enumerate(result.raw_sse, start=1):  # optional, like provider_*.sse
@@ -58,6 +58,15 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from sam_plugin.errors import ExplorationChangedModel, QueryError
+from sam_plugin.runtime.event_types import (
+    ExplorationCompleted,
+    ExplorationQuery,
+    ExplorationStarted,
+    RunEvent,
+)
+from sam_plugin.runtime.event_types import (
+    ExplorationTurn as ExplorationTurnEvent,
+)
 from sam_plugin.runtime.observe.detail import (
     ENTITY_QUERY_SCHEMA,
     query_entities,
@@ -86,7 +95,7 @@ DESIGN_CONTEXT_CHARS = 24_000
 EXPLORE_DEFAULT_THRESHOLD = 20_000
 
 ExitReason = Literal["stop", "max_turns", "tool_error"]
-ExplorationListener = Callable[[str, dict[str, Any]], object]  # its return is ignored
+ExplorationListener = Callable[[RunEvent], object]  # its return is ignored
 
 QUERY_TOOLS: list[dict[str, Any]] = [
     {
@@ -216,13 +225,13 @@ class _Session:
         self.cache = cache
         self.usage: dict[str, int] = {}
 
-    def emit(self, event: str, data: dict[str, Any]) -> None:
+    def emit(self, event: RunEvent) -> None:
         if self.listener is None:
             return
         try:
-            self.listener(event, data)
+            self.listener(event)
         except Exception:  # a broken view must never break the exploration it watches
-            log.exception("exploration listener failed on %s", event)
+            log.exception("exploration listener failed on %s", event.name)
 
     def add_usage(self, usage: Mapping[str, Any] | None) -> None:
         for key, value in (usage or {}).items():
@@ -342,9 +351,9 @@ async def explore(
     summary: str | None = None
     exit_reason: ExitReason = "max_turns"
     failed_in_a_row = 0
-    session.emit("exploration_started", {"max_turns": max_turns,
-                                         "max_queries_per_turn": max_queries_per_turn,
-                                         "tools": list(ALLOWED_TOOLS)})
+    session.emit(ExplorationStarted(max_turns=max_turns,
+                                    max_queries_per_turn=max_queries_per_turn,
+                                    tools=list(ALLOWED_TOOLS)))
     bounded = {"options": RequestOptions(max_tokens=max_tokens)} if max_tokens else {}
     for number in range(1, max_turns + 1):
         response: ChatResponse = await provider.stream_chat(
@@ -357,7 +366,7 @@ async def explore(
         if not response.tool_calls:
             summary = response.content.strip() or None
             exit_reason = "stop"
-            session.emit("exploration_turn", _turn_event(turn))
+            session.emit(_turn_event(turn))
             break
         calls = _call_ids(list(response.tool_calls), number)
         messages.append(_assistant_message(response, calls))
@@ -371,12 +380,12 @@ async def explore(
                 record = session.run_query(call, call.name in ALLOWED_TOOLS)
             turn.queries.append(record)
             messages.append(_tool_message(record))
-            session.emit("exploration_query", {
-                "turn": number, "index": position, "tool": record.tool,
-                "arguments": record.arguments, "ok": record.ok, "error": record.error,
-                "result_chars": len(messages[-1]["content"]) if record.ok else 0,
-            })
-        session.emit("exploration_turn", _turn_event(turn))
+            session.emit(ExplorationQuery(
+                turn=number, index=position, tool=record.tool,
+                arguments=record.arguments, ok=record.ok, error=record.error,
+                result_chars=len(messages[-1]["content"]) if record.ok else 0,
+            ))
+        session.emit(_turn_event(turn))
         failed_in_a_row = failed_in_a_row + 1 if not any(q.ok for q in turn.queries) else 0
         if failed_in_a_row >= max_failed_turns:
             exit_reason = "tool_error"
@@ -400,8 +409,8 @@ async def explore(
         fingerprint=before,
         raw_sse=raw,
     )
-    session.emit("exploration_completed", {"exit_reason": exit_reason, "turns": len(turns),
-                                           "facts": len(facts), "checkpoint": result.checkpoint})
+    session.emit(ExplorationCompleted(exit_reason=exit_reason, turns=len(turns),
+                                      facts=len(facts), checkpoint=result.checkpoint))
     return result
 
 
@@ -411,10 +420,10 @@ def explore_by_default(node_count: int, element_count: int,
     return node_count + element_count > threshold
 
 
-def _turn_event(turn: ExplorationTurn) -> dict[str, Any]:
-    return {
-        "turn": turn.turn,
-        "queries": len(turn.queries),
-        "failed": sum(1 for q in turn.queries if not q.ok),
-        "finish_reason": turn.finish_reason,
-    }
+def _turn_event(turn: ExplorationTurn) -> ExplorationTurnEvent:
+    return ExplorationTurnEvent(
+        turn=turn.turn,
+        queries=len(turn.queries),
+        failed=sum(1 for q in turn.queries if not q.ok),
+        finish_reason=turn.finish_reason,
+    )

@@ -8,7 +8,6 @@ spec and its execution (invariant I3).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from typing import Any
@@ -17,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.samops.readback import recent_mesh, remember_mesh
 
 
 class ModelEntry(BaseModel):
@@ -122,10 +120,7 @@ def observe(host: Any, mode: str, target: Target) -> Observation:
         target_part_exists=readback.part_exists,
     )
     summary = _summarize(readback, part) if readback.part_exists else None
-    fingerprint = target_fingerprint(readback)
-    mesh = recent_mesh(readback.fingerprint) if readback.fingerprint else None
-    if mesh is not None:  # the region index (L2) for this fingerprint reuses the read
-        remember_mesh(fingerprint, mesh)
+    fingerprint = target_fingerprint(readback)  # the read stays kept by it (L2 reuses it)
     return Observation(
         mode=mode,
         target=target,
@@ -137,25 +132,10 @@ def observe(host: Any, mode: str, target: Target) -> Observation:
 
 
 def target_fingerprint(readback: Readback) -> str:
-    """The geometry fingerprint plus a digest of sets and properties.
-
-    Geometry alone would miss a set renamed or refilled, or a material or section changed,
-    between spec and execution.
-    """
-    meta = json.dumps(
-        [
-            readback.part_exists,
-            readback.sets,
-            readback.materials,
-            readback.sections,
-            readback.assigned_elements,
-            readback.oriented_beams,
-            readback.definitions_digest,
-        ],
-        separators=(",", ":"),
-    )
-    digest = hashlib.blake2b(meta.encode(), digest_size=6).hexdigest()
-    return f"{readback.fingerprint}-{digest}"
+    """The part fingerprint (``samops.fingerprint``): every node, element, set, membership,
+    section assignment, beam orientation and property definition, so that a set renamed or
+    refilled, or a material or section changed, between spec and execution is drift too."""
+    return readback.fingerprint
 
 
 def _index_models(mdb: Any) -> list[ModelEntry]:

@@ -13,6 +13,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from sam_plugin.errors import CollectionViolation, ProviderError, ReturnToReview, RoundRejected
+from sam_plugin.runtime.event_types import (
+    CollectionProgress,
+    RepairRequested,
+    ToolCallCollected,
+    ToolCallReconstructed,
+    ToolCallRejected,
+)
 from sam_plugin.runtime.provider.constraint import RoundShape
 from sam_plugin.runtime.run import budgets, constrained, design_answer
 from sam_plugin.runtime.run.call_guard import check_calls
@@ -66,7 +73,7 @@ async def collect_calls(ctx: StepContext, run: RunState) -> list[CollectedCall]:
         repair = None
         collected += taken
         remaining = remaining[len(taken):]
-        ctx.emit("collection_progress", {"collected": len(collected), "expected": len(expected)})
+        ctx.emit(CollectionProgress(collected=len(collected), expected=len(expected)))
         ctx.phases.relabel(collecting_label(run, len(collected)))
     run.collected = collected
     return collected
@@ -106,7 +113,7 @@ def given_calls(ctx: StepContext, run: RunState,
     run.collected = [CollectedCall(round=0, call_id=c.id, tool=c.name, arguments=c.arguments,
                                    source="given") for c in round_calls]
     for call in run.collected:
-        ctx.emit("tool_call_collected", {"round": 0, "tool": call.tool, "source": call.source})
+        ctx.emit(ToolCallCollected(round=0, tool=call.tool, source=call.source))
     return list(run.collected)
 
 
@@ -116,8 +123,9 @@ def grant_repair(ctx: StepContext, run: RunState, refused: Rejection) -> Rejecti
     if not run.repairs.spend(refused):
         raise ReturnToReview(refused.layer, run.repairs.exhausted_message(refused))
     label = run.repairs.label(refused)
-    ctx.emit("repair_requested",
-             {"repair": run.repairs.used, "of": run.repairs.limit, **refused.as_event()})
+    ctx.emit(RepairRequested(repair=run.repairs.used, of=run.repairs.limit, layer=refused.layer,
+                             tool=refused.tool, headline=refused.headline,
+                             diagnostic=refused.diagnostic))
     if ctx.phases.phase != Phase.COLLECTING:
         ctx.phases.set(Phase.COLLECTING, label)
     else:
@@ -147,11 +155,11 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
         max_tokens=budgets.after_cut(cut, ctx.settings) if cut else None)
     answer = await _ask(ctx, run, messages, definitions, shape, offered, round_number)
     for call in answer.calls:
-        ctx.emit("tool_call_reconstructed", {
-            "round": round_number, "tool": call.name, "call_id": call.id,
-            "arguments_chars": len(call.arguments), "source": call.source,
-            "recovered_from_text": call.source == "text",
-        })
+        ctx.emit(ToolCallReconstructed(
+            round=round_number, tool=call.name, call_id=call.id,
+            arguments_chars=len(call.arguments), source=call.source,
+            recovered_from_text=call.source == "text",
+        ))
     if answer.refused is not None:
         _reject(ctx, round_number, answer.refused)
     taken = []
@@ -159,8 +167,7 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
         taken.append(CollectedCall(round=round_number, call_id=call.id, tool=call.name,
                                    arguments=call.arguments, source=call.source,
                                    repair=run.repairs.used if repair is not None else 0))
-        ctx.emit("tool_call_collected",
-                 {"round": round_number, "tool": call.name, "source": call.source})
+        ctx.emit(ToolCallCollected(round=round_number, tool=call.name, source=call.source))
     return taken
 
 
@@ -221,5 +228,5 @@ def _entities(run: RunState) -> int:
 
 def _reject(ctx: StepContext, round_number: int, refused: Rejection) -> NoReturn:
     reason = refused.diagnostic.removeprefix(f"round {round_number}: ")
-    ctx.emit("tool_call_rejected", {"round": round_number, "reason": reason})
+    ctx.emit(ToolCallRejected(round=round_number, reason=reason))
     raise RoundRejected(refused)

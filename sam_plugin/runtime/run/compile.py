@@ -17,6 +17,7 @@ from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
 from sam_plugin.errors import CompileError, FailRun, ReturnToReview
+from sam_plugin.runtime.event_types import PlanShown, ScriptComposed, ToolCallCompiled
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import Phase
@@ -96,7 +97,7 @@ def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> 
         log.exception("compiler crashed on %s", call.tool)
         raise FailRun("compile", f"{call.tool}: internal compiler error ({error!r}); "
                       "nothing executed") from None
-    ctx.emit("tool_call_compiled", {"tool": call.tool, "notes": fragment.notes})
+    ctx.emit(ToolCallCompiled(tool=call.tool, notes=fragment.notes))
     return fragment
 
 
@@ -111,7 +112,7 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
         raise ReturnToReview("compile", SCRIPT_HOLDS_KEY)
     run.script_sha256 = sha
     run.dir.write_exact("generated_script.py", script)  # the executed bytes (I11)
-    ctx.emit("script_composed", {"script_sha256": sha, "bytes": len(script)})
+    ctx.emit(ScriptComposed(script_sha256=sha, bytes=len(script)))
     assert run.before is not None
     context = CompileContext(
         request_text=inputs.request,
@@ -133,9 +134,8 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
     run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
     run.plan = plan
     ctx.phases.set(Phase.PLAN, f"Plan: {plan.summary()}, waiting for you to execute")
-    ctx.emit("plan_shown", {"script_sha256": plan.script_sha256,
-                            "destructive": len(plan.destructive),
-                            "warnings": len(plan.warnings), "calls": len(plan.calls)})
+    ctx.emit(PlanShown(script_sha256=plan.script_sha256, destructive=len(plan.destructive),
+                       warnings=len(plan.warnings), calls=len(plan.calls)))
     return plan
 
 

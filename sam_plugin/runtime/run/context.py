@@ -14,6 +14,8 @@ from typing import Any, Protocol, TypeVar
 from sam_plugin.compilers.protocol import Fragment, Target
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.event_types import PhaseChanged
+from sam_plugin.runtime.events import Emit
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.ports import ChatModel, Host
@@ -23,7 +25,6 @@ from sam_plugin.runtime.store.scrubber import Scrubber
 
 _T = TypeVar("_T")
 
-Emit = Callable[[str, dict[str, Any]], None]
 # (fragments, run id, target) -> (script text, its sha256, idempotency key)
 Composer = Callable[[Sequence[Fragment], str, Target], tuple[str, str, str]]
 # (host, observation) -> text for the design prompt; may be async. Reads only.
@@ -69,7 +70,7 @@ class PhaseTracker:
     def relabel(self, label: str) -> None:
         self.label = label
         if self._emit is not None:
-            self._emit("phase_changed", {"phase": str(self.phase), "label": label})
+            self._emit(PhaseChanged(phase=str(self.phase), label=label))
 
 
 @dataclass

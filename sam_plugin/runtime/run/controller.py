@@ -17,8 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,13 +29,12 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import (
     ControllerBusy,
     ControllerStateError,
-    FailRun,
-    ReturnToReview,
     RevisionRefused,
     SubmitRefused,
     UndoRefused,
 )
-from sam_plugin.runtime.config.policy import PLAN_WAITS, RunPolicy
+from sam_plugin.runtime import event_types as ev
+from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.observe.regions import RegionIndexCache
@@ -61,7 +59,7 @@ from sam_plugin.runtime.store.run_store import (
     RunSource,
     recover_unknown_runs,
 )
-from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
+from sam_plugin.runtime.store.scrubber import Scrubber, ScrubberCache
 from sam_plugin.runtime.store.undo import undo_refusal, undo_run
 from sam_plugin.runtime.store.usage import UsageMeter
 
@@ -69,7 +67,6 @@ __all__ = ["ControllerBusy", "ControllerEvent", "ControllerStateError", "DRIFT_M
            "PARTIAL_WARNING", "Phase", "PlanWarnings", "RunController", "RevisionRefused",
            "RunResult", "SubmitRefused", "UndoRefused"]
 
-log = logging.getLogger(__name__)
 
 CANCEL_SETTLE_SECONDS = 2.0
 # the caller's plan warnings about the compiled calls of a run from given calls
@@ -77,9 +74,6 @@ PlanWarnings = Callable[[Sequence[Fragment]], list[str]]
 
 
 class RunController:
-    _scrubber: Scrubber | None = None  # made on first use, remade when the key changes
-    _scrubber_key = ""
-
     def __init__(
         self,
         *,
@@ -95,6 +89,7 @@ class RunController:
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
         server_probe: Probe | None = None,
+        regions: RegionIndexCache | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile
@@ -109,7 +104,9 @@ class RunController:
         self._module_factory = module_factory or registry.get_module
         self._composer = composer or compiling.compose_script
         self._explorer = explorer
-        self._regions = RegionIndexCache()
+        # the L2 index by fingerprint; controllers on one host may share it (MCP plans)
+        self._regions = regions if regions is not None else RegionIndexCache()
+        self._scrubbers = ScrubberCache()
         self._bus = EventBus(scrubber=lambda value: self.scrubber.value(value))
         self._phases = PhaseTracker()
         self._run: RunState | None = None
@@ -154,6 +151,11 @@ class RunController:
         return list(self._run.spec_changes) if self._run else []
 
     @property
+    def target(self) -> Target | None:
+        """The mode's target of the current run (what its spec was written for)."""
+        return self._run.target if self._run else None
+
+    @property
     def route(self) -> Route | None:
         return self._run.route if self._run else None
 
@@ -169,14 +171,7 @@ class RunController:
     @property
     def scrubber(self) -> Scrubber:
         """The one scrubber of every artifact, event and message (follows the settings' key)."""
-        key = self.settings.api_key.get_secret_value()
-        scrubber = self._scrubber
-        if scrubber is None or self._scrubber_key != key:
-            scrubber = self._scrubber = Scrubber(key)
-            self._scrubber_key = key
-            if scrubber.short_key:
-                log.warning(SHORT_KEY_WARNING)  # once per key
-        return scrubber
+        return self._scrubbers.for_key(self.settings.api_key.get_secret_value())
 
     @property
     def journal(self) -> SubmissionJournal:
@@ -219,14 +214,9 @@ class RunController:
         if run.spec_versions == 1:
             revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
         with self._outcome():
-            ctx.emit("revision_requested", {"version": run.spec_versions + 1, "remark": remark})
+            ctx.emit(ev.RevisionRequested(version=run.spec_versions + 1, remark=remark))
             ctx.phases.set(Phase.DESIGNING, "Designing: the model is revising the spec")
-            try:
-                await design.write_spec(ctx, run, remark=remark)
-            except FailRun as failure:  # the standing spec stays (design.write_spec)
-                run.spec_changes = []
-                raise ReturnToReview(failure.layer, "the revision failed, the previous spec "
-                                     f"stands: {failure.message}") from None
+            await design.revise_spec(ctx, run, remark)
             ctx.calls.honour_cancel()
             ctx.phases.set(Phase.REVIEW, "Review: revised spec, waiting for your confirmation"
                            if run.spec_changes else "Review: the model answered with the same "
@@ -240,12 +230,10 @@ class RunController:
         ``execute`` or ``decline_plan``). ``plan_wait`` overrides ``policy.plan_wait``."""
         run, ctx = self._current(Phase.REVIEW, "confirm: no spec is waiting for review "
                                  f"(phase {self.phase}); submit a request first")
-        wait = plan_wait or self.policy.plan_wait
-        if wait not in PLAN_WAITS:
-            raise ValueError(f"plan_wait: {wait!r} is not one of {', '.join(PLAN_WAITS)}")
+        wait = start.plan_wait(plan_wait, self.policy)
         with self._outcome():
             check_drift(ctx.host, run, mode, target, when="confirm")
-            ctx.emit("design_confirmed", {"tools": run.expected_tools()})
+            ctx.emit(ev.DesignConfirmed(tools=run.expected_tools()))
             ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
             collected = await collect.collect_calls(ctx, run)
             ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
@@ -254,7 +242,7 @@ class RunController:
             plan = compiling.show_plan(ctx, run, fragments, prediction)
             if plan_waits(plan, wait):
                 return None
-            ctx.emit("plan_approved", {"by": f"plan_wait={wait}"})
+            ctx.emit(ev.PlanApproved(by=f"plan_wait={wait}"))
             await self._execute_plan(run, ctx, mode, target)
         return self.result
 
@@ -283,28 +271,41 @@ class RunController:
             compiling.show_plan(ctx, run, fragments, prediction, warnings)
         return self.phase
 
-    async def execute(self, mode: str | None = None, target: Target | None = None) -> RunResult:
+    def approval_requested(self, channel: str) -> None:
+        """The waiting plan is put before a person on ``channel`` (dock, cli, elicitation,
+        command: docs/architecture.md §8); ``approval_requested`` is logged."""
+        _, ctx = self._current(Phase.PLAN, "approval_requested: no plan is waiting for "
+                               f"approval (phase {self.phase})")
+        ctx.emit(ev.ApprovalRequested(channel=channel))
+
+    async def execute(self, mode: str | None = None, target: Target | None = None, *,
+                      approved_by: str = "analyst") -> RunResult:
         """The analyst approved the plan: drift check, the one submission, verification.
 
         ``mode``/``target`` are what the caller shows now (the dock's combos); a change since
-        submit fails the run, as at confirm (I3)."""
+        submit fails the run, as at confirm (I3). ``approved_by`` says on which channel a
+        person approved (``plan_approved``)."""
         run, ctx = self._current(Phase.PLAN, "execute: no plan is waiting for approval "
                                  f"(phase {self.phase})")
         with self._outcome():
-            ctx.emit("plan_approved", {"by": "analyst"})
+            ctx.emit(ev.PlanApproved(by=approved_by))
             await self._execute_plan(run, ctx, mode or run.inputs.mode, target or run.target)
         assert run.result is not None
         return run.result
 
-    def decline_plan(self) -> RunResult:
+    def decline_plan(self, *, by: str = "analyst",
+                     reason: str = "plan declined") -> RunResult:
         """The analyst declined the plan: the run ends ``cancelled``, nothing executed.
 
         ``cancelled`` (not ``rejected``, which says a layer sent the run back to Review):
-        the analyst's own decision ended it, like Cancel at Review."""
+        the analyst's own decision ended it, like Cancel at Review. ``by``/``reason``: who
+        ended it and why (an approval nobody gave in time is ``reason`` too)."""
         run, ctx = self._current(Phase.PLAN, "decline_plan: no plan is waiting for approval "
                                  f"(phase {self.phase})")
-        ctx.emit("plan_declined", {"script_sha256": run.script_sha256})
-        endings.cancelled(ctx, run, "Cancelled: plan declined, nothing was executed")
+        other = by != "analyst"  # the analyst's own decline says no more than its script
+        ctx.emit(ev.PlanDeclined(script_sha256=run.script_sha256, by=by if other else None,
+                                 reason=reason if other else None))
+        endings.cancelled(ctx, run, f"Cancelled: {reason}, nothing was executed")
         assert run.result is not None
         return run.result
 
@@ -322,13 +323,9 @@ class RunController:
     async def cancel(self) -> None:
         """Stop a run before execution: closes a running stream; Cancelled (result written)."""
         if self.phase in STREAMING and self._calls is not None:
-            self._calls.cancel()
-            # let the awaiting submit/confirm close the stream and write the result (polled:
-            # an asyncio.Event would bind to one loop, and a controller may outlive it)
-            loop = asyncio.get_running_loop()
-            deadline = loop.time() + CANCEL_SETTLE_SECONDS
-            while self.phase not in TERMINAL and loop.time() < deadline:
-                await asyncio.sleep(0.005)
+            # the awaiting submit/confirm closes the stream and writes the result
+            await self._calls.cancel_and_settle(lambda: self.phase in TERMINAL,
+                                                CANCEL_SETTLE_SECONDS)
         elif self.phase == Phase.REVIEW and self._run and self._ctx:
             endings.cancelled(self._ctx, self._run)
         elif self.phase == Phase.PLAN:
@@ -360,13 +357,9 @@ class RunController:
         refusal = self.undo_refusal(run_id)
         if refusal is not None:
             raise UndoRefused(refusal)
-        previous = self._bus.log_path
-        self._bus.log_path = RunDir(self.runs_dir, run_id).file("events.jsonl")
-        try:
+        with self._bus.logging_to(RunDir(self.runs_dir, run_id).file("events.jsonl")):
             undone = undo_run(self.host, self.runs_dir, run_id,
-                              emit=lambda event, data: self._bus.emit(run_id, event, data))
-        finally:
-            self._bus.log_path = previous
+                              emit=functools.partial(self._bus.emit, run_id))
         if self._run is not None and self.result is not None and self.result.run_id == run_id:
             self._run.result = undone
         return undone
@@ -386,10 +379,7 @@ class RunController:
                            module=module, dir=run_dir, source=source, source_run=source_run)
         usage = UsageMeter(self.provider_name, self.settings.model)
         run = RunState(inputs=inputs, usage=usage)
-
-        def emit(event: str, data: dict[str, Any]) -> None:
-            self._bus.emit(run_id, event, data)
-
+        emit = functools.partial(self._bus.emit, run_id)
         self._bus.log_path = run_dir.file("events.jsonl")
         self._calls = ProviderCall(self._provider_factory, self.settings, run_dir, usage, emit)
         self._phases.bind(emit)
@@ -416,23 +406,10 @@ class RunController:
             self._calls.cancel_requested = False
         return self._run, self._ctx
 
-    @contextlib.contextmanager
-    def _outcome(self, *, rejects: bool = False) -> Iterator[None]:
-        """How a public call ended becomes the run's ending (each writes result.json);
-        ``rejects``: a run from given calls has no Review to return to."""
+    def _outcome(self, *, rejects: bool = False) -> contextlib.AbstractContextManager[None]:
+        """How a public call ended becomes the run's ending (``endings.outcome``)."""
         run, ctx = self._run, self._ctx
         assert run is not None and ctx is not None
-        try:
-            yield
-        except ReturnToReview as back:
-            ending = endings.rejected if rejects else endings.returned
-            ending(ctx, run, back.layer, back.message)
-        except FailRun as failure:
-            endings.failed(ctx, run, failure.layer, failure.message)
-        except asyncio.CancelledError:
-            endings.cancelled(ctx, run)
-            if self._calls is None or not self._calls.cancel_requested:
-                raise
-        except Exception as error:  # a bug or an unexpected host or file error
-            restore = (lambda: execute.restore(ctx, run, None)) if can_restore(self.host) else None
-            endings.internal_error(ctx, run, error, restore)
+        restore = (lambda: execute.restore(ctx, run, None)) if can_restore(self.host) else None
+        return endings.outcome(ctx, run, rejects=rejects, restore=restore, cancel_requested=(
+            lambda: self._calls is not None and self._calls.cancel_requested))

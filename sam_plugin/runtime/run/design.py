@@ -25,6 +25,13 @@ from sam_plugin.errors import (
     ReturnToReview,
     SpecRejected,
 )
+from sam_plugin.runtime.event_types import (
+    DesignConfirmed,
+    DesignDelta,
+    DesignReceived,
+    ObservationCompleted,
+    RepairRequested,
+)
 from sam_plugin.runtime.observe.exploration import explore
 from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
 from sam_plugin.runtime.observe.regions import region_index
@@ -63,12 +70,12 @@ def observe_target(ctx: StepContext, run: RunState) -> None:
     workspace["regions"] = run.regions.model_dump(mode="json") if run.regions else None
     run.dir.write_json("workspace.json", workspace)
     _record_values(ctx, run)
-    ctx.emit("observation_completed", {
-        "target_exists": observation.index.target_part_exists,
-        "node_count": observation.readback.node_count,
-        "element_count": observation.readback.element_count,
-        "fingerprint": observation.fingerprint,
-    })
+    ctx.emit(ObservationCompleted(
+        target_exists=observation.index.target_part_exists,
+        node_count=observation.readback.node_count,
+        element_count=observation.readback.element_count,
+        fingerprint=observation.fingerprint,
+    ))
 
 
 def _check_target_exists(run: RunState, observation: Observation) -> None:
@@ -153,6 +160,17 @@ def prompt_observation(run: RunState) -> dict[str, Any]:
     return summary
 
 
+async def revise_spec(ctx: StepContext, run: RunState, remark: str) -> None:
+    """Ask for changes: the spec written again with ``remark``; when that fails the spec that
+    stood stays and the run returns to Review saying so."""
+    try:
+        await write_spec(ctx, run, remark=remark)
+    except FailRun as failure:  # the standing spec stays (write_spec)
+        run.spec_changes = []
+        raise ReturnToReview(failure.layer, "the revision failed, the previous spec "
+                             f"stands: {failure.message}") from None
+
+
 async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     """The design request (no tools, I1), or a revision with ``remark`` sent with the current
     spec as data; the answer read as the spec (docs/architecture.md §4 "The spec"). Prose or
@@ -173,10 +191,10 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     try:
         reading = _read_round(ctx, run, response, tokens)
     except SpecRejected as rejected:
-        ctx.emit("repair_requested", {
-            "repair": 1, "of": design_answer.DESIGN_REPAIR_ROUNDS, "layer": "design",
-            "tool": "", "headline": rejected.problems[0], "problems": rejected.problems})
-        ctx.emit("design_delta", {"text": "", "reset": True})
+        ctx.emit(RepairRequested(
+            repair=1, of=design_answer.DESIGN_REPAIR_ROUNDS, layer="design",
+            tool="", headline=rejected.problems[0], problems=rejected.problems))
+        ctx.emit(DesignDelta(text="", reset=True))
         messages = [*messages, {"role": "assistant", "content": response.content},
                     {"role": "user",
                      "content": design_answer.repair_message(rejected.problems, ctx.language)}]
@@ -203,18 +221,18 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
             run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
                                             ctx.language)
         revision.record_remark(run.dir, version, remark, run.spec_changes)
-    ctx.emit("design_received", {
-        "method": reading.route.method,
-        "capabilities": reading.route.capabilities,
-        "tools": reading.route.tools,
-        "steps": len(reading.spec.steps),
-        "spec_chars": len(reading.text),
-        "version": version,
-        "warnings": reading.warnings,
-        "changes": [c.as_json() for c in run.spec_changes],
+    ctx.emit(DesignReceived(
+        method=reading.route.method,
+        capabilities=reading.route.capabilities,
+        tools=reading.route.tools,
+        steps=len(reading.spec.steps),
+        spec_chars=len(reading.text),
+        version=version,
+        warnings=reading.warnings,
+        changes=[c.as_json() for c in run.spec_changes],
         # calls answered to a tool-less design request are ignored, never collected
-        "ignored_tool_calls": len(response.tool_calls),
-    })
+        ignored_tool_calls=len(response.tool_calls),
+    ))
 
 
 def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, Any]) -> None:
@@ -230,7 +248,7 @@ def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, 
         raise ReturnToReview("design", "the given spec is not a spec of this mode: "
                              + "; ".join(refused.problems)) from None
     _adopt(run, reading)
-    ctx.emit("design_confirmed", {"tools": list(reading.route.tools), "given": True})
+    ctx.emit(DesignConfirmed(tools=list(reading.route.tools), given=True))
 
 
 async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],

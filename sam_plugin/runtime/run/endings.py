@@ -8,12 +8,21 @@ the controller turns those into the endings here.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from sam_plugin.compilers.evidence import Check, Readback
+from sam_plugin.errors import FailRun, ReturnToReview
+from sam_plugin.runtime.event_types import (
+    ReadbackVerified,
+    ReturnedToReview,
+    RunCancelled,
+    RunFailed,
+)
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import TERMINAL, Phase
 from sam_plugin.runtime.run.state import RunState
@@ -83,7 +92,7 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
              keep_for_undo: Callable[[], dict[str, Any]]) -> None:
     """Only a readback that held is ``verified`` (I9); ``keep_for_undo``: what undo keeps of
     it (the snapshot, the after-fingerprint)."""
-    ctx.emit("readback_verified", {"ok": True, "checks": len(checks)})
+    ctx.emit(ReadbackVerified(ok=True, checks=len(checks)))
     ctx.phases.set(Phase.COMPLETE, "Verified")
     ending = result(ctx, run, "verified", after=after, checks=checks)
     write(run, ending.model_copy(update=keep_for_undo()))
@@ -99,14 +108,14 @@ def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
     ctx.phases.set(Phase.FAILED, words)
     error = ErrorRecord(layer=layer, message=message, part=part_outcome(run))
     write(run, result(ctx, run, "failed", error=error, after=after, checks=checks))
-    ctx.emit("run_failed", {"layer": layer, "message": message})
+    ctx.emit(RunFailed(layer=layer, message=message))
 
 
 def returned(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -> None:
     """Back to Review, nothing executed: the analyst may confirm again or cancel."""
     ctx.phases.set(Phase.REVIEW, f"Review: returned, nothing executed ({layer})")
     write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message)))
-    ctx.emit("returned_to_review", {"layer": layer, "message": message})
+    ctx.emit(ReturnedToReview(layer=layer, message=message))
 
 
 def rejected(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -> None:
@@ -114,7 +123,7 @@ def rejected(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -
     diagnostics (there is no Review to go back to: no model wrote the calls)."""
     ctx.phases.set(Phase.FAILED, f"Rejected at {layer}: nothing executed")
     write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message)))
-    ctx.emit("run_failed", {"layer": layer, "message": message})
+    ctx.emit(RunFailed(layer=layer, message=message))
 
 
 def cancelled(ctx: StepContext, run: RunState,
@@ -123,7 +132,7 @@ def cancelled(ctx: StepContext, run: RunState,
         return
     ctx.phases.set(Phase.CANCELLED, label)
     write(run, result(ctx, run, "cancelled"))
-    ctx.emit("run_cancelled", {})
+    ctx.emit(RunCancelled())
 
 
 def internal_error(ctx: StepContext, run: RunState, error: BaseException,
@@ -155,3 +164,24 @@ def _try(read: Callable[[], _T]) -> _T | None:
         return read()
     except Exception:
         return None
+
+
+@contextlib.contextmanager
+def outcome(ctx: StepContext, run: RunState, *, rejects: bool,
+            restore: Callable[[], str] | None,
+            cancel_requested: Callable[[], bool]) -> Iterator[None]:
+    """How a public call of the controller ended becomes the run's ending (each writes
+    result.json); ``rejects``: a run from given calls has no Review to return to; a task
+    cancelled without Cancel asked for is cancelled still, and re-raised."""
+    try:
+        yield
+    except ReturnToReview as back:
+        (rejected if rejects else returned)(ctx, run, back.layer, back.message)
+    except FailRun as failure:
+        failed(ctx, run, failure.layer, failure.message)
+    except asyncio.CancelledError:
+        cancelled(ctx, run)
+        if not cancel_requested():
+            raise
+    except Exception as error:  # a bug or an unexpected host or file error
+        internal_error(ctx, run, error, restore)

@@ -16,7 +16,15 @@ from typing import Any
 
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.errors import AlreadySubmitted, FailRun
-from sam_plugin.runtime.ports import Receipt
+from sam_plugin.runtime.event_types import (
+    ExecutionCompleted,
+    ExecutionSubmitted,
+    RestoreCompleted,
+    RestoreFailed,
+    SnapshotTaken,
+)
+from sam_plugin.runtime.observe.observation import target_fingerprint
+from sam_plugin.runtime.ports import Receipt, SnapshotHost
 from sam_plugin.runtime.run import endings
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import Phase
@@ -30,7 +38,7 @@ from sam_plugin.runtime.run.restore import (
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.store.run_store import ErrorRecord, StateSummary
-from sam_plugin.runtime.store.undo import keep_snapshot
+from sam_plugin.runtime.store.undo import CHANGED_NOTHING, keep_snapshot
 from sam_plugin.runtime.verify.verifier import all_passed, verify
 
 log = logging.getLogger(__name__)
@@ -77,7 +85,7 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
         raise FailRun("execution", str(refused)) from None
     run.submissions = 1
     ctx.phases.set(Phase.EXECUTING, "Executing: script submitted once")
-    ctx.emit("execution_submitted", {"script_sha256": sha})
+    ctx.emit(ExecutionSubmitted(script_sha256=sha))
     receipt: Receipt | None
     try:
         receipt = ctx.host.execute(script, run.target, run.dir.path)
@@ -86,13 +94,15 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
         receipt, status, trace = None, "ERROR", traceback.format_exc()
     run.dir.seal()  # what the host wrote into the run directory, scrubbed and 0600
     journal.record_executed(run.inputs.run_id, status)
-    ctx.emit("execution_completed", {"status": status})
+    ctx.emit(ExecutionCompleted(status=status))
     _note_snapshot(ctx, run, receipt)
     if status == "PASS":
         return
     if receipt is not None and receipt.nothing_changed:
         run.stopped_before_change = True
         warning = SCRIPT_REFUSED if receipt.stage == "refused" else PREFLIGHT_STOPPED
+    elif _read_only(run):
+        warning = _unchanged_after_failure(ctx, run)
     else:
         warning = restore(ctx, run, receipt)
     raise FailRun("execution",
@@ -106,10 +116,8 @@ def verify_readback(ctx: StepContext, run: RunState) -> None:
     assert run.before is not None and prediction is not None
     ctx.phases.set(Phase.VERIFYING, "Verifying: reading the part back")
     try:
-        # the fingerprint pass is most of a readback's cost; only an unchanged-geometry
-        # prediction needs it
-        after = ctx.host.readback(run.target, with_fingerprint=prediction.geometry_unchanged,
-                                  hanging_nodes=prediction.hanging_nodes is not None)
+        # one read: the fingerprint and the comparison with the plan both work on it
+        after = ctx.host.readback(run.target, hanging_nodes=prediction.hanging_nodes is not None)
     except Exception as error:
         if can_restore(ctx.host):
             raise FailRun("verification", f"reading the part back failed: {error}. "
@@ -117,14 +125,16 @@ def verify_readback(ctx: StepContext, run: RunState) -> None:
         raise FailRun("verification", f"the model WAS changed, but reading it back failed: "
                       f"{error}; re-observe the part") from None
     checks = verify(prediction, run.before, after, run.dir.path, run.predicted,
-                    _part_or_none(ctx, run))
+                    _part_or_none(ctx, run), _model_or_none(ctx, run))
     checks += _value_checks(ctx, run)
     if all_passed(checks):
         endings.verified(ctx, run, after, checks, lambda: keep_for_undo(ctx, run, after))
         return
     failed = "; ".join(f"{c.name}: expected {c.expected}, actual {c.actual}"
                        for c in checks if not c.ok)
-    if can_restore(ctx.host):
+    if _read_only(run):
+        message = f"verification failed: {failed}. {_unchanged_after_failure(ctx, run)}"
+    elif can_restore(ctx.host):
         message = f"verification failed: {failed}. {restore(ctx, run, None)}"
     else:
         message = (f"the model WAS changed, but verification failed: {failed}. "
@@ -148,7 +158,7 @@ def _value_checks(ctx: StepContext, run: RunState) -> list[Check]:
 def _note_snapshot(ctx: StepContext, run: RunState, receipt: Receipt | None) -> None:
     """``snapshot_taken``, or why there is no snapshot (kept for result.json)."""
     if receipt is not None and receipt.snapshot == "taken":
-        ctx.emit("snapshot_taken", {"part": run.target.part_name})
+        ctx.emit(SnapshotTaken(part=run.target.part_name))
     run.restore_unavailable = snapshot_unavailable(ctx.host, receipt)
 
 
@@ -164,24 +174,59 @@ def restore(ctx: StepContext, run: RunState, receipt: Receipt | None) -> str:
     verdict = put_back(ctx.host, run.target, expected, receipt)
     run.restore_after, run.restored = verdict.after, verdict.restored
     if verdict.restored:
-        ctx.emit("restore_completed", {"fingerprint": verdict.fingerprint})
+        ctx.emit(RestoreCompleted(fingerprint=verdict.fingerprint))
     else:
-        ctx.emit("restore_failed", {"reason": verdict.reason, "left": verdict.left,
-                                    "fingerprint": verdict.fingerprint})
+        ctx.emit(RestoreFailed(reason=verdict.reason, left=verdict.left,
+                               fingerprint=verdict.fingerprint))
     return verdict.words
 
 
 def keep_for_undo(ctx: StepContext, run: RunState, after: Readback) -> dict[str, Any]:
-    """A verified run keeps its snapshot in its run directory (within the undo budget);
-    ``result.after`` then carries the fingerprint an undo checks."""
+    """A verified run keeps what undo needs in its run directory (within the undo budget),
+    sealed to the run; ``result.after`` then carries the fingerprint an undo checks. A run
+    that changed nothing keeps nothing and cannot be undone."""
+    summary = StateSummary.from_readback(after)
+    if _read_only(run):
+        if isinstance(ctx.host, SnapshotHost):
+            ctx.host.forget_snapshot()
+        return {"after": summary, "undoable": False, "undo_note": CHANGED_NOTHING}
     try:
-        if not after.fingerprint:
-            after = ctx.host.readback(run.target)
-        undoable, note = keep_snapshot(ctx.host, run.dir, ctx.policy.undo)
+        before = StateSummary.from_readback(run.before) if run.before else None
+        kept = keep_snapshot(ctx.host, run.dir, ctx.policy.undo, target=run.target,
+                             before=before, after=summary)
     except Exception as error:  # noqa: BLE001 - the run is verified; only undo is lost
         log.exception("run %s: keeping the undo snapshot failed", run.inputs.run_id)
         return {"undoable": False, "undo_note": f"keeping the undo snapshot failed: {error}"}
-    return {"after": StateSummary.from_readback(after), "undoable": undoable, "undo_note": note}
+    return {"after": summary, "undoable": kept.undoable, "undo_note": kept.note,
+            "undo_snapshot": kept.snapshot}
+
+
+def _read_only(run: RunState) -> bool:
+    """The plan's calls change nothing (audits): no snapshot, no restore, no undo."""
+    return run.plan is not None and run.plan.read_only
+
+
+def _unchanged_after_failure(ctx: StepContext, run: RunState) -> str:
+    """A read-only script failed: it took no snapshot, so the readback is the proof that the
+    part is as it was."""
+    expected = run.observation.fingerprint if run.observation else None
+    try:
+        now = target_fingerprint(ctx.host.readback(run.target))
+    except Exception as error:  # noqa: BLE001 - said plainly
+        return f"The calls change nothing, but the part could not be read back ({error})."
+    if now == expected:
+        run.stopped_before_change = True
+        return (f"The calls change nothing (read-only) and the part reads back unchanged "
+                f"(fingerprint {now}): there is nothing to restore. This run is not retried.")
+    return (f"The calls change nothing (read-only), yet the part reads back changed "
+            f"(fingerprint {now}, {expected} before); re-observe the part.")
+
+
+def _model_or_none(ctx: StepContext, run: RunState) -> Any:
+    try:
+        return ctx.host.model(run.target.model_name)
+    except Exception:
+        return None
 
 
 def _part_or_none(ctx: StepContext, run: RunState) -> Any:

@@ -12,6 +12,7 @@ destructive or warned plan), ``never``; a plan with a warning waits whatever the
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep
@@ -39,6 +40,8 @@ def build_plan(
 ) -> tuple[Plan, PlanDetail]:
     """The plan and the module's detail (its predicted part); CompileError propagates (I7).
     ``bound`` pairs each call (0-based) with the step it carries out."""
+    # the part as observed is kept by its fingerprint: the plan reads no part again
+    ctx = replace(ctx, extra={**ctx.extra, "before_fingerprint": before.fingerprint})
     detail = module.describe(fragments, ctx)
     expectations = spec.expected if spec is not None else Expected()
     after = _after_state(prediction, detail)
@@ -55,6 +58,7 @@ def build_plan(
         expectations=expectations.as_json(),
         prediction=detail.basis,
         preview=detail.preview,
+        read_only=bool(fragments) and all(f.read_only for f in fragments),
         steps=_steps(module, spec, bound),
     )
     return plan, detail

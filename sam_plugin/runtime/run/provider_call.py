@@ -14,9 +14,10 @@ from typing import Any, TypeVar
 
 from sam_plugin.errors import ProviderError
 from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.event_types import DesignDelta, ProviderRetry, ReasoningDelta
+from sam_plugin.runtime.events import Emit
 from sam_plugin.runtime.ports import ChatModel, RecordingChatModel
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions, StreamListener
-from sam_plugin.runtime.run.context import Emit
 from sam_plugin.runtime.store.run_store import RunDir
 from sam_plugin.runtime.store.usage import UsageMeter
 from sam_plugin.runtime.text_safety import visible_text
@@ -40,20 +41,19 @@ class _Relay(StreamListener):
 
     def on_content(self, text: str) -> None:
         if self._spec:
-            self._emit("design_delta", {"text": visible_text(text)})
+            self._emit(DesignDelta(text=visible_text(text)))
 
     def on_reasoning(self, text: str) -> None:
-        self._emit("reasoning_delta", {"text": visible_text(text)})
+        self._emit(ReasoningDelta(text=visible_text(text)))
 
     def on_retry(self, error: Exception) -> None:
         # the provider restarts the stream: views must drop what they showed so far
         if self._spec:
-            self._emit("design_delta", {"text": "", "reset": True})
+            self._emit(DesignDelta(text="", reset=True))
 
     def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
         # nothing answered yet: views say which try follows (``provider_retry``, §8)
-        self._emit("provider_retry", {"attempt": attempt, "of": attempts, "host": host,
-                                      "reason": str(error)})
+        self._emit(ProviderRetry(attempt=attempt, of=attempts, host=host, reason=str(error)))
 
 
 class ProviderCall:
@@ -120,6 +120,16 @@ class ProviderCall:
         self.cancel_requested = True
         if self._task is not None and not self._task.done():
             self._task.cancel()
+
+    async def cancel_and_settle(self, settled: Callable[[], bool], seconds: float) -> None:
+        """Cancel, then let the awaiting call close its stream and write the result, for up to
+        ``seconds`` (polled: an asyncio.Event would bind to one loop, and a controller may
+        outlive it)."""
+        self.cancel()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + seconds
+        while not settled() and loop.time() < deadline:
+            await asyncio.sleep(0.005)
 
     def honour_cancel(self) -> None:
         """A cancel that arrived while no stream was open (between rounds, while a stream was

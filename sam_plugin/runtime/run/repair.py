@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Literal
 
 RejectedLayer = Literal["tool_call", "compile"]
 
@@ -46,14 +46,6 @@ class Rejection:
     sent: tuple[SentCall, ...] = ()
     content: str = ""  # the answer's text when it carried no usable call
     cut_tokens: int | None = None  # the answer was cut at this max_tokens (budgets.after_cut)
-
-    def as_event(self) -> dict[str, Any]:
-        return {
-            "layer": self.layer,
-            "tool": self.tool,
-            "headline": self.headline,
-            "diagnostic": self.diagnostic,
-        }
 
 
 def rejection(

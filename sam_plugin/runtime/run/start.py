@@ -10,6 +10,7 @@ from pathlib import Path
 from sam_plugin.compilers.protocol import DomainModule, Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import ControllerBusy, SubmitRefused
+from sam_plugin.runtime.config.policy import PLAN_WAITS, RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.ports import Host
 from sam_plugin.runtime.run.phases import BUSY, Phase
@@ -84,3 +85,11 @@ def fresh_run_id(runs_dir: Path, journal: SubmissionJournal) -> str:
         if not (runs_dir / run_id).exists() and journal.state_of(run_id) == "none":
             return run_id
     raise SubmitRefused(f"runs directory {runs_dir}: could not allocate a fresh run id")
+
+
+def plan_wait(override: str | None, policy: RunPolicy) -> str:
+    """When this confirm's plan waits (``override``, else the policy's), checked up front."""
+    wait = override or policy.plan_wait
+    if wait not in PLAN_WAITS:
+        raise ValueError(f"plan_wait: {wait!r} is not one of {', '.join(PLAN_WAITS)}")
+    return wait

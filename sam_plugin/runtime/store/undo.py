@@ -2,45 +2,124 @@
 
 A run can be undone while the live part still has the run's after-fingerprint (nothing
 changed it since) and its ``snapshot.npz`` is still kept: only the last few runs' snapshots
-stay, within a disk budget (``UndoBudget``); an older run says it can no longer be undone.
+stay, within a disk budget (``UndoBudget``); an older run says it can no longer be undone. The
+file holds only what the run touched (``samops.snapshot_delta``), and it is loaded only after
+its sizes fit the run's recorded counts and its seal (``snapshot_seal``) holds; a run that
+changed nothing keeps none.
 No Qt here: the controller, the CLI and the dock call these functions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import zipfile
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
+from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import UndoRefused
 from sam_plugin.runtime.config.policy import UndoBudget
+from sam_plugin.runtime.event_types import RunUndone
+from sam_plugin.runtime.events import ControllerEvent, Emit, RunEvent
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.ports import Host, SnapshotHost
 from sam_plugin.runtime.store.private import open_append
-from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
+from sam_plugin.runtime.store.run_store import (
+    RUN_ID_PATTERN,
+    KeptSnapshot,
+    RunDir,
+    RunResult,
+    StateSummary,
+)
+from sam_plugin.runtime.store.snapshot_seal import file_sha256, holds, seal, secret
+from sam_plugin.samops import snapshot_file
 
 SNAPSHOT_NAME = "snapshot.npz"
 
-Emit = Callable[[str, dict[str, Any]], object]  # its return is ignored
 
 
-def keep_snapshot(host: Host, run_dir: RunDir, budget: UndoBudget) -> tuple[bool, str | None]:
-    """Write the host's last snapshot into ``run_dir`` and drop older ones over the budget.
+CHANGED_NOTHING = "the run changed nothing"
+LEGACY = ("its snapshot was kept before snapshots were sealed to their run, so it cannot be "
+          "undone safely")
 
-    Returns (undoable, note). A host without snapshots, or a zero budget, says so.
-    """
+
+class Kept(NamedTuple):
+    undoable: bool
+    note: str | None
+    snapshot: KeptSnapshot | None = None
+
+
+def keep_snapshot(host: Host, run_dir: RunDir, budget: UndoBudget, *, target: Target,
+                  before: StateSummary | None, after: StateSummary) -> Kept:
+    """Write what undo needs of the host's last snapshot into ``run_dir``, seal it to the run
+    (``snapshot_seal``), and drop older snapshots over the budget. A host without snapshots,
+    or a zero budget, says so."""
     if not isinstance(host, SnapshotHost) or not host.has_snapshot:
-        return False, "this host kept no snapshot of the run, so it cannot be undone"
+        return Kept(False, "this host kept no snapshot of the run, so it cannot be undone")
     if budget.runs == 0 or budget.megabytes == 0:
         host.forget_snapshot()
-        return False, "undo is turned off (the undo budget keeps no runs)"
-    size = host.keep_snapshot(run_dir.file(SNAPSHOT_NAME))
+        return Kept(False, "undo is turned off (the undo budget keeps no runs)")
+    path = run_dir.file(SNAPSHOT_NAME)
+    size = host.keep_snapshot(path)
     if size > budget.megabytes * 1e6:
-        run_dir.file(SNAPSHOT_NAME).unlink(missing_ok=True)
-        return False, (f"the snapshot ({size / 1e6:.1f} MB) exceeds the undo budget "
-                       f"({budget.megabytes:g} MB), so this run cannot be undone")
+        path.unlink(missing_ok=True)
+        return Kept(False, f"the snapshot ({size / 1e6:.1f} MB) exceeds the undo budget "
+                           f"({budget.megabytes:g} MB), so this run cannot be undone")
+    members = snapshot_file.member_sizes(path)
+    kept = KeptSnapshot(bytes=size, members=members, seal=seal(
+        secret(), **_sealed_fields(run_dir.run_id, target, before, after, members,
+                                   file_sha256(path))))
     enforce_budget(run_dir.path.parent, budget, keep=run_dir.run_id)
-    return True, None
+    return Kept(True, None, kept)
+
+
+def _sealed_fields(run_id: str, target: Target, before: StateSummary | None,
+                   after: StateSummary | None, members: dict[str, int],
+                   sha256: str) -> dict[str, Any]:
+    """What the seal binds: the run, its target, its before and after states, the file."""
+    return {"run_id": run_id, "target": target,
+            "nodes": before.node_count if before else 0,
+            "elements": before.element_count if before else 0,
+            "before": (before.fingerprint or "") if before else "",
+            "after": (after.fingerprint or "") if after else "",
+            "members": members, "sha256": sha256}
+
+
+def snapshot_refusal(run_dir: RunDir, result: RunResult) -> str | None:
+    """Why the kept snapshot of ``result`` must not be loaded (None: it is the one this plugin
+    kept for that run): sizes against the run's recorded counts first, then the seal."""
+    path = run_dir.file(SNAPSHOT_NAME)
+    kept = result.undo_snapshot
+    if kept is None:
+        return f"run {result.run_id}: {LEGACY}"
+    limits = snapshot_limits(result)
+    try:
+        size = path.stat().st_size
+        if size != kept.bytes or size > sum(limits.member(name) for name in kept.members) \
+                + 64 * 1024:
+            return (f"run {result.run_id}: its snapshot.npz has {size} bytes, not the "
+                    f"{kept.bytes} the run kept; it is not loaded")
+        members = snapshot_file.member_sizes(path)
+    except (OSError, ValueError, zipfile.BadZipFile) as error:
+        return f"run {result.run_id}: its snapshot.npz cannot be read ({error})"
+    if members != kept.members or any(size > limits.member(name) for name, size
+                                      in members.items() if name in kept.members):
+        return (f"run {result.run_id}: its snapshot.npz holds more than the run's recorded "
+                "counts allow; it is not loaded")
+    fields = _sealed_fields(result.run_id, result.target, result.before, result.after,
+                            members, file_sha256(path))
+    if not holds(secret(), kept.seal, **fields):
+        return (f"run {result.run_id}: its snapshot.npz or result.json is not what this "
+                "plugin kept for the run (the seal does not match); it is not loaded")
+    return None
+
+
+def snapshot_limits(result: RunResult) -> snapshot_file.Limits:
+    before = result.before
+    nodes = before.node_count if before else 0
+    elements = before.element_count if before else 0
+    meta = (result.undo_snapshot.members.get("meta", 0) if result.undo_snapshot else 0)
+    return snapshot_file.Limits.of_counts(nodes, elements, meta)
 
 
 def enforce_budget(runs_dir: Path, budget: UndoBudget, keep: str | None = None) -> list[str]:
@@ -84,11 +163,9 @@ def _read(run_dir: RunDir) -> RunResult | None:
 
 def log_emitter(run_dir: RunDir) -> Emit:
     """An ``emit`` that appends to the run's ``events.jsonl`` (for callers without a bus)."""
-    from sam_plugin.runtime.events import ControllerEvent, utc_timestamp
 
-    def emit(event: str, data: dict[str, Any]) -> None:
-        record = ControllerEvent(run_id=run_dir.run_id, event=event, timestamp=utc_timestamp(),
-                                 data=data)
+    def emit(event: RunEvent | str, data: Mapping[str, Any] | None = None, /) -> None:
+        record = ControllerEvent.of(run_dir.run_id, event, data)
         with open_append(run_dir.file("events.jsonl")) as handle:
             handle.write(record.to_line() + "\n")
 
@@ -109,6 +186,9 @@ def undo_refusal(host: Host, runs_dir: Path, run_id: str) -> str | None:
         return f"run {run_id} is {result.status}, not verified: only a verified run is undone"
     if not run_dir.file(SNAPSHOT_NAME).exists():
         return result.undo_note or f"run {run_id} kept no snapshot: it can no longer be undone"
+    refused = snapshot_refusal(run_dir, result)
+    if refused is not None:
+        return refused
     expected = result.after.fingerprint if result.after else None
     if not expected:
         return f"run {run_id} recorded no after-fingerprint, so its part cannot be checked"
@@ -133,7 +213,11 @@ def undo_run(host: Host, runs_dir: Path, run_id: str, emit: Emit | None = None) 
     run_dir = RunDir(runs_dir, run_id)
     result = _read(run_dir)
     assert result is not None and result.before is not None
-    outcome = host.undo(result.target, run_dir.file(SNAPSHOT_NAME))
+    try:
+        outcome = host.undo(result.target, run_dir.file(SNAPSHOT_NAME),
+                            snapshot_limits(result))
+    except ValueError as error:  # refused while loading: nothing was changed
+        raise UndoRefused(f"run {run_id}: {error}; nothing was changed") from None
     readback = host.readback(result.target)
     now = StateSummary.from_readback(readback)
     if not outcome.restored or now.fingerprint != result.before.fingerprint:
@@ -148,5 +232,5 @@ def undo_run(host: Host, runs_dir: Path, run_id: str, emit: Emit | None = None) 
         "undo_note": "undone: the part is back as it was before this run"})
     run_dir.write_result(undone)
     if emit is not None:
-        emit("run_undone", {"fingerprint": now.fingerprint})
+        emit(RunUndone(fingerprint=now.fingerprint))
     return undone

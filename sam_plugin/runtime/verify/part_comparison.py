@@ -1,106 +1,400 @@
-"""Exact verification (I13): the live part against the part the plan predicted.
+"""Exact verification (I13, I16): the live part against the part the plan predicted.
 
-Up to ``EXACT_LIMIT`` entities every node, element and set member is compared: coordinates
-within a tolerance relative to the part's size, connectivity, set members, and labels where
-they are predictable (an entity that existed before the run keeps its label; the host numbers
-new ones, so those are matched by geometry). Above the limit: the bounding box and a sample of
-the surviving entities, and the check's name says so. Every ``actual`` is read from the live
-part, never copied from the prediction.
+The plan's prediction is scoped (``compilers/predicted_part.py``): the entities and names the
+calls touch, with what they become, and the fingerprint of everything else as it was. The
+live part is read once (the readback's own read, kept by its fingerprint), and
+
+- the rest — every record outside the scope: coordinates, connectivity, shapes, sets and
+  members, section assignments with their section names, beam orientations with n1, the
+  model's definitions — must have the very fingerprint it had before (any changed bit shows);
+- the touched and new entities are compared one by one: coordinates within a tolerance from
+  the part's size (``1e-6`` of its largest extent, at least a few ulps of the coordinate),
+  connectivity and shape, set members, sections and orientations, labels where they are
+  predictable (an entity that existed keeps its label; the host numbers new ones, so those
+  are matched by geometry). When the live part has exactly the predicted after-fingerprint,
+  that already proves all of it bit for bit.
+
+At any size: nothing is sampled. Every ``actual`` is read from the live part, never copied
+from the prediction.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import numpy as np
 
 from sam_plugin.compilers.evidence import Check, Readback
-from sam_plugin.compilers.plan import Box, PredictedPart, Vec3
+from sam_plugin.compilers.predicted_part import DEFINITIONS, NEW_ENTITIES, PredictedPart
+from sam_plugin.samops.fingerprint import Fingerprint, total
+from sam_plugin.samops.gc_pause import collector_paused
+from sam_plugin.samops.mesh_read import PartMesh
+from sam_plugin.samops.part_contents import Keyed, PartContents, read_contents
+from sam_plugin.samops.part_scope import among, sub_mesh
+from sam_plugin.samops.readback import recent_contents
 
-EXACT_LIMIT = 50_000
-SAMPLE_SIZE = 2_000
 RELATIVE_TOLERANCE = 1e-6
+ULPS = 4  # the tolerance is never below this many ulps of the planned coordinate
 SHOWN = 5  # differences named per check
+REST = "the rest of the part is unchanged (fingerprint)"
+
+Vec3 = tuple[float, float, float]
+Element = tuple[str, tuple[int, ...]]
 
 
 def compare_with_plan(predicted: PredictedPart | None, live_part: Any, after: Readback,
-                      basis: str = "") -> list[Check]:
+                      basis: str = "", live_model: Any = None) -> list[Check]:
     if predicted is None:
         return [Check(name="part compared with the plan", expected="counts and names only",
                       actual=basis or "the plan has no predicted part", ok=True)]
     if live_part is None:
         return [Check(name="part compared with the plan", expected="the part", actual="missing",
                       ok=False)]
-    tol = _tolerance(predicted)
-    if predicted.size > EXACT_LIMIT:
-        return _sampled(predicted, live_part, after, tol)
-    live = PredictedPart.of(live_part)
-    mapping, node_check = _nodes(predicted, live, tol)
-    checks = [node_check]
-    if mapping is None:
+    live = recent_contents(after.fingerprint) if after.fingerprint else None
+    read = live is not None or live_model is not None
+    if live is None:
+        live = read_contents(live_model, live_part)
+    with collector_paused():  # the words of a big difference build dicts in bulk
+        return Comparison(predicted, live, read).checks()
+
+
+def tolerance(predicted: PredictedPart) -> float:
+    """What counts as the same coordinate: relative to the part's size, not to how far the
+    part lies from the origin (the ulp floor is applied per coordinate)."""
+    return RELATIVE_TOLERANCE * max(1.0, predicted.size())
+
+
+class Comparison:
+    """One live read against one prediction; ``checks`` says what held, kind by kind."""
+
+    def __init__(self, predicted: PredictedPart, live: PartContents,
+                 definitions_read: bool = True) -> None:
+        self.predicted = predicted
+        self.live = live
+        self.inside = predicted.scope.inside(live)
+        self.tol = tolerance(predicted)
+        self.definitions_read = definitions_read
+        self.node_map: dict[int, int] = {}
+        self.element_map: dict[int, int] = {}
+
+    def checks(self) -> list[Check]:
+        checks = [self._rest()]
+        predicted, image = self.predicted, self.predicted.image
+        if predicted.after is not None and self.live.digest() == predicted.after:
+            return checks + self._as_predicted()
+        for name, compare in (("nodes", self._nodes), ("elements", self._elements),
+                              ("set members", self._sets),
+                              ("section assignments", self._assignments),
+                              ("beam orientations", self._orientations)):
+            if name not in ("nodes", "elements", "set members") and not self._has(name):
+                continue
+            check = compare()
+            checks.append(check)
+            if name == "nodes" and not check.ok:
+                break  # without the node pairing the rest cannot be compared
+        if DEFINITIONS in predicted.unpredicted:
+            checks.append(Check(
+                name="definitions the calls write", expected="their values read back",
+                actual=f"{len(predicted.scope.definitions)} checked by the property values",
+                ok=True))
+        elif predicted.scope.definitions or image.definitions:
+            checks.append(self._definitions())
         return checks
-    checks.append(_elements(predicted, live, mapping))
-    checks.append(_sets(predicted, live, mapping))
-    if predicted.assignments is not None:
-        checks.append(_assignments(predicted, live_part))
-    return checks
+
+    def _as_predicted(self) -> list[Check]:
+        """The live part has the predicted after-fingerprint: every touched record is as
+        planned, bit for bit (labels of new entities included), without comparing one by one
+        (the rest check says so)."""
+        inside = self.inside
+        nodes, elements = inside.mesh.node_count, inside.mesh.element_count
+        sets = len(set(inside.set_names) | {str(k) for k in inside.set_nodes.keys}
+                   | {str(k) for k in inside.set_elements.keys})
+        checks = [
+            Check(name="nodes match the plan (exact)",
+                  expected=f"{nodes} nodes at the planned coordinates (within {self.tol:.3g})",
+                  actual=f"{nodes} nodes as planned", ok=True),
+            Check(name="elements match the plan (exact)",
+                  expected=f"{elements} elements with the planned shapes and nodes",
+                  actual=f"{elements} elements as planned", ok=True),
+            Check(name="set members match the plan (exact)",
+                  expected=f"{sets} set(s) with the planned members",
+                  actual=f"{sets} set(s) as planned", ok=True)]
+        for name, records, noun in (
+                ("section assignments match the plan (exact)", inside.assignments, "sections"),
+                ("beam orientations match the plan (exact)", inside.orientations,
+                 "orientations")):
+            if len(records):
+                count = len(set(records.labels.tolist()))
+                checks.append(Check(name=name,
+                                    expected=f"{count} elements with the planned {noun}",
+                                    actual=f"{count} elements with the planned {noun}",
+                                    ok=True))
+        if len(inside.definitions):
+            checks.append(Check(name="definitions match the plan (exact)",
+                                expected=f"{len(inside.definitions)} definitions",
+                                actual=f"{len(inside.definitions)} definitions as planned",
+                                ok=True))
+        return checks
+
+    def _has(self, kind: str) -> bool:
+        image, inside = self.predicted.image, self.inside
+        records = {"set members": (image.set_nodes, image.set_elements, inside.set_nodes,
+                                   inside.set_elements),
+                   "section assignments": (image.assignments, inside.assignments),
+                   "beam orientations": (image.orientations, inside.orientations)}[kind]
+        named = kind == "set members" and (image.set_names or inside.set_names
+                                           or self.predicted.scope.sets)
+        return bool(named) or any(len(r) for r in records)
+
+    # -- the rest, through the fingerprint ---------------------------------------------------
+
+    def _rest(self) -> Check:
+        predicted = self.predicted
+        before = predicted.rest
+        if "everything" in before:
+            now = {"everything": self.live.digest()}
+        else:
+            whole, inside = self.live.parts(), self.inside.parts()
+            now = {kind: whole[kind] - inside[kind] for kind in whole}
+            if not self.definitions_read:
+                before = {k: v for k, v in before.items() if k != DEFINITIONS}
+                now.pop(DEFINITIONS, None)
+        differ = [kind for kind in before if now.get(kind) != before[kind]]
+        scope = predicted.scope
+        untouched = self.live.mesh.node_count - self.inside.mesh.node_count
+        untouched_elements = self.live.mesh.element_count - self.inside.mesh.element_count
+        expected = (f"fingerprint {total(before.values())} of everything the calls do not "
+                    "touch, as before the run")
+        fine = (f"unchanged: {untouched} nodes, {untouched_elements} elements and every set, "
+                f"membership, section, orientation and definition the calls do not touch "
+                f"({scope.touched} touched entities and names compared one by one)")
+        if not differ:
+            after = predicted.after
+            if after is not None and self.live.digest() == after:
+                fine += f"; the whole part has the predicted after-fingerprint {after}"
+            return Check(name=REST, expected=expected, actual=fine, ok=True)
+        problems = [f"{kind} changed" + _named(self._what_differs(kind)) for kind in differ]
+        return Check(name=REST, expected=expected, actual="; ".join(problems)
+                     + f" (fingerprint {total(now.values())})", ok=False)
+
+    def _what_differs(self, kind: str) -> list[str]:
+        """Names of the untouched records that differ (from the before read, when kept)."""
+        base = self.predicted.base
+        if base is None:
+            return []
+        scope = self.predicted.scope
+        if kind in ("nodes", "elements"):
+            return _differing_entities(base, self.live, scope, kind == "nodes")
+        if kind in ("section assignments", "beam orientations"):
+            what = "assignments" if kind == "section assignments" else "orientations"
+            word = (lambda v: f"section {v}") if what == "assignments" else (
+                lambda v: f"n1 {_pt(v[1])}")
+            was_by = _outside_by_element(base, scope, what)
+            now_by = _outside_by_element(self.live, scope, what)
+            return [f"element {k} has {_words(now_by.get(k, ()), word, kind.split()[-1])}, "
+                    f"was {_words(was_by.get(k, ()), word, kind.split()[-1])}"
+                    for k in sorted(set(was_by) | set(now_by))
+                    if was_by.get(k) != now_by.get(k)]
+        readers: dict[str, Callable[[PartContents], set[tuple[Any, ...]]]] = {
+            "set members": lambda c: _outside(c, scope, "members"),
+            "section assignments": lambda c: _outside(c, scope, "assignments"),
+            "beam orientations": lambda c: _outside(c, scope, "orientations"),
+            "sets": lambda c: {(n, 0) for n in c.set_names if n not in scope.sets},
+            DEFINITIONS: lambda c: {(d, 0) for d in c.definitions
+                                    if (d[0], d[1]) not in scope.definitions}}
+        pairs = readers.get(kind)
+        if pairs is None:
+            return []
+        was_p, now_p = pairs(base), pairs(self.live)
+        out = [f"{_record(kind, r)} gone" for r in sorted(was_p - now_p, key=repr)]
+        return out + [f"{_record(kind, r)} not in the plan" for r in sorted(now_p - was_p,
+                                                                            key=repr)]
+
+    # -- nodes ---------------------------------------------------------------------------
+
+    def _nodes(self) -> Check:
+        scope = self.predicted.scope
+        planned = _nodes_of(self.predicted.image)
+        found = _nodes_of(self.inside)
+        prior = _prior(scope.prior_nodes, planned, found)
+        problems: list[str] = []
+        kept = {k for k in planned if k in prior}
+        live_kept = {k for k in found if k in prior}
+        problems += [f"node {k} missing (the plan keeps it)" for k in sorted(kept - live_kept)]
+        problems += [f"node {k} still present (the plan removes it)"
+                     for k in sorted(live_kept - kept)]
+        both = sorted(kept & live_kept)
+        problems += self._moved([(k, planned[k], k, found[k]) for k in both])
+        self.node_map = {k: k for k in both}
+        new = sorted(k for k in planned if k not in prior)
+        live_new = sorted(k for k in found if k not in prior)
+        if NEW_ENTITIES in self.predicted.unpredicted:
+            self.node_map.update((k, k) for k in live_new)
+        elif len(new) != len(live_new):
+            problems.append(f"{len(live_new)} new nodes, the plan creates {len(new)}")
+        elif new:
+            pairs = _pair_by_geometry(new, planned, live_new, found, self.tol)
+            problems += self._moved([(a, planned[a], b, found[b]) for a, b in pairs])
+            self.node_map.update(pairs)
+        shown = len(found) if NEW_ENTITIES not in self.predicted.unpredicted else len(both)
+        return _check("nodes match the plan (exact)",
+                      f"{shown} nodes at the planned coordinates (within {self.tol:.3g})",
+                      problems, f"{shown} nodes as planned")
+
+    def _moved(self, pairs: list[tuple[int, Vec3, int, Vec3]]) -> list[str]:
+        if not pairs:
+            return []
+        planned = np.array([p for _, p, _, _ in pairs], dtype=np.float64)
+        found = np.array([q for _, _, _, q in pairs], dtype=np.float64)
+        floor = ULPS * np.spacing(np.abs(planned))
+        off = np.abs(planned - found) > np.maximum(self.tol, floor)
+        bad = np.nonzero(off.any(axis=1))[0]
+        out = []
+        for i in bad[: SHOWN + 1].tolist():
+            label, plan, live_label, live = pairs[i]
+            name = f"node {live_label}" + (f" (planned as {label})" if label != live_label else "")
+            out.append(f"{name} at {_pt(live)}, the plan puts it at {_pt(plan)}")
+        if len(bad) > SHOWN + 1:
+            out.append(f"... {len(bad)} nodes off the plan in all")
+        return out
+
+    # -- elements ------------------------------------------------------------------------
+
+    def _elements(self) -> Check:
+        scope = self.predicted.scope
+        planned = _elements_of(self.predicted.image)
+        found = _elements_of(self.inside)
+        prior = _prior(scope.prior_elements, planned, found)
+        mapping = self.node_map
+        problems: list[str] = []
+        kept = {k for k in planned if k in prior}
+        live_kept = {k for k in found if k in prior}
+        problems += [f"element {k} missing (the plan keeps it)"
+                     for k in sorted(kept - live_kept)]
+        problems += [f"element {k} still present (the plan deletes it)"
+                     for k in sorted(live_kept - kept)]
+        for k in sorted(kept & live_kept):
+            want = _mapped(planned[k], mapping)
+            if found[k] != want:
+                problems.append(f"element {k} is {_elem(found[k])}, the plan says {_elem(want)}")
+        self.element_map = {k: k for k in kept & live_kept}
+        live_new = {k: e for k, e in found.items() if k not in prior}
+        if NEW_ENTITIES in self.predicted.unpredicted:
+            self.element_map.update((k, k) for k in live_new)
+        else:
+            planned_new = {k: _mapped(e, mapping) for k, e in planned.items() if k not in prior}
+            wanted, have = Counter(planned_new.values()), Counter(live_new.values())
+            problems += [f"new element {_elem(key)} missing (the plan creates it)"
+                         for key in sorted(wanted - have)]
+            problems += [f"new element {_elem(key)} is not in the plan"
+                         for key in sorted(have - wanted)]
+            self.element_map.update(_pair_elements(planned_new, live_new))
+        shown = len(found)
+        return _check("elements match the plan (exact)",
+                      f"{len(planned)} elements with the planned shapes and nodes",
+                      problems, f"{shown} elements as planned")
+
+    # -- sets, sections, orientations, definitions -----------------------------------------
+
+    def _sets(self) -> Check:
+        image, inside, scope = self.predicted.image, self.inside, self.predicted.scope
+        problems = [f"set {name} missing" for name in sorted(set(image.set_names) -
+                                                             set(inside.set_names))]
+        problems += [f"set {name} is not in the plan" for name in
+                     sorted(set(inside.set_names) - set(image.set_names))]
+        skip_new = NEW_ENTITIES in self.predicted.unpredicted
+        for kind, planned, found, mapping, prior in (
+                ("nodes", image.set_nodes, inside.set_nodes, self.node_map, scope.prior_nodes),
+                ("elements", image.set_elements, inside.set_elements, self.element_map,
+                 scope.prior_elements)):
+            want = _grouped(planned, mapping)
+            have = _grouped(found, None, prior if skip_new else None)
+            for name in sorted(set(want) | set(have)):
+                if want.get(name, set()) != have.get(name, set()):
+                    problems.append(f"set {name}: {kind} "
+                                    f"{_diff(have.get(name, set()), want.get(name, set()))}")
+        count = len(set(image.set_names) | {str(k) for k in image.set_nodes.keys}
+                    | {str(k) for k in image.set_elements.keys})
+        return _check("set members match the plan (exact)",
+                      f"{count} set(s) with the planned members", problems,
+                      f"{count} set(s) as planned")
+
+    def _assignments(self) -> Check:
+        return self._by_element("section assignments match the plan (exact)",
+                                self.predicted.image.assignments, self.inside.assignments,
+                                "sections", lambda v: f"section {v}")
+
+    def _orientations(self) -> Check:
+        return self._by_element("beam orientations match the plan (exact)",
+                                self.predicted.image.orientations, self.inside.orientations,
+                                "orientations", lambda v: f"n1 {_pt(v[1])}")
+
+    def _by_element(self, name: str, planned: Keyed, found: Keyed, noun: str,
+                    word: Any) -> Check:
+        skip_new = NEW_ENTITIES in self.predicted.unpredicted
+        prior = self.predicted.scope.prior_elements
+        planned_by = planned.by_label()
+        existed_planned = _prior(prior, planned_by)
+        want = {k if k in existed_planned else self.element_map.get(k, -k): v
+                for k, v in planned_by.items()}
+        have = found.by_label()
+        if skip_new:  # the new elements' records are the compilers' counts, not compared here
+            existed = _prior(prior, have)
+            have = {k: v for k, v in have.items() if k in existed}
+        problems = []
+        for label in sorted(set(want) | set(have), key=abs):
+            a, b = want.get(label, ()), have.get(label, ())
+            if a != b:
+                shown = f"element {label}" if label > 0 else f"new element (planned {-label})"
+                problems.append(f"{shown} has {_words(b, word, noun)}, the plan gives it "
+                                f"{_words(a, word, noun)}")
+        return _check(name, f"{len(want)} elements with the planned {noun}", problems,
+                      f"{len(have)} elements with the planned {noun}")
+
+    def _definitions(self) -> Check:
+        want = set(self.predicted.image.definitions)
+        have = set(self.inside.definitions)
+        problems = [f"{d[0]} {d[1]} is {d[2]}, the plan says otherwise"
+                    for d in sorted(have - want)]
+        problems += [f"{d[0]} {d[1]} missing" for d in sorted(want - have)
+                     if not any(h[:2] == d[:2] for h in have)]
+        return _check("definitions match the plan (exact)", f"{len(want)} definitions",
+                      problems, f"{len(have)} definitions as planned")
 
 
-def _tolerance(predicted: PredictedPart) -> float:
-    box = predicted.bounding_box()
-    if box is None:
-        return RELATIVE_TOLERANCE
-    extent = max(abs(v) for corner in box for v in corner)
-    return RELATIVE_TOLERANCE * max(1.0, extent)
+# -- helpers ------------------------------------------------------------------------------
 
 
-# -- nodes --------------------------------------------------------------------------------
+def _prior(labels: np.ndarray, *groups: Mapping[int, Any]) -> set[int]:
+    """Which of the labels in ``groups`` existed before the run."""
+    keys = np.fromiter({k for g in groups for k in g}, dtype=np.int64)
+    if not len(keys):
+        return set()
+    known: list[int] = keys[among(keys, labels)].tolist()
+    return set(known)
 
 
-def _nodes(predicted: PredictedPart, live: PredictedPart,
-           tol: float) -> tuple[dict[int, int] | None, Check]:
-    """(predicted label -> live label, the check); the mapping is None when it failed."""
-    prior = predicted.prior_nodes
-    expected = f"{len(predicted.nodes)} nodes at the planned coordinates (within {tol:.3g})"
-    problems: list[str] = []
-    kept = {k for k in predicted.nodes if k in prior}
-    live_kept = {k for k in live.nodes if k in prior}
-    problems += [f"node {k} missing (the plan keeps it)" for k in sorted(kept - live_kept)]
-    problems += [f"node {k} still present (the plan removes it)"
-                 for k in sorted(live_kept - kept)]
-    both = sorted(kept & live_kept)
-    problems += _moved([(k, predicted.nodes[k], k, live.nodes[k]) for k in both], tol)
-    new = sorted(k for k in predicted.nodes if k not in prior)
-    live_new = sorted(k for k in live.nodes if k not in prior)
-    mapping = {k: k for k in both}
-    if len(new) != len(live_new):
-        problems.append(f"{len(live_new)} new nodes, the plan creates {len(new)}")
-    elif new:
-        pairs = _pair_by_geometry(new, predicted.nodes, live_new, live.nodes, tol)
-        problems += _moved([(a, predicted.nodes[a], b, live.nodes[b]) for a, b in pairs], tol)
-        mapping.update(pairs)
-    check = _check("nodes match the plan (exact)", expected, problems,
-                   f"{len(live.nodes)} nodes as planned")
-    return (mapping if check.ok else None), check
+def _nodes_of(contents: PartContents) -> dict[int, Vec3]:
+    mesh = contents.mesh
+    return dict(zip(mesh.node_labels.tolist(), map(tuple, mesh.coordinates.tolist()),
+                    strict=True))
 
 
-def _moved(pairs: list[tuple[int, Vec3, int, Vec3]], tol: float) -> list[str]:
-    if not pairs:
-        return []
-    planned = np.array([p for _, p, _, _ in pairs], dtype=np.float64)
-    found = np.array([q for _, _, _, q in pairs], dtype=np.float64)
-    off = np.abs(planned - found).max(axis=1)
-    bad = np.nonzero(off > tol)[0]
-    out = []
-    for i in bad[: SHOWN + 1].tolist():
-        label, plan, live_label, live = pairs[i]
-        name = f"node {live_label}" + (f" (planned as {label})" if label != live_label else "")
-        out.append(f"{name} at {_pt(live)}, the plan puts it at {_pt(plan)}")
-    if len(bad) > SHOWN + 1:
-        out.append(f"... {len(bad)} nodes off the plan in all")
-    return out
+def _elements_of(contents: PartContents) -> dict[int, Element]:
+    mesh = contents.mesh
+    names = mesh.shape_names
+    flat = mesh.connectivity.tolist()
+    offsets = mesh.offsets.tolist()
+    return {label: (names[code], tuple(flat[offsets[i]:offsets[i + 1]]))
+            for i, (label, code) in enumerate(zip(mesh.element_labels.tolist(),
+                                                  mesh.shape_codes.tolist(), strict=True))}
+
+
+def _mapped(element: Element, mapping: Mapping[int, int]) -> Element:
+    shape, nodes = element
+    return (shape, tuple(mapping.get(n, n) for n in nodes))
 
 
 def _pair_by_geometry(new: list[int], planned: dict[int, Vec3], live_new: list[int],
@@ -116,150 +410,121 @@ def _pair_by_geometry(new: list[int], planned: dict[int, Vec3], live_new: list[i
     return list(zip(order(new, planned), order(live_new, live), strict=True))
 
 
-# -- elements -----------------------------------------------------------------------------
-
-
-def _elements(predicted: PredictedPart, live: PredictedPart, mapping: dict[int, int]) -> Check:
-    prior = predicted.prior_elements
-    problems: list[str] = []
-    kept = {k for k in predicted.elements if k in prior}
-    live_kept = {k for k in live.elements if k in prior}
-    problems += [f"element {k} missing (the plan keeps it)" for k in sorted(kept - live_kept)]
-    problems += [f"element {k} still present (the plan deletes it)"
-                 for k in sorted(live_kept - kept)]
-    for k in sorted(kept & live_kept):
-        shape, nodes = predicted.elements[k]
-        want = (shape, tuple(mapping.get(n, -n) for n in nodes))
-        if live.elements[k] != want:
-            problems.append(f"element {k} is {_elem(live.elements[k])}, the plan says "
-                            f"{_elem(want)}")
-    planned_new = Counter((s, tuple(mapping.get(n, -n) for n in c))
-                          for k, (s, c) in predicted.elements.items() if k not in prior)
-    live_new = Counter(e for k, e in live.elements.items() if k not in prior)
-    for key in sorted(planned_new - live_new):
-        problems.append(f"new element {_elem(key)} missing (the plan creates it)")
-    for key in sorted(live_new - planned_new):
-        problems.append(f"new element {_elem(key)} is not in the plan")
-    return _check("elements match the plan (exact)",
-                  f"{len(predicted.elements)} elements with the planned shapes and nodes",
-                  problems, f"{len(live.elements)} elements as planned")
-
-
-# -- sets ---------------------------------------------------------------------------------
-
-
-def _sets(predicted: PredictedPart, live: PredictedPart, mapping: dict[int, int]) -> Check:
-    problems = []
-    element_map = _element_mapping(predicted, live, mapping)
-    for name, (nodes, elements) in sorted(predicted.sets.items()):
-        if name not in live.sets:
-            problems.append(f"set {name} missing")
-            continue
-        live_nodes, live_elements = live.sets[name]
-        want_nodes = {mapping.get(k, -k) for k in nodes}
-        want_elements = {element_map.get(k, -k) for k in elements}
-        if live_nodes != want_nodes:
-            problems.append(f"set {name}: nodes {_diff(live_nodes, want_nodes)}")
-        if live_elements != want_elements:
-            problems.append(f"set {name}: elements {_diff(live_elements, want_elements)}")
-    problems += [f"set {name} is not in the plan" for name in sorted(set(live.sets) -
-                                                                     set(predicted.sets))]
-    return _check("set members match the plan (exact)",
-                  f"{len(predicted.sets)} set(s) with the planned members", problems,
-                  f"{len(live.sets)} set(s) as planned")
-
-
-def _element_mapping(predicted: PredictedPart, live: PredictedPart,
-                     mapping: dict[int, int]) -> dict[int, int]:
-    by_key: dict[tuple[str, tuple[int, ...]], list[int]] = {}
-    for k, value in live.elements.items():
-        if k not in predicted.prior_elements:
-            by_key.setdefault(value, []).append(k)
-    out = {k: k for k in predicted.elements if k in predicted.prior_elements}
-    for k, (shape, nodes) in sorted(predicted.elements.items()):
-        if k in predicted.prior_elements:
-            continue
-        found = by_key.get((shape, tuple(mapping.get(n, -n) for n in nodes)))
+def _pair_elements(planned: Mapping[int, Element],
+                   live: Mapping[int, Element]) -> dict[int, int]:
+    """Planned new element label -> the live one with the same shape and nodes."""
+    by_key: dict[Element, list[int]] = {}
+    for label, key in sorted(live.items()):
+        by_key.setdefault(key, []).append(label)
+    out = {}
+    for label, key in sorted(planned.items()):
+        found = by_key.get(key)
         if found:
-            out[k] = found.pop(0)
+            out[label] = found.pop(0)
     return out
 
 
-# -- section assignments ------------------------------------------------------------------
-
-
-def _assignments(predicted: PredictedPart, live_part: Any) -> Check:
-    """Every element's sections, read from the live part's section assignments."""
-    planned = predicted.assignments or {}
-    found: dict[int, list[str]] = {}
-    for entry in live_part.sectionAssignments:
-        for element in entry.region.elements:
-            found.setdefault(int(element.label), []).append(str(entry.sectionName))
-    problems = []
-    for label in sorted(set(planned) | set(found)):
-        want, have = tuple(planned.get(label, ())), tuple(found.get(label, ()))
-        if want != have:
-            problems.append(f"element {label} has {_sections(have)}, the plan gives it "
-                            f"{_sections(want)}")
-    return _check("section assignments match the plan (exact)",
-                  f"{len(planned)} elements with the planned sections", problems,
-                  f"{len(found)} elements with the planned sections")
-
-
-def _sections(names: tuple[str, ...]) -> str:
-    return ("section " + ", ".join(names)) if names else "no section"
-
-
-# -- above the exact limit ----------------------------------------------------------------
-
-
-def _sampled(predicted: PredictedPart, live_part: Any, after: Readback, tol: float) -> list[Check]:
-    problems: list[str] = []
-    box = predicted.bounding_box()
-    if box is not None and after.bounding_box is not None and not _same_box(
-            box, after.bounding_box, tol):
-        problems.append(f"bounding box {_box(after.bounding_box)}, the plan says {_box(box)}")
-    kept = sorted(k for k in predicted.nodes if k in predicted.prior_nodes)
-    for label in _sample(kept):
-        try:
-            node = live_part.nodes.getFromLabel(label)
-        except Exception:
-            problems.append(f"node {label} missing (the plan keeps it)")
+def _grouped(records: Keyed, mapping: Mapping[int, int] | None,
+             only: np.ndarray | None = None) -> dict[str, set[int]]:
+    """set name -> member labels (mapped to the live labels; -label when unmatched)."""
+    out: dict[str, set[int]] = {}
+    labels = records.labels
+    keep = among(labels, only) if only is not None and len(labels) else None
+    for i, (slot, label) in enumerate(zip(records.owner.tolist(), labels.tolist(),
+                                          strict=True)):
+        if keep is not None and not keep[i]:
             continue
-        x, y, z = node.coordinates
-        problems += _moved([(label, predicted.nodes[label], label,
-                             (float(x), float(y), float(z)))], tol)
-    kept_elements = sorted(k for k in predicted.elements if k in predicted.prior_elements)
-    for label in _sample(kept_elements):
-        try:
-            element = live_part.elements.getFromLabel(label)
-        except Exception:
-            problems.append(f"element {label} missing (the plan keeps it)")
-            continue
-        found = (str(element.type), tuple(int(k) for k in element.connectivity))
-        if found != predicted.elements[label]:
-            problems.append(f"element {label} is {_elem(found)}, the plan says "
-                            f"{_elem(predicted.elements[label])}")
-    return [_check(
-        f"part matches the plan (sampled: above {EXACT_LIMIT} entities, bounding box and "
-        f"{min(SAMPLE_SIZE, len(kept))} nodes, {min(SAMPLE_SIZE, len(kept_elements))} "
-        "elements compared)", "the planned bounding box and sampled entities", problems,
-        "as planned")]
+        value = label if mapping is None else mapping.get(label, -label)
+        out.setdefault(str(records.keys[slot]), set()).add(value)
+    return out
 
 
-def _sample(labels: list[int]) -> list[int]:
-    if len(labels) <= SAMPLE_SIZE:
-        return labels
-    step = len(labels) / SAMPLE_SIZE
-    return [labels[int(i * step)] for i in range(SAMPLE_SIZE)]
+def _differing_entities(base: PartContents, live: PartContents, scope: Any,
+                        of_nodes: bool) -> list[str]:
+    """Untouched nodes (or elements) that differ between the before read and the live one:
+    their record hashes aligned by label, in numpy (any size)."""
+    was, now = (sub_mesh(c.mesh, ~scope.node_mask(c.mesh.node_labels), _none(c.mesh, False))
+                if of_nodes else
+                sub_mesh(c.mesh, _none(c.mesh, True), ~scope.element_mask(c.mesh.element_labels))
+                for c in (base, live))
+    def pick(mesh: PartMesh) -> tuple[np.ndarray, np.ndarray]:
+        if of_nodes:
+            return mesh.node_labels, mesh.node_hashes()
+        return mesh.element_labels, mesh.element_hashes()
+
+    (was_labels, was_hashes), (now_labels, now_hashes) = pick(was), pick(now)
+    was_order, now_order = np.argsort(was_labels), np.argsort(now_labels)
+    was_sorted, now_sorted = was_labels[was_order], now_labels[now_order]
+    kept, still = among(was_sorted, now_sorted), among(now_sorted, was_sorted)
+    changed = was_hashes[was_order][kept] != now_hashes[now_order][still]
+    noun = "node" if of_nodes else "element"
+    out = []
+    for label in was_sorted[kept][changed][: SHOWN + 1].tolist():
+        i, j = (int(np.nonzero(labels == label)[0][0]) for labels in (was_labels, now_labels))
+        if of_nodes:
+            out.append(f"node {label} at {_pt(now.coordinates[j])}, was {_pt(was.coordinates[i])}")
+        else:
+            out.append(f"element {label} is {_elem(now.element(j))}, was {_elem(was.element(i))}")
+    out += [f"{noun} {k} missing" for k in was_sorted[~kept][: SHOWN + 1].tolist()]
+    return out + [f"{noun} {k} not in the plan" for k in now_sorted[~still][: SHOWN + 1].tolist()]
 
 
-def _same_box(a: Box, b: Box, tol: float) -> bool:
-    return all(abs(x - y) <= tol for p, q in zip(a, b, strict=True)
-               for x, y in zip(p, q, strict=True))
+def _none(mesh: Any, of_nodes: bool) -> np.ndarray:
+    return np.zeros(mesh.node_count if of_nodes else mesh.element_count, dtype=bool)
 
 
-# -- words ----------------------------------------------------------------------------------
+def _outside(contents: PartContents, scope: Any, what: str) -> set[tuple[Any, ...]]:
+    """The records of one kind outside ``scope`` (tagged tuples, for naming differences)."""
+    inside = scope.inside(contents)
+    if what == "members":
+        out: set[tuple[Any, ...]] = set()
+        for tag, attribute in (("nodes", "set_nodes"), ("elements", "set_elements")):
+            out |= {(tag, key, label) for key, label in getattr(contents, attribute).pairs()} \
+                - {(tag, key, label) for key, label in getattr(inside, attribute).pairs()}
+        return out
+    pairs: set[tuple[Any, ...]] = set(getattr(contents, what).pairs())
+    return pairs - set(getattr(inside, what).pairs())
+
+
+def _outside_by_element(contents: PartContents, scope: Any,
+                        what: str) -> dict[int, tuple[Any, ...]]:
+    records: Keyed = getattr(contents, what)
+    if not len(records):
+        return {}
+    inside = scope.element_mask(records.labels)
+    extra = scope.assigned if what == "assignments" else scope.oriented
+    if len(extra):
+        inside |= among(records.labels, extra)
+    return records.take(~inside).by_label()
+
+
+def _record(kind: str, record: Any) -> str:
+    if kind == "set members":
+        what, name, label = record
+        return f"{what[:-1]} {label} in set {name}"
+    if kind == "section assignments":
+        return f"section {record[0]} on element {record[1]}"
+    if kind == "beam orientations":
+        return f"n1 {_pt(record[0][1])} on element {record[1]}"
+    if kind == "sets":
+        return f"set {record[0]}"
+    return f"{record[0][0]} {record[0][1]} ({record[0][2]})"
+
+
+def _named(found: list[str]) -> str:
+    if not found:
+        return ""
+    more = f", +{len(found) - SHOWN} more" if len(found) > SHOWN else ""
+    return ": " + ", ".join(found[:SHOWN]) + more
+
+
+def _same_bits(a: Iterable[float], b: Iterable[float]) -> bool:
+    return bool(np.array_equal(np.asarray(list(a), dtype=np.float64).view(np.uint64),
+                               np.asarray(list(b), dtype=np.float64).view(np.uint64)))
+
+
+def _words(values: tuple[Any, ...], word: Any, noun: str) -> str:
+    return ", ".join(word(v) for v in values) if values else f"no {noun[:-1]}"
 
 
 def _check(name: str, expected: str, problems: list[str], fine: str) -> Check:
@@ -283,7 +548,7 @@ def _diff(live: Iterable[int], planned: Iterable[int]) -> str:
     return "; ".join(parts)
 
 
-def _elem(value: tuple[str, tuple[int, ...]]) -> str:
+def _elem(value: Element) -> str:
     shape, nodes = value
     return f"{shape} on nodes {', '.join(str(k) if k > 0 else '?' for k in nodes)}"
 
@@ -292,5 +557,4 @@ def _pt(p: Iterable[float]) -> str:
     return "(" + ", ".join(f"{float(v):.6g}" for v in p) + ")"
 
 
-def _box(box: Box) -> str:
-    return f"{_pt(box[0])}..{_pt(box[1])}"
+__all__ = ["REST", "Comparison", "Fingerprint", "compare_with_plan", "tolerance"]

@@ -15,7 +15,8 @@ from sam_plugin.runtime.verify.part_comparison import compare_with_plan
 
 
 def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path,
-           plan: PlanDetail | None = None, live_part: Any = None) -> list[Check]:
+           plan: PlanDetail | None = None, live_part: Any = None,
+           live_model: Any = None) -> list[Check]:
     """Counts, names and files against the prediction; with the plan's detail also the live
     part against the predicted one (I13, ``part_comparison``)."""
     checks = [
@@ -36,13 +37,14 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
             )
     checks += [_present("set", name, after.sets) for name in prediction.sets_present]
     if prediction.geometry_unchanged:
-        unchanged = before.fingerprint == after.fingerprint
+        # the node and element records; what else may change is the plan comparison's
+        unchanged = before.geometry_fingerprint == after.geometry_fingerprint
         checks.append(
             Check(
                 name="geometry unchanged",
-                expected=before.fingerprint,
-                actual=after.fingerprint,
-                ok=unchanged and bool(after.fingerprint),
+                expected=before.geometry_fingerprint,
+                actual=after.geometry_fingerprint,
+                ok=unchanged and bool(after.geometry_fingerprint),
             )
         )
     checks += [_present("material", name, after.materials) for name in prediction.materials_present]
@@ -61,7 +63,7 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
         checks.append(_hanging_nodes(prediction.hanging_nodes, after.hanging_nodes))
     checks += [_file_written(Path(run_dir), name) for name in prediction.files]
     if plan is not None and after.part_exists:
-        checks += compare_with_plan(plan.predicted, live_part, after, plan.basis)
+        checks += compare_with_plan(plan.predicted, live_part, after, plan.basis, live_model)
     return checks
 
 

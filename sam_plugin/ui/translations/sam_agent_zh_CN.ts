@@ -1960,6 +1960,62 @@ run {run_id}, started {started} (UTC)</source>
         <translation>；</translation>
     </message>
     <message>
+        <source>Bearer token</source>
+        <translation>Bearer 令牌</translation>
+    </message>
+    <message>
+        <source>Copy it now into the client's configuration (Authorization: Bearer …): it is shown only once.</source>
+        <translation>请立即复制到客户端配置中（Authorization: Bearer …）：它只显示这一次。</translation>
+    </message>
+    <message>
+        <source>MCP server for external agents (Claude Desktop, Cursor, …)</source>
+        <translation>供外部智能体使用的 MCP 服务器（Claude Desktop、Cursor 等）</translation>
+    </message>
+    <message>
+        <source>MCP server: cannot listen on 127.0.0.1:{port} ({error})</source>
+        <translation>MCP 服务器：无法在 127.0.0.1:{port} 上监听（{error}）</translation>
+    </message>
+    <message>
+        <source>MCP server: make a token first (Settings: New token)</source>
+        <translation>MCP 服务器：请先生成令牌（设置：新令牌）</translation>
+    </message>
+    <message>
+        <source>MCP server: off</source>
+        <translation>MCP 服务器：已关闭</translation>
+    </message>
+    <message>
+        <source>MCP server: serving at {url}</source>
+        <translation>MCP 服务器：正在 {url} 提供服务</translation>
+    </message>
+    <message>
+        <source>MCP server: the MCP SDK is not installed (pip install 'sam-agent-plugin[mcp]')</source>
+        <translation>MCP 服务器：未安装 MCP SDK（pip install 'sam-agent-plugin[mcp]'）</translation>
+    </message>
+    <message>
+        <source>New token</source>
+        <translation>新令牌</translation>
+    </message>
+    <message>
+        <source>Plan — an MCP client asks: {title}. Execute or Cancel</source>
+        <translation>计划 — 一个 MCP 客户端请求：{title}。执行或取消</translation>
+    </message>
+    <message>
+        <source>Port</source>
+        <translation>端口</translation>
+    </message>
+    <message>
+        <source>Serve on 127.0.0.1 while the dock is open (you approve every change)</source>
+        <translation>停靠窗口打开时在 127.0.0.1 上提供服务（每项更改都由您批准）</translation>
+    </message>
+    <message>
+        <source>a token is set</source>
+        <translation>已设置令牌</translation>
+    </message>
+    <message>
+        <source>no token yet</source>
+        <translation>尚无令牌</translation>
+    </message>
+    <message>
         <source>LANGUAGE</source>
         <translation>zh</translation>
     </message>

@@ -1,0 +1,270 @@
+"""A run costs what it changes: whole runs through the real controller, against a plain load
+and scan of the same workspace, on 1k-, 50k- and 188k-node parts.
+
+Each run is what ``sam-agent run --yes`` does, in this process, with scripted answers (no
+provider, no network): open the workspace (``sam.openMdb``), observe, design, collect,
+compile, plan, execute once, read back and verify, keep what undo needs. Four runs per size:
+
+- audit only (``audit_part`` counts and free nodes: read-only, so no shadow and no snapshot);
+- move one node (``edit_part`` ``move_nodes``);
+- translate a 100-element set (``transform_part`` on set ``S``);
+- translate everything (``transform_part`` on all).
+
+The denominator is a plain load and scan of the same workspace file: ``sam.openMdb`` and one
+read of every node's coordinates and every element's connectivity. Both are timed in wall
+time, alternated, best of ``REPEATS`` (fewer once the bench has run ``BUDGET`` seconds, to
+finish in 3 minutes; the machine is shared: the load is printed beside).
+For the scoped edits the undo snapshot is held against the bytes of the entities the plan
+touches (32 per node: label and coordinates; 8 per label of an element and its nodes):
+at most twice those plus 64 KB.
+
+Goals at 188k (the last lines, worst last): audit <= 1.8, move one node <= 1.5, set
+translate <= 1.6, everything <= 3.
+
+    .venv/bin/python bench/run_scale.py          # stubs/ is put on sys.path here
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+for entry in (ROOT / "stubs", ROOT):
+    if str(entry) not in sys.path:
+        sys.path.insert(0, str(entry))
+
+import sam  # noqa: E402
+import sam.database  # noqa: E402
+from pydantic import SecretStr  # noqa: E402
+
+from sam_plugin.compilers.protocol import Target  # noqa: E402
+from sam_plugin.runtime.config.policy import RunPolicy  # noqa: E402
+from sam_plugin.runtime.config.settings import ProviderSettings  # noqa: E402
+from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
+from sam_plugin.runtime.provider.types import ChatResponse, ToolCall  # noqa: E402
+from sam_plugin.runtime.run.controller import RunController  # noqa: E402
+from sam_plugin.samops import snapshot_file  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "bench"))
+from observe_scale import build as grid  # noqa: E402
+
+SIDES = {"1k": 32, "50k": 224, "188k": 434}
+REPEATS = {"1k": 3, "50k": 2, "188k": 3}
+TARGET = Target(model_name="Model-1", part_name="Hull")
+GOALS = {"audit": 1.8, "move one node": 1.5, "set translate": 1.6, "everything": 3.0}
+SNAPSHOT_SLACK = 64 * 1024
+BUDGET = 140.0  # seconds into the bench after which each later case runs once
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    spec: Callable[[int], str]
+    tool: str
+    arguments: Callable[[int], dict[str, Any]]
+
+
+def _spec(action: str, capability: str, scope: dict[str, Any] | None = None,
+          **values: Any) -> str:
+    """A one-step design answer (docs/architecture.md §4 "The spec"), as the model gives it."""
+    step: dict[str, Any] = {"capability": capability, "action": action, "values": values,
+                            "text": action.replace("_", " ")}
+    if scope is not None:
+        step["scope"] = scope
+    return json.dumps({"summary": f"{action.replace('_', ' ')} the hull", "steps": [step]})
+
+
+def _middle(side: int) -> int:
+    return side * (side // 2) + side // 2 + 1
+
+
+def _moved(side: int) -> list[float]:
+    return [float(side // 2) * 10.0, float(side // 2) * 10.0, 5.0]
+
+
+CASES = [
+    Case("audit", lambda side: _spec("audit", "audit", checks=["counts", "free_nodes"]),
+         "audit_part", lambda side: {"checks": ["counts", "free_nodes"]}),
+    Case("move one node",
+         lambda side: _spec("move_nodes", "edit", labels=[_middle(side)], to=[_moved(side)]),
+         "edit_part", lambda side: {"move_nodes": [{
+             "label": _middle(side), "coordinates": _moved(side)}]}),
+    Case("set translate",
+         lambda side: _spec("translate", "transform", {"by": "set", "name": "S"},
+                            vector=[0.0, 0.0, 5.0]), "transform_part",
+         lambda side: {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
+                                       "selection": {"by": "set", "name": "S"}}]}),
+    Case("everything",
+         lambda side: _spec("translate", "transform", {"by": "all"}, vector=[0.0, 0.0, 5.0]),
+         "transform_part",
+         lambda side: {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
+                                       "selection": {"by": "all"}}]}),
+]
+
+
+def build(path: Path, side: int) -> None:
+    """observe_scale's grid (QUADs 10 apart, sets KEEL and STERN) at ``side``, with set S (100
+    elements), saved to ``path``."""
+    sam.mdb = sam.database.Mdb()
+    part = grid(sam.mdb, side)
+    part.Set("S", elements=part.elements[side: side + 100])
+    sam.mdb.saveAs(str(path))
+
+
+class Scripted:
+    """The design answer, then the one tool call: a ChatModel without a provider."""
+
+    def __init__(self, spec: str, tool: str, arguments: dict[str, Any]) -> None:
+        self._answers = [
+            ChatResponse(content=spec, reasoning="", tool_calls=[], finish_reason="stop",
+                         usage=None, raw_sse=b"data: [DONE]\n\n"),
+            ChatResponse(content="", reasoning="", tool_calls=[ToolCall(
+                index=0, id="call_0", name=tool, arguments=json.dumps(arguments))],
+                finish_reason="tool_calls", usage=None, raw_sse=b"data: [DONE]\n\n")]
+
+    def factory(self, _settings: ProviderSettings) -> Scripted:
+        return self
+
+    async def stream_chat(self, messages: Any, tools: Any = None, *, listener: Any = None
+                          ) -> ChatResponse:
+        return self._answers.pop(0)
+
+    async def aclose(self) -> None:
+        return None
+
+
+def plain_load_and_scan(path: Path) -> tuple[float, float]:
+    """(wall, CPU) seconds of opening the workspace and reading every coordinate and
+    connectivity once."""
+    gc.collect()
+    start, cpu = time.perf_counter(), time.process_time()
+    sam.openMdb(str(path))
+    part = sam.mdb.models["Model-1"].parts["Hull"]
+    _ = [n.coordinates for n in part.nodes], [e.connectivity for e in part.elements]
+    return time.perf_counter() - start, time.process_time() - cpu
+
+
+def one_run(path: Path, runs: Path, case: Case, side: int) -> tuple[float, float, Any]:
+    """(wall seconds, CPU seconds, the result) of a whole run from the workspace file."""
+    provider = Scripted(case.spec(side), case.tool, case.arguments(side))
+    settings = ProviderSettings(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("x" * 12),
+                                model="scripted", profile="generic")
+    gc.collect()
+    start, cpu = time.perf_counter(), time.process_time()
+    sam.openMdb(str(path))
+    controller = RunController(runs_dir=runs, settings=settings, host=HostGateway(sam),
+                               provider_factory=provider.factory,
+                               policy=RunPolicy(plan_wait="never"), provider_name="scripted")
+
+    async def whole() -> None:
+        await controller.submit(case.name, "part", TARGET, source="cli")
+        await controller.confirm("part", TARGET, plan_wait="never")
+
+    asyncio.run(whole())
+    return time.perf_counter() - start, time.process_time() - cpu, controller.result
+
+
+def touched_bytes(runs: Path, run_id: str) -> int:
+    """Bytes of the entities the plan says its calls touch: 32 a node, 40 a QUAD."""
+    plan = json.loads((runs / run_id / "plan.json").read_text())
+    total = 0
+    for call in plan["calls"]:
+        for op in call["operations"]:
+            for group in op["touched"]:
+                total += group["count"] * (32 if group["kind"] == "nodes" else 40)
+    moves = sum(len(call.get("normalized", {}).get("move_nodes", ())) for call in plan["calls"])
+    return total or 32 * max(1, moves)
+
+
+def phases(runs: Path, run_id: str) -> str:
+    """Seconds between the run's events, for the record."""
+    events = [json.loads(line) for line in (runs / run_id / "events.jsonl").read_text()
+              .splitlines()]
+    from datetime import datetime
+
+    def at(name: str) -> float | None:
+        for event in events:
+            if event["event"] == name:
+                return datetime.fromisoformat(event["timestamp"].replace("Z", "+00:00")
+                                              ).timestamp()
+        return None
+
+    marks = [("observe", "observation_completed"), ("plan", "plan_shown"),
+             ("execute", "execution_completed"), ("verify", "readback_verified")]
+    out, last = [], at("observation_completed")
+    for label, name in marks[1:]:
+        now = at(name)
+        if now is not None and last is not None:
+            out.append(f"{label} {now - last:.2f}s")
+            last = now
+    return ", ".join(out)
+
+
+def main() -> None:
+    started = time.perf_counter()
+    lines: list[tuple[float, str]] = []
+    with tempfile.TemporaryDirectory() as work:
+        folder = Path(work)
+        os.environ.setdefault("SAM_AGENT_SETTINGS_FILE", str(folder / "settings.json"))
+        for size, side in SIDES.items():
+            path = folder / f"hull-{size}.sam.json"
+            build(path, side)
+            print(f"{size}: {side * side} nodes, {(side - 1) ** 2} elements; load "
+                  f"{os.getloadavg()[0]:.2f}", flush=True)
+            for case in CASES:
+                bases, walls, cpu_bases, cpus, result, first = [], [], [], [], None, None
+                for repeat in range(REPEATS[size]):
+                    if repeat and time.perf_counter() - started > BUDGET:
+                        break  # best of fewer runs, to stay under 3 minutes on a busy machine
+                    base_wall, base_cpu = plain_load_and_scan(path)
+                    bases.append(base_wall)
+                    cpu_bases.append(base_cpu)
+                    wall, cpu, result = one_run(path, folder / f"runs-{size}-{repeat}", case,
+                                                side)
+                    walls.append(wall)
+                    first = first or result
+                    cpus.append(cpu)
+                    assert result is not None and result.status == "verified", (
+                        case.name, result and result.error)
+                base, wall = min(bases), min(walls)
+                cpu_ratio = min(cpus) / min(cpu_bases)
+                runs = folder / f"runs-{size}-0"
+                # this case's own run (run ids of one second sort by their random part)
+                assert first is not None
+                run_id = first.run_id
+                kept = ""
+                snapshot = runs / run_id / "snapshot.npz"
+                if snapshot.exists():
+                    size_bytes, touched = snapshot.stat().st_size, touched_bytes(runs, run_id)
+                    bound = 2 * touched + SNAPSHOT_SLACK
+                    kept = (f"; snapshot {size_bytes} B for {touched} B touched "
+                            f"(bound {bound} B: {'ok' if size_bytes <= bound else 'OVER'}, "
+                            f"{snapshot_file.load_delta(snapshot).entities()} entities)")
+                    assert size_bytes <= bound, (size, case.name, size_bytes, bound)
+                else:
+                    kept = f"; no snapshot ({result.undo_note})"
+                ratio = wall / base
+                print(f"  {case.name:<14} run {wall:6.2f}s / load+scan {base:5.2f}s = "
+                      f"{ratio:5.2f} (CPU {cpu_ratio:.2f}) [{phases(runs, run_id)}]{kept}",
+                      flush=True)
+                if size == "188k":
+                    lines.append((ratio / GOALS[case.name], f"ratio={ratio:.2f} "
+                                  f"goal<={GOALS[case.name]:g}  # {case.name} at 188k (CPU "
+                                  f"time {cpu_ratio:.2f}), load {os.getloadavg()[0]:.2f}"))
+    print(f"bench time {time.perf_counter() - started:.0f}s")
+    for _, line in sorted(lines):
+        print(line)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,331 @@
+"""A part's mesh read once into flat numpy arrays (``PartMesh``), and its fingerprint.
+
+Turning Python objects into arrays is the costly step of every readback, so it is kept in C:
+one list comprehension per attribute (the host's per-entity read), then ``np.fromiter`` over
+the values (measured on the 188,356-node part, bench/observe_scale.py: each attribute read
+3-6 ms, each float or int column converted 4-23 ms; ``np.array`` of the tuples costs 3-4x
+more, ``marshal`` bytes viewed as records or Python's own ``hash`` are no faster).
+Connectivity lengths come from the shapes (QUAD 4, TRI 3, BEAM 2: the host fixes them) and
+are read one by one only when the shapes do not account for the values.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import chain, count
+from operator import is_
+from typing import Any
+
+import numpy as np
+
+from sam_plugin.samops import fingerprint as fp
+from sam_plugin.samops.records import NODES_PER_SHAPE
+
+
+@dataclass(frozen=True, eq=False)
+class PartMesh:
+    """A part's mesh as flat arrays, in the host's order.
+
+    Element ``e`` uses the node labels ``connectivity[offsets[e]:offsets[e + 1]]``;
+    ``shape_names`` are sorted and ``shape_codes[e]`` indexes them.
+    """
+
+    node_labels: np.ndarray  # int64 (n,)
+    coordinates: np.ndarray  # float64 (n, 3)
+    element_labels: np.ndarray  # int64 (m,)
+    shape_names: tuple[str, ...]
+    shape_codes: np.ndarray  # uint8 (m,)
+    offsets: np.ndarray  # int64 (m + 1,)
+    connectivity: np.ndarray  # int64 (offsets[-1],)
+
+    @property
+    def node_count(self) -> int:
+        return len(self.node_labels)
+
+    @property
+    def element_count(self) -> int:
+        return len(self.element_labels)
+
+    def node_hashes(self) -> np.ndarray:
+        return fp.node_hashes(self.node_labels, self.coordinates)
+
+    def element_hashes(self) -> np.ndarray:
+        keys = np.array([fp.name_key(s) for s in self.shape_names], dtype=np.uint64)
+        codes = np.take(keys, self.shape_codes) if len(keys) else np.zeros(0, dtype=np.uint64)
+        return fp.element_hashes(self.element_labels, codes, self.offsets, self.connectivity)
+
+    def node_digest(self) -> fp.Fingerprint:
+        return self._node_digest
+
+    def element_digest(self) -> fp.Fingerprint:
+        return self._element_digest
+
+    @cached_property
+    def bounds(self) -> Box | None:
+        """The nodes' bounding box (low, high), or None without nodes."""
+        if not self.node_count:
+            return None
+        return column_box(self.coordinates)
+
+    @cached_property
+    def _node_digest(self) -> fp.Fingerprint:
+        return fp.Fingerprint.of(self.node_hashes(), nodes=self.node_count)
+
+    @cached_property
+    def _element_digest(self) -> fp.Fingerprint:
+        return fp.Fingerprint.of(self.element_hashes(), elements=self.element_count)
+
+    def element(self, index: int) -> tuple[str, tuple[int, ...]]:
+        """(shape, node labels) of the element at ``index``."""
+        start, end = int(self.offsets[index]), int(self.offsets[index + 1])
+        return (self.shape_names[int(self.shape_codes[index])],
+                tuple(self.connectivity[start:end].tolist()))
+
+    def fingerprint(self) -> str:
+        """The geometry fingerprint: node and element records only (``samops.fingerprint``)."""
+        return str(self.node_digest() + self.element_digest())
+
+
+_ARRAYS = ("node_labels", "coordinates", "element_labels", "shape_codes", "offsets",
+           "connectivity")
+
+
+Box = tuple[tuple[float, float, float], tuple[float, float, float]]
+
+
+def column_box(xyz: np.ndarray) -> Box:
+    """(low, high) of an (n, 3) array, column by column (numpy's ``min(axis=0)`` on three
+    columns measured 40x slower than three strided 1-D reductions)."""
+    low = tuple(float(xyz[:, axis].min()) for axis in range(3))
+    high = tuple(float(xyz[:, axis].max()) for axis in range(3))
+    return (low[0], low[1], low[2]), (high[0], high[1], high[2])
+
+
+def run_start(labels: np.ndarray) -> int | None:
+    """The first label when ``labels`` are one ascending run ``a, a+1, ...``, else None."""
+    count = len(labels)
+    if count and int(labels[-1]) - int(labels[0]) + 1 == count and (
+            count == 1 or bool((np.diff(labels) == 1).all())):
+        return int(labels[0])
+    return None
+
+
+def read_mesh(part: Any) -> PartMesh:
+    """The whole mesh of ``part``, read once through the public API.
+
+    Every attribute is read, always; what is converted again is only what is not the very
+    object the last read of this part saw (tuples, ints and the host's shape constants are
+    immutable: the same object is the same value). The offline SAM hands out the same
+    coordinate tuple until a node moves, so a re-read of a part a run touched a little costs
+    the attribute reads and an identity pass; a host that hands out new objects on every
+    access is converted in full, as before.
+    """
+    nodes, elements = tuple(part.nodes), tuple(part.elements)
+    raw = _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
+               [e.label for e in elements], [e.type for e in elements],
+               [e.connectivity for e in elements])
+    before = _memo_of(part)
+    mesh = raw.convert(before)
+    _remember(part, raw, mesh)
+    return mesh
+
+
+def mesh_of(nodes: Sequence[Any], elements: Sequence[Any]) -> PartMesh:
+    """The mesh made of these nodes and elements (e.g. a bounding-box subset)."""
+    return _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
+                [e.label for e in elements], [e.type for e in elements],
+                [e.connectivity for e in elements]).convert(None)
+
+
+class _Raw:
+    """One read's attribute lists, in the host's order."""
+
+    __slots__ = ("node_labels", "points", "element_labels", "types", "rows")
+
+    def __init__(self, node_labels: list[Any], points: list[Any], element_labels: list[Any],
+                 types: list[Any], rows: list[Any]) -> None:
+        self.node_labels, self.points = node_labels, points
+        self.element_labels, self.types, self.rows = element_labels, types, rows
+
+    def convert(self, before: tuple[_Raw, PartMesh] | None) -> PartMesh:
+        if before is None:
+            names, codes = _shape_codes(self.types)
+            offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
+            return PartMesh(node_labels=_frozen(_int_array(self.node_labels)),
+                            coordinates=_frozen(coordinate_array(self.points)),
+                            element_labels=_frozen(_int_array(self.element_labels)),
+                            shape_names=names, shape_codes=codes, offsets=offsets,
+                            connectivity=connectivity)
+        old, mesh = before
+        if _same(self.types, old.types):
+            names, codes = mesh.shape_names, mesh.shape_codes
+        else:
+            names, codes = _shape_codes(self.types)
+        if _same(self.rows, old.rows) and names == mesh.shape_names:
+            offsets, connectivity = mesh.offsets, mesh.connectivity
+        else:
+            offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
+        fresh = PartMesh(
+            node_labels=_column(self.node_labels, old.node_labels, mesh.node_labels,
+                                _int_array),
+            coordinates=_column(self.points, old.points, mesh.coordinates, coordinate_array),
+            element_labels=_column(self.element_labels, old.element_labels,
+                                   mesh.element_labels, _int_array),
+            shape_names=names, shape_codes=codes, offsets=offsets, connectivity=connectivity)
+        if all(getattr(fresh, name) is getattr(mesh, name) for name in _ARRAYS):
+            return mesh  # nothing changed: the same read, its digests already computed
+        return fresh
+
+
+def _same(now: list[Any], before: list[Any]) -> bool:
+    """Equal lists of labels, shapes or connectivity rows (ints and constants: equal is the
+    same value; list equality tries identity first, in C)."""
+    return len(now) == len(before) and now == before
+
+
+def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any) -> np.ndarray:
+    """``convert(now)``, reusing the rows of ``array`` whose objects ``before`` held too.
+    Coordinates go by identity (equal floats can differ in their bits: 0.0 and -0.0)."""
+    if now and before and type(now[0]) is not type(before[0]):
+        return _frozen(convert(now))
+    exact = now == before if array.dtype.kind == "i" else all(map(is_, now, before))
+    if len(now) == len(before) and exact:
+        return array
+    common = min(len(now), len(before))
+    # one pass (measured faster than comparing ids in numpy or itertools.compress)
+    changed = [i for i, a, b in zip(count(), now, before) if a is not b]
+    if len(changed) > common // 4:
+        return _frozen(convert(now))
+    out = np.empty((len(now), *array.shape[1:]), dtype=array.dtype)
+    out[:common] = array[:common]
+    if changed:
+        out[changed] = convert([now[i] for i in changed])
+    if len(now) > common:
+        out[common:] = convert(now[common:])
+    return _frozen(out)
+
+
+def _frozen(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False  # shared by later reads of the same part
+    return array
+
+
+# -- the last read of each part ------------------------------------------------------------
+
+_MEMO: weakref.WeakKeyDictionary[Any, tuple[_Raw, PartMesh]] = weakref.WeakKeyDictionary()
+_MEMO_LOCK = threading.Lock()
+
+
+def _memo_of(part: Any) -> tuple[_Raw, PartMesh] | None:
+    with _MEMO_LOCK:
+        try:
+            return _MEMO.get(part)
+        except TypeError:  # a host part that cannot be weakly referenced: no memo
+            return None
+
+
+def _remember(part: Any, raw: _Raw, mesh: PartMesh) -> None:
+    with _MEMO_LOCK:
+        try:
+            _MEMO[part] = (raw, mesh)
+        except TypeError:
+            return
+
+
+def forget_reads() -> None:
+    """Drop what the last reads kept (a cold read next time; benches measure with it)."""
+    with _MEMO_LOCK:
+        _MEMO.clear()
+
+
+def node_box(part: Any) -> Box | None:
+    """The bounding box of ``part``'s nodes (None without nodes), reading only coordinates:
+    when every coordinate is the very object the last ``read_mesh`` of this part saw, that
+    read's box is the answer (no conversion), else the coordinates are converted once."""
+    points = [n.coordinates for n in part.nodes]
+    if not points:
+        return None
+    before = _memo_of(part)
+    if before is not None and len(before[0].points) == len(points) and all(
+            map(is_, points, before[0].points)):
+        return before[1].bounds
+    return column_box(coordinate_array(points))
+
+
+def read_nodes(nodes: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """Labels (int64) and coordinates (float64, n x 3) of ``nodes``."""
+    return _int_array([n.label for n in nodes]), coordinate_array(
+        [n.coordinates for n in nodes])
+
+
+def _int_array(values: list[int]) -> np.ndarray:
+    return np.fromiter(values, dtype=np.int64, count=len(values))
+
+
+def coordinate_array(points: list[Any]) -> np.ndarray:
+    """Coordinates (n x 3, float64), in one C-level sweep."""
+    count = len(points)
+    values = chain.from_iterable(points)
+    flat = np.fromiter(values, dtype=np.float64, count=3 * count)
+    if next(values, None) is not None:
+        raise ValueError("node coordinates: expected 3 values per node")
+    return flat.reshape(count, 3)
+
+
+def _connectivity_arrays(rows: list[Any], names: tuple[str, ...],
+                         codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``offsets`` and the flat node labels of every element's connectivity."""
+    count = len(rows)
+    if not count:
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    lengths = _lengths_by_shape(names, codes)
+    if lengths is not None:
+        flat = _flat(rows, int(lengths.sum()))
+        if flat is not None:
+            return _offsets(lengths), flat
+    lengths = np.fromiter(map(len, rows), dtype=np.int64, count=count)
+    offsets = _offsets(lengths)
+    return offsets, np.fromiter(chain.from_iterable(rows), dtype=np.int64,
+                                count=int(offsets[-1]))
+
+
+def _lengths_by_shape(names: tuple[str, ...], codes: np.ndarray) -> np.ndarray | None:
+    if not all(name in NODES_PER_SHAPE for name in names):
+        return None
+    widths = np.array([NODES_PER_SHAPE[name] for name in names], dtype=np.int64)
+    return np.take(widths, codes)
+
+
+def _flat(rows: list[Any], expected: int) -> np.ndarray | None:
+    """The chained rows when they hold exactly ``expected`` labels, else None."""
+    values = chain.from_iterable(rows)
+    try:
+        flat = np.fromiter(values, dtype=np.int64, count=expected)
+    except ValueError:  # fewer values than the shapes account for
+        return None
+    return None if next(values, None) is not None else flat
+
+
+def _offsets(lengths: np.ndarray) -> np.ndarray:
+    offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    return offsets
+
+
+def _shape_codes(types: list[Any]) -> tuple[tuple[str, ...], np.ndarray]:
+    """Sorted shape names and each element's index into them, without hashing the host's
+    constants per element (by identity: the host hands out one object per shape)."""
+    if not types:
+        return (), np.zeros(0, dtype=np.uint8)
+    if types.count(types[0]) == len(types):  # compares by identity first: one C pass
+        return (str(types[0]),), np.zeros(len(types), dtype=np.uint8)
+    ids = np.fromiter(map(id, types), dtype=np.uint64, count=len(types))
+    distinct, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    name_of = [str(types[i]) for i in first.tolist()]
+    names = tuple(sorted(set(name_of)))
+    code_of_distinct = np.array([names.index(name) for name in name_of], dtype=np.uint8)
+    return names, code_of_distinct[inverse.reshape(-1)]

@@ -1,0 +1,127 @@
+"""Typed events (docs/architecture.md §8): one type per event, and ``events.jsonl`` in the
+very bytes the name-plus-dict events wrote.
+
+``tests/fixtures/events/recorded_runs.jsonl`` holds nine runs' ``events.jsonl`` lines as the
+untyped code wrote them (the runs of the test suite, picked to cover every persisted event
+and every set of fields it had), so the typed events are measured against what was really
+written, not against themselves.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import get_args
+
+import pytest
+from controller_fakes import (
+    TARGET,
+    ScriptedProvider,
+    calls,
+    design,
+    fake_spec,
+)
+
+from sam_plugin.runtime import event_types
+from sam_plugin.runtime.event_types import (
+    BY_NAME,
+    EVENT_TYPES,
+    DesignConfirmed,
+    DesignDelta,
+    RepairRequested,
+    RunEvent,
+    event_from,
+)
+from sam_plugin.runtime.events import ControllerEvent, EventBus, read_events
+
+RECORDED = Path(__file__).parent.parent / "fixtures" / "events" / "recorded_runs.jsonl"
+# the events typed after the recording was made (their emitters landed since, or are still
+# on their branches)
+NOT_RECORDED = {"server_detected", "constraint_dropped", "approval_requested"}
+
+
+def _lines() -> list[str]:
+    return RECORDED.read_text(encoding="utf-8").splitlines()
+
+
+def _retyped(line: str) -> str:
+    """The line written again from its typed event."""
+    record = json.loads(line)
+    run_id, name, timestamp = record.pop("run_id"), record.pop("event"), record.pop("timestamp")
+    typed = event_from(name, record)
+    return ControllerEvent(run_id=run_id, event=typed.name, timestamp=timestamp,
+                           data=typed.data()).to_line()
+
+
+def test_recorded_runs_are_written_in_the_same_bytes_from_their_typed_events():
+    lines = _lines()
+    assert len({json.loads(line)["run_id"] for line in lines}) == 9
+    for line in lines:
+        assert _retyped(line) == line
+
+
+def test_the_recording_covers_every_persisted_event():
+    recorded = {json.loads(line)["event"] for line in _lines()}
+    assert recorded == event_types.PERSISTED_EVENTS - NOT_RECORDED
+
+
+def test_a_changed_field_order_or_value_would_be_seen():
+    # the comparison is of bytes: the same fields in another order are another line
+    line = next(line for line in _lines() if '"event": "plan_shown"' in line)
+    record = json.loads(line)
+    reordered = json.dumps(dict(reversed(list(record.items()))), ensure_ascii=False)
+    assert _retyped(reordered) != reordered
+
+
+def test_one_type_per_event_and_the_union_holds_them_all():
+    assert set(get_args(RunEvent)) == set(EVENT_TYPES)
+    assert len(BY_NAME) == len(EVENT_TYPES)
+    assert event_types.PERSISTED_EVENTS.isdisjoint(event_types.LISTENER_EVENTS)
+    assert event_types.PERSISTED_EVENTS | event_types.LISTENER_EVENTS == set(BY_NAME)
+
+
+def test_fields_written_only_sometimes_are_left_out_at_their_default():
+    assert DesignConfirmed(tools=["build_part"]).data() == {"tools": ["build_part"]}
+    assert DesignConfirmed(tools=[], given=True).data() == {"tools": [], "given": True}
+    assert DesignDelta(text="x").data() == {"text": "x"}
+    repair = RepairRequested(repair=1, of=2, layer="compile", tool="t", headline="h",
+                             diagnostic="d")
+    assert list(repair.data()) == ["repair", "of", "layer", "tool", "headline", "diagnostic"]
+
+
+def test_a_name_and_fields_that_do_not_fit_are_refused_by_name():
+    with pytest.raises(ValueError, match="event: unknown event 'done'; known events: "):
+        event_from("done", {})
+    with pytest.raises(ValueError, match=r"event plan_approved: unknown field\(s\) who; "
+                                         r"missing field\(s\) by; its fields: by"):
+        event_from("plan_approved", {"who": "me"})
+
+
+def test_a_typed_event_and_its_name_and_dict_write_the_same_line(tmp_path):
+    typed, named = EventBus(), EventBus()
+    typed.log_path, named.log_path = tmp_path / "typed.jsonl", tmp_path / "named.jsonl"
+    seen: list[RunEvent] = []
+    typed.subscribe(lambda record: seen.append(record.typed))
+    typed.emit("r", RepairRequested(repair=1, of=1, layer="design", tool="", headline="h",
+                                    problems=["h", "i"]))
+    named.emit("r", "repair_requested", {"repair": 1, "of": 1, "layer": "design", "tool": "",
+                                         "headline": "h", "problems": ["h", "i"]})
+    [line_typed], [line_named] = (read_events(path) for path in (typed.log_path,
+                                                                   named.log_path))
+    line_typed.pop("timestamp"), line_named.pop("timestamp")
+    assert json.dumps(line_typed) == json.dumps(line_named)
+    assert seen == [RepairRequested(repair=1, of=1, layer="design", tool="", headline="h",
+                                    problems=["h", "i"])]
+
+
+def test_a_run_today_writes_lines_its_typed_events_write_again(controller):
+    provider = ScriptedProvider(design(fake_spec("build", "audit", summary="One plate.")),
+                                calls(("build_part", {"quads": 2}), ("audit_part", {})))
+    built = controller(provider)
+    asyncio.run(built.controller.submit("a plate", "part", TARGET))
+    asyncio.run(built.controller.confirm("part", TARGET))
+    result = built.controller.result
+    assert result is not None and result.status == "verified"
+    lines = (built.runs / result.run_id / "events.jsonl").read_text(encoding="utf-8")
+    assert lines.splitlines() and all(_retyped(line) == line for line in lines.splitlines())
