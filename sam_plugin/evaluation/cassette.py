@@ -25,7 +25,7 @@ Kind = Literal["pipeline", "baseline"]
 META_NAME = "meta.json"
 
 
-FINGERPRINT_VERSION = "shown-v1"
+FINGERPRINT_VERSION = "shown-v2"
 # Request keys that are not what the model is shown: the conversation (its system messages
 # count, see shown_fingerprint) and the transport.
 _NOT_SHOWN = frozenset({"messages", "stream"})
@@ -103,15 +103,19 @@ def load_meta(directory: Path) -> CassetteMeta:
 
 
 def shown_part(request: dict[str, Any]) -> dict[str, Any]:
-    """What a request shows the model beyond the task's own data: the system prompts, the
-    tool schemas and every parameter the profile sets (``tools``, ``tool_choice``,
-    ``response_format``, ``max_tokens``, ``temperature``, the model name, ...). The user and
-    assistant turns (observation, request, spec, repair diagnostics) are the task's own data:
-    a change there with the same prompts is a mismatch."""
+    """What a request shows the model beyond what the run itself answered: the system
+    prompts, the first user turn (the mode, target, observation and request, as the code
+    renders them from the task's workspace), the tool schemas and every parameter the profile
+    sets (``tools``, ``tool_choice``, ``response_format``, ``max_tokens``, ``temperature``,
+    the model name, ...). A change there is the code showing the model something else: the
+    recording is stale, re-recorded with ``--only-stale``. The later turns (the model's
+    answers, the spec, repair diagnostics) follow from the recorded answers: a change there
+    with the same prompts is a mismatch."""
     messages = request.get("messages")
-    system = [m.get("content") for m in messages if isinstance(m, dict)
-              and m.get("role") == "system"] if isinstance(messages, list) else []
-    return {"system": system,
+    turns = [m for m in messages if isinstance(m, dict)] if isinstance(messages, list) else []
+    system = [m.get("content") for m in turns if m.get("role") == "system"]
+    first_user = next((m.get("content") for m in turns if m.get("role") == "user"), None)
+    return {"system": system, "first_user": first_user,
             **{key: value for key, value in request.items() if key not in _NOT_SHOWN}}
 
 

@@ -229,6 +229,32 @@ def test_a_changed_system_prompt_is_stale_not_a_mismatch(tmp_path, suite, fake_p
     assert "| stale cassettes (other prompts) | 1 |" in md and "- a_build (pipeline)" in md
 
 
+def test_an_observation_rendered_otherwise_is_stale_a_tampered_one_a_mismatch(
+        tmp_path, suite, fake_provider, capsys):
+    """The first user turn (mode, target, observation, request) is what the code renders from
+    the task's workspace: a recording from before a change to how the part is rendered (here
+    an older fingerprint format, its fingerprint from before v2) is stale, re-recorded with
+    --only-stale; a request edited under its own fingerprint is still a mismatch."""
+    script_answers(fake_provider, baseline=False)
+    cassettes = _record(tmp_path, suite, fake_provider, capsys)
+    older = Cassette.load(cassettes, "a_build", "pipeline")
+    tampered = Cassette.load(cassettes, "b_wrong_count", "pipeline")
+    assert older is not None and tampered is not None
+    older.exchanges[0].request["messages"][1]["content"] += " (older rendering)"
+    older.exchanges[0].fingerprint = "shown-v1:0123456789abcdef"
+    older.save(cassettes)
+    tampered.exchanges[0].request["messages"][1]["content"] += " (edited)"
+    tampered.save(cassettes)
+    code, report, _ = run_eval([str(suite), "--replay", str(cassettes), "--out",
+                                str(tmp_path / "replay"), "--fail-on-mismatch"], capsys)
+    tasks = {t["name"]: t for t in report["tasks"]}
+    assert tasks["a_build"]["outcome"] == "stale"
+    assert "request #1 shows the model other prompts than the recording ($.first_user" in \
+        tasks["a_build"]["message"]
+    assert tasks["b_wrong_count"]["outcome"] == "mismatch"
+    assert code == 1
+
+
 def test_a_changed_tool_parameter_is_stale_and_a_changed_user_turn_a_mismatch(
         tmp_path, suite, fake_provider, capsys):
     script_answers(fake_provider, baseline=False)

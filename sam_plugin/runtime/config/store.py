@@ -31,8 +31,8 @@ SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "conn
                 "idle_read_timeout", "idle_timeout", "total_timeout", "length_unit",
                 "max_revisions",
                 "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
-                "strict_tools", "constrained_calls", "design_max_tokens", "call_max_tokens",
-                "mcp_server", "mcp_token_sha256")
+                "strict_tools", "mcp_server", "mcp_token_sha256",
+                "constrained_calls", "design_max_tokens", "call_max_tokens")
 # the MCP server the dock may start (docs/mcp.md): {"enabled": bool, "port": int}, off by
 # default; its bearer token is kept only as a SHA-256, where the API key is kept
 MCP_TOKEN_USER = "mcp_token_sha256"

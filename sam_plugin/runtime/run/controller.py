@@ -88,8 +88,8 @@ class RunController:
         policy: RunPolicy | None = None,
         provider_name: str = "",
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
-        server_probe: Probe | None = None,
         regions: RegionIndexCache | None = None,
+        server_probe: Probe | None = None,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile

@@ -117,13 +117,6 @@ class SaveOutcome(BaseModel):
     message: str | None = None
 
 
-class ServerField(BaseModel):
-    """``result.json``'s ``server``: what the probe found at the provider's URL."""
-
-    kind: str
-    version: str = ""
-
-
 class KeptSnapshot(BaseModel):
     """How the undo snapshot of a verified run was kept: its bytes, each archive member's
     bytes, and the HMAC that binds them (with the run, its target and its before-counts) under
@@ -132,6 +125,13 @@ class KeptSnapshot(BaseModel):
     bytes: int
     members: dict[str, int]
     seal: str
+
+
+class ServerField(BaseModel):
+    """``result.json``'s ``server``: what the probe found at the provider's URL."""
+
+    kind: str
+    version: str = ""
 
 
 class RunResult(BaseModel):
