@@ -21,13 +21,24 @@ from the prediction.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.compilers.predicted_part import DEFINITIONS, NEW_ENTITIES, PredictedPart
+from sam_plugin.runtime.verify.entity_matching import (
+    Element,
+    Vec3,
+    elements_of,
+    grouped,
+    mapped,
+    nodes_of,
+    pair_by_geometry,
+    pair_elements,
+    prior_labels,
+)
 from sam_plugin.samops.fingerprint import Fingerprint, total
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.mesh_read import PartMesh
@@ -40,8 +51,6 @@ ULPS = 4  # the tolerance is never below this many ulps of the planned coordinat
 SHOWN = 5  # differences named per check
 REST = "the rest of the part is unchanged (fingerprint)"
 
-Vec3 = tuple[float, float, float]
-Element = tuple[str, tuple[int, ...]]
 
 
 def compare_with_plan(predicted: PredictedPart | None, live_part: Any, after: Readback,
@@ -216,9 +225,9 @@ class Comparison:
 
     def _nodes(self) -> Check:
         scope = self.predicted.scope
-        planned = _nodes_of(self.predicted.image)
-        found = _nodes_of(self.inside)
-        prior = _prior(scope.prior_nodes, planned, found)
+        planned = nodes_of(self.predicted.image)
+        found = nodes_of(self.inside)
+        prior = prior_labels(scope.prior_nodes, planned, found)
         problems: list[str] = []
         kept = {k for k in planned if k in prior}
         live_kept = {k for k in found if k in prior}
@@ -235,7 +244,7 @@ class Comparison:
         elif len(new) != len(live_new):
             problems.append(f"{len(live_new)} new nodes, the plan creates {len(new)}")
         elif new:
-            pairs = _pair_by_geometry(new, planned, live_new, found, self.tol)
+            pairs = pair_by_geometry(new, planned, live_new, found, self.tol)
             problems += self._moved([(a, planned[a], b, found[b]) for a, b in pairs])
             self.node_map.update(pairs)
         shown = len(found) if NEW_ENTITIES not in self.predicted.unpredicted else len(both)
@@ -264,9 +273,9 @@ class Comparison:
 
     def _elements(self) -> Check:
         scope = self.predicted.scope
-        planned = _elements_of(self.predicted.image)
-        found = _elements_of(self.inside)
-        prior = _prior(scope.prior_elements, planned, found)
+        planned = elements_of(self.predicted.image)
+        found = elements_of(self.inside)
+        prior = prior_labels(scope.prior_elements, planned, found)
         mapping = self.node_map
         problems: list[str] = []
         kept = {k for k in planned if k in prior}
@@ -276,7 +285,7 @@ class Comparison:
         problems += [f"element {k} still present (the plan deletes it)"
                      for k in sorted(live_kept - kept)]
         for k in sorted(kept & live_kept):
-            want = _mapped(planned[k], mapping)
+            want = mapped(planned[k], mapping)
             if found[k] != want:
                 problems.append(f"element {k} is {_elem(found[k])}, the plan says {_elem(want)}")
         self.element_map = {k: k for k in kept & live_kept}
@@ -284,13 +293,13 @@ class Comparison:
         if NEW_ENTITIES in self.predicted.unpredicted:
             self.element_map.update((k, k) for k in live_new)
         else:
-            planned_new = {k: _mapped(e, mapping) for k, e in planned.items() if k not in prior}
+            planned_new = {k: mapped(e, mapping) for k, e in planned.items() if k not in prior}
             wanted, have = Counter(planned_new.values()), Counter(live_new.values())
             problems += [f"new element {_elem(key)} missing (the plan creates it)"
                          for key in sorted(wanted - have)]
             problems += [f"new element {_elem(key)} is not in the plan"
                          for key in sorted(have - wanted)]
-            self.element_map.update(_pair_elements(planned_new, live_new))
+            self.element_map.update(pair_elements(planned_new, live_new))
         shown = len(found)
         return _check("elements match the plan (exact)",
                       f"{len(planned)} elements with the planned shapes and nodes",
@@ -309,8 +318,8 @@ class Comparison:
                 ("nodes", image.set_nodes, inside.set_nodes, self.node_map, scope.prior_nodes),
                 ("elements", image.set_elements, inside.set_elements, self.element_map,
                  scope.prior_elements)):
-            want = _grouped(planned, mapping)
-            have = _grouped(found, None, prior if skip_new else None)
+            want = grouped(planned, mapping)
+            have = grouped(found, None, prior if skip_new else None)
             for name in sorted(set(want) | set(have)):
                 if want.get(name, set()) != have.get(name, set()):
                     problems.append(f"set {name}: {kind} "
@@ -336,12 +345,12 @@ class Comparison:
         skip_new = NEW_ENTITIES in self.predicted.unpredicted
         prior = self.predicted.scope.prior_elements
         planned_by = planned.by_label()
-        existed_planned = _prior(prior, planned_by)
+        existed_planned = prior_labels(prior, planned_by)
         want = {k if k in existed_planned else self.element_map.get(k, -k): v
                 for k, v in planned_by.items()}
         have = found.by_label()
         if skip_new:  # the new elements' records are the compilers' counts, not compared here
-            existed = _prior(prior, have)
+            existed = prior_labels(prior, have)
             have = {k: v for k, v in have.items() if k in existed}
         problems = []
         for label in sorted(set(want) | set(have), key=abs):
@@ -365,78 +374,6 @@ class Comparison:
 
 
 # -- helpers ------------------------------------------------------------------------------
-
-
-def _prior(labels: np.ndarray, *groups: Mapping[int, Any]) -> set[int]:
-    """Which of the labels in ``groups`` existed before the run."""
-    keys = np.fromiter({k for g in groups for k in g}, dtype=np.int64)
-    if not len(keys):
-        return set()
-    known: list[int] = keys[among(keys, labels)].tolist()
-    return set(known)
-
-
-def _nodes_of(contents: PartContents) -> dict[int, Vec3]:
-    mesh = contents.mesh
-    return dict(zip(mesh.node_labels.tolist(), map(tuple, mesh.coordinates.tolist()),
-                    strict=True))
-
-
-def _elements_of(contents: PartContents) -> dict[int, Element]:
-    mesh = contents.mesh
-    names = mesh.shape_names
-    flat = mesh.connectivity.tolist()
-    offsets = mesh.offsets.tolist()
-    return {label: (names[code], tuple(flat[offsets[i]:offsets[i + 1]]))
-            for i, (label, code) in enumerate(zip(mesh.element_labels.tolist(),
-                                                  mesh.shape_codes.tolist(), strict=True))}
-
-
-def _mapped(element: Element, mapping: Mapping[int, int]) -> Element:
-    shape, nodes = element
-    return (shape, tuple(mapping.get(n, n) for n in nodes))
-
-
-def _pair_by_geometry(new: list[int], planned: dict[int, Vec3], live_new: list[int],
-                      live: dict[int, Vec3], tol: float) -> list[tuple[int, int]]:
-    """New nodes paired: by label when the host numbered them as the shadow did, else in
-    coordinate order on the tolerance's grid (a wrong pairing shows up as a coordinate
-    difference, never as a pass)."""
-    if new == live_new:
-        return list(zip(new, live_new, strict=True))
-
-    def order(labels: list[int], points: dict[int, Vec3]) -> list[int]:
-        return sorted(labels, key=lambda k: tuple(round(v / tol) for v in points[k]))
-    return list(zip(order(new, planned), order(live_new, live), strict=True))
-
-
-def _pair_elements(planned: Mapping[int, Element],
-                   live: Mapping[int, Element]) -> dict[int, int]:
-    """Planned new element label -> the live one with the same shape and nodes."""
-    by_key: dict[Element, list[int]] = {}
-    for label, key in sorted(live.items()):
-        by_key.setdefault(key, []).append(label)
-    out = {}
-    for label, key in sorted(planned.items()):
-        found = by_key.get(key)
-        if found:
-            out[label] = found.pop(0)
-    return out
-
-
-def _grouped(records: Keyed, mapping: Mapping[int, int] | None,
-             only: np.ndarray | None = None) -> dict[str, set[int]]:
-    """set name -> member labels (mapped to the live labels; -label when unmatched)."""
-    out: dict[str, set[int]] = {}
-    labels = records.labels
-    keep = among(labels, only) if only is not None and len(labels) else None
-    for i, (slot, label) in enumerate(zip(records.owner.tolist(), labels.tolist(),
-                                          strict=True)):
-        if keep is not None and not keep[i]:
-            continue
-        value = label if mapping is None else mapping.get(label, -label)
-        out.setdefault(str(records.keys[slot]), set()).add(value)
-    return out
 
 
 def _differing_entities(base: PartContents, live: PartContents, scope: Any,
