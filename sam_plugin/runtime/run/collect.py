@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 from sam_plugin.errors import CollectionViolation, ProviderError, ReturnToReview, RoundRejected
 from sam_plugin.runtime.event_types import (
     CollectionProgress,
+    ConstraintDropped,
     RepairRequested,
     ToolCallCollected,
     ToolCallReconstructed,
@@ -216,8 +217,8 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
 def _drop_constraint(ctx: StepContext, run: RunState, shape: RoundShape, round_number: int,
                      reason: str) -> None:
     run.dropped.add(shape.tool)
-    ctx.emit("constraint_dropped", {"round": round_number, "tool": shape.tool,
-                                    "constraint": shape.constraint, "reason": reason})
+    ctx.emit(ConstraintDropped(round=round_number, tool=shape.tool,
+                               constraint=shape.constraint, reason=reason))
 
 
 def _entities(run: RunState) -> int:

@@ -39,9 +39,8 @@ from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.ports import ChatModel, Host
-from sam_plugin.runtime.provider.probe import Detection, Probe, detect
-from sam_plugin.runtime.provider.probe import apply as apply_detection
-from sam_plugin.runtime.run import collect, design, endings, execute, revision, start
+from sam_plugin.runtime.provider.probe import Probe
+from sam_plugin.runtime.run import collect, design, endings, execute, revision, server, start
 from sam_plugin.runtime.run import compile as compiling
 from sam_plugin.runtime.run.collect import GivenCall
 from sam_plugin.runtime.run.context import Composer, Explorer, PhaseTracker, StepContext
@@ -187,13 +186,11 @@ class RunController:
         """Observing → (Exploring) → Designing → Review, or Failed (result written)."""
         start.refuse_if_busy(self.phase)
         start.check_provider(self.settings)
-        detection = await self._detect_server()
+        self.settings, detection = await server.detect_server(self.settings, self._server_probe)
         run, ctx = self._start(request, mode, target, source, None)
         run.detection = detection
         with self._outcome():
-            ctx.emit("server_detected", {
-                **detection.result_fields(), "profile_from": detection.profile_from,
-                "note": detection.server.note, "text": detection.words()})
+            server.report_server(ctx, detection)
             design.observe_target(ctx, run)
             if explore:
                 await design.explore_target(ctx, run)
@@ -335,14 +332,9 @@ class RunController:
                 f"cancel: the run is {self.phase}; a submitted script cannot be called back")
 
     def invalidate(self, reason: str) -> None:
-        """The GUI's mode or target changed: a run in Review fails; a later one fails before
-        execution."""
-        if self._run is None or self._ctx is None:
-            return
-        if self.phase in (Phase.REVIEW, Phase.PLAN):
-            endings.failed(self._ctx, self._run, "observation", f"{DRIFT_MESSAGE} ({reason})")
-        elif self.phase in (Phase.COLLECTING, Phase.COMPILING):
-            self._run.invalidated = reason
+        """The GUI's mode or target changed (``endings.invalidated``)."""
+        if self._run is not None and self._ctx is not None:
+            endings.invalidated(self._ctx, self._run, self.phase, reason)
 
     # -- undo -------------------------------------------------------------------------------
 
@@ -389,13 +381,6 @@ class RunController:
                           explorer=self._explorer, regions=self._regions)
         self._run, self._ctx = run, ctx
         return run, ctx
-
-    async def _detect_server(self) -> Detection:
-        """The server at the provider's URL (probed once per URL, runtime/provider/probe.py)
-        and the profile it implies unless one was set; the run's requests follow it."""
-        detection = await detect(self.settings, self._server_probe)
-        self.settings = apply_detection(self.settings, detection)
-        return detection
 
     def _current(self, phase: Phase, refusal: str) -> tuple[RunState, StepContext]:
         """The run waiting in ``phase`` (else ``ControllerStateError(refusal)``); a cancel

@@ -24,6 +24,7 @@ from sam_plugin.runtime.event_types import (
     RunFailed,
 )
 from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.drift import DRIFT_MESSAGE
 from sam_plugin.runtime.run.phases import TERMINAL, Phase
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.run_store import (
@@ -185,3 +186,12 @@ def outcome(ctx: StepContext, run: RunState, *, rejects: bool,
             raise
     except Exception as error:  # a bug or an unexpected host or file error
         internal_error(ctx, run, error, restore)
+
+
+def invalidated(ctx: StepContext, run: RunState, phase: Phase, reason: str) -> None:
+    """The GUI's mode or target changed: a run in Review or Plan fails now; one collecting or
+    compiling fails before execution (``run.invalidated``)."""
+    if phase in (Phase.REVIEW, Phase.PLAN):
+        failed(ctx, run, "observation", f"{DRIFT_MESSAGE} ({reason})")
+    elif phase in (Phase.COLLECTING, Phase.COMPILING):
+        run.invalidated = reason
