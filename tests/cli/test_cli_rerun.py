@@ -4,6 +4,7 @@ on stdout, exit 0 only when every part verified, undo per part."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -170,3 +171,33 @@ def test_usage_errors_name_the_argument(tmp_path, capsys, provider_env):
         run = run_cli(["rerun", *argv, "--workspace", str(workspace), "--runs-dir",
                        str(tmp_path / "runs")], capsys)
         assert run.code == 2 and words in run.err, (argv, run.err)
+
+
+def test_a_source_run_rewritten_to_delete_every_element_is_refused_under_yes(
+        tmp_path, capsys, provider_env):
+    """On main the rewritten spec.json and normalized_calls.json (both "delete all elements",
+    agreeing with each other) ran on Plate-2 under --yes: nothing sealed them."""
+    workspace = _plates(tmp_path / "w.sam.json", {"Plate": 2, "Plate-2": 2})
+    provider_env.enqueue_reply(specs.answer(specs.step("translate", specs.ALL, vector=[0, 0, 1]),
+                                            summary="Translate the plate by 1 in z."))
+    provider_env.enqueue_reply(tool_calls=[("transform_part", json.dumps({"operations": [
+        {"op": "translate", "vector": [0, 0, 1], "selection": {"by": "all"}}]}))])
+    run = run_cli(base_args(workspace, tmp_path / "runs") + [
+        "--request", "translate the plate by 1 in z", "--yes", "--json"], capsys)
+    assert run.code == 0, run.out + run.err
+    source = run.result["run_id"]
+    folder = tmp_path / "runs" / source
+    (folder / "spec.json").write_text(specs.answer(
+        specs.step("delete_elements", specs.ALL), summary="Delete every element."))
+    (folder / "normalized_calls.json").write_text(json.dumps(
+        [{"tool": "edit_part", "arguments": {"delete_elements": {"by": "all"}}}]))
+    out = tmp_path / "out.sam.json"
+    rerun = _rerun(tmp_path, source, workspace, "Plate-2", extra=["--yes", "--save", str(out)],
+                   capsys=capsys)
+    assert rerun.code == 2, rerun.out + rerun.err
+    assert rerun.err.splitlines() == [
+        f"sam-agent: error: run {source}: spec.json was changed after its plan (SHA-256 "
+        f"{hashlib.sha256((folder / 'spec.json').read_bytes()).hexdigest()[:12]}, sealed "
+        f"{json.loads((folder / 'source_seal.json').read_text())['files']['spec.json'][:12]}"
+        "); it is not rerun"]
+    assert not out.exists() and len([r for r in (tmp_path / "runs").iterdir() if r.is_dir()]) == 1

@@ -172,8 +172,6 @@ def test_an_approval_that_raises_declines_the_plan_before_it_propagates(fresh_sa
 def test_a_source_that_kept_its_spec_as_data_binds_each_rerun_to_it(fresh_sam, tmp_path):
     plates(fresh_sam, {"Plate": 2, "Plate-2": 2})
     runs = tmp_path / "runs"
-    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
-                                                    ("assign_property", ASSIGN_ALL)])
     spec = {"summary": "Steel shell Skin on every element.", "steps": [
         {"capability": "define", "action": "define_material",
          "values": {"name": "Steel", "E": 210000, "nu": 0.3}, "text": "Define Steel."},
@@ -182,7 +180,9 @@ def test_a_source_that_kept_its_spec_as_data_binds_each_rerun_to_it(fresh_sam, t
          "text": "Define the shell section Skin."},
         {"capability": "assign", "action": "assign_section", "scope": {"by": "all"},
          "values": {"section": "Skin"}, "text": "Assign Skin to all elements."}]}
-    (runs / source / "spec.json").write_text(json.dumps(spec))
+    source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
+                                                    ("assign_property", ASSIGN_ALL)],
+                        spec=json.dumps(spec))
     summary = rerun(fresh_sam, runs, source, ["Plate-2"], approve_all()).summary
     assert summary.all_verified
     directory = runs / summary.targets[0].run_id
@@ -202,7 +202,7 @@ def test_a_run_that_cannot_be_rerun_says_why(fresh_sam, tmp_path):
     source = source_run(fresh_sam, runs, "Plate", [("define_property", DEFINE),
                                                     ("assign_property", ASSIGN_ALL)])
     (runs / source / "normalized_calls.json").unlink()
-    with pytest.raises(RerunRefused, match="kept no normalized_calls.json"):
+    with pytest.raises(RerunRefused, match="normalized_calls.json is missing"):
         load_source(runs, source)
     result = json.loads((runs / source / "result.json").read_text())
     (runs / source / "result.json").write_text(json.dumps({**result, "status": "failed"}))

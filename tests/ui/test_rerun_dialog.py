@@ -173,6 +173,22 @@ def test_apply_waits_while_the_dock_has_a_run_in_review(qtbot, replay, panel_doc
     qtbot.waitUntil(lambda: str(dock.controller.phase) == "cancelled", timeout=TIMEOUT_MS)
 
 
+def test_apply_refuses_a_source_run_whose_calls_were_rewritten(qtbot, replay, panel_dock):
+    """The dock's Apply to other parts reads the same sealed source as ``sam-agent rerun``: a
+    rewritten normalized_calls.json opens no dialog, and the note says which file."""
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    calls = Path(dock.runs_dir) / source / "normalized_calls.json"
+    calls.write_text(calls.read_text().replace("Shell-2mm", "Shell-9mm"))
+    assert dock.apply_to_parts(source) is None
+    assert dock.findChild(RerunDialog, "rerunDialog") is None
+    note = dock.history_panel.note.text()
+    assert note.startswith(f"run {source}: normalized_calls.json was changed after its plan")
+    assert note.endswith("; it is not rerun") and "\n" not in note
+
+
 def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
     """A source that picked Panel's elements by label: on each copy the plan warns (labels
     came from Panel), so Approve all does not let it through unseen."""

@@ -3,7 +3,8 @@
 What it holds is all a rerun needs and nothing a model writes anew: the request, the mode, the
 part it changed, the confirmed spec (``spec.json``; a run written before the spec IR is
 refused) and the calls as they were compiled (``normalized_calls.json``).
-Only a verified run qualifies (or one verified and since undone: its calls are the same).
+Only a verified run qualifies (or one verified and since undone: its calls are the same), and
+only while its spec, calls and script hold the seal its plan gave them (``source_seal``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.errors import RerunRefused, SpecRejected
 from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult
+from sam_plugin.runtime.store.source_seal import unsealed_source
 
 RERUNNABLE = ("verified", "undone")
 
@@ -51,6 +53,9 @@ def load_source(runs_dir: Path, run_id: str) -> RerunSource:
     if result.status not in RERUNNABLE:
         raise RerunRefused(f"run {run_id} is {result.status}: only a verified run (or one "
                            "verified and since undone) can be rerun")
+    unsealed = unsealed_source(run)
+    if unsealed is not None:
+        raise RerunRefused(f"run {run_id}: {unsealed}")
     return RerunSource(run_id=run_id, mode=result.module, target=result.target,
                        request=_text(run, "request.txt"), spec=_spec(run, result.module),
                        calls=_calls(run))

@@ -24,6 +24,7 @@ from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.plan_builder import build_plan
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection
 from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.store.source_seal import seal_sources
 
 log = logging.getLogger(__name__)
 
@@ -131,6 +132,7 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
     if warnings:
         plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))
+    seal_sources(run.dir)  # what a rerun may start from (docs/architecture.md §7)
     run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
     run.plan = plan
     ctx.phases.set(Phase.PLAN, f"Plan: {plan.summary()}, waiting for you to execute")

@@ -6,6 +6,7 @@ A run id sorts by time as text (``20261129T193000Z-ab12cd``); its directory
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import os
@@ -182,7 +183,8 @@ class RunDir:
         self.path = Path(runs_dir) / run_id
         self.scrubber = scrubber or Scrubber("")
         self._lock: FileLock | None = None
-        self._written: set[str] = set()
+        self._written: dict[str, str] = {}  # name -> SHA-256 of the bytes this object wrote
+        self._exact: dict[str, bytes] = {}  # the files written byte for byte, as written
 
     def lock(self) -> RunDir:
         """Hold the run's OS lock while this process owns it (released by :meth:`unlock`, or
@@ -222,11 +224,17 @@ class RunDir:
         holding the key is refused here, never rewritten (the caller refuses it first)."""
         if self.scrubber.contains(text):
             raise ValueError(f"{name}: the text holds the API key; it is not written")
-        return self._write(name, text.encode("utf-8"))
+        data = text.encode("utf-8")
+        self._exact[name] = data
+        return self._write(name, data)
 
     def _write(self, name: str, data: bytes) -> Path:
-        self._written.add(name)
+        self._written[name] = hashlib.sha256(data).hexdigest()
         return private.write_file(self.file(name), data)
+
+    def written_sha256(self, name: str) -> str | None:
+        """The SHA-256 of what this object last wrote as ``name`` (None: it wrote none)."""
+        return self._written.get(name)
 
     def write_json(self, name: str, payload: Any) -> Path:
         if isinstance(payload, BaseModel):
@@ -245,7 +253,10 @@ class RunDir:
         """Files written into the run directory by anyone else (the host's audit reports, the
         values read back from SAM, the dock's script output) scrubbed as values and made
         0600. The snapshot (``snapshot.npz``) is only made 0600: it must restore the part
-        exactly, so it keeps the analyst's own names as they are (docs/architecture.md §7)."""
+        exactly, so it keeps the analyst's own names as they are (docs/architecture.md §7).
+        A file written byte for byte (the script) that was replaced since is written again
+        as it was: the directory keeps the bytes that ran, whose SHA-256 the plan holds."""
+        self._keep_exact()
         try:
             entries = list(self.path.iterdir())
         except OSError:
@@ -259,6 +270,17 @@ class RunDir:
                 os.chmod(path, private.FILE_MODE)
                 continue
             self._adopt(name, path.read_bytes())
+
+    def _keep_exact(self) -> None:
+        for name, data in self._exact.items():
+            try:
+                kept = self.file(name).read_bytes() == data
+            except OSError:
+                kept = False
+            if not kept:
+                log.warning("run %s: %s was replaced after it was written; it is written "
+                            "again as this run composed it", self.run_id, name)
+                private.write_file(self.file(name), data)
 
     def _adopt(self, name: str, data: bytes) -> None:
         if name.endswith(".json"):
