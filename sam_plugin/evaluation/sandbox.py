@@ -13,10 +13,13 @@ replayed from a cassette file anyone may have edited. So the script runs:
 - after an AST check, with restricted builtins (the script guard's, compilers/script_guard.py,
   and a few harmless ones more, never ``open``, ``getattr``, ``eval`` or ``__import__``) and
   an import allowlist: the host API (``sam``, ``samConstants``), ``math`` and ``numpy``. Those
-  modules are handed over as views that show their public functions and values only: no
-  submodule (``sam.storage`` imports ``os``), nothing that reads or writes files
-  (``mdb.saveAs``, ``numpy.save``, ``ndarray.tofile``, ...), no attribute that starts with an
-  underscore (``().__class__.__base__.__subclasses__()``).
+  modules are handed over as views that hold only the names ``sandbox_names.py`` allows
+  (numpy's arrays and arithmetic, never its introspection helpers: ``numpy.info`` imports any
+  module by name) and, of ``samConstants``, its constants: no submodule but numpy's linalg,
+  random and fft, no module at all (``sam.storage`` imports ``os``). No attribute that starts
+  with an underscore (``().__class__.__base__.__subclasses__()``, ``f.__globals__``) and none
+  that reads or writes files or imports (``mdb.saveAs``, ``ndarray.tofile``,
+  ``bit_generator.cffi``, ...) may be named on any object.
 
 The baseline stays "free Python" within the host API: functions, loops, comprehensions,
 ``math`` and ``numpy`` arrays all work; the harness, not the script, saves the copy.
@@ -36,21 +39,22 @@ from typing import Any
 
 from sam_plugin.compilers.script_guard import ALLOWED_BUILTINS, FORBIDDEN_ATTRIBUTES
 from sam_plugin.errors import ScriptRefused
+from sam_plugin.evaluation import sandbox_names
 
 ALLOWED_MODULES = frozenset({"sam", "samConstants", "math", "numpy"})
-NUMPY_SUBMODULES = frozenset({"linalg", "random", "fft"})
+NUMPY_SUBMODULES = frozenset(sandbox_names.NUMPY_SUBMODULES)
 EXTRA_BUILTINS = frozenset({
     "map", "filter", "next", "iter", "divmod", "pow", "callable", "repr", "chr", "ord",
     "hash", "slice", "complex", "bytes", "NameError", "AttributeError", "ZeroDivisionError",
     "StopIteration", "NotImplementedError", "OverflowError", "FloatingPointError",
 })
-# names that read or write files, or reach modules that do, on any object of the host API
-# or numpy
+# names that read or write files, import a module, or reach modules that do, on any object of
+# the host API or numpy (``default_rng().bit_generator.cffi`` imports cffi)
 FILE_ATTRIBUTES = frozenset({
     "saveAs", "save", "openMdb", "tofile", "dump", "dumps", "fromfile", "load", "loads",
     "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt", "memmap", "open_memmap",
-    "fromregex", "DataSource", "ctypeslib", "ctypes", "lib", "testing", "f2py", "distutils",
-    "os", "sys", "subprocess", "socket", "builtins", "importlib", "char", "rec",
+    "fromregex", "DataSource", "ctypeslib", "ctypes", "cffi", "lib", "testing", "f2py",
+    "distutils", "os", "sys", "subprocess", "socket", "builtins", "importlib", "char", "rec",
 })
 ALLOWED_DUNDER_NAMES = frozenset({"__name__"})
 
@@ -105,22 +109,30 @@ def _check_import(node: ast.Import | ast.ImportFrom, line: int) -> None:
 
 
 class ModuleView:
-    """A module as the script sees it: public values and functions, allowed submodules as
+    """A module as the script sees it: the values of the names it is allowed, submodules as
     views of their own; nothing else (no module it imported, no file access)."""
 
-    def __init__(self, module: ModuleType, submodules: frozenset[str] = frozenset()):
+    def __init__(self, label: str, names: Mapping[str, Any]):
+        object.__setattr__(self, "_names", dict(names))
+        object.__setattr__(self, "_label", label)
+
+    @classmethod
+    def of(cls, module: ModuleType, allowed: frozenset[str],
+           submodules: Mapping[str, frozenset[str]] | None = None) -> ModuleView:
+        """The names of ``allowed`` that ``module`` has (a module among them only as one of
+        ``submodules``, a view with its own allowed names)."""
+        submodules = submodules or {}
         names: dict[str, Any] = {}
-        for name in dir(module):
-            if name.startswith("_") or name in FILE_ATTRIBUTES:
-                continue
-            value = getattr(module, name, None)
+        for name in sorted(allowed | set(submodules)):
+            if not hasattr(module, name):
+                continue  # not in this version of the module
+            value = getattr(module, name)
             if isinstance(value, ModuleType):
                 if name in submodules:
-                    names[name] = ModuleView(value)
-                continue
-            names[name] = value
-        object.__setattr__(self, "_names", names)
-        object.__setattr__(self, "_label", module.__name__)
+                    names[name] = cls.of(value, submodules[name])
+            elif name in allowed:
+                names[name] = value
+        return cls(module.__name__, names)
 
     def __getattr__(self, name: str) -> Any:
         names: dict[str, Any] = object.__getattribute__(self, "_names")
@@ -141,6 +153,20 @@ class ModuleView:
 
     def public(self) -> Mapping[str, Any]:
         return dict(object.__getattribute__(self, "_names"))
+
+
+def constants_view(module: ModuleType) -> ModuleView:
+    """``samConstants`` as a script sees it: the names whose values are constants (instances of
+    the module's own classes, numbers, strings), never a class, function or module."""
+    names = {}
+    for name in dir(module):
+        value = getattr(module, name, None)
+        if name.startswith("_") or isinstance(value, type | ModuleType):
+            continue
+        own = type(value).__module__ == module.__name__
+        if own or type(value) in (int, float, str, bool):
+            names[name] = value
+    return ModuleView(module.__name__, names)
 
 
 def free_builtins(modules: Mapping[str, ModuleView]) -> dict[str, Any]:
@@ -165,11 +191,14 @@ def free_builtins(modules: Mapping[str, ModuleView]) -> dict[str, Any]:
 
 
 def host_views(sam: ModuleType, constants: ModuleType) -> dict[str, ModuleView]:
-    """The allowed modules as views (numpy with linalg, random and fft)."""
+    """The allowed modules as views of their allowed names (numpy with linalg, random and
+    fft)."""
     import numpy
 
-    return {"sam": ModuleView(sam), "samConstants": ModuleView(constants),
-            "math": ModuleView(math), "numpy": ModuleView(numpy, NUMPY_SUBMODULES)}
+    return {"sam": ModuleView.of(sam, sandbox_names.SAM),
+            "samConstants": constants_view(constants),
+            "math": ModuleView.of(math, sandbox_names.MATH),
+            "numpy": ModuleView.of(numpy, sandbox_names.NUMPY, sandbox_names.NUMPY_SUBMODULES)}
 
 
 def limit_resources(cpu_seconds: float) -> None:
