@@ -5,9 +5,13 @@ with the real Part module.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import re
 import stat
+import unicodedata
+import urllib.parse
 from pathlib import Path
 
 import pytest
@@ -139,3 +143,71 @@ def test_a_key_run_in_a_workspace_set_name_is_scrubbed_from_what_is_read_back(
             assert not scrubber.contains(path.read_text("utf-8", "replace")), path.name
     assert "left-***" in json.dumps(audit)
     assert stat.S_IMODE((run_dir / "part_audit.json").stat().st_mode) == 0o600
+
+
+def _fullwidth(text: str) -> str:
+    return "".join(chr(ord(c) + 0xFEE0) if "!" <= c <= "~" else c for c in text)
+
+
+ECHOES = {
+    "base64": base64.b64encode(API_KEY.encode()).decode(),
+    "url-safe base64 of a Basic header": base64.urlsafe_b64encode(
+        f"user:{API_KEY}".encode()).decode(),
+    "hex": API_KEY.encode().hex(),
+    "%-encoding": "".join(f"%{b:02X}" for b in API_KEY.encode()),
+    "zero-width spaces": "\u200b".join(API_KEY),
+    "7-character runs": " ".join(API_KEY[i:i + 7] for i in range(0, len(API_KEY), 7)),
+    "reversed": API_KEY[::-1],
+    "fullwidth": _fullwidth(API_KEY),
+}
+
+
+def _decodings(text: str) -> list[str]:
+    """``text`` read every way the echoes above were made (the test's own decoders, not the
+    scrubber's): spacing and zero-width characters removed, NFKC, %-decoded, reversed, and
+    every hex or base64 token decoded at every offset."""
+    squeezed = re.sub(r"[\s\u200b-\u200f\u2060\ufeff\u00ad]", "", text)
+    plain = urllib.parse.unquote(unicodedata.normalize("NFKC", squeezed))
+    found = [text, squeezed, plain, plain[::-1]]
+    for token in re.findall(r"[0-9a-fA-F]{16,}", plain):
+        found += [bytes.fromhex(token[i:][:len(token[i:]) // 2 * 2]).decode("latin-1")
+                  for i in (0, 1)]
+    for token in re.findall(r"[A-Za-z0-9+/_-]{12,}", plain):
+        for skip in range(4):
+            piece = token[skip:]
+            piece = piece[:len(piece) // 4 * 4]
+            for decode in (base64.b64decode, base64.urlsafe_b64decode):
+                try:
+                    found.append(decode(piece).decode("latin-1"))
+                except ValueError:
+                    pass
+    return found
+
+
+def _leaks(text: str) -> bool:
+    runs = {API_KEY[i:i + 8] for i in range(len(API_KEY) - 7)}
+    return any(run in decoded for decoded in _decodings(text) for run in runs)
+
+
+@pytest.mark.parametrize("form", ECHOES)
+def test_a_key_echoed_in_an_encoding_reaches_no_file_and_no_terminal(
+        tmp_path, capsys, provider_env, form):
+    """On main each of these echoes was written into design.txt and spec.json and shown."""
+    echo = ECHOES[form]
+    assert _leaks(echo)  # the oracle reads it
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    provider_env.enqueue_reply(answer(
+        step("build", shape="QUAD", size=[60, 100], divisions=[6, 10]),
+        summary=f"Build a 60 x 100 plate meshed 6 x 10 (your key, {echo}, was received)."))
+    provider_env.enqueue_reply(tool_calls=[("build_part", _plate('"Plate1"'))])
+    run = run_cli(_args(tmp_path, workspace), capsys)
+    assert run.code == 0, run.out + run.err
+    run_dir = tmp_path / "runs" / run.result["run_id"]
+    kept = echo[:8] if "Basic" in form else ""  # "user:" and the key's first character
+    assert f"(your key, {kept}***, was received)" in (run_dir / "design.txt").read_text()
+    for name in ("design.txt", "spec.json"):
+        assert not _leaks((run_dir / name).read_text(encoding="utf-8")), name
+    for path in run_dir.iterdir():
+        if path.suffix != ".npz":
+            assert not _leaks(path.read_text("utf-8", "replace")), path.name
+    assert not _leaks(run.out) and not _leaks(run.err)

@@ -1,16 +1,18 @@
 """The one place the API key is taken out of anything the plugin writes or shows.
 
-A :class:`Scrubber` replaces every run of at least :data:`MIN_RUN` characters of the key (the
-whole key when it is shorter) with ``***``, in each of the forms the key can take in text:
-as is, JSON-escaped and ``repr``-escaped. It works on decoded text, on raw bytes (where it
-also sees through JSON ``\\uXXXX`` escapes), and on streams cut anywhere (:meth:`stream`
-holds back the unfinished tail that could still grow into a run).
+A :class:`Scrubber` replaces with ``***`` every run of at least :data:`MIN_RUN` characters of
+any form of the key (``key_forms.py``: the key, reversed, hex, base64) in any view of the text
+(``text_views.py``: spaces, line breaks and invisible characters dropped, fullwidth and other
+compatibility letters folded by NFKC, JSON and Python escapes and %-encoding decoded). The
+span replaced is the whole stretch of the text the run came from (its separators, escapes and
+%-encoded bytes too). It works on decoded text, on raw bytes (decoded as UTF-8, bytes that are
+not kept as they are), and on streams cut anywhere (:meth:`stream` holds back only what more
+text could still make part of a run).
 
 Why runs and not only the key: a server that splits the key over two JSON fields of an
-error body, or echoes half of it, must not leak the half either.
-
-The key is printable ASCII without spaces (``ProviderSettings`` refuses anything else), so a
-run never crosses whitespace: a stream only ever holds back the last word.
+error body, or echoes half of it, must not leak the half either. What no scrubber can catch
+is a key told in other words (spelled out, translated, split by words between its pieces):
+that is the provider's to keep, not something a text filter can undo.
 
 A key shorter than :data:`MIN_SECRET` (local servers take any key: ``1``, ``x``, ``ollama``)
 is not a secret worth scrubbing: rewriting every ``1`` broke ``result.json`` (``***00``) and
@@ -19,36 +21,52 @@ so, and the CLI and the controller warn once); the key is still only ever sent i
 request header and never written to a file.
 
 Values are scrubbed before they are serialised (:meth:`value`), never the serialised text:
-numbers, JSON syntax and escapes cannot be broken by a replacement.
+numbers, JSON syntax and escapes cannot be broken by a replacement. The common case, nothing
+found, is the fast one: all the strings of a value are looked at joined, in views made with
+bulk string operations, and the value comes back as it was; only a text that holds a run is
+looked at again character by character, to know what to replace.
 """
 
 from __future__ import annotations
 
-import json
+import bisect
 import logging
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from typing import Any
+
+from sam_plugin.runtime.store.key_forms import MIN_RUN, KeyForms, merged
+from sam_plugin.runtime.store.text_views import (
+    DECODE_LEVELS,
+    LONGEST_ESCAPE,
+    SEPARATOR,
+    fold_char,
+    mapped_views,
+    pending_from,
+    utf8_size,
+    views,
+    window_start,
+)
 
 REDACTED = "***"
 _Bytes = bytes  # inside Scrubber, ``bytes`` names its method
-MIN_RUN = 8
 MIN_SECRET = MIN_RUN  # a shorter key is not scrubbed (see the module docstring)
 SHORT_KEY_WARNING = (
     "the API key is under 8 characters, too short to tell from other text: it is sent only "
     "to the provider and written to no file, but no output is rewritten to hide it")
 
-# A token of JSON string text that may hide key characters behind escapes: printable ASCII
-# except the quote and the backslash, or any escape. Key characters are 0x21-0x7e, so only an
-# escape of one of those (\u0021-\u007e) or a one-character escape can hide one.
-_JSON_TOKEN = re.compile(rb'(?:\\u[0-9a-fA-F]{4}|\\[^u]|[\x21\x23-\x5b\x5d-\x7e])+')
-_HIDDEN_KEY_CHAR = re.compile(rb"\\u00[2-7][0-9a-fA-F]|\\[\\/\"]")
-# raw bytes: a whole unbroken word (an SSE line, JSON escapes and all) is held back up to here
-_WORD_HOLD = 64 * 1024
-_SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
-
-
 _NUMBERS = frozenset({int, float, bool, type(None)})
+_SEQUENCES = (list, tuple)
+# a stream looks at all it holds, up to this size, in its fast views; where it must map them
+# back to the text it looks at this much of the end (more when what it holds back reaches
+# further)
+_WHOLE_UP_TO = 64 * 1024
+_WINDOW = 512
+# how far into a look's folded view a character must lie for its decoding at each level to be
+# the one the whole text gives (an escape that began before the look reaches no further). A
+# cut is sure when, in every view, a run of the longest form back from it stays past that:
+# no run from before the look can then reach it.
+_MARGINS = tuple(LONGEST_ESCAPE ** level if level else 0 for level in range(DECODE_LEVELS + 1))
+
 
 class Scrubber:
     """Scrubs one secret. An empty secret hides nothing (and costs nothing)."""
@@ -57,16 +75,11 @@ class Scrubber:
         self._secret = secret
         self.short_key = 0 < len(secret) < MIN_SECRET
         worth = bool(secret) and not self.short_key
-        forms = {secret, json.dumps(secret)[1:-1], repr(secret)[1:-1]} if worth else set()
-        self._forms = sorted(forms, key=len, reverse=True)
-        self._grams = _grams(self._forms)
-        self._byte_grams = {gram.encode("utf-8"): offsets for gram, offsets in
-                            self._grams.items()}
-        self._longest = max((len(f) for f in self._forms), default=0)
+        self._forms = KeyForms(secret) if worth else None
 
     @property
     def active(self) -> bool:
-        return bool(self._forms)
+        return self._forms is not None
 
     def __repr__(self) -> str:
         return f"Scrubber(active={self.active})"
@@ -74,79 +87,117 @@ class Scrubber:
     # -- whole values ------------------------------------------------------------------
 
     def contains(self, text: str) -> bool:
-        """Whether ``text`` holds a run of the key (in any of its forms)."""
-        return bool(self._forms) and bool(_runs(text, self._grams, self._forms))
+        """Whether ``text`` holds a run of the key (in any of its forms and views)."""
+        forms = self._forms
+        return forms is not None and any(forms.found(view) for view in views(text))
 
     def holds(self, value: object) -> bool:
         """Whether a JSON-like value holds a run of the key in any string at any depth (dict
         keys too): the decoded form of text that may have hidden it behind escapes."""
-        if not self._forms:
-            return False
-        pending = [value]
-        while pending:
-            item = pending.pop()
-            if isinstance(item, str):
-                if self.contains(item):
-                    return True
-            elif isinstance(item, dict):
-                pending.extend(item.keys())
-                pending.extend(item.values())
-            elif isinstance(item, list | tuple):
-                pending.extend(item)
-        return False
+        return self._forms is not None and self.contains(SEPARATOR.join(_strings(value)))
 
     def text(self, text: str) -> str:
-        if not self._forms:
+        if not self.contains(text):
             return text
-        scrubbed: str = _replace(text, _runs(text, self._grams, self._forms), REDACTED)
-        return scrubbed
+        assert self._forms is not None
+        spans = merged([view.span(a, b) for view in mapped_views(text)
+                        for a, b in self._forms.runs(view.text)])
+        return _replace(text, spans or [(0, len(text))], REDACTED)  # never less than found
 
-    def bytes(self, data: bytes) -> bytes:
-        """Raw bytes (a ``.sse`` body, a file): runs, and runs hidden behind JSON escapes."""
-        if not self._forms:
+    def bytes(self, data: _Bytes) -> _Bytes:
+        """Raw bytes (a ``.sse`` body, a file), read as UTF-8; bytes that are not UTF-8 stay
+        as they are."""
+        if self._forms is None:
             return data
-        if _HIDDEN_KEY_CHAR.search(data) is not None:  # first, or a literal part hides the rest
-            data = self._escaped(data)
-        forms = [f.encode("utf-8") for f in self._forms]
-        scrubbed: _Bytes = _replace(data, _runs(data, self._byte_grams, forms), REDACTED.encode())
-        return scrubbed
+        text = data.decode("utf-8", "surrogateescape")
+        scrubbed = self.text(text)
+        return data if scrubbed is text else scrubbed.encode("utf-8", "surrogateescape")
 
     def value(self, value: object) -> object:
-        """A JSON-like value with every string scrubbed (dict keys too)."""
-        if not self._forms:
+        """A JSON-like value with every string scrubbed (dict keys too); the value itself
+        when nothing in it holds a run."""
+        if not self.holds(value):
             return value
+        return self._rebuilt(value)
+
+    def _rebuilt(self, value: object) -> object:
         if isinstance(value, str):
             return self.text(value)
         if isinstance(value, dict):
-            return {self.value(k): self.value(v) for k, v in value.items()}
-        if isinstance(value, list | tuple):
-            # numbers pass as they are without a call each (a plan's preview: 20,000 points)
-            return [v if type(v) in _NUMBERS else self.value(v) for v in value]
+            return {self._rebuilt(k): self._rebuilt(v) for k, v in value.items()}
+        if isinstance(value, _SEQUENCES):
+            return [v if type(v) in _NUMBERS else self._rebuilt(v) for v in value]
         return value
 
     def stream(self, *, binary: bool = False) -> StreamScrub:
         return StreamScrub(self, binary=binary)
 
-    # -- internals ---------------------------------------------------------------------
+    def safe_cut(self, text: str) -> int:
+        """Where a stream may be cut now: before what more text could still make part of a
+        run (an end that is a piece of a form in some view, or an unfinished escape)."""
+        return self._cut(text)[0]
 
-    def _escaped(self, data: _Bytes) -> _Bytes:
-        pieces: list[_Bytes] = []
-        last = 0
-        for match in _JSON_TOKEN.finditer(data):
-            token = match.group()
-            if b"\\" not in token:
-                continue
-            decoded, starts = _unescape(token)
-            runs = _runs(decoded, self._grams, self._forms)
-            if not runs:
-                continue
-            spans = [(starts[a], starts[b] if b < len(starts) else len(token)) for a, b in runs]
-            pieces += [data[last:match.start()], _replace(token, spans, REDACTED.encode())]
-            last = match.end()
-        if not pieces:
-            return data
-        pieces.append(data[last:])
-        return b"".join(pieces)
+    def _cut(self, text: str) -> tuple[int, bool]:
+        """:meth:`safe_cut`, and whether the text before the cut is known to hold no run (a
+        text looked at whole that holds none: what it lets pass is the start of it)."""
+        forms = self._forms
+        if forms is None:
+            return len(text), True
+        clean = False
+        if len(text) <= _WHOLE_UP_TO:
+            found = list(views(text))
+            clean = not any(forms.found(view) for view in found)
+            if clean and len(found) == 1:
+                return self._plain_cut(text, found[0]), True
+        size = _WINDOW
+        while True:
+            start = window_start(text, size)
+            cut, sure = self._cut_in(text[start:], whole=start == 0)
+            if sure:
+                return start + cut, clean
+            size *= 4
+
+    def _plain_cut(self, text: str, view: str) -> int:
+        """The cut of the common case, without mapped views: nothing to decode and no run, so
+        what is held back is the end that is a piece of a form (or an unfinished escape),
+        found by folding the text's characters from its end."""
+        forms = self._forms
+        assert forms is not None
+        pending = pending_from(view)
+        begins = pending - forms.viable_suffix(view[:pending])  # in the view
+        cut, seen = len(text), len(view)
+        while seen > begins:
+            cut -= 1
+            seen -= len(fold_char(text[cut]))
+        return cut
+
+    def _cut_in(self, window: str, *, whole: bool) -> tuple[int, bool]:
+        """The cut in ``window`` (the end of a text), and whether the text before the window
+        cannot move it (else a longer look is needed)."""
+        forms = self._forms
+        assert forms is not None
+        found = mapped_views(window)
+        cut = limit = len(window)  # limit: where what an earlier view left unfinished begins
+        for view in found:
+            settled = bisect.bisect_left(view.starts, limit)  # decoded as it will stay
+            pending = pending_from(view.text[:settled])
+            held = pending - forms.viable_suffix(view.text[:pending])
+            if held < len(view.text):
+                cut = min(cut, view.starts[held])
+            if pending < len(view.text):
+                limit = min(limit, view.starts[pending])
+        # nor is a run that is already whole, nor one that ends where the cut falls in its
+        # view (a run after it would touch it there: the whole text replaces the two as one)
+        runs = [(view, a, b) for view in found for a, b in forms.runs(view.text)]
+        moved = True
+        while moved:
+            moved = False
+            for view, a, b in runs:
+                if a < bisect.bisect_left(view.starts, cut) <= b:
+                    cut, moved = view.starts[a], True
+        return cut, whole or all(
+            bisect.bisect_left(view.starts, cut) - bisect.bisect_left(view.base, _MARGINS[-1])
+            >= forms.longest for view in found)
 
 
 class StreamScrub:
@@ -156,116 +207,79 @@ class StreamScrub:
 
     def __init__(self, scrubber: Scrubber, *, binary: bool = False) -> None:
         self._scrubber = scrubber
-        self._scrub: Callable[[Any], Any] = scrubber.bytes if binary else scrubber.text
-        self._held: str | bytes = b"" if binary else ""
+        self._binary = binary
+        self._held_text = ""
+        self._held_bytes = b""  # with ``binary``: bytes held back, a cut UTF-8 sequence too
 
     def feed(self, piece: Any) -> Any:  # str, or bytes with ``binary``: what it is fed
         if not self._scrubber.active:
             return piece
-        text = self._held + piece
-        cut = _safe_cut(text, self._scrubber)
-        self._held = text[cut:]
-        return self._scrub(text[:cut])
+        if self._binary:
+            return self._feed_bytes(piece)
+        text = self._held_text + piece
+        cut, clean = self._scrubber._cut(text)
+        self._held_text = text[cut:]
+        return text[:cut] if clean else self._scrubber.text(text[:cut])
+
+    def _feed_bytes(self, piece: _Bytes) -> _Bytes:
+        data = self._held_bytes + piece
+        text = data[:_complete_utf8(data)].decode("utf-8", "surrogateescape")
+        cut, clean = self._scrubber._cut(text)
+        passed = text[:cut].encode("utf-8", "surrogateescape")
+        self._held_bytes = data[len(passed):]
+        return passed if clean else self._scrubber.bytes(passed)
 
     def flush(self) -> Any:
-        held, self._held = self._held, self._held[:0]
-        return self._scrub(held)
+        if self._binary:
+            held, self._held_bytes = self._held_bytes, b""
+            return self._scrubber.bytes(held)
+        text, self._held_text = self._held_text, ""
+        return self._scrubber.text(text)
 
 
-def _safe_cut(text: Any, scrubber: Scrubber) -> int:  # text: str or bytes
-    """Where ``text`` (str or bytes) may be cut so that no run of the key spans the cut, now
-    or once more text arrives: before the last word, or, in a long unbroken word, before the
-    longest tail that could still be or grow into a run."""
-    end = len(text)
-    start = end
-    while start > 0 and not text[start - 1:start].isspace():
-        start -= 1
-    longest = scrubber._longest
-    if end - start < max(longest, _WORD_HOLD if isinstance(text, bytes) else 0):
-        return start
-    cut = end - longest + 1
-    grams = scrubber._byte_grams if isinstance(text, bytes) else scrubber._grams
-    forms = [f.encode("utf-8") for f in scrubber._forms] if isinstance(text, bytes) \
-        else scrubber._forms
-    for a, b in _runs(text[start:], grams, forms):
-        if start + a < cut <= start + b or start + b == end:
-            cut = min(cut, start + a)
-    return cut
+def _complete_utf8(data: _Bytes) -> int:
+    """Where a UTF-8 sequence that the next bytes could still complete begins, else the end."""
+    for back in range(1, min(4, len(data)) + 1):
+        byte = data[-back]
+        if byte & 0xC0 != 0x80:  # not a continuation byte: the sequence begins here
+            return len(data) - back if utf8_size(byte) > back else len(data)
+    return len(data)
 
 
-def _grams(forms: Iterable[str]) -> dict[str, list[tuple[str, int]]]:
-    """Every window of ``MIN_RUN`` characters of every form: gram -> [(form, offset)]."""
-    grams: dict[str, list[tuple[str, int]]] = {}
-    for form in forms:
-        size = min(MIN_RUN, len(form))
-        for offset in range(len(form) - size + 1):
-            grams.setdefault(form[offset:offset + size], []).append((form, offset))
-    return grams
-
-
-def _runs(text: Any, grams: Mapping[Any, list[tuple[str, int]]],
-          forms: Sequence[Any]) -> list[tuple[int, int]]:  # text and forms: str or bytes
-    """Merged ``[start, end)`` spans of ``text`` that are runs of a form (str or bytes)."""
-    if len(text) < min((len(g) for g in grams), default=0) or not grams:
-        return []
-    spans: list[tuple[int, int]] = []
-    encoded = isinstance(text, bytes)
-    for gram, places in grams.items():
-        at = text.find(gram)
-        while at != -1:
-            end = at + len(gram)
-            for form, offset in places:
-                source = form.encode("utf-8") if encoded else form
-                stop = end
-                k = offset + len(gram)
-                while stop < len(text) and k < len(source) and text[stop] == source[k]:
-                    stop += 1
-                    k += 1
-                end = max(end, stop)
-            spans.append((at, end))
-            at = text.find(gram, at + 1)
-    if not spans:
-        return []
-    spans.sort()
-    merged = [spans[0]]
-    for a, b in spans[1:]:
-        if a <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+def _strings(value: object) -> list[str]:
+    """Every string of a JSON-like value, dict keys too (numbers pass without a look)."""
+    found: list[str] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            found.append(item)
+            continue
+        inner: Iterable[object]
+        if isinstance(item, dict):
+            found += [key for key in item if isinstance(key, str)]
+            inner = item.values()
+        elif isinstance(item, _SEQUENCES):
+            inner = item
         else:
-            merged.append((a, b))
-    return merged
+            continue
+        for each in inner:
+            kind = type(each)
+            if kind is str:
+                found.append(each)
+            elif kind not in _NUMBERS:
+                pending.append(each)
+    return found
 
 
-def _replace(text: Any, spans: list[tuple[int, int]], mark: Any) -> Any:  # str or bytes
-    if not spans:
-        return text
-    pieces: list[Any] = []
+def _replace(text: str, spans: list[tuple[int, int]], mark: str) -> str:
+    pieces: list[str] = []
     last = 0
     for a, b in spans:
         pieces += [text[last:a], mark]
         last = b
     pieces.append(text[last:])
-    return text[:0].join(pieces)
-
-
-def _unescape(token: bytes) -> tuple[str, list[int]]:
-    """JSON string text decoded, with the byte offset in ``token`` of each decoded character."""
-    chars: list[str] = []
-    starts: list[int] = []
-    i = 0
-    while i < len(token):
-        starts.append(i)
-        if token[i:i + 1] != b"\\":
-            chars.append(chr(token[i]))
-            i += 1
-        elif token[i + 1:i + 2] == b"u":
-            chars.append(chr(int(token[i + 2:i + 6], 16)))
-            i += 6
-        else:
-            escaped = chr(token[i + 1])
-            chars.append(_SIMPLE_ESCAPES.get(escaped, escaped))
-            i += 2
-    return "".join(chars), starts
+    return "".join(pieces)
 
 
 class ScrubberCache:

@@ -1,0 +1,153 @@
+"""The forms an API key can be echoed in, and how a run of one is found fast
+(docs/architecture.md §7 "The key").
+
+The forms: the key, the key reversed, its UTF-8 in hex (lower and upper case) and in base64
+(standard and URL-safe, from each of the three byte offsets, so that the key base64-encoded
+after other bytes, as in an echoed ``Basic`` header, is one of them; with and without the last
+group, which depends on the bytes after the key). A run is
+:data:`MIN_RUN` or more characters of a form, 16 of hex (a hex digit is half a character of
+the key: 8 hex digits of the key turn up among the decimal digits of any long list of
+coordinates). What the escapes, %-encoding, invisible characters, spacing and fullwidth
+letters hide is undone by the views the forms are looked for in (``text_views.py``).
+
+Finding a run: every run of 8 characters holds one of the view's 4-character windows that
+start at every 5th position, so those windows are looked up among every 4 characters of every
+form, and each one found is grown both ways along its form (a view longer than a few lines
+has its windows looked up all at once, with numpy).
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+MIN_RUN = 8
+_GRAM = 4  # a view's windows: 4 characters at every 5th position (4 + 5 - 1 = MIN_RUN)
+_STRIDE = MIN_RUN - _GRAM + 1
+_NUMPY_FROM = 512  # characters of a view: from here numpy looks at its windows, all at once
+
+
+@dataclass(frozen=True)
+class Form:
+    text: str
+    min_run: int
+
+
+def key_forms(key: str) -> tuple[Form, ...]:
+    raw = key.encode("utf-8")
+    forms = [Form(key, MIN_RUN), Form(key[::-1], MIN_RUN),
+             Form(raw.hex(), 2 * MIN_RUN), Form(raw.hex().upper(), 2 * MIN_RUN)]
+    for skip in range(3):
+        # the key's bytes from ``skip`` on when more bytes follow them (full 3-byte groups
+        # only: the last group depends on what follows) and when none do
+        for tail in (raw[skip:skip + (len(raw) - skip) // 3 * 3], raw[skip:]):
+            forms += [Form(base64.b64encode(tail).decode("ascii"), MIN_RUN),
+                      Form(base64.urlsafe_b64encode(tail).decode("ascii"), MIN_RUN)]
+    unique: dict[str, Form] = {}
+    for form in forms:
+        if len(form.text) >= form.min_run:
+            unique.setdefault(form.text, form)
+    return tuple(unique.values())
+
+
+class KeyForms:
+    """The forms of one key, how runs of them are found, and what may still grow into one
+    (for streams)."""
+
+    def __init__(self, key: str) -> None:
+        self.forms = key_forms(key)
+        self.longest = max(len(f.text) for f in self.forms)
+        # every 4 characters of every form, with the forms and offsets they are at
+        self._places: dict[str, list[tuple[Form, int]]] = {}
+        for form in self.forms:
+            for offset in range(len(form.text) - _GRAM + 1):
+                self._places.setdefault(form.text[offset:offset + _GRAM], []).append(
+                    (form, offset))
+        self._codes: Any = None  # numpy: the sorted codes of the windows, and a 16-bit table
+        # the forms one after another, apart: a line break is in no form and in no view
+        self._joined = "\n".join(form.text for form in self.forms)
+
+    def found(self, view: str) -> bool:
+        """Whether ``view`` holds a run of a form."""
+        return any(b - a >= form.min_run for form, a, b in self._matches(view))
+
+    def runs(self, view: str) -> list[tuple[int, int]]:
+        """The ``[start, end)`` spans of ``view`` that are runs of a form, merged."""
+        return merged([(a, b) for form, a, b in self._matches(view) if b - a >= form.min_run])
+
+    def _matches(self, view: str) -> Iterator[tuple[Form, int, int]]:
+        """Each sampled window of ``view`` that is 4 characters of a form, grown along the
+        form both ways."""
+        places = self._places
+        if len(view) >= _NUMPY_FROM:
+            hits = self._numpy_hits(view)
+        else:
+            hits = [at for at in range(0, len(view) - _GRAM + 1, _STRIDE)
+                    if view[at:at + _GRAM] in places]
+        for at in hits:
+            for form, offset in places[view[at:at + _GRAM]]:
+                yield form, *_grown(view, at, form.text, offset, _GRAM)
+
+    def _numpy_hits(self, view: str) -> list[int]:
+        import numpy as np
+
+        if self._codes is None:
+            codes = np.array(sorted(_code(g) for g in self._places if g.isascii()),
+                             dtype=np.uint32)
+            table = np.zeros(1 << 16, dtype=bool)
+            table[codes & 0xFFFF] = True
+            self._codes = (codes, table)
+        codes, table = self._codes
+        if view.isascii():
+            data = np.frombuffer(view.encode("ascii"), dtype=np.uint8)
+        else:  # a character past ASCII is in no form: as DEL, which is in no view either
+            wide = np.frombuffer(view.encode("utf-32-le", "surrogatepass"), dtype="<u4")
+            data = np.minimum(wide, 0x7F).astype(np.uint8)
+        count = (len(data) - _GRAM) // _STRIDE + 1
+        padded = np.zeros(count * _STRIDE, dtype=np.uint8)
+        padded[:min(len(data), count * _STRIDE)] = data[:count * _STRIDE]
+        windows = np.ascontiguousarray(padded.reshape(count, _STRIDE)[:, :_GRAM]).view(
+            "<u4").ravel()
+        candidates = np.flatnonzero(table[windows & 0xFFFF])
+        found = windows[candidates]
+        index = np.minimum(np.searchsorted(codes, found), len(codes) - 1)
+        return [int(i) * _STRIDE for i in candidates[codes[index] == found]]
+
+    def viable_suffix(self, view: str) -> int:
+        """How many characters at the end of ``view`` more text could make part of a run: the
+        longest end that is a piece of some form."""
+        size = 0
+        while size < min(len(view), self.longest) and view[-size - 1:] in self._joined:
+            size += 1
+        return size
+
+
+def _code(gram: str) -> int:
+    return int.from_bytes(gram.encode("ascii"), "little")
+
+
+def _grown(view: str, at: int, form: str, offset: int, size: int) -> tuple[int, int]:
+    """The span around ``view[at:at + size]`` (``form[offset:offset + size]``) that goes on
+    matching ``form`` both ways."""
+    a, k = at, offset
+    while a > 0 and k > 0 and view[a - 1] == form[k - 1]:
+        a -= 1
+        k -= 1
+    b, m = at + size, offset + size
+    while b < len(view) and m < len(form) and view[b] == form[m]:
+        b += 1
+        m += 1
+    return a, b
+
+
+def merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Overlapping or touching spans as one, in order."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
