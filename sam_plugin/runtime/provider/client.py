@@ -332,7 +332,8 @@ async def _read_response(
         return accumulator.result(scrubber.bytes(body))
 
     decoder = SSEDecoder()
-    shown = scrubber.stream(binary=True)
+    # the body as it comes, scrubbed, for a listener that takes it (none of the plugin's does)
+    shown = scrubber.stream(binary=True) if _takes_raw(listener) else None
     idle = settings.idle_timeout
     loop = asyncio.get_running_loop()
     try:
@@ -341,7 +342,7 @@ async def _read_response(
                 if not received:
                     continue
                 raw.add(received, cap)
-                passed = shown.feed(received)
+                passed = shown.feed(received) if shown is not None else b""
                 if passed:
                     listener.on_raw(passed)
                 before = accumulator.progress
@@ -360,7 +361,7 @@ async def _read_response(
             "new content, tool-call argument or reasoning characters after "
             f"{accumulator.events_seen} events and {raw} received",
         ) from None
-    tail = shown.flush()
+    tail = shown.flush() if shown is not None else b""
     if tail:
         listener.on_raw(tail)
     if not accumulator.done:
@@ -434,3 +435,8 @@ def _host(url: str) -> str:
         return urlsplit(url).netloc or url
     except ValueError:
         return url
+
+
+def _takes_raw(listener: StreamListener) -> bool:
+    """Whether ``listener`` does something with the raw body (``on_raw`` overridden)."""
+    return type(listener).on_raw is not StreamListener.on_raw
