@@ -153,6 +153,17 @@ class SpecRejected(SamAgentError, ValueError):
 # -- running --------------------------------------------------------------------------------
 
 
+class StepsNotComputable(SamAgentError, ValueError):
+    """The tool calls cannot be computed from step ``step`` (0-based): it does not state
+    enough (docs/architecture.md §4 "Calls from the steps"); the message names the step and
+    what to give."""
+
+    def __init__(self, step: int, message: str) -> None:
+        super().__init__(message)
+        self.step = step
+        self.message = message
+
+
 class QueryError(SamAgentError, ValueError):
     """An observation query the model can fix (L2 regions, L3 entities): the message names
     the field and the legal values."""

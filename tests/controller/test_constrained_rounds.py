@@ -110,7 +110,7 @@ def test_a_refused_constraint_is_asked_again_once_unconstrained_and_recorded(tmp
     dropped = [e for e in events if e["event"] == "constraint_dropped"]
     assert [(e["tool"], e["constraint"]) for e in dropped] == [("build_part", "wrapped")]
     assert "JSON schema conversion failed" in dropped[0]["reason"]
-    assert [c["source"] for c in stored] == ["tool_calls", "content"]
+    assert [c["source"] for c in stored] == ["model", "content"]
 
 
 def test_a_broken_constraint_is_read_by_text_recovery_before_asking_again(tmp_path):

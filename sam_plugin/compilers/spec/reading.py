@@ -136,7 +136,7 @@ def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
 
 def _step(raw: Mapping[str, Any], action: ActionDef) -> Step:
     scope = _SELECTOR.validate_python(raw["scope"]) if raw.get("scope") is not None else None
-    given = raw.get("values", {})
+    given = {**action.defaults, **raw.get("values", {})}  # a default left out is stated
     values = {key: normalize(value_def, given[key])
               for key, value_def in action.values.items() if key in given}
     if action.paired is not None and all(key in values for key in action.paired):

@@ -231,11 +231,17 @@ class RunController:
         with self._outcome():
             check_drift(ctx.host, run, mode, target, when="confirm")
             ctx.emit(ev.DesignConfirmed(tools=run.expected_tools()))
-            ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
-            collected = await collect.collect_calls(ctx, run)
-            ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
-            repair = functools.partial(collect.recollect, ctx, run)
-            fragments, prediction = await compiling.compile_calls(ctx, run, collected, repair)
+            if self.policy.calls == "spec":  # the calls computed from the steps, no model
+                ctx.phases.set(Phase.COMPILING, compiling.computing_label(run))
+                collected = collect.computed_calls(ctx, run)
+                fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
+            else:
+                ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
+                collected = await collect.collect_calls(ctx, run)
+                ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
+                repair = functools.partial(collect.recollect, ctx, run)
+                fragments, prediction = await compiling.compile_calls(ctx, run, collected,
+                                                                      repair)
             plan = compiling.show_plan(ctx, run, fragments, prediction)
             if plan_waits(plan, wait):
                 return None
