@@ -153,6 +153,15 @@ class SpecRejected(SamAgentError, ValueError):
 # -- running --------------------------------------------------------------------------------
 
 
+class DesignRefused(SamAgentError):
+    """The design answer is the refusal ``{"refuse": "why"}``: the mode cannot do what was
+    asked (docs/architecture.md §4 "The spec"); nothing runs."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
 class StepsNotComputable(SamAgentError, ValueError):
     """The tool calls cannot be computed from step ``step`` (0-based): it does not state
     enough (docs/architecture.md §4 "Calls from the steps"); the message names the step and

@@ -71,7 +71,8 @@ def json_object_of(content: str) -> Any:
     fenced = [m.group(1).strip() for m in _FENCE.finditer(text)]
     objects = [obj for obj in map(_try_strict, fenced) if isinstance(obj, dict)]
     if not objects and not broken:
-        objects = [obj for obj in _bare_objects(text) if "steps" in obj or "summary" in obj]
+        objects = [obj for obj in _bare_objects(text)
+                   if "steps" in obj or "summary" in obj or "refuse" in obj]
     if len(objects) > 1:
         raise SpecRejected([f"the answer holds {len(objects)} JSON objects; send exactly one, "
                             "the whole spec"])

@@ -92,6 +92,7 @@ class Vocabulary:
     capabilities: tuple[str, ...]
     capability_words: Mapping[str, tuple[str, str]]  # capability -> (en, zh)
     actions: tuple[ActionDef, ...]
+    max_steps: int = 8  # the steps a spec the model is asked for may hold
     _by_name: dict[str, ActionDef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
