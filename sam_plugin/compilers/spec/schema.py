@@ -18,8 +18,11 @@ from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.spec.values import LABELS_MAX, NAMES_MAX
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 
-SUMMARY_MAX_CHARS = 300
-TEXT_MAX_CHARS = 200
+SUMMARY_MAX_CHARS = 500
+TEXT_MAX_CHARS = 500
+# what a design answer held to a grammar may write (a small model fills any room it is given)
+HELD_SUMMARY_CHARS = 240
+HELD_TEXT_CHARS = 160
 MAX_STEPS = 20  # what a spec may hold at all; a mode's grammar holds it to its own limit
 REFUSAL_MAX_CHARS = 300
 SCOPE_DESCRIPTION = (
@@ -60,7 +63,7 @@ def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
     with ``refusal``: an answer may instead be ``{"refuse": "why"}``."""
     steps = {"anyOf": [step_schema(a, scope=SCOPE_REF, bounds=bounds)
                        for a in vocabulary.actions]}
-    top = top_schema(vocabulary, steps, max_steps=vocabulary.max_steps if bounds else MAX_STEPS)
+    top = top_schema(vocabulary, steps, held=bounds is not None)
     defs = {"selector": scope_schema(bounds)}
     if refusal:
         return {"anyOf": [top, refusal_schema(vocabulary)], "$defs": defs}
@@ -77,9 +80,12 @@ def refusal_schema(vocabulary: Vocabulary) -> dict[str, Any]:
 
 
 def top_schema(vocabulary: Vocabulary, step: dict[str, Any], *,
-               max_steps: int = MAX_STEPS) -> dict[str, Any]:
-    """The spec object around ``step`` (the step schema, or a loose one to check the rest)."""
-    summary = {"type": "string", "minLength": 1, "maxLength": SUMMARY_MAX_CHARS,
+               held: bool = False) -> dict[str, Any]:
+    """The spec object around ``step`` (the step schema, or a loose one to check the rest);
+    ``held``: the tighter bounds of an answer a grammar holds."""
+    max_steps = vocabulary.max_steps if held else MAX_STEPS
+    summary = {"type": "string", "minLength": 1,
+               "maxLength": HELD_SUMMARY_CHARS if held else SUMMARY_MAX_CHARS,
                "description": f"one sentence: what the {vocabulary.title} change does"}
     return sc.obj({
         "summary": summary,
@@ -112,7 +118,8 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
     properties["values"] = sc.obj(values, action.required,
                                   "the numbers, names and labels this step commits to")
     # optional: the analyst reads the rendering of the IR, never the model's own words first
-    properties["text"] = {"type": "string", "maxLength": TEXT_MAX_CHARS,
+    properties["text"] = {"type": "string",
+                          "maxLength": HELD_TEXT_CHARS if bounds else TEXT_MAX_CHARS,
                           "description": "optional: a note on the step, in a few words"}
     required += ["values"]
     return sc.obj(properties, required, action.description or action.name)
