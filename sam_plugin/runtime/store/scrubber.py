@@ -5,8 +5,8 @@ any form of the key (``key_forms.py``: the key, reversed, hex, base64) in any vi
 (``text_views.py``: spaces, line breaks and invisible characters dropped, fullwidth and other
 compatibility letters folded by NFKC, JSON and Python escapes and %-encoding decoded). The
 span replaced is the whole stretch of the text the run came from (its separators, escapes and
-%-encoded bytes too). It works on decoded text, on raw bytes (decoded as UTF-8, bytes that are
-not kept as they are), and on streams cut anywhere (:meth:`stream` holds back only what more
+%-encoded bytes too). It works on decoded text, on raw bytes (read as UTF-8; a byte that is not
+UTF-8 is kept as it is), and on streams cut anywhere (:meth:`stream` holds back only what more
 text could still make part of a run).
 
 Why runs and not only the key: a server that splits the key over two JSON fields of an
@@ -132,14 +132,11 @@ class Scrubber:
     def stream(self, *, binary: bool = False) -> StreamScrub:
         return StreamScrub(self, binary=binary)
 
-    def safe_cut(self, text: str) -> int:
-        """Where a stream may be cut now: before what more text could still make part of a
-        run (an end that is a piece of a form in some view, or an unfinished escape)."""
-        return self._cut(text)[0]
-
     def _cut(self, text: str) -> tuple[int, bool]:
-        """:meth:`safe_cut`, and whether the text before the cut is known to hold no run (a
-        text looked at whole that holds none: what it lets pass is the start of it)."""
+        """Where a stream may be cut now: before what more text could still make part of a
+        run (an end that is a piece of a form in some view, or an unfinished escape); and
+        whether the text before the cut is known to hold no run (a text looked at whole that
+        holds none: what it lets pass is the start of it)."""
         forms = self._forms
         if forms is None:
             return len(text), True
