@@ -152,8 +152,9 @@ smoke_test() {  # DIR MODEL: DIR/llama-server answers one token, dropping a CPU 
     while true; do
         port=$(free_port)
         log "smoke test: $dir/llama-server -m $model on 127.0.0.1:$port, one token"
+        # -lv 4: ggml's "loaded CPU backend from ..." is a trace line
         $NICE "$dir/llama-server" -m "$model" --host 127.0.0.1 --port "$port" --jinja -c 2048 \
-            -t "$JOBS" --parallel 1 > "$logfile" 2>&1 &
+            -t "$JOBS" --parallel 1 -lv 4 > "$logfile" 2>&1 &
         pid=$!
         local started=$SECONDS
         if answers_one_token "$pid" "$port"; then
