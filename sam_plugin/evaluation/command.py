@@ -36,6 +36,8 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
                          "to run)")
     if args.unconstrained and args.replay:
         raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
+    if args.calls and args.replay:
+        raise UsageError("--calls: a replay asks what its meta.json recorded (calls)")
     _check_task_timeout(args)
     run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
@@ -45,7 +47,8 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
                             script_timeout=args.script_timeout,
-                            pipeline=not args.no_pipeline, task_timeout=args.task_timeout,
+                            pipeline=not args.no_pipeline, calls=meta["calls"],
+                            task_timeout=args.task_timeout,
                             after_task=None if loads is None else (
                                 lambda result: loads.task_ended(result.name)))
     started = datetime.now(UTC)
@@ -158,7 +161,8 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         server=f"{detection.server.version} {detection.server.detail}".strip(),
                         server_kind=detection.server.kind,
                         server_version=detection.server.version,
-                        constrained=not args.unconstrained)
+                        constrained=not args.unconstrained,
+                        calls=args.calls or environment.calls(env) or "spec")
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
     # the server was asked once: every run (and an --only-stale replay) uses that answer
