@@ -115,9 +115,10 @@ class Gate:
 
     async def plan_change(self, args: PlanChangeArgs, client: str) -> dict[str, Any]:
         """Observe, route, check and compile the client's calls, build the plan; nothing
-        runs. The plan is kept, sealed, with its approval request: it waits for a person."""
+        runs. The plan is kept, sealed, with its approval request: it waits for a person.
+        Calls left out are computed from the spec's steps."""
         spec = _read_spec(args.mode, _visible(args.spec)).as_json()
-        calls = [(c.name, c.arguments) for c in args.calls]
+        calls = None if args.calls is None else [(c.name, c.arguments) for c in args.calls]
         target = Target(model_name=args.model, part_name=args.part)
         controller = await self._planned(args.request, args.mode, target, spec, calls, None)
         run_id = controller.run_id
@@ -153,7 +154,7 @@ class Gate:
         }
 
     async def _planned(self, request: str, mode: str, target: Target, spec: Any,
-                       calls: list[tuple[str, Any]], kept: str | None) -> RunController:
+                       calls: list[tuple[str, Any]] | None, kept: str | None) -> RunController:
         """A controller that planned the calls (its phase PLAN, or the run rejected)."""
         async with self.host_lock:
             self._make_room()

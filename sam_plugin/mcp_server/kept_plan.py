@@ -44,7 +44,7 @@ class KeptPlan(BaseModel):
     part: str
     request: str
     spec: str  # the spec IR as plan_change read it (JSON)
-    calls: str  # the calls as given: [[name, arguments], ...] (JSON)
+    calls: str  # the calls as given: [[name, arguments], ...], or null: computed (JSON)
     fingerprint: str  # of the part when the plan was made
     normalized: str  # the compiled calls, as normalized_calls.json holds them (JSON)
     plan_text: str  # the plan in words (``Plan.text(HASH_NAME)``)
@@ -52,9 +52,10 @@ class KeptPlan(BaseModel):
     client: str
     seal: str = ""
 
-    def inputs(self) -> tuple[Any, list[tuple[str, Any]]]:
-        """The spec and the calls, to make the plan again."""
-        calls = [(str(name), arguments) for name, arguments in json.loads(self.calls)]
+    def inputs(self) -> tuple[Any, list[tuple[str, Any]] | None]:
+        """The spec and the calls (None: computed from its steps), to make the plan again."""
+        given = json.loads(self.calls)
+        calls = None if given is None else [(str(name), arguments) for name, arguments in given]
         return json.loads(self.spec), calls
 
 

@@ -215,3 +215,24 @@ def test_an_open_form_and_a_decision_recorded_before(in_memory):
 
     asyncio.run(scenario())
     assert asked == []
+
+
+def test_a_kept_plan_with_computed_calls_runs_on_the_next_server(stdio):
+    """Calls left out are computed from the spec's steps, and computed again the same when
+    the kept plan is made again."""
+    arguments = translate(5)
+    del arguments["calls"]
+
+    async def planned() -> dict:
+        async with stdio.connect() as client:
+            return await plan(client, arguments)
+
+    made = asyncio.run(planned())
+    assert approve_at_terminal(stdio.runs, made["run_id"]).returncode == 0
+
+    async def executed() -> None:
+        async with stdio.connect() as client:
+            done = await execute(client, made, wait=0)
+            assert (done["status"], done["decision"]["channel"]) == ("verified", "command")
+
+    asyncio.run(executed())

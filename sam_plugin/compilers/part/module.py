@@ -8,8 +8,10 @@ from sam_plugin.compilers.part import (
     build,
     describe,
     edit,
+    operation_states,
     prompts,
     repair,
+    step_calls,
     transform,
 )
 from sam_plugin.compilers.part.ir import (
@@ -52,7 +54,9 @@ MODULE = TableDrivenModule(
     prompts=prompts,
     vocabulary=actions.VOCABULARY,
     call_operations=actions.operations,
+    step_calls=step_calls.calls_from_steps,
     context_checks=_target_model_checks,
     creates_target=True,
     describer=describe.describe,
+    operation_state=operation_states.part_at,
 )

@@ -71,7 +71,8 @@ def json_object_of(content: str) -> Any:
     fenced = [m.group(1).strip() for m in _FENCE.finditer(text)]
     objects = [obj for obj in map(_try_strict, fenced) if isinstance(obj, dict)]
     if not objects and not broken:
-        objects = [obj for obj in _bare_objects(text) if "steps" in obj or "summary" in obj]
+        objects = [obj for obj in _bare_objects(text)
+                   if "steps" in obj or "summary" in obj or "refuse" in obj]
     if len(objects) > 1:
         raise SpecRejected([f"the answer holds {len(objects)} JSON objects; send exactly one, "
                             "the whole spec"])
@@ -130,13 +131,20 @@ def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
             problems.append(f"steps[{index}].scope: {_pydantic_words(error)}")
     if problems:
         raise SpecRejected(problems[:MAX_PROBLEMS])
-    return Spec(summary=document["summary"].strip(), steps=tuple(steps),
+    return Spec(summary=one_line(document["summary"]), steps=tuple(steps),
                 expected=Expected(**document.get("expected", {})))
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: every run of whitespace (newlines, tabs, line and paragraph
+    separators) one space, so that a summary or a step text cannot lay out a fake "Steps:"
+    block of the rendering's own form."""
+    return " ".join(str(text).split())
 
 
 def _step(raw: Mapping[str, Any], action: ActionDef) -> Step:
     scope = _SELECTOR.validate_python(raw["scope"]) if raw.get("scope") is not None else None
-    given = raw.get("values", {})
+    given = {**action.defaults, **raw.get("values", {})}  # a default left out is stated
     values = {key: normalize(value_def, given[key])
               for key, value_def in action.values.items() if key in given}
     if action.paired is not None and all(key in values for key in action.paired):
@@ -145,7 +153,7 @@ def _step(raw: Mapping[str, Any], action: ActionDef) -> Step:
         by_label = dict(zip(order, values[points_key], strict=True))
         values[points_key] = [by_label[label] for label in values[labels_key]]
     return Step(capability=action.capability, action=action.name, scope=scope, values=values,
-                text=str(raw.get("text", "")).strip())
+                text=one_line(raw.get("text", "")))
 
 
 def spec_problems(document: Any, vocabulary: Vocabulary) -> list[str]:
