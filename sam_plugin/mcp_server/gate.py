@@ -255,7 +255,7 @@ class Gate:
         """The plan ``args`` names, held here or kept by an earlier server; refused when the
         SHA-256 is not its plan's, another call asks already, or no channel can be asked.
         Each channel it is put on is logged once (``approval_requested``)."""
-        waiting = self._waiting.get(args.run_id) or await self._resume(args.run_id)
+        waiting = self._waiting.get(args.run_id) or await self._resume(args)
         if args.plan_sha256 != waiting.plan_sha256:
             raise ToolRefused(
                 "execution", f"plan_sha256 {args.plan_sha256[:12]}… is not the SHA-256 of "
@@ -319,11 +319,17 @@ class Gate:
 
     # -- a plan kept by an earlier server ------------------------------------------------
 
-    async def _resume(self, run_id: str) -> Waiting:
-        """The plan kept in ``run_id``'s directory, made again here under that run id; it
-        waits only when the part is unchanged and the plan comes out the same."""
+    async def _resume(self, args: ExecutePlanArgs) -> Waiting:
+        """The plan kept in the run's directory, made again here under its run id; it waits
+        only when the part is unchanged and the plan comes out the same."""
+        run_id = args.run_id
         run_dir = self.runs_dir / run_id
         kept, request = _kept(self.runs_dir, run_id)
+        if args.plan_sha256 != kept.plan_sha256:
+            raise ToolRefused(
+                "execution", f"plan_sha256 {args.plan_sha256[:12]}… is not the SHA-256 of "
+                f"run {run_id}'s plan; nothing executed. Execute only the plan_sha256 "
+                "plan_change returned (I11)")
         if is_locked(run_dir / LOCK_NAME):
             raise ToolRefused("execution", f"run {run_id}'s plan is held by another sam-agent "
                               "mcp process, where it waits; call execute_plan on that server, "

@@ -168,7 +168,7 @@ def test_a_kept_plan_is_taken_only_when_free_and_sealed(in_memory):
 
     other = Gate(host=HostGateway(sam), runs_dir=in_memory.runs)
 
-    async def scenario() -> None:
+    async def scenario() -> str:
         async with in_memory.connect() as client:
             planned = await plan(client, translate(5))
         async with memory_connect(other)() as client:
@@ -178,6 +178,10 @@ def test_a_kept_plan_is_taken_only_when_free_and_sealed(in_memory):
             assert failed and "is held by another sam-agent mcp process" in \
                 data["error"]["message"]
             in_memory.gate.close()  # its server stops: the plan is free, and kept
+            failed, data = await call(client, "execute_plan", {
+                "run_id": planned["run_id"], "plan_sha256": "0" * 64, "wait_seconds": 0})
+            assert failed and "is not the SHA-256 of run" in data["error"]["message"]
+            assert other.waiting(planned["run_id"]) is None  # not even made again
             kept = in_memory.runs / planned["run_id"] / "kept_plan.json"
             record = json.loads(kept.read_text())
             record["calls"] = record["calls"].replace("5", "500")
@@ -189,12 +193,13 @@ def test_a_kept_plan_is_taken_only_when_free_and_sealed(in_memory):
             assert "is refused as forged" in data["error"]["message"]
             failed, data = await call(client, "run_status", {"run_id": planned["run_id"]})
             assert failed and "is refused as forged" in data["error"]["message"]
+            return str(planned["run_id"])
 
     try:
-        asyncio.run(scenario())
+        run_id = asyncio.run(scenario())
     finally:
         other.close()
-    assert _submitted(in_memory.runs, "x") == 0
+    assert _submitted(in_memory.runs, run_id) == 0
 
 
 def test_an_open_form_and_a_decision_recorded_before(in_memory):
