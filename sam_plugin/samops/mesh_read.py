@@ -50,19 +50,22 @@ class PartMesh:
     def element_count(self) -> int:
         return len(self.element_labels)
 
-    def node_hashes(self) -> np.ndarray:
-        return fp.node_hashes(self.node_labels, self.coordinates)
+    def node_buckets(self) -> fp.Buckets:
+        """The node records' bucket digests (``samops.fingerprint``), computed once."""
+        return self._node_buckets
 
-    def element_hashes(self) -> np.ndarray:
+    def element_buckets(self) -> fp.Buckets:
+        return self._element_buckets
+
+    def shape_keys(self) -> np.ndarray:
+        """Each element's shape as a stable 64-bit key of its name (uint64)."""
         keys = np.array([fp.name_key(s) for s in self.shape_names], dtype=np.uint64)
-        codes = np.take(keys, self.shape_codes) if len(keys) else np.zeros(0, dtype=np.uint64)
-        return fp.element_hashes(self.element_labels, codes, self.offsets, self.connectivity)
+        return np.take(keys, self.shape_codes) if len(keys) else np.zeros(0, dtype=np.uint64)
 
-    def node_digest(self) -> fp.Fingerprint:
-        return self._node_digest
-
-    def element_digest(self) -> fp.Fingerprint:
-        return self._element_digest
+    def digests(self) -> fp.Digests:
+        """The node and element records alone (the geometry)."""
+        return fp.Digests({"nodes": self._node_buckets, "elements": self._element_buckets},
+                          self.node_count, self.element_count)
 
     @cached_property
     def bounds(self) -> Box | None:
@@ -72,12 +75,13 @@ class PartMesh:
         return column_box(self.coordinates)
 
     @cached_property
-    def _node_digest(self) -> fp.Fingerprint:
-        return fp.Fingerprint.of(self.node_hashes(), nodes=self.node_count)
+    def _node_buckets(self) -> fp.Buckets:
+        return fp.node_buckets(self.node_labels, self.coordinates)
 
     @cached_property
-    def _element_digest(self) -> fp.Fingerprint:
-        return fp.Fingerprint.of(self.element_hashes(), elements=self.element_count)
+    def _element_buckets(self) -> fp.Buckets:
+        return fp.element_buckets(self.element_labels, self.shape_keys(), self.offsets,
+                                  self.connectivity)
 
     def element(self, index: int) -> tuple[str, tuple[int, ...]]:
         """(shape, node labels) of the element at ``index``."""
@@ -87,7 +91,7 @@ class PartMesh:
 
     def fingerprint(self) -> str:
         """The geometry fingerprint: node and element records only (``samops.fingerprint``)."""
-        return str(self.node_digest() + self.element_digest())
+        return str(self.digests().fingerprint())
 
 
 _ARRAYS = ("node_labels", "coordinates", "element_labels", "shape_codes", "offsets",
