@@ -165,6 +165,26 @@ class SpecRejected(SamAgentError, ValueError):
 # -- running --------------------------------------------------------------------------------
 
 
+class DesignRefused(SamAgentError):
+    """The design answer is the refusal ``{"refuse": "why"}``: the mode cannot do what was
+    asked (docs/architecture.md §4 "The spec"); nothing runs."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class StepsNotComputable(SamAgentError, ValueError):
+    """The tool calls cannot be computed from step ``step`` (0-based): it does not state
+    enough (docs/architecture.md §4 "Calls from the steps"); the message names the step and
+    what to give."""
+
+    def __init__(self, step: int, message: str) -> None:
+        super().__init__(message)
+        self.step = step
+        self.message = message
+
+
 class QueryError(SamAgentError, ValueError):
     """An observation query the model can fix (L2 regions, L3 entities): the message names
     the field and the legal values."""

@@ -22,11 +22,21 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 for _var in ("SAM_AGENT_BASE_URL", "SAM_AGENT_API_KEY", "SAM_AGENT_MODEL", "SAM_AGENT_RUNS_DIR",
              "SAM_AGENT_PROFILE", "SAM_AGENT_REPLAY"):
     os.environ.pop(_var, None)
+# The tests written before calls were computed from the spec drive the model's collection
+# rounds (scripted tool-call answers): they run under ``calls: model``. A test of computed
+# calls says so itself (``calls_from_spec`` below, or ``RunPolicy(calls="spec")``).
+os.environ["SAM_AGENT_CALLS"] = "model"
 # the CLI and the dock read the settings the dock saved: never the developer's own file
 os.environ["SAM_AGENT_SETTINGS_FILE"] = str(
     Path(tempfile.mkdtemp(prefix="sam-agent-test-settings-")) / "settings.json")
 
 pytest_plugins = ["tests.support.fixtures"]
+
+
+@pytest.fixture
+def calls_from_spec(monkeypatch):
+    """The product's default: the tool calls computed from the confirmed steps."""
+    monkeypatch.setenv("SAM_AGENT_CALLS", "spec")
 
 
 @pytest.fixture(autouse=True)

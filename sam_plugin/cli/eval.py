@@ -49,6 +49,10 @@ def add_parser(commands: Any) -> None:
                           help="live: never hold tool calls to their schema (the setting "
                           "constrained_calls=false), to measure what constraints do; kept in "
                           "meta.json, so that a replay asks the same")
+    evaluate.add_argument("--calls", choices=["spec", "model"],
+                          help="live: the tool calls computed from the confirmed spec "
+                          "(default) or filled by the model in collection rounds; kept in "
+                          "meta.json, so that a replay asks the same")
     evaluate.add_argument("--out", type=Path, default=Path("eval-report"), metavar="DIR",
                           help="report.json, report.md, outcomes.png and run dirs (default "
                           "./eval-report)")

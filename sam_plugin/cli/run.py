@@ -59,6 +59,11 @@ def add_parser(commands: Any) -> None:
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument("--request", metavar="TEXT")
     source.add_argument("--request-file", type=Path, metavar="F")
+    source.add_argument("--spec", metavar="FILE",
+                        help="the spec IR (JSON) instead of a request, '-' for stdin: no "
+                        "model is asked for it; it is reviewed against the part and "
+                        "confirmed like a model's (--yes answers); with --calls spec no "
+                        "provider is needed at all")
     run.add_argument(
         "--save",
         type=Path,
@@ -91,6 +96,10 @@ def add_parser(commands: Any) -> None:
         help="repair rounds after a rejected tool call or a compile diagnostic "
         "(default 2; 0 turns them off)",
     )
+    run.add_argument("--calls", choices=["spec", "model"],
+                     help="where the tool calls come from: computed from the confirmed spec "
+                     "(default; SAM_AGENT_CALLS) or filled in by the model in collection "
+                     "rounds")
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
     run.set_defaults(handler=handle)
 
@@ -107,22 +116,28 @@ async def run_command(
     err: TextIO | None = None,
 ) -> int:
     stdin, out, err = stdin or sys.stdin, out or sys.stdout, err or sys.stderr
-    request = _read_request(args)
+    given_spec = getattr(args, "spec", None)
+    request = "" if given_spec is not None else _read_request(args)
+    spec = read_spec_file(given_spec, stdin) if given_spec is not None else None
     save_path = check_save_path(args.save) if args.save else None
+    policy = _policy(args)
     sam = import_sam(err)
     # the workspace and target first: a typo there is said as such, provider or not
     opened = open_workspace(sam, args.workspace, save_path)
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
-        settings, provider_name, probe = await _provider(args, err, stack)
+        if spec is not None and policy.calls == "spec":
+            settings, provider_name, probe = _no_provider(err)
+        else:
+            settings, provider_name, probe = await _provider(args, err, stack)
         return await _run(args, request, opened, save_path, sam, settings, provider_name,
-                          _policy(args), stdin=stdin, out=out, err=err, probe=probe)
+                          policy, stdin=stdin, out=out, err=err, probe=probe, spec=spec)
 
 
 async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                save_path: Path | None, sam: Any, settings: Any, provider_name: str,
                policy: Any, *, stdin: TextIO, out: TextIO, err: TextIO,
-               probe: Any = None) -> int:
+               probe: Any = None, spec: str | None = None) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.run.controller import RunController
@@ -136,8 +151,11 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     progress = _Progress(err)
     controller.subscribe(progress)
     try:
-        phase = await controller.submit(request, args.mode, target, explore=args.explore,
-                                        source="cli")
+        if spec is not None:
+            phase = await controller.submit_spec(spec, args.mode, target, source="cli")
+        else:
+            phase = await controller.submit(request, args.mode, target, explore=args.explore,
+                                            source="cli")
     except SubmitRefused as refused:
         raise UsageError(str(refused)) from None
     progress.end_stream()
@@ -173,7 +191,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
     _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace)
     if not args.json:
-        _print_next_step(result, settings.base_url, save_path, out)
+        _print_next_step(result, settings.base_url, save_path, out, spec is not None)
     if saved is False:
         return EXIT_FAILED
     return {"verified": EXIT_VERIFIED, "rejected": EXIT_REVIEW, "cancelled": EXIT_REVIEW}.get(
@@ -287,7 +305,51 @@ def _policy(args: argparse.Namespace) -> Any:
                          f"{first['msg']}") from None
     if args.repairs is not None:
         policy = policy.model_copy(update={"repair_rounds": args.repairs})
+    if getattr(args, "calls", None) is not None:
+        policy = policy.model_copy(update={"calls": args.calls})
     return policy
+
+
+def _no_provider(err: TextIO) -> tuple[Any, str, Any]:
+    """A given spec whose calls are computed: no model is asked anything."""
+    from sam_plugin.runtime.config.settings import ProviderSettings
+
+    print("sam-agent: provider: none — the spec is given (--spec) and the calls are computed "
+          "from its steps; no model is asked", file=err)
+    return ProviderSettings(), "none", None
+
+
+def read_spec_file(name: str, stdin: TextIO) -> str:
+    """The text of ``--spec FILE`` (``-``: standard input): UTF-8 JSON, bounded as a request
+    is; the reader then checks it as a spec of the mode (naming every problem)."""
+    from sam_plugin.runtime.run.start import MAX_REQUEST_BYTES, request_size_problem
+    from sam_plugin.runtime.store.path_kinds import not_a_file
+
+    where = "standard input" if name == "-" else name
+    if name == "-":
+        text = stdin.read(MAX_REQUEST_BYTES + 1)
+    else:
+        problem = not_a_file(Path(name))
+        if problem is not None:
+            raise UsageError(f"--spec: {problem}")
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_REQUEST_BYTES + 1)
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UsageError(f"--spec: {name} is not UTF-8 text; save it as UTF-8") from None
+        except OSError as error:
+            raise UsageError(f"--spec: cannot read {name} "
+                             f"({error.strerror or error})") from None
+    too_large = request_size_problem(len(text.encode("utf-8", "surrogatepass")), where)
+    if too_large is not None:
+        raise UsageError(f"--spec: {too_large}")
+    try:
+        json.loads(text)
+    except ValueError as error:
+        raise UsageError(f"--spec: {where} is not JSON ({error}); give the spec IR, one JSON "
+                         'object {"summary": ..., "steps": [...]}') from None
+    return text
 
 
 # ProviderSettings field -> the flag that sets it
@@ -443,6 +505,8 @@ def progress_line(event: ev.RunEvent) -> str | None:
     match event:
         case ev.PhaseChanged(phase=phase, label=label):
             return f"[{phase}] {label}"
+        case ev.ToolCallCollected(tool=tool, source="spec"):
+            return f"  computed from the confirmed steps, not executed: {tool}"
         case ev.ToolCallCollected(tool=tool, round=number):
             return f"  collected, not executed: {tool} (round {number})"
         case ev.ToolCallRejected(reason=reason):
@@ -535,10 +599,14 @@ def undo_hint(result: Any, runs_dir: Path, workspace: Path | None) -> str | None
             f"--runs-dir {shlex.quote(str(runs_dir))}")
 
 
-def next_step(status: str, layer: str | None, base_url: str, message: str = "") -> str | None:
+def next_step(status: str, layer: str | None, base_url: str, message: str = "",
+              *, given_spec: bool = False) -> str | None:
     """What the analyst should do after a run that did not verify, by where it stopped."""
     if status == "verified":
         return None
+    if given_spec and layer in ("design", "compile", "tool_call") or (
+            given_spec and status in ("rejected", "cancelled")):
+        return "Nothing was executed. Edit the spec (--spec) as the message says and run again."
     if status in ("rejected", "cancelled"):
         return "Nothing was executed. Edit the request (or --request-file) and run again."
     if status == "unknown":
@@ -569,10 +637,11 @@ def _provider_step(message: str, base_url: str) -> str:
             "provider settings (--base-url, --api-model, SAM_AGENT_API_KEY), then run again.")
 
 
-def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: TextIO) -> None:
+def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: TextIO,
+                     given_spec: bool = False) -> None:
     error = result.error
     layer, message = (error.layer, error.message) if error is not None else (None, "")
-    step = next_step(result.status, layer, base_url, message)
+    step = next_step(result.status, layer, base_url, message, given_spec=given_spec)
     if step:
         print(f"  next: {step}", file=out)
     if save_path is not None and result.status != "verified":

@@ -35,6 +35,8 @@ class CompileChain:
         self.spec = spec
         self.fragments: list[Fragment] = []
         self.bound: list[tuple[int, BoundStep]] = []
+        # the steps' counts the calls do not make (the model's arithmetic): plan warnings
+        self.claims: list[str] = []
 
     def context(self) -> CompileContext:
         """What the next call's compiler may consult."""
@@ -68,4 +70,5 @@ class CompileChain:
                             self.module.operations(fragment), self.part)
         if not binding.holds:
             raise CompileError(fragment.tool, [c.diagnostic() for c in binding.contradictions])
+        self.claims += binding.claims
         return list(binding.bound)

@@ -12,8 +12,11 @@ so what is sent stays well inside the subset:
   tool's definition still carries the descriptions, and the compilers check every bound);
 - a ``pattern`` survives only in the simple form our names use (``^``, character classes
   with ``{m,n}``/``*``/``+``/``?``, ``$``);
-- a ``maxItems`` above :data:`MAX_UNROLLED_ITEMS` goes (each bounded repetition unrolls into
-  the grammar; the compilers bound sizes anyway).
+- a ``maxItems`` above :data:`MAX_UNROLLED_ITEMS` goes in a tool's schema (each bounded
+  repetition unrolls into the grammar; the compilers bound sizes anyway). The spec's schema
+  keeps every bound up to :data:`SPEC_UNROLLED_ITEMS`: it is built small on purpose
+  (``compilers/spec/schema.py``), and an unbounded list there lets a small model count on and
+  on ("labels": [1, 2, 3, ..., 494] on a 4-element part).
 
 What the grammar no longer says, the schema check and the compilers still do (every check of
 ours stays: a constraint can fail open).
@@ -26,6 +29,7 @@ from collections.abc import Mapping
 from typing import Any
 
 MAX_UNROLLED_ITEMS = 8
+SPEC_UNROLLED_ITEMS = 64
 GRAMMAR_KEYWORDS = frozenset({
     "type", "properties", "required", "additionalProperties", "items", "prefixItems",
     "minItems", "maxItems", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "$defs",
@@ -36,8 +40,10 @@ _SUBSCHEMA_LISTS = ("anyOf", "oneOf", "allOf", "prefixItems")
 _SIMPLE_PATTERN = re.compile(r"^\^(?:\[(?:[^\]\\]|\\.)+\](?:\{\d+(?:,\d+)?\}|[*+?])?)+\$$")
 
 
-def grammar_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """``schema`` reduced to the grammar subset (a new dict; ``schema`` is untouched)."""
+def grammar_schema(schema: Mapping[str, Any], *,
+                   max_unrolled: int = MAX_UNROLLED_ITEMS) -> dict[str, Any]:
+    """``schema`` reduced to the grammar subset (a new dict; ``schema`` is untouched);
+    bounds on list sizes survive up to ``max_unrolled``."""
     out: dict[str, Any] = {}
     integer = schema.get("type") == "integer"
     for key, value in schema.items():
@@ -47,14 +53,15 @@ def grammar_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
             continue
         if key == "pattern" and not (isinstance(value, str) and _SIMPLE_PATTERN.match(value)):
             continue
-        if key == "maxItems" and isinstance(value, int) and value > MAX_UNROLLED_ITEMS:
+        if key == "maxItems" and isinstance(value, int) and value > max_unrolled:
             continue
         if key in _SUBSCHEMA_MAPS and isinstance(value, Mapping):
-            out[key] = {name: grammar_schema(sub) for name, sub in value.items()}
+            out[key] = {name: grammar_schema(sub, max_unrolled=max_unrolled)
+                        for name, sub in value.items()}
         elif key in _SUBSCHEMA_LISTS and isinstance(value, list):
-            out[key] = [grammar_schema(sub) for sub in value]
+            out[key] = [grammar_schema(sub, max_unrolled=max_unrolled) for sub in value]
         elif key in ("items", "additionalProperties") and isinstance(value, Mapping):
-            out[key] = grammar_schema(value)
+            out[key] = grammar_schema(value, max_unrolled=max_unrolled)
         else:
             out[key] = value
     return out

@@ -59,6 +59,8 @@ class PlanCall(BaseModel):
     tool: str
     operations: list[PlanOperation] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # where the call came from (``tool_calls.json``'s source: spec, model, text, mcp, ...)
+    source: str = ""
 
 
 class PlanStep(BaseModel):
@@ -139,7 +141,7 @@ class Plan(BaseModel):
         out = [("destructive", f"DESTRUCTIVE: {text}") for text in self.destructive]
         out += [("warning", f"WARNING: {text}") for text in self.warnings]
         for call in self.calls:
-            out.append(("call", f"{call.index}. {call.tool}"))
+            out.append(("call", f"{call.index}. {call.tool}{self._origin(call)}"))
             out += [("step", f"   {step.describe()}") for step in self.steps
                     if step.call == call.index]
             for op in call.operations:
@@ -156,6 +158,16 @@ class Plan(BaseModel):
 
     def text(self) -> str:
         return "\n".join(line for _, line in self.lines())
+
+    def _origin(self, call: PlanCall) -> str:
+        """`` (computed from step 2)`` for a call computed from the confirmed steps."""
+        if call.source != "spec":
+            return ""
+        numbers = sorted({s.step for s in self.steps if s.call == call.index})
+        if not numbers:
+            return " (computed from the spec)"
+        said = ", ".join(str(n) for n in numbers)
+        return f" (computed from step{'s' if len(numbers) > 1 else ''} {said})"
 
 
 @dataclass

@@ -23,6 +23,8 @@ from sam_plugin.errors import CompileError as CompileError
 from sam_plugin.errors import RouteRefused as RouteRefused
 
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
+    from sam_plugin.compilers.spec.computed import ComputedCall
+    from sam_plugin.compilers.spec.ir import Spec
     from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 
 ModeName = Literal["part", "property", "mesh"]
@@ -178,6 +180,12 @@ class DomainModule(Protocol):
     def operations(self, fragment: Fragment) -> list[CallOperation]:
         """The operations of one compiled call, as the binding compares them with the spec's
         steps (docs/architecture.md §4 "The spec")."""
+        ...
+
+    def calls_from_steps(self, spec: Spec, tools: Sequence[str]) -> list[ComputedCall]:
+        """The calls of ``tools`` (the route's, in canonical order) that carry out the
+        confirmed ``spec``: the inverse of ``operations`` (docs/architecture.md §4 "Calls from
+        the steps"). Raises ``StepsNotComputable`` naming a step that does not state enough."""
         ...
 
     def record_values(self, run_dir: Path, model: Any) -> None:

@@ -18,12 +18,15 @@ from sam_plugin.compilers import routing, schema_common
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.plan import PlanDetail, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
+from sam_plugin.compilers.spec.computed import ComputedCall
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 from sam_plugin.compilers.validation import validate_call
 from sam_plugin.errors import CompileError
 
 ContextChecks = Callable[[CompileContext], list[Diagnostic]]
 Operations = Callable[[Fragment], list[CallOperation]]
+StepCalls = Callable[[Spec, Sequence[str]], list[ComputedCall]]
 Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
 ValueRecorder = Callable[[Path, Any], None]  # (run dir, live model)
 ValueChecker = Callable[[Path, Any], list[Check]]
@@ -71,6 +74,7 @@ class TableDrivenModule:
     prompts: Prompts
     vocabulary: Vocabulary
     call_operations: Operations
+    step_calls: StepCalls  # the inverse of call_operations
     creates_target: bool = False
     # checks every call of this module needs first (e.g. the target model exists)
     context_checks: ContextChecks = _no_context_checks
@@ -95,6 +99,9 @@ class TableDrivenModule:
 
     def operations(self, fragment: Fragment) -> list[CallOperation]:
         return self.call_operations(fragment)
+
+    def calls_from_steps(self, spec: Spec, tools: Sequence[str]) -> list[ComputedCall]:
+        return self.step_calls(spec, tools)
 
     def tool_definitions(
         self, tool_names: Sequence[str], strict: bool = False

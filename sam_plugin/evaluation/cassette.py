@@ -84,6 +84,9 @@ class CassetteMeta(BaseModel):
     server_kind: str = ""
     server_version: str = ""
     constrained: bool = True  # False: recorded with --unconstrained (constrained_calls off)
+    # where the tool calls came from (--calls): computed from the spec, or the model's rounds
+    # (what every recording before computed calls used)
+    calls: Literal["spec", "model"] = "model"
     notes: str = ""
 
 

@@ -36,6 +36,8 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
                          "to run)")
     if args.unconstrained and args.replay:
         raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
+    if args.calls and args.replay:
+        raise UsageError("--calls: a replay asks what its meta.json recorded (calls)")
     run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
@@ -43,7 +45,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
                             script_timeout=args.script_timeout,
-                            pipeline=not args.no_pipeline)
+                            pipeline=not args.no_pipeline, calls=meta["calls"])
     started = datetime.now(UTC)
     results = await run_suite(tasks, source, options)
     report = build_report(results, {
@@ -127,7 +129,7 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         server=f"{detection.server.version} {detection.server.detail}".strip(),
                         server_kind=detection.server.kind,
                         server_version=detection.server.version,
-                        constrained=not args.unconstrained)
+                        constrained=not args.unconstrained, calls=args.calls or "spec")
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
     # the server was asked once: every run (and an --only-stale replay) uses that answer

@@ -90,6 +90,7 @@ class RunnerOptions:
     script_timeout: float = 120.0
     pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
+    calls: str | None = None  # spec | model (--calls); None: the run policy's default
 
 
 def stubs_path() -> Path:
@@ -260,7 +261,7 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     try:
         controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
-                                   policy=run_policy(options.repairs),
+                                   policy=run_policy(options.repairs, options.calls),
                                    server_probe=source.server_probe)
         await controller.submit(task.request, task.mode, target, source="eval")
         await answer_yes(controller, task.mode, target)
@@ -360,10 +361,11 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
     return judge(task, sam, before, result, executed=executed)
 
 
-def run_policy(repairs: int | None) -> RunPolicy:
-    """``--repairs N`` over the default run policy (no saved settings: a suite is
-    reproducible on any machine)."""
-    return RunPolicy.from_saved({"repair_rounds": repairs})
+def run_policy(repairs: int | None, calls: str | None = None) -> RunPolicy:
+    """``--repairs N`` and ``--calls`` over the default run policy (no saved settings: a
+    suite is reproducible on any machine)."""
+    policy = RunPolicy.from_saved({"repair_rounds": repairs})
+    return policy.model_copy(update={"calls": calls}) if calls is not None else policy
 
 
 async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskResult:
@@ -373,7 +375,8 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     workspace = prepare_workspace(task, work)
     task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
                                  script_timeout=options.script_timeout,
-                                 pipeline=options.pipeline, progress=options.progress)
+                                 pipeline=options.pipeline, progress=options.progress,
+                                 calls=options.calls)
     pipeline = (await _run_kind(run_pipeline, task, source, task_options, workspace)
                 if options.pipeline else KindResult(outcome="skipped", status="skipped",
                                                     message="--no-pipeline"))

@@ -76,8 +76,10 @@ class PlanChangeArgs(BaseModel):
         description="the spec: {summary, steps:[{capability, action, scope?, values, text}], "
         "expected?}; its JSON Schema per mode is capabilities().spec_schema. Every call must "
         "carry out one of its steps")
-    calls: list[CallArg] = Field(min_length=1, max_length=MAX_CALLS,
-                                 description="the tool calls, in the mode's canonical order")
+    calls: list[CallArg] | None = Field(
+        None, min_length=1, max_length=MAX_CALLS,
+        description="the tool calls, in the mode's canonical order; leave them out to have "
+        "them computed from the spec's steps (the same binding, plan and approval)")
 
     @field_validator("request")
     @classmethod

@@ -88,7 +88,7 @@ class Gate:
         except SpecRejected as rejected:
             raise ToolRefused("spec", "the spec is refused: nothing was planned",
                               diagnostics=rejected.problems) from None
-        calls = [(c.name, c.arguments) for c in args.calls]
+        calls = None if args.calls is None else [(c.name, c.arguments) for c in args.calls]
         target = Target(model_name=args.model, part_name=args.part)
         async with self.host_lock:
             self._make_room()

@@ -108,6 +108,8 @@ class DesignReceived(_Event):
     warnings: Sequence[str]
     changes: Sequence[Mapping[str, Any]]
     ignored_tool_calls: int
+    # who wrote this version: the model, or the analyst (an edited or a given spec)
+    author: str = _omitted("model")
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from controller_fakes import (
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.provider.errors import ProviderError
 from sam_plugin.runtime.provider.types import ChatResponse
+from sam_plugin.runtime.run import budgets
 from sam_plugin.runtime.run.controller import Phase, RunController
 
 SPEC = fake_spec("build", "audit", summary="Build one QUAD plate.")
@@ -62,10 +63,14 @@ def test_llamacpp_holds_each_round_to_the_call_and_reads_it_from_the_content(tmp
     assert [(c["tool"], c["source"]) for c in stored] == [("build_part", "content"),
                                                           ("audit_part", "content")]
     first, build, audit = provider.requests
-    assert first.tools is None and first.options.max_tokens == 1024  # design: bounded, no tools
     held = first.options.response_format  # the spec held to its schema (the fake module's)
     assert held["type"] == "json_schema" and held["json_schema"]["name"] == "spec"
-    assert held["json_schema"]["schema"]["required"] == ["summary", "steps"]
+    # design: no tools, bounded by the largest answer the held schema allows (within a ceiling)
+    schema = held["json_schema"]["schema"]
+    assert first.tools is None and first.options.max_tokens == min(
+        budgets.DESIGN_HELD_CEILING, budgets.largest_answer_tokens(schema))
+    # the spec, or the refusal answer
+    assert [v["required"] for v in schema["anyOf"]] == [["summary", "steps"], ["refuse"]]
     assert build.tools is None  # the grammar holds the shape; the message says it in words
     assert '{"name": "build_part", "arguments": {...}}' in build.messages[-1]["content"]
     assert "Arguments (? marks an optional field):" in build.messages[-1]["content"]
@@ -110,7 +115,7 @@ def test_a_refused_constraint_is_asked_again_once_unconstrained_and_recorded(tmp
     dropped = [e for e in events if e["event"] == "constraint_dropped"]
     assert [(e["tool"], e["constraint"]) for e in dropped] == [("build_part", "wrapped")]
     assert "JSON schema conversion failed" in dropped[0]["reason"]
-    assert [c["source"] for c in stored] == ["tool_calls", "content"]
+    assert [c["source"] for c in stored] == ["model", "content"]
 
 
 def test_a_broken_constraint_is_read_by_text_recovery_before_asking_again(tmp_path):
@@ -123,7 +128,7 @@ def test_a_broken_constraint_is_read_by_text_recovery_before_asking_again(tmp_pa
     assert len(provider.requests) == 4
     assert provider.requests[3].options.response_format is None
     assert [(c["tool"], c["source"]) for c in stored] == [("build_part", "text"),
-                                                          ("audit_part", "tool_calls")]
+                                                          ("audit_part", "model")]
     assert [e["tool"] for e in events if e["event"] == "constraint_dropped"] == [
         "build_part", "audit_part"]
 

@@ -80,7 +80,7 @@ def test_given_calls_stop_at_the_plan_without_a_provider_request(tmp_path):
     assert json.loads((directory / "spec.json").read_text()) == json.loads(SPEC)
     stored = json.loads((directory / "tool_calls.json").read_text())
     assert [(c["tool"], c["source"], json.loads(c["arguments"])) for c in stored] == [
-        ("build_part", "given", {"quads": 2}), ("audit_part", "given", {})]
+        ("build_part", "mcp", {"quads": 2}), ("audit_part", "mcp", {})]
     assert not (directory / "result.json").exists()  # waiting for approval
     assert not any(p.name.startswith("provider_") for p in directory.iterdir())
     assert events(controller)[-1] == "plan_shown"

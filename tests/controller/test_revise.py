@@ -75,7 +75,7 @@ def test_a_remark_redesigns_without_tools_and_the_new_spec_is_confirmed(tmp_path
     assert json.loads((run / "spec.1.json").read_text()) == json.loads(FIRST)
     assert (run / "provider_design_response.2.sse").exists()
     assert json.loads((run / "revisions.json").read_text()) == [
-        {"version": 2, "remark": "make it two plates", "changes": changes}]
+        {"version": 2, "remark": "make it two plates", "changes": changes, "author": "model"}]
     result = asyncio.run(controller.confirm("part", TARGET))
     assert result.status == "verified"
     # the collection round was given the revised spec (words and data)

@@ -28,7 +28,7 @@ def test_illegal_transition_raises_with_the_legal_set():
         check_transition(Phase.REVIEW, Phase.EXECUTING)
     assert str(error.value) == (
         "illegal phase transition review -> executing; "
-        "legal from review: cancelled, collecting, designing, failed"
+        "legal from review: cancelled, collecting, compiling, designing, failed"
     )
 
 

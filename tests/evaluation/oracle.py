@@ -25,6 +25,17 @@ def rect(x0: float, y0: float, x1: float, y1: float) -> list[list[float]]:
     return [[x0, y0, 0], [x1, y0, 0], [x1, y1, 0], [x0, y1, 0]]
 
 
+def element(shape: str, *nodes: list[float]) -> dict[str, Any]:
+    """A new element as a step states it: its shape and the coordinates of its nodes."""
+    return {"shape": shape, "nodes": list(nodes)}
+
+
+def step_patch(corners: list[list[float]], nu: int, nv: int,
+               shape: str = "QUAD") -> dict[str, Any]:
+    """A patch as a step states it (no id: ids are the call's own)."""
+    return {"shape": shape, "corners": corners, "divisions": [nu, nv]}
+
+
 STEEL = {"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}
 MERGE = {"merge_coincident_nodes": {"tolerance": 0.001}}
 
@@ -57,10 +68,12 @@ ORACLE: dict[str, tuple[Steps | str, list[tuple[str, dict[str, Any]]]]] = {
                                    "divisions": 10}]})]),
     "part_build_zh_plate": ([part("build", shape="QUAD", size=[100, 50], divisions=[10, 5])], [
         ("build_part", {"patches": [patch(rect(0, 0, 100, 50), 10, 5)]})]),
-    "part_build_with_set": ([part("build", shape="QUAD", divisions=[3, 3], sets=["PLATE"])], [
+    "part_build_with_set": ([part("build", shape="QUAD", size=[30, 30], divisions=[3, 3],
+                                  sets=["PLATE"])], [
         ("build_part", {"patches": [patch(rect(0, 0, 30, 30), 3, 3)],
                         "element_sets": [{"name": "PLATE", "element_ids": ["P1"]}]})]),
-    "part_edit_add_quad_reuse": ([part("add_elements", count=1, shape="QUAD")], [
+    "part_edit_add_quad_reuse": ([part("add_elements", count=1, shape="QUAD", elements=[
+        element("QUAD", [2, 0, 0], [3, 0, 0], [3, 1, 0], [2, 1, 0])])], [
         ("edit_part", {"nodes": [{"id": "a", "coordinates": [2, 0, 0]},
                                  {"id": "b", "coordinates": [3, 0, 0]},
                                  {"id": "c", "coordinates": [3, 1, 0]},
@@ -74,12 +87,15 @@ ORACLE: dict[str, tuple[Steps | str, list[tuple[str, dict[str, Any]]]]] = {
     "part_edit_set_by_box": ([part("create_set", box([0, 0, 0], [2, 10, 0]), name="LEFT")], [
         ("edit_part", {"element_sets": [{"name": "LEFT",
                                          "selection": box([0, 0, 0], [2, 10, 0])}]})]),
-    "part_edit_replace_everything": ([part("clear_all"),
-                                      part("add_elements", count=1, shape="QUAD")], [
+    "part_edit_replace_everything": ([part("clear_all"), part(
+        "add_elements", count=1, shape="QUAD", patches=[step_patch(rect(0, 0, 10, 10), 1, 1)])], [
         ("edit_part", {"clear_all": True, "add_patches": [patch(rect(0, 0, 10, 10), 1, 1)]})]),
-    "part_edit_zh_add_beam": ([part("add_elements", count=1, shape="BEAM")], [
-        ("edit_part", {"add_lines": [{"id": "L1", "start": [0, 0, 0], "end": [0, 0, 100],
-                                      "divisions": 1}]})]),
+    "part_edit_zh_add_beam": ([part("add_elements", count=1, shape="BEAM", elements=[
+        element("BEAM", [0, 0, 0], [0, 0, 100])])], [
+        ("edit_part", {"nodes": [{"id": "a", "coordinates": [0, 0, 0]},
+                                 {"id": "b", "coordinates": [0, 0, 100]}],
+                       "add_elements": [{"id": "e", "shape": "BEAM",
+                                         "node_ids": ["a", "b"]}]})]),
     "part_transform_translate": ([part("translate", ALL, vector=[100, 0, 0])], [
         ("transform_part", {"operations": [{"op": "translate", "vector": [100, 0, 0]}]})]),
     "part_transform_rotate": ([part("rotate", ALL, angle_deg=90, axis=[0, 0, 1],
@@ -172,8 +188,8 @@ ORACLE: dict[str, tuple[Steps | str, list[tuple[str, dict[str, Any]]]]] = {
     "refuse_outside_load": ("This asks for loads and boundary conditions; Part mode has no "
                             "operation for them.", []),
     "refuse_zh_boundary": ("约束和载荷不在本模块的能力范围内。", []),
-    "refuse_remesh_without_intent": ([part("clear_all"),
-                                      part("add_elements", count=16, shape="QUAD")], [
+    "refuse_remesh_without_intent": ([part("clear_all"), part(
+        "add_elements", count=16, shape="QUAD", patches=[step_patch(rect(0, 0, 10, 10), 4, 4)])], [
         ("edit_part", {"clear_all": True, "add_patches": [patch(rect(0, 0, 10, 10), 4, 4)]})]),
     "refuse_property_moves_nodes": ("Those are geometry changes, which Property mode never "
                                     "makes.", []),

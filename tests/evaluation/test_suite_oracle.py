@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from oracle import ORACLE
 
 from sam_plugin.demo.loopback import FakeProvider, StreamResponse
@@ -19,13 +20,17 @@ from tests.support.fixtures import settings_for
 SUITE = Path(__file__).resolve().parents[2] / "eval" / "suite"
 
 
-def oracle_responder(tasks: list[Any]) -> Any:
+def oracle_responder(tasks: list[Any], asked: list[str] | None = None) -> Any:
+    """The oracle's answers; ``asked`` collects the tools of every tool-call request."""
+
     def respond(request: dict[str, Any]) -> StreamResponse:
         # the request is in the first user turn (a design repair round adds another)
         user = "\n".join(m["content"] for m in request["messages"] if m["role"] == "user")
         task = next(t for t in tasks if t.request in user)
         steps, calls = ORACLE[task.name]
         offered = [t["function"]["name"] for t in request.get("tools") or []]
+        if asked is not None:
+            asked.extend(offered)
         if not offered:
             # a spec of the task's steps, summarized by the request; a refusal is words
             answer = steps if isinstance(steps, str) else json.dumps(
@@ -38,19 +43,24 @@ def oracle_responder(tasks: list[Any]) -> Any:
     return respond
 
 
-def test_every_task_is_accepted_with_the_oracle_answers(tmp_path):
+@pytest.mark.parametrize("calls", ["spec", "model"])
+def test_every_task_is_accepted_with_the_oracle_answers(tmp_path, calls):
+    """With ``calls: spec`` the oracle's spec alone carries every task: no tool-call request
+    is ever sent; with ``calls: model`` its calls are collected and bound as before."""
     tasks = load_suite(SUITE)
     assert sorted(ORACLE) == sorted(t.name for t in tasks)
     assert len({t.request for t in tasks}) == len(tasks)  # the responder finds tasks by text
-    fake = FakeProvider(responder=oracle_responder(tasks))
+    asked: list[str] = []
+    fake = FakeProvider(responder=oracle_responder(tasks, asked))
     try:
         source = Source(settings=settings_for(fake, total_timeout=120.0,
                                               idle_read_timeout=60.0))
         lines: list[str] = []
         results = asyncio.run(run_suite(tasks, source, RunnerOptions(
-            work=tmp_path, progress=lines.append)))
+            work=tmp_path, progress=lines.append, calls=calls)))
     finally:
         fake.close()
+    assert (asked == []) is (calls == "spec"), asked
     failed = {r.name: (r.pipeline.layer, r.pipeline.message) for r in results
               if not r.pipeline.accepted}
     assert failed == {}, json.dumps(failed, indent=1)

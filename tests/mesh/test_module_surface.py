@@ -42,7 +42,7 @@ def test_route_refused() -> None:
 def test_design_prompt() -> None:
     prompt = MODULE.design_prompt()
     # the spec as one JSON object, the mode's actions from its vocabulary, the expected counts
-    assert "Answer with the spec as ONE JSON object and nothing else" in prompt
+    assert "Answer with ONE JSON object and nothing else. It is either the spec" in prompt
     assert "- refine: refine (scope required) — levels*" in prompt
     assert '"expected" counts the whole part after the change' in prompt
     assert "box corners" not in prompt or "model's units" in prompt

@@ -25,7 +25,7 @@ def test_identity_and_registry() -> None:
 
 def test_design_prompt_asks_for_the_spec_as_json() -> None:
     prompt = MODULE.design_prompt()
-    assert "Answer with the spec as ONE JSON object and nothing else" in prompt
+    assert "Answer with ONE JSON object and nothing else. It is either the spec" in prompt
     assert "- transform: rotate (scope required) — angle_deg*, axis*, origin" in prompt
     assert "combines with audit only" in prompt
     assert "Write the summary and every text in Chinese" in MODULE.design_prompt("zh")

@@ -51,7 +51,7 @@ def test_design_prompt_asks_for_units_and_the_spec_as_json() -> None:
     prompt = MODULE.design_prompt()
     assert "every number is in the model's own consistent units. Say them\nin the summary" in \
         prompt
-    assert "Answer with the spec as ONE JSON object and nothing else" in prompt
+    assert "Answer with ONE JSON object and nothing else. It is either the spec" in prompt
     assert "- define: define_material — name*, E*, nu*, density" in prompt
     assert "Write the summary and every text in Chinese" in MODULE.design_prompt("zh")
 

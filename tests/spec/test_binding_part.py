@@ -78,8 +78,15 @@ VALUE_TABLE = [
     (step("rotate", ALL, angle_deg=90, axis=[0, 0, 1], origin=[0, 0, 0]),
      {"op": "rotate", "angle_deg": 270, "axis": [0, 0, 1], "origin": [0, 0, 0]}, False,
      "angle_deg 270, not 90"),
+    # an origin left out is the vocabulary's default, stated: another origin contradicts it
     (step("rotate", ALL, angle_deg=90, axis=[0, 0, 1]),
-     {"op": "rotate", "angle_deg": 90, "axis": [0, 0, 1], "origin": [7, 7, 0]}, True, ""),
+     {"op": "rotate", "angle_deg": 90, "axis": [0, 0, 1], "origin": [7, 7, 0]}, False,
+     "origin (7, 7, 0), not (0, 0, 0)"),
+    (step("rotate", ALL, angle_deg=90, axis=[0, 0, 1]),
+     {"op": "rotate", "angle_deg": 90, "axis": [0, 0, 1], "origin": [0, 0, 0]}, True, ""),
+    (step("scale", ALL, factor=2),
+     {"op": "scale", "factor": 2, "origin": [1e5, 0, 0]}, False,
+     "origin (100000, 0, 0), not (0, 0, 0)"),
     (step("scale", ALL, factor=2, origin=[0, 0, 0]),
      {"op": "scale", "factor": 0.001, "origin": [0, 0, 0]}, False, "factor 0.001, not 2"),
     (step("scale", ALL, factor=2),
@@ -150,8 +157,8 @@ def test_a_step_no_call_carries_out(plate):
                     step("rotate", ALL, angle_deg=90, axis=[0, 0, 1]))
     found = contradictions(plate, the_spec, [("transform_part", {"operations": [
         translate([1, 0, 0])]})])
-    assert found == ["step 2 says rotate all nodes by 90 degrees about the axis (0, 0, 1); "
-                     "no call carries it out"]
+    assert found == ["step 2 says rotate all nodes by 90 degrees about the axis (0, 0, 1) "
+                     "through (0, 0, 0); no call carries it out"]
 
 
 def test_steps_bind_in_any_order_of_operations(plate):
@@ -260,5 +267,20 @@ def test_build_values(fresh_sam, tmp_path):
     assert contradictions(pipe, the_spec, [("build_part", {"patches": [patch]})]) == []
     coarse = {**patch, "divisions": [6, 5]}
     found = contradictions(pipe, the_spec, [("build_part", {"patches": [coarse]})])
-    assert found[0].endswith("(divisions 6 x 5, not 6 x 10; nodes 42, not 77; elements 30, "
-                             "not 60)")
+    # the counts are the model's arithmetic: a warning of the plan, never a contradiction
+    assert found[0].endswith("(divisions 6 x 5, not 6 x 10)")
+
+
+def test_counts_a_step_claims_are_checked_not_bound(fresh_sam, tmp_path):
+    """A 6 x 10 plate has 77 nodes; the 0.5B wrote "nodes": 60. The computed build binds, and
+    the wrong count is a warning that names the step."""
+    pipe = Pipeline(MODULE, fresh_sam, tmp_path, TARGET)
+    patch = {"id": "P", "shape": "QUAD", "divisions": [6, 10],
+             "corners": [[0, 0, 0], [60, 0, 0], [60, 100, 0], [0, 100, 0]]}
+    the_spec = spec(step("build", shape="QUAD", size=[60, 100], divisions=[6, 10],
+                         nodes=60, elements=60))
+    chain = pipe.chain("build a 60 x 100 plate meshed 6 x 10", the_spec)
+    chain.add("build_part", {"patches": [patch]})
+    assert chain.unbound() == []
+    assert chain.claims == ["step 1 counts nodes 60; the calls make 77 (the step's count is "
+                            "the model's arithmetic: check it)"]

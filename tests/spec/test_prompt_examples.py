@@ -1,6 +1,7 @@
-"""One short example spec per mode in the design prompt (docs/architecture.md §4 "The spec"):
-on another part with other numbers than any eval task or demo example, with placeholders
-where a copy would be wrong; and no recorded answer repeats an example word for word."""
+"""Worked examples in the design prompt (docs/architecture.md §4 "The spec"): per mode, a
+request on another part and its answer. An example carries no placeholder a model can copy,
+no number or name of its own (each comes from its own request), no step text worth copying,
+and nothing of an eval task or a demo request; and no recorded answer repeats one."""
 
 from __future__ import annotations
 
@@ -22,50 +23,45 @@ from sam_plugin.runtime.provider.sse import SSEDecoder
 from sam_plugin.runtime.provider.stream import StreamAccumulator
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = {"part": part_prompts.EXAMPLE, "property": property_prompts.EXAMPLE,
-            "mesh": mesh_prompts.EXAMPLE}
-_PLACEHOLDER = re.compile(r'"?<([A-Z]+)>"?')
+EXAMPLES = {"part": part_prompts.EXAMPLES, "property": property_prompts.EXAMPLES,
+            "mesh": mesh_prompts.EXAMPLES}
+PAIRS = [(mode, request, answer) for mode, pairs in EXAMPLES.items()
+         for request, answer in pairs]
 _NUMBER = re.compile(r"(?<![\w.^])-?\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])")
-
-
-def filled(example: str) -> str:
-    """The example with its placeholders filled (a name for names, a count for counts)."""
-    def fill(match: re.Match[str]) -> str:
-        word = match.group(1)
-        return '"Filled"' if match.group(0).startswith('"') else ("1" if word else word)
-    return _PLACEHOLDER.sub(fill, example)
-
-
-@pytest.mark.parametrize("mode", registry.MODES)
-@pytest.mark.parametrize("language", ["en", "zh_CN"])
-def test_each_prompt_carries_its_modes_example(mode, language):
-    assert EXAMPLES[mode] in registry.get_module(mode).design_prompt(language)
-
-
-@pytest.mark.parametrize("mode", registry.MODES)
-def test_a_verbatim_copy_of_the_example_is_not_a_spec(mode):
-    with pytest.raises(SpecRejected):
-        read_spec(EXAMPLES[mode], registry.get_module(mode).vocabulary)
-
-
-@pytest.mark.parametrize("mode", registry.MODES)
-def test_the_example_filled_in_is_a_spec_of_its_mode(mode):
-    spec = read_spec(filled(EXAMPLES[mode]), registry.get_module(mode).vocabulary)
-    assert len(spec.steps) >= 2
 
 
 def _numbers(text: str) -> set[float]:
     return {float(n) for n in _NUMBER.findall(text)}
 
 
+@pytest.mark.parametrize("mode", registry.MODES)
+@pytest.mark.parametrize("language", ["en", "zh_CN"])
+def test_each_prompt_carries_its_modes_examples(mode, language):
+    prompt = registry.get_module(mode).design_prompt(language)
+    assert all(request in prompt and answer in prompt for request, answer in EXAMPLES[mode])
+
+
+@pytest.mark.parametrize(("mode", "request_text", "answer"), PAIRS)
+def test_an_example_answer_is_a_spec_of_its_mode_with_nothing_of_its_own(
+        mode, request_text, answer):
+    spec = read_spec(answer, registry.get_module(mode).vocabulary)
+    assert "<" not in answer and ">" not in answer  # no placeholder to copy
+    assert all(not step.text for step in spec.steps)  # no step text worth copying
+    # 0 and 1 are the axes and unit vectors a request names in words ("about the Y axis")
+    own = {n for n in _numbers(answer) if n not in (0, 1)} - _numbers(request_text)
+    assert own == set(), own
+    names = set(re.findall(r'"name": "([A-Za-z][\w.-]*)"', answer))
+    assert all(name in request_text for name in names), names
+
+
 def test_the_examples_numbers_are_in_no_task_and_no_demo_request():
     requests = [t.request for t in load_suite(ROOT / "eval" / "suite")]
     requests += [e.request for e in load_examples()] + [e.request_zh for e in load_examples()]
     used = set().union(*(_numbers(r) for r in requests))
-    for mode, example in EXAMPLES.items():
+    for mode, request_text, _ in PAIRS:
         # 0..3 are axes, levels and counts any spec uses: every other number is the example's
-        distinctive = {n for n in _numbers(example) if n not in (0, 1, 2, 3)}
-        assert distinctive and not distinctive & used, (mode, distinctive & used)
+        distinctive = {n for n in _numbers(request_text) if n not in (0, 1, 2, 3)}
+        assert not distinctive & used, (mode, distinctive & used)
 
 
 # -- no recorded answer repeats an example ------------------------------------------------
@@ -95,8 +91,8 @@ def recorded_answers() -> list[tuple[str, str]]:
 
 
 def repeated_example(content: str) -> str | None:
-    """The example an answer repeats word for word (a sentence of it, or its whole spec)."""
-    for mode, example in EXAMPLES.items():
+    """The example an answer repeats word for word (its summary, or its whole steps)."""
+    for mode, _, example in PAIRS:
         sentences = [s for s in re.findall(r'"(?:summary|text)": "([^"]+)"', example)
                      if len(s) >= 20]
         for sentence in sentences:
@@ -104,7 +100,7 @@ def repeated_example(content: str) -> str | None:
                 return f"{mode}: {sentence!r}"
         try:
             answer = json_object_of(content)
-            copied = json_object_of(filled(example))
+            copied = json_object_of(example)
         except SpecRejected:
             continue
         if isinstance(answer, dict) and answer.get("steps") == copied.get("steps"):
@@ -124,8 +120,7 @@ def test_no_recorded_answer_repeats_a_prompt_example_word_for_word():
     assert copies == {}
 
 
-@pytest.mark.parametrize("mode", registry.MODES)
-def test_the_check_sees_a_copy(mode):
-    example = EXAMPLES[mode]
-    assert repeated_example(example) is not None
-    assert repeated_example(f"Sure!\n```json\n{filled(example)}\n```") is not None
+@pytest.mark.parametrize(("mode", "request_text", "answer"), PAIRS)
+def test_the_check_sees_a_copy(mode, request_text, answer):
+    assert repeated_example(answer) is not None
+    assert repeated_example(f"Sure!\n```json\n{answer}\n```") is not None

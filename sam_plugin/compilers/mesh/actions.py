@@ -34,7 +34,7 @@ ACTIONS: tuple[ActionDef, ...] = (
 VOCABULARY = Vocabulary(
     mode="mesh", title="Mesh", capabilities=CAPABILITIES,
     capability_words={"refine": ("refine", "细化"), "audit": ("audit", "审计")},
-    actions=ACTIONS,
+    actions=ACTIONS, max_steps=4,
 )
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sam_plugin.compilers.mesh import actions, audit, describe, prompts, refine
+from sam_plugin.compilers.mesh import actions, audit, describe, prompts, refine, step_calls
 from sam_plugin.compilers.mesh.ir import AuditMesh, RefineMesh
 from sam_plugin.compilers.mesh.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
 from sam_plugin.compilers.mesh.schemas import DESCRIPTIONS, SCHEMAS
@@ -23,5 +23,6 @@ MODULE = TableDrivenModule(
     prompts=prompts,
     vocabulary=actions.VOCABULARY,
     call_operations=actions.operations,
+    step_calls=step_calls.calls_from_steps,
     describer=describe.describe,
 )

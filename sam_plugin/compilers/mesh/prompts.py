@@ -19,15 +19,15 @@ refined neighbours conforming (hanging nodes appear where the refined region bor
 unrefined elements); children keep sections, orientations and sets. audit: a read-only
 report of element quality, sizes, hanging nodes and free edges. Never invent requirements."""
 
-# The form of an answer, on a part and with numbers no task or demo uses; <...> is not JSON
-EXAMPLE = """\
-{"summary": "Refine the notch box (0, 0, 0)-(7.5, 3.5, 0) by three levels, then audit.",
- "steps": [
-  {"capability": "refine", "action": "refine",
-   "scope": {"by": "box", "min": [0, 0, 0], "max": [7.5, 3.5, 0]}, "values": {"levels": 3},
-   "text": "At the notch."},
-  {"capability": "audit", "action": "audit", "values": {}, "text": "Then audit."}],
- "expected": {"nodes": <NODES>, "elements": <ELEMENTS>, "selected": <SELECTED>}}"""
+# A worked example on a part no task or demo uses: every number and name of the answer is
+# in its own request (tests/spec/test_prompt_examples.py)
+EXAMPLES = (
+    ("Refine the elements of set NOTCH by 3 levels, then audit the mesh.",
+     '{"summary": "Refine set NOTCH by 3 levels, then audit the mesh.", '
+     '"steps": [{"capability": "refine", "action": "refine", '
+     '"scope": {"by": "set", "name": "NOTCH"}, "values": {"levels": 3}}, '
+     '{"capability": "audit", "action": "audit", "values": {}}]}'),
+)
 
 _COLLECTION = """\
 You are filling in SAM Agent Mesh tool calls for the spec the analyst confirmed. Call exactly
@@ -38,7 +38,7 @@ box corners are in the model's units."""
 
 
 def design_prompt(language: str = "en") -> str:
-    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, example=EXAMPLE,
+    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, examples=EXAMPLES,
                        language=language)
 
 

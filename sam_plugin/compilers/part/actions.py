@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from sam_plugin.compilers.ir_common import fixed_precision
+from sam_plugin.compilers.part import geometry_values as geo
 from sam_plugin.compilers.part.routing_rules import CAPABILITIES
 from sam_plugin.compilers.part.schemas import AUDIT_CHECKS, MAX_DIVISIONS
 from sam_plugin.compilers.protocol import Fragment
@@ -24,9 +25,8 @@ from sam_plugin.compilers.spec import values as v
 from sam_plugin.compilers.spec.vocabulary import ActionDef, CallOperation, Vocabulary
 
 _SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
-_SHAPES = {"QUAD": ("QUAD", "QUAD"), "TRI": ("TRI", "TRI"), "BEAM": ("BEAM", "BEAM")}
 
-SHAPE = v.choice("element shape", _SHAPES)
+SHAPE = geo.SHAPE
 SIZE = v.numbers("extents of the built mesh, [lx, ly] (a line: [length])", min_items=1,
                  max_items=3, minimum=0)
 DIVISIONS = v.integers("[nu, nv] of a patch (a line: [n])", min_items=1, max_items=2,
@@ -46,23 +46,34 @@ ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(
         "build", "build",
         {"shape": SHAPE, "size": SIZE, "divisions": DIVISIONS, "origin": ORIGIN,
-         "nodes": v.integer("nodes the mesh has", minimum=1),
-         "elements": v.integer("elements the mesh has", minimum=1),
-         "sets": v.names("element sets the build creates")},
+         "patches": geo.PATCHES, "lines": geo.LINES,
+         "nodes": v.integer("nodes the mesh has, as you count them", minimum=1, claim=True),
+         "elements": geo.BUILD_ELEMENTS,
+         "sets": v.names("element sets the build creates, each holding every new element")},
         en=("build a mesh[ of {shape} elements][, size {size}][, divided {divisions}]"
-            "[, from {origin}][, with the sets {sets}][: {nodes} nodes][, {elements} elements]"),
+            "[, from {origin}][: {patches;lines}][, with the sets {sets}][: {nodes} nodes]"
+            "[, {elements}]"),
         zh=("建立网格[（{shape} 单元）][，尺寸 {size}][，划分 {divisions}][，起点 {origin}]"
-            "[，集合 {sets}][：{nodes} 个节点][，{elements} 个单元]"),
-        description="mesh an empty or missing part"),
+            "[：{patches;lines}][，集合 {sets}][：{nodes} 个节点][，{elements}]"),
+        description=("mesh an empty or missing part: a rectangle in the XY plane (shape, size "
+                     "[lx, ly], divisions [nu, nv], origin (else the origin); a BEAM line "
+                     "along X: size [length], divisions [n]), or patches, lines and elements "
+                     "by their coordinates"),
+        together=("patches", "lines", "elements")),
     ActionDef(
-        "add_nodes", "edit", {"count": v.integer("new free nodes", minimum=1)},
-        en="add[ {count}] free nodes", zh="添加[ {count} 个]自由节点", required=("count",),
-        description="nodes that no new element uses"),
+        "add_nodes", "edit",
+        {"count": v.integer("new free nodes", minimum=1, claim=True), "points": geo.POINTS},
+        en="add[ {count}] free nodes[ at {points}]", zh="添加[ {count} 个]自由节点[：{points}]",
+        required=("count",), description="nodes that no new element uses, at their points"),
     ActionDef(
         "add_elements", "edit",
-        {"count": v.integer("new elements", minimum=1), "shape": SHAPE},
-        en="add[ {count}][ {shape}] elements", zh="添加[ {count} 个][ {shape}]单元",
-        required=("count",), description="new elements (their nodes included)"),
+        {"count": v.integer("new elements", minimum=1, claim=True), "shape": SHAPE,
+         "elements": geo.ELEMENTS, "patches": geo.PATCHES, "lines": geo.LINES},
+        en="add[ {count}][ {shape}] elements[: {patches;lines;elements}]",
+        zh="添加[ {count} 个][ {shape}]单元[：{patches;lines;elements}]",
+        required=("count",), together=("patches", "lines", "elements"),
+        description=("new elements (their nodes included), by their node coordinates, "
+                     "patches or lines")),
     ActionDef(
         "delete_elements", "edit", {}, en="delete {scope}", zh="删除{scope}",
         scope="required"),
@@ -100,7 +111,7 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="rotate {scope}[ by {angle_deg} degrees][ about the axis {axis}][ through {origin}]",
         zh="将{scope}[绕过点 {origin} ][、方向 {axis} 的轴]旋转[ {angle_deg} 度]",
         required=("angle_deg", "axis"), scope="required", members="transform",
-        keeps_counts=True),
+        keeps_counts=True, defaults={"origin": [0.0, 0.0, 0.0]}),
     ActionDef(
         "mirror", "transform",
         {"copy": v.flag("keep the original and add the mirrored copy",
@@ -108,7 +119,8 @@ ACTIONS: tuple[ActionDef, ...] = (
          "origin": ORIGIN, "normal": v.vector("the mirror plane's normal")},
         en="mirror {scope}[ {copy}][ in the plane through {origin}][ with the normal {normal}]",
         zh="将{scope}[关于过点 {origin} ][、法向 {normal} 的平面]镜像[（{copy}）]",
-        required=("copy", "normal"), scope="required", members="transform"),
+        required=("copy", "normal"), scope="required", members="transform",
+        defaults={"origin": [0.0, 0.0, 0.0]}),
     ActionDef(
         "scale", "transform",
         {"factor": v.number("scale factor", minimum=SCALE_FACTOR_RANGE[0],
@@ -116,7 +128,8 @@ ACTIONS: tuple[ActionDef, ...] = (
          "origin": ORIGIN},
         en="scale {scope}[ by {factor}][ about {origin}]",
         zh="将{scope}[以 {origin} 为中心]缩放[ {factor} 倍]", required=("factor",),
-        scope="required", members="transform", keeps_counts=True),
+        scope="required", members="transform", keeps_counts=True,
+        defaults={"origin": [0.0, 0.0, 0.0]}),
     ActionDef(
         "linear_array", "transform",
         {"count": v.integer("instances including the original", minimum=2, maximum=100),
@@ -219,15 +232,35 @@ def _build(fragment: Fragment) -> CallOperation:
     divisions = _divisions(args)
     if divisions is not None:
         values["divisions"] = divisions
-    evidence = fragment.evidence
-    if evidence.node_count.min == evidence.node_count.max:
-        values["nodes"] = evidence.node_count.min
-    if evidence.element_count.min == evidence.element_count.max:
-        values["elements"] = evidence.element_count.min
+    values.update(_geometry("build", args, ("nodes", "elements", "patches", "lines")))
     sets = [s["name"] for s in args.get("element_sets", ())]
     if sets:
         values["sets"] = sorted(set(sets))
-    return CallOperation(fragment.tool, "", "build", values)
+    evidence = fragment.evidence
+    counts = {}
+    if evidence.node_count.min == evidence.node_count.max:
+        counts["nodes"] = evidence.node_count.min
+    if evidence.element_count.min == evidence.element_count.max:
+        counts["elements"] = evidence.element_count.min
+    return CallOperation(fragment.tool, "", "build", values, counts=counts)
+
+
+def _geometry(action: str, args: Mapping[str, Any],
+              fields: tuple[str, str, str, str]) -> dict[str, Any]:
+    """What a call adds, as a step states it: ``patches``, ``lines``, and single
+    ``elements`` by the coordinates of their nodes (from the call's node table)."""
+    nodes_key, elements_key, patches_key, lines_key = fields
+    at = {n["id"]: n["coordinates"] for n in args.get(nodes_key, ())}
+    found: dict[str, Any] = {}
+    if args.get(patches_key):
+        found["patches"] = _norm(action, "patches", args[patches_key])
+    if args.get(lines_key):
+        found["lines"] = _norm(action, "lines", args[lines_key])
+    if args.get(elements_key):
+        found["elements"] = _norm(action, "elements", [
+            {"shape": e["shape"], "nodes": [at[i] for i in e["node_ids"] if i in at]}
+            for e in args[elements_key]])
+    return found
 
 
 def _divisions(args: Mapping[str, Any]) -> list[int] | None:
@@ -258,13 +291,17 @@ def _edit(args: Mapping[str, Any]) -> list[CallOperation]:
     used = {node_id for e in args.get("add_elements", ()) for node_id in e["node_ids"]}
     free = [n for n in args.get("nodes", ()) if n["id"] not in used]
     if free:
-        found.append(CallOperation(tool, "nodes", "add_nodes", {"count": len(free)}))
+        found.append(CallOperation(tool, "nodes", "add_nodes", {
+            "points": _norm("add_nodes", "points", [n["coordinates"] for n in free])},
+            counts={"count": len(free)}))
     added = _added_elements(args)
     if added:
-        values: dict[str, Any] = {"count": added}
-        shapes = _shapes(args, ("add_elements", "add_patches", "add_lines"))
-        values["shape"] = "+".join(shapes)
-        found.append(CallOperation(tool, "add_elements", "add_elements", values))
+        values: dict[str, Any] = {
+            "shape": "+".join(_shapes(args, ("add_elements", "add_patches", "add_lines"))),
+            **_geometry("add_elements", args, ("nodes", "add_elements", "add_patches",
+                                               "add_lines"))}
+        found.append(CallOperation(tool, "add_elements", "add_elements", values,
+                                   counts={"count": added}))
     for i, item in enumerate(args.get("element_sets", ())):
         found.append(CallOperation(tool, f"element_sets[{i}]", "create_set",
                                    {"name": item["name"]}, _scope(item.get("selection"))))

@@ -10,6 +10,7 @@ from sam_plugin.compilers.part import (
     edit,
     prompts,
     repair,
+    step_calls,
     transform,
 )
 from sam_plugin.compilers.part.ir import (
@@ -52,6 +53,7 @@ MODULE = TableDrivenModule(
     prompts=prompts,
     vocabulary=actions.VOCABULARY,
     call_operations=actions.operations,
+    step_calls=step_calls.calls_from_steps,
     context_checks=_target_model_checks,
     creates_target=True,
     describer=describe.describe,

@@ -18,16 +18,22 @@ BEAM lines) and combines with audit only; on an existing part use the edit actio
 create_set (or build's sets) only when the analyst asked for sets or groups, and clear_all
 only when the analyst asked to delete or replace everything. Never invent requirements."""
 
-# The form of an answer, on a part and with numbers no task or demo uses; <...> is not JSON
-EXAMPLE = """\
-{"summary": "Rotate set <SET> 37.5 degrees about Y through (12.5, 0, 0); check free nodes.",
- "steps": [
-  {"capability": "transform", "action": "rotate", "scope": {"by": "set", "name": "<SET>"},
-   "values": {"angle_deg": 37.5, "axis": [0, 1, 0], "origin": [12.5, 0, 0]},
-   "text": "About the hinge."},
-  {"capability": "audit", "action": "audit", "values": {"checks": ["free_nodes"]},
-   "text": "Then audit."}],
- "expected": {"nodes": <NODES>, "elements": <ELEMENTS>, "selected": <SELECTED>}}"""
+# Worked examples on parts no task or demo uses: every number and name of an answer is in
+# its own request (tests/spec/test_prompt_examples.py)
+EXAMPLES = (
+    ("Rotate the elements of set HINGE by 35 degrees about the Y axis through (6.5, 0, 0), "
+     "then check for free nodes.",
+     '{"summary": "Rotate set HINGE 35 degrees about Y through (6.5, 0, 0); check free nodes.", '
+     '"steps": [{"capability": "transform", "action": "rotate", '
+     '"scope": {"by": "set", "name": "HINGE"}, '
+     '"values": {"angle_deg": 35, "axis": [0, 1, 0], "origin": [6.5, 0, 0]}}, '
+     '{"capability": "audit", "action": "audit", "values": {"checks": ["free_nodes"]}}]}'),
+    ("Add one TRI element with corners (0, 8.5, 0), (2.5, 8.5, 0) and (1.25, 11.5, 0).",
+     '{"summary": "Add one TRI element on (0, 8.5, 0), (2.5, 8.5, 0), (1.25, 11.5, 0).", '
+     '"steps": [{"capability": "edit", "action": "add_elements", '
+     '"values": {"count": 1, "shape": "TRI", '
+     '"elements": [{"shape": "TRI", "nodes": [[0, 8.5, 0], [2.5, 8.5, 0], [1.25, 11.5, 0]]}]}}]}'),
+)
 
 _COLLECTION = """\
 You are filling in SAM Agent Part tool calls for the spec the analyst confirmed. Call exactly
@@ -39,7 +45,7 @@ from the observation. Reuse identical coordinates where geometry must connect.""
 
 
 def design_prompt(language: str = "en") -> str:
-    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, example=EXAMPLE,
+    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, examples=EXAMPLES,
                        language=language)
 
 

@@ -71,7 +71,7 @@ VOCABULARY = Vocabulary(
     mode="property", title="Property", capabilities=CAPABILITIES,
     capability_words={"define": ("define", "定义"), "assign": ("assign", "赋予"),
                       "audit": ("audit", "审计")},
-    actions=ACTIONS,
+    actions=ACTIONS, max_steps=12,
 )
 
 _BY_NAME = {a.name: a for a in ACTIONS}

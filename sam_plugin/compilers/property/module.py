@@ -9,6 +9,7 @@ from sam_plugin.compilers.property import (
     define,
     describe,
     prompts,
+    step_calls,
     value_checks,
 )
 from sam_plugin.compilers.property.ir import AssignProperty, AuditProperty, DefineProperty
@@ -36,6 +37,7 @@ MODULE = TableDrivenModule(
     prompts=prompts,
     vocabulary=actions.VOCABULARY,
     call_operations=actions.operations,
+    step_calls=step_calls.calls_from_steps,
     describer=describe.describe,
     value_recorder=value_checks.record_before,
     value_checker=value_checks.property_value_checks,

@@ -22,20 +22,20 @@ QUAD/TRI elements, beam sections on BEAM elements; n1 must not be parallel to th
 name that exists already must keep its exact definition. The geometry never changes in this
 mode. Never invent requirements."""
 
-# The form of an answer, on a part and with numbers no task or demo uses; <...> is not JSON
-EXAMPLE = """\
-{"summary": "Titanium rods of radius 3.5 on set <SET> (units: N, mm, MPa, t/mm^3).",
- "steps": [
-  {"capability": "define", "action": "define_material",
-   "values": {"name": "<MATERIAL>", "E": 114000, "nu": 0.34, "density": 4.43e-9},
-   "text": "A titanium alloy."},
-  {"capability": "define", "action": "define_section",
-   "values": {"name": "<SECTION>", "kind": "beam", "material": "<MATERIAL>",
-              "profile": {"shape": "circle", "r": 3.5}},
-   "text": "Solid round rods."},
-  {"capability": "assign", "action": "assign_section", "scope": {"by": "set", "name": "<SET>"},
-   "values": {"section": "<SECTION>"}, "text": "On the rods."}],
- "expected": {"selected": <SELECTED>}}"""
+# A worked example on a part no task or demo uses: every number and name of the answer is
+# in its own request (tests/spec/test_prompt_examples.py)
+EXAMPLES = (
+    ("Define titanium TI64 with E 114000, Poisson's ratio 0.34 and density 4.43e-9, a beam "
+     "section RODS of it with a circular profile of radius 3.5, and assign it to set STRUTS "
+     "(units: N, mm, MPa, t/mm^3).",
+     '{"summary": "Titanium rods of radius 3.5 on set STRUTS (units: N, mm, MPa, t/mm^3).", '
+     '"steps": [{"capability": "define", "action": "define_material", '
+     '"values": {"name": "TI64", "E": 114000, "nu": 0.34, "density": 4.43e-9}}, '
+     '{"capability": "define", "action": "define_section", "values": {"name": "RODS", '
+     '"kind": "beam", "material": "TI64", "profile": {"shape": "circle", "r": 3.5}}}, '
+     '{"capability": "assign", "action": "assign_section", '
+     '"scope": {"by": "set", "name": "STRUTS"}, "values": {"section": "RODS"}}]}'),
+)
 
 _COLLECTION = """\
 You are filling in SAM Agent Property tool calls for the spec the analyst confirmed. Call
@@ -49,7 +49,7 @@ this run."""
 
 
 def design_prompt(language: str = "en") -> str:
-    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, example=EXAMPLE,
+    return spec_prompt(VOCABULARY, intro=_INTRO, rules=_RULES, examples=EXAMPLES,
                        language=language)
 
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.compilers.selectors import selector_literal
 from sam_plugin.compilers.spec.ir import Spec, Step
-from sam_plugin.compilers.spec.values import same_value, value_words
+from sam_plugin.compilers.spec.values import is_claim, same_value, value_words
 from sam_plugin.compilers.spec.vocabulary import (
     ActionDef,
     CallOperation,
@@ -57,8 +57,12 @@ class Contradiction:
 
 @dataclass(frozen=True)
 class Binding:
+    """The steps a call carries out, its contradictions, and ``claims``: where a bound step's
+    counts (the model's arithmetic) differ from what the call makes, a plan warning."""
+
     bound: tuple[BoundStep, ...]
     contradictions: tuple[Contradiction, ...]
+    claims: tuple[str, ...] = ()
 
     @property
     def holds(self) -> bool:
@@ -139,7 +143,27 @@ class _Binder:
                     "states; remove it (the spec says what may change)", None, operation))
         found += [Contradiction(f"{step_words(self.spec, i, self.vocabulary)}; no call "
                                 "carries it out", i) for i in free]
-        return Binding(tuple(bound), tuple(found))
+        claims = [claim for b in bound for claim in self._claims(b)]
+        return Binding(tuple(bound), tuple(found), tuple(claims))
+
+    def _claims(self, bound: BoundStep) -> list[str]:
+        """The counts step ``bound.step`` claims that its operation does not make."""
+        step = self.spec.steps[bound.step]
+        action = self.vocabulary.action(step.action)
+        if action is None:
+            return []
+        found = []
+        for key, wanted in step.values.items():
+            value_def = action.values.get(key)
+            if value_def is None or not is_claim(value_def, wanted):
+                continue
+            got = bound.operation.counts.get(key)
+            if got is not None and not same_value(wanted, got):
+                found.append(f"step {bound.step + 1} counts {key} "
+                             f"{value_words(value_def, wanted, 'en')}; the calls make "
+                             f"{value_words(value_def, got, 'en')} (the step's count is the "
+                             "model's arithmetic: check it)")
+        return found
 
     def _same_action(self, index: int, operation: CallOperation) -> bool:
         return self.spec.steps[index].action == operation.action
@@ -157,6 +181,7 @@ class _Binder:
         if action is None:
             return [f"{step.action} is not an action of this mode"]
         return [*_value_differences(action, step.values, operation.values),
+                *_unstated_additions(action, step.values, operation.values),
                 *self._scope_differences(action, step, operation)]
 
     def _scope_differences(self, action: ActionDef, step: Step,
@@ -207,13 +232,25 @@ def _members_of(part: Any, literal: Mapping[str, Any], members: Members) -> froz
         return None
 
 
+def _unstated_additions(action: ActionDef, stated: Mapping[str, Any],
+                        given: Mapping[str, Any]) -> list[str]:
+    """A step that states what it adds (patches, lines, elements) states all of it."""
+    listed = [key for key in action.together
+              if key in stated and not is_claim(action.values[key], stated[key])]
+    if not listed:
+        return []
+    return [f"the call also adds {value_words(action.values[key], given[key], 'en')}, which "
+            "the step does not state" for key in action.together
+            if key not in listed and isinstance(given.get(key), list) and given[key]]
+
+
 def _value_differences(action: ActionDef, stated: Mapping[str, Any],
                        given: Mapping[str, Any]) -> list[str]:
     found = []
     for key, wanted in stated.items():
         value_def = action.values.get(key)
-        if value_def is None:
-            continue
+        if value_def is None or is_claim(value_def, wanted):
+            continue  # a count the model claims is checked against the plan, not bound
         if key not in given:
             stated_words = value_words(value_def, wanted, "en")
             found.append(f"the call gives no {key}, the step {stated_words}")

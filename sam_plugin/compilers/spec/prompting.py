@@ -2,31 +2,33 @@
 JSON object of the mode's schema, and the mode's actions with their values, said from its
 vocabulary (one source of truth with the schema and the binding).
 
-Each mode adds its own introduction, its rules and one short example of the form, on
-another part with other numbers than any task, with ``<placeholders>`` where a copy would be
-wrong (a placeholder is not JSON: a verbatim copy is refused and repaired).
+Each mode adds its own introduction, its rules and short worked examples: a request on
+another part and its answer, every number and name of the answer taken from that request (so
+that a copy carries nothing of its own), no placeholder to copy, no step text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 
 ANSWER_FORMAT = """\
-Answer with the spec as ONE JSON object and nothing else:
-{"summary": "<one sentence>",
- "steps": [{"capability": "<capability>", "action": "<action>", "scope": <selector>,
-            "values": {<the step's values>}, "text": "<the step in the analyst's words>"}],
- "expected": {"nodes": <n>, "elements": <n>, "shapes": {"QUAD": <n>}, "sets": ["<name>"],
-              "selected": <n>}}
-- One step per operation, in the order they happen.
-- "values" holds the numbers, names and labels the step commits to, in the model's own units.
-  Every tool call is checked against them exactly, so give every number the request states.
-- "scope" (only for actions that act on existing entities) picks them: {"by":"all"} |
-  {"by":"labels","labels":[...]} | {"by":"set","name":"..."} | {"by":"shape","shape":"QUAD"}
-  | {"by":"box","min":[x,y,z],"max":[x,y,z]}. Use existing labels and set names from the
-  observation.
-- "expected" counts the whole part after the change; give only what you can count from the
-  request and the observation ("selected": how many elements the change acts on).
+Answer with ONE JSON object and nothing else. It is either the spec:
+{"summary": one sentence, "steps": [one object per operation, in the order they happen],
+ "expected": the counts you expect (optional)}
+where a step is {"capability", "action", "scope" (only for actions that act on existing
+entities), "values"}, or, when no action of this mode can do what is asked:
+{"refuse": "why, in one sentence"}.
+- Write only the steps the request asks for, each once.
+- "values" holds the numbers, names and labels the step commits to, in the model's own units,
+  taken from the request and the observation: the tool calls are computed from them exactly,
+  so give every number the request states, and new geometry by its coordinates.
+- "scope" picks existing entities: {"by":"all"} | {"by":"labels","labels":[...]} |
+  {"by":"set","name":...} | {"by":"shape","shape":"QUAD"} | {"by":"box","min":[x,y,z],
+  "max":[x,y,z]}. Use only labels and set names the observation lists.
+- "expected" counts the whole part after the change (nodes, elements, shapes, sets,
+  selected); give only what you can count, or leave it out.
 - Do not write code and do not call tools."""
 
 _ZH = ("Write the summary and every text in Chinese; keys, capabilities, actions and names "
@@ -50,12 +52,21 @@ def _action_line(action: ActionDef) -> str:
     return f"{action.capability}: {action.name}{scope} — {values}{note}"
 
 
-def spec_prompt(vocabulary: Vocabulary, *, intro: str, rules: str, example: str,
-                language: str = "en") -> str:
-    """The whole design prompt of one mode."""
-    parts = [intro, ANSWER_FORMAT, actions_text(vocabulary), rules,
-             "The form only, on another part (never copy it: take the numbers from the\n"
-             "request and the observation; <...> marks what yours must fill in):\n" + example]
+def examples_text(examples: Sequence[tuple[str, str]]) -> str:
+    """Worked examples, each a request on another part and its answer: every number and
+    name of an answer comes from its own request, so a copy says nothing about yours."""
+    lines = ["Examples on other parts (their numbers and names are their own requests'):"]
+    for request, answer in examples:
+        lines += [f"Request: {request}", f"Answer: {answer}"]
+    return "\n".join(lines)
+
+
+def spec_prompt(vocabulary: Vocabulary, *, intro: str, rules: str,
+                examples: Sequence[tuple[str, str]], language: str = "en") -> str:
+    """The whole design prompt of one mode: the same text for every run of the mode (the
+    observation and the request follow in the user turn), so a server's prompt cache serves
+    it."""
+    parts = [intro, ANSWER_FORMAT, actions_text(vocabulary), rules, examples_text(examples)]
     if language.lower().startswith("zh"):
         parts.append(_ZH)
     return "\n\n".join(parts)

@@ -71,7 +71,8 @@ def json_object_of(content: str) -> Any:
     fenced = [m.group(1).strip() for m in _FENCE.finditer(text)]
     objects = [obj for obj in map(_try_strict, fenced) if isinstance(obj, dict)]
     if not objects and not broken:
-        objects = [obj for obj in _bare_objects(text) if "steps" in obj or "summary" in obj]
+        objects = [obj for obj in _bare_objects(text)
+                   if "steps" in obj or "summary" in obj or "refuse" in obj]
     if len(objects) > 1:
         raise SpecRejected([f"the answer holds {len(objects)} JSON objects; send exactly one, "
                             "the whole spec"])
@@ -136,7 +137,7 @@ def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
 
 def _step(raw: Mapping[str, Any], action: ActionDef) -> Step:
     scope = _SELECTOR.validate_python(raw["scope"]) if raw.get("scope") is not None else None
-    given = raw.get("values", {})
+    given = {**action.defaults, **raw.get("values", {})}  # a default left out is stated
     values = {key: normalize(value_def, given[key])
               for key, value_def in action.values.items() if key in given}
     if action.paired is not None and all(key in values for key in action.paired):

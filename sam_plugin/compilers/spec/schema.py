@@ -11,19 +11,42 @@ value the action does not take.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sam_plugin.compilers import schema_common as sc
+from sam_plugin.compilers.spec.values import LABELS_MAX, NAMES_MAX
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 
 SUMMARY_MAX_CHARS = 500
 TEXT_MAX_CHARS = 500
-MAX_STEPS = 20
+# what a design answer held to a grammar may write (a small model fills any room it is given)
+HELD_SUMMARY_CHARS = 240
+HELD_TEXT_CHARS = 160
+MAX_STEPS = 20  # what a spec may hold at all; a mode's grammar holds it to its own limit
+REFUSAL_MAX_CHARS = 300
 SCOPE_DESCRIPTION = (
     'the existing entities the step acts on: {"by":"all"} | {"by":"labels","labels":[1,2]} | '
     '{"by":"set","name":"S"} | {"by":"shape","shape":"QUAD"} | '
     '{"by":"box","min":[x,y,z],"max":[x,y,z]}'
 )
+
+
+@dataclass(frozen=True)
+class ScopeBounds:
+    """What the observed part lets a step name, so that a grammar built from the schema
+    cannot write what the part lacks: ``sets`` its set names (none: no set scope at all),
+    ``max_label`` its largest node or element label, ``entities`` how many it has (a label
+    list holds no more). The spec a model is asked for is held to them; a spec read from
+    any other source is checked by the general schema and warned about at Review."""
+
+    sets: tuple[str, ...] = ()
+    max_label: int = 0
+    entities: int = 0
+
+    @property
+    def labels_max(self) -> int:
+        return max(1, min(self.entities, LABELS_MAX))
 
 
 def spec_json_schema(mode: str) -> dict[str, Any]:
@@ -33,20 +56,41 @@ def spec_json_schema(mode: str) -> dict[str, Any]:
     return schema_for(registry.get_module(mode).vocabulary)
 
 
-def schema_for(vocabulary: Vocabulary) -> dict[str, Any]:
-    """The spec schema of one vocabulary (a fresh dict each call)."""
-    steps = {"anyOf": [step_schema(a, scope=SCOPE_REF) for a in vocabulary.actions]}
-    return {**top_schema(vocabulary, steps), "$defs": {"selector": scope_schema()}}
+def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
+               refusal: bool = False) -> dict[str, Any]:
+    """The spec schema of one vocabulary (a fresh dict each call). With ``bounds``: held to
+    the observed part and the mode's step limit (what a design request is constrained to);
+    with ``refusal``: an answer may instead be ``{"refuse": "why"}``."""
+    steps = {"anyOf": [step_schema(a, scope=SCOPE_REF, bounds=bounds)
+                       for a in vocabulary.actions]}
+    top = top_schema(vocabulary, steps, held=bounds is not None)
+    defs = {"selector": scope_schema(bounds)}
+    if refusal:
+        return {"anyOf": [top, refusal_schema(vocabulary)], "$defs": defs}
+    return {**top, "$defs": defs}
 
 
-def top_schema(vocabulary: Vocabulary, step: dict[str, Any]) -> dict[str, Any]:
-    """The spec object around ``step`` (the step schema, or a loose one to check the rest)."""
-    summary = {"type": "string", "minLength": 1, "maxLength": SUMMARY_MAX_CHARS,
+def refusal_schema(vocabulary: Vocabulary) -> dict[str, Any]:
+    """``{"refuse": "why"}``: the mode cannot do what is asked (nothing runs)."""
+    return sc.obj({"refuse": {"type": "string", "minLength": 1,
+                              "maxLength": REFUSAL_MAX_CHARS,
+                              "description": f"why the {vocabulary.title} mode cannot do "
+                              "what is asked, in one sentence"}}, ["refuse"],
+                  "the answer when no action of the mode fits the request")
+
+
+def top_schema(vocabulary: Vocabulary, step: dict[str, Any], *,
+               held: bool = False) -> dict[str, Any]:
+    """The spec object around ``step`` (the step schema, or a loose one to check the rest);
+    ``held``: the tighter bounds of an answer a grammar holds."""
+    max_steps = vocabulary.max_steps if held else MAX_STEPS
+    summary = {"type": "string", "minLength": 1,
+               "maxLength": HELD_SUMMARY_CHARS if held else SUMMARY_MAX_CHARS,
                "description": f"one sentence: what the {vocabulary.title} change does"}
     return sc.obj({
         "summary": summary,
         "steps": sc.array(step, "the steps, in order; one per operation",
-                          min_items=1, max_items=MAX_STEPS),
+                          min_items=1, max_items=max_steps),
         "expected": expected_schema(),
     }, ["summary", "steps"], f"a {vocabulary.title} spec")
 
@@ -54,9 +98,11 @@ def top_schema(vocabulary: Vocabulary, step: dict[str, Any]) -> dict[str, Any]:
 SCOPE_REF = {"$ref": "#/$defs/selector"}
 
 
-def step_schema(action: ActionDef, scope: dict[str, Any] | None = None) -> dict[str, Any]:
+def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
+                bounds: ScopeBounds | None = None) -> dict[str, Any]:
     """One action's step: its capability and action fixed, its own values, its scope rule
-    (``scope``: the Selector schema or a reference to it; inline when not given)."""
+    (``scope``: the Selector schema or a reference to it; inline when not given); label
+    values held to ``bounds`` when given."""
     properties: dict[str, Any] = {
         "capability": {"type": "string", "enum": [action.capability]},
         "action": {"type": "string", "enum": [action.name]},
@@ -66,18 +112,45 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None) -> dict[
         properties["scope"] = dict(scope) if scope is not None else scope_schema()
         if action.scope == "required":
             required.append("scope")
-    values = {key: value.json_schema() for key, value in action.values.items()}
+    values = {key: _bounded_labels(value.json_schema(), bounds)
+              if value.kind == "labels" else value.json_schema()
+              for key, value in action.values.items()}
     properties["values"] = sc.obj(values, action.required,
                                   "the numbers, names and labels this step commits to")
-    properties["text"] = {"type": "string", "maxLength": TEXT_MAX_CHARS,
-                          "description": "the step in the analyst's words"}
-    required += ["values", "text"]
+    # optional: the analyst reads the rendering of the IR, never the model's own words first
+    properties["text"] = {"type": "string",
+                          "maxLength": HELD_TEXT_CHARS if bounds else TEXT_MAX_CHARS,
+                          "description": "optional: a note on the step, in a few words"}
+    required += ["values"]
     return sc.obj(properties, required, action.description or action.name)
 
 
-def scope_schema() -> dict[str, Any]:
-    """The tool IR's Selector, described once (each step variant repeats it: kept short)."""
-    return {**_undescribed(sc.selector()), "description": SCOPE_DESCRIPTION}
+def scope_schema(bounds: ScopeBounds | None = None) -> dict[str, Any]:
+    """The tool IR's Selector, described once (each step variant repeats it: kept short);
+    with ``bounds``, labels within the part's and set names from its sets only."""
+    schema = {**_undescribed(sc.selector()), "description": SCOPE_DESCRIPTION}
+    if bounds is None:
+        return schema
+    variants = []
+    for variant in schema["anyOf"]:
+        kind = variant["properties"]["by"]["const"]
+        if kind == "labels":
+            variant["properties"]["labels"] = _bounded_labels(
+                variant["properties"]["labels"], bounds)
+        elif kind == "set":
+            if not bounds.sets:
+                continue  # the part has no set: a set scope cannot be written
+            variant["properties"]["name"] = {"type": "string", "enum": list(bounds.sets)}
+        variants.append(variant)
+    return {**schema, "anyOf": variants}
+
+
+def _bounded_labels(schema: dict[str, Any], bounds: ScopeBounds | None) -> dict[str, Any]:
+    """A label list no longer than the part has entities, each label within its range."""
+    if bounds is None:
+        return schema
+    item = {"type": "integer", "minimum": 1, "maximum": max(1, bounds.max_label)}
+    return {**schema, "items": item, "maxItems": bounds.labels_max}
 
 
 def _undescribed(schema: Any) -> Any:
@@ -95,6 +168,7 @@ def expected_schema() -> dict[str, Any]:
         "elements": sc.integer("elements of the whole part after the change", minimum=0),
         "shapes": sc.obj({shape: count for shape in sc.SHAPE_VALUES},
                          description="elements per shape after the change"),
-        "sets": sc.array(sc.name(), "sets the part has after the change"),
+        "sets": sc.array(sc.name(), "sets the part has after the change",
+                         max_items=NAMES_MAX),
         "selected": sc.integer("how many elements (or nodes) the change acts on", minimum=0),
     }, description="the results you expect, counted on the whole part; all optional")

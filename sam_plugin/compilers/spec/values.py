@@ -10,7 +10,7 @@ relative.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -18,10 +18,19 @@ from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.ir_common import fixed_precision
 
 ValueKind = Literal["number", "integer", "bool", "vector", "numbers", "integers", "labels",
-                    "points", "name", "names", "choice", "choices", "record"]
+                    "points", "name", "names", "choice", "choices", "record", "records",
+                    "count_or_records"]
 Language = Literal["en", "zh"]
+# a value's own words, when its kind's are not enough (a patch, an element by its corners)
+Render = Callable[[Any, Language], str]
 
 RELATIVE_TOLERANCE = 1e-9
+# Every list a spec may hold is bounded, so that a grammar built from the schema cannot let a
+# model count on and on ("labels": [1, 2, 3, ..., 494] on a 4-element part).
+LABELS_MAX = 64
+POINTS_MAX = 16
+NAMES_MAX = 16
+RECORDS_MAX = 4
 
 
 @dataclass(frozen=True)
@@ -30,7 +39,11 @@ class ValueDef:
 
     ``words`` are a boolean's words (true_en, false_en, true_zh, false_zh) or a choice's
     (value -> (en, zh)); ``order`` is the canonical order of a ``choices`` list; ``fields``
-    the members of a ``record`` (a beam profile)."""
+    the members of a ``record`` (a beam profile) or of each item of ``records`` (patches).
+
+    ``claim``: the value is the model's arithmetic about the outcome (a count of nodes or
+    elements), not an instruction: it is compared with the plan's prediction as a warning,
+    never bound as a contradiction. ``render``: the value's own words (else its kind's)."""
 
     kind: ValueKind
     schema: Mapping[str, Any]
@@ -38,6 +51,8 @@ class ValueDef:
     choice_words: Mapping[str, tuple[str, str]] = field(default_factory=dict)
     order: tuple[str, ...] = ()
     fields: Mapping[str, ValueDef] = field(default_factory=dict)
+    claim: bool = False
+    render: Render | None = field(default=None, compare=False)
 
     def json_schema(self) -> dict[str, Any]:
         return dict(_copy(self.schema))
@@ -60,8 +75,9 @@ def number(description: str, *, minimum: float | None = None,
 
 
 def integer(description: str, *, minimum: int | None = None,
-            maximum: int | None = None) -> ValueDef:
-    return ValueDef("integer", sc.integer(description, minimum=minimum, maximum=maximum))
+            maximum: int | None = None, claim: bool = False) -> ValueDef:
+    return ValueDef("integer", sc.integer(description, minimum=minimum, maximum=maximum),
+                    claim=claim)
 
 
 def flag(description: str, words: tuple[str, str, str, str]) -> ValueDef:
@@ -85,13 +101,22 @@ def integers(description: str, *, min_items: int, max_items: int,
 
 
 def labels(description: str) -> ValueDef:
-    return ValueDef("labels", sc.array(sc.integer(minimum=1), description, min_items=1))
+    return ValueDef("labels", sc.array(sc.integer(minimum=1), description, min_items=1,
+                                       max_items=LABELS_MAX))
 
 
-def points(description: str) -> ValueDef:
-    """One point ``[x, y, z]`` or a list of them (one per label)."""
-    return ValueDef("points", {"anyOf": [sc.vec3(), sc.array(sc.vec3(), min_items=1)],
-                               "description": description})
+def points(description: str, *, render: Render | None = None) -> ValueDef:
+    """One point ``[x, y, z]`` or a list of them (one per label, or one per new node)."""
+    return ValueDef("points", {"anyOf": [sc.vec3(), sc.array(sc.vec3(), min_items=1,
+                                                             max_items=POINTS_MAX)],
+                               "description": description}, render=render)
+
+
+def corners(description: str, *, count: tuple[int, int]) -> ValueDef:
+    """A list of ``count`` (min, max) points, in order: a patch's corners, an element's
+    nodes."""
+    return ValueDef("points", sc.array(sc.vec3(), description, min_items=count[0],
+                                       max_items=count[1]))
 
 
 def name(description: str) -> ValueDef:
@@ -99,7 +124,8 @@ def name(description: str) -> ValueDef:
 
 
 def names(description: str) -> ValueDef:
-    return ValueDef("names", sc.array(sc.name(), description, min_items=1))
+    return ValueDef("names", sc.array(sc.name(), description, min_items=1,
+                                      max_items=NAMES_MAX))
 
 
 def choice(description: str, words: Mapping[str, tuple[str, str]]) -> ValueDef:
@@ -117,6 +143,35 @@ def record(description: str, fields: Mapping[str, ValueDef],
     schema = sc.obj({key: value.json_schema() for key, value in fields.items()}, required,
                     description)
     return ValueDef("record", schema, fields=dict(fields))
+
+
+def records(description: str, fields: Mapping[str, ValueDef], required: Sequence[str],
+            render: Render) -> ValueDef:
+    """A list of records of the same fields, in order (patches, lines, elements by their
+    corners), with their own words."""
+    item = sc.obj({key: value.json_schema() for key, value in fields.items()}, required)
+    return ValueDef("records", sc.array(item, description, min_items=1, max_items=RECORDS_MAX),
+                    fields=dict(fields), render=render)
+
+
+def count_or_records(description: str, listed: ValueDef, render: Render) -> ValueDef:
+    """A count the model claims (an integer) or the listed records themselves: ``build``'s
+    ``elements`` is either, as the contract names both."""
+    count = sc.integer("how many, as you count them", minimum=1)
+    return ValueDef("count_or_records", {"anyOf": [count, listed.json_schema()],
+                                         "description": description},
+                    fields=listed.fields, render=render)
+
+
+def is_count(value: Any) -> bool:
+    """A ``count_or_records`` value that is a count (not a list)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_claim(value_def: ValueDef, value: Any) -> bool:
+    """Whether ``value`` is the model's arithmetic about the outcome (a count it claims),
+    checked against the prediction rather than bound."""
+    return value_def.claim or (value_def.kind == "count_or_records" and is_count(value))
 
 
 # -- normalization ----------------------------------------------------------------------------
@@ -148,6 +203,11 @@ def normalize(value_def: ValueDef, raw: Any) -> Any:
     if kind == "record":
         return {key: normalize(value_def.fields[key], raw[key])
                 for key in value_def.fields if key in raw}
+    if kind == "records" or (kind == "count_or_records" and not is_count(raw)):
+        return [{key: normalize(value_def.fields[key], item[key])
+                 for key in value_def.fields if key in item} for item in raw]
+    if kind == "count_or_records":
+        return int(raw)
     return str(raw)
 
 
@@ -201,6 +261,8 @@ def label_words(numbers_: Sequence[int]) -> str:
 
 def value_words(value_def: ValueDef, value: Any, language: Language) -> str:
     """A normalized value in words (``en`` or ``zh``)."""
+    if value_def.render is not None:
+        return value_def.render(value, language)
     kind = value_def.kind
     zh = language == "zh"
     if kind == "bool":

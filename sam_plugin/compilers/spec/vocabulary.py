@@ -30,7 +30,8 @@ ScopeRule = Literal["required", "optional", "none"]
 Members = Literal["elements", "nodes", "transform"]
 
 _SEGMENT = re.compile(r"\[([^\[\]]*)\]")
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+# ``{key}``, or ``{a;b;c}``: the words of those of a, b, c that are given, joined
+_PLACEHOLDER = re.compile(r"\{(\w+(?:;\w+)*)\}")
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class ActionDef:
     ``[...]`` segment is left out when a value it names is absent. ``required`` values must
     be given in every step of this action; ``keeps_counts`` says the action changes no node,
     element, shape or set count (so expected counts can be checked against the part as it is
-    now, at Review)."""
+    now, at Review). ``defaults`` are what a step that leaves such a value out states: the
+    reader fills them in, so the analyst reads them and every call is bound to them."""
 
     name: str
     capability: str
@@ -57,6 +59,10 @@ class ActionDef:
     # (labels key, points key): one point per label, held in label order
     paired: tuple[str, str] | None = None
     description: str = ""
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    # values that together say all of what the step adds (patches, lines, elements): when a
+    # step states one of them, a call may add nothing under the others that it does not state
+    together: tuple[str, ...] = ()
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step") -> str:
@@ -86,6 +92,7 @@ class Vocabulary:
     capabilities: tuple[str, ...]
     capability_words: Mapping[str, tuple[str, str]]  # capability -> (en, zh)
     actions: tuple[ActionDef, ...]
+    max_steps: int = 8  # the steps a spec the model is asked for may hold
     _by_name: dict[str, ActionDef] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -113,13 +120,16 @@ class CallOperation:
     """One operation a compiled call performs, as the binding compares it with a step:
     ``path`` is where it sits in the call's arguments (``operations[1]``,
     ``delete_elements``); ``values`` are normalized as a step's; ``scope`` is the selector it
-    acts on (``None`` for operations that act on no existing entities)."""
+    acts on (``None`` for operations that act on no existing entities); ``counts`` what it
+    makes, which the counts a step claims are checked against (``nodes``, ``elements``,
+    ``count``)."""
 
     tool: str
     path: str
     action: str
     values: Mapping[str, Any]
     scope: BaseModel | None = None
+    counts: Mapping[str, int] = field(default_factory=dict)
 
 
 def _is_all(scope: BaseModel) -> bool:
@@ -130,15 +140,18 @@ def fill(template: str, words: Mapping[str, str]) -> str:
     """``template`` with its placeholders filled; a ``[...]`` segment naming a missing word
     is dropped (docs/architecture.md §4: the words come from the IR only)."""
 
+    def said(placeholder: str) -> str | None:
+        given = [words[key] for key in placeholder.split(";") if key in words]
+        return "; ".join(given) if given else None
+
     def segment(match: re.Match[str]) -> str:
         inner = match.group(1)
-        needed = _PLACEHOLDER.findall(inner)
-        if any(key not in words for key in needed):
+        if any(said(p) is None for p in _PLACEHOLDER.findall(inner)):
             return ""
-        return _PLACEHOLDER.sub(lambda m: words[m.group(1)], inner)
+        return _PLACEHOLDER.sub(lambda m: said(m.group(1)) or "", inner)
 
     text = _SEGMENT.sub(segment, template)
-    text = _PLACEHOLDER.sub(lambda m: words.get(m.group(1), "?"), text)
+    text = _PLACEHOLDER.sub(lambda m: said(m.group(1)) or "?", text)
     return " ".join(text.split()) if " " in text else text
 
 

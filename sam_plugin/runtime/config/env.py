@@ -36,6 +36,9 @@ RUNS_DIR = "SAM_AGENT_RUNS_DIR"
 SETTINGS_FILE = "SAM_AGENT_SETTINGS_FILE"
 UNDO_RUNS = "SAM_AGENT_UNDO_RUNS"
 UNDO_BUDGET_MB = "SAM_AGENT_UNDO_BUDGET_MB"
+CALLS = "SAM_AGENT_CALLS"
+# where a run's tool calls come from (docs/architecture.md §4 "Calls from the steps")
+CALL_SOURCES = ("spec", "model")
 
 # the variables by which a user chooses a live provider, in the order they are listed
 USER_PROVIDER_VARIABLES = (BASE_URL, MODEL, API_KEY, PROFILE)
@@ -103,6 +106,17 @@ def settings_file(env: Environ | None = None) -> Path | None:
     """``SAM_AGENT_SETTINGS_FILE``, or None (the per-user default applies)."""
     value = _text(env, SETTINGS_FILE)
     return Path(value) if value else None
+
+
+def calls(env: Environ | None = None) -> str | None:
+    """``SAM_AGENT_CALLS``: ``spec`` (computed from the confirmed steps) or ``model`` (the
+    model fills them in), or None (the saved setting applies)."""
+    value = _text(env, CALLS).lower()
+    if not value:
+        return None
+    if value not in CALL_SOURCES:
+        raise _illegal(CALLS, value, " or ".join(CALL_SOURCES))
+    return value
 
 
 def undo_runs(env: Environ | None = None) -> int | None:

@@ -18,6 +18,10 @@ from sam_plugin.runtime.config import env as environment
 # it is destructive or has warnings, never.
 PlanWait = Literal["always", "destructive", "never"]
 PLAN_WAITS: tuple[str, ...] = get_args(PlanWait)
+# Where the tool calls come from (docs/architecture.md §4 "Calls from the steps"): computed
+# from the confirmed steps (the model is asked for the spec only), or filled by the model in
+# bounded collection rounds and bound to the steps.
+CallSourceSetting = Literal["spec", "model"]
 DEFAULT_REPAIR_ROUNDS = 2
 MAX_REPAIR_ROUNDS = 10
 
@@ -46,12 +50,18 @@ class UndoBudget(BaseModel):
         return f"the last {self.runs} run(s) within {self.megabytes:g} MB"
 
 
+def _calls_from_env() -> CallSourceSetting:
+    return "model" if environment.calls() == "model" else "spec"
+
+
 class RunPolicy(BaseModel):
     """The run-governing settings a controller follows."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     plan_wait: PlanWait = "always"
+    # unless given: SAM_AGENT_CALLS over the default, ``spec``
+    calls: CallSourceSetting = Field(default_factory=lambda: _calls_from_env())
     # repair rounds per run after a rejected call or a compile diagnostic (0: none)
     repair_rounds: int = Field(DEFAULT_REPAIR_ROUNDS, ge=0, le=MAX_REPAIR_ROUNDS)
     # unless given: SAM_AGENT_UNDO_RUNS / SAM_AGENT_UNDO_BUDGET_MB over the defaults
@@ -60,8 +70,13 @@ class RunPolicy(BaseModel):
     @classmethod
     def from_saved(cls, saved: Mapping[str, Any] | None = None,
                    env: environment.Environ | None = None) -> RunPolicy:
-        """What the settings file saved (other keys ignored), the undo budget from the
-        environment; a bad value raises a ``ValidationError`` naming the field."""
+        """What the settings file saved (other keys ignored), ``SAM_AGENT_CALLS`` over the
+        saved ``calls``, the undo budget from the environment; a bad value raises a
+        ``ValidationError`` naming the field."""
         values = {key: value for key, value in (saved or {}).items()
-                  if key in ("plan_wait", "repair_rounds") and value is not None and value != ""}
+                  if key in ("plan_wait", "repair_rounds", "calls") and value is not None
+                  and value != ""}
+        calls = environment.calls(env)
+        if calls is not None:
+            values["calls"] = calls
         return cls(**values, undo=UndoBudget.from_env(env))

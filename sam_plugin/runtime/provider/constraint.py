@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from typing import Any, get_args
 
 from sam_plugin.compilers import strict_json
-from sam_plugin.compilers.grammar_schema import grammar_schema
+from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.errors import StrictJSONError
 from sam_plugin.runtime.config.settings import Constraint, SpecFormat
 from sam_plugin.runtime.provider.types import RequestOptions
@@ -123,10 +123,11 @@ def content_arguments(content: str, shape: RoundShape) -> str | None:
 
 def spec_response_format(schema: dict[str, Any], spec_format: SpecFormat
                          ) -> dict[str, Any] | None:
-    """The design request's ``response_format`` for the spec's JSON Schema (in the grammar
-    subset), as the profile can take it; None where it takes none."""
+    """The design request's ``response_format`` for the spec's JSON Schema (already in the
+    grammar subset: ``runtime/run/design.py`` holds it to the observed part), as the profile
+    can take it; None where it takes none."""
     if spec_format == "json_schema":
-        return _format("spec", grammar_schema(schema))
+        return _format("spec", grammar_schema(schema, max_unrolled=SPEC_UNROLLED_ITEMS))
     if spec_format == "json_object":
         return {"type": "json_object"}
     return None

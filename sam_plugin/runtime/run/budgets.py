@@ -20,10 +20,76 @@ PER_FIELD = 12  # a filled leaf field, about
 PER_ENTITY = 16  # a node or element a call may list (label, coordinates or connectivity)
 LISTED_MAX = 256  # entities a call is expected to list at most; selectors pick the rest
 CALL_MIN = 512
+# The design answer under a grammar: the largest answer its schema allows, within a ceiling
+# of about ten times a typical spec (160 tokens measured on the 0.5B): every list and string
+# of the grammar is bounded, so an answer that runs to it is repeating itself (a loop), and
+# one that did took 10 minutes of a two-core machine at the old unbounded grammar.
+DESIGN_HELD_CEILING = 1536
+NUMBER_TOKENS = 8  # Qwen and Llama tokenizers split numbers into digits: "-12.375" is 7
+KEY_TOKENS = 4  # a quoted key, its colon and a separator
 
 
-def design_tokens(settings: ProviderSettings) -> int:
-    return settings.design_max_tokens or settings.capabilities.design_tokens
+def design_tokens(settings: ProviderSettings, held: Mapping[str, Any] | None = None) -> int:
+    """A design answer's bound: the setting, else, for an answer held to the spec's grammar
+    (``held``: the schema sent), the largest answer that schema allows (within
+    :data:`DESIGN_HELD_CEILING`), else the profile's."""
+    if settings.design_max_tokens:
+        return settings.design_max_tokens
+    if held is not None:
+        largest = largest_answer_tokens(held)
+        return max(CALL_MIN, min(DESIGN_HELD_CEILING, largest))
+    return settings.capabilities.design_tokens
+
+
+def largest_answer_tokens(schema: Mapping[str, Any]) -> int:
+    """About the most tokens an answer held to ``schema`` can take (compact JSON; numbers
+    at :data:`NUMBER_TOKENS`, a string at one token per character of its ``maxLength``);
+    an unbounded list or string counts as :data:`DESIGN_HELD_CEILING`."""
+    return _largest(schema, schema.get("$defs") or {}, depth=0)
+
+
+def _largest(schema: Any, defs: Mapping[str, Any], depth: int) -> int:
+    if not isinstance(schema, Mapping) or depth > 32:
+        return DESIGN_HELD_CEILING
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        return _largest(defs.get(ref.rsplit("/", 1)[-1]), defs, depth + 1)
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return max(_largest(sub, defs, depth + 1) for sub in schema[key])
+    if "enum" in schema or "const" in schema:
+        values = schema.get("enum") or [schema.get("const")]
+        return 2 + max(len(str(v)) for v in values)
+    kind = schema.get("type")
+    if kind == "object" or "properties" in schema:
+        return 2 + sum(KEY_TOKENS + len(key) // 3 + _largest(sub, defs, depth + 1)
+                       for key, sub in (schema.get("properties") or {}).items())
+    if kind == "array":
+        limit = schema.get("maxItems")
+        if not isinstance(limit, int):
+            return DESIGN_HELD_CEILING
+        return 2 + limit * (1 + _largest(schema.get("items"), defs, depth + 1))
+    if kind == "string":
+        limit = schema.get("maxLength") or _pattern_length(schema.get("pattern"))
+        return 2 + limit if limit else DESIGN_HELD_CEILING
+    if kind == "boolean":
+        return 2
+    return NUMBER_TOKENS
+
+
+def _pattern_length(pattern: Any) -> int:
+    """The longest text a simple anchored name pattern allows (``^[A-Z][a-z]{0,63}$``: 64)."""
+    if not isinstance(pattern, str):
+        return 0
+    import re
+
+    total = 0
+    for _, low, high, mark in re.findall(r"\[([^\]]*)\](?:\{(\d+)(?:,(\d+))?\}|([*+?]))?",
+                                         pattern):
+        if mark in ("*", "+"):
+            return 0
+        total += int(high or low or 1)
+    return total
 
 
 def call_tokens(settings: ProviderSettings, parameters: Mapping[str, Any] | None,

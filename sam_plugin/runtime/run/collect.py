@@ -3,7 +3,9 @@
 canonical order (I5); a rejected answer gets a repair round while the budget lasts
 (``repair.py``), else the run returns to Review.
 
-Calls given by the caller (``plan_calls``) pass the same rules without any round.
+Calls given by the caller (``plan_calls``) pass the same rules without any round, and so
+do calls computed from the confirmed steps (``calls: spec``, docs/architecture.md §4 "Calls
+from the steps"): the model is not asked for them at all.
 """
 
 from __future__ import annotations
@@ -12,7 +14,13 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
-from sam_plugin.errors import CollectionViolation, ProviderError, ReturnToReview, RoundRejected
+from sam_plugin.errors import (
+    CollectionViolation,
+    ProviderError,
+    ReturnToReview,
+    RoundRejected,
+    StepsNotComputable,
+)
 from sam_plugin.runtime.event_types import (
     CollectionProgress,
     ConstraintDropped,
@@ -25,6 +33,7 @@ from sam_plugin.runtime.provider.constraint import RoundShape
 from sam_plugin.runtime.run import budgets, constrained, design_answer
 from sam_plugin.runtime.run.call_guard import check_calls
 from sam_plugin.runtime.run.collection import (
+    CallSource,
     CollectedCall,
     RoundAnswer,
     RoundCall,
@@ -104,15 +113,37 @@ def given_calls(ctx: StepContext, run: RunState,
     if tools != expected:
         raise ReturnToReview("tool_call", f"the calls name {', '.join(tools) or 'no tool'}; "
                              f"the spec routes to {', '.join(expected)}, in that order")
-    round_calls = [RoundCall(index=i, id=f"given_{i + 1}", name=tool,
-                             arguments=args if isinstance(args, str) else json.dumps(args))
-                   for i, (tool, args) in enumerate(calls)]
+    source: CallSource = "mcp" if run.inputs.source == "mcp" else "given"
+    return _taken(ctx, run, [(tool, args if isinstance(args, str) else json.dumps(args))
+                             for tool, args in calls], source)
+
+
+def computed_calls(ctx: StepContext, run: RunState) -> list[CollectedCall]:
+    """The calls computed from the confirmed steps (``calls: spec``): one per routed tool,
+    in the canonical order, no model asked. A step that does not state enough sends the run
+    back to Review in its words; there is no repair round, since no model wrote the call."""
+    assert run.spec_ir is not None, "calls are computed from a spec IR"
+    try:
+        computed = run.inputs.module.calls_from_steps(run.spec_ir, run.expected_tools())
+    except StepsNotComputable as refused:
+        raise ReturnToReview("compile", f"the calls cannot be computed from the spec: "
+                             f"{refused.message}") from None
+    run.computed = computed
+    return _taken(ctx, run, [(c.tool, json.dumps(c.arguments, ensure_ascii=False))
+                             for c in computed], "spec")
+
+
+def _taken(ctx: StepContext, run: RunState, calls: Sequence[tuple[str, str]],
+           source: CallSource) -> list[CollectedCall]:
+    """Calls no round delivered, under the size, secret and strict-JSON guard of a model's."""
+    round_calls = [RoundCall(index=i, id=f"{source}_{i + 1}", name=tool, arguments=arguments)
+                   for i, (tool, arguments) in enumerate(calls)]
     try:
         check_calls(round_calls, scrubber=ctx.scrubber, max_bytes=ctx.settings.max_argument_bytes)
     except CollectionViolation as refused:
         raise ReturnToReview("tool_call", str(refused)) from None
     run.collected = [CollectedCall(round=0, call_id=c.id, tool=c.name, arguments=c.arguments,
-                                   source="given") for c in round_calls]
+                                   source=source) for c in round_calls]
     for call in run.collected:
         ctx.emit(ToolCallCollected(round=0, tool=call.tool, source=call.source))
     return list(run.collected)

@@ -25,9 +25,12 @@ from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
 
-# "text": recovered from the message content; "content": the content of a round held to the
-# call's schema (runtime/run/constrained.py); "given": handed to ``plan_calls`` by its caller
-CallSource = Literal["tool_calls", "text", "content", "given"]
+# Where a call came from (``tool_calls.json``, docs/architecture.md §7): "model": the
+# model's structured tool call; "text": recovered from the message content; "content": the
+# content of a round held to the call's schema (runtime/run/constrained.py); "spec": computed
+# from the confirmed steps; "mcp": handed to ``plan_calls`` by an MCP agent; "given": by
+# another caller (a rerun's source calls)
+CallSource = Literal["model", "text", "content", "spec", "mcp", "given"]
 TEXT_SETTING = "text_tool_calls"
 WHOLE_ANSWER = ("a call written as text is taken only when it is the whole answer: one fenced "
                 "block, one <tool_call> block or one bare JSON object, holding one call")
@@ -40,7 +43,7 @@ class CollectedCall(BaseModel):
     call_id: str
     tool: str
     arguments: str
-    source: CallSource = "tool_calls"
+    source: CallSource = "model"
     repair: int = 0  # the repair round that delivered it (0: a first answer)
 
 
@@ -52,7 +55,7 @@ class RoundCall:
     id: str
     name: str
     arguments: str
-    source: CallSource = "tool_calls"
+    source: CallSource = "model"
 
 
 def max_rounds(expected: Sequence[str], *, one_call_per_round: bool = False) -> int:

@@ -16,6 +16,7 @@ from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
+from sam_plugin.compilers.spec.computed import diagnostics_by_step
 from sam_plugin.errors import CompileError, FailRun, ReturnToReview
 from sam_plugin.runtime.event_types import PlanShown, ScriptComposed, ToolCallCompiled
 from sam_plugin.runtime.run.collection import CollectedCall
@@ -50,6 +51,11 @@ def compiling_label(collected: list[CollectedCall]) -> str:
     return f"Compiling {len(collected)} collected call(s)"
 
 
+def computing_label(run: RunState) -> str:
+    return (f"Compiling {len(run.expected_tools())} call(s) computed from the confirmed steps "
+            "(not executed)")
+
+
 async def compile_calls(ctx: StepContext, run: RunState, collected: list[CollectedCall],
                         repair: Repair | None) -> tuple[list[Fragment], Prediction]:
     """The fragments of every call, and the state they predict (with the audit files)."""
@@ -68,7 +74,7 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
             _compile_one(ctx, call, chain)
         except CompileError as error:
             if repair is None:
-                raise ReturnToReview("compile", str(error)) from None
+                raise ReturnToReview("compile", _refusal(run, index, error)) from None
             refused = rejection("compile", call.tool, str(error), headline=_headline(error),
                                 sent=[SentCall(call.tool, call.arguments, call.source)])
             collected[index] = await repair(collected, index, refused)
@@ -79,12 +85,24 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     if unbound:  # a step whose capability had no call: nothing runs (I15)
         raise ReturnToReview("compile", "; ".join(c.message for c in unbound))
     run.bound = list(chain.bound)
+    run.claims = list(chain.claims)
     files: list[str] = []
     for fragment in chain.fragments:
         files += [f for f in fragment.evidence.files if f not in files]
     run.dir.write_json("normalized_calls.json",
                        [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments])
     return chain.fragments, chain.state.model_copy(update={"files": files})
+
+
+def _refusal(run: RunState, index: int, error: CompileError) -> str:
+    """A compile error with no repair round: a computed call's said against its steps
+    ("step 2 (delete elements 99): delete_elements: label 99 ..."), a given one as it is."""
+    if run.collected[index].source != "spec" or run.spec_ir is None:
+        return str(error)
+    call = run.computed[index]
+    said = diagnostics_by_step(call, error.diagnostics, run.spec_ir,
+                               run.inputs.module.vocabulary)
+    return "; ".join(said) or str(error)
 
 
 def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> Fragment:
@@ -125,9 +143,10 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,
                                   before=run.before, spec=run.spec_ir, script_sha256=sha,
-                                  bound=run.bound)
+                                  bound=run.bound, sources=[c.source for c in run.collected])
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
+    warnings = [*run.claims, *warnings]
     if warnings:
         plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))

@@ -200,6 +200,34 @@ class RunController:
             ctx.phases.set(Phase.REVIEW, "Review: spec proposed, waiting for your confirmation")
         return self.phase
 
+    async def submit_spec(self, spec: str | Spec | dict[str, Any], mode: str, target: Target,
+                          *, request: str = "", source: RunSource = "cli") -> Phase:
+        """A run from a spec the analyst wrote (``--spec``), no model asked for it:
+        Observing → Review, or Failed at design when it is not a spec of ``mode``. Confirm
+        then plans it as any spec; with ``calls: spec`` no provider is needed at all.
+        ``request`` is the analyst's words, else the spec's summary."""
+        start.refuse_if_busy(self.phase)
+        if self.policy.calls == "model":
+            start.check_provider(self.settings)
+        words = request.strip() or start.summary_of(spec)
+        run, ctx = self._start(words, mode, target, source, None)
+        with self._outcome():
+            design.observe_target(ctx, run)
+            design.analyst_spec(ctx, run, spec)
+            ctx.phases.set(Phase.REVIEW, "Review: your spec, waiting for your confirmation")
+        return self.phase
+
+    def edit_spec(self, spec: str | Spec | dict[str, Any]) -> Phase:
+        """The analyst edited the spec in Review: a new version, read and reviewed against the
+        part again (``SpecRejected`` names each problem, and the standing spec stays); Confirm
+        then plans it. No model is asked."""
+        run, ctx = self._current(Phase.REVIEW, "edit_spec: no spec is waiting for review "
+                                 f"(phase {self.phase}); submit first")
+        run.result = None  # an edit starts a new answer to the same run
+        design.edited_spec(ctx, run, spec)
+        ctx.phases.relabel("Review: your edited spec, waiting for your confirmation")
+        return self.phase
+
     async def revise(self, remark: str) -> Phase:
         """Ask for changes: Review → Designing (no tools) → Review with the new spec, which
         replaces the old one. A revision the provider cannot answer returns to Review with the
@@ -231,11 +259,17 @@ class RunController:
         with self._outcome():
             check_drift(ctx.host, run, mode, target, when="confirm")
             ctx.emit(ev.DesignConfirmed(tools=run.expected_tools()))
-            ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
-            collected = await collect.collect_calls(ctx, run)
-            ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
-            repair = functools.partial(collect.recollect, ctx, run)
-            fragments, prediction = await compiling.compile_calls(ctx, run, collected, repair)
+            if self.policy.calls == "spec":  # the calls computed from the steps, no model
+                ctx.phases.set(Phase.COMPILING, compiling.computing_label(run))
+                collected = collect.computed_calls(ctx, run)
+                fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
+            else:
+                ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
+                collected = await collect.collect_calls(ctx, run)
+                ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
+                repair = functools.partial(collect.recollect, ctx, run)
+                fragments, prediction = await compiling.compile_calls(ctx, run, collected,
+                                                                      repair)
             plan = compiling.show_plan(ctx, run, fragments, prediction)
             if plan_waits(plan, wait):
                 return None
@@ -245,12 +279,13 @@ class RunController:
 
     async def plan_calls(self, request: str, mode: str, target: Target, *,
                          spec: str | Spec | dict[str, Any],
-                         calls: Sequence[GivenCall], source: RunSource,
+                         calls: Sequence[GivenCall] | None, source: RunSource,
                          source_run: str | None = None,
                          plan_warnings: PlanWarnings | None = None) -> Phase:
         """A run from a confirmed ``spec`` (the spec IR: a ``Spec``, its JSON text or object)
-        and given tool ``calls``, with no provider request at all: Observing → Compiling (the
-        same checks, compile chain, binding to the spec and plan builder) → Plan, then the
+        and given tool ``calls`` (``None``: computed from its steps), with no provider request
+        at all: Observing → Compiling (the same checks, compile chain, binding to the spec and
+        plan builder) → Plan, then the
         usual ``execute`` or ``decline_plan``. A spec that is not one, calls that do not fit
         the route, do not compile or contradict the spec end the run ``rejected`` with the
         diagnostics (no repair round: no model wrote them); the phase is then FAILED.
@@ -261,8 +296,12 @@ class RunController:
         with self._outcome(rejects=True):
             design.observe_target(ctx, run)
             design.given_spec(ctx, run, spec)
-            ctx.phases.set(Phase.COMPILING, f"Compiling {len(calls)} given call(s)")
-            collected = collect.given_calls(ctx, run, calls)
+            if calls is None:
+                ctx.phases.set(Phase.COMPILING, compiling.computing_label(run))
+                collected = collect.computed_calls(ctx, run)
+            else:
+                ctx.phases.set(Phase.COMPILING, f"Compiling {len(calls)} given call(s)")
+                collected = collect.given_calls(ctx, run, calls)
             fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
             warnings = plan_warnings(fragments) if plan_warnings is not None else []
             compiling.show_plan(ctx, run, fragments, prediction, warnings)

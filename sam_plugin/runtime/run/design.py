@@ -15,10 +15,13 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
+from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
+from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.schema import schema_for
+from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
 from sam_plugin.errors import (
+    DesignRefused,
     ExplorationChangedModel,
     FailRun,
     ProviderError,
@@ -34,6 +37,7 @@ from sam_plugin.runtime.event_types import (
 )
 from sam_plugin.runtime.observe.exploration import explore
 from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
+from sam_plugin.runtime.observe.place_words import names_a_place
 from sam_plugin.runtime.observe.regions import region_index
 from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
@@ -152,11 +156,21 @@ async def _explore_with_model(ctx: StepContext, run: RunState) -> str:
 
 
 def prompt_observation(run: RunState) -> dict[str, Any]:
-    """L0/L1 (and L2 when the target has geometry): bounded whatever the model size."""
+    """L0/L1 with the part's label ranges, and L2 (the regions) only where the request names
+    a place or the exploration ran: bounded whatever the model size, and no longer than the
+    spec needs (``observe/place_words.py``)."""
     assert run.observation is not None
     summary: dict[str, Any] = json.loads(run.observation.prompt_json())
-    if run.regions is not None:
-        summary["regions"] = run.regions.model_dump(mode="json")
+    regions = run.regions
+    if regions is None:
+        return summary
+    if run.exploration or names_a_place(run.inputs.request):
+        summary["regions"] = regions.model_dump(mode="json")
+    elif isinstance(summary.get("part"), dict):
+        for key, span in (("node_labels", regions.node_labels),
+                          ("element_labels", regions.element_labels)):
+            if span is not None:
+                summary["part"][key] = list(span)
     return summary
 
 
@@ -185,11 +199,12 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     else:
         messages = run.design_messages = _design_messages(ctx, run)
     version = run.spec_versions + 1
-    tokens = budgets.design_tokens(ctx.settings)
-    response = await _design_round(ctx, run, messages, _design_sse(version), tokens)
+    held = _held_schema(ctx, run)  # the grammar the answer is held to, if the profile takes one
+    tokens = budgets.design_tokens(ctx.settings, held)
+    response = await _design_round(ctx, run, messages, _design_sse(version), tokens, held)
     run.spec_versions = version
     try:
-        reading = _read_round(ctx, run, response, tokens)
+        reading = _read_round(ctx, run, response, tokens, looped=held is not None)
     except SpecRejected as rejected:
         ctx.emit(RepairRequested(
             repair=1, of=design_answer.DESIGN_REPAIR_ROUNDS, layer="design",
@@ -198,20 +213,25 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
         messages = [*messages, {"role": "assistant", "content": response.content},
                     {"role": "user",
                      "content": design_answer.repair_message(rejected.problems, ctx.language)}]
-        bound = budgets.after_design_cut(tokens) if _cut(response) else tokens
+        # a loop under the grammar is not a short budget: the same bound, other words
+        bound = budgets.after_design_cut(tokens) if _cut(response) and held is None else tokens
         response = await _design_round(ctx, run, messages, _design_sse(version, repair=True),
-                                       bound)
+                                       bound, held)
         try:
-            reading = _read_round(ctx, run, response, bound)
+            reading = _read_round(ctx, run, response, bound, looped=held is not None)
         except SpecRejected as again:
             if run.spec_ir is not None:
                 _store(run)  # a revision's standing spec shows again
             if _cut(response):
-                raise FailRun("design", "the spec was cut off again at its output limit "
-                              "(max_tokens; the setting design_max_tokens raises it); shorten "
-                              "the request") from None
+                raise FailRun("design", _cut_again(bound, looped=held is not None)) from None
             raise FailRun("design", design_answer.failure_message(
                 again.problems, response.content)) from None
+        except DesignRefused as refused:
+            raise FailRun("design", design_answer.refusal_message(refused, run.inputs.module)
+                          ) from None
+    except DesignRefused as refused:
+        raise FailRun("design", design_answer.refusal_message(refused, run.inputs.module)
+                      ) from None
     before = run.spec_ir
     _adopt(run, reading)
     run.spec_changes = []
@@ -235,15 +255,61 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     ))
 
 
+def analyst_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, Any]) -> None:
+    """A spec the analyst wrote (``sam-agent run --spec``): read, reviewed against the part
+    and routed as a model's, with no model asked; it waits at Review to be confirmed. A spec
+    that is not one fails the run at design, naming every problem."""
+    ctx.phases.set(Phase.DESIGNING, "Designing: reading the given spec (no model is asked)")
+    run.spec_versions = 1
+    try:
+        reading = _read(ctx, run, _content(spec), checked=False)
+    except SpecRejected as refused:
+        raise FailRun("design", "the given spec is not a spec of this mode: "
+                      + "; ".join(refused.problems)) from None
+    _adopt(run, reading)
+    _received(ctx, run, reading, author="analyst")
+
+
+def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, Any]) -> None:
+    """The analyst edited the spec at Review: read by the same reader (``SpecRejected``
+    names each problem, and the standing spec stays), reviewed against the part again, kept
+    as a new version marked as the analyst's, with its changes by path. No model is asked."""
+    reading = _read(ctx, run, _content(spec), keep_answer=False, checked=False)
+    before, version = run.spec_ir, run.spec_versions + 1
+    if run.spec_versions == 1:
+        revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
+    _adopt(run, reading)
+    run.spec_versions = version
+    run.spec_changes = (spec_changes(before, reading.spec, run.inputs.module.vocabulary,
+                                     ctx.language) if before is not None else [])
+    revision.keep_version(run.dir, version, reading.text, reading.spec)
+    revision.record_remark(run.dir, version, "edited by the analyst", run.spec_changes,
+                           author="analyst")
+    _received(ctx, run, reading, author="analyst")
+
+
+def _content(spec: str | Spec | Mapping[str, Any]) -> str:
+    if isinstance(spec, Spec):
+        spec = spec.as_json()
+    text = spec if isinstance(spec, str) else json.dumps(spec, ensure_ascii=False)
+    return visible_text_of(text)
+
+
+def _received(ctx: StepContext, run: RunState, reading: design_answer.DesignReading, *,
+              author: str) -> None:
+    ctx.emit(DesignReceived(
+        method=reading.route.method, capabilities=reading.route.capabilities,
+        tools=reading.route.tools, steps=len(reading.spec.steps), spec_chars=len(reading.text),
+        version=run.spec_versions, warnings=reading.warnings,
+        changes=[c.as_json() for c in run.spec_changes], ignored_tool_calls=0, author=author))
+
+
 def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, Any]) -> None:
     """A spec the caller confirmed already (``plan_calls``; the IR, its JSON, or the object):
     read, stored and routed as a written one, without a design request."""
-    if isinstance(spec, Spec):
-        spec = spec.as_json()
-    content = spec if isinstance(spec, str) else json.dumps(spec, ensure_ascii=False)
     run.spec_versions = 1
-    try:
-        reading = _read(ctx, run, visible_text_of(content))
+    try:  # an agent's spec is checked as a model's; a rerun's is one the analyst confirmed
+        reading = _read(ctx, run, _content(spec), checked=run.inputs.source == "mcp")
     except SpecRejected as refused:  # the caller's spec: nothing to go back to but the caller
         raise ReturnToReview("design", "the given spec is not a spec of this mode: "
                              + "; ".join(refused.problems)) from None
@@ -251,14 +317,40 @@ def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, 
     ctx.emit(DesignConfirmed(tools=list(reading.route.tools), given=True))
 
 
+def _held_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
+    """The spec's schema as the design answer is held to it (a grammar on local profiles):
+    the mode's step limit, scopes within the observed part, and the refusal answer; None
+    where the profile holds the answer to no schema."""
+    if ctx.settings.capabilities.spec_format != "json_schema":
+        return None
+    return grammar_schema(schema_for(run.inputs.module.vocabulary, scope_bounds(run),
+                                     refusal=True), max_unrolled=SPEC_UNROLLED_ITEMS)
+
+
+def scope_bounds(run: RunState) -> ScopeBounds:
+    """What the observed part lets a scope name (its sets, its label range, its size)."""
+    readback = run.before
+    regions = run.regions
+    top = max([r[1] for r in (regions.node_labels, regions.element_labels) if r] or [0]) \
+        if regions is not None else 0
+    if readback is None:
+        return ScopeBounds()
+    return ScopeBounds(sets=tuple(readback.sets), max_label=top,
+                       entities=readback.node_count + readback.element_count)
+
+
 async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
-                        sse: str, tokens: int) -> ChatResponse:
+                        sse: str, tokens: int,
+                        held: dict[str, Any] | None) -> ChatResponse:
     """One design request (no tools, I1), bounded by ``tokens`` and, where the profile takes
-    it, held to the JSON Schema its answer is read against (docs/architecture.md §6
-    "Requests"); the answer with its text made safe to show."""
-    held = spec_response_format(schema_for(run.inputs.module.vocabulary),
-                                ctx.settings.capabilities.spec_format)
-    options = RequestOptions(max_tokens=tokens, response_format=held)
+    it, held to the JSON Schema its answer is read against (``held``: a grammar on local
+    profiles, docs/architecture.md §6 "Requests"); the answer with its text made safe to
+    show."""
+    spec_format = ctx.settings.capabilities.spec_format
+    response_format = (spec_response_format(held, spec_format) if held is not None else
+                       spec_response_format({}, spec_format) if spec_format == "json_object"
+                       else None)
+    options = RequestOptions(max_tokens=tokens, response_format=response_format)
     try:
         response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
     except ProviderError as error:
@@ -270,26 +362,45 @@ async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str
     return response.model_copy(update={"content": content})
 
 
+def _cut_again(tokens: int, *, looped: bool) -> str:
+    if looped:
+        return (f"the model's answer repeated itself: it ran to {tokens} tokens twice under "
+                "the spec's grammar, which bounds every list and text (no spec needs that "
+                f"much); nothing was run. {design_answer.ADVICE}")
+    return ("the spec was cut off again at its output limit (max_tokens; the setting "
+            "design_max_tokens raises it); shorten the request")
+
+
 def _cut(response: ChatResponse) -> bool:
     return response.finish_reason == "length"
 
 
 def _read_round(ctx: StepContext, run: RunState, response: ChatResponse,
-                tokens: int) -> design_answer.DesignReading:
-    """A design answer as a spec (raises SpecRejected); one cut at its bound is never read
-    as a spec, whatever it holds: it is repaired like an unreadable one, with twice the bound
-    (runtime/run/budgets.py)."""
+                tokens: int, *, looped: bool = False) -> design_answer.DesignReading:
+    """A design answer as a spec (raises SpecRejected, or DesignRefused for the refusal
+    answer); one cut at its bound is never read as a spec, whatever it holds: without a
+    grammar it is repaired with twice the bound (runtime/run/budgets.py); under the grammar
+    (``looped``) the cut means the model repeated itself, and its repair round says so."""
     if _cut(response):
         run.dir.write_text("design.txt", response.content + "\n")
+        if looped:
+            raise SpecRejected([f"the answer repeated itself until it was cut off at "
+                                f"{tokens} tokens: write the spec again with only the steps "
+                                "the request asks for, each once, and no list longer than "
+                                "the part holds"])
         raise SpecRejected([f"the answer was cut off at its limit of {tokens} tokens "
                             "(max_tokens) before the spec was complete: write it shorter, "
                             "only what the request asks for"])
     return _read(ctx, run, response.content)
 
 
-def _read(ctx: StepContext, run: RunState, content: str) -> design_answer.DesignReading:
+def _read(ctx: StepContext, run: RunState, content: str, *,
+          keep_answer: bool = True, checked: bool = True) -> design_answer.DesignReading:
     """``content`` as a spec of the run's mode (raises SpecRejected); what the model wrote
-    stays in design.txt until a spec replaces it."""
+    stays in design.txt until a spec replaces it (``keep_answer``; an analyst's edit that
+    does not read leaves the standing spec's words there). ``checked``: its numbers are
+    checked against what its writer was shown (a model's or an agent's; never the
+    analyst's own)."""
     assert run.observation is not None
     readback, target = run.observation.readback, run.target
     try:
@@ -303,10 +414,19 @@ def _read(ctx: StepContext, run: RunState, content: str) -> design_answer.Design
                                "elements": readback.element_count,
                                "shapes": dict(readback.shape_counts),
                                "sets": list(readback.sets)},
-            language=ctx.language, part_name=target.part_name)
+            language=ctx.language, part_name=target.part_name,
+            sources=shown_numbers(run) if checked else None)
     except SpecRejected:
-        run.dir.write_text("design.txt", content + "\n")
+        if keep_answer:
+            run.dir.write_text("design.txt", content + "\n")
         raise
+
+
+def shown_numbers(run: RunState) -> set[float]:
+    """The numbers a spec's writer was shown: the request's, the observation's and the
+    exploration's (``compilers/spec/provenance.py``)."""
+    return (numbers_in_text(run.inputs.request) | numbers_in_text(run.exploration)
+            | numbers_in_data(prompt_observation(run)))
 
 
 def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:

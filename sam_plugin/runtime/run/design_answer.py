@@ -15,10 +15,12 @@ from typing import Any
 
 from sam_plugin.compilers.protocol import DomainModule, Route
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.reading import PROSE, read_spec
+from sam_plugin.compilers.spec.provenance import unsourced_values
+from sam_plugin.compilers.spec.reading import PROSE, json_object_of, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.review import review_warnings
-from sam_plugin.errors import RouteRefused, SpecRejected
+from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
+from sam_plugin.errors import DesignRefused, RouteRefused, SpecRejected
 from sam_plugin.runtime.text_safety import visible_text
 
 DESIGN_REPAIR_ROUNDS = 1
@@ -50,9 +52,18 @@ class DesignReading:
 
 def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, part: Any,
                 counts: Mapping[str, Any], language: str = "en",
-                part_name: str = "the part") -> DesignReading:
-    """The spec in ``content``; raises :class:`SpecRejected` naming every problem."""
-    spec = _visible(read_spec(content, module.vocabulary))
+                part_name: str = "the part", sources: set[float] | None = None
+                ) -> DesignReading:
+    """The spec in ``content``; raises :class:`SpecRejected` naming every problem, and
+    :class:`DesignRefused` for the refusal answer ``{"refuse": "why"}``. ``sources``: the
+    numbers the writer was shown (request and observation), when the writer is a model or
+    an agent: a step number from neither is a Review warning."""
+    document = json_object_of(content)
+    if isinstance(document, dict) and list(document) == ["refuse"] and \
+            isinstance(document["refuse"], str) and document["refuse"].strip():
+        raise DesignRefused(" ".join(visible_text(document["refuse"]).split())
+                            [:REFUSAL_MAX_CHARS])
+    spec = _visible(spec_from_json(document, module.vocabulary))
     try:
         route = module.route_steps(spec.capabilities(), target_is_empty)
     except RouteRefused as refused:
@@ -60,10 +71,12 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     planned = [c for c in module.capabilities if c in spec.capabilities()]
     if route.capabilities != planned:
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
-    return DesignReading(
-        spec=spec, route=route, text=render_spec(spec, module.vocabulary, language),
-        warnings=review_warnings(spec, module.vocabulary, None if target_is_empty else part,
-                                 counts))
+    warnings = review_warnings(spec, module.vocabulary, None if target_is_empty else part,
+                               counts)
+    if sources is not None:  # the numbers a model wrote: from the request or the observation
+        warnings += unsourced_values(spec, module.vocabulary, sources)
+    return DesignReading(spec=spec, route=route,
+                         text=render_spec(spec, module.vocabulary, language), warnings=warnings)
 
 
 def _unfit(planned: list[str], route: Route, target_is_empty: bool, part_name: str,
@@ -94,6 +107,13 @@ def failure_message(problems: list[str], content: str = "") -> str:
             "…”" if len(words) > QUOTED_ANSWER_CHARS else "”")
     return (f"the model did not write a usable spec ({'; '.join(problems)}), also after a "
             f"repair round that named the problems.{said} {ADVICE}")
+
+
+def refusal_message(refused: DesignRefused, module: DomainModule) -> str:
+    """How a run ends when the model answered that the mode cannot do it (nothing ran)."""
+    return (f"the model answered that {module.title} mode cannot do this: “{refused.reason}”. "
+            "Nothing was run. If it can, name the operation and its numbers and submit again; "
+            "else pick the mode that does it.")
 
 
 def spec_json_text(spec: Spec) -> str:

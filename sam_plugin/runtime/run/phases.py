@@ -60,8 +60,10 @@ TRANSITIONS: dict[Phase, frozenset[Phase]] = {
     ),
     Phase.EXPLORING: frozenset({Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
     Phase.DESIGNING: frozenset({Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
-    # Review -> Designing: the analyst asked for changes to the spec (still no tools)
-    Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.DESIGNING, Phase.FAILED, Phase.CANCELLED}),
+    # Review -> Designing: the analyst asked for changes to the spec (still no tools);
+    # Review -> Compiling: the calls computed from the confirmed steps (no collection)
+    Phase.REVIEW: frozenset({Phase.COLLECTING, Phase.COMPILING, Phase.DESIGNING, Phase.FAILED,
+                             Phase.CANCELLED}),
     Phase.COLLECTING: frozenset({Phase.COMPILING, Phase.REVIEW, Phase.FAILED, Phase.CANCELLED}),
     # Every execution passes the plan (I11): the analyst (or the plan-wait policy) approves it.
     # Compiling -> Collecting: a repair round for the call a compile diagnostic named.

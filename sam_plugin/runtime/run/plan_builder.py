@@ -37,9 +37,11 @@ def build_plan(
     spec: Spec | None,
     script_sha256: str,
     bound: Sequence[tuple[int, BoundStep]] = (),
+    sources: Sequence[str] = (),
 ) -> tuple[Plan, PlanDetail]:
     """The plan and the module's detail (its predicted part); CompileError propagates (I7).
-    ``bound`` pairs each call (0-based) with the step it carries out."""
+    ``bound`` pairs each call (0-based) with the step it carries out; ``sources`` says where
+    each call came from (``spec``: computed from the steps)."""
     # the part as observed is kept by its fingerprint: the plan reads no part again
     ctx = replace(ctx, extra={**ctx.extra, "before_fingerprint": before.fingerprint})
     detail = module.describe(fragments, ctx)
@@ -50,7 +52,8 @@ def build_plan(
         module=module.mode,
         target={"model_name": ctx.target.model_name, "part_name": ctx.target.part_name},
         script_sha256=script_sha256,
-        calls=detail.calls,
+        calls=[call.model_copy(update={"source": sources[i]}) if i < len(sources) else call
+               for i, call in enumerate(detail.calls)],
         before=_before_state(before),
         after=after,
         destructive=_destructive(detail, before, prediction),

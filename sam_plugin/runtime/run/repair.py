@@ -32,7 +32,7 @@ class SentCall:
 
     tool: str
     arguments: str
-    source: str = "tool_calls"
+    source: str = "model"
 
 
 @dataclass(frozen=True)

@@ -59,14 +59,15 @@ def keep_version(run_dir: RunDir, version: int, spec: str, data: Spec | None = N
 
 
 def record_remark(run_dir: RunDir, version: int, remark: str,
-                  changes: list[FieldChange] | None = None) -> None:
-    """Append ``{version, remark, changes}`` (the remark that produced ``version`` and the
-    fields it changed) to revisions.json."""
+                  changes: list[FieldChange] | None = None, *, author: str = "model") -> None:
+    """Append ``{version, remark, changes, author}`` (the remark that produced ``version``,
+    the fields it changed, and who wrote it: the model asked for changes, or the analyst who
+    edited the spec) to revisions.json."""
     path = run_dir.file(REVISIONS_FILE)
     try:
         entries = json.loads(path.read_text(encoding="utf-8")) if path.exists() else []
     except ValueError:
         entries = []
     entries.append({"version": version, "remark": remark,
-                    "changes": [c.as_json() for c in changes or []]})
+                    "changes": [c.as_json() for c in changes or []], "author": author})
     run_dir.write_json(REVISIONS_FILE, entries)

@@ -4,11 +4,13 @@ name what to fix; nothing is written for a refused start."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
 from sam_plugin.compilers.protocol import DomainModule, Target
 from sam_plugin.compilers.registry import MODES
+from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import ControllerBusy, SubmitRefused
 from sam_plugin.runtime.config.policy import PLAN_WAITS, RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
@@ -50,6 +52,21 @@ def check_provider(settings: ProviderSettings) -> None:
             "provider settings incomplete: missing " + ", ".join(missing)
             + " (set them in the dock settings or SAM_AGENT_BASE_URL, SAM_AGENT_API_KEY, "
             "SAM_AGENT_MODEL)")
+
+
+def summary_of(spec: object) -> str:
+    """A given spec's summary (its request, when the analyst typed none); ``spec`` as the
+    spec IR, its JSON object or its JSON text; "" when it has none (the reader says why)."""
+    if isinstance(spec, Spec):
+        return spec.summary
+    if isinstance(spec, str):
+        try:
+            spec = json.loads(spec)
+        except ValueError:
+            return "(a spec that does not parse)"
+    summary = spec.get("summary") if isinstance(spec, dict) else None
+    return summary.strip() if isinstance(summary, str) and summary.strip() else \
+        "(a spec without a summary)"
 
 
 def check_inputs(request: str, mode: str, target: Target, host: Host | None, runs_dir: Path,

@@ -15,6 +15,7 @@ from sam_plugin.compilers.evidence import Prediction, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail
 from sam_plugin.compilers.protocol import DomainModule, Route, Target
 from sam_plugin.compilers.spec.binding import BoundStep
+from sam_plugin.compilers.spec.computed import ComputedCall
 from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.observe.observation import Observation
@@ -61,8 +62,9 @@ class RunState:
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
     route: Route | None = None
     invalidated: str | None = None  # the dock's mode or target changed meanwhile
-    # Collecting
+    # Collecting (or computing the calls from the steps)
     collected: list[CollectedCall] = field(default_factory=list)
+    computed: list[ComputedCall] = field(default_factory=list)  # with the steps they carry
     rounds: int = 0  # collection rounds sent, repair rounds included
     sse_count: int = 0  # tool responses kept (provider_tool_response[.N].sse)
     one_call: bool = False  # ask for one tool per round (profile, or the server needs it)
@@ -70,6 +72,7 @@ class RunState:
     dropped: set[str] = field(default_factory=set)  # tools whose constraint the server broke
     # Compiling, Plan
     bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
+    claims: list[str] = field(default_factory=list)  # steps' counts the calls do not make
     script: str = ""
     script_sha256: str | None = None
     key: str | None = None  # the idempotency key (journal)
