@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from sam_plugin.samops import fingerprint as fp
+from sam_plugin.samops.gc_pause import keep_long_lived
 from sam_plugin.samops.records import NODES_PER_SHAPE
 
 
@@ -83,6 +84,24 @@ class PartMesh:
         return fp.element_buckets(self.element_labels, self.shape_keys(), self.offsets,
                                   self.connectivity)
 
+    def carry_digests(self, earlier: PartMesh, moved: list[int] | None) -> None:
+        """Take over what ``earlier`` (the last read of the same part) already hashed of the
+        records this read holds unchanged: its element buckets when the element arrays are
+        its very ones, its node buckets but those of the ``moved`` positions when the labels
+        are (each bucket is a function of its records alone: ``samops.fingerprint``)."""
+        cached = earlier.__dict__
+        if all(getattr(self, name) is getattr(earlier, name) for name in _ELEMENT_ARRAYS) \
+                and "_element_buckets" in cached:
+            self.__dict__["_element_buckets"] = cached["_element_buckets"]
+        if self.node_labels is earlier.node_labels and moved is not None \
+                and "_node_buckets" in cached:
+            labels = self.node_labels
+            touched = np.unique(fp.bucket_of(labels[moved]))
+            rows = np.flatnonzero(np.isin(fp.bucket_of(labels), touched))
+            buckets = dict(cached["_node_buckets"])
+            buckets.update(fp.node_buckets(labels[rows], self.coordinates[rows]))
+            self.__dict__["_node_buckets"] = buckets
+
     def element(self, index: int) -> tuple[str, tuple[int, ...]]:
         """(shape, node labels) of the element at ``index``."""
         start, end = int(self.offsets[index]), int(self.offsets[index + 1])
@@ -96,6 +115,7 @@ class PartMesh:
 
 _ARRAYS = ("node_labels", "coordinates", "element_labels", "shape_codes", "offsets",
            "connectivity")
+_ELEMENT_ARRAYS = ("element_labels", "shape_codes", "offsets", "connectivity")
 
 
 Box = tuple[tuple[float, float, float], tuple[float, float, float]]
@@ -128,34 +148,42 @@ def read_mesh(part: Any) -> PartMesh:
     the attribute reads and an identity pass; a host that hands out new objects on every
     access is converted in full, as before.
     """
-    nodes, elements = tuple(part.nodes), tuple(part.elements)
-    raw = _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
-               [e.label for e in elements], [e.type for e in elements],
-               [e.connectivity for e in elements])
     before = _memo_of(part)
+    offered = take_offered_read(part)
+    if offered is not None and before is not None and offered is before[0]:
+        return before[1]  # the read the caller offered: the part as it is now
+    nodes, elements = list(part.nodes), list(part.elements)
+    raw = HostRead([n.label for n in nodes], [n.coordinates for n in nodes],
+                   [e.label for e in elements], [e.type for e in elements],
+                   [e.connectivity for e in elements], nodes, elements)
     mesh = raw.convert(before)
     _remember(part, raw, mesh)
+    keep_long_lived()  # the read's lists live as long as the memo (samops.gc_pause)
     return mesh
 
 
 def mesh_of(nodes: Sequence[Any], elements: Sequence[Any]) -> PartMesh:
     """The mesh made of these nodes and elements (e.g. a bounding-box subset)."""
-    return _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
-                [e.label for e in elements], [e.type for e in elements],
-                [e.connectivity for e in elements]).convert(None)
+    return HostRead([n.label for n in nodes], [n.coordinates for n in nodes],
+                    [e.label for e in elements], [e.type for e in elements],
+                    [e.connectivity for e in elements]).convert(None)
 
 
-class _Raw:
-    """One read's attribute lists, in the host's order."""
+class HostRead:
+    """One read's attribute lists, in the host's order, and the entities they were read
+    from (when read from a part): the host's own objects, never copies."""
 
-    __slots__ = ("node_labels", "points", "element_labels", "types", "rows")
+    __slots__ = ("node_labels", "points", "element_labels", "types", "rows", "nodes",
+                 "elements")
 
     def __init__(self, node_labels: list[Any], points: list[Any], element_labels: list[Any],
-                 types: list[Any], rows: list[Any]) -> None:
+                 types: list[Any], rows: list[Any], nodes: list[Any] | None = None,
+                 elements: list[Any] | None = None) -> None:
         self.node_labels, self.points = node_labels, points
         self.element_labels, self.types, self.rows = element_labels, types, rows
+        self.nodes, self.elements = nodes, elements
 
-    def convert(self, before: tuple[_Raw, PartMesh] | None) -> PartMesh:
+    def convert(self, before: tuple[HostRead, PartMesh] | None) -> PartMesh:
         if before is None:
             names, codes = _shape_codes(self.types)
             offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
@@ -173,15 +201,18 @@ class _Raw:
             offsets, connectivity = mesh.offsets, mesh.connectivity
         else:
             offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
-        fresh = PartMesh(
-            node_labels=_column(self.node_labels, old.node_labels, mesh.node_labels,
-                                _int_array),
-            coordinates=_column(self.points, old.points, mesh.coordinates, coordinate_array),
-            element_labels=_column(self.element_labels, old.element_labels,
-                                   mesh.element_labels, _int_array),
-            shape_names=names, shape_codes=codes, offsets=offsets, connectivity=connectivity)
+        node_labels, _ = _column(self.node_labels, old.node_labels, mesh.node_labels,
+                                 _int_array)
+        coordinates, moved = _column(self.points, old.points, mesh.coordinates,
+                                     coordinate_array)
+        element_labels, _ = _column(self.element_labels, old.element_labels,
+                                    mesh.element_labels, _int_array)
+        fresh = PartMesh(node_labels=node_labels, coordinates=coordinates,
+                         element_labels=element_labels, shape_names=names, shape_codes=codes,
+                         offsets=offsets, connectivity=connectivity)
         if all(getattr(fresh, name) is getattr(mesh, name) for name in _ARRAYS):
             return mesh  # nothing changed: the same read, its digests already computed
+        fresh.carry_digests(mesh, moved)
         return fresh
 
 
@@ -191,26 +222,29 @@ def _same(now: list[Any], before: list[Any]) -> bool:
     return len(now) == len(before) and now == before
 
 
-def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any) -> np.ndarray:
-    """``convert(now)``, reusing the rows of ``array`` whose objects ``before`` held too.
+def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any
+            ) -> tuple[np.ndarray, list[int] | None]:
+    """``convert(now)``, reusing the rows of ``array`` whose objects ``before`` held too, and
+    the positions converted anew (None: all of them, or rows added).
     Coordinates go by identity (equal floats can differ in their bits: 0.0 and -0.0)."""
     if now and before and type(now[0]) is not type(before[0]):
-        return _frozen(convert(now))
+        return _frozen(convert(now)), None
     exact = now == before if array.dtype.kind == "i" else all(map(is_, now, before))
     if len(now) == len(before) and exact:
-        return array
+        return array, []
     common = min(len(now), len(before))
     # one pass (measured faster than comparing ids in numpy or itertools.compress)
     changed = [i for i, a, b in zip(count(), now, before) if a is not b]
     if len(changed) > common // 4:
-        return _frozen(convert(now))
+        return _frozen(convert(now)), None
     out = np.empty((len(now), *array.shape[1:]), dtype=array.dtype)
     out[:common] = array[:common]
     if changed:
         out[changed] = convert([now[i] for i in changed])
     if len(now) > common:
         out[common:] = convert(now[common:])
-    return _frozen(out)
+        return _frozen(out), None
+    return _frozen(out), changed
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -220,11 +254,11 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 # -- the last read of each part ------------------------------------------------------------
 
-_MEMO: weakref.WeakKeyDictionary[Any, tuple[_Raw, PartMesh]] = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[Any, tuple[HostRead, PartMesh]] = weakref.WeakKeyDictionary()
 _MEMO_LOCK = threading.Lock()
 
 
-def _memo_of(part: Any) -> tuple[_Raw, PartMesh] | None:
+def _memo_of(part: Any) -> tuple[HostRead, PartMesh] | None:
     with _MEMO_LOCK:
         try:
             return _MEMO.get(part)
@@ -232,12 +266,44 @@ def _memo_of(part: Any) -> tuple[_Raw, PartMesh] | None:
             return None
 
 
-def _remember(part: Any, raw: _Raw, mesh: PartMesh) -> None:
+def _remember(part: Any, raw: HostRead, mesh: PartMesh) -> None:
     with _MEMO_LOCK:
         try:
             _MEMO[part] = (raw, mesh)
         except TypeError:
             return
+
+
+# -- a read offered to the next reader (the one execution) --------------------------------
+
+_OFFERED: list[tuple[Any, HostRead]] = []
+
+
+def offer_read(part: Any, read: HostRead) -> None:
+    """The next read of ``part`` (``read_mesh``, or the snapshot's ``capture_part``) may take
+    ``read`` instead of reading the part again: the caller read it just now and runs the one
+    script next, with nothing in between (docs/architecture.md §5). Taken once, by the first
+    reader: every script reads before its first change (its snapshot), so a read after a
+    change is always a read of the part. ``withdraw_read`` drops it (after the script)."""
+    _OFFERED[:] = [(part, read)]
+
+
+def take_offered_read(part: Any) -> HostRead | None:
+    """The read offered for ``part`` (then gone), else None."""
+    if not _OFFERED:
+        return None
+    owner, read = _OFFERED.pop()
+    return read if owner is part else None
+
+
+def withdraw_read() -> None:
+    _OFFERED.clear()
+
+
+def last_read(part: Any) -> tuple[HostRead, PartMesh] | None:
+    """The last ``read_mesh`` of ``part`` (its lists and arrays), if it is kept. Whether the
+    part is still as read is the caller's to know (it read it just now)."""
+    return _memo_of(part)
 
 
 def forget_reads() -> None:

@@ -268,12 +268,22 @@ def read_contents(model: Any, part: Any) -> PartContents:
                             for name in part.sets.keys()]),
         set_elements=Keyed.of([(name, _labels_of(part.sets[name], "elements"))
                                for name in part.sets.keys()]),
-        assignments=Keyed.of([(str(a.sectionName), _labels_of(a.region, "elements"))
-                              for a in part.sectionAssignments]),
-        orientations=Keyed.of([((str(o.method), _vector(o.n1)), _labels_of(o.region, "elements"))
-                               for o in part.beamOrientations]),
+        assignments=read_assignments(part),
+        orientations=read_orientations(part),
         definitions=read_definitions(model),
     )
+
+
+def read_assignments(part: Any) -> Keyed:
+    """The section assignments as (section name, element label) records."""
+    return Keyed.of([(str(a.sectionName), _labels_of(a.region, "elements"))
+                     for a in part.sectionAssignments])
+
+
+def read_orientations(part: Any) -> Keyed:
+    """The beam orientations as ((method, n1), element label) records."""
+    return Keyed.of([((str(o.method), _vector(o.n1)), _labels_of(o.region, "elements"))
+                     for o in part.beamOrientations])
 
 
 def _labels_of(region: Any, attribute: str) -> list[int]:

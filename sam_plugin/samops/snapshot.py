@@ -38,6 +38,8 @@ from itertools import compress, count
 from operator import attrgetter, is_, is_not, ne
 from typing import Any
 
+from sam_plugin.samops.mesh_read import take_offered_read, withdraw_read
+
 _LABEL = attrgetter("label")
 _COORDINATES = attrgetter("coordinates")
 
@@ -196,15 +198,26 @@ def take(model: Any, part_name: str) -> Snapshot:
     """Capture the part ``part_name`` of ``model`` and the model's property definitions."""
     part = model.parts[part_name] if part_name in model.parts.keys() else None
     lacking = missing(model, part)
-    if lacking:
-        return Snapshot(part_name=part_name, part=None, definitions=None, missing=lacking)
-    return Snapshot(part_name=part_name, part=None if part is None else capture_part(part),
-                    definitions=capture_definitions(model))
+    try:
+        if lacking:
+            return Snapshot(part_name=part_name, part=None, definitions=None, missing=lacking)
+        return Snapshot(part_name=part_name, part=None if part is None else capture_part(part),
+                        definitions=capture_definitions(model))
+    finally:
+        withdraw_read()  # the changes come next: no later read may take the offered one
 
 
 def capture_part(part: Any) -> PartState:
     """What a restore needs: the entity objects (for labels and shapes, never changed on an
-    entity) and the coordinate and connectivity tuples, each read once."""
+    entity) and the coordinate and connectivity tuples, each read once (or the read just
+    offered: ``mesh_read.offer_read``); sets, assignments and orientations are read now."""
+    read = take_offered_read(part)
+    if read is not None and read.nodes is not None and read.elements is not None:
+        return PartState(coordinates=read.points, connectivity=read.rows,
+                         sets=_capture_sets(part), assignments=_capture_assignments(part),
+                         orientations=_capture_orientations(part), node_objects=read.nodes,
+                         element_objects=read.elements, node_labels=read.node_labels,
+                         element_labels=read.element_labels, element_types=read.types)
     nodes = list(part.nodes)
     elements = list(part.elements)
     return PartState(

@@ -22,14 +22,17 @@ with what the run touched, not with the part.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
+from sam_plugin.samops.mesh_read import HostRead
 from sam_plugin.samops.snapshot import (
     Definitions,
     PartState,
     Region,
     Snapshot,
+    _bit_different,
     _capture_assignments,
     _capture_orientations,
     _capture_sets,
@@ -73,8 +76,10 @@ class PartDelta:
                 + sum(len(nodes) + len(elements) for _, nodes, elements in self.sets_changed))
 
 
-def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
-    """What differs between ``snapshot`` (taken before the run) and the live part now."""
+def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> PartDelta:
+    """What differs between ``snapshot`` (taken before the run) and the live part now.
+    ``live``: the part's nodes and elements as the caller read them just now (the readback
+    that verified the run): compared list to list, by identity first, no attribute read."""
     if not snapshot.usable:
         raise ValueError("an unusable snapshot (the host lacks " + ", ".join(snapshot.missing)
                          + ") cannot be kept")
@@ -85,17 +90,27 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
     part = model.parts[name] if name in model.parts.keys() else None
     if part is None:  # gone: keep it whole (no prefix to rely on)
         return _whole(name, saved, snapshot.definitions)
-    nodes = list(part.nodes)
+    nodes = live.nodes if live is not None and live.nodes is not None else list(part.nodes)
     keep = min(_kept_prefix(nodes, saved.node_objects, saved.node_labels_from),
                len(saved.coordinates))
-    moved = _moved(nodes[:keep], saved.coordinates)  # one pass, by identity first
-    elements = list(part.elements)
+    if live is not None and live.nodes is not None:
+        suspects = _not_identical(live.points, saved.coordinates, keep)
+        moved = _bit_different(suspects, list(map(live.points.__getitem__, suspects)),
+                               saved.coordinates)
+    else:
+        moved = _moved(nodes[:keep], saved.coordinates)  # one pass, by identity first
+    elements = (live.elements if live is not None and live.elements is not None
+                else list(part.elements))
     keep_elements = min(_kept_prefix(elements, saved.element_objects,
                                      lambda start: saved.elements_from(start)[0]),
                         len(saved.connectivity))
     rows = saved.connectivity
-    repointed = [i for i, element, row in zip(count(), elements[:keep_elements], rows)
-                 if element.connectivity is not row and tuple(element.connectivity) != row]
+    if live is not None and live.elements is not None:
+        repointed = [i for i in _not_identical(live.rows, rows, keep_elements)
+                     if tuple(live.rows[i]) != rows[i]]
+    else:
+        repointed = [i for i, element, row in zip(count(), elements[:keep_elements], rows)
+                     if element.connectivity is not row and tuple(element.connectivity) != row]
     labels, shapes = saved.elements_from(keep_elements)
     live_sets = {entry[0]: entry for entry in _capture_sets(part)}
     assignments, orientations = _capture_assignments(part), _capture_orientations(part)
@@ -116,6 +131,12 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
         assignments_prefix=keep_a, assignments_tail=list(saved.assignments[keep_a:]),
         orientations_prefix=keep_o, orientations_tail=list(saved.orientations[keep_o:]),
     )
+
+
+def _not_identical(now: list[Any], saved: list[Any], length: int) -> list[int]:
+    """Positions below ``length`` whose object is not the very one saved (in C)."""
+    head = now if len(now) <= length else now[:length]
+    return list(compress(count(), map(is_not, head, saved)))
 
 
 def _whole(name: str, saved: PartState, definitions: Definitions | None) -> PartDelta:

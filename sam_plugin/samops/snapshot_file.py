@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.samops.mesh_read import HostRead
 from sam_plugin.samops.snapshot import Definitions, Snapshot
 from sam_plugin.samops.snapshot_delta import PartDelta, delta_of, expand
 
@@ -63,10 +64,12 @@ class Limits:
         return header + rows * width * np.dtype(dtype).itemsize
 
 
-def save(snapshot: Snapshot, path: Path, model: Any = None) -> int:
+def save(snapshot: Snapshot, path: Path, model: Any = None, live: HostRead | None = None
+         ) -> int:
     """Write what undo needs of ``snapshot``: what differs from the live ``model`` (all of it
-    without a model). Complete or absent; returns the bytes written."""
-    delta = delta_of(snapshot, model) if model is not None else \
+    without a model; ``live``: the part's nodes and elements as just read, see
+    ``snapshot_delta.delta_of``). Complete or absent; returns the bytes written."""
+    delta = delta_of(snapshot, model, live) if model is not None else \
         delta_of(snapshot, _NoModel())
     return save_delta(delta, Path(path))
 

@@ -11,25 +11,19 @@ NaN. Each verified, and was kept, when the fingerprint was that sum.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pydantic import SecretStr
 
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.config.policy import RunPolicy
-from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.host_gateway import HostGateway
-from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
-from sam_plugin.runtime.run.controller import RunController
 from tests.support.collisions import bits, compensated, shifted_connectivity, value_of
-from tests.support.pipeline import fresh_database, quad_grid
+from tests.support.pipeline import fresh_database
+from tests.support.scripted import TARGET, controller, plate, submitted
 from tests.support.specs import answer, labels, step
 
-TARGET = Target(model_name="Model-1", part_name="Plate")
 fresh_sam = pytest.fixture(fresh_database)
 NAN = value_of(0x7FF8000000000123)
 Tamper = Callable[[Any], str]
@@ -87,36 +81,6 @@ class TamperingGateway(HostGateway):
         return receipt
 
 
-class Provider:
-    def __init__(self, spec: str, tool: str, arguments: dict[str, Any]) -> None:
-        self.answers = [
-            ChatResponse(content=spec, reasoning="", tool_calls=[], finish_reason="stop",
-                         usage=None, raw_sse=b"data: [DONE]\n\n"),
-            ChatResponse(content="", reasoning="", finish_reason="tool_calls", usage=None,
-                         raw_sse=b"data: [DONE]\n\n", tool_calls=[ToolCall(
-                             index=0, id="c0", name=tool, arguments=json.dumps(arguments))])]
-
-    def factory(self, _settings: ProviderSettings) -> Provider:
-        return self
-
-    async def aclose(self) -> None:
-        """Nothing to close."""
-
-    async def stream_chat(self, messages: Any, tools: Any = None, listener: Any = None,
-                          options: Any = None) -> Any:
-        return self.answers.pop(0)
-
-
-def _plate(sam: Any, n: int) -> None:
-    """An n x n QUAD plate (labels row by row), Steel and a shell section."""
-    model = sam.mdb.models["Model-1"]
-    part = model.Part(name="Plate")
-    quad_grid(part, n, n)
-    part.Set(name="Corner", nodes=part.nodes[:1])
-    model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
-    model.HomogeneousShellSection(name="Skin", material="Steel", thickness=2.0)
-
-
 def _case(mode: str, n: int) -> tuple[str, str, str, dict[str, Any]]:
     """(request, spec, tool, arguments) of a run that leaves element 1 and node 7 alone."""
     last = (n + 1) ** 2
@@ -137,16 +101,10 @@ def _case(mode: str, n: int) -> tuple[str, str, str, dict[str, Any]]:
 def _run(sam: Any, tmp_path: Path, mode: str, n: int, tamper: Tamper) -> tuple[Any, str]:
     if mode == "mesh" and tamper is _element_shifted:
         tamper = _element_shifted_inside
-    _plate(sam, n)
+    plate(sam, n)
     request, spec, tool, arguments = _case(mode, n)
     gateway = TamperingGateway(sam, tamper)
-    controller = RunController(
-        runs_dir=tmp_path / "runs", policy=RunPolicy(plan_wait="never"), host=gateway,
-        settings=ProviderSettings(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-x"),
-                                  model="m", profile="openai"),
-        provider_factory=Provider(spec, tool, arguments).factory)
-    asyncio.run(controller.submit(request, mode, TARGET))
-    assert controller.phase == "review", controller.result
+    controller = submitted(sam, tmp_path, mode, request, spec, tool, arguments, gateway)
     result = asyncio.run(controller.confirm(mode, TARGET))
     assert gateway.did, "the host was not given the chance to tamper"
     return result, gateway.did
@@ -192,18 +150,13 @@ def test_a_part_with_a_nan_before_the_run_is_refused_at_observation(fresh_sam: A
     and names the entity, before anything is designed or executed."""
     from sam.mesh import move_node
 
-    _plate(fresh_sam, 4)
+    plate(fresh_sam, 4)
     move_node(fresh_sam.mdb.models["Model-1"].parts["Plate"].nodes.getFromLabel(7),
               (1.0, 1.0, float("nan")))
     request, spec, tool, arguments = _case("part", 4)
-    controller = RunController(
-        runs_dir=tmp_path / "runs", policy=RunPolicy(plan_wait="never"),
-        host=HostGateway(fresh_sam),
-        settings=ProviderSettings(base_url="http://127.0.0.1:9/v1", api_key=SecretStr("sk-x"),
-                                  model="m", profile="openai"),
-        provider_factory=Provider(spec, tool, arguments).factory)
-    asyncio.run(controller.submit(request, "part", TARGET))
-    result = controller.result
+    run = controller(fresh_sam, tmp_path, spec, tool, arguments)
+    asyncio.run(run.submit(request, "part", TARGET))
+    result = run.result
     assert result is not None and result.status == "failed"
     assert result.error.layer == "observation"
     assert result.error.message == ("could not read the workspace: non-finite value: "
