@@ -28,7 +28,13 @@ from sam_plugin.compilers.script_guard import ScriptRefused, check_script, scrip
 from sam_plugin.samops import snapshot as snapshots
 from sam_plugin.samops import snapshot_file
 from sam_plugin.samops.gc_pause import collector_paused
-from sam_plugin.samops.mesh_read import HostRead, last_read, offer_read, withdraw_read
+from sam_plugin.samops.mesh_read import (
+    HostRead,
+    PartMesh,
+    last_read,
+    offer_read,
+    withdraw_read,
+)
 from sam_plugin.samops.readback import find_part, read_part, recent_contents
 
 SCRIPT_FILENAME = "<sam_agent_script>"
@@ -182,20 +188,21 @@ class HostGateway:
         that had ``fingerprint``; the caller read it just now and runs the script next, with
         nothing in between (the drift check before the one execution). False: it is not
         kept, the script reads the part itself."""
-        read = self._read_with(target, fingerprint)
-        if read is None:
+        last = self._read_with(target, fingerprint)
+        if last is None:
             return False
-        offer_read(self.part(target), read)
+        offer_read(self.part(target), *last)
         return True
 
-    def _read_with(self, target: Target, fingerprint: str) -> HostRead | None:
+    def _read_with(self, target: Target, fingerprint: str
+                   ) -> tuple[HostRead, PartMesh] | None:
         """The last read of ``target``'s part when it is the one with ``fingerprint``."""
         part = self.part(target)
         last = last_read(part) if part is not None else None
         kept = recent_contents(fingerprint) if fingerprint else None
         if last is None or kept is None or kept.mesh is not last[1] or last[0].nodes is None:
             return None
-        return last[0]
+        return last
 
     @property
     def has_snapshot(self) -> bool:
@@ -216,7 +223,8 @@ class HostGateway:
         if self._snapshot is None:
             raise ValueError("the script kept no snapshot")
         target = Target(model_name=self._snapshot_model, part_name=self._snapshot.part_name)
-        live = self._read_with(target, after) if after else None
+        last = self._read_with(target, after) if after else None
+        live = last[0] if last is not None else None
         with collector_paused():  # one tuple per moved node, in bulk (samops.gc_pause)
             size = snapshot_file.save(self._snapshot, Path(path),
                                       self.model(self._snapshot_model), live=live)

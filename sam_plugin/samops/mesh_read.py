@@ -150,8 +150,8 @@ def read_mesh(part: Any) -> PartMesh:
     """
     before = _memo_of(part)
     offered = take_offered_read(part)
-    if offered is not None and before is not None and offered is before[0]:
-        return before[1]  # the read the caller offered: the part as it is now
+    if offered is not None:
+        return offered[1]  # the read the caller offered: the part as it is now
     nodes, elements = list(part.nodes), list(part.elements)
     raw = HostRead([n.label for n in nodes], [n.coordinates for n in nodes],
                    [e.label for e in elements], [e.type for e in elements],
@@ -276,24 +276,24 @@ def _remember(part: Any, raw: HostRead, mesh: PartMesh) -> None:
 
 # -- a read offered to the next reader (the one execution) --------------------------------
 
-_OFFERED: list[tuple[Any, HostRead]] = []
+_OFFERED: list[tuple[Any, HostRead, PartMesh]] = []
 
 
-def offer_read(part: Any, read: HostRead) -> None:
+def offer_read(part: Any, read: HostRead, mesh: PartMesh) -> None:
     """The next read of ``part`` (``read_mesh``, or the snapshot's ``capture_part``) may take
     ``read`` instead of reading the part again: the caller read it just now and runs the one
     script next, with nothing in between (docs/architecture.md §5). Taken once, by the first
     reader: every script reads before its first change (its snapshot), so a read after a
     change is always a read of the part. ``withdraw_read`` drops it (after the script)."""
-    _OFFERED[:] = [(part, read)]
+    _OFFERED[:] = [(part, read, mesh)]
 
 
-def take_offered_read(part: Any) -> HostRead | None:
-    """The read offered for ``part`` (then gone), else None."""
+def take_offered_read(part: Any) -> tuple[HostRead, PartMesh] | None:
+    """The read offered for ``part`` and its arrays (then gone), else None."""
     if not _OFFERED:
         return None
-    owner, read = _OFFERED.pop()
-    return read if owner is part else None
+    owner, read, mesh = _OFFERED.pop()
+    return (read, mesh) if owner is part else None
 
 
 def withdraw_read() -> None:
