@@ -49,7 +49,7 @@ import numpy as np
 
 from sam_plugin.errors import NonFiniteValue
 
-SHIFT = 10  # 1,024 labels a bucket: a touched entity costs one bucket of hashing
+SHIFT = 12  # 4,096 labels a bucket: a touched entity costs one bucket (128 KB) of hashing
 KINDS = ("nodes", "elements", "sets", "set members", "section assignments",
          "beam orientations", "definitions")
 Key = Any  # a bucket key: int (label range), bytes (a name) or (bytes, int)

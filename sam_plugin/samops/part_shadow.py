@@ -560,8 +560,8 @@ class ShadowPart:
             current = [self._alive_node(n) for n in nodes]
         kinds = set(map(type, current))
         if ShadowNode not in kinds:  # all the host's (the usual first move): copies in bulk
-            store.update(zip(labels, map(ShadowNode, labels, points)))
-            replaced.update(zip(labels, current))
+            store.update(zip(labels, map(ShadowNode, labels, points), strict=True))
+            replaced.update(zip(labels, current, strict=True))
         elif kinds == {ShadowNode}:  # all the shadow's own already
             list(map(setattr, current, repeat("coordinates"), points))
         else:
