@@ -67,7 +67,8 @@ def grammar_schema(schema: Mapping[str, Any], *,
     return out
 
 
-def outside_subset(schema: Any, path: str = "#") -> list[str]:
+def outside_subset(schema: Any, path: str = "#", *,
+                   max_unrolled: int = MAX_UNROLLED_ITEMS) -> list[str]:
     """Where ``schema`` leaves the grammar subset (``#/properties/x/format``); [] inside it."""
     if not isinstance(schema, Mapping):
         return [f"{path}: not a schema object"]
@@ -80,14 +81,14 @@ def outside_subset(schema: Any, path: str = "#") -> list[str]:
             found.append(where)
         elif key in ("minimum", "maximum") and schema.get("type") != "integer":
             found.append(where)
-        elif key == "maxItems" and isinstance(value, int) and value > MAX_UNROLLED_ITEMS:
+        elif key == "maxItems" and isinstance(value, int) and value > max_unrolled:
             found.append(where)
         elif key in _SUBSCHEMA_MAPS and isinstance(value, Mapping):
             for name, sub in value.items():
-                found += outside_subset(sub, f"{where}/{name}")
+                found += outside_subset(sub, f"{where}/{name}", max_unrolled=max_unrolled)
         elif key in _SUBSCHEMA_LISTS and isinstance(value, list):
             for i, sub in enumerate(value):
-                found += outside_subset(sub, f"{where}/{i}")
+                found += outside_subset(sub, f"{where}/{i}", max_unrolled=max_unrolled)
         elif key in ("items", "additionalProperties") and isinstance(value, Mapping):
-            found += outside_subset(value, where)
+            found += outside_subset(value, where, max_unrolled=max_unrolled)
     return found

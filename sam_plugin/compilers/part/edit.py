@@ -41,8 +41,13 @@ FIELDS = MeshFields(nodes="nodes", elements="add_elements", patches="add_patches
                     lines="add_lines")
 
 
+# free nodes one call may add (an add_nodes step states their points; binding holds them)
+MAX_FREE_NODES = 64
+
+
 def _mesh(ir: EditPartIR) -> MeshInput:
-    return MeshInput(ir.nodes, ir.add_elements, ir.add_patches, ir.add_lines, FIELDS)
+    return MeshInput(ir.nodes, ir.add_elements, ir.add_patches, ir.add_lines, FIELDS,
+                     free_nodes_allowed=MAX_FREE_NODES)
 
 
 def _asks_nothing(ir: EditPartIR) -> bool:

@@ -40,6 +40,9 @@ class MeshInput:
     patches: tuple[PatchIR, ...]
     lines: tuple[LineIR, ...]
     fields: MeshFields
+    # declared nodes no element uses, made as free nodes: an edit's ``add_nodes`` (each one
+    # bound to the points a step states), never more than this
+    free_nodes_allowed: int = 0
 
     def is_empty(self) -> bool:
         return not (self.elements or self.patches or self.lines)
@@ -121,8 +124,14 @@ def _check_unused_nodes(mesh: MeshInput) -> list[Diagnostic]:
     if not used <= declared:
         return []  # an unresolved id is reported already; the unused one is likely its typo
     unused = [node.id for node in mesh.nodes if node.id not in used]
-    if not unused:
+    if len(unused) <= mesh.free_nodes_allowed:
         return []
+    if mesh.free_nodes_allowed:
+        return [Diagnostic(path=mesh.fields.nodes, message=(
+            f"{len(unused)} of {len(mesh.nodes)} declared nodes are used by no element "
+            f"({_listing(unused)}); one call adds at most {mesh.free_nodes_allowed} free "
+            f"nodes; declare only the free nodes a step adds and the nodes that "
+            f"{mesh.fields.elements} use"))]
     return [Diagnostic(path=mesh.fields.nodes, message=(
         f"{len(unused)} of {len(mesh.nodes)} declared nodes are used by no element "
         f"({_listing(unused)}); declare only the nodes that {mesh.fields.elements} use "

@@ -134,7 +134,8 @@ def choice(description: str, words: Mapping[str, tuple[str, str]]) -> ValueDef:
 
 def choices(description: str, words: Mapping[str, tuple[str, str]]) -> ValueDef:
     """A list of choices, held in the canonical order of ``words`` (value -> (en, zh))."""
-    return ValueDef("choices", sc.array(sc.shape(tuple(words)), description, min_items=1),
+    return ValueDef("choices", sc.array(sc.shape(tuple(words)), description, min_items=1,
+                                        max_items=len(words)),
                     order=tuple(words), choice_words=dict(words))
 
 

@@ -154,6 +154,7 @@ def grant_repair(ctx: StepContext, run: RunState, refused: Rejection) -> Rejecti
     last diagnostic when the budget is spent."""
     if not run.repairs.spend(refused):
         raise ReturnToReview(refused.layer, run.repairs.exhausted_message(refused))
+    refused = run.repairs.numbered(refused)
     label = run.repairs.label(refused)
     ctx.emit(RepairRequested(repair=run.repairs.used, of=run.repairs.limit, layer=refused.layer,
                              tool=refused.tool, headline=refused.headline,

@@ -17,8 +17,8 @@ from typing import Any
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
-from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
 from sam_plugin.errors import (
     DesignRefused,

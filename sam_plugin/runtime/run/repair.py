@@ -13,7 +13,7 @@ Review with the last diagnostic.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 RejectedLayer = Literal["tool_call", "compile"]
@@ -46,6 +46,10 @@ class Rejection:
     sent: tuple[SentCall, ...] = ()
     content: str = ""  # the answer's text when it carried no usable call
     cut_tokens: int | None = None  # the answer was cut at this max_tokens (budgets.after_cut)
+    # the repair round this rejection is sent in, and whether the answer repeated one that
+    # was rejected before: a repair prompt never repeats an earlier one byte for byte
+    attempt: int = 0
+    repeated: bool = False
 
 
 def rejection(
@@ -80,6 +84,14 @@ class RepairBudget:
         self.used += 1
         return True
 
+    def numbered(self, refused: Rejection) -> Rejection:
+        """``refused`` with the round it is sent in, and whether the model sent the same
+        rejected answer before (so that the next prompt says so, in other bytes)."""
+        earlier = self.history[:-1]
+        repeated = any(r.sent == refused.sent and r.content == refused.content
+                       and r.diagnostic == refused.diagnostic for r in earlier)
+        return replace(refused, attempt=self.used, repeated=repeated)
+
     def label(self, refused: Rejection) -> str:
         """The status line of the repair round just granted."""
         return f"Repair {self.used}/{self.limit}: {refused.tool} — {refused.headline}"
@@ -97,6 +109,12 @@ class RepairBudget:
 def repair_lines(refused: Rejection) -> list[str]:
     """The part of a round's user message that explains what to fix."""
     lines = ["Your previous answer was rejected; nothing was executed."]
+    if refused.attempt:
+        lines[0] = (f"Repair round {refused.attempt}: your previous answer was rejected; "
+                    "nothing was executed.")
+    if refused.repeated:
+        lines.append("It repeated an answer that was rejected before, unchanged: change the "
+                     "field the diagnostic names, and nothing else.")
     if refused.sent:
         lines.append("The rejected call(s), exactly as you sent them:")
         for call in refused.sent:

@@ -2023,5 +2023,17 @@ run {run_id}, started {started} (UTC)</source>
         <source>step {number} ✓ {text}</source>
         <translation>步骤 {number} ✓ {text}</translation>
     </message>
+    <message>
+        <source> (computed from the spec)</source>
+        <translation>（由规格计算）</translation>
+    </message>
+    <message>
+        <source> (computed from step {number})</source>
+        <translation>（由步骤 {number} 计算）</translation>
+    </message>
+    <message>
+        <source> (computed from steps {numbers})</source>
+        <translation>（由步骤 {numbers} 计算）</translation>
+    </message>
 </context>
 </TS>

@@ -1,0 +1,183 @@
+"""``calls: spec`` (docs/architecture.md §4 "Calls from the steps"): after Confirm the calls
+are computed from the confirmed steps, and the design request is the run's only model
+request. Computed calls take the path every call takes (schema, binding, compile, plan, one
+execution, verification); what does not compile goes back to Review in the step's words,
+with no repair round."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from controller_fakes import TARGET, ScriptedProvider, design, policy, settings
+
+from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.runtime.run.controller import RunController
+from sam_plugin.runtime.run.phases import Phase
+from tests.support.pipeline import fresh_database
+from tests.support.plates import quad_plate
+from tests.support.specs import answer, labels, named_set, step
+
+fresh_sam = pytest.fixture(fresh_database)
+
+REQUEST = "Translate set S1 by (5, 0, 0)."
+
+
+def make(sam: Any, tmp_path: Path, *answers: Any, **policy_values: Any
+         ) -> tuple[RunController, ScriptedProvider]:
+    provider = ScriptedProvider(*answers)
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
+                               policy=policy(calls="spec", **policy_values),
+                               host=HostGateway(sam), provider_factory=provider.factory)
+    return controller, provider
+
+
+@pytest.fixture
+def plate(fresh_sam: Any) -> Any:
+    part = quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
+    part.Set(name="S1", elements=part.elements.sequenceFromLabels([1, 2]))
+    return part
+
+
+def run_dir(controller: RunController) -> Path:
+    assert controller.run_id is not None
+    return controller.runs_dir / controller.run_id
+
+
+def test_the_confirmed_steps_are_the_program_and_the_model_is_asked_once(
+        fresh_sam, plate, tmp_path):
+    spec = answer(step("translate", named_set("S1"), vector=[5, 0, 0]),
+                  summary="Translate set S1 by (5, 0, 0).")
+    controller, provider = make(fresh_sam, tmp_path, design(spec), plan_wait="always")
+    assert asyncio.run(controller.submit(REQUEST, "part", TARGET)) == Phase.REVIEW
+    assert asyncio.run(controller.confirm("part", TARGET)) is None  # the plan waits
+    assert len(provider.requests) == 1 and provider.requests[0].tools is None  # design only
+    assert controller.plan is not None
+    text = controller.plan.text()
+    assert "1. transform_part (computed from step 1)" in text
+    assert "step 1 ✓ translate set S1 by (5, 0, 0)" in text
+    stored = json.loads((run_dir(controller) / "tool_calls.json").read_text())
+    assert [(c["tool"], c["source"]) for c in stored] == [("transform_part", "spec")]
+    plan = json.loads((run_dir(controller) / "plan.json").read_text())
+    assert plan["calls"][0]["source"] == "spec"
+    result = asyncio.run(controller.execute())
+    assert result.status == "verified"
+    moved = {n.label: tuple(n.coordinates) for n in plate.nodes}
+    assert moved[1] == (5.0, 0.0, 0.0) and moved[9] == (2.0, 2.0, 0.0)  # S1 only
+
+
+def test_a_step_that_states_too_little_returns_to_review_in_its_words(
+        fresh_sam, plate, tmp_path):
+    """The 0.5B's add_elements without coordinates: nothing to compute from, no round."""
+    spec = answer(step("add_elements", count=1, shape="QUAD"))
+    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Add one QUAD element next to the plate.", "part", TARGET))
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result is not None and result.status == "rejected"
+    assert controller.phase == Phase.REVIEW  # the analyst may edit the spec, or cancel
+    assert result.error is not None and result.error.message == (
+        "the calls cannot be computed from the spec: step 1 (add 1 QUAD elements) states no "
+        "coordinates: give the elements by the coordinates of their nodes, or patches, or "
+        "lines")
+    assert len(provider.requests) == 1  # no repair round: no model wrote a call
+
+
+def test_a_computed_call_that_does_not_compile_names_the_step_and_the_value(
+        fresh_sam, plate, tmp_path):
+    spec = answer(step("delete_elements", labels(99)))
+    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Delete element 99.", "part", TARGET))
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result is not None and result.status == "rejected"
+    assert result.error is not None
+    assert result.error.message == (
+        "step 1 (delete element 99): delete_elements.labels: unknown element label(s) 99; "
+        "existing element labels: 1..4 (4 elements)")
+    assert len(provider.requests) == 1 and controller.phase == Phase.REVIEW
+
+
+def test_an_edited_spec_is_a_new_revision_and_plans_without_a_model(
+        fresh_sam, plate, tmp_path):
+    first = answer(step("translate", named_set("S1"), vector=[5, 0, 0]))
+    controller, provider = make(fresh_sam, tmp_path, design(first), plan_wait="always")
+    asyncio.run(controller.submit(REQUEST, "part", TARGET))
+    edited = json.loads(first)
+    edited["steps"][0]["values"]["vector"] = [0, 7, 0]
+    assert controller.edit_spec(edited) == Phase.REVIEW
+    assert "translate set S1 by (0, 7, 0)" in controller.spec_text
+    assert [c.as_json()["path"] for c in controller.spec_changes] == [
+        "steps[0].values.vector"]
+    revisions = json.loads((run_dir(controller) / "revisions.json").read_text())
+    assert revisions[-1]["author"] == "analyst" and revisions[-1]["version"] == 2
+    asyncio.run(controller.confirm("part", TARGET))
+    assert controller.plan is not None
+    assert "step 1 ✓ translate set S1 by (0, 7, 0)" in controller.plan.text()
+    assert len(provider.requests) == 1
+    assert asyncio.run(controller.execute()).status == "verified"
+
+
+def test_an_edit_that_is_not_a_spec_leaves_the_standing_one(fresh_sam, plate, tmp_path):
+    from sam_plugin.errors import SpecRejected
+
+    first = answer(step("translate", named_set("S1"), vector=[5, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(first))
+    asyncio.run(controller.submit(REQUEST, "part", TARGET))
+    before = controller.spec_text
+    broken = json.loads(first)
+    broken["steps"][0]["values"]["vector"] = [0, 7]
+    with pytest.raises(SpecRejected) as refused:
+        controller.edit_spec(broken)
+    assert "steps[0].values.vector" in refused.value.problems[0]
+    assert controller.spec_text == before and controller.phase == Phase.REVIEW
+
+
+def test_a_given_spec_runs_with_no_provider_at_all(fresh_sam, plate, tmp_path):
+    spec = answer(step("scale", named_set("S1"), factor=2))
+    controller, provider = make(fresh_sam, tmp_path, plan_wait="never")
+    controller.settings = controller.settings.model_copy(update={"base_url": "", "model": ""})
+    assert asyncio.run(controller.submit_spec(spec, "part", TARGET)) == Phase.REVIEW
+    assert "scale set S1 by 2 about (0, 0, 0)" in controller.spec_text  # the default, stated
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result is not None and result.status == "verified"
+    assert provider.requests == []
+    assert (run_dir(controller) / "request.txt").read_text() == "The change the analyst asked for."
+
+
+def test_the_refusal_answer_ends_the_run_at_design_with_its_reason(fresh_sam, plate, tmp_path):
+    refusal = json.dumps({"refuse": "Loads are not part of the Part mode."})
+    controller, _ = make(fresh_sam, tmp_path, design(refusal))
+    asyncio.run(controller.submit("Apply 5 kN on the top edge.", "part", TARGET))
+    result = controller.result
+    assert result is not None and result.status == "failed" and result.submissions == 0
+    assert result.error is not None and result.error.layer == "design"
+    assert "“Loads are not part of the Part mode.”" in result.error.message
+
+
+def test_yes_stops_where_the_plan_contradicts_the_request_or_empties_the_part(
+        fresh_sam, plate, tmp_path):
+    """Under --yes, "Do not change anything" with a spec that deletes every element ran: a
+    destructive line alone is not a warning. Now the plan warns, so it waits for a person."""
+    spec = answer(step("delete_elements", {"by": "all"}))
+    controller, _ = make(fresh_sam, tmp_path, design(spec), plan_wait="never")
+    asyncio.run(controller.submit("Do not change anything.", "part", TARGET))
+    assert asyncio.run(controller.confirm("part", TARGET)) is None  # waits whatever the policy
+    assert controller.plan is not None
+    assert controller.plan.warnings[:2] == [
+        "the plan leaves the part with no elements (4 → 0)",
+        "the request says “Do not change”, and the plan changes the part"]
+    assert len(plate.elements) == 4
+
+
+def test_a_set_the_request_asks_to_keep_is_warned_about(fresh_sam, plate, tmp_path):
+    spec = answer(step("clear_all"), step("add_elements", count=1, shape="QUAD", elements=[
+        {"shape": "QUAD", "nodes": [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]]}]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec), plan_wait="never")
+    asyncio.run(controller.submit("Delete everything and replace it with one QUAD, but keep "
+                                  "set S1.", "part", TARGET))
+    asyncio.run(controller.confirm("part", TARGET))
+    assert controller.plan is not None
+    assert "the request asks to keep set S1, and the plan leaves no set S1" in \
+        controller.plan.warnings

@@ -1,0 +1,100 @@
+"""The design request held to the spec's grammar (docs/architecture.md §6 "Requests"), and
+what Review says about the numbers of the answer: each case is one the 0.5B recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from controller_fakes import TARGET, ScriptedProvider, design, policy, settings
+
+from sam_plugin.runtime.host_gateway import HostGateway
+from sam_plugin.runtime.provider.types import ChatResponse
+from sam_plugin.runtime.run.controller import RunController
+from tests.support.pipeline import fresh_database
+from tests.support.plates import quad_plate
+from tests.support.specs import answer, box, step
+
+fresh_sam = pytest.fixture(fresh_database)
+
+
+@pytest.fixture
+def plate(fresh_sam: Any) -> Any:
+    part = quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
+    part.Set(name="S1", elements=part.elements.sequenceFromLabels([1, 2]))
+    return part
+
+
+def looping(text: str = '{"summary": "Refine", "steps": [{"capability": "refine", ') -> Any:
+    return ChatResponse(content=text + "1, " * 300, reasoning="", tool_calls=[],
+                        finish_reason="length", usage=None, raw_sse=b"")
+
+
+def make(sam: Any, tmp_path: Any, *answers: Any, profile: str = "llamacpp") -> Any:
+    provider = ScriptedProvider(*answers)
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(profile=profile),
+                               policy=policy(calls="spec"), host=HostGateway(sam),
+                               provider_factory=provider.factory)
+    return controller, provider
+
+
+def test_a_cut_under_the_grammar_is_a_loop_not_a_short_budget(fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path, looping(), looping())
+    asyncio.run(controller.submit("Refine the elements of set S1 once.", "mesh", TARGET))
+    first, repair = provider.requests
+    held = first.options.response_format["json_schema"]["schema"]
+    assert held["anyOf"][1]["required"] == ["refuse"]
+    assert repair.options.max_tokens == first.options.max_tokens  # not doubled
+    assert "repeated itself until it was cut off" in repair.messages[-1]["content"]
+    assert repair.messages[-1]["content"] != first.messages[-1]["content"]
+    result = controller.result
+    assert result is not None and result.error is not None and result.submissions == 0
+    assert result.error.message.startswith(
+        f"the model's answer repeated itself: it ran to {first.options.max_tokens} tokens "
+        "twice under the spec's grammar")
+
+
+def test_without_a_grammar_a_cut_answer_gets_twice_the_bound(fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path, looping(), looping(), profile="openai")
+    asyncio.run(controller.submit("Refine the elements of set S1 once.", "mesh", TARGET))
+    first, repair = provider.requests
+    assert first.options.response_format is None
+    assert repair.options.max_tokens == 2 * first.options.max_tokens
+
+
+def test_the_grammar_names_the_sets_the_part_has(fresh_sam, plate, tmp_path):
+    spec = answer(step("refine", {"by": "set", "name": "S1"}, mode="mesh", levels=1))
+    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Refine the elements of set S1 once.", "mesh", TARGET))
+    held = json.dumps(provider.requests[0].options.response_format)
+    assert '"enum": ["S1"]' in held and '"maximum": 9' in held
+
+
+def test_a_box_copied_from_an_example_is_said_at_review(fresh_sam, plate, tmp_path):
+    """Four 0.5B answers scoped a refine to the old prompt example's box (7.5, 3.5)."""
+    spec = answer(step("refine", box([0, 0, 0], [7.5, 3.5, 0]), mode="mesh", levels=3))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Refine the elements of set S1 once.", "mesh", TARGET))
+    warnings = controller.review_warnings
+    assert any("picks nothing" not in w and "7.5, 3.5" in w and
+               "in neither the request nor the observation" in w for w in warnings), warnings
+    assert any(w.startswith("step 1 (refine the elements inside the box (0, 0, 0)-(7.5, 3.5, 0)"
+                            ", 3 level(s)): 3, 3.5, 7.5 are in neither") for w in warnings)
+
+
+def test_a_tolerance_the_request_does_not_state_is_said_at_review(fresh_sam, plate, tmp_path):
+    spec = answer(step("merge_nodes", tolerance=0.001))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Merge coincident nodes within 0.01.", "part", TARGET))
+    assert controller.review_warnings == [
+        "step 1 (merge coincident nodes within 0.001): 0.001 is in neither the request nor "
+        "the observation; check where it comes from (edit the step if it is wrong)"]
+
+
+def test_numbers_of_the_request_and_the_observation_are_sourced(fresh_sam, plate, tmp_path):
+    spec = answer(step("translate", {"by": "labels", "labels": [4]}, vector=[12.5, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Move element 4 by 12.5 along X.", "part", TARGET))
+    assert controller.review_warnings == []

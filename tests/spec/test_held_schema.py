@@ -1,0 +1,100 @@
+"""The design answer a grammar holds (docs/architecture.md §4 "The spec", §6 "Requests"):
+every list and text bounded, scopes within the observed part, the mode's step limit kept,
+and the refusal answer. Each case is an answer a small model recorded against the old,
+unbounded grammar; the held schema cannot produce it any more."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from sam_plugin.compilers import registry
+from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema, outside_subset
+from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
+from sam_plugin.runtime.run.budgets import DESIGN_HELD_CEILING, largest_answer_tokens
+
+# a 2 x 2 plate: 9 nodes, 4 elements, one set
+PLATE = ScopeBounds(sets=("S1",), max_label=9, entities=13)
+
+
+def held(mode: str, bounds: ScopeBounds = PLATE) -> dict[str, Any]:
+    vocabulary = registry.get_module(mode).vocabulary
+    return grammar_schema(schema_for(vocabulary, bounds, refusal=True),
+                          max_unrolled=SPEC_UNROLLED_ITEMS)
+
+
+def valid(mode: str, answer: Any, bounds: ScopeBounds = PLATE) -> bool:
+    return Draft202012Validator(held(mode, bounds)).is_valid(answer)
+
+
+def refine(scope: dict[str, Any]) -> dict[str, Any]:
+    return {"summary": "Refine.", "steps": [
+        {"capability": "refine", "action": "refine", "scope": scope, "values": {"levels": 1}}]}
+
+
+def test_a_label_list_cannot_count_past_the_part():
+    """``"labels": [1, 2, 3, ..., 494]`` on a 4-element part, cut at 596, 1,192, 2,384."""
+    assert valid("mesh", refine({"by": "labels", "labels": [1, 2, 3]}))
+    assert not valid("mesh", refine({"by": "labels", "labels": list(range(1, 495))}))
+    assert not valid("mesh", refine({"by": "labels", "labels": [10000]}))  # recorded too
+
+
+@pytest.mark.parametrize("name", ["SET", "set1", "normal", "Plate", "<SET>"])
+def test_a_scope_can_name_only_a_set_the_part_has(name):
+    assert valid("mesh", refine({"by": "set", "name": "S1"}))
+    assert not valid("mesh", refine({"by": "set", "name": name}))
+
+
+def test_a_part_without_sets_offers_no_set_scope():
+    bare = ScopeBounds(sets=(), max_label=9, entities=13)
+    assert not valid("mesh", refine({"by": "set", "name": "S1"}), bare)
+    assert valid("mesh", refine({"by": "all"}), bare)
+
+
+def test_the_steps_are_held_to_the_modes_limit():
+    """The 1.5B wrote 23, then 47 invented steps for a load request the mode cannot do."""
+    audit = {"capability": "audit", "action": "audit", "values": {}}
+    limit = registry.get_module("part").vocabulary.max_steps
+    assert valid("part", {"summary": "Audit.", "steps": [audit] * limit})
+    assert not valid("part", {"summary": "Audit.", "steps": [audit] * 23})
+
+
+def test_the_model_can_refuse_instead_of_inventing_steps():
+    assert valid("part", {"refuse": "Loads and boundary conditions are not Part operations."})
+    assert not valid("part", {"refuse": ""})
+    assert not valid("part", {"refuse": "x" * 301})
+
+
+def test_a_step_needs_no_text_and_text_is_short():
+    step = {"capability": "refine", "action": "refine", "scope": {"by": "all"},
+            "values": {"levels": 1}}
+    assert valid("mesh", {"summary": "Refine.", "steps": [step]})
+    assert not valid("mesh", {"summary": "Refine.", "steps": [{**step, "text": "x" * 161}]})
+
+
+@pytest.mark.parametrize("mode", registry.MODES)
+def test_every_list_and_text_is_bounded_so_no_answer_runs_on(mode):
+    schema = held(mode)
+    assert outside_subset(schema, max_unrolled=SPEC_UNROLLED_ITEMS) == []
+    assert _unbounded(schema) == []
+    # finite; a spec answer of the demo's kind is far below the design budget's ceiling
+    assert DESIGN_HELD_CEILING <= largest_answer_tokens(schema) < 100_000
+
+
+def _unbounded(schema: Any, path: str = "#") -> list[str]:
+    """Where a list has no maxItems or a free string no bound (enums and patterns bound)."""
+    if isinstance(schema, list):
+        return [p for i, s in enumerate(schema) for p in _unbounded(s, f"{path}/{i}")]
+    if not isinstance(schema, dict):
+        return []
+    found = []
+    if schema.get("type") == "array" and "maxItems" not in schema:
+        found.append(path)
+    if schema.get("type") == "string" and not ({"maxLength", "enum", "pattern", "const"}
+                                               & set(schema)):
+        found.append(path)
+    for key, value in schema.items():
+        found += _unbounded(value, f"{path}/{key}")
+    return found
