@@ -267,11 +267,19 @@ def _memo_of(part: Any) -> tuple[HostRead, PartMesh] | None:
 
 
 def _remember(part: Any, raw: HostRead, mesh: PartMesh) -> None:
+    """Keep the read by its part: its values for the next read of that part (weakly: a part
+    the host drops goes, since values hold no entity), and the very last read with its
+    entities too (those hold their part: one part at most is kept alive by it)."""
     with _MEMO_LOCK:
+        _LAST[:] = [(part, raw, mesh)]
         try:
-            _MEMO[part] = (raw, mesh)
+            _MEMO[part] = (HostRead(raw.node_labels, raw.points, raw.element_labels,
+                                    raw.types, raw.rows), mesh)
         except TypeError:
             return
+
+
+_LAST: list[tuple[Any, HostRead, PartMesh]] = []
 
 
 # -- a read offered to the next reader (the one execution) --------------------------------
@@ -301,15 +309,19 @@ def withdraw_read() -> None:
 
 
 def last_read(part: Any) -> tuple[HostRead, PartMesh] | None:
-    """The last ``read_mesh`` of ``part`` (its lists and arrays), if it is kept. Whether the
-    part is still as read is the caller's to know (it read it just now)."""
-    return _memo_of(part)
+    """The very last ``read_mesh``, with its entities, when it read ``part``; else None.
+    Whether the part is still as read is the caller's to know (it read it just now)."""
+    with _MEMO_LOCK:
+        if _LAST and _LAST[0][0] is part:
+            return _LAST[0][1], _LAST[0][2]
+    return None
 
 
 def forget_reads() -> None:
     """Drop what the last reads kept (a cold read next time; benches measure with it)."""
     with _MEMO_LOCK:
         _MEMO.clear()
+        _LAST.clear()
 
 
 def node_box(part: Any) -> Box | None:

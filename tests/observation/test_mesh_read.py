@@ -258,3 +258,28 @@ def test_a_re_read_hashes_again_only_what_changed_and_agrees_with_a_cold_read(
     move_node(part.nodes.getFromLabel(9), (0.0, float("nan"), 0.0))
     with pytest.raises(NonFiniteValue, match="node 9: y = nan"):
         read_mesh(part).fingerprint()
+
+
+def test_a_read_keeps_no_part_alive_once_another_part_is_read(model: Any) -> None:
+    """The memo keeps values, never entities (which hold their part): a part the host drops
+    goes, though its read was kept; only the very last read keeps its entities."""
+    import gc
+    import weakref
+
+    from sam_plugin.samops.gc_pause import release
+    from sam_plugin.samops.mesh_read import last_read
+
+    part = model.Part("Dropped")
+    part.Node(coordinates=(0.0, 0.0, 0.0))
+    read_mesh(part)
+    assert last_read(part) is not None and last_read(part)[0].nodes is not None
+    gone = weakref.ref(part)
+    other = model.Part("Other")
+    other.Node(coordinates=(1.0, 0.0, 0.0))
+    read_mesh(other)
+    assert last_read(part) is None
+    del model.parts["Dropped"]
+    del part
+    release()  # what the reads froze goes back to the collector (samops.gc_pause)
+    gc.collect()
+    assert gone() is None
