@@ -549,7 +549,10 @@ class ShadowPart:
             nodes, coordinates = [nodes], [coordinates]
         nodes = list(nodes)
         # the samops transforms hand over tuples of floats: converted only when they do not
-        points = [p if type(p) is tuple and len(p) == 3 else _point(p) for p in coordinates]
+        # (checked in C first: a whole-part move hands over 188,356 of them)
+        points = list(coordinates)
+        if set(map(type, points)) != {tuple} or set(map(len, points)) != {3}:
+            points = [p if type(p) is tuple and len(p) == 3 else _point(p) for p in points]
         if len(nodes) != len(points):
             raise ValueError(f"editNode got {len(nodes)} nodes but {len(points)} coordinates")
         replaced = self._replaced_nodes
