@@ -26,7 +26,8 @@ from pathlib import Path
 
 HOST_MODULES = {"sam", "samConstants"}
 # optional extras: the modules of the package an extra serves may need what only the extra
-# installs (`pip install 'sam-agent-plugin[mcp]'`); anything else of the wheel must not
+# installs (`pip install "$(ls dist/sam_agent_plugin-*.whl)[mcp]"`); anything else of the
+# wheel must not
 EXTRAS = {"sam_plugin.mcp_server": ("mcp", {"mcp", "mcp_types", "anyio", "uvicorn",
                                             "starlette"})}
 OFFLINE_SAM = "sam_plugin._offline_sam"

@@ -134,7 +134,7 @@ async def measure() -> None:
                 seconds, planned = await _timed(lambda: mcp_side(client))
                 best["mcp"] = min(best["mcp"], seconds)
                 # the same plan, said the same way (the run ids aside)
-                assert planned["plan"]["script_sha256"] == planned["plan_sha256"]
+                assert planned["plan"]["plan_sha256"] == planned["plan_sha256"]
                 assert planned["plan"]["after"] == dock_plan.model_dump(mode="json")["after"]
     finally:
         gate.close()

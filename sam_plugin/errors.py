@@ -398,6 +398,12 @@ class ApprovalRefused(SamAgentError):
     its server is gone, or no person is at a terminal (the message says which)."""
 
 
+class ForgedRecord(ApprovalRefused):
+    """A request, decision or kept plan in a run directory whose seal does not hold under this
+    user's secret, or that names another run or request: refused as forged, never taken for a
+    person's decision (docs/mcp.md "Trust boundary")."""
+
+
 class UsageError(SamAgentError):
     """Bad command-line input: printed as ``sam-agent: error: ...`` with exit code 2."""
 

@@ -25,8 +25,9 @@ from sam_plugin.cli.common import (
 )
 from sam_plugin.errors import UsageError
 
-MISSING_SDK = ("the MCP server needs the official MCP SDK: pip install "
-               "'sam-agent-plugin[mcp]'")
+MISSING_SDK = ("the MCP server needs the official MCP SDK (the [mcp] extra, mcp==2.3.0): "
+               "pip install \"$(ls dist/sam_agent_plugin-*.whl)[mcp]\" with the wheel you "
+               "installed, or from a checkout pip install -e '.[mcp]'")
 
 
 def add_parser(commands: Any) -> None:
@@ -40,6 +41,11 @@ def add_parser(commands: Any) -> None:
     mcp.add_argument("--save", type=Path, metavar="OUT.sam.json",
                      help="write the database here after each verified run or undo")
     mcp.add_argument("--runs-dir", type=Path, metavar="DIR")
+    mcp.add_argument("--approval", metavar="CHANNELS",
+                     help="where a person may approve: any of dock, elicitation (the "
+                     "client's form), command (sam-agent approve at a terminal), "
+                     "comma-separated; default the saved setting, else all (docs/mcp.md "
+                     "\"Trust boundary\")")
     mcp.set_defaults(handler=handle)
 
 
@@ -51,9 +57,8 @@ def handle(args: argparse.Namespace) -> int:
     from sam_plugin.mcp_server.stdio import serve_stdio
 
     gate = make_gate(args, sys.stderr)
-    print(f"sam-agent mcp: serving {args.workspace} over stdio; runs in {gate.runs_dir}; a "
-          "person approves each plan on the client's form or with `sam-agent approve RUN_ID "
-          f"--runs-dir {gate.runs_dir}`", file=sys.stderr)
+    print(f"sam-agent mcp: serving {args.workspace} over stdio; runs in {gate.runs_dir}. "
+          f"{gate.how_to_approve('RUN_ID')}", file=sys.stderr)
     anyio.run(serve_stdio, gate)
     return EXIT_VERIFIED
 
@@ -63,6 +68,7 @@ def make_gate(args: argparse.Namespace, err: TextIO) -> Any:
     the key is scrubbed from whatever an agent sends, as from a model's calls)."""
     from pydantic import ValidationError
 
+    from sam_plugin.mcp_server.approval import channels_of
     from sam_plugin.mcp_server.gate import Gate
     from sam_plugin.runtime.config.settings import ProviderSettings
     from sam_plugin.runtime.config.store import SettingsStore
@@ -70,11 +76,18 @@ def make_gate(args: argparse.Namespace, err: TextIO) -> Any:
     from sam_plugin.runtime.store.run_store import RunDir
     from sam_plugin.runtime.store.scrubber import Scrubber
 
+    store = SettingsStore()
+    try:
+        channels = channels_of(args.approval or ",".join(store.approval_channels()))
+    except ValueError as error:
+        raise UsageError(f"--approval: {error}") from None
+    if channels == ("dock",):
+        raise UsageError("--approval: outside SAM there is no dock to approve in; add "
+                         "elicitation or command")
     save_path = check_save_path(args.save) if args.save else None
     sam = import_sam(err)
     opened = open_workspace(sam, args.workspace, save_path)
     host = HostGateway(sam)
-    store = SettingsStore()
     try:
         settings, policy = store.effective(), store.policy()
     except ValidationError:
@@ -90,4 +103,5 @@ def make_gate(args: argparse.Namespace, err: TextIO) -> Any:
         RunDir(runs_dir, result.run_id, scrubber).write_result(result)
         return result
 
-    return Gate(host=host, runs_dir=runs_dir, settings=settings, policy=policy, save=save)
+    return Gate(host=host, runs_dir=runs_dir, settings=settings, policy=policy, save=save,
+                channels=channels)

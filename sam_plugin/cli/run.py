@@ -529,7 +529,8 @@ def progress_line(event: ev.RunEvent) -> str | None:
               | ev.ExplorationCompleted() | ev.ServerDetected() | ev.DesignReceived()
               | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
               | ev.ConstraintDropped() | ev.RepairRequested() | ev.PlanShown()
-              | ev.ApprovalRequested() | ev.PlanApproved() | ev.SnapshotTaken()
+              | ev.ApprovalRequested() | ev.DecisionForged() | ev.PlanApproved()
+              | ev.SnapshotTaken()
               | ev.ExecutionSubmitted() | ev.ReadbackVerified() | ev.RestoreCompleted()
               | ev.RestoreFailed() | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
             return None

@@ -138,9 +138,10 @@ class Plan(BaseModel):
             text += f", {len(self.warnings)} warning(s)"
         return text
 
-    def lines(self) -> list[tuple[str, str]]:
+    def lines(self, hash_name: str = "script sha256") -> list[tuple[str, str]]:
         """(kind, text) lines, destructive ones and warnings first; kind is ``destructive``,
-        ``warning``, ``call``, ``step``, ``operation``, ``state`` or ``note``."""
+        ``warning``, ``call``, ``step``, ``operation``, ``state`` or ``note``. The last names
+        the script's SHA-256 as ``hash_name`` (MCP calls it ``plan_sha256``)."""
         out = [("destructive", f"DESTRUCTIVE: {text}") for text in self.destructive]
         out += [("warning", f"WARNING: {text}") for text in self.warnings]
         for call in self.calls:
@@ -156,11 +157,11 @@ class Plan(BaseModel):
         out.append(("state", "after:  " + _state_text(self.after)))
         if self.prediction:
             out.append(("note", f"prediction: {self.prediction}"))
-        out.append(("note", f"script sha256: {self.script_sha256}"))
+        out.append(("note", f"{hash_name}: {self.script_sha256}"))
         return out
 
-    def text(self) -> str:
-        return "\n".join(line for _, line in self.lines())
+    def text(self, hash_name: str = "script sha256") -> str:
+        return "\n".join(line for _, line in self.lines(hash_name))
 
     def _origin(self, call: PlanCall) -> str:
         """`` (computed from step 2)`` for a call computed from the confirmed steps."""

@@ -96,9 +96,12 @@ class ExecutePlanArgs(BaseModel):
     run_id: str = Field(pattern=RUN_ID, description="the run_id plan_change returned")
     plan_sha256: str = Field(pattern=SHA256,
                              description="the plan_sha256 plan_change returned (what executes)")
-    wait_seconds: float = Field(DEFAULT_WAIT_SECONDS, ge=1, le=MAX_WAIT_SECONDS,
-                                description="how long a person has to approve; unanswered, "
-                                "the plan is cancelled")
+    wait_seconds: float = Field(DEFAULT_WAIT_SECONDS, ge=0, le=MAX_WAIT_SECONDS,
+                                description="how long this call waits for a person's "
+                                "decision; unanswered by then, the plan is cancelled. 0 answers "
+                                "at once (waiting_for_approval: poll run_status, then call "
+                                "execute_plan again); a decision recorded already is acted on "
+                                "at once")
 
 
 class UndoRunArgs(BaseModel):

@@ -117,11 +117,12 @@ class HttpService:
         return self.url
 
     async def stop(self) -> None:
-        """Stop serving; the plans still waiting are cancelled (nothing executed)."""
+        """Stop serving; the plans that wait stay kept (docs/mcp.md "Plans outlive the
+        server")."""
         if self._server is not None:
             self._server.should_exit = True
         if self._task is not None:
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await asyncio.wait_for(self._task, timeout=5)
         self._server = self._task = None
-        self.gate.close("the SAM dock stopped its MCP server")
+        self.gate.close()

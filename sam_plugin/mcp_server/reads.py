@@ -17,9 +17,13 @@ from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.spec import spec_json_schema
 from sam_plugin.errors import QueryError, ToolRefused
+from sam_plugin.mcp_server import approval
+from sam_plugin.mcp_server.approval import ApprovalRequest
 from sam_plugin.mcp_server.arguments import ListRunsArgs, ObserveArgs, RunStatusArgs
 from sam_plugin.mcp_server.examples import EXAMPLE_PART, example
-from sam_plugin.mcp_server.gate import Gate
+from sam_plugin.mcp_server.gate import Gate, kept_request
+from sam_plugin.mcp_server.outcome import decision_data, renamed_hash
+from sam_plugin.mcp_server.waiting import standing
 from sam_plugin.runtime.observe.detail import query_entities
 from sam_plugin.runtime.observe.observation import observe
 from sam_plugin.runtime.observe.regions import region_index
@@ -95,13 +99,19 @@ def capabilities(mode: str) -> dict[str, Any]:
 
 
 def run_status(gate: Gate, args: RunStatusArgs) -> dict[str, Any]:
-    """A waiting plan's state, else the run's ``result.json``."""
+    """A plan's state (held by this server, or kept from an earlier one) with the decision
+    on it, if any, else the run's ``result.json``."""
+    run = RunDir(gate.runs_dir, args.run_id)
     waiting = gate.waiting(args.run_id)
     if waiting is not None:
-        return {"run_id": args.run_id, "status": "waiting_for_approval",
-                "plan_sha256": waiting.plan_sha256, "asking": waiting.asking,
-                "target": waiting.target.model_dump(), "mode": waiting.mode}
-    run = RunDir(gate.runs_dir, args.run_id)
+        return _plan_status(gate, args.run_id, waiting.request, waiting.mode, waiting.target,
+                            held=True, asking=waiting.asking)
+    found = kept_request(gate.runs_dir, args.run_id)
+    if found is not None:
+        kept, request = found
+        return _plan_status(gate, args.run_id, request, kept.mode,
+                            Target(model_name=kept.model, part_name=kept.part), held=False,
+                            asking=approval.waits_now(run.path, request))
     if not run.path.is_dir():
         raise ToolRefused("observation", f"no run {args.run_id} in the runs directory")
     try:
@@ -112,17 +122,47 @@ def run_status(gate: Gate, args: RunStatusArgs) -> dict[str, Any]:
         return {"run_id": args.run_id, "status": "incomplete",
                 "note": "no result yet: another process holds it, or it was abandoned"}
     return {"run_id": args.run_id, "status": result.status,
-            "result": result.model_dump(mode="json")}
+            "result": renamed_hash(result.model_dump(mode="json"))}
+
+
+def _plan_status(gate: Gate, run_id: str, request: ApprovalRequest, mode: str,
+                 target: Target, *, held: bool, asking: bool) -> dict[str, Any]:
+    """``waiting_for_approval``, or the decision a person recorded that no execute_plan acted
+    on yet (``approved``, ``declined``, ``expired``), with what to do next."""
+    decision = standing(gate.runs_dir / run_id, request)
+    data: dict[str, Any] = {
+        "run_id": run_id, "status": "waiting_for_approval", "plan_sha256": request.plan_sha256,
+        "asking": asking, "held_by_this_server": held, "target": target.model_dump(),
+        "mode": mode, "deadline": request.deadline, "decision": None,
+        "next": "wait for a person's decision (poll run_status). " + gate.how_to_approve(run_id)}
+    if decision is None and request.expired():
+        data["status"] = "expired"
+        data["next"] = "nothing runs: nobody approved it in time; plan it again"
+    if decision is not None:
+        data["status"] = "approved" if decision.approves(request) else decision.verdict
+        data["decision"] = decision_data(decision)
+        data["next"] = ("call execute_plan with this run_id and plan_sha256: it runs at once"
+                        if decision.approves(request) else
+                        "nothing runs; execute_plan ends the run cancelled")
+    return data
 
 
 def runs(gate: Gate, args: ListRunsArgs) -> dict[str, Any]:
-    """The newest runs first; the plans this server holds say so."""
+    """The newest runs first; plans that wait (here or kept) say so."""
     waiting = {w.run_id for w in gate.waiting_runs()}
     listed = []
     for summary in list_runs(Path(gate.runs_dir))[: args.limit]:
         entry = summary.model_dump(mode="json")
         entry["request"] = entry["request"][:200]
-        if summary.run_id in waiting:
+        if summary.run_id in waiting or (summary.status == "incomplete" and
+                                         _kept(gate, summary.run_id)):
             entry["status"] = "waiting_for_approval"
         listed.append(entry)
     return {"runs": listed}
+
+
+def _kept(gate: Gate, run_id: str) -> bool:
+    try:
+        return kept_request(gate.runs_dir, run_id) is not None
+    except ToolRefused:
+        return False

@@ -70,12 +70,17 @@ DESCRIPTIONS = {
     "execute_plan": "Ask the person to approve a plan, then execute it once in SAM and "
                     "verify the part against the plan. Only a person approves: on this "
                     "client's form, in the SAM dock, or with `sam-agent approve RUN_ID` in a "
-                    "terminal; you cannot. Waits up to wait_seconds; unanswered or declined, "
-                    "the plan is cancelled and nothing runs. Returns verified, failed (and "
-                    "whether the part was restored) or cancelled.",
+                    "terminal; no tool approves. A decision the person recorded already is "
+                    "acted on at once (the plan is kept in the runs directory: a server "
+                    "started later on the same workspace executes it if the part is "
+                    "unchanged). Waits up to wait_seconds; unanswered or declined, the plan is "
+                    "cancelled and nothing runs; wait_seconds 0 answers waiting_for_approval "
+                    "at once (poll run_status, then call again). Returns verified, failed (and "
+                    "whether the part was restored), cancelled or waiting_for_approval.",
     "undo_run": "Ask the person to approve undoing a verified run, then put the part back "
                 "exactly as it was before it. Refused when the part changed since.",
-    "run_status": "The status of one run: waiting for approval, or its result.",
+    "run_status": "The status of one run: waiting for approval, approved or declined (not "
+                  "acted on yet: call execute_plan), or its result.",
     "list_runs": "The newest runs, with their status and request.",
 }
 READ_ONLY = {"list_targets", "observe", "capabilities", "run_status", "list_runs"}
@@ -105,7 +110,7 @@ def build_server(gate: Gate, *, transport: str = "stdio") -> Server[Any]:
         try:
             return await _dispatch(gate, ctx, params)
         except ToolRefused as refused:
-            return _error(refused)
+            return refusal_result(refused)
 
     return Server(SERVER_NAME, version=sam_plugin.__version__,
                   instructions=INSTRUCTIONS, on_list_tools=list_tools, on_call_tool=call_tool)
@@ -115,7 +120,7 @@ INSTRUCTIONS = (
     "SAM Agent: propose changes to a SAM part; a person approves every change. Start with "
     "list_targets and observe, read capabilities(mode) for the tools and the spec schema, "
     "then plan_change; show the person the plan text, then execute_plan. Nothing you send "
-    "runs as code, and you cannot approve a plan yourself.")
+    "runs as code, and no tool approves a plan: a person does.")
 
 
 async def _dispatch(gate: Gate, ctx: ServerRequestContext[Any],
@@ -146,37 +151,42 @@ async def _execute(gate: Gate, ctx: ServerRequestContext[Any],
                    params: types.CallToolRequestParams, args: ExecutePlanArgs, client: str
                    ) -> types.CallToolResult | types.InputRequiredResult:
     approvers, channels = _channels(gate, ctx, push_only=False)
-    if "elicitation" not in channels or ctx.session.can_send_request:
+    answered = (params.input_responses or {}).get(APPROVAL_KEY)
+    if params.request_state is not None and isinstance(answered, types.ElicitResult):
+        found = gate.answer(args.run_id, params.request_state)
+        if found is not None:  # still open: the person's answer on the form is recorded
+            request, run_dir = found
+            verdict, by = _verdict(answered, client)
+            approval.decide(run_dir, request, verdict, "elicitation", by)
+        return _ok(await gate.settled(args, params.request_state))
+    if "elicitation" not in channels or ctx.session.can_send_request or \
+            args.wait_seconds == 0 or gate.has_decision(args.run_id):
         return _ok(await gate.execute_plan(args, client, approvers, channels))
     # a 2026-07-28 connection: the form is returned, the client calls again with the answer
-    answered = (params.input_responses or {}).get(APPROVAL_KEY)
-    if params.request_state is None or not isinstance(answered, types.ElicitResult):
-        request = gate.open_request(args, client, channels)
-        question = types.ElicitRequest(params=types.ElicitRequestFormParams(
-            message=_form_message(request.summary, _plan_text(gate, args.run_id)),
-            requested_schema=APPROVAL_SCHEMA))
-        return types.InputRequiredResult(input_requests={APPROVAL_KEY: question},
-                                         request_state=request.request_id)
-    found = gate.answer(args.run_id, params.request_state)
-    if found is not None:  # still open: the person's answer on the form is recorded
-        request, run_dir = found
-        verdict, by = _verdict(answered, client)
-        approval.decide(run_dir, request, verdict, "elicitation", by)
-    return _ok(await gate.settled(args, params.request_state))
+    request = await gate.open_request(args, channels)
+    question = types.ElicitRequest(params=types.ElicitRequestFormParams(
+        message=_form_message(request.summary, request.text),
+        requested_schema=APPROVAL_SCHEMA))
+    return types.InputRequiredResult(input_requests={APPROVAL_KEY: question},
+                                     request_state=request.request_id)
 
 
 def _channels(gate: Gate, ctx: ServerRequestContext[Any], *, push_only: bool
               ) -> tuple[list[Approver], tuple[Channel, ...]]:
-    """This call's channels: the client's form when it can show one, this process's other
-    channels (the dock), and ``sam-agent approve`` always."""
-    approvers: list[Approver] = list(gate.approvers)
+    """This call's channels among those the server allows (``--approval``): the client's
+    form when it can show one, this process's other channels (the dock), and ``sam-agent
+    approve``."""
+    allowed = gate.channels
+    approvers: list[Approver] = [a for a in gate.approvers if a.channel in allowed]
     channels: list[Channel] = []
-    if _can_elicit(ctx) and (ctx.session.can_send_request or not push_only):
+    if "elicitation" in allowed and _can_elicit(ctx) and \
+            (ctx.session.can_send_request or not push_only):
         channels.append("elicitation")
         if ctx.session.can_send_request:
             approvers.insert(0, ElicitationApprover(ctx, client_name(ctx)))
-    channels += [a.channel for a in gate.approvers if a.channel not in channels]
-    channels.append("command")
+    channels += [a.channel for a in approvers if a.channel not in channels]
+    if "command" in allowed:
+        channels.append("command")
     return approvers, tuple(channels)
 
 
@@ -215,12 +225,6 @@ def _form_message(title: str, text: str) -> str:
     return f"{title}\n\n{text}\n\nExecute this plan in SAM? Nothing runs unless you say yes."
 
 
-def _plan_text(gate: Gate, run_id: str) -> str:
-    waiting = gate.waiting(run_id)
-    plan = waiting.controller.plan if waiting is not None else None
-    return plan.text() if plan is not None else ""
-
-
 def client_name(ctx: ServerRequestContext[Any]) -> str:
     params = ctx.session.client_params
     info = params.client_info if params is not None else None
@@ -236,7 +240,8 @@ def _ok(data: dict[str, Any]) -> types.CallToolResult:
         structured_content=data)
 
 
-def _error(refused: ToolRefused) -> types.CallToolResult:
+def refusal_result(refused: ToolRefused) -> types.CallToolResult:
+    """A refusal as a tool result: ``isError``, the layer and the words, and its data."""
     data: dict[str, Any] = {"error": {"layer": refused.layer, "message": refused.message},
                             **refused.data}
     data.setdefault("status", "refused")

@@ -216,6 +216,17 @@ class ApprovalRequested(_Event):
 
 
 @dataclass(frozen=True)
+class DecisionForged(_Event):
+    """A decision file in the run directory whose seal does not hold, or that names another
+    run or request: refused, never attributed to a person; ``file`` is where it was put aside
+    and ``action`` is ``execute`` or ``undo``."""
+    name: ClassVar[str] = "decision_forged"
+    file: str
+    reason: str
+    action: str
+
+
+@dataclass(frozen=True)
 class PlanApproved(_Event):
     name: ClassVar[str] = "plan_approved"
     by: str
@@ -349,20 +360,21 @@ RunEvent = (
     | ExplorationCompleted | ServerDetected | DesignReceived | RevisionRequested
     | DesignConfirmed | ToolCallReconstructed | ToolCallCollected | ToolCallRejected
     | ConstraintDropped | RepairRequested | ToolCallCompiled | ScriptComposed | PlanShown
-    | ApprovalRequested | PlanApproved | PlanDeclined | SnapshotTaken | ExecutionSubmitted
-    | ExecutionCompleted | ReadbackVerified | RestoreCompleted | RestoreFailed | RunUndone
-    | ReturnedToReview | RunFailed | PhaseChanged | DesignDelta | ReasoningDelta
-    | CollectionProgress | RunCancelled | ProviderRetry
+    | ApprovalRequested | DecisionForged | PlanApproved | PlanDeclined | SnapshotTaken
+    | ExecutionSubmitted | ExecutionCompleted | ReadbackVerified | RestoreCompleted
+    | RestoreFailed | RunUndone | ReturnedToReview | RunFailed | PhaseChanged | DesignDelta
+    | ReasoningDelta | CollectionProgress | RunCancelled | ProviderRetry
 )
 
 EVENT_TYPES: tuple[type[_Event], ...] = (
     ObservationCompleted, ExplorationStarted, ExplorationQuery, ExplorationTurn,
-    ExplorationCompleted, ServerDetected, DesignReceived, RevisionRequested, DesignConfirmed,
-    ToolCallReconstructed, ToolCallCollected, ToolCallRejected, ConstraintDropped,
-    RepairRequested, ToolCallCompiled, ScriptComposed, PlanShown, ApprovalRequested,
-    PlanApproved, PlanDeclined, SnapshotTaken, ExecutionSubmitted, ExecutionCompleted,
-    ReadbackVerified, RestoreCompleted, RestoreFailed, RunUndone, ReturnedToReview, RunFailed,
-    PhaseChanged, DesignDelta, ReasoningDelta, CollectionProgress, RunCancelled, ProviderRetry,
+    ExplorationCompleted, ServerDetected, DesignReceived, RevisionRequested,
+    DesignConfirmed, ToolCallReconstructed, ToolCallCollected, ToolCallRejected,
+    ConstraintDropped, RepairRequested, ToolCallCompiled, ScriptComposed, PlanShown,
+    ApprovalRequested, DecisionForged, PlanApproved, PlanDeclined, SnapshotTaken,
+    ExecutionSubmitted, ExecutionCompleted, ReadbackVerified, RestoreCompleted,
+    RestoreFailed, RunUndone, ReturnedToReview, RunFailed, PhaseChanged, DesignDelta,
+    ReasoningDelta, CollectionProgress, RunCancelled, ProviderRetry,
 )
 BY_NAME: dict[str, type[_Event]] = {cls.name: cls for cls in EVENT_TYPES}
 PERSISTED_EVENTS: frozenset[str] = frozenset(c.name for c in EVENT_TYPES if c.persisted)

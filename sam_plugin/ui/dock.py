@@ -810,7 +810,7 @@ class SamAgentDock(QDockWidget):
                   | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
                   | ev.ToolCallCollected() | ev.ConstraintDropped() | ev.ToolCallCompiled()
                   | ev.ScriptComposed() | ev.PlanShown() | ev.ApprovalRequested()
-                  | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
+                  | ev.DecisionForged() | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
                   | ev.ReadbackVerified() | ev.RestoreCompleted() | ev.RestoreFailed()
                   | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
                 words = event_words(typed)

@@ -197,14 +197,14 @@ def unload_plugin(host: PluginHost) -> None:
 
 
 def _stop_mcp(dock: SamAgentDock) -> None:
-    """The MCP server stops with the dock (its waiting plans are cancelled)."""
+    """The MCP server stops with the dock (its waiting plans stay kept in their runs)."""
     mcp = getattr(dock, "mcp", None)
     if mcp is None or mcp.service is None:
         return
     import asyncio
 
     service, mcp.service = mcp.service, None
-    service.gate.close("the SAM dock closed")
+    service.gate.close()
     asyncio.ensure_future(service.stop())
 
 

@@ -12,7 +12,6 @@ starts (the ``[mcp]`` extra).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from pathlib import Path
 from typing import Any
@@ -41,10 +40,14 @@ class DockApprover:
         return bool(dock.busy) or phase in ("review", "plan")
 
     async def ask(self, question: Any) -> None:
+        plan = question.plan
+        # what is shown is the plan whose script runs, never one read back from a file
+        if not isinstance(plan, Plan) or plan.script_sha256 != question.request.plan_sha256:
+            log.warning("the dock is not asked about run %s: no compiled plan with its SHA-256",
+                        question.request.run_id)
+            return
         while self._occupied():
             await asyncio.sleep(FREE_POLL_S)
-        plan = Plan.model_validate(json.loads(
-            (Path(question.run_dir) / "plan.json").read_text(encoding="utf-8")))
         answer: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         dock = self.dock
 
@@ -117,11 +120,17 @@ class DockMcp:
             from sam_plugin.mcp_server.http import HttpService
             from sam_plugin.runtime.host_gateway import HostGateway
         except ImportError:
-            self.problem = tr("MCP server: the MCP SDK is not installed "
-                              "(pip install 'sam-agent-plugin[mcp]')")
+            self.problem = tr("MCP server: the MCP SDK is not installed (pip install "
+                              "'mcp==2.3.0' into SAM's Python: docs/mcp.md)")
             return self.problem
+        from sam_plugin.mcp_server.approval import channels_of
+
+        try:
+            channels = channels_of(",".join(self.store.approval_channels()))
+        except ValueError:
+            channels = ()  # none allowed: every plan is refused, saying so
         gate = Gate(host=HostGateway(self.sam_module), runs_dir=self.runs_dir,
-                    policy=self.store.policy())
+                    policy=self.store.policy(), channels=channels)
         gate.approvers.append(DockApprover(self.dock))
         service = HttpService(gate, digest, port)
         try:

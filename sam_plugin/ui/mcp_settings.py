@@ -1,7 +1,8 @@
 """Settings: the dock's MCP server (docs/mcp.md "Inside SAM"): off by default; on, it serves
 over HTTP on 127.0.0.1 at the port given, to clients that send the bearer token. A new token
 is shown here once (copy it into the client's configuration); only its SHA-256 is kept, where
-the API key is kept."""
+the API key is kept. Where a person may approve (the dock, the client's form, ``sam-agent
+approve`` at a terminal) is chosen here too, for the dock's server and ``sam-agent mcp``."""
 
 from __future__ import annotations
 
@@ -53,6 +54,22 @@ class McpSettingsBox(QGroupBox):
         self.note.setObjectName("mcpTokenNote")
         self.note.setWordWrap(True)
         form.addRow(self.note)
+        self.approve_on: dict[str, QCheckBox] = {}
+        allowed = store.approval_channels()
+        channels = QHBoxLayout()
+        for channel, words in (("dock", tr("this dock")), ("elicitation", tr("the client's form")),
+                               ("command", tr("sam-agent approve in a terminal"))):
+            box = QCheckBox(words)
+            box.setObjectName(f"mcpApproveOn_{channel}")
+            box.setChecked(channel in allowed)
+            self.approve_on[channel] = box
+            channels.addWidget(box)
+        form.addRow(tr("A person approves on"), channels)
+        trust = QLabel(tr("An agent that runs commands as you can also type at a terminal: turn "
+                          "the terminal off where such agents run (docs/mcp.md, Trust "
+                          "boundary)."))
+        trust.setWordWrap(True)
+        form.addRow(trust)
         self.new_token_button.clicked.connect(self.make_token)
 
     def make_token(self) -> str:
@@ -66,3 +83,5 @@ class McpSettingsBox(QGroupBox):
 
     def save(self) -> None:
         self.store.save_mcp_server(enabled=self.serve.isChecked(), port=self.port.value())
+        self.store.save_approval_channels(
+            tuple(c for c, box in self.approve_on.items() if box.isChecked()))

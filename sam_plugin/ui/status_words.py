@@ -74,7 +74,7 @@ def event_words(event: ev.RunEvent) -> str | None:
               | ev.RevisionRequested() | ev.DesignConfirmed() | ev.ToolCallReconstructed()
               | ev.ToolCallCollected() | ev.ConstraintDropped() | ev.ToolCallCompiled()
               | ev.ScriptComposed() | ev.PlanShown() | ev.ApprovalRequested()
-              | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
+              | ev.DecisionForged() | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
               | ev.ReadbackVerified() | ev.RestoreCompleted() | ev.RestoreFailed()
               | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
             return None

@@ -38,7 +38,8 @@ from sam_plugin.runtime.events import ControllerEvent, EventBus, read_events
 RECORDED = Path(__file__).parent.parent / "fixtures" / "events" / "recorded_runs.jsonl"
 # the events typed after the recording was made (their emitters landed since, or are still
 # on their branches)
-NOT_RECORDED = {"server_detected", "constraint_dropped", "approval_requested"}
+NOT_RECORDED = {"server_detected", "constraint_dropped", "approval_requested",
+                "decision_forged"}
 
 
 def _lines() -> list[str]:

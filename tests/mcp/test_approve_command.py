@@ -65,44 +65,51 @@ def test_approve_refuses_what_does_not_wait(in_memory, tmp_path):
     assert bad.returncode == 1 and "is not a run id" in bad.stderr
     missing = approve_at_terminal(runs, "20261201T000000Z-abcdef", decline=True, terminal=False)
     assert missing.returncode == 1 and "no run 20261201T000000Z-abcdef" in missing.stderr
+    plain = runs / "20261201T000000Z-0000bb"
+    plain.mkdir(parents=True)
+    nothing = approve_at_terminal(runs, plain.name, decline=True, terminal=False)
+    assert nothing.returncode == 1 and "has nothing waiting for approval" in nothing.stderr
 
-    async def planned_only() -> str:
+    async def planned_then_declined() -> str:
         async with in_memory.connect() as client:
-            return str((await plan(client, translate(5)))["run_id"])
+            planned = await plan(client, translate(5))
+            declined = approve_at_terminal(runs, planned["run_id"], decline=True,
+                                           terminal=False)
+            assert declined.returncode == 0, declined.stderr
+            assert (await execute(client, planned))["status"] == "cancelled"
+            return str(planned["run_id"])
 
-    run_id = asyncio.run(planned_only())
-    not_asked = approve_at_terminal(runs, run_id, decline=True, terminal=False)
-    assert not_asked.returncode == 1 and "has nothing waiting for approval" in not_asked.stderr
-    in_memory.gate.close()  # the plan is cancelled: it waits no more
-    request = approval.new_request("execute", run_id, "0" * 64, "a plan", ("command",),
-                                   "a client", 60)
-    approval.write_request(runs / run_id, request)
-    ended = approve_at_terminal(runs, run_id, decline=True, terminal=False)
-    assert ended.returncode == 1 and "has ended (cancelled)" in ended.stderr
-    # a request whose server is gone (nobody holds the run's lock): nothing can run
+    run_id = asyncio.run(planned_then_declined())
+    again = approve_at_terminal(runs, run_id, decline=True, terminal=False)
+    assert again.returncode == 1 and "was decided already: declined" in again.stderr
+    # an undo whose server is gone (nobody waits for it): nothing can run
     orphan = runs / "20261201T000000Z-0000aa"
     orphan.mkdir()
     approval.write_request(orphan, approval.new_request(
-        "execute", orphan.name, "0" * 64, "a plan", ("command",), "a client", 60))
+        "undo", orphan.name, "0" * 64, "undo a run", "undo a run", ("command",), "a client", 60))
     gone = approve_at_terminal(runs, orphan.name, decline=True, terminal=False)
-    assert gone.returncode == 1 and "is no longer running" in gone.stderr
+    assert gone.returncode == 1 and "is no longer waiting" in gone.stderr
 
 
 def test_decisions_are_complete_and_the_first_one_stands(tmp_path: Path):
     run_dir = tmp_path / "20261201T000000Z-abcdef"
     run_dir.mkdir()
-    request = approval.new_request("execute", run_dir.name, "a" * 64, "x", ("command",), "c", 60)
+
+    def asked(wait: float = 60) -> approval.ApprovalRequest:
+        return approval.new_request("execute", run_dir.name, "a" * 64, "x", "x",
+                                    ("command", "elicitation"), "c", wait)
+
+    request = asked()
     first = approval.decide(run_dir, request, "declined", "command", "one")
     second = approval.decide(run_dir, request, "approved", "elicitation", "two")
     assert first == second and second.verdict == "declined"
     assert not second.approves(request)
     assert [p.name for p in run_dir.iterdir()] == [request.decision_name]  # no temp left
     stored = json.loads((run_dir / request.decision_name).read_text())
-    assert stored["verdict"] == "declined"
+    assert stored["verdict"] == "declined" and len(stored["seal"]) == 64
     # a decision answers its own request only, and never after the deadline
-    other = approval.new_request("execute", run_dir.name, "a" * 64, "x", ("command",), "c", 60)
-    assert approval.read_decision(run_dir, other) is None
-    late = approval.new_request("execute", run_dir.name, "a" * 64, "x", ("command",), "c", 0)
+    assert approval.read_decision(run_dir, asked()) is None
+    late = asked(0)
     assert approval.decide(run_dir, late, "approved", "command", "p").verdict == "expired"
 
 

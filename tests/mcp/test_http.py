@@ -8,7 +8,16 @@ import asyncio
 import httpx2
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_support import Person, call, execute, fingerprint, plan, translate
+from mcp_support import (
+    Person,
+    approve_at_terminal,
+    call,
+    execute,
+    fingerprint,
+    memory_connect,
+    plan,
+    translate,
+)
 
 from sam_plugin.mcp_server.http import HOST, HttpService, new_token, token_digest
 
@@ -43,18 +52,41 @@ def test_only_a_request_with_the_token_reaches_the_tools(in_memory):
     asyncio.run(scenario())
 
 
-def test_a_plan_waiting_when_the_server_stops_is_cancelled(in_memory):
+def test_a_plan_waiting_when_the_server_stops_stays_kept_for_the_next_server(in_memory):
+    """The dock's server stops (the dock closed) with a plan waiting: nothing ran, the plan
+    is kept, and once a person approved it the next server on the same database runs it."""
+    import sam
+
+    from sam_plugin.mcp_server.gate import Gate
+    from sam_plugin.runtime.host_gateway import HostGateway
+
     token = new_token()
     service = HttpService(in_memory.gate, token_digest(token), port=0)
 
-    async def scenario() -> str:
+    async def first() -> dict:
         url = await service.start()
         http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"})
         async with http, Client(streamable_http_client(url, http_client=http)) as client:
             planned = await plan(client, translate(5))
         await service.stop()
-        return str(planned["run_id"])
+        return planned
 
-    run_id = asyncio.run(scenario())
-    result = (in_memory.runs / run_id / "result.json").read_text()
-    assert '"status": "cancelled"' in result
+    planned = asyncio.run(first())
+    run_dir = in_memory.runs / planned["run_id"]
+    assert not (run_dir / "result.json").exists() and (run_dir / "kept_plan.json").exists()
+    approved = approve_at_terminal(in_memory.runs, planned["run_id"])
+    assert approved.returncode == 0, approved.stderr
+    assert "no execute_plan waits for it now" in approved.stdout
+    later = Gate(host=HostGateway(sam), runs_dir=in_memory.runs)
+
+    async def second() -> None:
+        async with memory_connect(later)() as client:
+            before = await fingerprint(client)
+            done = await execute(client, planned, wait=0)
+            assert (done["status"], done["decision"]["channel"]) == ("verified", "command")
+            assert await fingerprint(client) == done["result"]["after"]["fingerprint"] != before
+
+    try:
+        asyncio.run(second())
+    finally:
+        later.close()

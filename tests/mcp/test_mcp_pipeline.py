@@ -66,7 +66,10 @@ async def build_plan_approve_verify(env: Env, part: str) -> None:
     assert "step 1 ✓ build" in planned["text"] and planned["plan"]["steps"][0]["step"] == 1
     assert planned["spec_text"].startswith("Spec: Build a 3 x 2 QUAD plate.")
     assert planned["spec_warnings"] == []
-    assert planned["plan"]["script_sha256"] == planned["plan_sha256"]
+    # one name for the plan's hash in every result, and in the words
+    assert planned["plan"]["plan_sha256"] == planned["plan_sha256"]
+    assert "script_sha256" not in json.dumps(planned) and "script sha256" not in planned["text"]
+    assert f"plan_sha256: {planned['plan_sha256']}" in planned["text"]
     done = await execute(env.client, planned)
     assert (done["status"], done["decision"]["channel"]) == ("verified", "elicitation")
     assert done["message"].startswith("Verified")

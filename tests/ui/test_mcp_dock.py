@@ -105,3 +105,18 @@ def test_the_mcp_server_is_off_by_default(qtbot, host_window, dock):
     assert SettingsStore().mcp_token_digest() == token_digest(token)
     assert token not in (Path(SettingsStore().path).read_text() if
                          Path(SettingsStore().path).exists() else "")
+
+
+def test_settings_say_where_a_person_may_approve(qtbot, ui_env):
+    """All three channels by default; a site turns the terminal off (docs/mcp.md "Trust
+    boundary"), and the dock's server and ``sam-agent mcp`` both read it."""
+    from sam_plugin.ui.mcp_settings import McpSettingsBox
+
+    box = McpSettingsBox(SettingsStore())
+    qtbot.addWidget(box)
+    boxes = {c: box.findChild(object, f"mcpApproveOn_{c}")
+             for c in ("dock", "elicitation", "command")}
+    assert all(b is not None and b.isChecked() for b in boxes.values())
+    boxes["command"].setChecked(False)
+    box.save()
+    assert SettingsStore().approval_channels() == ("dock", "elicitation")

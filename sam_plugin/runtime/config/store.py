@@ -31,12 +31,15 @@ SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "conn
                 "idle_read_timeout", "idle_timeout", "total_timeout", "length_unit",
                 "max_revisions",
                 "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
-                "strict_tools", "mcp_server", "mcp_token_sha256",
+                "strict_tools", "mcp_server", "mcp_token_sha256", "approval_channels",
                 "constrained_calls", "design_max_tokens", "call_max_tokens")
 # the MCP server the dock may start (docs/mcp.md): {"enabled": bool, "port": int}, off by
 # default; its bearer token is kept only as a SHA-256, where the API key is kept
 MCP_TOKEN_USER = "mcp_token_sha256"
 MCP_DEFAULT_PORT = 8765
+# where a person may approve what an MCP client asks (docs/mcp.md "Trust boundary"): the
+# dock, the client's form, ``sam-agent approve`` at a terminal; all three unless a site says
+APPROVAL_CHANNELS = ("dock", "elicitation", "command")
 
 
 
@@ -134,6 +137,22 @@ class SettingsStore:
     def save_mcp_server(self, *, enabled: bool, port: int) -> None:
         data = self._raw()
         data["mcp_server"] = {"enabled": bool(enabled), "port": int(port)}
+        self._write(data)
+
+    def approval_channels(self) -> tuple[str, ...]:
+        """The channels a person may approve MCP plans on (all of them unless saved)."""
+        saved = self._raw().get("approval_channels")
+        if not isinstance(saved, list):
+            return APPROVAL_CHANNELS
+        return tuple(c for c in APPROVAL_CHANNELS if c in saved)
+
+    def save_approval_channels(self, channels: tuple[str, ...]) -> None:
+        unknown = sorted(set(channels) - set(APPROVAL_CHANNELS))
+        if unknown:
+            raise ValueError(f"approval channels: {', '.join(unknown)} unknown; legal: "
+                             f"{', '.join(APPROVAL_CHANNELS)}")
+        data = self._raw()
+        data["approval_channels"] = [c for c in APPROVAL_CHANNELS if c in channels]
         self._write(data)
 
     def mcp_token_digest(self) -> str:

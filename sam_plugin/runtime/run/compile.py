@@ -89,8 +89,8 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     files: list[str] = []
     for fragment in chain.fragments:
         files += [f for f in fragment.evidence.files if f not in files]
-    run.dir.write_json("normalized_calls.json",
-                       [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments])
+    run.normalized = [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments]
+    run.dir.write_json("normalized_calls.json", run.normalized)
     return chain.fragments, chain.state.model_copy(update={"files": files})
 
 

@@ -155,6 +155,15 @@ class RunController:
         return self._run.target if self._run else None
 
     @property
+    def observed(self) -> tuple[str | None, list[dict[str, Any]]]:
+        """The target's fingerprint as the run observed it, and its normalized calls (what
+        the script runs, ``normalized_calls.json``) once compiled."""
+        run = self._run
+        if run is None or run.observation is None:
+            return None, []
+        return run.observation.fingerprint, list(run.normalized)
+
+    @property
     def route(self) -> Route | None:
         return self._run.route if self._run else None
 
@@ -281,7 +290,8 @@ class RunController:
                          spec: str | Spec | dict[str, Any],
                          calls: Sequence[GivenCall] | None, source: RunSource,
                          source_run: str | None = None,
-                         plan_warnings: PlanWarnings | None = None) -> Phase:
+                         plan_warnings: PlanWarnings | None = None,
+                         run_id: str | None = None) -> Phase:
         """A run from a confirmed ``spec`` (the spec IR: a ``Spec``, its JSON text or object)
         and given tool ``calls`` (``None``: computed from its steps), with no provider request
         at all: Observing → Compiling (the same checks, compile chain, binding to the spec and
@@ -290,9 +300,10 @@ class RunController:
         the route, do not compile or contradict the spec end the run ``rejected`` with the
         diagnostics (no repair round: no model wrote them); the phase is then FAILED.
         ``plan_warnings`` adds the caller's warnings about the compiled calls to the plan
-        (a rerun's: calls that depend on the part they were written for)."""
+        (a rerun's: calls that depend on the part they were written for). ``run_id``: the
+        plan made again under the run that made it and never ran (an MCP plan kept)."""
         start.refuse_if_busy(self.phase, "plan_calls")
-        run, ctx = self._start(request, mode, target, source, source_run)
+        run, ctx = self._start(request, mode, target, source, source_run, run_id)
         with self._outcome(rejects=True):
             design.observe_target(ctx, run)
             design.given_spec(ctx, run, spec)
@@ -370,6 +381,11 @@ class RunController:
             raise ControllerStateError(
                 f"cancel: the run is {self.phase}; a submitted script cannot be called back")
 
+    def let_go(self) -> None:
+        """This process stops holding the current run (its lock released; it stays as is)."""
+        if self._run is not None:
+            self._run.dir.unlock()
+
     def invalidate(self, reason: str) -> None:
         """The GUI's mode or target changed (``endings.invalidated``)."""
         if self._run is not None and self._ctx is not None:
@@ -398,14 +414,17 @@ class RunController:
     # -- plumbing ---------------------------------------------------------------------------
 
     def _start(self, request: str, mode: str, target: Target, source: RunSource,
-               source_run: str | None) -> tuple[RunState, StepContext]:
-        """A new run: its directory (locked), its frozen inputs, its state and ports."""
+               source_run: str | None, kept: str | None = None) -> tuple[RunState, StepContext]:
+        """A new run (or the ``kept`` one again): its directory (locked), its frozen inputs,
+        its state and ports."""
         module = start.check_inputs(request, mode, target, self.host, self.runs_dir,
                                     self._module_factory)
-        run_id = start.fresh_run_id(self.runs_dir, self.journal)
+        run_id = (start.kept_run_id(self.runs_dir, self.journal, kept) if kept is not None
+                  else start.fresh_run_id(self.runs_dir, self.journal))
         if self._run is not None:
             self._run.dir.unlock()  # the earlier run ended; this process lets go of it
-        run_dir = RunDir(self.runs_dir, run_id, self.scrubber).create().lock()
+        run_dir = RunDir(self.runs_dir, run_id, self.scrubber)
+        (run_dir if kept is not None else run_dir.create()).lock()
         inputs = RunInputs(run_id=run_id, request=request, mode=mode, target=target,
                            module=module, dir=run_dir, source=source, source_run=source_run)
         usage = UsageMeter(self.provider_name, self.settings.model)

@@ -16,8 +16,9 @@ from sam_plugin.runtime.config.policy import PLAN_WAITS, RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.ports import Host
 from sam_plugin.runtime.run.phases import BUSY, Phase
+from sam_plugin.runtime.store.file_lock import is_locked
 from sam_plugin.runtime.store.journal import SubmissionJournal
-from sam_plugin.runtime.store.run_store import new_run_id
+from sam_plugin.runtime.store.run_store import LOCK_NAME, new_run_id
 
 # What an analyst would type, and then some: a larger request is data, not a request, and
 # is refused before any paid call (a 200 MB request file was read and sent whole).
@@ -102,6 +103,20 @@ def fresh_run_id(runs_dir: Path, journal: SubmissionJournal) -> str:
         if not (runs_dir / run_id).exists() and journal.state_of(run_id) == "none":
             return run_id
     raise SubmitRefused(f"runs directory {runs_dir}: could not allocate a fresh run id")
+
+
+def kept_run_id(runs_dir: Path, journal: SubmissionJournal, run_id: str) -> str:
+    """``run_id`` once more, for a plan made again under the run that made it first (a plan an
+    MCP server kept): its directory exists, it has ended in no result and never submitted."""
+    directory = runs_dir / run_id
+    if not directory.is_dir():
+        raise SubmitRefused(f"run {run_id}: no such run in {runs_dir}")
+    if (directory / "result.json").exists() or journal.state_of(run_id) != "none":
+        raise SubmitRefused(f"run {run_id} has ended (or was submitted); its plan is not made "
+                            "again")
+    if is_locked(directory / LOCK_NAME):
+        raise SubmitRefused(f"run {run_id} is held by another live process")
+    return run_id
 
 
 def plan_wait(override: str | None, policy: RunPolicy) -> str:

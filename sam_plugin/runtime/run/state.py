@@ -72,6 +72,7 @@ class RunState:
     dropped: set[str] = field(default_factory=set)  # tools whose constraint the server broke
     # Compiling, Plan
     bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
+    normalized: list[dict[str, Any]] = field(default_factory=list)  # normalized_calls.json
     claims: list[str] = field(default_factory=list)  # steps' counts the calls do not make
     script: str = ""
     script_sha256: str | None = None

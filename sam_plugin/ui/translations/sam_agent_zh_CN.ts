@@ -1988,8 +1988,28 @@ run {run_id}, started {started} (UTC)</source>
         <translation>MCP 服务器：正在 {url} 提供服务</translation>
     </message>
     <message>
-        <source>MCP server: the MCP SDK is not installed (pip install 'sam-agent-plugin[mcp]')</source>
-        <translation>MCP 服务器：未安装 MCP SDK（pip install 'sam-agent-plugin[mcp]'）</translation>
+        <source>MCP server: the MCP SDK is not installed (pip install 'mcp==2.3.0' into SAM's Python: docs/mcp.md)</source>
+        <translation>MCP 服务器：未安装 MCP SDK（在 SAM 的 Python 中执行 pip install 'mcp==2.3.0'：见 docs/mcp.md）</translation>
+    </message>
+    <message>
+        <source>this dock</source>
+        <translation>本停靠窗口</translation>
+    </message>
+    <message>
+        <source>the client's form</source>
+        <translation>客户端的表单</translation>
+    </message>
+    <message>
+        <source>sam-agent approve in a terminal</source>
+        <translation>在终端中运行 sam-agent approve</translation>
+    </message>
+    <message>
+        <source>A person approves on</source>
+        <translation>由人批准的途径</translation>
+    </message>
+    <message>
+        <source>An agent that runs commands as you can also type at a terminal: turn the terminal off where such agents run (docs/mcp.md, Trust boundary).</source>
+        <translation>能以您的身份运行命令的代理也能在终端中输入：在运行此类代理的地方请关闭终端途径（见 docs/mcp.md 的“信任边界”）。</translation>
     </message>
     <message>
         <source>New token</source>
