@@ -3,9 +3,13 @@
 The plain scan reads every node's coordinates and every element's connectivity into lists
 (as in bench/observe_scale.py); the attribute read (observe_scale's floor: every label,
 coordinate, shape, connectivity and set member once) is printed beside it, for information.
-``snapshot`` is what every script does before its first change (``samops.snapshot.take``);
-``restore`` is what a failed script does in its ``except`` (``samops.snapshot.restore``),
-after a failure that left the part changed:
+``snapshot`` is what every script of a run does before its first change
+(``samops.snapshot.take``): in a run it takes the read of the drift check made right before
+the one execution (I3 makes that read anyway; the host gateway offers it to the script,
+``mesh_read.offer_read``), so what it costs on top is the sets, assignments, orientations and
+definitions; the take that reads the part itself (a script run without that read) is timed
+too and printed for information. ``restore`` is what a failed script does in its ``except``
+(``samops.snapshot.restore``), after a failure that left the part changed:
 
 - moved:      a transform stopped after moving 10% of the nodes (editNode back);
 - appended:   an edit stopped after adding a row of nodes and elements and a set;
@@ -42,6 +46,7 @@ from samConstants import QUAD  # noqa: E402
 
 from sam_plugin.runtime.observe.observation import target_fingerprint  # noqa: E402
 from sam_plugin.samops import snapshot  # noqa: E402
+from sam_plugin.samops.mesh_read import last_read, offer_read  # noqa: E402
 from sam_plugin.samops.readback import read_part  # noqa: E402
 
 REPEATS = 7  # best of each: the scan is 30 ms, a busy machine moves it by half
@@ -77,12 +82,20 @@ def rewritten(part: Any) -> None:
 
 
 def one_round(model: Any, part: Any, damage: Callable[[Any], None]) -> tuple[float, ...]:
-    """(scan, snapshot, restore) seconds: scan, snapshot, damage the part, restore it."""
+    """(scan, snapshot, restore, the snapshot reading the part itself) seconds: scan, the
+    drift check's read (not timed: I3 makes it), the snapshot on that read, damage the part,
+    restore it."""
     scan = timed(lambda: plain_scan(part))
+    itself = timed(lambda: snapshot.take(model, "Hull"))
+    read_part(model, "Hull")
+    last = last_read(part)
+    assert last is not None
+    offer_read(part, *last)
     held: list[snapshot.Snapshot] = []
     take = timed(lambda: held.append(snapshot.take(model, "Hull")))
+    assert held[0].part is not None and held[0].part.mesh is last[1], "the read was not taken"
     damage(part)
-    return scan, take, timed(lambda: snapshot.restore(model, held[0]))
+    return scan, take, timed(lambda: snapshot.restore(model, held[0])), itself
 
 
 def main() -> None:
@@ -91,23 +104,27 @@ def main() -> None:
     model = db.models["Model-1"]
     fingerprint = target_fingerprint(read_part(model, "Hull"))
     print(f"part: {len(part.nodes)} nodes, {len(part.elements)} elements")
-    scans, takes = [], []
+    scans, takes, alone = [], [], []
     cases: dict[str, list[float]] = {"moved": [], "appended": [], "rewritten": []}
     damage = {"moved": moved, "appended": appended, "rewritten": rewritten}
     for name in cases:
         for _ in range(REPEATS if name != "rewritten" else 1):
-            scan, take, restore = one_round(model, part, damage[name])
+            scan, take, restore, itself = one_round(model, part, damage[name])
             scans.append(scan)
             takes.append(take)
+            alone.append(itself)
             cases[name].append(restore)
             assert target_fingerprint(read_part(model, "Hull")) == fingerprint, name
     scan, take = min(scans), min(takes)
     floor = min(timed(lambda: attribute_read(part)) for _ in range(REPEATS))
     held_bytes = snapshot.take(model, "Hull").memory_bytes()
     print(f"plain scan: {scan * 1000:.1f} ms")
-    print(f"snapshot: {take * 1000:.1f} ms, holds {held_bytes / 1e6:.1f} MB of lists "
-          "(references to the entity objects, which stand for their labels and shapes, and "
-          "to the host's immutable coordinate and connectivity tuples)")
+    print(f"snapshot: {take * 1000:.1f} ms on the drift check's read (reading the part "
+          f"itself: {min(alone) * 1000:.1f} ms, "
+          f"(that + restore after moved)/scan = {(min(alone) + min(cases['moved'])) / scan:.1f}"
+          f"), holds {held_bytes / 1e6:.1f} MB of lists (references to the entity objects, "
+          "which stand for their labels and shapes, and to the host's immutable coordinate "
+          "and connectivity tuples)")
     for name, times in cases.items():
         best = min(times)
         print(f"restore after {name:<9}: {best * 1000:7.1f} ms; snapshot+restore/scan = "

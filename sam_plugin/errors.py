@@ -13,6 +13,8 @@ a broken state), beside ``SamAgentError``::
     │   │                                      something it must not change
     │   ├── RefinementDrift(RuntimeError)      the live part no longer refines as compiled
     │   ├── SelectionError(ValueError)         a selector names what the part does not have
+    │   ├── NonFiniteValue(ValueError)         a coordinate or value read is NaN or infinite:
+    │   │                                      refused before hashing (names the entities)
     │   └── ShadowDoubt                        the shadow part cannot tell what the host does
     ├── compiling (compilers)
     │   ├── CompileError                       a call that does not compile (diagnostics)
@@ -85,6 +87,16 @@ class RefinementDrift(SamAgentError, RuntimeError):
 
 class SelectionError(SamAgentError, ValueError):
     """A selector names something the part does not have; the message lists what exists."""
+
+
+class NonFiniteValue(SamAgentError, ValueError):
+    """A read holds a NaN or infinite coordinate or value; ``entities`` names them."""
+
+    def __init__(self, entities: Sequence[str]):
+        self.entities = list(entities)
+        shown = "; ".join(self.entities[:5])
+        more = f" (and {len(self.entities) - 5} more)" if len(self.entities) > 5 else ""
+        super().__init__(f"non-finite value: {shown}{more}")
 
 
 class ShadowDoubt(SamAgentError):

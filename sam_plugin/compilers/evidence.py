@@ -71,6 +71,7 @@ class Readback(BaseModel):
     assigned_elements: int = 0
     oriented_beams: int = 0
     hanging_nodes: int | None = None  # read only when a prediction asks for it
+    non_finite: list[str] = Field(default_factory=list)  # entities with a NaN or infinity
 
     @classmethod
     def from_record(cls, record: PartRecord) -> Readback:

@@ -2,10 +2,11 @@
 
 A ``PredictedPart`` is a scope (``samops.part_scope.Scope``: the entities and names the calls
 may change, and every new label), the records the calls leave inside it (``image``), and the
-fingerprint of everything outside it as it was before the run (``rest``). The
-after-fingerprint follows from the before-fingerprint and the touched entities alone:
-``after = rest + image.digest()``. Verification compares the touched entities exactly and
-the rest through the fingerprint (``runtime/verify/part_comparison.py``).
+bucket digests of everything outside it as it was before the run (``rest``). The
+after-fingerprint follows from the before read and the touched entities alone: the rest with
+the buckets the scope or the image reach hashed again over their untouched records and the
+image's (``samops.fingerprint``). Verification compares the touched entities exactly and the
+rest through the fingerprint (``runtime/verify/part_comparison.py``).
 
 Nothing here copies the part: the before records come from the observation's read (kept by
 its fingerprint, ``samops.readback.recent_contents``), the touched ones from the shadow run.
@@ -15,12 +16,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from sam_plugin.samops import readback
-from sam_plugin.samops.fingerprint import Fingerprint, total
+from sam_plugin.samops.fingerprint import Digests, Fingerprint, Key
 from sam_plugin.samops.mesh_read import column_box, mesh_of, run_start
 from sam_plugin.samops.part_contents import PartContents, read_contents
 from sam_plugin.samops.part_scope import Scope, among, unique
@@ -35,25 +37,42 @@ NEW_ENTITIES = "new entities"
 
 @dataclass(eq=False)
 class PredictedPart:
-    """See the module doc. ``rest``: the fingerprint of each kind of record outside the scope
-    before the run (``PartContents.parts``); ``base``: the before read itself (to name what
-    differs); ``unpredicted``: what in scope the image leaves to other checks."""
+    """See the module doc. ``rest``: the bucket digests of the records outside the scope
+    before the run (None: the whole part, known by its fingerprint ``before`` alone);
+    ``outside``: the untouched records of the buckets the scope or the image reach (their
+    after-digests are hashed from them and the image); ``base``: the before read itself (to
+    name what differs); ``unpredicted``: what in scope the image leaves to other checks."""
 
     scope: Scope
     image: PartContents
-    rest: dict[str, Fingerprint]
+    rest: Digests | None
     before: Fingerprint
     base: PartContents | None = None
     box: Box | None = None
     unpredicted: frozenset[str] = frozenset()
     notes: list[str] = field(default_factory=list)
+    outside: PartContents | None = None
+    touched: dict[str, set[Key]] = field(default_factory=dict)
 
     @property
     def after(self) -> Fingerprint | None:
         """The predicted after-fingerprint, when the image predicts everything in scope."""
         if self.unpredicted:
             return None
-        return total(self.rest.values()) + self.image.digest()
+        if self.rest is None:
+            empty = not (self.image.mesh.node_count or self.image.mesh.element_count)
+            return self.before if empty else None
+        return self._after
+
+    @cached_property
+    def _after(self) -> Fingerprint:
+        assert self.rest is not None and self.outside is not None
+        fresh = self.outside.joined(self.image)
+        image = self.image.mesh
+        return self.rest.replaced(
+            {kind: (keys, fresh.buckets(kind)) for kind, keys in self.touched.items()},
+            self.rest.nodes + image.node_count,
+            self.rest.elements + image.element_count).fingerprint()
 
     def bounding_box(self) -> Box | None:
         return self.box
@@ -87,8 +106,7 @@ def unchanged(before: PartContents | None, before_fingerprint: str) -> Predicted
             return None
         empty = np.zeros(0, dtype=np.int64)
         return PredictedPart(scope=Scope(prior_nodes=empty, prior_elements=empty),
-                             image=PartContents(mesh=mesh_of((), ())),
-                             rest={"everything": whole}, before=whole)
+                             image=PartContents(mesh=mesh_of((), ())), rest=None, before=whole)
     scope = Scope(prior_nodes=sorted_labels(before.mesh.node_labels),
                   prior_elements=sorted_labels(before.mesh.element_labels))
     return scoped(before, scope, PartContents(mesh=mesh_of((), ())))
@@ -97,12 +115,11 @@ def unchanged(before: PartContents | None, before_fingerprint: str) -> Predicted
 def scoped(before: PartContents, scope: Scope, image: PartContents,
            unpredicted: Iterable[str] = ()) -> PredictedPart:
     """A prediction of ``image`` inside ``scope``; the rest from the before read."""
-    whole = before.parts()
-    inside = scope.inside(before).parts()
-    rest = {kind: whole[kind] - inside[kind] for kind in whole}
-    return PredictedPart(scope=scope, image=image, rest=rest, before=total(whole.values()),
+    rest = scope.rest(before, also=image.bucket_keys())
+    return PredictedPart(scope=scope, image=image, rest=rest.digests, before=before.digest(),
                          base=before, box=_box_after(before, scope, image),
-                         unpredicted=frozenset(unpredicted))
+                         unpredicted=frozenset(unpredicted), outside=rest.outside,
+                         touched=rest.touched)
 
 
 def _box_after(before: PartContents, scope: Scope, image: PartContents) -> Box | None:

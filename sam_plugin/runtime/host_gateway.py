@@ -28,7 +28,14 @@ from sam_plugin.compilers.script_guard import ScriptRefused, check_script, scrip
 from sam_plugin.samops import snapshot as snapshots
 from sam_plugin.samops import snapshot_file
 from sam_plugin.samops.gc_pause import collector_paused
-from sam_plugin.samops.readback import find_part, read_part
+from sam_plugin.samops.mesh_read import (
+    HostRead,
+    PartMesh,
+    last_read,
+    offer_read,
+    withdraw_read,
+)
+from sam_plugin.samops.readback import find_part, read_part, recent_contents
 
 SCRIPT_FILENAME = "<sam_agent_script>"
 
@@ -129,6 +136,8 @@ class HostGateway:
                                     duration_s=time.perf_counter() - started,
                                     stage=namespace.get("SAM_AGENT_STAGE"),
                                     **self._snapshot_facts(namespace))
+        finally:
+            withdraw_read()
         elapsed = time.perf_counter() - started
         if namespace.get("SAM_AGENT_COMPLETED") is not True:
             return ExecutionReceipt(
@@ -173,6 +182,28 @@ class HostGateway:
             return lacking + snapshots.missing(model, part)
         return lacking
 
+    def snapshot_from_read(self, target: Target, fingerprint: str) -> bool:
+        """The next script's first read of the part (its snapshot, or an audit's read) takes
+        the last readback of ``target`` (no second read of the part), which must be the read
+        that had ``fingerprint``; the caller read it just now and runs the script next, with
+        nothing in between (the drift check before the one execution). False: it is not
+        kept, the script reads the part itself."""
+        last = self._read_with(target, fingerprint)
+        if last is None:
+            return False
+        offer_read(self.part(target), *last)
+        return True
+
+    def _read_with(self, target: Target, fingerprint: str
+                   ) -> tuple[HostRead, PartMesh] | None:
+        """The last read of ``target``'s part when it is the one with ``fingerprint``."""
+        part = self.part(target)
+        last = last_read(part) if part is not None else None
+        kept = recent_contents(fingerprint) if fingerprint else None
+        if last is None or kept is None or kept.mesh is not last[1] or last[0].nodes is None:
+            return None
+        return last
+
     @property
     def has_snapshot(self) -> bool:
         return self._snapshot is not None
@@ -184,15 +215,19 @@ class HostGateway:
                                   left=["everything the run changed"])
         return self._restore(target, self._snapshot)
 
-    def keep_snapshot(self, path: Path) -> int:
+    def keep_snapshot(self, path: Path, after: str = "") -> int:
         """Write what an undo needs of the last script's snapshot to ``path``: what differs
         from the live part, which a verified run leaves as planned (``snapshot_delta``);
-        returns its bytes."""
+        returns its bytes. ``after``: the fingerprint of the readback that verified the run,
+        just now: the live part is taken from that read's own lists (no second read)."""
         if self._snapshot is None:
             raise ValueError("the script kept no snapshot")
+        target = Target(model_name=self._snapshot_model, part_name=self._snapshot.part_name)
+        last = self._read_with(target, after) if after else None
+        live = last[0] if last is not None else None
         with collector_paused():  # one tuple per moved node, in bulk (samops.gc_pause)
             size = snapshot_file.save(self._snapshot, Path(path),
-                                      self.model(self._snapshot_model))
+                                      self.model(self._snapshot_model), live=live)
         self._snapshot = None  # the memory goes; the run directory keeps it
         return size
 

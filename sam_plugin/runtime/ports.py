@@ -97,7 +97,9 @@ class SnapshotHost(Protocol):
 
     def restore(self, target: Target) -> RestoreOutcome: ...
 
-    def keep_snapshot(self, path: Path) -> int: ...  # bytes written
+    def keep_snapshot(self, path: Path, after: str = "") -> int: ...  # bytes written
+
+    def snapshot_from_read(self, target: Target, fingerprint: str) -> bool: ...
 
     def forget_snapshot(self) -> None: ...
 

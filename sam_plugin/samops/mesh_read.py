@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from sam_plugin.samops import fingerprint as fp
+from sam_plugin.samops.gc_pause import keep_long_lived
 from sam_plugin.samops.records import NODES_PER_SHAPE
 
 
@@ -50,19 +51,22 @@ class PartMesh:
     def element_count(self) -> int:
         return len(self.element_labels)
 
-    def node_hashes(self) -> np.ndarray:
-        return fp.node_hashes(self.node_labels, self.coordinates)
+    def node_buckets(self) -> fp.Buckets:
+        """The node records' bucket digests (``samops.fingerprint``), computed once."""
+        return self._node_buckets
 
-    def element_hashes(self) -> np.ndarray:
+    def element_buckets(self) -> fp.Buckets:
+        return self._element_buckets
+
+    def shape_keys(self) -> np.ndarray:
+        """Each element's shape as a stable 64-bit key of its name (uint64)."""
         keys = np.array([fp.name_key(s) for s in self.shape_names], dtype=np.uint64)
-        codes = np.take(keys, self.shape_codes) if len(keys) else np.zeros(0, dtype=np.uint64)
-        return fp.element_hashes(self.element_labels, codes, self.offsets, self.connectivity)
+        return np.take(keys, self.shape_codes) if len(keys) else np.zeros(0, dtype=np.uint64)
 
-    def node_digest(self) -> fp.Fingerprint:
-        return self._node_digest
-
-    def element_digest(self) -> fp.Fingerprint:
-        return self._element_digest
+    def digests(self) -> fp.Digests:
+        """The node and element records alone (the geometry)."""
+        return fp.Digests({"nodes": self._node_buckets, "elements": self._element_buckets},
+                          self.node_count, self.element_count)
 
     @cached_property
     def bounds(self) -> Box | None:
@@ -72,12 +76,31 @@ class PartMesh:
         return column_box(self.coordinates)
 
     @cached_property
-    def _node_digest(self) -> fp.Fingerprint:
-        return fp.Fingerprint.of(self.node_hashes(), nodes=self.node_count)
+    def _node_buckets(self) -> fp.Buckets:
+        return fp.node_buckets(self.node_labels, self.coordinates)
 
     @cached_property
-    def _element_digest(self) -> fp.Fingerprint:
-        return fp.Fingerprint.of(self.element_hashes(), elements=self.element_count)
+    def _element_buckets(self) -> fp.Buckets:
+        return fp.element_buckets(self.element_labels, self.shape_keys(), self.offsets,
+                                  self.connectivity)
+
+    def carry_digests(self, earlier: PartMesh, moved: list[int] | None) -> None:
+        """Take over what ``earlier`` (the last read of the same part) already hashed of the
+        records this read holds unchanged: its element buckets when the element arrays are
+        its very ones, its node buckets but those of the ``moved`` positions when the labels
+        are (each bucket is a function of its records alone: ``samops.fingerprint``)."""
+        cached = earlier.__dict__
+        if all(getattr(self, name) is getattr(earlier, name) for name in _ELEMENT_ARRAYS) \
+                and "_element_buckets" in cached:
+            self.__dict__["_element_buckets"] = cached["_element_buckets"]
+        if self.node_labels is earlier.node_labels and moved is not None \
+                and "_node_buckets" in cached:
+            labels = self.node_labels
+            touched = np.unique(fp.bucket_of(labels[moved]))
+            rows = np.flatnonzero(np.isin(fp.bucket_of(labels), touched))
+            buckets = dict(cached["_node_buckets"])
+            buckets.update(fp.node_buckets(labels[rows], self.coordinates[rows]))
+            self.__dict__["_node_buckets"] = buckets
 
     def element(self, index: int) -> tuple[str, tuple[int, ...]]:
         """(shape, node labels) of the element at ``index``."""
@@ -87,11 +110,12 @@ class PartMesh:
 
     def fingerprint(self) -> str:
         """The geometry fingerprint: node and element records only (``samops.fingerprint``)."""
-        return str(self.node_digest() + self.element_digest())
+        return str(self.digests().fingerprint())
 
 
 _ARRAYS = ("node_labels", "coordinates", "element_labels", "shape_codes", "offsets",
            "connectivity")
+_ELEMENT_ARRAYS = ("element_labels", "shape_codes", "offsets", "connectivity")
 
 
 Box = tuple[tuple[float, float, float], tuple[float, float, float]]
@@ -124,34 +148,42 @@ def read_mesh(part: Any) -> PartMesh:
     the attribute reads and an identity pass; a host that hands out new objects on every
     access is converted in full, as before.
     """
-    nodes, elements = tuple(part.nodes), tuple(part.elements)
-    raw = _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
-               [e.label for e in elements], [e.type for e in elements],
-               [e.connectivity for e in elements])
     before = _memo_of(part)
+    offered = take_offered_read(part)
+    if offered is not None:
+        return offered[1]  # the read the caller offered: the part as it is now
+    nodes, elements = list(part.nodes), list(part.elements)
+    raw = HostRead([n.label for n in nodes], [n.coordinates for n in nodes],
+                   [e.label for e in elements], [e.type for e in elements],
+                   [e.connectivity for e in elements], nodes, elements)
     mesh = raw.convert(before)
     _remember(part, raw, mesh)
+    keep_long_lived()  # the read's lists live as long as the memo (samops.gc_pause)
     return mesh
 
 
 def mesh_of(nodes: Sequence[Any], elements: Sequence[Any]) -> PartMesh:
     """The mesh made of these nodes and elements (e.g. a bounding-box subset)."""
-    return _Raw([n.label for n in nodes], [n.coordinates for n in nodes],
-                [e.label for e in elements], [e.type for e in elements],
-                [e.connectivity for e in elements]).convert(None)
+    return HostRead([n.label for n in nodes], [n.coordinates for n in nodes],
+                    [e.label for e in elements], [e.type for e in elements],
+                    [e.connectivity for e in elements]).convert(None)
 
 
-class _Raw:
-    """One read's attribute lists, in the host's order."""
+class HostRead:
+    """One read's attribute lists, in the host's order, and the entities they were read
+    from (when read from a part): the host's own objects, never copies."""
 
-    __slots__ = ("node_labels", "points", "element_labels", "types", "rows")
+    __slots__ = ("node_labels", "points", "element_labels", "types", "rows", "nodes",
+                 "elements")
 
     def __init__(self, node_labels: list[Any], points: list[Any], element_labels: list[Any],
-                 types: list[Any], rows: list[Any]) -> None:
+                 types: list[Any], rows: list[Any], nodes: list[Any] | None = None,
+                 elements: list[Any] | None = None) -> None:
         self.node_labels, self.points = node_labels, points
         self.element_labels, self.types, self.rows = element_labels, types, rows
+        self.nodes, self.elements = nodes, elements
 
-    def convert(self, before: tuple[_Raw, PartMesh] | None) -> PartMesh:
+    def convert(self, before: tuple[HostRead, PartMesh] | None) -> PartMesh:
         if before is None:
             names, codes = _shape_codes(self.types)
             offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
@@ -169,15 +201,18 @@ class _Raw:
             offsets, connectivity = mesh.offsets, mesh.connectivity
         else:
             offsets, connectivity = _connectivity_arrays(self.rows, names, codes)
-        fresh = PartMesh(
-            node_labels=_column(self.node_labels, old.node_labels, mesh.node_labels,
-                                _int_array),
-            coordinates=_column(self.points, old.points, mesh.coordinates, coordinate_array),
-            element_labels=_column(self.element_labels, old.element_labels,
-                                   mesh.element_labels, _int_array),
-            shape_names=names, shape_codes=codes, offsets=offsets, connectivity=connectivity)
+        node_labels, _ = _column(self.node_labels, old.node_labels, mesh.node_labels,
+                                 _int_array)
+        coordinates, moved = _column(self.points, old.points, mesh.coordinates,
+                                     coordinate_array)
+        element_labels, _ = _column(self.element_labels, old.element_labels,
+                                    mesh.element_labels, _int_array)
+        fresh = PartMesh(node_labels=node_labels, coordinates=coordinates,
+                         element_labels=element_labels, shape_names=names, shape_codes=codes,
+                         offsets=offsets, connectivity=connectivity)
         if all(getattr(fresh, name) is getattr(mesh, name) for name in _ARRAYS):
             return mesh  # nothing changed: the same read, its digests already computed
+        fresh.carry_digests(mesh, moved)
         return fresh
 
 
@@ -187,26 +222,29 @@ def _same(now: list[Any], before: list[Any]) -> bool:
     return len(now) == len(before) and now == before
 
 
-def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any) -> np.ndarray:
-    """``convert(now)``, reusing the rows of ``array`` whose objects ``before`` held too.
+def _column(now: list[Any], before: list[Any], array: np.ndarray, convert: Any
+            ) -> tuple[np.ndarray, list[int] | None]:
+    """``convert(now)``, reusing the rows of ``array`` whose objects ``before`` held too, and
+    the positions converted anew (None: all of them, or rows added).
     Coordinates go by identity (equal floats can differ in their bits: 0.0 and -0.0)."""
     if now and before and type(now[0]) is not type(before[0]):
-        return _frozen(convert(now))
+        return _frozen(convert(now)), None
     exact = now == before if array.dtype.kind == "i" else all(map(is_, now, before))
     if len(now) == len(before) and exact:
-        return array
+        return array, []
     common = min(len(now), len(before))
     # one pass (measured faster than comparing ids in numpy or itertools.compress)
     changed = [i for i, a, b in zip(count(), now, before) if a is not b]
     if len(changed) > common // 4:
-        return _frozen(convert(now))
+        return _frozen(convert(now)), None
     out = np.empty((len(now), *array.shape[1:]), dtype=array.dtype)
     out[:common] = array[:common]
     if changed:
         out[changed] = convert([now[i] for i in changed])
     if len(now) > common:
         out[common:] = convert(now[common:])
-    return _frozen(out)
+        return _frozen(out), None
+    return _frozen(out), changed
 
 
 def _frozen(array: np.ndarray) -> np.ndarray:
@@ -216,11 +254,11 @@ def _frozen(array: np.ndarray) -> np.ndarray:
 
 # -- the last read of each part ------------------------------------------------------------
 
-_MEMO: weakref.WeakKeyDictionary[Any, tuple[_Raw, PartMesh]] = weakref.WeakKeyDictionary()
+_MEMO: weakref.WeakKeyDictionary[Any, tuple[HostRead, PartMesh]] = weakref.WeakKeyDictionary()
 _MEMO_LOCK = threading.Lock()
 
 
-def _memo_of(part: Any) -> tuple[_Raw, PartMesh] | None:
+def _memo_of(part: Any) -> tuple[HostRead, PartMesh] | None:
     with _MEMO_LOCK:
         try:
             return _MEMO.get(part)
@@ -228,18 +266,62 @@ def _memo_of(part: Any) -> tuple[_Raw, PartMesh] | None:
             return None
 
 
-def _remember(part: Any, raw: _Raw, mesh: PartMesh) -> None:
+def _remember(part: Any, raw: HostRead, mesh: PartMesh) -> None:
+    """Keep the read by its part: its values for the next read of that part (weakly: a part
+    the host drops goes, since values hold no entity), and the very last read with its
+    entities too (those hold their part: one part at most is kept alive by it)."""
     with _MEMO_LOCK:
+        _LAST[:] = [(part, raw, mesh)]
         try:
-            _MEMO[part] = (raw, mesh)
+            _MEMO[part] = (HostRead(raw.node_labels, raw.points, raw.element_labels,
+                                    raw.types, raw.rows), mesh)
         except TypeError:
             return
+
+
+_LAST: list[tuple[Any, HostRead, PartMesh]] = []
+
+
+# -- a read offered to the next reader (the one execution) --------------------------------
+
+_OFFERED: list[tuple[Any, HostRead, PartMesh]] = []
+
+
+def offer_read(part: Any, read: HostRead, mesh: PartMesh) -> None:
+    """The next read of ``part`` (``read_mesh``, or the snapshot's ``capture_part``) may take
+    ``read`` instead of reading the part again: the caller read it just now and runs the one
+    script next, with nothing in between (docs/architecture.md §5). Taken once, by the first
+    reader: every script reads before its first change (its snapshot), so a read after a
+    change is always a read of the part. ``withdraw_read`` drops it (after the script)."""
+    _OFFERED[:] = [(part, read, mesh)]
+
+
+def take_offered_read(part: Any) -> tuple[HostRead, PartMesh] | None:
+    """The read offered for ``part`` and its arrays (then gone), else None."""
+    if not _OFFERED:
+        return None
+    owner, read, mesh = _OFFERED.pop()
+    return (read, mesh) if owner is part else None
+
+
+def withdraw_read() -> None:
+    _OFFERED.clear()
+
+
+def last_read(part: Any) -> tuple[HostRead, PartMesh] | None:
+    """The very last ``read_mesh``, with its entities, when it read ``part``; else None.
+    Whether the part is still as read is the caller's to know (it read it just now)."""
+    with _MEMO_LOCK:
+        if _LAST and _LAST[0][0] is part:
+            return _LAST[0][1], _LAST[0][2]
+    return None
 
 
 def forget_reads() -> None:
     """Drop what the last reads kept (a cold read next time; benches measure with it)."""
     with _MEMO_LOCK:
         _MEMO.clear()
+        _LAST.clear()
 
 
 def node_box(part: Any) -> Box | None:

@@ -9,19 +9,21 @@ element record by its label, a set membership by its set or its member, an assig
 orientation by its element, a definition by its name.
 
 ``inside`` keeps the records of a contents a scope covers; everything else is "the rest",
-compared through the fingerprint: ``rest = digest - inside.digest()``.
+compared through the fingerprint: ``rest`` is the contents' bucket digests with every bucket
+the scope covers hashed again without the scope's records (``samops.fingerprint``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from sam_plugin.samops import fingerprint as fp
 from sam_plugin.samops.mesh_read import PartMesh
-from sam_plugin.samops.part_contents import Keyed, PartContents
+from sam_plugin.samops.part_contents import Keyed, PartContents, definition_key
 
 _NONE = np.zeros(0, dtype=np.int64)
 
@@ -45,6 +47,16 @@ def unique(values: np.ndarray) -> np.ndarray:
 
 def _none() -> np.ndarray:
     return _NONE
+
+
+@dataclass(frozen=True, eq=False)
+class Rest:
+    """What a scope leaves out of a contents (``Scope.rest``): the digests of those records,
+    the ones of them in the buckets hashed again, and those buckets by kind."""
+
+    digests: fp.Digests
+    outside: PartContents
+    touched: dict[str, set[fp.Key]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,24 +102,110 @@ class Scope:
                               self.definitions),
         )
 
-    def rest(self, contents: PartContents, whole: fp.Fingerprint | None = None) -> fp.Fingerprint:
-        """The fingerprint of the records outside this scope (``whole``: the contents' own
-        digest, when already known)."""
-        whole = contents.digest() if whole is None else whole
-        return whole - self.inside(contents).digest()
+    def outside(self, contents: PartContents, buckets: Mapping[str, set[fp.Key]]
+                ) -> PartContents:
+        """The records of ``contents`` this scope does not cover, of the ``buckets`` only."""
+        mesh = contents.mesh
+        nodes = ~self.node_mask(mesh.node_labels) & _in_buckets(mesh.node_labels,
+                                                                 buckets["nodes"])
+        elements = ~self.element_mask(mesh.element_labels) & _in_buckets(
+            mesh.element_labels, buckets["elements"])
+        inside = self.inside_masks(contents)
+        sets = buckets["sets"]
+        definitions = buckets["definitions"]
+        return PartContents(
+            mesh=sub_mesh(mesh, nodes, elements),
+            set_names=tuple(name for name in contents.set_names if name not in self.sets
+                            and fp.field_bytes(name) in sets),
+            set_nodes=_outside_of(contents.set_nodes, inside["set nodes"],
+                                  contents.slot_keys("set nodes"), buckets["set members"]),
+            set_elements=_outside_of(contents.set_elements, inside["set elements"],
+                                     contents.slot_keys("set elements"),
+                                     buckets["set members"]),
+            assignments=_outside_of(contents.assignments, inside["section assignments"],
+                                    contents.slot_keys("section assignments"),
+                                    buckets["section assignments"]),
+            orientations=_outside_of(contents.orientations, inside["beam orientations"],
+                                     contents.slot_keys("beam orientations"),
+                                     buckets["beam orientations"]),
+            definitions=tuple(d for d in contents.definitions
+                              if (d[0], d[1]) not in self.definitions
+                              and definition_key(d[0], d[1]) in definitions),
+        )
 
-    def _members(self, records: Keyed, mask_of: object) -> Keyed:
+    def rest(self, contents: PartContents, also: Mapping[str, set[fp.Key]] | None = None
+             ) -> Rest:
+        """The records outside this scope: their digests (the whole contents' digests with
+        every bucket the scope covers hashed again without its records), and those records
+        of the buckets hashed again (``also``: more buckets to take, e.g. the ones a
+        prediction adds records to)."""
+        inside = self.inside(contents)
+        touched = inside.bucket_keys()
+        for kind, keys in (also or {}).items():
+            touched[kind] = touched[kind] | keys
+        outside = self.outside(contents, touched)
+        whole = contents.digests()
+        digests = whole.replaced({kind: (keys, outside.buckets(kind))
+                                  for kind, keys in touched.items()},
+                                 whole.nodes - inside.mesh.node_count,
+                                 whole.elements - inside.mesh.element_count)
+        return Rest(digests, outside, touched)
+
+    def inside_masks(self, contents: PartContents) -> dict[str, np.ndarray]:
+        """Which (key, label) records of each kind this scope covers."""
+        return {"set nodes": self._member_mask(contents.set_nodes, self.node_mask),
+                "set elements": self._member_mask(contents.set_elements, self.element_mask),
+                "section assignments": self._element_mask_or(contents.assignments,
+                                                             self.assigned),
+                "beam orientations": self._element_mask_or(contents.orientations,
+                                                           self.oriented)}
+
+    def _member_mask(self, records: Keyed, mask_of: Any) -> np.ndarray:
         if not len(records):
-            return records
+            return np.zeros(0, dtype=bool)
         named = np.fromiter((key in self.sets for key in records.keys), dtype=bool,
                             count=len(records.keys))
-        mask = named[records.owner] | mask_of(records.labels)  # type: ignore[operator]  # a mask method
-        return records.take(mask)
+        mask: np.ndarray = named[records.owner] | mask_of(records.labels)
+        return mask
+
+    def _element_mask_or(self, records: Keyed, extra: np.ndarray) -> np.ndarray:
+        if not len(records):
+            return np.zeros(0, dtype=bool)
+        mask: np.ndarray = self.element_mask(records.labels) | among(records.labels, extra)
+        return mask
+
+    def _members(self, records: Keyed, mask_of: Any) -> Keyed:
+        if not len(records):
+            return records
+        return records.take(self._member_mask(records, mask_of))
 
     def _by_element(self, records: Keyed, extra: np.ndarray) -> Keyed:
         if not len(records):
             return records
-        return records.take(self.element_mask(records.labels) | among(records.labels, extra))
+        return records.take(self._element_mask_or(records, extra))
+
+
+def _in_buckets(labels: np.ndarray, buckets: set[fp.Key]) -> np.ndarray:
+    if not buckets or not len(labels):
+        return np.zeros(len(labels), dtype=bool)
+    return among(fp.bucket_of(labels), np.array(sorted(buckets), dtype=np.int64))
+
+
+def _outside_of(records: Keyed, inside: np.ndarray, slot_keys: list[bytes],
+                buckets: set[fp.Key]) -> Keyed:
+    """The records not ``inside`` whose (key, label range) bucket is one of ``buckets``."""
+    if not len(records) or not buckets:
+        return records.take(np.zeros(len(records), dtype=bool))
+    wanted: dict[bytes, list[int]] = {}
+    for key in buckets:
+        wanted.setdefault(key[0], []).append(key[1])
+    ids = fp.bucket_of(records.labels)
+    keep = np.zeros(len(records), dtype=bool)
+    for slot, key in enumerate(slot_keys):
+        if key in wanted:
+            rows = records.owner == slot
+            keep |= rows & among(ids, np.array(sorted(wanted[key]), dtype=np.int64))
+    return records.take(keep & ~inside)
 
 
 def among(labels: np.ndarray, pool: np.ndarray) -> np.ndarray:

@@ -13,13 +13,14 @@ fingerprint means the same records, so a later reader of the same part skips the
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from typing import Any
 
 import numpy as np
 
-from sam_plugin.samops.fingerprint import total
+from sam_plugin.errors import NonFiniteValue
 from sam_plugin.samops.mesh_read import PartMesh, mesh_of, read_mesh, read_nodes, run_start
 from sam_plugin.samops.part_contents import PartContents, read_contents
 from sam_plugin.samops.part_scope import among, unique
@@ -77,7 +78,7 @@ def absent_fingerprint(model: Any) -> str:
     from sam_plugin.samops.part_contents import read_definitions
 
     digest = PartContents(mesh=mesh_of((), ()), definitions=read_definitions(model)).digest()
-    return f"absent-{digest.first:016x}{digest.second:016x}"
+    return f"absent-{digest.hex}"
 
 
 def geometry_fingerprint(part: Any) -> str:
@@ -106,17 +107,37 @@ def read_part(
         return PartRecord(part_exists=False, materials=materials, sections=sections,
                           fingerprint=absent_fingerprint(model), geometry_fingerprint="absent")
     contents = read_contents(model, part)
-    parts = contents.parts()
-    fingerprint = str(total(parts.values()))
+    try:
+        fingerprint = str(contents.digest())
+    except NonFiniteValue as refused:
+        text = non_finite_fingerprint(contents)
+        return record_of(contents, materials, sections, text, geometry=text,
+                         non_finite=refused.entities)
     remember_mesh(fingerprint, contents)
     return record_of(contents, materials, sections, fingerprint,
-                     _hanging_node_count(part) if hanging_nodes else None,
-                     geometry=str(parts["nodes"] + parts["elements"]))
+                     _hanging_node_count(part) if hanging_nodes else None)
+
+
+def non_finite_fingerprint(contents: PartContents) -> str:
+    """What stands for the fingerprint of a read with a NaN or infinite value (refused by
+    the fingerprint): ``"{n}n-{m}e-non-finite-{32 hex}"`` over the read's raw bytes, so that
+    any change still shows (drift, a restore's proof), yet it equals no fingerprint."""
+    mesh = contents.mesh
+    h = hashlib.sha256(b"non-finite read\x00")
+    for array in (mesh.node_labels, mesh.coordinates, mesh.element_labels, mesh.shape_codes,
+                  mesh.offsets, mesh.connectivity):
+        h.update(np.ascontiguousarray(array).tobytes())
+    h.update(repr((mesh.shape_names, contents.set_names, contents.definitions)).encode())
+    for records in (contents.set_nodes, contents.set_elements, contents.assignments,
+                    contents.orientations):
+        h.update(repr(records.keys).encode())
+        h.update(records.owner.tobytes() + records.labels.tobytes())
+    return f"{mesh.node_count}n-{mesh.element_count}e-non-finite-{h.hexdigest()[:32]}"
 
 
 def record_of(contents: PartContents, materials: list[str], sections: list[str],
               fingerprint: str, hanging_nodes: int | None = None,
-              geometry: str = "") -> PartRecord:
+              geometry: str = "", non_finite: list[str] | None = None) -> PartRecord:
     """The plain readback record of one read."""
     mesh = contents.mesh
     counts = np.bincount(mesh.shape_codes, minlength=len(mesh.shape_names))
@@ -137,6 +158,7 @@ def record_of(contents: PartContents, materials: list[str], sections: list[str],
         assigned_elements=distinct_count(contents.assignments.labels),
         oriented_beams=_oriented_beams(contents),
         hanging_nodes=hanging_nodes,
+        non_finite=non_finite or [],
     )
 
 
@@ -149,7 +171,7 @@ def distinct_count(labels: np.ndarray) -> int:
 
 
 def read_geometry(contents: PartContents) -> str:
-    return str(contents.mesh.node_digest() + contents.mesh.element_digest())
+    return contents.mesh.fingerprint()
 
 
 def _hanging_node_count(part: Any) -> int:

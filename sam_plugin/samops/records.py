@@ -40,3 +40,4 @@ class PartRecord:
     assigned_elements: int = 0
     oriented_beams: int = 0
     hanging_nodes: int | None = None  # read only when a prediction asks for it
+    non_finite: list[str] = field(default_factory=list)  # entities with a NaN or infinity

@@ -38,6 +38,8 @@ from itertools import compress, count
 from operator import attrgetter, is_, is_not, ne
 from typing import Any
 
+from sam_plugin.samops.mesh_read import PartMesh, take_offered_read, withdraw_read
+
 _LABEL = attrgetter("label")
 _COORDINATES = attrgetter("coordinates")
 
@@ -70,7 +72,7 @@ class PartState:
 
     __slots__ = ("coordinates", "connectivity", "sets", "assignments", "orientations",
                  "node_objects", "element_objects", "_node_labels", "_element_labels",
-                 "_element_types")
+                 "_element_types", "mesh")
 
     def __init__(self, *, coordinates: list[tuple[float, float, float]],
                  connectivity: list[tuple[int, ...]],
@@ -81,7 +83,7 @@ class PartState:
                  element_objects: list[Any] | None = None,
                  node_labels: list[int] | None = None,
                  element_labels: list[int] | None = None,
-                 element_types: list[Any] | None = None) -> None:
+                 element_types: list[Any] | None = None, mesh: PartMesh | None = None) -> None:
         if (node_objects is None and node_labels is None) or \
                 (element_objects is None and (element_labels is None or element_types is None)):
             raise ValueError("a part state needs the entity objects or their labels and shapes")
@@ -95,6 +97,7 @@ class PartState:
         self._node_labels = node_labels
         self._element_labels = element_labels
         self._element_types = element_types
+        self.mesh = mesh  # the arrays of the read it was taken from, if it took one
 
     @property
     def node_labels(self) -> list[int]:
@@ -196,15 +199,28 @@ def take(model: Any, part_name: str) -> Snapshot:
     """Capture the part ``part_name`` of ``model`` and the model's property definitions."""
     part = model.parts[part_name] if part_name in model.parts.keys() else None
     lacking = missing(model, part)
-    if lacking:
-        return Snapshot(part_name=part_name, part=None, definitions=None, missing=lacking)
-    return Snapshot(part_name=part_name, part=None if part is None else capture_part(part),
-                    definitions=capture_definitions(model))
+    try:
+        if lacking:
+            return Snapshot(part_name=part_name, part=None, definitions=None, missing=lacking)
+        return Snapshot(part_name=part_name, part=None if part is None else capture_part(part),
+                        definitions=capture_definitions(model))
+    finally:
+        withdraw_read()  # the changes come next: no later read may take the offered one
 
 
 def capture_part(part: Any) -> PartState:
     """What a restore needs: the entity objects (for labels and shapes, never changed on an
-    entity) and the coordinate and connectivity tuples, each read once."""
+    entity) and the coordinate and connectivity tuples, each read once (or the read just
+    offered: ``mesh_read.offer_read``); sets, assignments and orientations are read now."""
+    offered = take_offered_read(part)
+    if offered is not None and offered[0].nodes is not None and \
+            offered[0].elements is not None:
+        read, mesh = offered
+        return PartState(mesh=mesh, coordinates=read.points, connectivity=read.rows,
+                         sets=_capture_sets(part), assignments=_capture_assignments(part),
+                         orientations=_capture_orientations(part), node_objects=read.nodes,
+                         element_objects=read.elements, node_labels=read.node_labels,
+                         element_labels=read.element_labels, element_types=read.types)
     nodes = list(part.nodes)
     elements = list(part.elements)
     return PartState(

@@ -21,15 +21,21 @@ with what the run touched, not with the part.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import count
+from itertools import compress, count
+from operator import is_not
 from typing import Any
 
+import numpy as np
+
+from sam_plugin.samops.mesh_read import HostRead, coordinate_array
 from sam_plugin.samops.snapshot import (
     Definitions,
     PartState,
     Region,
     Snapshot,
+    _bit_different,
     _capture_assignments,
     _capture_orientations,
     _capture_sets,
@@ -43,6 +49,32 @@ Point = tuple[float, float, float]
 SetEntry = tuple[str, list[int], list[int]]
 
 
+@dataclass(frozen=True, eq=False)
+class NodeColumns:
+    """Nodes as columns: positions in the saved order (of moved nodes; none for the tail),
+    labels and points (as saved). Columns, not one tuple per node: a run that moved every
+    node of a 188k part keeps them without creating 188k Python tuples."""
+
+    positions: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    labels: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    points: np.ndarray = field(default_factory=lambda: np.zeros((0, 3), dtype=np.float64))
+
+    def __len__(self) -> int:
+        return len(self.labels)
+
+    @classmethod
+    def of(cls, labels: Sequence[int], points: Sequence[Point],
+           positions: Sequence[int] = ()) -> NodeColumns:
+        return cls(np.array(positions, dtype=np.int64), np.array(labels, dtype=np.int64),
+                   coordinate_array(list(points)).reshape(-1, 3))
+
+    def rows(self) -> list[tuple[int, int, Point]]:
+        """(position, label, point) of each; position -1 in the tail."""
+        positions = self.positions.tolist() if len(self.positions) else [-1] * len(self)
+        return list(zip(positions, self.labels.tolist(),
+                        map(_point, self.points.tolist()), strict=True))
+
+
 @dataclass(eq=False)
 class PartDelta:
     """See the module doc. Positions index the host's order of the saved part."""
@@ -52,8 +84,8 @@ class PartDelta:
     definitions: Definitions | None
     node_count: int = 0  # saved nodes
     node_prefix: int = 0
-    moved: list[tuple[int, int, Point]] = field(default_factory=list)  # (position, label, point)
-    node_tail: list[tuple[int, Point]] = field(default_factory=list)  # (label, point)
+    moved: NodeColumns = field(default_factory=NodeColumns)  # moved in the kept prefix
+    node_tail: NodeColumns = field(default_factory=NodeColumns)  # after it
     element_count: int = 0
     element_prefix: int = 0
     repointed: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
@@ -73,8 +105,10 @@ class PartDelta:
                 + sum(len(nodes) + len(elements) for _, nodes, elements in self.sets_changed))
 
 
-def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
-    """What differs between ``snapshot`` (taken before the run) and the live part now."""
+def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> PartDelta:
+    """What differs between ``snapshot`` (taken before the run) and the live part now.
+    ``live``: the part's nodes and elements as the caller read them just now (the readback
+    that verified the run): compared list to list, by identity first, no attribute read."""
     if not snapshot.usable:
         raise ValueError("an unusable snapshot (the host lacks " + ", ".join(snapshot.missing)
                          + ") cannot be kept")
@@ -85,17 +119,27 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
     part = model.parts[name] if name in model.parts.keys() else None
     if part is None:  # gone: keep it whole (no prefix to rely on)
         return _whole(name, saved, snapshot.definitions)
-    nodes = list(part.nodes)
+    nodes = live.nodes if live is not None and live.nodes is not None else list(part.nodes)
     keep = min(_kept_prefix(nodes, saved.node_objects, saved.node_labels_from),
                len(saved.coordinates))
-    moved = _moved(nodes[:keep], saved.coordinates)  # one pass, by identity first
-    elements = list(part.elements)
+    if live is not None and live.nodes is not None:
+        suspects = _not_identical(live.points, saved.coordinates, keep)
+        moved = _bit_different(suspects, list(map(live.points.__getitem__, suspects)),
+                               saved.coordinates)
+    else:
+        moved = _moved(nodes[:keep], saved.coordinates)  # one pass, by identity first
+    elements = (live.elements if live is not None and live.elements is not None
+                else list(part.elements))
     keep_elements = min(_kept_prefix(elements, saved.element_objects,
                                      lambda start: saved.elements_from(start)[0]),
                         len(saved.connectivity))
     rows = saved.connectivity
-    repointed = [i for i, element, row in zip(count(), elements[:keep_elements], rows)
-                 if element.connectivity is not row and tuple(element.connectivity) != row]
+    if live is not None and live.elements is not None:
+        repointed = [i for i in _not_identical(live.rows, rows, keep_elements)
+                     if tuple(live.rows[i]) != rows[i]]
+    else:
+        repointed = [i for i, element, row in zip(count(), elements[:keep_elements], rows)
+                     if element.connectivity is not row and tuple(element.connectivity) != row]
     labels, shapes = saved.elements_from(keep_elements)
     live_sets = {entry[0]: entry for entry in _capture_sets(part)}
     assignments, orientations = _capture_assignments(part), _capture_orientations(part)
@@ -104,9 +148,8 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
     return PartDelta(
         part_name=name, part_existed=True, definitions=snapshot.definitions,
         node_count=len(saved.coordinates), node_prefix=keep,
-        moved=[(i, nodes[i].label, _point(saved.coordinates[i])) for i in moved],
-        node_tail=list(zip(saved.node_labels_from(keep), map(_point, saved.coordinates[keep:]),
-                           strict=True)),
+        moved=_moved_columns(saved, moved, nodes),
+        node_tail=_tail_columns(saved, keep),
         element_count=len(rows), element_prefix=keep_elements,
         repointed=[(i, elements[i].label, tuple(rows[i])) for i in repointed],
         element_tail=[(label, str(shape), tuple(row)) for label, shape, row in
@@ -118,17 +161,41 @@ def delta_of(snapshot: Snapshot, model: Any) -> PartDelta:
     )
 
 
+def _not_identical(now: list[Any], saved: list[Any], length: int) -> list[int]:
+    """Positions below ``length`` whose object is not the very one saved (in C)."""
+    head = now if len(now) <= length else now[:length]
+    return list(compress(count(), map(is_not, head, saved)))
+
+
 def _whole(name: str, saved: PartState, definitions: Definitions | None) -> PartDelta:
     labels, shapes = saved.elements_from(0)
     return PartDelta(
         part_name=name, part_existed=True, definitions=definitions,
         node_count=len(saved.coordinates),
-        node_tail=list(zip(saved.node_labels, map(_point, saved.coordinates), strict=True)),
+        node_tail=_tail_columns(saved, 0),
         element_count=len(saved.connectivity),
         element_tail=[(label, str(shape), tuple(row)) for label, shape, row in
                       zip(labels, shapes, saved.connectivity, strict=True)],
         set_names=[entry[0] for entry in saved.sets], sets_changed=list(saved.sets),
         assignments_tail=list(saved.assignments), orientations_tail=list(saved.orientations))
+
+
+def _moved_columns(saved: PartState, moved: list[int], nodes: list[Any]) -> NodeColumns:
+    """The moved nodes as saved: from the arrays of the read the snapshot took, when it took
+    one (no tuple per node), else from its lists."""
+    positions = np.array(moved, dtype=np.int64)
+    if saved.mesh is not None:
+        return NodeColumns(positions, saved.mesh.node_labels[positions],
+                           saved.mesh.coordinates[positions])
+    return NodeColumns.of([nodes[i].label for i in moved],
+                          [saved.coordinates[i] for i in moved], moved)
+
+
+def _tail_columns(saved: PartState, keep: int) -> NodeColumns:
+    if saved.mesh is not None:
+        return NodeColumns(labels=saved.mesh.node_labels[keep:],
+                           points=saved.mesh.coordinates[keep:])
+    return NodeColumns.of(saved.node_labels_from(keep), saved.coordinates[keep:])
 
 
 def _point(value: Any) -> Point:
@@ -150,8 +217,9 @@ def expand(delta: PartDelta, model: Any) -> Snapshot:
     if len(nodes) < delta.node_prefix or len(elements) < delta.element_prefix:
         raise ValueError("the part has fewer nodes or elements than the run left")
     coordinates: list[Any] = [n.coordinates for n in nodes]
-    for position, label, point in delta.moved:
-        if nodes[position].label != label:
+    tail = delta.node_tail.rows()
+    for position, label, point in delta.moved.rows():
+        if not 0 <= position < len(nodes) or nodes[position].label != label:
             raise ValueError(f"node {label} is not where the run left it")
         coordinates[position] = point
     connectivity: list[Any] = [e.connectivity for e in elements]
@@ -164,8 +232,8 @@ def expand(delta: PartDelta, model: Any) -> Snapshot:
     shapes = {shape: getattr(samConstants, shape) for shape in {s for _, s, _ in
                                                                 delta.element_tail}}
     state = PartState(
-        node_labels=[n.label for n in nodes] + [label for label, _ in delta.node_tail],
-        coordinates=coordinates + [point for _, point in delta.node_tail],
+        node_labels=[n.label for n in nodes] + [label for _, label, _ in tail],
+        coordinates=coordinates + [point for _, _, point in tail],
         element_labels=[e.label for e in elements] + [label for label, _, _ in
                                                       delta.element_tail],
         element_types=[e.type for e in elements] + [shapes[s] for _, s, _ in delta.element_tail],

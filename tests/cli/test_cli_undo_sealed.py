@@ -18,7 +18,7 @@ from cli_support import run_cli
 from test_cli_undo import _verified_edit
 
 from sam_plugin.samops import snapshot_file
-from sam_plugin.samops.snapshot_delta import PartDelta
+from sam_plugin.samops.snapshot_delta import NodeColumns, PartDelta
 
 
 def _undo(tmp_path: Path, capsys: Any, edited: Path, run_id: str) -> Any:
@@ -54,7 +54,8 @@ def test_a_replaced_snapshot_with_a_matching_result_is_refused(tmp_path, capsys,
     _, edited, run_id = _verified_edit(tmp_path, capsys, provider_env)
     path = tmp_path / "runs" / run_id / "snapshot.npz"
     forged = PartDelta(part_name="Plate", part_existed=True, definitions=None,
-                       node_count=4, node_tail=[(k, (9.0, 9.0, float(k))) for k in range(1, 5)])
+                       node_count=4, node_tail=NodeColumns.of(
+                           range(1, 5), [(9.0, 9.0, float(k)) for k in range(1, 5)]))
     size = snapshot_file.save_delta(forged, path)
     kept = _result(tmp_path, run_id)["undo_snapshot"]
     kept.update(bytes=size, members=snapshot_file.member_sizes(path))

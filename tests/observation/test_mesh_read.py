@@ -228,3 +228,58 @@ def test_a_re_read_sees_a_label_or_shape_changed_on_the_same_entity(model: Any) 
     assert again.node_labels.tolist() == [1, 2, 3, 40]
     assert again.shape_names == ("TRI",)
     assert geometry_fingerprint(part) != first.fingerprint()
+
+
+def test_a_re_read_hashes_again_only_what_changed_and_agrees_with_a_cold_read(
+        model: Any) -> None:
+    """A re-read takes over the buckets the last read hashed of unchanged records
+    (``PartMesh.carry_digests``); its fingerprint is the one a cold read computes, for moved
+    nodes in one bucket or several, a NaN refused as in a cold read."""
+    from sam.mesh import move_node
+
+    from sam_plugin.errors import NonFiniteValue
+    from sam_plugin.samops.mesh_read import forget_reads
+
+    part = model.Part("Carried")
+    made = [part.Node(coordinates=(float(i % 50), float(i // 50), 0.0)) for i in range(3000)]
+    for i in range(0, 2900, 7):
+        part.Element(nodes=(made[i], made[i + 1], made[i + 51], made[i + 50]), elemShape=QUAD)
+    first = read_mesh(part)
+    first.fingerprint()
+    for labels in ([5], [3, 1500, 2999], list(range(1000, 1100))):
+        for label in labels:
+            node = part.nodes.getFromLabel(label)
+            move_node(node, (node.coordinates[0], node.coordinates[1], 0.5))
+        warm = read_mesh(part)
+        assert "_node_buckets" in warm.__dict__ and "_element_buckets" in warm.__dict__
+        warm_text = warm.fingerprint()
+        forget_reads()
+        assert read_mesh(part).fingerprint() == warm_text
+    move_node(part.nodes.getFromLabel(9), (0.0, float("nan"), 0.0))
+    with pytest.raises(NonFiniteValue, match="node 9: y = nan"):
+        read_mesh(part).fingerprint()
+
+
+def test_a_read_keeps_no_part_alive_once_another_part_is_read(model: Any) -> None:
+    """The memo keeps values, never entities (which hold their part): a part the host drops
+    goes, though its read was kept; only the very last read keeps its entities."""
+    import gc
+    import weakref
+
+    from sam_plugin.samops.gc_pause import release
+    from sam_plugin.samops.mesh_read import last_read
+
+    part = model.Part("Dropped")
+    part.Node(coordinates=(0.0, 0.0, 0.0))
+    read_mesh(part)
+    assert last_read(part) is not None and last_read(part)[0].nodes is not None
+    gone = weakref.ref(part)
+    other = model.Part("Other")
+    other.Node(coordinates=(1.0, 0.0, 0.0))
+    read_mesh(other)
+    assert last_read(part) is None
+    del model.parts["Dropped"]
+    del part
+    release()  # what the reads froze goes back to the collector (samops.gc_pause)
+    gc.collect()
+    assert gone() is None

@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.errors import NonFiniteValue
 
 
 class ModelEntry(BaseModel):
@@ -108,8 +109,11 @@ def _bounded(payload: dict[str, Any], target: Target) -> dict[str, Any]:
 
 
 def observe(host: Any, mode: str, target: Target) -> Observation:
-    """Observe through the host gateway; reads only."""
+    """Observe through the host gateway; reads only. A part with a NaN or infinite value
+    cannot be fingerprinted, so nothing can be planned on it: ``NonFiniteValue``."""
     readback: Readback = host.readback(target)
+    if readback.non_finite:
+        raise NonFiniteValue(readback.non_finite)
     models = _index_models(host.mdb)
     model_exists = any(m.name == target.model_name for m in models)
     part = host.part(target) if readback.part_exists else None

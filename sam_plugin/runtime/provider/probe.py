@@ -21,13 +21,15 @@ import asyncio
 import os
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import urlsplit
 
-import httpx
 from pydantic import BaseModel, ConfigDict
 
 from sam_plugin.runtime.config.settings import Profile, ProviderSettings, hosted_profile
+
+if TYPE_CHECKING:  # httpx loads when a server is probed: a run from a given spec never does
+    import httpx
 
 ServerKind = Literal["llamacpp", "ollama", "vllm", "openai", "deepseek", "replay", "unknown"]
 How = Literal["probe", "host", "replay", "none"]
@@ -154,6 +156,8 @@ async def probe_server(settings: ProviderSettings, *, timeout: float = PROBE_SEC
     key = settings.api_key.get_secret_value()
     if key:
         headers["Authorization"] = f"Bearer {key}"
+    import httpx
+
     own = client is None
     http = client or httpx.AsyncClient(timeout=timeout, follow_redirects=False,
                                        mounts=dict.fromkeys(_LOOPBACK))
@@ -195,6 +199,8 @@ async def _ask_all(http: httpx.AsyncClient, root: str, base: str,
 
 
 async def _get_json(http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> Any:
+    import httpx
+
     try:
         response = await http.get(url, headers=headers)
         if response.status_code != 200 or len(response.content) > 1024 * 1024:

@@ -40,6 +40,7 @@ from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
 from sam_plugin.runtime.store.run_store import ErrorRecord, StateSummary
 from sam_plugin.runtime.store.undo import CHANGED_NOTHING, keep_snapshot
 from sam_plugin.runtime.verify.verifier import all_passed, verify
+from sam_plugin.samops import gc_pause
 
 log = logging.getLogger(__name__)
 
@@ -86,6 +87,10 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
     run.submissions = 1
     ctx.phases.set(Phase.EXECUTING, "Executing: script submitted once")
     ctx.emit(ExecutionSubmitted(script_sha256=sha))
+    if isinstance(ctx.host, SnapshotHost) and run.before is not None:
+        # the drift check read the part right before this, with no await since: the
+        # script's snapshot takes that read instead of reading the part again
+        ctx.host.snapshot_from_read(run.target, run.before.fingerprint)
     receipt: Receipt | None
     try:
         receipt = ctx.host.execute(script, run.target, run.dir.path)
@@ -98,6 +103,14 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
     _note_snapshot(ctx, run, receipt)
     if status == "PASS":
         return
+    try:
+        _failed_execution(ctx, run, receipt, status, trace)
+    finally:
+        gc_pause.release()
+
+
+def _failed_execution(ctx: StepContext, run: RunState, receipt: Receipt | None, status: str,
+                      trace: str) -> None:
     if receipt is not None and receipt.nothing_changed:
         run.stopped_before_change = True
         warning = SCRIPT_REFUSED if receipt.stage == "refused" else PREFLIGHT_STOPPED
@@ -112,6 +125,13 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
 def verify_readback(ctx: StepContext, run: RunState) -> None:
     """Read the part back and compare it with the plan's prediction; only a readback that
     holds is ``verified`` (I9), a failed one is restored when it can be."""
+    try:
+        _verify_readback(ctx, run)
+    finally:
+        gc_pause.release()  # the run's bulk data may be collected again (samops.gc_pause)
+
+
+def _verify_readback(ctx: StepContext, run: RunState) -> None:
     prediction = run.prediction
     assert run.before is not None and prediction is not None
     ctx.phases.set(Phase.VERIFYING, "Verifying: reading the part back")

@@ -60,7 +60,7 @@ def keep_snapshot(host: Host, run_dir: RunDir, budget: UndoBudget, *, target: Ta
         host.forget_snapshot()
         return Kept(False, "undo is turned off (the undo budget keeps no runs)")
     path = run_dir.file(SNAPSHOT_NAME)
-    size = host.keep_snapshot(path)
+    size = host.keep_snapshot(path, after=after.fingerprint or "")  # the readback's own read
     if size > budget.megabytes * 1e6:
         path.unlink(missing_ok=True)
         return Kept(False, f"the snapshot ({size / 1e6:.1f} MB) exceeds the undo budget "

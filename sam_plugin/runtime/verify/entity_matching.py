@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.samops.mesh_read import PartMesh
 from sam_plugin.samops.part_contents import Keyed, PartContents
 from sam_plugin.samops.part_scope import among
 
@@ -86,4 +87,35 @@ def grouped(records: Keyed, mapping: Mapping[int, int] | None,
             continue
         value = label if mapping is None else mapping.get(label, -label)
         out.setdefault(str(records.keys[slot]), set()).add(value)
+    return out
+
+
+def rows_differ(was: PartMesh, at: np.ndarray, now: PartMesh, then: np.ndarray,
+                of_nodes: bool) -> np.ndarray:
+    """Whether node (or element) ``at[i]`` of ``was`` differs from ``then[i]`` of ``now``,
+    exactly: coordinate bits, or shape and connectivity in order."""
+    if of_nodes:
+        before = np.ascontiguousarray(was.coordinates[at]).view(np.uint64)
+        after = np.ascontiguousarray(now.coordinates[then]).view(np.uint64)
+        differ: np.ndarray = (before != after).any(axis=1)
+        return differ
+    shapes = (np.array(was.shape_names, dtype=object)[was.shape_codes[at]]
+              != np.array(now.shape_names, dtype=object)[now.shape_codes[then]])
+    width_was, width_now = np.diff(was.offsets)[at], np.diff(now.offsets)[then]
+    differ = shapes | (width_was != width_now)
+    differ |= (_padded(was, at, width_was) != _padded(now, then, width_now)).any(axis=1)
+    return differ
+
+
+def _padded(mesh: PartMesh, at: np.ndarray, widths: np.ndarray) -> np.ndarray:
+    """The connectivity rows ``at``, padded with zeros to the widest."""
+    width = int(widths.max()) if len(widths) else 0
+    out = np.zeros((len(at), width), dtype=np.int64)
+    if not len(at) or not width:
+        return out
+    rows = np.repeat(np.arange(len(at)), widths)
+    starts = np.zeros(len(at) + 1, dtype=np.int64)
+    np.cumsum(widths, out=starts[1:])
+    columns = np.arange(int(starts[-1])) - np.repeat(starts[:-1], widths)
+    out[rows, columns] = mesh.connectivity[np.repeat(mesh.offsets[:-1][at], widths) + columns]
     return out

@@ -38,10 +38,10 @@ from sam_plugin.runtime.verify.entity_matching import (
     pair_by_geometry,
     pair_elements,
     prior_labels,
+    rows_differ,
 )
-from sam_plugin.samops.fingerprint import Fingerprint, total
+from sam_plugin.samops.fingerprint import KINDS, Fingerprint
 from sam_plugin.samops.gc_pause import collector_paused
-from sam_plugin.samops.mesh_read import PartMesh
 from sam_plugin.samops.part_contents import Keyed, PartContents, read_contents
 from sam_plugin.samops.part_scope import among, sub_mesh
 from sam_plugin.samops.readback import recent_contents
@@ -161,20 +161,21 @@ class Comparison:
 
     def _rest(self) -> Check:
         predicted = self.predicted
-        before = predicted.rest
-        if "everything" in before:
-            now = {"everything": self.live.digest()}
+        left_out = () if self.definitions_read else (DEFINITIONS,)
+        if predicted.rest is None:
+            before_text = str(predicted.before)
+            now_text = str(self.live.digest())
+            differ = [] if self.live.digest() == predicted.before else ["everything"]
         else:
-            whole, inside = self.live.parts(), self.inside.parts()
-            now = {kind: whole[kind] - inside[kind] for kind in whole}
-            if not self.definitions_read:
-                before = {k: v for k, v in before.items() if k != DEFINITIONS}
-                now.pop(DEFINITIONS, None)
-        differ = [kind for kind in before if now.get(kind) != before[kind]]
+            now = predicted.scope.rest(self.live).digests
+            before_text = str(predicted.rest.fingerprint(left_out))
+            now_text = str(now.fingerprint(left_out))
+            differ = [kind for kind in KINDS if kind not in left_out
+                      and now.values[kind] != predicted.rest.values[kind]]
         scope = predicted.scope
         untouched = self.live.mesh.node_count - self.inside.mesh.node_count
         untouched_elements = self.live.mesh.element_count - self.inside.mesh.element_count
-        expected = (f"fingerprint {total(before.values())} of everything the calls do not "
+        expected = (f"fingerprint {before_text} of everything the calls do not "
                     "touch, as before the run")
         fine = (f"unchanged: {untouched} nodes, {untouched_elements} elements and every set, "
                 f"membership, section, orientation and definition the calls do not touch "
@@ -186,7 +187,7 @@ class Comparison:
             return Check(name=REST, expected=expected, actual=fine, ok=True)
         problems = [f"{kind} changed" + _named(self._what_differs(kind)) for kind in differ]
         return Check(name=REST, expected=expected, actual="; ".join(problems)
-                     + f" (fingerprint {total(now.values())})", ok=False)
+                     + f" (fingerprint {now_text})", ok=False)
 
     def _what_differs(self, kind: str) -> list[str]:
         """Names of the untouched records that differ (from the before read, when kept)."""
@@ -378,22 +379,18 @@ class Comparison:
 
 def _differing_entities(base: PartContents, live: PartContents, scope: Any,
                         of_nodes: bool) -> list[str]:
-    """Untouched nodes (or elements) that differ between the before read and the live one:
-    their record hashes aligned by label, in numpy (any size)."""
+    """Untouched nodes (or elements) that differ between the before read and the live one,
+    aligned by label and compared exactly, in numpy (any size)."""
     was, now = (sub_mesh(c.mesh, ~scope.node_mask(c.mesh.node_labels), _none(c.mesh, False))
                 if of_nodes else
                 sub_mesh(c.mesh, _none(c.mesh, True), ~scope.element_mask(c.mesh.element_labels))
                 for c in (base, live))
-    def pick(mesh: PartMesh) -> tuple[np.ndarray, np.ndarray]:
-        if of_nodes:
-            return mesh.node_labels, mesh.node_hashes()
-        return mesh.element_labels, mesh.element_hashes()
-
-    (was_labels, was_hashes), (now_labels, now_hashes) = pick(was), pick(now)
+    was_labels, now_labels = (m.node_labels if of_nodes else m.element_labels
+                              for m in (was, now))
     was_order, now_order = np.argsort(was_labels), np.argsort(now_labels)
     was_sorted, now_sorted = was_labels[was_order], now_labels[now_order]
     kept, still = among(was_sorted, now_sorted), among(now_sorted, was_sorted)
-    changed = was_hashes[was_order][kept] != now_hashes[now_order][still]
+    changed = rows_differ(was, was_order[kept], now, now_order[still], of_nodes)
     noun = "node" if of_nodes else "element"
     out = []
     for label in was_sorted[kept][changed][: SHOWN + 1].tolist():

@@ -62,6 +62,10 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
     if prediction.hanging_nodes is not None:
         checks.append(_hanging_nodes(prediction.hanging_nodes, after.hanging_nodes))
     checks += [_file_written(Path(run_dir), name) for name in prediction.files]
+    if after.non_finite:  # refused by the fingerprint: nothing else can be compared exactly
+        return [*checks, Check(name="every coordinate and value is finite",
+                               expected="finite", actual="; ".join(after.non_finite),
+                               ok=False)]
     if plan is not None and after.part_exists:
         checks += compare_with_plan(plan.predicted, live_part, after, plan.basis, live_model)
     return checks
