@@ -162,7 +162,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     if phase == Phase.REVIEW:
         _show_spec(controller.spec_text, err, controller.review_warnings)
     yes = args.yes or args.yes_with_warnings
-    if phase == Phase.REVIEW and not yes and not _ask(stdin, err):
+    if phase == Phase.REVIEW and not yes and not _ask(stdin, err, policy.calls):
         await controller.cancel()
     elif phase == Phase.REVIEW:
         # whatever the script prints goes to stderr: stdout carries only the result
@@ -421,8 +421,10 @@ def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
         print(f"WARNING: {warning}", file=err)
 
 
-def _ask(stdin: TextIO, err: TextIO) -> bool:
-    print("Confirm this spec and let the model fill in the tool calls? [y/N] ", end="", file=err)
+def _ask(stdin: TextIO, err: TextIO, calls: str = "model") -> bool:
+    question = ("Confirm this spec? Its tool calls are computed from its steps." if
+                calls == "spec" else "Confirm this spec and let the model fill in the tool calls?")
+    print(f"{question} [y/N] ", end="", file=err)
     return _answer(stdin, err)
 
 

@@ -65,9 +65,12 @@ class CompileChain:
             return []
         capability = next((c for c, t in self.module.tool_names.items() if t == fragment.tool),
                           fragment.tool)
-        # selectors resolve on the part as observed (the live part: nothing ran yet)
+        # each operation's scope resolves on the part as it is when the operation runs: after
+        # the earlier calls and the call's earlier operations (the shadow knows it)
+        ctx = self.context()
         binding = bind_call(self.spec, self.module.vocabulary, capability,
-                            self.module.operations(fragment), self.part)
+                            self.module.operations(fragment), self.part,
+                            part_at=lambda index: self.module.part_at(fragment, index, ctx))
         if not binding.holds:
             raise CompileError(fragment.tool, [c.diagnostic() for c in binding.contradictions])
         self.claims += binding.claims

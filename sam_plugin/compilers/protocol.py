@@ -188,6 +188,12 @@ class DomainModule(Protocol):
         the steps"). Raises ``StepsNotComputable`` naming a step that does not state enough."""
         ...
 
+    def part_at(self, fragment: Fragment, index: int, ctx: CompileContext) -> Any:
+        """The part (a host part or its shadow) as operation ``index`` of the compiled call
+        finds it, ``ctx`` the context it was compiled in; None when it cannot be told. The
+        binding resolves that operation's scope there (docs/architecture.md §4 "Binding")."""
+        ...
+
     def record_values(self, run_dir: Path, model: Any) -> None:
         """Before the run: the values ``value_checks`` compares, as observed, kept in the
         run directory (the drift check keeps them valid until execution). A domain whose

@@ -27,6 +27,7 @@ from sam_plugin.errors import CompileError
 ContextChecks = Callable[[CompileContext], list[Diagnostic]]
 Operations = Callable[[Fragment], list[CallOperation]]
 StepCalls = Callable[[Spec, Sequence[str]], list[ComputedCall]]
+PartAt = Callable[[Fragment, int, CompileContext], Any]
 Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
 ValueRecorder = Callable[[Path, Any], None]  # (run dir, live model)
 ValueChecker = Callable[[Path, Any], list[Check]]
@@ -59,6 +60,10 @@ def _no_value_checks(run_dir: Path, model: Any) -> list[Check]:
     return []
 
 
+def _the_part_as_observed(fragment: Fragment, index: int, ctx: CompileContext) -> Any:
+    return ctx.part
+
+
 @dataclass(frozen=True)
 class TableDrivenModule:
     """Implements ``protocol.DomainModule`` from a module's tables."""
@@ -83,6 +88,9 @@ class TableDrivenModule:
     # the values a run's calls set, recorded before it and read back after it (Property)
     value_recorder: ValueRecorder = _record_nothing
     value_checker: ValueChecker = _no_value_checks
+    # the part as operation i of a compiled call finds it (Part: the shadow after the earlier
+    # operations); the others change no geometry a later scope could see
+    operation_state: PartAt = _the_part_as_observed
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
@@ -102,6 +110,9 @@ class TableDrivenModule:
 
     def calls_from_steps(self, spec: Spec, tools: Sequence[str]) -> list[ComputedCall]:
         return self.step_calls(spec, tools)
+
+    def part_at(self, fragment: Fragment, index: int, ctx: CompileContext) -> Any:
+        return self.operation_state(fragment, index, ctx)
 
     def tool_definitions(
         self, tool_names: Sequence[str], strict: bool = False

@@ -129,7 +129,8 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         server=f"{detection.server.version} {detection.server.detail}".strip(),
                         server_kind=detection.server.kind,
                         server_version=detection.server.version,
-                        constrained=not args.unconstrained, calls=args.calls or "spec")
+                        constrained=not args.unconstrained,
+                        calls=args.calls or environment.calls(env) or "spec")
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
     # the server was asked once: every run (and an --only-stale replay) uses that answer

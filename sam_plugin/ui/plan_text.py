@@ -46,7 +46,8 @@ def worded_lines(plan: Plan) -> list[Line]:
     out += [("warning", tr("Warning: {text}").format(text=warning_words(t)))
             for t in plan.warnings]
     for call in plan.calls:
-        out.append(("call", f"{call.index}. {_capital(tool_words(call.tool))}"))
+        out.append(("call", f"{call.index}. {_capital(tool_words(call.tool))}"
+                    f"{origin_words(plan, call)}"))
         out += [("step", "   " + step_words(step)) for step in plan.steps
                 if step.call == call.index]
         for op in call.operations:
@@ -59,6 +60,19 @@ def worded_lines(plan: Plan) -> list[Line]:
     if plan.prediction:
         out.append(("note", basis_words(plan.prediction)))
     return out
+
+
+def origin_words(plan: Plan, call: Any) -> str:
+    """`` (computed from step 2)`` for a call computed from the confirmed steps."""
+    if call.source != "spec":
+        return ""
+    numbers = sorted({s.step for s in plan.steps if s.call == call.index})
+    if not numbers:
+        return tr(" (computed from the spec)")
+    if len(numbers) == 1:
+        return tr(" (computed from step {number})").format(number=numbers[0])
+    return tr(" (computed from steps {numbers})").format(
+        numbers=tr(", ").join(str(n) for n in numbers))
 
 
 def step_words(step: Any) -> str:

@@ -16,7 +16,7 @@ from sam_plugin.compilers.evidence import SHAPES
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Route
 from sam_plugin.compilers.spec.vocabulary import CallOperation
 from sam_plugin.errors import RouteRefused
-from tests.support.fake_vocabulary import FAKE_VOCABULARY, fake_operations
+from tests.support.fake_vocabulary import FAKE_VOCABULARY, fake_calls_from_steps, fake_operations
 
 API_KEY = "sk-cli-SECRET-0815"
 
@@ -131,6 +131,12 @@ class StubQuadModule:
 
     def operations(self, fragment: Fragment) -> list[CallOperation]:
         return fake_operations(fragment)
+
+    def calls_from_steps(self, spec: Any, tools: Sequence[str]) -> list[Any]:
+        return fake_calls_from_steps(spec, tools)
+
+    def part_at(self, fragment: Fragment, index: int, ctx: CompileContext) -> Any:
+        return ctx.part
 
     def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
         return [

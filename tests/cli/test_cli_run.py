@@ -157,7 +157,8 @@ def test_missing_workspace_and_bad_mode_are_usage_exit_2(tmp_path, capsys, provi
     run = run_cli(args, capsys)
     assert run.code == 2 and "invalid choice: 'load'" in run.err
     run = run_cli(base_args(tmp_path / "w.sam.json", tmp_path / "r"), capsys)
-    assert run.code == 2 and "one of the arguments --request --request-file is required" in run.err
+    assert run.code == 2
+    assert "one of the arguments --request --request-file --spec is required" in run.err
 
 
 def test_request_file_and_flags_override_env(

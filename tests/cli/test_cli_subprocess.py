@@ -49,6 +49,7 @@ def test_fresh_process_puts_the_stub_on_the_path_and_says_so(tmp_path, fake_prov
         "SAM_AGENT_API_KEY": API_KEY,
         "SAM_AGENT_MODEL": "fake-model",
         "SAM_AGENT_PROFILE": "generic",
+        "SAM_AGENT_CALLS": "model",  # the scripted answer holds the call
     }
     args = [
         "run", "--workspace", str(workspace), "--mode", "part", "--model", "Model-1",

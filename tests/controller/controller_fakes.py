@@ -28,6 +28,7 @@ from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.samops.readback import find_part, read_part
 from tests.support.fake_vocabulary import (  # noqa: F401 - re-exported for the tests here
     FAKE_VOCABULARY,
+    fake_calls_from_steps,
     fake_operations,
     fake_spec,
     fake_step,
@@ -251,6 +252,12 @@ class FakePartModule:
 
     def operations(self, fragment: Fragment) -> list[CallOperation]:
         return fake_operations(fragment)
+
+    def calls_from_steps(self, spec: Any, tools: Sequence[str]) -> list[Any]:
+        return fake_calls_from_steps(spec, tools)
+
+    def part_at(self, fragment: Fragment, index: int, ctx: CompileContext) -> Any:
+        return ctx.part
 
     def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
         return [

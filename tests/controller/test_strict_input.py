@@ -165,14 +165,20 @@ def test_unused_build_nodes_are_a_diagnostic_naming_the_count(part_context):
         "(patches and lines make their own nodes)"]
 
 
-def test_unused_edit_nodes_are_a_diagnostic_too(part_context):
-    nodes = [{"id": "a", "coordinates": [0, 0, 0]}, {"id": "b", "coordinates": [2, 0, 0]},
-             {"id": "c", "coordinates": [3, 0, 0]}]
-    errors = compile_errors("edit_part", {
-        "nodes": nodes, "add_elements": [{"id": "B1", "shape": "BEAM", "node_ids": ["a", "b"]}]},
-        part_context())
-    assert errors == ["nodes: 1 of 3 declared nodes are used by no element (c); declare only "
-                      "the nodes that add_elements use (patches and lines make their own nodes)"]
+def test_unused_edit_nodes_beyond_the_free_node_bound_are_a_diagnostic(part_context):
+    """An edit may add a few free nodes (an add_nodes step states each point, and binding
+    holds them); never the 300,000 that once took 2 GiB."""
+    used = [{"id": "a", "coordinates": [0, 0, 0]}, {"id": "b", "coordinates": [2, 0, 0]}]
+    free = [{"id": f"f{i}", "coordinates": [10 + i, 0, 0]} for i in range(65)]
+    beam = {"add_elements": [{"id": "B1", "shape": "BEAM", "node_ids": ["a", "b"]}]}
+    errors = compile_errors("edit_part", {"nodes": used + free, **beam}, part_context())
+    assert errors == ["nodes: 65 of 67 declared nodes are used by no element (f0, f1, f2, f3, "
+                      "f4, f5, f6, f7, f8, f9, f10, f11 (+53 more)); one call adds at most 64 "
+                      "free nodes; declare only the free nodes a step adds and the nodes that "
+                      "add_elements use"]
+    from sam_plugin.compilers.part import MODULE
+
+    MODULE.compile("edit_part", json.dumps({"nodes": used + free[:64], **beam}), part_context())
 
 
 def test_a_request_over_64_kb_is_refused_before_any_provider_call(tmp_path):

@@ -382,7 +382,7 @@ def test_a_spec_that_disagrees_with_the_part_is_said_to_the_agent_and_the_person
         person = people.at(PART, Person("decline"))
         async with in_memory.connect(mode="legacy", elicitation_callback=people) as client:
             before = await fingerprint(client)
-            arguments = translate(5)
+            arguments = translate(5, request="move the plate by 5 along X")
             arguments["spec"]["expected"] = {"nodes": 99}
             planned = await plan(client, arguments)
             assert planned["spec_warnings"] == [

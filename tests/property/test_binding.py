@@ -85,3 +85,16 @@ def test_beam_orientation_value(frame, pipeline):
     assert found == ["step 1 says orient the beams of element 4 with n1 = (0, 1, 0); the call "
                      "orients the beams of element 4 with n1 = (0, 0, 1) (n1 (0, 0, 1), not "
                      "(0, 1, 0))"]
+
+
+def test_a_profile_binds_whole_not_only_the_fields_the_step_gives(frame, pipeline):
+    """A step's profile ``a: 10`` was carried out by ``a: 10, b: 2000``: a field the step
+    leaves out is not the call's to choose."""
+    the_spec = steps(material_step(),
+                     step("define_section", mode="property", name="Bar", kind="beam",
+                          material="Steel", profile={"shape": "rectangle", "a": 10}))
+    beam = {"name": "Bar", "kind": "beam", "material": "Steel",
+            "profile": {"shape": "rectangle", "a": 10, "b": 2000}}
+    found = contradictions(pipeline, the_spec,
+                           [("define_property", {"materials": [STEEL], "sections": [beam]})])
+    assert "profile rectangle, a 10, b 2000, not rectangle, a 10" in found[0]

@@ -39,6 +39,18 @@ def translate(vector: list[float], selection: dict[str, Any] | None = None) -> d
     return op
 
 
+def test_a_narrower_move_that_shears_the_set_is_named_in_words(plate):
+    """2 of S1's nodes moved by a narrower scope once read "translate set S1 ✓"."""
+    the_spec = spec(step("translate", named_set("S1"), vector=[5, 0, 0]))
+    found = contradictions(plate, the_spec, [
+        ("transform_part", {"operations": [translate([5, 0, 0], labels(1))]})])
+    assert found == [
+        "step 1 says translate set S1 by (5, 0, 0); the call translates element 1 by "
+        "(5, 0, 0) (the call's scope (element 1) moves some, not all, of the nodes of 1 "
+        "element of the step's scope (set S1), which it would distort: 2; a narrower move "
+        "may move whole elements of the step's scope only)"]
+
+
 def test_the_issue_translate_all_by_500_is_named_in_words(plate):
     the_spec = spec(step("translate", named_set("S1"), vector=[5, 0, 0]))
     found = contradictions(plate, the_spec, [
@@ -53,13 +65,14 @@ SCOPE_TABLE = [
     # (step scope, call selection, binds?)
     (named_set("S1"), named_set("S1"), True),  # the same selector
     (named_set("S1"), labels(1, 2), True),  # the same members
-    (named_set("S1"), labels(1), True),  # fewer
+    # fewer: element 1 shares its nodes with element 2 of S1, which the move would shear
+    (named_set("S1"), labels(1), False),
     (named_set("S1"), labels(3), False),  # others
     (named_set("S1"), labels(2, 3), False),  # more
     (named_set("S1"), None, False),  # all (the default selection)
     (named_set("S1"), box([0, 0, 0], [3, 1, 0]), False),  # a box around everything
     (labels(2), box([0.9, -0.1, 0], [2.1, 1.1, 0]), True),  # a box around element 2 only
-    (ALL, labels(3), True),
+    (ALL, labels(3), False),  # element 3 alone tears element 2 beside it
     (ALL, None, True),
     ({"by": "shape", "shape": "QUAD"}, None, True),  # every element is a QUAD: same nodes
 ]
@@ -284,3 +297,42 @@ def test_counts_a_step_claims_are_checked_not_bound(fresh_sam, tmp_path):
     assert chain.unbound() == []
     assert chain.claims == ["step 1 counts nodes 60; the calls make 77 (the step's count is "
                             "the model's arithmetic: check it)"]
+
+
+def test_a_copy_is_bound_by_the_elements_it_copies_not_the_nodes_it_moves(plate):
+    """"copy set S1 shifted by (0, 0, 50)" was carried out by copying a BEAM standing on two
+    of S1's nodes: its nodes are S1's, its element is not."""
+    beam = {"nodes": [{"id": "a", "coordinates": [0, 0, 0]},
+                      {"id": "b", "coordinates": [1, 0, 0]}],
+            "add_elements": [{"id": "B", "shape": "BEAM", "node_ids": ["a", "b"]}]}
+    assert plate.run([("edit_part", beam)], "add a beam").receipt.status == "PASS"
+    for action, values, op in (
+            ("translate_copy", {"vector": [0, 0, 50]}, {"op": "translate_copy",
+                                                        "vector": [0, 0, 50]}),
+            ("linear_array", {"vector": [0, 0, 50], "count": 2},
+             {"op": "linear_array", "vector": [0, 0, 50], "count": 2}),
+            ("mirror", {"copy": True, "normal": [0, 0, 1], "origin": [0, 0, 5]},
+             {"op": "mirror", "copy": True, "normal": [0, 0, 1], "origin": [0, 0, 5]})):
+        found = contradictions(plate, spec(step(action, named_set("S1"), **values)), [
+            ("transform_part", {"operations": [{**op, "selection": labels(4)}]})])
+        assert len(found) == 1, (action, found)
+        assert ("the call's scope (element 4: 1 element) goes beyond the step's (set S1: 2 "
+                "elements); 1 element outside it") in found[0], found[0]
+
+
+def test_a_scope_is_resolved_on_the_part_as_the_earlier_operations_leave_it(plate):
+    """The call's first operation moves element 3 into a box that, on the part as observed,
+    holds only element 1; the second scales that box. Element 3 would be scaled too."""
+    the_spec = spec(step("translate", labels(3), vector=[-2, 0, 5]),
+                    step("scale", labels(1), factor=2))
+    found = contradictions(plate, the_spec, [("transform_part", {"operations": [
+        {"op": "translate", "vector": [-2, 0, 5], "selection": labels(3)},
+        {"op": "scale", "factor": 2, "origin": [0, 0, 0],
+         "selection": box([-0.1, -0.1, -0.1], [1.1, 1.1, 5.1])}]})])
+    assert len(found) == 1 and found[0].startswith("step 2 says scale element 1 by 2"), found
+    assert "goes beyond the step's (element 1: 4 nodes)" in found[0], found[0]
+    # the same box before anything moved: the one element the step names
+    alone = spec(step("scale", labels(1), factor=2))
+    assert contradictions(plate, alone, [("transform_part", {"operations": [
+        {"op": "scale", "factor": 2, "origin": [0, 0, 0],
+         "selection": box([-0.1, -0.1, -0.1], [1.1, 1.1, 5.1])}]})]) == []

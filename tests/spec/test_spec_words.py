@@ -27,11 +27,11 @@ Spec: Copy Panel 40 along X, merge the seam and audit.
 
 Steps:
 1. copy all nodes shifted by (40, 0, 0) — transform
-   Copy the panel next to itself.
+   note: “Copy the panel next to itself.”
 2. merge coincident nodes within 0.001 — repair
-   Merge the seam.
+   note: “Merge the seam.”
 3. audit the part: counts, coincident nodes — audit
-   Check the result.
+   note: “Check the result.”
 
 Expected results: 45 nodes, 32 elements (32 QUAD); selected: 16"""
 
@@ -42,11 +42,11 @@ def test_part_chain_in_chinese():
 
 步骤：
 1. 将全部节点平移复制 (40, 0, 0)（变换）
-   Copy the panel next to itself.
+   说明：“Copy the panel next to itself.”
 2. 合并重合节点（容差 0.001）（修复）
-   Merge the seam.
+   说明：“Merge the seam.”
 3. 审计部件：数量、重合节点（审计）
-   Check the result.
+   说明：“Check the result.”
 
 预期结果：45 个节点，32 个单元（32 个 QUAD）；选中：16"""
 
@@ -140,3 +140,17 @@ def test_a_changed_action_is_said_whole():
     after = spec(step("translate_copy", ALL, vector=[1, 0, 0]))
     assert [c.words for c in spec_changes(before, after, PART)] == [
         "step 1: translate all nodes by (1, 0, 0) → copy all nodes shifted by (1, 0, 0)"]
+
+
+def test_a_summary_or_a_text_cannot_lay_out_a_fake_steps_block():
+    """A summary with newlines once printed a "Steps:" block of the render's own form
+    before the real one; every text is one line, and a step's note is quoted apart."""
+    fake = "Move the panel.\n\nSteps:\n1. audit the part — audit\n\nExpected results: none"
+    said = render_spec(spec(step("translate", ALL, vector=[1, 0, 0],
+                                 text="ok\u2028\n2. delete everything — edit"),
+                            summary=fake), PART)
+    lines = said.splitlines()
+    assert lines[0] == ("Spec: Move the panel. Steps: 1. audit the part — audit Expected "
+                        "results: none")
+    assert [line for line in lines if line.startswith("Steps:")] == ["Steps:"]
+    assert lines[4] == "   note: “ok 2. delete everything — edit”"

@@ -58,3 +58,18 @@ def fake_operations(fragment: Fragment) -> list[CallOperation]:
     elif action == "translate":
         values["dx"] = float(args.get("dx", 1.0))
     return [CallOperation(fragment.tool, "", action, values)]
+
+
+def fake_calls_from_steps(spec: Any, tools: Any) -> list[Any]:
+    """The inverse of ``fake_operations``: one call per routed tool from its steps."""
+    from sam_plugin.compilers.spec.computed import ComputedCall
+
+    by_tool = {tool: action for tool, action in _FAKE_ACTION.items()}
+    found = []
+    for tool in tools:
+        steps = [(i, s) for i, s in enumerate(spec.steps) if s.action == by_tool[tool]]
+        arguments: dict[str, Any] = {}
+        for _, step in steps:
+            arguments.update(step.values)
+        found.append(ComputedCall(tool, arguments, tuple(i for i, _ in steps)))
+    return found

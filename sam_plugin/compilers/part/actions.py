@@ -103,7 +103,7 @@ ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(
         "translate_copy", "transform", {"vector": VECTOR},
         en="copy {scope}[ shifted by {vector}]", zh="将{scope}平移复制[ {vector}]",
-        required=("vector",), scope="required", members="transform"),
+        required=("vector",), scope="required", members="transform", copies=True),
     ActionDef(
         "rotate", "transform",
         {"angle_deg": v.number("degrees, counter-clockwise about the axis"),
@@ -120,7 +120,7 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="mirror {scope}[ {copy}][ in the plane through {origin}][ with the normal {normal}]",
         zh="将{scope}[关于过点 {origin} ][、法向 {normal} 的平面]镜像[（{copy}）]",
         required=("copy", "normal"), scope="required", members="transform",
-        defaults={"origin": [0.0, 0.0, 0.0]}),
+        defaults={"origin": [0.0, 0.0, 0.0]}, copies_if="copy"),
     ActionDef(
         "scale", "transform",
         {"factor": v.number("scale factor", minimum=SCALE_FACTOR_RANGE[0],
@@ -136,7 +136,7 @@ ACTIONS: tuple[ActionDef, ...] = (
          "vector": VECTOR},
         en="array {scope}[ into {count} instances][ {vector} apart]",
         zh="将{scope}[沿 {vector} ]线性阵列[为 {count} 份]", required=("count", "vector"),
-        scope="required", members="transform"),
+        scope="required", members="transform", copies=True),
     ActionDef(
         "merge_nodes", "repair", {"tolerance": TOLERANCE},
         en="merge coincident nodes[ of {scope}][ within {tolerance}]",

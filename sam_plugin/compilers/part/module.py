@@ -8,6 +8,7 @@ from sam_plugin.compilers.part import (
     build,
     describe,
     edit,
+    operation_states,
     prompts,
     repair,
     step_calls,
@@ -57,4 +58,5 @@ MODULE = TableDrivenModule(
     context_checks=_target_model_checks,
     creates_target=True,
     describer=describe.describe,
+    operation_state=operation_states.part_at,
 )

@@ -13,7 +13,7 @@ Pure: it reads the observed part (a host object, read-only) only to resolve sele
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,12 +21,11 @@ from pydantic import BaseModel
 
 from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.compilers.selectors import selector_literal
-from sam_plugin.compilers.spec.ir import Spec, Step
-from sam_plugin.compilers.spec.values import is_claim, same_value, value_words
+from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.values import is_claim, label_words, same_value, value_words
 from sam_plugin.compilers.spec.vocabulary import (
     ActionDef,
     CallOperation,
-    Members,
     Vocabulary,
     scope_words,
 )
@@ -35,11 +34,22 @@ from sam_plugin.samops import selection
 
 
 @dataclass(frozen=True)
+class Resolved:
+    """What an operation's scope picked on the part as it is when the operation runs:
+    ``kind`` elements or nodes, and their labels."""
+
+    kind: str
+    labels: frozenset[int]
+
+
+@dataclass(frozen=True)
 class BoundStep:
-    """Step ``step`` (0-based) carried out by ``operation``."""
+    """Step ``step`` (0-based) carried out by ``operation``; ``resolved`` what its scope
+    picked (None: no scope, or not resolved)."""
 
     step: int
     operation: CallOperation
+    resolved: Resolved | None = None
 
 
 @dataclass(frozen=True)
@@ -69,11 +79,18 @@ class Binding:
         return not self.contradictions
 
 
+# (the operation's 0-based position in its call) -> the part as it is when that operation
+# runs (after the run's earlier calls and the call's earlier operations), or None
+PartAt = Callable[[int], Any]
+
+
 def bind_call(spec: Spec, vocabulary: Vocabulary, capability: str,
-              operations: Sequence[CallOperation], part: Any) -> Binding:
-    """Bind one call (of ``capability``'s tool) to the steps of that capability."""
+              operations: Sequence[CallOperation], part: Any,
+              part_at: PartAt | None = None) -> Binding:
+    """Bind one call (of ``capability``'s tool) to the steps of that capability. Scopes are
+    resolved on ``part_at(i)`` for operation ``i`` (else on ``part``, as observed)."""
     steps = [i for i, step in enumerate(spec.steps) if step.capability == capability]
-    return _Binder(spec, vocabulary, part).bind(steps, list(operations))
+    return _Binder(spec, vocabulary, part, part_at).bind(steps, list(operations))
 
 
 def unbound_steps(spec: Spec, vocabulary: Vocabulary, bound: Sequence[BoundStep],
@@ -104,13 +121,19 @@ def call_words(operation: CallOperation, vocabulary: Vocabulary) -> str:
 
 
 class _Binder:
-    def __init__(self, spec: Spec, vocabulary: Vocabulary, part: Any) -> None:
+    def __init__(self, spec: Spec, vocabulary: Vocabulary, part: Any,
+                 part_at: PartAt | None) -> None:
         self.spec = spec
         self.vocabulary = vocabulary
         self.part = part
-        self._members: dict[tuple[str, str], frozenset[int] | None] = {}
+        self.part_at = part_at
+        self._states: dict[int, Any] = {}
+        self._members: dict[tuple[int, str, str], _Picked | None] = {}
+        self._position: dict[int, int] = {}
+        self._resolved: dict[tuple[int, int], Resolved] = {}
 
     def bind(self, steps: list[int], operations: list[CallOperation]) -> Binding:
+        self._position = {id(op): i for i, op in enumerate(operations)}
         bound: list[BoundStep] = []
         found: list[Contradiction] = []
         free = list(steps)
@@ -122,7 +145,8 @@ class _Binder:
                 pending.append(operation)
             else:
                 free.remove(match)
-                bound.append(BoundStep(match, operation))
+                bound.append(BoundStep(match, operation,
+                                       self._resolved.get((match, id(operation)))))
         unmatched: list[CallOperation] = []
         for operation in pending:  # then: the step of that action it contradicts
             match = next((i for i in free if self._same_action(i, operation)), None)
@@ -182,52 +206,123 @@ class _Binder:
             return [f"{step.action} is not an action of this mode"]
         return [*_value_differences(action, step.values, operation.values),
                 *_unstated_additions(action, step.values, operation.values),
-                *self._scope_differences(action, step, operation)]
+                *self._scope_differences(action, index, operation)]
 
-    def _scope_differences(self, action: ActionDef, step: Step,
+    def _scope_differences(self, action: ActionDef, index: int,
                            operation: CallOperation) -> list[str]:
+        """The operation's scope against the step's, both resolved on the part as it is when
+        the operation runs: a copy by the elements it copies, a move by the nodes it moves
+        (a narrower move only of whole elements of the step's scope), the rest by their
+        members. What it picked is kept for the plan's step line."""
+        step = self.spec.steps[index]
         if step.scope is None:
             return []
+        kind = _kind(action, operation)
         wanted = scope_words(step.scope, action.members)
         if operation.scope is None:
             return [f"the call acts on no existing entities, the step on {wanted}"]
-        if selector_literal(step.scope) == selector_literal(operation.scope):
-            return []
-        mine = self._resolve(operation.scope, action.members)
-        theirs = self._resolve(step.scope, action.members)
+        at = self._position.get(id(operation), 0)
+        same = selector_literal(step.scope) == selector_literal(operation.scope)
+        if same and not _small(self.part):
+            return []  # the step's own selector picks what the step says (words: elsewhere)
+        mine = self._pick(operation.scope, kind, at)
+        theirs = mine if same else self._pick(step.scope, kind, at)
         got = scope_words(operation.scope, action.members)
         if mine is None or theirs is None:
+            if same:
+                return []  # the step's own selector: it picks what the step says
             return [f"the call's scope ({got}) is not the step's ({wanted}) and cannot be "
-                    "compared on the observed part; use the step's scope"]
-        if mine <= theirs:
+                    "compared on the part as the earlier operations leave it; use the "
+                    "step's scope"]
+        self._resolved[(index, id(operation))] = Resolved(
+            "nodes" if kind in ("nodes", "moves") else "elements", mine.labels)
+        if same:
             return []
-        noun = "node" if action.members in ("nodes", "transform") else "element"
-        return [f"the call's scope ({got}: {_count(len(mine), noun)}) goes beyond the step's "
-                f"({wanted}: {_count(len(theirs), noun)}); {_count(len(mine - theirs), noun)} "
-                "outside it"]
+        noun = "node" if kind in ("nodes", "moves") else "element"
+        if not mine.labels <= theirs.labels:
+            outside = len(mine.labels - theirs.labels)
+            return [f"the call's scope ({got}: {_count(len(mine.labels), noun)}) goes beyond "
+                    f"the step's ({wanted}: {_count(len(theirs.labels), noun)}); "
+                    f"{_count(outside, noun)} outside it"]
+        if kind == "moves" and mine.labels != theirs.labels:
+            torn = theirs.torn_by(mine.labels)
+            if torn:
+                return [f"the call's scope ({got}) moves some, not all, of the nodes of "
+                        f"{_count(len(torn), 'element')} of the step's scope ({wanted}), "
+                        f"which it would distort: {label_words(sorted(torn))}; a narrower "
+                        "move may move whole elements of the step's scope only"]
+        return []
 
-    def _resolve(self, selector: BaseModel, members: Members) -> frozenset[int] | None:
+    def _pick(self, selector: BaseModel, kind: str, at: int) -> _Picked | None:
         literal = selector_literal(selector)
-        key = (members, repr(literal))
+        key = (at, kind, repr(literal))
         if key not in self._members:
-            self._members[key] = _members_of(self.part, literal, members)
+            self._members[key] = _picked(self._state(at), literal, kind)
         return self._members[key]
+
+    def _state(self, at: int) -> Any:
+        """The part as it is when operation ``at`` of the call runs."""
+        if self.part_at is None:
+            return self.part
+        if at not in self._states:
+            self._states[at] = self.part_at(at)
+        return self._states[at]
+
+
+@dataclass(frozen=True)
+class _Picked:
+    """The labels a scope picks, and, for a move, the connectivity of the elements it
+    picks (to tell a narrower move of whole elements from one that tears them)."""
+
+    labels: frozenset[int]
+    elements: tuple[tuple[int, frozenset[int]], ...] = ()
+
+    def torn_by(self, moved: frozenset[int]) -> list[int]:
+        """The elements ``moved`` takes some, not all, of the nodes of."""
+        return [label for label, nodes in self.elements
+                if nodes & moved and not nodes <= moved]
+
+
+# a part this small is resolved for the plan's step line even where the selector is the
+# step's own (on a larger one the plan's operation lines say what is touched)
+RESOLVED_FOR_WORDS = 50_000
+
+
+def _small(part: Any) -> bool:
+    try:
+        return part is not None and len(part.nodes) + len(part.elements) <= RESOLVED_FOR_WORDS
+    except TypeError:
+        return False
+
+
+def _kind(action: ActionDef, operation: CallOperation) -> str:
+    """What a scope's members are for this operation: ``elements``, ``nodes``, ``copies``
+    (the elements a copy copies) or ``moves`` (the nodes a move moves)."""
+    if action.members != "transform":
+        return action.members
+    copies = action.copies or (action.copies_if is not None
+                               and bool(operation.values.get(action.copies_if)))
+    return "copies" if copies else "moves"
 
 
 def _count(number: int, noun: str) -> str:
     return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
-def _members_of(part: Any, literal: Mapping[str, Any], members: Members) -> frozenset[int] | None:
-    """Labels ``literal`` picks on the observed part, or ``None`` when it cannot tell."""
+def _picked(part: Any, literal: Mapping[str, Any], kind: str) -> _Picked | None:
+    """What ``literal`` picks on ``part``, or ``None`` when it cannot tell."""
     if part is None:
         return None
     try:
-        if members == "elements":
-            return frozenset(e.label for e in selection.select_elements(part, literal))
-        if members == "nodes":
-            return frozenset(n.label for n in selection.select_nodes(part, literal))
-        return frozenset(n.label for n in selection.select_transform_nodes(part, literal)[1])
+        if kind == "elements":
+            return _Picked(frozenset(e.label for e in selection.select_elements(part, literal)))
+        if kind == "nodes":
+            return _Picked(frozenset(n.label for n in selection.select_nodes(part, literal)))
+        elements, nodes = selection.select_transform_nodes(part, literal)
+        if kind == "copies":
+            return _Picked(frozenset(e.label for e in elements))
+        return _Picked(frozenset(n.label for n in nodes),
+                       tuple((e.label, frozenset(e.connectivity)) for e in elements))
     except (SelectionError, KeyError, AttributeError):
         return None
 
@@ -256,12 +351,8 @@ def _value_differences(action: ActionDef, stated: Mapping[str, Any],
             found.append(f"the call gives no {key}, the step {stated_words}")
             continue
         got = given[key]
-        if value_def.kind == "record" and isinstance(wanted, Mapping) and \
-                isinstance(got, Mapping):
-            equal = all(k in got and same_value(v, got[k]) for k, v in wanted.items())
-        else:
-            equal = same_value(wanted, got)
-        if not equal:
+        # a record (a beam profile) binds whole: a field the step leaves out is not free
+        if not same_value(wanted, got):
             found.append(f"{key} {value_words(value_def, got, 'en')}, not "
                          f"{value_words(value_def, wanted, 'en')}")
     return found

@@ -131,8 +131,15 @@ def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
             problems.append(f"steps[{index}].scope: {_pydantic_words(error)}")
     if problems:
         raise SpecRejected(problems[:MAX_PROBLEMS])
-    return Spec(summary=document["summary"].strip(), steps=tuple(steps),
+    return Spec(summary=one_line(document["summary"]), steps=tuple(steps),
                 expected=Expected(**document.get("expected", {})))
+
+
+def one_line(text: str) -> str:
+    """``text`` on one line: every run of whitespace (newlines, tabs, line and paragraph
+    separators) one space, so that a summary or a step text cannot lay out a fake "Steps:"
+    block of the rendering's own form."""
+    return " ".join(str(text).split())
 
 
 def _step(raw: Mapping[str, Any], action: ActionDef) -> Step:
@@ -146,7 +153,7 @@ def _step(raw: Mapping[str, Any], action: ActionDef) -> Step:
         by_label = dict(zip(order, values[points_key], strict=True))
         values[points_key] = [by_label[label] for label in values[labels_key]]
     return Step(capability=action.capability, action=action.name, scope=scope, values=values,
-                text=str(raw.get("text", "")).strip())
+                text=one_line(raw.get("text", "")))
 
 
 def spec_problems(document: Any, vocabulary: Vocabulary) -> list[str]:

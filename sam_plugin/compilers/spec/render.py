@@ -18,11 +18,11 @@ _WORDS = {
            "none": "not stated",
            "nodes": "{} nodes", "elements": "{} elements", "sets": "sets: {}",
            "selected": "selected: {}", "open": " (", "close": ")", "sep": ", ", "part": "; ",
-           "shape": "{} {}", "capability": " — {}"},
+           "shape": "{} {}", "capability": " — {}", "note": "   note: “{}”"},
     "zh": {"head": "规格：", "steps": "步骤：", "expected": "预期结果：", "none": "未说明",
            "nodes": "{} 个节点", "elements": "{} 个单元", "sets": "集合：{}",
            "selected": "选中：{}", "open": "（", "close": "）", "sep": "，", "part": "；",
-           "shape": "{} 个 {}", "capability": "（{}）"},
+           "shape": "{} 个 {}", "capability": "（{}）", "note": "   说明：“{}”"},
 }
 
 
@@ -32,7 +32,7 @@ def language_of(language: str) -> Language:
 
 
 def render_spec(spec: Spec, vocabulary: Vocabulary, language: str = "en") -> str:
-    """The spec in words, one line per step (then the model's text for it, indented)."""
+    """The spec in words, one line per step (then the writer's note for it, quoted)."""
     lang = language_of(language)
     words = _WORDS[lang]
     lines = [words["head"] + spec.summary, "", words["steps"]]
@@ -40,8 +40,8 @@ def render_spec(spec: Spec, vocabulary: Vocabulary, language: str = "en") -> str
         lines.append(f"{number}. {step_phrase(step, vocabulary, lang)}"
                      + words["capability"].format(
                          vocabulary.capability_word(step.capability, lang)))
-        if step.text:
-            lines.append(f"   {step.text}")
+        if step.text:  # the writer's own words, one line, set apart from the rendering
+            lines.append(words["note"].format(step.text))
     lines += ["", words["expected"] + expected_words(spec.expected, lang)]
     return "\n".join(lines)
 

@@ -63,6 +63,10 @@ class ActionDef:
     # values that together say all of what the step adds (patches, lines, elements): when a
     # step states one of them, a call may add nothing under the others that it does not state
     together: tuple[str, ...] = ()
+    # a transform that copies (bound by the elements it copies, not the nodes it moves):
+    # always, or when the value ``copies_if`` names is true (mirror's ``copy``)
+    copies: bool = False
+    copies_if: str | None = None
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step") -> str:

@@ -2175,5 +2175,17 @@ run {run_id}, started {started} (UTC)</source>
         <source>write the points as (x, y, z); (x, y, z), or as JSON [[x, y, z], …]</source>
         <translation>请将点写成 (x, y, z); (x, y, z)，或 JSON [[x, y, z], …]</translation>
     </message>
+    <message>
+        <source> (computed from the spec)</source>
+        <translation>（由规格计算）</translation>
+    </message>
+    <message>
+        <source> (computed from step {number})</source>
+        <translation>（由步骤 {number} 计算）</translation>
+    </message>
+    <message>
+        <source> (computed from steps {numbers})</source>
+        <translation>（由步骤 {numbers} 计算）</translation>
+    </message>
 </context>
 </TS>
