@@ -46,6 +46,7 @@ from sam_plugin.ui.value_fields import (
     TextField,
     field_name,
     make_field,
+    narrow_combo,
     unreadable_words,
     value_label,
 )
@@ -62,7 +63,7 @@ def action_words(action: ActionDef, vocabulary: Vocabulary, language: str) -> st
 
 
 def action_combo(vocabulary: Vocabulary, language: str, name: str) -> QComboBox:
-    combo = QComboBox()
+    combo = narrow_combo()
     combo.setObjectName(name)
     for action in vocabulary.actions:
         combo.addItem(action_words(action, vocabulary, language), action.name)
@@ -81,6 +82,8 @@ class StepBox(QGroupBox):
         self.path = f"steps[{index}]"
         self.setObjectName(f"specStep:{self.path}")
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 2, 6, 4)
+        layout.setSpacing(3)
         header = QHBoxLayout()
         self.action_combo = action_combo(vocabulary, language,
                                          field_name(join(self.path, "action")))
@@ -92,6 +95,7 @@ class StepBox(QGroupBox):
         header.addWidget(self.remove_button)
         layout.addLayout(header)
         form = QFormLayout()
+        form.setVerticalSpacing(3)
         self.scope: ScopeField | None = None
         if action.scope != "none":
             self.scope = ScopeField(join(self.path, "scope"))
@@ -161,7 +165,7 @@ class SpecForm(QWidget):
         self.steps_layout = QVBoxLayout()
         layout.addLayout(self.steps_layout)
         add_row = QHBoxLayout()
-        self.add_combo = QComboBox()
+        self.add_combo = narrow_combo()
         self.add_combo.setObjectName("specAddAction")
         self.add_button = QPushButton(tr("Add step"))
         self.add_button.setObjectName("specAddStep")

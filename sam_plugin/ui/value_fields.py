@@ -73,6 +73,14 @@ def field_name(path: str) -> str:
     return f"specField:{path}"
 
 
+def narrow_combo() -> QComboBox:
+    """A combo as wide as the form gives it: its longest item never widens the dock."""
+    combo = QComboBox()
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(8)
+    return combo
+
+
 # -- one value ----------------------------------------------------------------------------------
 
 
@@ -205,7 +213,7 @@ class ComboField(Field):
 
     def __init__(self, path: str, items: Sequence[tuple[str, Any]]) -> None:
         super().__init__(path)
-        self.combo = QComboBox()
+        self.combo = narrow_combo()
         self.combo.setObjectName(field_name(path))
         self.combo.addItem(not_stated(), None)
         for text, value in items:
@@ -241,7 +249,7 @@ class ChoicesField(Field):
             box = QCheckBox(text)
             box.setObjectName(f"{field_name(path)}:{value}")
             box.toggled.connect(self._changed)
-            grid.addWidget(box, index // 3, index % 3)
+            grid.addWidget(box, index // 2, index % 2)
             self.boxes[value] = box
         holder = QWidget()
         holder.setLayout(grid)
@@ -295,7 +303,7 @@ class ScopeField(Field):
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
-        self.kind = QComboBox()
+        self.kind = narrow_combo()
         self.kind.setObjectName(field_name(join(path, "by")))
         self.kind.addItem(not_stated(), None)
         for kind, words in scope_kind_words().items():
