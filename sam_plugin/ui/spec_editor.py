@@ -68,8 +68,7 @@ class SpecEditor(QWidget):
         self.edit_button = QPushButton(tr("Edit the spec"))
         self.edit_button.setObjectName("editSpecButton")
         self.edit_button.setToolTip(tr("Change the steps yourself, as fields or as JSON; "
-                                       "Confirm reads and reviews your spec, then plans it "
-                                       "(no model is asked)"))
+                                       "Confirm reads and reviews your spec, then plans it"))
         self.edit_button.hide()
         self.edit_button.clicked.connect(self._on_edit_clicked)
         self.form = SpecForm()
@@ -237,10 +236,6 @@ class SpecEditor(QWidget):
     def document(self) -> dict[str, Any] | None:
         """The edited spec, as the reader reads it (``None``: the JSON does not parse)."""
         return self._document
-
-    @property
-    def edited(self) -> bool:
-        return self.is_open and self._document != self._original
 
     # -- confirming ---------------------------------------------------------------------------
     def adopt(self, controller: DockController) -> Adoption:

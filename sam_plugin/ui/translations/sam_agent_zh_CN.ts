@@ -2028,8 +2028,8 @@ run {run_id}, started {started} (UTC)</source>
         <translation>编辑规格</translation>
     </message>
     <message>
-        <source>Change the steps yourself, as fields or as JSON; Confirm reads and reviews your spec, then plans it (no model is asked)</source>
-        <translation>自己修改步骤（字段或 JSON）；“确认”会读取并审阅你的规格，然后生成计划（不询问模型）</translation>
+        <source>Change the steps yourself, as fields or as JSON; Confirm reads and reviews your spec, then plans it</source>
+        <translation>自己修改步骤（字段或 JSON）；“确认”会读取并审阅你的规格，然后生成计划</translation>
     </message>
     <message>
         <source>Edit the steps: each field is checked as you type. Confirm reads and reviews the edited spec against the part, then plans it.</source>
