@@ -72,9 +72,12 @@ class PlanStep(BaseModel):
     path: str = ""  # where in the call's arguments (``operations[1]``)
     text: str  # the step in words, as confirmed
     text_zh: str = ""  # the same in Chinese (the dock's zh_CN plan)
+    # what the call's scope picked when it runs (after the earlier operations), if resolved
+    picked: Touched | None = None
 
     def describe(self) -> str:
-        return f"step {self.step} ✓ {self.text}"
+        said = f"step {self.step} ✓ {self.text}"
+        return f"{said} — {self.picked.describe()}" if self.picked is not None else said
 
 
 class PlanState(BaseModel):

@@ -76,9 +76,11 @@ def origin_words(plan: Plan, call: Any) -> str:
 
 
 def step_words(step: Any) -> str:
-    """``step 2 ✓ translate set S1 by (5, 0, 0)``: a call against the step it carries out."""
+    """``step 2 ✓ translate set S1 by (5, 0, 0) — 2 elements [1-2]``: a call against the
+    step it carries out, and what its scope picked when it runs."""
     text = step.text_zh if shown_language() == "zh" and step.text_zh else step.text
-    return tr("step {number} ✓ {text}").format(number=step.step, text=text)
+    said = tr("step {number} ✓ {text}").format(number=step.step, text=text)
+    return f"{said} — {touched_words(step.picked)}" if step.picked is not None else said
 
 
 # -- one operation ------------------------------------------------------------------------

@@ -34,7 +34,7 @@ def test_yes_stops_at_a_warned_plan_with_exit_3(tmp_path, capsys, provider_env):
     assert (result["status"], result["submissions"]) == ("cancelled", 0)
     assert not out.exists()
     assert "WARNING: the spec expects 3 elements; the calls leave 0 elements" in run.err
-    assert ("sam-agent: the plan was not executed: it carries 1 warning(s), and --yes approves "
+    assert ("sam-agent: the plan was not executed: it carries 2 warning(s), and --yes approves "
             "only a plan without warnings; read them, then run again without --yes to answer, "
             "or with --yes-with-warnings") in run.err
     events = [json.loads(line)["event"] for line in

@@ -154,3 +154,30 @@ def test_the_refusal_answer_ends_the_run_at_design_with_its_reason(fresh_sam, pl
     assert result is not None and result.status == "failed" and result.submissions == 0
     assert result.error is not None and result.error.layer == "design"
     assert "“Loads are not part of the Part mode.”" in result.error.message
+
+
+def test_yes_stops_where_the_plan_contradicts_the_request_or_empties_the_part(
+        fresh_sam, plate, tmp_path):
+    """Under --yes, "Do not change anything" with a spec that deletes every element ran: a
+    destructive line alone is not a warning. Now the plan warns, so it waits for a person."""
+    spec = answer(step("delete_elements", {"by": "all"}))
+    controller, _ = make(fresh_sam, tmp_path, design(spec), plan_wait="never")
+    asyncio.run(controller.submit("Do not change anything.", "part", TARGET))
+    assert asyncio.run(controller.confirm("part", TARGET)) is None  # waits whatever the policy
+    assert controller.plan is not None
+    assert controller.plan.warnings[:2] == [
+        "the plan leaves the part with no elements (4 → 0)",
+        "the request says “Do not change”, and the plan changes the part"]
+    assert len(plate.elements) == 4
+
+
+def test_a_set_the_request_asks_to_keep_is_warned_about(fresh_sam, plate, tmp_path):
+    spec = answer(step("clear_all"), step("add_elements", count=1, shape="QUAD", elements=[
+        {"shape": "QUAD", "nodes": [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]]}]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec), plan_wait="never")
+    asyncio.run(controller.submit("Delete everything and replace it with one QUAD, but keep "
+                                  "set S1.", "part", TARGET))
+    asyncio.run(controller.confirm("part", TARGET))
+    assert controller.plan is not None
+    assert "the request asks to keep set S1, and the plan leaves no set S1" in \
+        controller.plan.warnings

@@ -164,7 +164,7 @@ def test_a_plan_warns_where_the_spec_expects_other_counts(fresh_sam, tmp_path):
         "elements labels [2])"]
     lines = plan.lines()
     assert lines[0][0] == "destructive" and lines[len(plan.destructive)][0] == "warning"
-    assert ("step", "   step 1 ✓ delete element 2") in lines
+    assert ("step", "   step 1 ✓ delete element 2 — 1 element [2]") in lines
     assert host.scripts == []
 
 

@@ -139,4 +139,5 @@ def test_a_matching_call_verifies_in_one_round(fresh_sam, tmp_path):
         {"op": "translate", "vector": [5, 0, 0], "selection": named_set("S1")}))
     assert (result.status, result.repairs, len(host.scripts)) == ("verified", 0, 1)
     assert controller.plan.warnings == []
-    assert ("step", "   step 1 ✓ translate set S1 by (5, 0, 0)") in controller.plan.lines()
+    assert ("step", "   step 1 ✓ translate set S1 by (5, 0, 0) — 4 nodes [1-2, 4-5]") in \
+        controller.plan.lines()

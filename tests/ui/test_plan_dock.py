@@ -39,7 +39,8 @@ def test_a_destructive_plan_is_shown_marked_and_warned_and_decline_runs_nothing(
     _to_plan(qtbot, dock, replay, DELETE_ALL_SPEC,
              ("edit_part", {"delete_elements": {"by": "all"}}))
     status = dock.status_label.text()
-    assert status.startswith("Plan: 1 operation, 1 destructive, 1 warning")
+    # the spec's own count, and a plan that leaves the part with no elements
+    assert status.startswith("Plan: 1 operation, 1 destructive, 2 warnings")
     assert status.endswith("waiting for you to execute")
     assert dock.execute_button.isEnabled() and dock.cancel_button.isEnabled()
     assert not dock.confirm_button.isEnabled() and not dock.submit_button.isEnabled()
@@ -48,10 +49,11 @@ def test_a_destructive_plan_is_shown_marked_and_warned_and_decline_runs_nothing(
     # destructive lines and warnings first
     assert text[0] == ("Destructive: operation 1 (edit the part): delete all elements: 16 elements "
                        "[1-16]")
-    assert text[1] == ("Warning: the spec expects 15 elements; these operations leave 0 elements")
+    assert text[1] == "Warning: the plan leaves the part with no elements (16 → 0)"
+    assert text[2] == ("Warning: the spec expects 15 elements; these operations leave 0 elements")
     colours = dock.plan_view.line_colours()
     assert colours[text[0]] == LINE_COLOURS["destructive"] == "#cf222e"
-    assert colours[text[1]] == LINE_COLOURS["warning"]
+    assert colours[text[1]] == colours[text[2]] == LINE_COLOURS["warning"]
     assert 'color:#cf222e' in dock.plan_view.toHtml().replace(" ", "")
 
     dock.cancel_button.click()
@@ -157,7 +159,7 @@ def test_the_dock_never_skips_a_warned_plan_whatever_the_plan_wait_setting(
     _to_plan(qtbot, dock, replay, DELETE_ALL_SPEC,
              ("edit_part", {"delete_elements": {"by": "all"}}))
     assert dock.controller.policy.plan_wait == "never"
-    assert dock.status_label.text().startswith("Plan: 1 operation, 1 destructive, 1 warning")
+    assert dock.status_label.text().startswith("Plan: 1 operation, 1 destructive, 2 warnings")
     assert dock.execute_button.isEnabled()
     assert dock.controller.result is None or dock.controller.result.submissions == 0
     assert len(_panel(host_window).elements) == 16  # waiting: nothing executed

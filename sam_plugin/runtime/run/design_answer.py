@@ -16,7 +16,7 @@ from typing import Any
 from sam_plugin.compilers.protocol import DomainModule, Route
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.provenance import unsourced_values
-from sam_plugin.compilers.spec.reading import PROSE, json_object_of, spec_from_json
+from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
@@ -134,6 +134,7 @@ def collection_spec(words: str, spec: Spec | None) -> str:
 
 def _visible(spec: Spec) -> Spec:
     """The model's words without control or bidi characters (as every shown text)."""
-    steps = tuple(step.model_copy(update={"text": visible_text(step.text)})
+    steps = tuple(step.model_copy(update={"text": one_line(visible_text(step.text))})
                   for step in spec.steps)
-    return spec.model_copy(update={"summary": visible_text(spec.summary), "steps": steps})
+    return spec.model_copy(update={"summary": one_line(visible_text(spec.summary)),
+                                   "steps": steps})

@@ -13,14 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Literal
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
-from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep
+from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep, Touched, touched
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.ir import Expected, Spec
 from sam_plugin.compilers.spec.render import step_phrase
 from sam_plugin.runtime.config.policy import PLAN_WAITS
+from sam_plugin.runtime.run.plan_attention import attention_warnings
 
 # operations describing a shadow difference (not a selection)
 _CHANGE_WORDS = ("adds", "removes", "removes, beyond what the call names")
@@ -46,6 +48,7 @@ def build_plan(
     ctx = replace(ctx, extra={**ctx.extra, "before_fingerprint": before.fingerprint})
     detail = module.describe(fragments, ctx)
     expectations = spec.expected if spec is not None else Expected()
+    read_only = bool(fragments) and all(f.read_only for f in fragments)
     after = _after_state(prediction, detail)
     plan = Plan(
         run_id=run_id,
@@ -57,11 +60,12 @@ def build_plan(
         before=_before_state(before),
         after=after,
         destructive=_destructive(detail, before, prediction),
-        warnings=[*_mismatches(expectations, prediction, detail), *detail.warnings],
+        warnings=[*attention_warnings(ctx.request_text, before, prediction, read_only),
+                  *_mismatches(expectations, prediction, detail), *detail.warnings],
         expectations=expectations.as_json(),
         prediction=detail.basis,
         preview=detail.preview,
-        read_only=bool(fragments) and all(f.read_only for f in fragments),
+        read_only=read_only,
         steps=_steps(module, spec, bound),
     )
     return plan, detail
@@ -74,8 +78,18 @@ def _steps(module: DomainModule, spec: Spec | None,
     vocabulary = module.vocabulary
     return sorted((PlanStep(step=b.step + 1, call=call + 1, path=b.operation.path,
                             text=step_phrase(spec.steps[b.step], vocabulary),
-                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh"))
+                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh"),
+                            picked=_picked(b))
                    for call, b in bound), key=lambda s: (s.call, s.step))
+
+
+def _picked(bound: BoundStep) -> Touched | None:
+    """What the bound operation's scope picked, for the plan's step line."""
+    if bound.resolved is None:
+        return None
+    kind: Literal["nodes", "elements"] = ("nodes" if bound.resolved.kind == "nodes"
+                                          else "elements")
+    return touched(kind, sorted(bound.resolved.labels))
 
 
 def plan_waits(plan: Plan, policy: str) -> bool:
