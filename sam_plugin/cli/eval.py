@@ -58,6 +58,10 @@ def add_parser(commands: Any) -> None:
                           "./eval-report)")
     evaluate.add_argument("--script-timeout", type=float, default=120.0, metavar="S",
                           help="seconds a free-Python script may run")
+    evaluate.add_argument("--task-timeout", type=float, metavar="S",
+                          help="live: seconds each run of a task (the pipeline, the baseline) "
+                          "may take; one over it fails at layer 'timeout', its exchanges so "
+                          "far are recorded, and the suite goes on (default: no bound)")
     evaluate.set_defaults(handler=handle, error_prefix="sam-agent eval")
 
 

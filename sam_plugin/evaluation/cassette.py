@@ -11,6 +11,7 @@ since the recording, and the task is re-recorded (``--record DIR --only-stale``)
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import re
@@ -21,10 +22,13 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from sam_plugin.evaluation.machine_load import MachineLoad
+
 Kind = Literal["pipeline", "baseline"]
 META_NAME = "meta.json"
 
 
+CUT_BY_TIMEOUT = "cut: the task ran over its time bound (--task-timeout)"
 FINGERPRINT_VERSION = "shown-v2"
 # Request keys that are not what the model is shown: the conversation (its system messages
 # count, see shown_fingerprint) and the transport.
@@ -50,6 +54,9 @@ class Cassette(BaseModel):
     kind: Kind
     exchanges: list[Exchange] = Field(default_factory=list)
     seconds: float | None = None  # the live run's wall time; a replay reports it
+    # the live run was ended at this bound (--task-timeout): its last exchange is the request
+    # in flight then, and a replay reports the task as that timeout
+    timeout: float | None = None
 
     @staticmethod
     def path(directory: Path, task: str, kind: Kind) -> Path:
@@ -88,6 +95,7 @@ class CassetteMeta(BaseModel):
     # (what every recording before computed calls used)
     calls: Literal["spec", "model"] = "model"
     notes: str = ""
+    load: MachineLoad | None = None  # the machine's load while these cassettes were recorded
 
 
 def save_meta(directory: Path, meta: CassetteMeta) -> None:
@@ -201,6 +209,10 @@ class ReplayResponder:
                 body = {"error": {"message": f"cassette mismatch: {self.mismatch}",
                                   "type": "cassette_mismatch"}}
                 return ErrorResponse(400, json.dumps(body).encode("utf-8"))
+            if index >= len(exchanges):
+                body = {"error": {"message": "the recording ended here, at its task timeout",
+                                  "type": "cassette_timeout"}}
+                return ErrorResponse(400, json.dumps(body).encode("utf-8"))
             exchange = exchanges[index]
             if exchange.error is not None:
                 body = {"error": {"message": exchange.error, "type": "recorded_error"}}
@@ -209,6 +221,8 @@ class ReplayResponder:
 
     def _compare(self, index: int, request: Any) -> None:
         exchanges = self.cassette.exchanges
+        if index >= len(exchanges) and self.cassette.timeout is not None:
+            return  # the recording was ended here by its time bound (answered as an error)
         if index >= len(exchanges):
             self.mismatch = (f"request #{index + 1} is not in the cassette (it recorded "
                              f"{len(exchanges)})")
@@ -277,6 +291,9 @@ class MeteredProvider:
             response = await self._inner.stream_chat(messages, tools, **kwargs)
         except ProviderError as error:
             self._meter.add(body, error.raw_sse or b"", None, error=str(error))
+            raise
+        except asyncio.CancelledError:  # the task's time bound: what it asked is kept
+            self._meter.add(body, b"", None, error=CUT_BY_TIMEOUT)
             raise
         self._meter.add(body, response.raw_sse, response.usage)
         return response

@@ -13,7 +13,8 @@ from pathlib import Path
 from typing import Any
 
 CATEGORIES = ("accepted", "design", "provider", "tool_call", "compile", "execution",
-              "verification", "acceptance", "no_code", "cassette", "runner", "stale", "skipped")
+              "verification", "acceptance", "timeout", "no_code", "cassette", "runner", "stale",
+              "skipped")
 
 
 def outcome_counts(report: dict[str, Any], kind: str) -> Counter[str]:

@@ -38,22 +38,30 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
     if args.calls and args.replay:
         raise UsageError("--calls: a replay asks what its meta.json recorded (calls)")
+    _check_task_timeout(args)
     run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
     source, meta = await _source(args)
+    loads = None if args.replay else _load_log(args.record)
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
                             script_timeout=args.script_timeout,
-                            pipeline=not args.no_pipeline, calls=meta["calls"])
+                            pipeline=not args.no_pipeline, calls=meta["calls"],
+                            task_timeout=args.task_timeout,
+                            after_task=None if loads is None else (
+                                lambda result: loads.task_ended(result.name)))
     started = datetime.now(UTC)
     results = await run_suite(tasks, source, options)
+    session_load = None if loads is None else loads.session()
     report = build_report(results, {
         "suite": str(args.suite),
         "started": started.isoformat(timespec="seconds"),
         "source": meta,
         "baseline": args.baseline,
         "min_success": args.min_success,
+        "task_timeout": args.task_timeout,
+        "load": None if session_load is None else session_load.model_dump(mode="json"),
     })
     written = write_reports(report, args.out)
     totals = report["totals"]
@@ -71,6 +79,30 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
               "other requests for the same prompts", file=sys.stderr)
         return EXIT_BELOW
     return EXIT_OK if totals["success_rate"] >= args.min_success else EXIT_BELOW
+
+
+def _check_task_timeout(args: argparse.Namespace) -> None:
+    if args.task_timeout is None:
+        return
+    if args.replay:
+        raise UsageError("--task-timeout: a replay is not bounded; it reports the timeouts its "
+                         "cassettes recorded")
+    if not args.task_timeout > 0:
+        raise UsageError(f"--task-timeout: {args.task_timeout:g} is not a positive number of "
+                         "seconds")
+
+
+def _load_log(record: Path | None) -> Any:
+    """The load of a live session; when recording, each sample goes into meta.json too."""
+    from sam_plugin.evaluation.cassette import load_meta, save_meta
+    from sam_plugin.evaluation.machine_load import LoadLog
+
+    def save(load: Any) -> None:
+        if record is not None:
+            save_meta(record, load_meta(record).model_copy(update={"load": load}))
+
+    earlier = load_meta(record).load if record is not None else None
+    return LoadLog(earlier, save, lambda line: print(line, file=sys.stderr))
 
 
 def _mismatches(report: dict[str, Any]) -> int:
@@ -136,15 +168,17 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     # the server was asked once: every run (and an --only-stale replay) uses that answer
     source = Source(settings=settings, record=args.record, only_stale=args.only_stale,
                     server_probe=known_probe(detection.server))
-    return source, {"kind": "live", **meta.model_dump()}
+    return source, {"kind": "live", **meta.model_dump(exclude={"load"})}
 
 
 def _kept_notes(directory: Path, meta: Any) -> Any:
-    """A new recording into a cassette directory keeps the notes written about it."""
+    """A new recording into a cassette directory keeps the notes written about it, and the
+    load its earlier sessions were recorded under."""
     from sam_plugin.evaluation.cassette import load_meta
 
     try:
         old = load_meta(directory)
     except (FileNotFoundError, ValueError):
         return meta
-    return meta if meta.notes or not old.notes else meta.model_copy(update={"notes": old.notes})
+    kept = meta if meta.notes or not old.notes else meta.model_copy(update={"notes": old.notes})
+    return kept.model_copy(update={"load": old.load})

@@ -99,6 +99,7 @@ def markdown(report: dict[str, Any]) -> str:
     if source.get("kind") == "replay":
         lines.append("")
         lines.append("Seconds and tokens are the live run's, as recorded in the cassettes.")
+    lines += _load_lines(report)
     lines.append("")
     header = ["task", "mode", "expect", "status", "failing layer", "rounds", "repairs",
               "tokens (prompt/completion)", "seconds", "accepted"]
@@ -146,6 +147,21 @@ def markdown(report: dict[str, Any]) -> str:
         lines += [f"- {name}" for name in stale]
     lines += ["", "![outcomes per layer](outcomes.png)", ""]
     return "\n".join(lines)
+
+
+def _load_lines(report: dict[str, Any]) -> list[str]:
+    """The time bound and the machine's load: this session's, or the recording's on replay."""
+    lines = []
+    if report.get("task_timeout"):
+        lines.append(f"Task timeout: {report['task_timeout']:g} s per run of a task.")
+    live = report.get("load")
+    load = live or (report.get("source") or {}).get("load")
+    if load:
+        tasks = sum(1 for s in load["samples"] if s.get("task"))
+        lines.append(f"{'Load' if live else 'Recorded under load'} (1-minute average, "
+                     f"{load['cores']} cores): {load['start']:.2f} at the start, at most "
+                     f"{load['max']:.2f} ({tasks} task ends sampled).")
+    return ["", *lines] if lines else []
 
 
 def stale_tasks(report: dict[str, Any]) -> list[str]:

@@ -6,12 +6,14 @@ Provider answers come live (``base_url``), or from cassettes replayed over a loo
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -91,6 +93,8 @@ class RunnerOptions:
     pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
     calls: str | None = None  # spec | model (--calls); None: the run policy's default
+    task_timeout: float | None = None  # seconds each live run of a task (each kind) may take
+    after_task: Callable[[TaskResult], None] | None = None  # e.g. a load sample
 
 
 def stubs_path() -> Path:
@@ -183,6 +187,9 @@ class _Exchanges:
         self.meter = Meter()
         self.responder: ReplayResponder | None = None
         self.fake: Any = None
+        in_flight = _IN_FLIGHT.get()
+        if in_flight is not None:
+            in_flight.append(self)
 
     def available(self) -> bool:
         if self.source.replay is None:
@@ -219,11 +226,12 @@ class _Exchanges:
         if self.fake is not None:
             self.fake.close()
 
-    def fill(self, result: KindResult) -> KindResult:
-        """The exchanges' numbers into ``result``; a recording is saved with its seconds."""
+    def fill(self, result: KindResult, timeout: float | None = None) -> KindResult:
+        """The exchanges' numbers into ``result``; a recording is saved with its seconds (and
+        the bound that ended it)."""
         if self.source.record is not None:
             Cassette(task=self.task.name, kind=self.kind, exchanges=self.meter.exchanges,
-                     seconds=result.seconds).save(self.source.record)
+                     seconds=result.seconds, timeout=timeout).save(self.source.record)
         if self.responder is not None and self.responder.cassette.seconds is not None:
             result.replay_seconds = result.seconds
             result.seconds = self.responder.cassette.seconds
@@ -237,7 +245,20 @@ class _Exchanges:
         elif mismatch:
             result.outcome, result.accepted, result.layer = "mismatch", False, "cassette"
             result.message = f"cassette mismatch: {mismatch}"
+        elif self.responder is not None and self.responder.cassette.timeout is not None:
+            result = _timed_out(result, self.responder.cassette.timeout)
         return result
+
+
+# The exchanges a bounded run opened (_bounded): on its timeout they are kept as they stand.
+_IN_FLIGHT: ContextVar[list[_Exchanges] | None] = ContextVar("in_flight", default=None)
+
+
+def _timed_out(result: KindResult, bound: float) -> KindResult:
+    return result.model_copy(update={
+        "outcome": "failed", "status": "timeout", "layer": "timeout", "accepted": False,
+        "message": f"ran over the task timeout of {bound:g} s", "checks": [],
+        "unchanged": None})
 
 
 def _skipped(kind: Kind, directory: Path | None) -> KindResult:
@@ -373,10 +394,7 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     if work.exists():
         shutil.rmtree(work)
     workspace = prepare_workspace(task, work)
-    task_options = RunnerOptions(work=work, repairs=options.repairs, baseline=options.baseline,
-                                 script_timeout=options.script_timeout,
-                                 pipeline=options.pipeline, progress=options.progress,
-                                 calls=options.calls)
+    task_options = replace(options, work=work)
     pipeline = (await _run_kind(run_pipeline, task, source, task_options, workspace)
                 if options.pipeline else KindResult(outcome="skipped", status="skipped",
                                                     message="--no-pipeline"))
@@ -395,7 +413,32 @@ async def _run_kind(run: Callable[..., Any], task: Task, source: Source,
         if kept.outcome not in RERECORD:
             kept.message = (kept.message + " " if kept.message else "") + "(cassette kept)"
             return kept
-    return await _guarded(run(task, source, options, workspace))
+    return await _bounded(run, task, source, options, workspace)
+
+
+async def _bounded(run: Callable[..., Any], task: Task, source: Source,
+                   options: RunnerOptions, workspace: Path) -> KindResult:
+    """A live run ended at ``--task-timeout``: failed at layer ``timeout``, its exchanges
+    recorded as they stood (the request in flight last), and the suite goes on. A replay
+    is not bounded: it reports the timeout its cassette recorded."""
+    bound = options.task_timeout
+    if bound is None or source.replay is not None:
+        return await _guarded(run(task, source, options, workspace))
+    opened: list[_Exchanges] = []
+    token = _IN_FLIGHT.set(opened)
+    started = time.perf_counter()
+    try:
+        async with asyncio.timeout(bound):
+            return await _guarded(run(task, source, options, workspace))
+    except TimeoutError:  # _guarded turns the run's own errors into results
+        seconds = round(time.perf_counter() - started, 3)
+        result = _timed_out(KindResult(outcome="failed", status="timeout", seconds=seconds),
+                            bound)
+        for exchanges in opened:
+            result = exchanges.fill(result, timeout=bound)
+        return result
+    finally:
+        _IN_FLIGHT.reset(token)
 
 
 async def _guarded(work: Any) -> KindResult:
@@ -414,6 +457,8 @@ async def run_suite(tasks: Sequence[Task], source: Source,
         result = await run_task(task, source, options)
         results.append(result)
         options.progress(progress_line(number, len(tasks), result))
+        if options.after_task is not None:
+            options.after_task(result)
     return results
 
 
