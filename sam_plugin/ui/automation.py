@@ -27,15 +27,21 @@ def pump_until(predicate: Callable[[], bool], timeout: float, what: str) -> None
         app.processEvents(QEventLoop.ProcessEventsFlag.AllEvents, 20)
 
 
-def run_request(dock: SamAgentDock, mode: str, model: str, part: str, request: str,
-                timeout: float = 60.0) -> str:
-    """Submit, wait for Review, confirm, approve the plan when it waits, wait for the end;
-    returns ``statusLabel``'s text."""
+def submit_request(dock: SamAgentDock, mode: str, model: str, part: str, request: str,
+                   timeout: float = 60.0) -> bool:
+    """Submit and wait for the spec: whether the run waits in Review."""
     dock.set_target(mode, model, part)
     dock.request_edit.setPlainText(request)
     dock.submit_button.click()
     pump_until(lambda: not dock.busy and dock.controller is not None, timeout, "the spec")
-    if dock.controller is None or dock.controller.phase is not Phase.REVIEW:
+    return dock.controller is not None and dock.controller.phase is Phase.REVIEW
+
+
+def run_request(dock: SamAgentDock, mode: str, model: str, part: str, request: str,
+                timeout: float = 60.0) -> str:
+    """Submit, wait for Review, confirm, approve the plan when it waits, wait for the end;
+    returns ``statusLabel``'s text."""
+    if not submit_request(dock, mode, model, part, request, timeout) or dock.controller is None:
         return dock.status_label.text()
     dock.confirm_button.click()
     pump_until(lambda: not dock.busy, timeout, "the plan")

@@ -7,7 +7,8 @@ dock's Settings; else, with nothing configured, the replay. The dock's ``provide
 which. The demo sets no provider variable itself: ``--replay`` reaches the plugin as
 ``SAM_AGENT_REPLAY=1``, so the dock's Settings can still switch to a live provider.
 ``--screenshot PNG`` renders the window (offscreen works) and exits; with ``--auto-run`` a
-bundled example is run to Verified first.
+bundled example is run to Verified first (with ``--edit-spec``, to Review with the spec
+editor open).
 
 The offline SAM is ``stubs/`` in a checkout and ``sam_plugin/_offline_sam/`` in the wheel; the
 demo puts that folder on ``sys.path`` itself (``sam_plugin/offline_sam.py``), and refuses in a
@@ -47,6 +48,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                         help="replay recorded responses even if a provider is configured")
     parser.add_argument("--auto-run", nargs="?", const="plate", metavar="EXAMPLE",
                         help="with --screenshot: run a bundled example (default: plate) first")
+    parser.add_argument("--edit-spec", action="store_true",
+                        help="with --auto-run: stop in Review with the spec editor open")
     parser.add_argument("--delay", type=float, default=0.02,
                         help="replay: seconds between streamed pieces (default 0.02)")
     parser.add_argument("--size", type=_size, metavar="WxH",
@@ -184,6 +187,9 @@ def _main(argv: list[str] | None) -> int:
     if args.auto_run and not args.screenshot:
         print("sam-agent demo: --auto-run needs --screenshot", file=sys.stderr)
         return 2
+    if args.edit_spec and not args.auto_run:
+        print("sam-agent demo: --edit-spec needs --auto-run", file=sys.stderr)
+        return 2
     if args.auto_run:
         from sam_plugin.demo.examples import example_by_id
 
@@ -238,7 +244,7 @@ def _run_window(args: argparse.Namespace, workspace: Path) -> int:
             settle_after_unload()
     code = 0
     if args.auto_run and dock is not None:
-        code = _auto_run(dock, args.auto_run)
+        code = _auto_run(dock, args.auto_run, edit_spec=args.edit_spec)
     window.viewport.render_now()
     app.processEvents()
     image = window.grab()
@@ -254,10 +260,10 @@ def _run_window(args: argparse.Namespace, workspace: Path) -> int:
     return code
 
 
-def _auto_run(dock: object, example_id: str) -> int:
+def _auto_run(dock: object, example_id: str, *, edit_spec: bool = False) -> int:
     from sam_plugin.demo.examples import example_by_id
     from sam_plugin.errors import AutomationTimeout
-    from sam_plugin.ui.automation import run_request
+    from sam_plugin.ui.automation import run_request, submit_request
 
     try:
         example = example_by_id(example_id)
@@ -269,6 +275,9 @@ def _auto_run(dock: object, example_id: str) -> int:
                   if (combo.itemData(i) or {}).get("id") == example.id), 0)
     combo.setCurrentIndex(index)
     request = (combo.itemData(index) or {}).get("request", example.request)  # its language
+    if edit_spec:
+        return _open_spec_editor(dock, example.mode, example.model, example.part, request,
+                                 submit_request)
     try:
         status = run_request(dock, example.mode, example.model, example.part,  # type: ignore[arg-type]  # the dock
                              request)
@@ -278,6 +287,24 @@ def _auto_run(dock: object, example_id: str) -> int:
     print(f"auto-run {example.id}: {status}")
     result = getattr(dock.controller, "result", None)  # type: ignore[attr-defined]  # the dock
     return 0 if getattr(result, "status", "") == "verified" else 1
+
+
+def _open_spec_editor(dock: Any, mode: str, model: str, part: str, request: str,
+                      submit: Any) -> int:
+    """The example to Review, then Edit the spec (docs/ui.md "Editing the spec")."""
+    from sam_plugin.errors import AutomationTimeout
+
+    try:
+        in_review = submit(dock, mode, model, part, request)
+    except AutomationTimeout as error:
+        print(f"sam-agent demo: {error}", file=sys.stderr)
+        return 1
+    if not in_review:
+        print(f"sam-agent demo: no spec to edit: {dock.status_label.text()}", file=sys.stderr)
+        return 1
+    dock.spec_editor.edit_button.click()
+    print("auto-run: the spec editor is open")
+    return 0
 
 
 if __name__ == "__main__":

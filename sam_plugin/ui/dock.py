@@ -66,6 +66,7 @@ from sam_plugin.ui.plain_words import (
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
+from sam_plugin.ui.spec_editor import SpecEditor
 from sam_plugin.ui.spec_extras import SpecExtras
 from sam_plugin.ui.status_words import (
     event_words,
@@ -266,6 +267,8 @@ class SamAgentDock(QDockWidget):
         # after the run the result takes the room: the spec keeps three lines in sight
         self.spec_view.setMinimumHeight(self.spec_view.fontMetrics().lineSpacing() * 3 + 12)
         layout.addWidget(self.spec_view, 3)
+        self.spec_editor = SpecEditor(self.spec_view)  # editSpecButton, specForm, specJsonEdit
+        layout.addWidget(self.spec_editor, 3)
         self.route_label = QLabel()
         self.route_label.setObjectName("routeLabel")
         self.route_label.setWordWrap(True)
@@ -286,6 +289,7 @@ class SamAgentDock(QDockWidget):
         under_spec.addWidget(self.reasoning_toggle)
         under_spec.addWidget(self.route_label, 1)
         under_spec.addWidget(self.spec_extras.json_button)
+        under_spec.addWidget(self.spec_editor.edit_button)
         layout.addLayout(under_spec)
         layout.addWidget(self.spec_extras.notes)
         layout.addWidget(self.reasoning_view, 1)
@@ -406,6 +410,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.confirm_button.clicked, self._on_confirm_clicked)
         self._connect(self.cancel_button.clicked, self._on_cancel_clicked)
         self._connect(self.revise_button.clicked, self._on_revise_clicked)
+        self._connect(self.spec_editor.editingChanged, self._on_editing_changed)
         self._connect(self.remark_edit.returnPressed, self._on_revise_clicked)
         self._connect(self.execute_button.clicked, self._on_execute_clicked)
         self._connect(self.settings_button.clicked, self._on_settings_clicked)
@@ -587,6 +592,7 @@ class SamAgentDock(QDockWidget):
         """The buttons for ``phase`` (``dock_model.panel``): the run's phase, or the one the
         action being started enters."""
         shown = panel(phase)
+        self._offer_edit(shown.answers.visible)
         for widget, button in ((self.submit_button, shown.submit),
                                (self.confirm_button, shown.confirm),
                                (self.cancel_button, shown.cancel),
@@ -602,6 +608,20 @@ class SamAgentDock(QDockWidget):
         if shown.undo_waits:
             self.undo.disable(tr("A run is in progress; undo waits until it ends"))
         self._lock_target(shown.target_locked)
+
+    def _offer_edit(self, in_review: bool) -> None:
+        """editSpecButton offers the spec in review (docs/ui.md "Editing the spec")."""
+        spec = self.controller.spec if in_review and self.controller is not None else None
+        vocabulary = registry.get_module(self.mode()).vocabulary if spec is not None else None
+        self.spec_editor.offer(spec, vocabulary)
+
+    def _on_editing_changed(self, editing: bool) -> None:
+        """While the spec is edited, Ask for changes waits (it would drop the edit)."""
+        answers = panel(self._phase()).answers.enabled
+        for widget in (self.remark_edit, self.revise_button):
+            widget.setEnabled(answers and not editing)
+        self.spec_extras.json_button.setEnabled(not editing)  # the JSON is in the editor
+        self._fit_run_splitter()
 
     def _lock_target(self, lock: bool) -> None:
         """Mode and target cannot change under a spec: in Review and later they are locked."""
@@ -1098,6 +1118,12 @@ class SamAgentDock(QDockWidget):
     async def confirm(self) -> Any:
         """Collect → compile → execute once → verify; or back to Review, nothing executed."""
         controller = self._ensure_controller()
+        adoption = self.spec_editor.adopt(controller)  # an edited spec is read first
+        if adoption.refused:
+            self.set_status(adoption.refused)
+            return None
+        if adoption.adopted:
+            self._show_spec(controller, revised=bool(controller.spec_changes))
         self._progress = None
         self._show_panel(Phase.COLLECTING)
         output = _Tee(sys.stdout)

@@ -31,6 +31,21 @@ def test_demo_auto_run_reaches_verified_and_writes_a_screenshot(qtbot, ui_env, t
     assert [r["status"] for r in results] == ["verified"]
 
 
+def test_demo_screenshots_the_spec_editor_in_review(qtbot, ui_env, tmp_path, capsys,
+                                                    calls_from_spec):
+    shot = tmp_path / "edit.png"
+    code = main(["--screenshot", str(shot), "--replay", "--auto-run", "copy_merge",
+                 "--edit-spec", "--size", "1200x960", "--delay", "0"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "auto-run: the spec editor is open" in out
+    assert QImage(str(shot)).size().toTuple() == (1200, 960)
+    runs = Path(os.environ["SAM_AGENT_RUNS_DIR"])
+    assert list(runs.glob("*/result.json")) == []  # stopped in Review: nothing ran
+    assert main(["--edit-spec"]) == 2
+    assert "--edit-spec needs --auto-run" in capsys.readouterr().err
+
+
 def test_demo_opens_at_the_size_asked_for(qtbot, ui_env, tmp_path, capsys):
     shot = tmp_path / "small.png"
     code = main(["--screenshot", str(shot), "--replay", "--size", "1024x640"])

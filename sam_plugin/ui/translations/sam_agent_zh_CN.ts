@@ -2044,6 +2044,158 @@ run {run_id}, started {started} (UTC)</source>
         <translation>步骤 {number} ✓ {text}</translation>
     </message>
     <message>
+        <source>Edit the spec</source>
+        <translation>编辑规格</translation>
+    </message>
+    <message>
+        <source>Change the steps yourself, as fields or as JSON; Confirm reads and reviews your spec, then plans it</source>
+        <translation>自己修改步骤（字段或 JSON）；“确认”会读取并审阅你的规格，然后生成计划</translation>
+    </message>
+    <message>
+        <source>Edit the steps: each field is checked as you type. Confirm reads and reviews the edited spec against the part, then plans it.</source>
+        <translation>编辑步骤：每个字段在输入时即被检查。“确认”会按部件读取并审阅编辑后的规格，然后生成计划。</translation>
+    </message>
+    <message>
+        <source>Fields</source>
+        <translation>字段</translation>
+    </message>
+    <message>
+        <source>Discard the edit</source>
+        <translation>放弃编辑</translation>
+    </message>
+    <message>
+        <source>Back to the spec as it stands; nothing you typed is kept</source>
+        <translation>回到现有规格；不保留你输入的任何内容</translation>
+    </message>
+    <message>
+        <source>The fields cannot show this spec ({reason}): correct it in JSON</source>
+        <translation>字段无法显示此规格（{reason}）：请在 JSON 中更正</translation>
+    </message>
+    <message>
+        <source>the spec is one JSON object</source>
+        <translation>规格是一个 JSON 对象</translation>
+    </message>
+    <message>
+        <source>Review — the edited spec has {count} problem(s), shown on its fields; nothing was confirmed: correct them, or Discard the edit</source>
+        <translation>审阅 — 编辑后的规格有 {count} 个问题，已显示在相应字段上；未确认任何内容：请更正，或放弃编辑</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>one sentence: what the change does</source>
+        <translation>一句话：此更改做什么</translation>
+    </message>
+    <message>
+        <source>Step {number}</source>
+        <translation>步骤 {number}</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Remove this step from the spec</source>
+        <translation>从规格中删除此步骤</translation>
+    </message>
+    <message>
+        <source>Add step</source>
+        <translation>添加步骤</translation>
+    </message>
+    <message>
+        <source>Add a step of the chosen action at the end</source>
+        <translation>在末尾添加所选动作的步骤</translation>
+    </message>
+    <message>
+        <source>Expected results (optional)</source>
+        <translation>预期结果（可选）</translation>
+    </message>
+    <message>
+        <source>Scope</source>
+        <translation>范围</translation>
+    </message>
+    <message>
+        <source>Note</source>
+        <translation>备注</translation>
+    </message>
+    <message>
+        <source>a note on the step (optional)</source>
+        <translation>对此步骤的备注（可选）</translation>
+    </message>
+    <message>
+        <source>(not stated)</source>
+        <translation>（未指定）</translation>
+    </message>
+    <message>
+        <source>the whole part</source>
+        <translation>整个部件</translation>
+    </message>
+    <message>
+        <source>by labels</source>
+        <translation>按编号</translation>
+    </message>
+    <message>
+        <source>a set</source>
+        <translation>集合</translation>
+    </message>
+    <message>
+        <source>by shape</source>
+        <translation>按形状</translation>
+    </message>
+    <message>
+        <source>in a box</source>
+        <translation>框内</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>e.g. 1-5, 9</source>
+        <translation>例如 1-5, 9</translation>
+    </message>
+    <message>
+        <source>the set's name</source>
+        <translation>集合名称</translation>
+    </message>
+    <message>
+        <source>(x, y, z); (x, y, z)</source>
+        <translation>(x, y, z); (x, y, z)</translation>
+    </message>
+    <message>
+        <source>names, separated by commas</source>
+        <translation>名称，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>numbers, separated by commas</source>
+        <translation>数字，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>a JSON list, one item a line</source>
+        <translation>JSON 列表，每行一项</translation>
+    </message>
+    <message>
+        <source>a count, or a JSON list</source>
+        <translation>数量，或 JSON 列表</translation>
+    </message>
+    <message>
+        <source>not JSON ({error}): write it as the JSON tab shows it</source>
+        <translation>不是有效的 JSON（{error}）：请按 JSON 标签页所示的格式书写</translation>
+    </message>
+    <message>
+        <source>the range {range} holds too many labels to list: name a set or a box instead</source>
+        <translation>范围 {range} 包含的编号太多，无法逐一列出：请改用集合或框</translation>
+    </message>
+    <message>
+        <source>write the points as (x, y, z); (x, y, z), or as JSON [[x, y, z], …]</source>
+        <translation>请将点写成 (x, y, z); (x, y, z)，或 JSON [[x, y, z], …]</translation>
+    </message>
+    <message>
         <source> (computed from the spec)</source>
         <translation>（由规格计算）</translation>
     </message>
