@@ -155,6 +155,11 @@ class DomainModule(Protocol):
         """System prompt for tool-call collection rounds."""
         ...
 
+    def design_examples(self) -> tuple[tuple[str, str], ...]:
+        """The design prompt's worked examples, (request, answer): a spec that repeats one
+        of their steps is refused as a copy."""
+        ...
+
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         """A prose spec's route (run directories written before the spec IR); raises
         RouteRefused."""

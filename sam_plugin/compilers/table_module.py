@@ -34,6 +34,9 @@ ValueChecker = Callable[[Path, Any], list[Check]]
 
 
 class Prompts(Protocol):
+    # the design prompt's worked examples: (request, answer) pairs
+    EXAMPLES: tuple[tuple[str, str], ...]
+
     def design_prompt(self, language: str = "en") -> str: ...
 
     def collection_prompt(self, language: str = "en") -> str: ...
@@ -97,6 +100,9 @@ class TableDrivenModule:
 
     def collection_prompt(self, language: str = "en") -> str:
         return self.prompts.collection_prompt(language)
+
+    def design_examples(self) -> tuple[tuple[str, str], ...]:
+        return self.prompts.EXAMPLES
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         prompts = self.prompts.design_prompt("en") + "\n" + self.prompts.design_prompt("zh")

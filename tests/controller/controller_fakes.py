@@ -259,6 +259,9 @@ class FakePartModule:
     def part_at(self, fragment: Fragment, index: int, ctx: CompileContext) -> Any:
         return ctx.part
 
+    def design_examples(self) -> tuple[tuple[str, str], ...]:
+        return ()
+
     def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
         return [
             {

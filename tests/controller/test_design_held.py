@@ -98,3 +98,29 @@ def test_numbers_of_the_request_and_the_observation_are_sourced(fresh_sam, plate
     controller, _ = make(fresh_sam, tmp_path, design(spec))
     asyncio.run(controller.submit("Move element 4 by 12.5 along X.", "part", TARGET))
     assert controller.review_warnings == []
+
+
+def test_a_step_copied_from_the_prompts_example_gets_the_repair_round(fresh_sam, plate, tmp_path):
+    """The 0.5B answered a load request with the example's TRI element, value for value."""
+    copied = answer(step("add_elements", count=1, shape="TRI", elements=[
+        {"shape": "TRI", "nodes": [[0, 8.5, 0], [2.5, 8.5, 0], [1.25, 11.5, 0]]}]))
+    refusal = json.dumps({"refuse": "Loads are not Part operations."})
+    controller, provider = make(fresh_sam, tmp_path, design(copied), design(refusal))
+    asyncio.run(controller.submit("Apply a pressure of 5 MPa on the top edge.", "part", TARGET))
+    repair = provider.requests[1].messages[-1]["content"]
+    assert ("steps[0]: this step is the prompt's example (for “Add one TRI element with "
+            "corners (0, 8.5, 0), (2.5, 8.5, 0) and (1.25, 11.5, 0).”), not a step of this "
+            "request") in repair
+    result = controller.result
+    assert result is not None and result.status == "failed" and result.submissions == 0
+    assert "“Loads are not Part operations.”" in result.error.message
+
+
+def test_numbers_from_nowhere_are_plan_warnings_too_so_yes_stops(fresh_sam, plate, tmp_path):
+    spec = answer(step("merge_nodes", tolerance=0.001))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    controller.policy = controller.policy.model_copy(update={"plan_wait": "never"})
+    asyncio.run(controller.submit("Merge coincident nodes within 0.01.", "part", TARGET))
+    assert asyncio.run(controller.confirm("part", TARGET)) is None  # it waits for a person
+    assert controller.plan is not None and controller.plan.warnings[0].startswith(
+        "step 1 (merge coincident nodes within 0.001): 0.001 is in neither the request")

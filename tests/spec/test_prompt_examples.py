@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {"part": part_prompts.EXAMPLES, "property": property_prompts.EXAMPLES,
             "mesh": mesh_prompts.EXAMPLES}
 PAIRS = [(mode, request, answer) for mode, pairs in EXAMPLES.items()
-         for request, answer in pairs]
+         for request, answer in pairs if '"refuse"' not in answer]
+REFUSALS = {mode: [json.loads(a)["refuse"] for _, a in pairs if '"refuse"' in a]
+            for mode, pairs in EXAMPLES.items()}
 _NUMBER = re.compile(r"(?<![\w.^])-?\d+(?:\.\d+)?(?:e-?\d+)?(?![\w.])")
 
 
@@ -54,11 +56,16 @@ def test_an_example_answer_is_a_spec_of_its_mode_with_nothing_of_its_own(
     assert all(name in request_text for name in names), names
 
 
+@pytest.mark.parametrize("mode", registry.MODES)
+def test_each_mode_shows_the_refusal_answer_once(mode):
+    assert len(REFUSALS[mode]) == 1 and REFUSALS[mode][0]
+
+
 def test_the_examples_numbers_are_in_no_task_and_no_demo_request():
     requests = [t.request for t in load_suite(ROOT / "eval" / "suite")]
     requests += [e.request for e in load_examples()] + [e.request_zh for e in load_examples()]
     used = set().union(*(_numbers(r) for r in requests))
-    for mode, request_text, _ in PAIRS:
+    for mode, request_text in [(m, r) for m, pairs in EXAMPLES.items() for r, _ in pairs]:
         # 0..3 are axes, levels and counts any spec uses: every other number is the example's
         distinctive = {n for n in _numbers(request_text) if n not in (0, 1, 2, 3)}
         assert not distinctive & used, (mode, distinctive & used)

@@ -21,12 +21,15 @@ report of element quality, sizes, hanging nodes and free edges. Never invent req
 
 # A worked example on a part no task or demo uses: every number and name of the answer is
 # in its own request (tests/spec/test_prompt_examples.py)
-EXAMPLES = (
+EXAMPLES: tuple[tuple[str, str], ...] = (
     ("Refine the elements of set NOTCH by 3 levels, then audit the mesh.",
      '{"summary": "Refine set NOTCH by 3 levels, then audit the mesh.", '
      '"steps": [{"capability": "refine", "action": "refine", '
      '"scope": {"by": "set", "name": "NOTCH"}, "values": {"levels": 3}}, '
      '{"capability": "audit", "action": "audit", "values": {}}]}'),
+    # no action fits: the refusal answer, never steps for something else
+    ("Coarsen the mesh by merging neighbouring elements.",
+     '{"refuse": "Mesh mode refines and audits the mesh; it cannot coarsen it."}'),
 )
 
 _COLLECTION = """\

@@ -20,7 +20,7 @@ only when the analyst asked to delete or replace everything. Never invent requir
 
 # Worked examples on parts no task or demo uses: every number and name of an answer is in
 # its own request (tests/spec/test_prompt_examples.py)
-EXAMPLES = (
+EXAMPLES: tuple[tuple[str, str], ...] = (
     ("Rotate the elements of set HINGE by 35 degrees about the Y axis through (6.5, 0, 0), "
      "then check for free nodes.",
      '{"summary": "Rotate set HINGE 35 degrees about Y through (6.5, 0, 0); check free nodes.", '
@@ -33,6 +33,10 @@ EXAMPLES = (
      '"steps": [{"capability": "edit", "action": "add_elements", '
      '"values": {"count": 1, "shape": "TRI", '
      '"elements": [{"shape": "TRI", "nodes": [[0, 8.5, 0], [2.5, 8.5, 0], [1.25, 11.5, 0]]}]}}]}'),
+    # no action fits: the refusal answer, never steps for something else
+    ("Mesh the part with hexahedral solid elements.",
+     '{"refuse": "Part mode builds and edits QUAD, TRI and BEAM meshes only; solid '
+     'elements are not among them."}'),
 )
 
 _COLLECTION = """\

@@ -24,7 +24,7 @@ mode. Never invent requirements."""
 
 # A worked example on a part no task or demo uses: every number and name of the answer is
 # in its own request (tests/spec/test_prompt_examples.py)
-EXAMPLES = (
+EXAMPLES: tuple[tuple[str, str], ...] = (
     ("Define titanium TI64 with E 114000, Poisson's ratio 0.34 and density 4.43e-9, a beam "
      "section RODS of it with a circular profile of radius 3.5, and assign it to set STRUTS "
      "(units: N, mm, MPa, t/mm^3).",
@@ -35,6 +35,10 @@ EXAMPLES = (
      '"kind": "beam", "material": "TI64", "profile": {"shape": "circle", "r": 3.5}}}, '
      '{"capability": "assign", "action": "assign_section", '
      '"scope": {"by": "set", "name": "STRUTS"}, "values": {"section": "RODS"}}]}'),
+    # no action fits: the refusal answer, never steps for something else
+    ("Apply a temperature of 80 degrees to every element.",
+     '{"refuse": "Property mode defines and assigns materials, sections and beam '
+     'orientations; temperatures are not among them."}'),
 )
 
 _COLLECTION = """\

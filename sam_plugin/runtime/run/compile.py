@@ -147,7 +147,7 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
                                   bound=run.bound, sources=[c.source for c in run.collected])
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
-    warnings = [*run.claims, *warnings]
+    warnings = [*run.unsourced, *run.claims, *warnings]
     if warnings:
         plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))

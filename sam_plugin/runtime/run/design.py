@@ -432,6 +432,7 @@ def shown_numbers(run: RunState) -> set[float]:
 def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:
     run.spec, run.spec_ir, run.route = reading.text, reading.spec, reading.route
     run.review_warnings = list(reading.warnings)
+    run.unsourced = list(reading.unsourced)
     _store(run)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sam_plugin.compilers.protocol import DomainModule, Route
@@ -48,6 +48,8 @@ class DesignReading:
     route: Route
     text: str  # the rendering: shown, confirmed, stored as design.txt
     warnings: list[str]  # where it disagrees with the part as observed now
+    # the steps' numbers its writer was not shown (also warnings of the plan: --yes stops)
+    unsourced: list[str] = field(default_factory=list)
 
 
 def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, part: Any,
@@ -64,6 +66,9 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
         raise DesignRefused(" ".join(visible_text(document["refuse"]).split())
                             [:REFUSAL_MAX_CHARS])
     spec = _visible(spec_from_json(document, module.vocabulary))
+    copied = copied_examples(spec, module)
+    if copied:
+        raise SpecRejected(copied)
     try:
         route = module.route_steps(spec.capabilities(), target_is_empty)
     except RouteRefused as refused:
@@ -73,10 +78,40 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
     warnings = review_warnings(spec, module.vocabulary, None if target_is_empty else part,
                                counts)
-    if sources is not None:  # the numbers a model wrote: from the request or the observation
-        warnings += unsourced_values(spec, module.vocabulary, sources)
+    unsourced = (unsourced_values(spec, module.vocabulary, sources) if sources is not None
+                 else [])
     return DesignReading(spec=spec, route=route,
-                         text=render_spec(spec, module.vocabulary, language), warnings=warnings)
+                         text=render_spec(spec, module.vocabulary, language),
+                         warnings=[*warnings, *unsourced], unsourced=unsourced)
+
+
+def copied_examples(spec: Spec, module: DomainModule) -> list[str]:
+    """A step that is, value for value, a step of the design prompt's examples (which carry
+    their own requests' numbers and names): a model that copied it wrote no step of this
+    request. Said as a design problem, so the repair round asks again."""
+    found = []
+    for index, step in enumerate(spec.steps):
+        if not step.values and step.scope is None:
+            continue  # an audit with nothing stated says nothing of its own
+        for request, example in _example_steps(module):
+            if any(e.action == step.action and e.values == step.values and e.scope == step.scope
+                   for e in example.steps):
+                found.append(f"steps[{index}]: this step is the prompt's example (for “"
+                             f"{request}”), not a step of this request: write the steps this "
+                             "request asks for, with its own numbers, or refuse")
+                break
+    return found
+
+
+def _example_steps(module: DomainModule) -> list[tuple[str, Spec]]:
+    shown = []
+    for request, answer in module.design_examples():
+        try:
+            document = json_object_of(answer)
+            shown.append((request, spec_from_json(document, module.vocabulary)))
+        except SpecRejected:
+            continue  # the refusal example has no steps
+    return shown
 
 
 def _unfit(planned: list[str], route: Route, target_is_empty: bool, part_name: str,

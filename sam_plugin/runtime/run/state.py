@@ -58,6 +58,7 @@ class RunState:
     spec: str = ""  # the spec in words (its rendering): shown, confirmed, design.txt
     spec_ir: Spec | None = None  # the same spec as data: spec.json, what calls are bound to
     review_warnings: list[str] = field(default_factory=list)  # where it disagrees, now
+    unsourced: list[str] = field(default_factory=list)  # numbers its writer was not shown
     spec_changes: list[FieldChange] = field(default_factory=list)  # the last revision's
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
     route: Route | None = None
