@@ -124,3 +124,13 @@ def test_numbers_from_nowhere_are_plan_warnings_too_so_yes_stops(fresh_sam, plat
     assert asyncio.run(controller.confirm("part", TARGET)) is None  # it waits for a person
     assert controller.plan is not None and controller.plan.warnings[0].startswith(
         "step 1 (merge coincident nodes within 0.001): 0.001 is in neither the request")
+
+
+def test_a_step_any_request_may_state_is_no_copy(fresh_sam, plate, tmp_path):
+    """The example's "audit the free nodes" is a step of many requests, not a copy."""
+    spec = answer(step("translate", {"by": "all"}, vector=[5, 0, 0]),
+                  step("audit", checks=["free_nodes"]))
+    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Move the part by 5 along X and check free nodes.", "part",
+                                  TARGET))
+    assert len(provider.requests) == 1 and controller.review_warnings == []

@@ -27,9 +27,6 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
      '"steps": [{"capability": "refine", "action": "refine", '
      '"scope": {"by": "set", "name": "NOTCH"}, "values": {"levels": 3}}, '
      '{"capability": "audit", "action": "audit", "values": {}}]}'),
-    # no action fits: the refusal answer, never steps for something else
-    ("Coarsen the mesh by merging neighbouring elements.",
-     '{"refuse": "Mesh mode refines and audits the mesh; it cannot coarsen it."}'),
 )
 
 _COLLECTION = """\

@@ -33,10 +33,6 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
      '"steps": [{"capability": "edit", "action": "add_elements", '
      '"values": {"count": 1, "shape": "TRI", '
      '"elements": [{"shape": "TRI", "nodes": [[0, 8.5, 0], [2.5, 8.5, 0], [1.25, 11.5, 0]]}]}}]}'),
-    # no action fits: the refusal answer, never steps for something else
-    ("Mesh the part with hexahedral solid elements.",
-     '{"refuse": "Part mode builds and edits QUAD, TRI and BEAM meshes only; solid '
-     'elements are not among them."}'),
 )
 
 _COLLECTION = """\

@@ -35,10 +35,6 @@ EXAMPLES: tuple[tuple[str, str], ...] = (
      '"kind": "beam", "material": "TI64", "profile": {"shape": "circle", "r": 3.5}}}, '
      '{"capability": "assign", "action": "assign_section", '
      '"scope": {"by": "set", "name": "STRUTS"}, "values": {"section": "RODS"}}]}'),
-    # no action fits: the refusal answer, never steps for something else
-    ("Apply a temperature of 80 degrees to every element.",
-     '{"refuse": "Property mode defines and assigns materials, sections and beam '
-     'orientations; temperatures are not among them."}'),
 )
 
 _COLLECTION = """\

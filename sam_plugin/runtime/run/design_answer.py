@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sam_plugin.compilers.protocol import DomainModule, Route
-from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.ir import Spec, Step
 from sam_plugin.compilers.spec.provenance import unsourced_values
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec
@@ -91,8 +91,8 @@ def copied_examples(spec: Spec, module: DomainModule) -> list[str]:
     request. Said as a design problem, so the repair round asks again."""
     found = []
     for index, step in enumerate(spec.steps):
-        if not step.values and step.scope is None:
-            continue  # an audit with nothing stated says nothing of its own
+        if not _distinctive(step):
+            continue  # "audit the free nodes" is any request's step, not the example's
         for request, example in _example_steps(module):
             if any(e.action == step.action and e.values == step.values and e.scope == step.scope
                    for e in example.steps):
@@ -101,6 +101,32 @@ def copied_examples(spec: Spec, module: DomainModule) -> list[str]:
                              "request asks for, with its own numbers, or refuse")
                 break
     return found
+
+
+def _distinctive(step: Step) -> bool:
+    """Whether a step states something of its own: a number other than 0 and 1, or a name
+    (a set, a section), in its values or its scope."""
+    data = [step.values, step.scope.model_dump(mode="json") if step.scope else {}]
+    stack: list[Any] = list(data)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            stack.extend(v for k, v in item.items() if k != "by")
+        elif isinstance(item, list | tuple):
+            stack.extend(item)
+        elif isinstance(item, bool):
+            continue
+        elif isinstance(item, int | float) and item not in (0, 1):
+            return True
+        elif isinstance(item, str) and item not in _COMMON_WORDS:
+            return True
+    return False
+
+
+# choice words any request's step may state (shapes, checks, profile kinds)
+_COMMON_WORDS = frozenset({"QUAD", "TRI", "BEAM", "shell", "beam", "rectangle", "circle", "pipe",
+                           "I", "counts", "free_nodes", "duplicate_elements", "coincident_nodes",
+                           "degenerate_elements", "quality", "all", "shape"})
 
 
 def _example_steps(module: DomainModule) -> list[tuple[str, Spec]]:
