@@ -91,7 +91,7 @@ def test_transform_repair_audit_over_three_rounds_executed_once(tmp_path, capsys
     provider_env.enqueue_reply(
         tool_calls=[("audit_part", json.dumps({"checks": ["counts", "free_nodes"]}))]
     )
-    request = "copy the quad 1 along X, merge coincident nodes and audit"
+    request = "copy the quad 1 along X, merge coincident nodes within 1e-6 and audit"
     run = run_cli(args_for(tmp_path, workspace, "--request", request), capsys)
     assert run.code == 0, run.out + run.err
     result = run.result

@@ -33,7 +33,7 @@ def test_define_assign_audit(tmp_path, capsys, provider_env):
     out = tmp_path / "out.sam.json"
     args = base_args(workspace, tmp_path / "runs", mode="property") + [
         "--request",
-        "steel shell 2 mm on everything, then audit",
+        "steel (E 210000, nu 0.3), shell 2 mm on everything, then audit",
         "--yes",
         "--json",
         "--save",

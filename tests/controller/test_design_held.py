@@ -134,3 +134,19 @@ def test_a_step_any_request_may_state_is_no_copy(fresh_sam, plate, tmp_path):
     asyncio.run(controller.submit("Move the part by 5 along X and check free nodes.", "part",
                                   TARGET))
     assert len(provider.requests) == 1 and controller.review_warnings == []
+
+
+def test_a_label_range_of_the_request_sources_every_label_in_it(fresh_sam, plate, tmp_path):
+    spec = answer(step("translate", {"by": "labels", "labels": [2, 3, 4]}, vector=[5, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Move elements 2 to 4 by 5 along X.", "part", TARGET))
+    assert controller.review_warnings == []
+
+
+def test_labels_outside_the_requests_range_are_still_said(fresh_sam, plate, tmp_path):
+    spec = answer(step("translate", {"by": "labels", "labels": [2, 3]}, vector=[5, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Move elements 1-2 by 5 along X.", "part", TARGET))
+    assert [w.split(": ", 1)[1] for w in controller.review_warnings] == [
+        "3 is in neither the request nor the observation; check where it comes from (edit the "
+        "step if it is wrong)"]

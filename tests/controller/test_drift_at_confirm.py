@@ -20,13 +20,13 @@ from tests.support.scripted import TARGET, plate, submitted
 from tests.support.specs import ALL, answer, named_set, step
 
 fresh_sam = pytest.fixture(fresh_database)
-MOVE = ("move the last node",
+MOVE = ("move the last node 25 to (4, 4.5, 0)",
         answer(step("move_nodes", labels=[25], to=[4.0, 4.5, 0.0])), "edit_part",
         {"move_nodes": [{"label": 25, "coordinates": [4.0, 4.5, 0.0]}]})
-SET = ("translate S1", answer(step("translate", named_set("S1"), vector=[0.0, 0.0, 5.0])),
+SET = ("translate S1 by 5 in z", answer(step("translate", named_set("S1"), vector=[0.0, 0.0, 5.0])),
        "transform_part", {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
                                           "selection": {"by": "set", "name": "S1"}}]})
-EVERYTHING = ("translate everything", answer(step("translate", ALL, vector=[0.0, 0.0, 5.0])),
+EVERYTHING = ("translate everything by 5 in z", answer(step("translate", ALL, vector=[0.0, 0.0, 5.0])),
               "transform_part", {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
                                                  "selection": {"by": "all"}}]})
 

@@ -50,7 +50,7 @@ def make(tmp_path: Path, sam: Any, provider: ScriptedProvider, plan_wait: str = 
     return built.controller, built.host
 
 
-def to_plan(controller: RunController, request: str = "move S1") -> Any:
+def to_plan(controller: RunController, request: str = "move S1 by 5 in x") -> Any:
     assert asyncio.run(controller.submit(request, "part", TARGET)) == Phase.REVIEW
     return asyncio.run(controller.confirm("part", TARGET))
 
@@ -203,7 +203,7 @@ def test_a_run_option_overrides_the_setting(fresh_sam, tmp_path):
     grid(fresh_sam)
     controller, host = make(tmp_path, fresh_sam, ScriptedProvider(
         design(TRANSLATE_SPEC), translate_s1([5, 0, 0])))
-    asyncio.run(controller.submit("move S1", "part", TARGET))
+    asyncio.run(controller.submit("move S1 by 5 in x", "part", TARGET))
     with pytest.raises(ValueError, match="plan_wait: 'sometimes' is not one of always, "
                                          "destructive, never"):
         asyncio.run(controller.confirm("part", TARGET, plan_wait="sometimes"))
@@ -326,7 +326,7 @@ def test_a_host_that_drops_an_element_fails_verification_naming_it(fresh_sam, tm
     host = DroppingGateway(fresh_sam)
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy),
                          plan_wait="never", host=host)
-    result = to_plan(controller, "copy it up")
+    result = to_plan(controller, "copy it 10 up")
     assert (result.status, result.error.layer) == ("failed", "verification")
     failed = {c.name: c.actual for c in result.checks if not c.ok}
     assert "elements match the plan (exact)" in failed
@@ -341,7 +341,7 @@ def test_a_run_that_builds_verifies_every_new_node_by_geometry(fresh_sam, tmp_pa
              "corners": [[0, 0, 0], [2, 0, 0], [2, 1, 0], [0, 1, 0]]}
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(
         design(spec), calls(("build_part", {"patches": [patch]}))), plan_wait="never")
-    result = to_plan(controller, "a plate")
+    result = to_plan(controller, "a 2 x 1 plate")
     assert result.status == "verified", result.checks
     assert any(c.name == "nodes match the plan (exact)" and c.ok for c in result.checks)
 
@@ -356,7 +356,7 @@ def test_a_merge_that_removes_nodes_is_marked_destructive(fresh_sam, tmp_path):
                                                      "vector": [2, 0, 0]}]}),
                  ("repair_part", {"merge_coincident_nodes": {"tolerance": 0.01}}))
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), work))
-    to_plan(controller, "copy and merge")
+    to_plan(controller, "copy 2 in x and merge within 0.01")
     plan = controller.plan
     assert plan.destructive == [
         "call 2 repair_part: removes, beyond what the call names: 3 nodes [10, 13, 16]"]
@@ -428,7 +428,7 @@ def test_new_labels_the_host_numbers_differently_are_matched_by_geometry(fresh_s
                                                      "vector": [0, 0, 10]}]}))
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy),
                          plan_wait="never")
-    result = to_plan(controller, "copy it up")
+    result = to_plan(controller, "copy it 10 up")
     assert result.status == "verified", [c for c in result.checks if not c.ok]
     new_nodes = sorted(n.label for n in part.nodes if n.coordinates[2] == 10.0)
     assert new_nodes[0] > 9  # the host did number past the deleted labels
@@ -440,7 +440,7 @@ def test_what_a_call_adds_is_a_count_and_a_box_never_a_guessed_label(fresh_sam, 
     copy = calls(("transform_part", {"operations": [{"op": "translate_copy",
                                                      "vector": [0, 0, 10]}]}))
     controller, _ = make(tmp_path, fresh_sam, ScriptedProvider(design(spec), copy))
-    to_plan(controller, "copy it up")
+    to_plan(controller, "copy it 10 up")
     text = controller.plan.text()
     assert ("   - adds: 4 elements in box (0, 0, 10)..(2, 2, 10), 9 nodes in box "
             "(0, 0, 10)..(2, 2, 10)") in text

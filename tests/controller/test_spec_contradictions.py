@@ -136,7 +136,8 @@ def test_a_matching_call_verifies_in_one_round(fresh_sam, tmp_path):
                   summary="Translate set S1 by (5, 0, 0).",
                   expected={"nodes": 9, "elements": 4, "selected": 1})
     controller, host, result = run(fresh_sam, tmp_path, spec, transform(
-        {"op": "translate", "vector": [5, 0, 0], "selection": named_set("S1")}))
+        {"op": "translate", "vector": [5, 0, 0], "selection": named_set("S1")}),
+        request="translate set S1 by 5 in x")
     assert (result.status, result.repairs, len(host.scripts)) == ("verified", 0, 1)
     assert controller.plan.warnings == []
     assert ("step", "   step 1 ✓ translate set S1 by (5, 0, 0) — 4 nodes [1-2, 4-5]") in \

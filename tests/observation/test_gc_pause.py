@@ -43,7 +43,7 @@ def test_pauses_nest_and_keep_a_disabled_collector_disabled() -> None:
 
 def test_a_run_gives_the_frozen_data_back_when_it_ends(fresh_sam: Any, tmp_path: Path) -> None:
     plate(fresh_sam, 4)
-    controller = submitted(fresh_sam, tmp_path, "part", "move the last node",
+    controller = submitted(fresh_sam, tmp_path, "part", "move the last node 25 to (4, 4.5, 0)",
                            answer(step("move_nodes", labels=[25], to=[4.0, 4.5, 0.0])),
                            "edit_part", {"move_nodes": [{"label": 25,
                                                          "coordinates": [4.0, 4.5, 0.0]}]})

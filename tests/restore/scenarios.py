@@ -56,7 +56,7 @@ REPAIR = Scenario(
            summary="Merge coincident nodes, delete duplicate elements and free nodes."),
     [("repair_part", {"merge_coincident_nodes": {"tolerance": 1e-6},
                       "delete_duplicate_elements": True, "delete_free_nodes": True})],
-    "merge coincident nodes, delete duplicate elements and free nodes")
+    "merge coincident nodes within 1e-6, delete duplicate elements and free nodes")
 
 AUDIT = Scenario(
     "audit_part", "part", plate,
@@ -79,7 +79,8 @@ DEFINE = Scenario(
         "sections": [{"name": "Thin", "kind": "shell", "material": "Alu", "thickness": 1.5},
                      {"name": "Tube", "kind": "beam", "material": "Alu",
                       "profile": {"shape": "pipe", "r": 5, "t": 1}}]})],
-    "define aluminium, a 1.5 shell section and a pipe beam section")
+    "define aluminium (E 70000, nu 0.33, density 2.7e-9), a 1.5 shell section and a pipe "
+    "beam section of radius 5 and wall 1")
 
 ASSIGN = Scenario(
     "assign_property", "property", partial(plate, beams=True, properties=True),
@@ -117,7 +118,7 @@ CHAIN = Scenario(
     [("transform_part", {"operations": [{"op": "translate_copy", "vector": [2, 0, 0]}]}),
      ("repair_part", {"merge_coincident_nodes": {"tolerance": 1e-6}}),
      ("audit_part", {"checks": ["counts", "free_nodes"]})],
-    "copy the plate 2 along X, merge coincident nodes and audit")
+    "copy the plate 2 along X, merge coincident nodes within 1e-6 and audit")
 
 DEFINE_ASSIGN = Scenario(
     "define+assign", "property", plate,
@@ -131,7 +132,7 @@ DEFINE_ASSIGN = Scenario(
         "sections": [{"name": "Shell-1", "kind": "shell", "material": "Steel",
                       "thickness": 2}]}),
      ("assign_property", {"assignments": [{"section": "Shell-1", "selection": {"by": "all"}}]})],
-    "steel shell 2 mm on everything")
+    "steel (E 210000, nu 0.3) shell 2 mm on everything")
 
 TRANSFORM_REPAIR = Scenario(
     "transform+repair", "part", plate,
@@ -139,7 +140,7 @@ TRANSFORM_REPAIR = Scenario(
            summary="Copy the plate 2 along X and merge coincident nodes."),
     [("transform_part", {"operations": [{"op": "translate_copy", "vector": [2, 0, 0]}]}),
      ("repair_part", {"merge_coincident_nodes": {"tolerance": 1e-6}})],
-    "copy the plate 2 along X and merge coincident nodes")
+    "copy the plate 2 along X and merge coincident nodes within 1e-6")
 
 FAULT_MATRIX = [BUILD, EDIT, TRANSFORM, REPAIR, AUDIT, DEFINE, ASSIGN, AUDIT_PROPERTY, REFINE,
                 AUDIT_MESH, CHAIN]

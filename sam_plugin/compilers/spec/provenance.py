@@ -4,8 +4,9 @@ said at Review, by step and value, so the analyst decides (and can edit it). A t
 0.001 where the request says 0.01, or a box copied from a prompt's example, shows up here.
 
 Numbers count as sourced when they equal (within 1e-6 relative) a number of the request
-(digits, or words such as "twice" and "两"), of the observation, or its negation; 0 and 1
-are the axes and unit vectors a request names in words. Counts a step claims are the plan's
+(digits, or words such as "twice" and "两"; a range "1-4" or "1 to 9" states each whole
+number in it), of the observation, or its negation; 0 and 1 are the axes and unit vectors a
+request names in words. Counts a step claims are the plan's
 to check, not this. A spec the analyst wrote or edited is not checked: the analyst is the
 source of its numbers.
 """
@@ -29,6 +30,9 @@ _WORDS = {"once": 1, "twice": 2, "thrice": 3, "double": 2, "triple": 3, "half": 
           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "hundred": 100, "thousand": 1000,
           "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
           "九": 9, "十": 10, "百": 100, "千": 1000, "半": 0.5}
+_RANGE = re.compile(r"(?<![\d.])(\d+)\s*(?:-|–|—|~|\.\.|to|through|thru|至|到)\s*(\d+)(?![\d.])",
+                    re.IGNORECASE)
+_RANGE_MAX_SPAN = 10_000  # a label range a request states; longer ones state their ends only
 _ALWAYS = (0.0, 1.0)
 
 
@@ -38,6 +42,10 @@ def numbers_in_text(text: str) -> set[float]:
     found = {float(n) for n in _NUMBER.findall(folded) if _finite(n)}
     lowered = folded.lower()
     found |= {float(v) for word, v in _WORDS.items() if word in lowered}
+    for first, last in _RANGE.findall(folded):
+        low, high = int(first), int(last)
+        if 0 < high - low <= _RANGE_MAX_SPAN:
+            found |= {float(n) for n in range(low, high + 1)}
     return found
 
 

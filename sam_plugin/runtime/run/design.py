@@ -193,6 +193,7 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     check holds; a revision that fails leaves the standing spec as it was."""
     assert run.observation is not None
     if remark:
+        run.remarks.append(remark)  # its numbers are the analyst's (shown_numbers)
         previous = design_answer.spec_json_text(run.spec_ir) if run.spec_ir else run.spec
         messages = revision.revision_messages(run.design_messages, previous, remark,
                                               ctx.language)
@@ -423,10 +424,10 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
 
 
 def shown_numbers(run: RunState) -> set[float]:
-    """The numbers a spec's writer was shown: the request's, the observation's and the
-    exploration's (``compilers/spec/provenance.py``)."""
-    return (numbers_in_text(run.inputs.request) | numbers_in_text(run.exploration)
-            | numbers_in_data(prompt_observation(run)))
+    """The numbers a spec's writer was shown: the request's, the analyst's remarks', the
+    observation's and the exploration's (``compilers/spec/provenance.py``)."""
+    said = " ".join([run.inputs.request, *run.remarks, run.exploration])
+    return numbers_in_text(said) | numbers_in_data(prompt_observation(run))
 
 
 def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:

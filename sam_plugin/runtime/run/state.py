@@ -55,6 +55,7 @@ class RunState:
     exploration: str = ""
     # Designing, Review
     design_messages: list[dict[str, Any]] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)  # Ask for changes: the analyst's words
     spec: str = ""  # the spec in words (its rendering): shown, confirmed, design.txt
     spec_ir: Spec | None = None  # the same spec as data: spec.json, what calls are bound to
     review_warnings: list[str] = field(default_factory=list)  # where it disagrees, now
