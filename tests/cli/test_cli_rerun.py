@@ -45,7 +45,8 @@ def _source(tmp_path, capsys, provider_env, selection=None, sizes=None):
                                                           "selection": selection}]}))])
     saved = tmp_path / "source.sam.json"
     args = base_args(workspace, tmp_path / "runs", mode="property") + [
-        "--request", "steel E 210000 nu 0.3, shell 2 thick on elements 1-4 of the plate", "--yes", "--json", "--save", str(saved)]
+        "--request", "steel E 210000 nu 0.3, shell 2 thick on elements 1-4 of the plate",
+        "--yes", "--json", "--save", str(saved)]
     run = run_cli(args, capsys)
     assert run.code == 0, run.out + run.err
     return saved, run.result["run_id"]

@@ -26,7 +26,8 @@ MOVE = ("move the last node 25 to (4, 4.5, 0)",
 SET = ("translate S1 by 5 in z", answer(step("translate", named_set("S1"), vector=[0.0, 0.0, 5.0])),
        "transform_part", {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
                                           "selection": {"by": "set", "name": "S1"}}]})
-EVERYTHING = ("translate everything by 5 in z", answer(step("translate", ALL, vector=[0.0, 0.0, 5.0])),
+EVERYTHING = ("translate everything by 5 in z",
+              answer(step("translate", ALL, vector=[0.0, 0.0, 5.0])),
               "transform_part", {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
                                                  "selection": {"by": "all"}}]})
 

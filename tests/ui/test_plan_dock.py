@@ -22,7 +22,7 @@ def _to_plan(qtbot, dock, replay, spec: str, *tool_calls: tuple[str, dict]) -> N
     replay.enqueue_stream(openai_stream(content=spec))
     replay.enqueue_stream(openai_stream(tool_calls=[(n, json.dumps(a)) for n, a in tool_calls]))
     dock.set_target("part", "Model-1", "Panel")
-    dock.request_edit.setPlainText("change the panel")
+    dock.request_edit.setPlainText("move the panel by 5 in x")
     dock.submit_button.click()
     qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
                     timeout=TIMEOUT_MS)

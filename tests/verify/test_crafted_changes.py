@@ -86,7 +86,8 @@ def _case(mode: str, n: int) -> tuple[str, str, str, dict[str, Any]]:
     last = (n + 1) ** 2
     if mode == "part":
         to = [float(n), n + 0.5, 0.0]
-        return (f"move the last node {last} to ({n}, {n + 0.5}, 0)", answer(step("move_nodes", labels=[last], to=to)),
+        return (f"move the last node {last} to ({n}, {n + 0.5}, 0)",
+                answer(step("move_nodes", labels=[last], to=to)),
                 "edit_part", {"move_nodes": [{"label": last, "coordinates": to}]})
     if mode == "property":
         return ("assign Skin to the last element",
