@@ -98,3 +98,30 @@ def _unbounded(schema: Any, path: str = "#") -> list[str]:
     for key, value in schema.items():
         found += _unbounded(value, f"{path}/{key}")
     return found
+
+
+BUILD_BOTH = {"summary": "Build.", "steps": [{"capability": "build", "action": "build", "values": {
+    "shape": "QUAD", "size": [60, 100], "divisions": [6, 10],
+    "patches": [{"shape": "QUAD", "divisions": [6, 10], "corners": [
+        [0, 0, 0], [0, 100, 0], [100, 100, 0], [100, 0, 0]]}]}}]}
+
+
+def test_a_build_states_a_rectangle_or_coordinates_never_both():
+    """The 0.5B, on 5 of 6 build tasks: "size 60 x 100, divided 6 x 10" with a patch on
+    (0, 0, 0)–(0, 100, 0)–(100, 100, 0)–(100, 0, 0); binding caught the 100 × 100."""
+    empty = ScopeBounds()
+    rectangle = {"summary": "Build.", "steps": [{"capability": "build", "action": "build",
+                 "values": {"shape": "QUAD", "size": [60, 100], "divisions": [6, 10]}}]}
+    patches = {"summary": "Build.", "steps": [{**BUILD_BOTH["steps"][0], "values": {
+        k: v for k, v in BUILD_BOTH["steps"][0]["values"].items() if k == "patches"}}]}
+    assert valid("part", rectangle, empty) and valid("part", patches, empty)
+    assert not valid("part", BUILD_BOTH, empty)
+
+
+def test_a_spec_stating_both_ways_is_a_design_problem_in_words():
+    from sam_plugin.compilers.spec.reading import spec_problems
+
+    vocabulary = registry.get_module("part").vocabulary
+    assert spec_problems(BUILD_BOTH, vocabulary) == [
+        "steps[0].values: states size, divisions; patches: build takes one of size, "
+        "divisions, origin or patches, lines, elements, not both (they can disagree)"]

@@ -59,7 +59,8 @@ ACTIONS: tuple[ActionDef, ...] = (
                      "[lx, ly], divisions [nu, nv], origin (else the origin); a BEAM line "
                      "along X: size [length], divisions [n]), or patches, lines and elements "
                      "by their coordinates"),
-        together=("patches", "lines", "elements")),
+        together=("patches", "lines", "elements"),
+        alternatives=(("size", "divisions", "origin"), ("patches", "lines", "elements"))),
     ActionDef(
         "add_nodes", "edit",
         {"count": v.integer("new free nodes", minimum=1, claim=True), "points": geo.POINTS},

@@ -21,7 +21,7 @@ from sam_plugin.compilers.protocol import quote
 from sam_plugin.compilers.selectors import Selector
 from sam_plugin.compilers.spec.ir import Expected, Spec, Step
 from sam_plugin.compilers.spec.schema import SCOPE_DESCRIPTION, step_schema, top_schema
-from sam_plugin.compilers.spec.values import normalize
+from sam_plugin.compilers.spec.values import is_claim, normalize
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 from sam_plugin.errors import SpecRejected, StrictJSONError
 
@@ -192,8 +192,15 @@ def _step_problems(index: int, step: Any, vocabulary: Vocabulary) -> list[str]:
 
 
 def _consistency(here: str, step: Mapping[str, Any], action: ActionDef) -> list[str]:
-    """What the schema cannot say: one point per label, each label once."""
+    """What the schema cannot say: one way of stating the values, one point per label, each
+    label once."""
     values = step.get("values", {})
+    stated = [keys for keys in (_stated(group, values, action) for group in action.alternatives)
+              if keys]
+    if len(stated) > 1:
+        ways = " or ".join(", ".join(group) for group in action.alternatives)
+        return [f"{here}.values: states {'; '.join(', '.join(keys) for keys in stated)}: "
+                f"{action.name} takes one of {ways}, not both (they can disagree)"]
     if action.paired is None or not all(key in values for key in action.paired):
         return []
     labels_key, points_key = action.paired
@@ -208,6 +215,13 @@ def _consistency(here: str, step: Mapping[str, Any], action: ActionDef) -> list[
                 f"label(s); give one point [x, y, z] per label, in the order of "
                 f"{labels_key}"]
     return []
+
+
+def _stated(group: tuple[str, ...], values: Mapping[str, Any],
+            action: ActionDef) -> list[str]:
+    """The keys of ``group`` a step states (a count it claims states no geometry)."""
+    return [key for key in group
+            if key in values and not is_claim(action.values[key], values[key])]
 
 
 def _errors(schema: dict[str, Any], document: Any) -> list[SchemaError]:

@@ -61,8 +61,8 @@ def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
     """The spec schema of one vocabulary (a fresh dict each call). With ``bounds``: held to
     the observed part and the mode's step limit (what a design request is constrained to);
     with ``refusal``: an answer may instead be ``{"refuse": "why"}``."""
-    steps = {"anyOf": [step_schema(a, scope=SCOPE_REF, bounds=bounds)
-                       for a in vocabulary.actions]}
+    steps = {"anyOf": [variant for a in vocabulary.actions
+                       for variant in step_variants(a, SCOPE_REF, bounds)]}
     top = top_schema(vocabulary, steps, held=bounds is not None)
     defs = {"selector": scope_schema(bounds)}
     if refusal:
@@ -98,11 +98,27 @@ def top_schema(vocabulary: Vocabulary, step: dict[str, Any], *,
 SCOPE_REF = {"$ref": "#/$defs/selector"}
 
 
+def step_variants(action: ActionDef, scope: dict[str, Any],
+                  bounds: ScopeBounds | None) -> list[dict[str, Any]]:
+    """The step schemas of one action in a spec schema: one, or with ``bounds`` (a grammar
+    holds the answer) one per way of stating its values (``ActionDef.alternatives``), so a
+    build is a rectangle or coordinates, never both."""
+    if bounds is None or not action.alternatives:
+        return [step_schema(action, scope, bounds)]
+    return [step_schema(action, scope, bounds, leave_out=_others(action, group))
+            for group in action.alternatives]
+
+
+def _others(action: ActionDef, group: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(key for other in action.alternatives if other != group for key in other)
+
+
 def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
-                bounds: ScopeBounds | None = None) -> dict[str, Any]:
-    """One action's step: its capability and action fixed, its own values, its scope rule
-    (``scope``: the Selector schema or a reference to it; inline when not given); label
-    values held to ``bounds`` when given."""
+                bounds: ScopeBounds | None = None, *,
+                leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """One action's step: its capability and action fixed, its own values (but those in
+    ``leave_out``), its scope rule (``scope``: the Selector schema or a reference to it;
+    inline when not given); label values held to ``bounds`` when given."""
     properties: dict[str, Any] = {
         "capability": {"type": "string", "enum": [action.capability]},
         "action": {"type": "string", "enum": [action.name]},
@@ -114,7 +130,10 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
             required.append("scope")
     values = {key: _bounded_labels(value.json_schema(), bounds)
               if value.kind == "labels" else value.json_schema()
-              for key, value in action.values.items()}
+              for key, value in action.values.items() if key not in leave_out}
+    for key in leave_out:  # a count the step claims is no way of stating the geometry
+        if action.values[key].kind == "count_or_records":
+            values[key] = _count_only(action.values[key].json_schema())
     properties["values"] = sc.obj(values, action.required,
                                   "the numbers, names and labels this step commits to")
     # optional: the analyst reads the rendering of the IR, never the model's own words first
@@ -123,6 +142,10 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
                           "description": "optional: a note on the step, in a few words"}
     required += ["values"]
     return sc.obj(properties, required, action.description or action.name)
+
+
+def _count_only(schema: dict[str, Any]) -> dict[str, Any]:
+    return next(v for v in schema["anyOf"] if v.get("type") == "integer")
 
 
 def scope_schema(bounds: ScopeBounds | None = None) -> dict[str, Any]:

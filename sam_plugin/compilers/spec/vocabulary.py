@@ -63,6 +63,10 @@ class ActionDef:
     # values that together say all of what the step adds (patches, lines, elements): when a
     # step states one of them, a call may add nothing under the others that it does not state
     together: tuple[str, ...] = ()
+    # ways of stating the same thing, one of which a step takes (a rectangle by its size, or
+    # its geometry by coordinates): a step stating two of them contradicts itself, and a
+    # grammar offers each as a variant of its own
+    alternatives: tuple[tuple[str, ...], ...] = ()
     # a transform that copies (bound by the elements it copies, not the nodes it moves):
     # always, or when the value ``copies_if`` names is true (mirror's ``copy``)
     copies: bool = False
