@@ -24,6 +24,11 @@ class MeshGeometry:
     zs: list[float] = field(default_factory=list)
     edges: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     element_count: int = 0
+    # for picking (sam_host_picking.py): node labels in node order, element labels, and per
+    # element four node indices (a shorter element repeats its last), read in the same pass
+    node_labels: list[int] = field(default_factory=list)
+    element_labels: list[int] = field(default_factory=list)
+    element_ids: list[int] = field(default_factory=list)
     _bounds: tuple[tuple[float, float, float], float] | None = field(default=None, repr=False)
 
     @property
@@ -67,6 +72,8 @@ def read_geometry(part: Any) -> MeshGeometry:
         xs.append(x)
         ys.append(y)
         zs.append(z)
+    geometry.node_labels = list(index)
+    element_labels, element_ids = geometry.element_labels, geometry.element_ids
     stride = len(xs) + 1
     seen: set[int] = set()
     edges: dict[str, list[tuple[int, int]]] = {shape: [] for shape in SHAPE_ORDER}
@@ -86,6 +93,9 @@ def read_geometry(part: Any) -> MeshGeometry:
         except KeyError:  # a dangling label: draw what exists
             ids = [index[label] for label in element.connectivity if label in index]
         last = len(ids) - 1
+        if last >= 0:
+            element_labels.append(element.label)
+            element_ids.extend((ids + [ids[-1]] * 3)[:4] if last < 3 else ids[:4])
         if last < 1:
             continue
         ring = 1 if shape == "BEAM" else len(ids)

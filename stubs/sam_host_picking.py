@@ -3,9 +3,9 @@ Ctrl+click adds or removes one, Ctrl+drag selects every one inside the box (an e
 all its nodes are inside), a click on empty space clears. What is picked is drawn outlined in
 violet; the host window hands it to plugins (``SamHost.selection``).
 
-The pick index (node labels, element labels and their node indices as numpy arrays) is read
-from the part on the first pick, once per geometry: a click on a 188k-element part projects
-with numpy, never with a Python loop over the mesh.
+The pick index (node labels, element labels and their node indices as numpy arrays) comes
+from the geometry's one read of the part, once per geometry: a click on a 188k-element part
+projects with numpy, never with a Python loop over the mesh.
 """
 
 from __future__ import annotations
@@ -34,22 +34,11 @@ class PickIndex:
     element_nodes: np.ndarray  # (elements, 4) node indices; shorter ones repeat their last
 
     @classmethod
-    def of(cls, part: Any, geometry: MeshGeometry) -> PickIndex:
-        labels = [node.label for node in part.nodes] if part is not None else []
-        if len(labels) != geometry.node_count:  # the part changed under the picture
-            labels = labels[:geometry.node_count]
-        index = {label: i for i, label in enumerate(labels)}
-        element_labels: list[int] = []
-        rows: list[list[int]] = []
-        for element in (part.elements if part is not None else ()):
-            ids = [index[n] for n in element.connectivity if n in index]
-            if not ids:
-                continue
-            element_labels.append(element.label)
-            rows.append((ids + [ids[-1]] * 4)[:4])
-        return cls(np.asarray(labels, dtype=np.int64),
-                   np.asarray(element_labels, dtype=np.int64),
-                   np.asarray(rows, dtype=np.int64).reshape(-1, 4))
+    def of(cls, geometry: MeshGeometry) -> PickIndex:
+        """From what ``read_geometry`` read in its one pass (no second walk of the part)."""
+        return cls(np.asarray(geometry.node_labels, dtype=np.int64),
+                   np.asarray(geometry.element_labels, dtype=np.int64),
+                   np.asarray(geometry.element_ids, dtype=np.int64).reshape(-1, 4))
 
 
 class ViewportPicking:
@@ -97,20 +86,16 @@ class ViewportPicking:
             self._pick_part = part
             self.set_selection([])
         elif self.selected:
-            existing = self._existing_labels(part)
-            self.set_selection([label for label in self.selected if label in existing])
-
-    def _existing_labels(self, part: Any) -> set[int]:
-        if part is None:
-            return set()
-        entities = part.nodes if self.pick_kind == "nodes" else part.elements
-        return {entity.label for entity in entities}
+            index = self._index()
+            labels = index.node_labels if self.pick_kind == "nodes" else index.element_labels
+            kept = np.asarray(self.selected, dtype=np.int64)
+            self.set_selection(kept[np.isin(kept, labels)].tolist())
 
     # ----------------------------------------------------------- geometry
     def _index(self) -> PickIndex:
         key = id(self.geometry_data)
         if self._pick_index is None or self._pick_key != key:
-            self._pick_index = PickIndex.of(self._pick_part, self.geometry_data)
+            self._pick_index = PickIndex.of(self.geometry_data)
             self._pick_key = key
         return self._pick_index
 
