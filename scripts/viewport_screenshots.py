@@ -76,7 +76,7 @@ def main(out: Path) -> int:
         dock.cancel_button.click()
         pump_until(lambda: not dock.busy and "Cancelled" in dock.status_label.text(), 30,
                    "the cancel")
-        window.display_part("Model-1", "Frame")
+        dock.set_target("part", "Model-1", "Frame")  # the dock shows it in the viewport
         window.view_actions["PlusY"].trigger()
         _shot(app, window, out / "viewport-frame.png")
     finally:

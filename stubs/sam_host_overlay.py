@@ -69,16 +69,22 @@ class ViewportPlanOverlay:
         self._draw_overlay_legend(painter)
 
     def _draw_overlay_legend(self, painter: QPainter) -> None:
-        x = float(self.width()) - 300.0  # type: ignore[attr-defined]
+        """``plan preview: ■ touched 16 ■ added 0 ■ deleted 0``, right-aligned at the top."""
+        metrics = painter.fontMetrics()
+        head = "plan preview:"
+        items = [f"{OVERLAY_WORDS[name]} {self.overlay_counts.get(name, 0)}"
+                 for name in OVERLAY_COLOURS]
+        width = metrics.horizontalAdvance(head) + 8 + sum(
+            20 + metrics.horizontalAdvance(text) for text in items)
+        x = max(8.0, float(self.width()) - width - 8)  # type: ignore[attr-defined]
         painter.setPen(QColor("#222222"))
-        painter.drawText(QPointF(x, 16), "plan preview:")
-        x += 86
-        for name, colour in OVERLAY_COLOURS.items():
+        painter.drawText(QPointF(x, 16), head)
+        x += metrics.horizontalAdvance(head) + 8
+        for (name, colour), text in zip(OVERLAY_COLOURS.items(), items, strict=True):
             painter.fillRect(QRectF(x, 6, 10, 10), colour)
             painter.setPen(QColor("#222222"))
-            text = f"{OVERLAY_WORDS[name]} {self.overlay_counts.get(name, 0)}"
             painter.drawText(QPointF(x + 13, 16), text)
-            x += 20 + painter.fontMetrics().horizontalAdvance(text)
+            x += 20 + metrics.horizontalAdvance(text)
 
     def _overlay_geometry(self) -> dict[str, list[QPointF]]:
         """Per layer, the outlines' edges as ``drawLines`` endpoints in view coordinates."""
