@@ -80,7 +80,7 @@ class ViewportPlanOverlay:
         painter.setPen(QColor("#222222"))
         painter.drawText(QPointF(x, 16), head)
         x += metrics.horizontalAdvance(head) + 8
-        for (name, colour), text in zip(OVERLAY_COLOURS.items(), items, strict=True):
+        for colour, text in zip(OVERLAY_COLOURS.values(), items, strict=True):
             painter.fillRect(QRectF(x, 6, 10, 10), colour)
             painter.setPen(QColor("#222222"))
             painter.drawText(QPointF(x + 13, 16), text)
