@@ -109,3 +109,20 @@ def test_the_chinese_spec_says_the_selected_elements():
     assert "选中" not in render_spec(the_spec, vocabulary, "zh")
     with selected_scope("nodes", range(3, 15)):  # nodes picked: elements 3-14 are not them
         assert "selected" not in render_spec(the_spec, vocabulary, "en")
+
+
+def test_without_a_selection_the_design_messages_are_the_bytes_they_always_were():
+    from sam_plugin.compilers.protocol import Target
+    from sam_plugin.runtime.run.collection import design_messages
+
+    given = dict(system_prompt="PROMPT", mode="part",
+                 target=Target(model_name="Model-1", part_name="Plate"), target_note="NOTE",
+                 observation={"part": {"nodes": 25}}, exploration="", request="move it")
+    # the user message as it was written before selections existed, spelled out
+    before = ("Mode: part. Target: model 'Model-1', part 'Plate'.\nNOTE\n"
+              'Workspace observation (JSON): {"part":{"nodes":25}}\n\nRequest:\nmove it')
+    assert design_messages(**given) == [{"role": "system", "content": "PROMPT"},
+                                        {"role": "user", "content": before}]
+    assert design_messages(**given, selection="") == design_messages(**given)
+    picked = design_messages(**given, selection=PICKED.prompt_line())
+    assert picked[1]["content"] == before + "\n" + PICKED.prompt_line()
