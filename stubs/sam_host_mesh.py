@@ -8,6 +8,7 @@ list arithmetic, so rotating a 190k-element part never touches the host objects 
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,10 +26,11 @@ class MeshGeometry:
     edges: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     element_count: int = 0
     # for picking (sam_host_picking.py): node labels in node order, element labels, and per
-    # element four node indices (a shorter element repeats its last), read in the same pass
-    node_labels: list[int] = field(default_factory=list)
-    element_labels: list[int] = field(default_factory=list)
-    element_ids: list[int] = field(default_factory=list)
+    # element four node indices (a shorter element repeats its last), read in the same pass;
+    # int64 arrays, so that numpy takes them without a copy
+    node_labels: array[int] = field(default_factory=lambda: array("q"))
+    element_labels: array[int] = field(default_factory=lambda: array("q"))
+    element_ids: array[int] = field(default_factory=lambda: array("q"))
     _bounds: tuple[tuple[float, float, float], float] | None = field(default=None, repr=False)
 
     @property
@@ -72,7 +74,7 @@ def read_geometry(part: Any) -> MeshGeometry:
         xs.append(x)
         ys.append(y)
         zs.append(z)
-    geometry.node_labels = list(index)
+    geometry.node_labels = array("q", index)
     element_labels, element_ids = geometry.element_labels, geometry.element_ids
     stride = len(xs) + 1
     seen: set[int] = set()

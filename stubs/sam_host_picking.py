@@ -23,6 +23,7 @@ SELECTION_COLOUR = QColor("#8250df")
 CLICK_SLOP_PX = 4.0  # a press and release closer than this is a click, not a drag
 NODE_PICK_PX = 8.0
 DRAWN_SELECTION_LIMIT = 20_000
+NEAREST_CANDIDATES = 16  # elements whose centroids are nearest a click, tested for the hit
 
 
 @dataclass
@@ -32,13 +33,27 @@ class PickIndex:
     node_labels: np.ndarray
     element_labels: np.ndarray
     element_nodes: np.ndarray  # (elements, 4) node indices; shorter ones repeat their last
+    xyz: np.ndarray  # (nodes, 3), centred on the geometry's centre as the view is
+    centroids: np.ndarray  # (elements, 3), centred likewise
 
     @classmethod
     def of(cls, geometry: MeshGeometry) -> PickIndex:
         """From what ``read_geometry`` read in its one pass (no second walk of the part)."""
-        return cls(np.asarray(geometry.node_labels, dtype=np.int64),
-                   np.asarray(geometry.element_labels, dtype=np.int64),
-                   np.asarray(geometry.element_ids, dtype=np.int64).reshape(-1, 4))
+        (cx, cy, cz), _ = geometry.center_and_radius()
+        xyz = np.column_stack((np.asarray(geometry.xs) - cx, np.asarray(geometry.ys) - cy,
+                               np.asarray(geometry.zs) - cz)).reshape(-1, 3)
+        nodes = np.frombuffer(geometry.element_ids, dtype=np.int64).reshape(-1, 4)
+        return cls(np.frombuffer(geometry.node_labels, dtype=np.int64),
+                   np.frombuffer(geometry.element_labels, dtype=np.int64), nodes, xyz,
+                   xyz[nodes].mean(axis=1) if len(nodes) else np.zeros((0, 3)))
+
+    def screen(self, points: np.ndarray, yaw: float, pitch: float,
+               to_screen: tuple[float, float, float, float]) -> tuple[np.ndarray, np.ndarray]:
+        """``points`` (centred, (k, 3)) in widget pixels at this view."""
+        (a0, a1, a2), (b0, b1, b2), _ = rotation(yaw, pitch)
+        ox, oy, sx, sy = to_screen
+        x, y, z = points[:, 0], points[:, 1], points[:, 2]
+        return ox + sx * (a0 * x + a1 * y + a2 * z), oy + sy * (b0 * x + b1 * y + b2 * z)
 
 
 class ViewportPicking:
@@ -58,6 +73,7 @@ class ViewportPicking:
         self._pick_key: int | None = None
         self._box: QRectF | None = None
         self._selection_lines: tuple[tuple[Any, ...], list[QPointF], list[QPointF]] | None = None
+        self._selection_base: tuple[tuple[Any, ...], np.ndarray, list[list[int]]] | None = None
 
     # ------------------------------------------------------------- state
     def set_pick_kind(self, kind: PickKind) -> None:
@@ -82,6 +98,7 @@ class ViewportPicking:
         """A new picture of ``part``: another part clears the selection; the same part keeps
         the labels it still has (a run may have deleted some)."""
         self._pick_index, self._pick_key, self._selection_lines = None, None, None
+        self._index()  # with the picture, so that the first click finds it ready
         if part is not self._pick_part:
             self._pick_part = part
             self.set_selection([])
@@ -99,18 +116,11 @@ class ViewportPicking:
             self._pick_key = key
         return self._pick_index
 
-    def _screen_points(self) -> tuple[np.ndarray, np.ndarray]:
-        """Every node's position in widget pixels at the current view."""
-        geometry = self.geometry_data
-        if geometry.is_empty:
-            return np.zeros(0), np.zeros(0)
-        (cx, cy, cz), _ = geometry.center_and_radius()
-        (a0, a1, a2), (b0, b1, b2), _ = rotation(self.yaw, self.pitch)
-        xs = np.asarray(geometry.xs) - cx
-        ys = np.asarray(geometry.ys) - cy
-        zs = np.asarray(geometry.zs) - cz
-        ox, oy, sx, sy = self._to_screen()  # type: ignore[attr-defined]
-        return ox + sx * (a0 * xs + a1 * ys + a2 * zs), oy + sy * (b0 * xs + b1 * ys + b2 * zs)
+    def _screen_points(self, points: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Every node's (or these centred ``points``') position in widget pixels now."""
+        index = self._index()
+        return index.screen(index.xyz if points is None else points, self.yaw, self.pitch,
+                            self._to_screen())  # type: ignore[attr-defined]
 
     def pick_at(self, point: QPointF) -> int | None:
         """The label of the entity under ``point`` (widget pixels), or None."""
@@ -126,15 +136,19 @@ class ViewportPicking:
             return int(index.node_labels[nearest]) if distance[nearest] <= NODE_PICK_PX else None
         if len(index.element_labels) == 0:
             return None
-        ex, ey = px[index.element_nodes], py[index.element_nodes]
+        # the nearest centroids first, then the first whose outline's box holds the click
+        cx, cy = self._screen_points(index.centroids)
+        distance = np.hypot(cx - point.x(), cy - point.y())
+        nearest = np.argsort(distance)[:NEAREST_CANDIDATES] if len(distance) <= \
+            NEAREST_CANDIDATES else np.argpartition(distance, NEAREST_CANDIDATES)[
+                :NEAREST_CANDIDATES]
+        nearest = nearest[np.argsort(distance[nearest])]
+        ex, ey = px[index.element_nodes[nearest]], py[index.element_nodes[nearest]]
         slop = CLICK_SLOP_PX
         inside = ((ex.min(axis=1) - slop <= point.x()) & (point.x() <= ex.max(axis=1) + slop)
                   & (ey.min(axis=1) - slop <= point.y()) & (point.y() <= ey.max(axis=1) + slop))
         hits = np.flatnonzero(inside)
-        if len(hits) == 0:
-            return None
-        centre = np.hypot(ex[hits].mean(axis=1) - point.x(), ey[hits].mean(axis=1) - point.y())
-        return int(index.element_labels[hits[int(np.argmin(centre))]])
+        return int(index.element_labels[nearest[hits[0]]]) if len(hits) else None
 
     def pick_in_box(self, box: QRectF) -> list[int]:
         """Labels of the entities inside ``box`` (an element when all its nodes are)."""
@@ -175,6 +189,23 @@ class ViewportPicking:
         if box is not None:
             self.set_selection(self.pick_in_box(box.normalized()))
 
+    def _selected_entities(self) -> tuple[np.ndarray, list[list[int]]]:
+        """Node indices of the selection, and per selected element its four node indices."""
+        key = (id(self.geometry_data), self.pick_kind, tuple(self.selected))
+        if self._selection_base is not None and self._selection_base[0] == key:
+            return self._selection_base[1], self._selection_base[2]
+        index = self._index()
+        wanted = np.asarray(self.selected[:DRAWN_SELECTION_LIMIT], dtype=np.int64)
+        labels = index.node_labels if self.pick_kind == "nodes" else index.element_labels
+        found = np.flatnonzero(np.isin(labels, wanted))
+        if self.pick_kind == "nodes":
+            ids, rows = found, []
+        else:
+            ids = np.unique(index.element_nodes[found].ravel())
+            rows = index.element_nodes[found].tolist()
+        self._selection_base = (key, ids, rows)
+        return ids, rows
+
     # ------------------------------------------------------------ drawing
     def _draw_selection(self, painter: QPainter) -> None:
         if self._box is not None:
@@ -203,32 +234,24 @@ class ViewportPicking:
         painter.drawText(QPointF(8, 64), f"selected: {count} {noun}{'' if count == 1 else 's'}")
 
     def _selection_geometry(self) -> tuple[list[QPointF], list[QPointF]]:
-        """The selected elements' edges (or nodes' points) in view coordinates, per rotation."""
+        """The selected elements' edges (or nodes' points) in view coordinates, per rotation
+        (which entities they are is looked up once per selection)."""
         key = (id(self.geometry_data), self.yaw, self.pitch, self.pick_kind, len(self.selected))
         if self._selection_lines is not None and self._selection_lines[0] == key:
             return self._selection_lines[1], self._selection_lines[2]
+        ids, rows = self._selected_entities()
         index = self._index()
-        geometry = self.geometry_data
-        (cx, cy, cz), _ = geometry.center_and_radius()
         (a0, a1, a2), (b0, b1, b2), _ = rotation(self.yaw, self.pitch)
-        wanted = np.asarray(self.selected[:DRAWN_SELECTION_LIMIT], dtype=np.int64)
-        labels = index.node_labels if self.pick_kind == "nodes" else index.element_labels
-        rows = np.flatnonzero(np.isin(labels, wanted))
-        if self.pick_kind == "nodes":
-            ids = rows
-        else:
-            ids = np.unique(index.element_nodes[rows].ravel())
-        xs = np.asarray(geometry.xs)[ids] - cx
-        ys = np.asarray(geometry.ys)[ids] - cy
-        zs = np.asarray(geometry.zs)[ids] - cz
-        us, vs = (a0 * xs + a1 * ys + a2 * zs).tolist(), (b0 * xs + b1 * ys + b2 * zs).tolist()
+        xyz = index.xyz[ids]
+        us = (a0 * xyz[:, 0] + a1 * xyz[:, 1] + a2 * xyz[:, 2]).tolist()
+        vs = (b0 * xyz[:, 0] + b1 * xyz[:, 1] + b2 * xyz[:, 2]).tolist()
         local = {int(i): QPointF(u, v) for i, u, v in zip(ids.tolist(), us, vs, strict=True)}
         edges: list[QPointF] = []
         points: list[QPointF] = []
         if self.pick_kind == "nodes":
             points = [local[int(i)] for i in ids.tolist()]
         else:
-            for row in index.element_nodes[rows].tolist():
+            for row in rows:
                 ring = list(dict.fromkeys(row))  # the padding repeats the last node
                 pairs = [(ring[0], ring[1])] if len(ring) == 2 else list(
                     zip(ring, ring[1:] + ring[:1], strict=True))
