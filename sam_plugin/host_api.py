@@ -10,6 +10,7 @@ anything imports PySide6 (docs/architecture.md §9).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -46,6 +47,24 @@ class OptionalHostMembers(Protocol):
     def highlight_elements(self, model_name: str, part_name: str, labels: list[int]) -> int:
         """Show these elements highlighted in the viewport; returns how many were shown."""
 
+    def selection(self) -> dict[str, Any] | None:
+        """What is picked in the viewport: ``{model_name, part_name, kind: "elements" |
+        "nodes", labels: [int, ...]}``, or None when nothing is."""
+
+    def add_selection_listener(self, callback: Callable[[], Any]) -> None:
+        """Call ``callback()`` after every change of what is picked."""
+
+    def remove_selection_listener(self, callback: Callable[[], Any]) -> None:
+        """Stop calling ``callback`` (unload)."""
+
+    def show_plan_preview(self, model_name: str, part_name: str,
+                          layers: dict[str, Any]) -> int:
+        """Draw a plan's outlines over the part, ``{touched, added, deleted: [[[x, y, z],
+        ...], ...]}`` (amber, green, red), until ``clear_plan_preview``; returns how many."""
+
+    def clear_plan_preview(self) -> None:
+        """Take the plan's outlines away again."""
+
 
 REQUIRED_MEMBERS: tuple[str, ...] = (
     "main_window", "sam_module", "add_dock_widget", "remove_dock_widget")
@@ -56,4 +75,9 @@ OPTIONAL_DEFAULTS: dict[str, str] = {
     "host_version": "not compared: the host checks min_host_version itself",
     "qt_binding": "read from the class of main_window",
     "highlight_elements": "the dock lists labels instead of showing them",
+    "selection": "requests cannot act on a selection (the dock shows no selection row)",
+    "add_selection_listener": "as without selection",
+    "remove_selection_listener": "as without selection",
+    "show_plan_preview": "the plan is drawn in the dock's own small preview only",
+    "clear_plan_preview": "as without show_plan_preview",
 }

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QLocale, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QFileDialog,
@@ -34,6 +34,7 @@ from sam_host_plugins import (
 )
 from sam_host_tree import ModelTree
 from sam_host_viewport import MeshViewport
+from sam_host_views import VIEWS
 
 WINDOW_TITLE = "SAM (offline)"
 VIEWPORT_NAME = "Viewport: 1"
@@ -160,6 +161,75 @@ class SamMainWindow(QMainWindow):
         labels.toggled.connect(self.viewport.set_node_labels)
         view.addAction(labels)
         self.node_labels_action = labels
+        self._build_view_directions(view)
+        self._build_pick_menu()
+
+    def _build_view_directions(self, menu: Any) -> None:
+        """View → From +X … Isometric (objectNames ``viewPlusX`` … ``viewIso``)."""
+        menu.addSeparator()
+        self.view_actions: dict[str, QAction] = {}
+        for direction in VIEWS:
+            action = QAction(direction.title, self)
+            action.setObjectName(f"view{direction.key}")
+            action.triggered.connect(
+                lambda _=False, key=direction.key: self.viewport.set_view(key))
+            menu.addAction(action)
+            self.view_actions[direction.key] = action
+
+    def _build_pick_menu(self) -> None:
+        """Select → pick elements or nodes, clear (click, Ctrl+click, Ctrl+drag a box)."""
+        menu = self.menuBar().addMenu("&Select")
+        group = QActionGroup(self)
+        self.pick_actions: dict[str, QAction] = {}
+        for kind, text in (("elements", "Pick &elements"), ("nodes", "Pick &nodes")):
+            action = QAction(text, self)
+            action.setObjectName(f"pick{kind.capitalize()}Action")
+            action.setCheckable(True)
+            action.setChecked(kind == self.viewport.pick_kind)
+            action.triggered.connect(lambda _=False, k=kind: self.viewport.set_pick_kind(k))
+            group.addAction(action)
+            menu.addAction(action)
+            self.pick_actions[kind] = action
+        clear = QAction("&Clear selection", self)
+        clear.setObjectName("clearSelectionAction")
+        clear.triggered.connect(lambda: self.viewport.set_selection([]))
+        menu.addSeparator()
+        menu.addAction(clear)
+        hint = QAction("Click picks, Ctrl+click adds or removes, Ctrl+drag picks a box", self)
+        hint.setEnabled(False)
+        menu.addAction(hint)
+
+    # ------------------------------------------------------ plugin services
+    def part_names_of(self, part: Any) -> tuple[str, str] | None:
+        """(model name, part name) of a part object of the open database, or None."""
+        if part is None:
+            return None
+        for model_name in self.sam.mdb.models.keys():
+            parts = self.sam.mdb.models[model_name].parts
+            for part_name in parts.keys():
+                if parts[part_name] is part:
+                    return model_name, part_name
+        return None
+
+    def selection(self) -> dict[str, Any] | None:
+        """What is picked in the viewport: ``{model_name, part_name, kind, labels}``, or None
+        when nothing is."""
+        names = self.part_names_of(self.displayed_part())
+        if names is None or not self.viewport.selected:
+            return None
+        return {"model_name": names[0], "part_name": names[1],
+                "kind": self.viewport.pick_kind, "labels": list(self.viewport.selected)}
+
+    def show_plan_preview(self, model_name: str, part_name: str,
+                          layers: dict[str, Any]) -> int:
+        """Draw a plan's ``touched``/``added``/``deleted`` outlines over the part (displayed
+        first when it is not); returns how many outlines are drawn."""
+        if self.part_names_of(self.displayed_part()) != (model_name, part_name):
+            self.display_part(model_name, part_name)
+        return self.viewport.show_plan_overlay(layers)
+
+    def clear_plan_preview(self) -> None:
+        self.viewport.clear_plan_overlay()
 
     def _ask_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open workspace", "", FILE_FILTER)

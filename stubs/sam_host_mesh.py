@@ -8,6 +8,7 @@ list arithmetic, so rotating a 190k-element part never touches the host objects 
 from __future__ import annotations
 
 import math
+from array import array
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +25,12 @@ class MeshGeometry:
     zs: list[float] = field(default_factory=list)
     edges: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
     element_count: int = 0
+    # for picking (sam_host_picking.py): node labels in node order, element labels, and per
+    # element four node indices (a shorter element repeats its last), read in the same pass;
+    # int64 arrays, so that numpy takes them without a copy
+    node_labels: array[int] = field(default_factory=lambda: array("q"))
+    element_labels: array[int] = field(default_factory=lambda: array("q"))
+    element_ids: array[int] = field(default_factory=lambda: array("q"))
     _bounds: tuple[tuple[float, float, float], float] | None = field(default=None, repr=False)
 
     @property
@@ -67,6 +74,8 @@ def read_geometry(part: Any) -> MeshGeometry:
         xs.append(x)
         ys.append(y)
         zs.append(z)
+    geometry.node_labels = array("q", index)
+    element_labels, element_ids = geometry.element_labels, geometry.element_ids
     stride = len(xs) + 1
     seen: set[int] = set()
     edges: dict[str, list[tuple[int, int]]] = {shape: [] for shape in SHAPE_ORDER}
@@ -86,6 +95,9 @@ def read_geometry(part: Any) -> MeshGeometry:
         except KeyError:  # a dangling label: draw what exists
             ids = [index[label] for label in element.connectivity if label in index]
         last = len(ids) - 1
+        if last >= 0:
+            element_labels.append(element.label)
+            element_ids.extend((ids + [ids[-1]] * 3)[:4] if last < 3 else ids[:4])
         if last < 1:
             continue
         ring = 1 if shape == "BEAM" else len(ids)

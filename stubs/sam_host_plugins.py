@@ -131,6 +131,31 @@ class SamHost:
         """Optional host service: show elements of a part highlighted in the viewport."""
         return int(self.main_window.highlight_elements(model_name, part_name, labels))
 
+    # Optional host services of the offline host's viewport (plugins feature-detect them):
+    # picking, and a plan's preview drawn over the part.
+    def selection(self) -> dict[str, Any] | None:
+        """``{model_name, part_name, kind: elements|nodes, labels}`` picked now, or None."""
+        return self.main_window.selection()  # type: ignore[attr-defined, no-any-return]
+
+    def add_selection_listener(self, callback: Callable[[], Any]) -> None:
+        """Call ``callback()`` after every change of what is picked."""
+        self.main_window.viewport.selectionChanged.connect(callback)  # type: ignore[attr-defined]
+
+    def remove_selection_listener(self, callback: Callable[[], Any]) -> None:
+        try:
+            self.main_window.viewport.selectionChanged.disconnect(callback)  # type: ignore
+        except (RuntimeError, TypeError):  # already gone
+            pass
+
+    def show_plan_preview(self, model_name: str, part_name: str,
+                          layers: dict[str, Any]) -> int:
+        """Draw outlines ``{touched, added, deleted: [[(x, y, z), …], …]}`` over the part."""
+        return int(self.main_window.show_plan_preview(  # type: ignore[attr-defined]
+            model_name, part_name, layers))
+
+    def clear_plan_preview(self) -> None:
+        self.main_window.clear_plan_preview()  # type: ignore[attr-defined]
+
     @property
     def dock_area(self) -> str:
         return self.manifest.dock_area if self.manifest else "right"

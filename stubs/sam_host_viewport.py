@@ -13,11 +13,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPen, QTransform, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 from sam_host_annotations import ViewportAnnotations
 from sam_host_mesh import SHAPE_ORDER, MeshGeometry, read_geometry, rotation
+from sam_host_overlay import ViewportPlanOverlay
+from sam_host_picking import CLICK_SLOP_PX, ViewportPicking
+from sam_host_views import VIEWS_BY_KEY, draws_flat, face_on_view
 
 SHAPE_COLOURS = {"QUAD": QColor("#2f6fdf"), "TRI": QColor("#23a35a"), "BEAM": QColor("#e07b00")}
 NODE_COLOUR = QColor("#333333")
@@ -29,8 +32,12 @@ MAX_DRAWN_NODES = 25_000
 SETTLE_MS = 120
 
 
-class MeshViewport(ViewportAnnotations, QWidget):
-    """Draws ``displayedObject``; left-drag rotates, right/middle-drag pans, wheel zooms."""
+class MeshViewport(ViewportAnnotations, ViewportPicking, ViewportPlanOverlay, QWidget):
+    """Draws ``displayedObject``; left-drag rotates, right/middle-drag (or Shift+drag) pans,
+    wheel zooms; a click picks, Ctrl+click adds or removes, Ctrl+drag box-selects
+    (``sam_host_picking.py``); ``set_view`` looks along an axis (``sam_host_views.py``)."""
+
+    selectionChanged = Signal()  # noqa: N815 (Qt naming)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,7 +60,9 @@ class MeshViewport(ViewportAnnotations, QWidget):
         self._cache: QImage | None = None
         self._cache_key: tuple[Any, ...] | None = None
         self._drag_origin: QPointF | None = None
+        self._press_at: QPointF | None = None
         self._drag_button = Qt.MouseButton.NoButton
+        self._shown_name: str | None = None
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
@@ -63,12 +72,28 @@ class MeshViewport(ViewportAnnotations, QWidget):
         self._job_timer.setInterval(0)
         self._job_timer.timeout.connect(self._render_next_batch)
         self._init_annotations()
+        self._init_picking()
+        self._init_overlay()
 
     # ----------------------------------------------------------------- data
     def show_part(self, part: Any) -> None:
         """Read the part's mesh once and fit it to the view."""
         self._forget_annotations(part)
         self.set_geometry(read_geometry(part) if part is not None else MeshGeometry())
+        self._keep_selection_of(part)
+        if self.geometry_data.part_name != self._shown_name:  # another part: face it
+            self._shown_name = self.geometry_data.part_name
+            if draws_flat(self.geometry_data, self.yaw, self.pitch):
+                view = face_on_view(self.geometry_data)
+                self.yaw, self.pitch = view.yaw, view.pitch
+                self._view_changed()
+
+    def set_view(self, key: str) -> None:
+        """Look from one side (``PlusX`` … ``MinusZ``, ``Iso``; ``sam_host_views.VIEWS``) and
+        fit the part."""
+        view = VIEWS_BY_KEY[key]
+        self.yaw, self.pitch = view.yaw % 360, view.pitch
+        self.fit_to_view()
 
     def set_geometry(self, geometry: MeshGeometry) -> None:
         self.geometry_data = geometry
@@ -238,6 +263,8 @@ class MeshViewport(ViewportAnnotations, QWidget):
             if not self._settle.isActive():
                 self._settle.start()
         self._draw_legend(painter)
+        self._draw_plan_overlay(painter)
+        self._draw_selection(painter)
         self._draw_annotations(painter)
         painter.end()
 
@@ -273,11 +300,20 @@ class MeshViewport(ViewportAnnotations, QWidget):
 
     # --------------------------------------------------------------- mouse
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        self._drag_origin = event.position()
+        self._drag_origin = self._press_at = event.position()
         self._drag_button = event.button()
+        if self._boxing(event):
+            self._start_box(event.position())
+
+    def _boxing(self, event: QMouseEvent) -> bool:
+        return self._drag_button == Qt.MouseButton.LeftButton and bool(
+            event.modifiers() & Qt.KeyboardModifier.ControlModifier)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if self._drag_origin is None:
+            return
+        if self._box is not None:
+            self._drag_box(event.position())
             return
         delta = event.position() - self._drag_origin
         self._drag_origin = event.position()
@@ -293,8 +329,19 @@ class MeshViewport(ViewportAnnotations, QWidget):
         self._view_changed()
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
-        self._drag_origin = None
+        pressed, button = self._press_at, self._drag_button
+        self._drag_origin = self._press_at = None
         self._drag_button = Qt.MouseButton.NoButton
+        if pressed is None or button != Qt.MouseButton.LeftButton:
+            return
+        moved = event.position() - pressed
+        click = abs(moved.x()) + abs(moved.y()) < CLICK_SLOP_PX
+        toggle = bool(event.modifiers() & Qt.KeyboardModifier.ControlModifier)
+        if click:
+            self._box = None
+            self._pick_click(event.position(), toggle)
+        elif self._box is not None:
+            self._finish_box()
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         self.yaw = self.pitch = 0.0

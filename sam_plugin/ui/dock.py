@@ -66,6 +66,7 @@ from sam_plugin.ui.plain_words import (
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
+from sam_plugin.ui.selection_row import SelectionRow
 from sam_plugin.ui.spec_editor import SpecEditor
 from sam_plugin.ui.spec_extras import SpecExtras
 from sam_plugin.ui.status_words import (
@@ -77,6 +78,7 @@ from sam_plugin.ui.status_words import (
     waiting_words,
 )
 from sam_plugin.ui.undo_control import UndoControl
+from sam_plugin.ui.viewport_link import ViewportLink
 
 log = logging.getLogger(__name__)
 
@@ -128,6 +130,7 @@ class SamAgentDock(QDockWidget):
         provider_choice: Callable[[], Any] | None = None,
         settings_store: Any = None,
         highlight: Callable[[str, str, list[int]], int] | None = None,
+        viewport: ViewportLink | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(tr("SAM Agent"), parent)
@@ -140,6 +143,9 @@ class SamAgentDock(QDockWidget):
         self._provider_choice = provider_choice
         self.settings_store = settings_store
         self._highlight = highlight
+        # the host's viewport: its pick and the plan drawn there (viewport_link.py)
+        self.viewport_link = viewport if viewport is not None else ViewportLink(None)
+        self._run_selection: Any = None  # the Selection the run was submitted with
         self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
         self._observed: dict[str, Any] = {}  # the last observation_completed event's data
         self._run_provider: str | None = None  # providerLabel's text when the shown run began
@@ -221,6 +227,8 @@ class SamAgentDock(QDockWidget):
                "elements (Ctrl+Enter submits)"))
         self.request_edit.setMaximumHeight(60)
         layout.addWidget(self.request_edit)
+        self.selection_row = SelectionRow()  # selectionLabel, selectionCheck
+        layout.addWidget(self.selection_row)
         self.explore_check = QCheckBox(tr("Explore the part first (read-only questions)"))
         self.explore_check.setObjectName("exploreCheck")
         self.explore_check.setToolTip(tr(
@@ -353,6 +361,7 @@ class SamAgentDock(QDockWidget):
         self.plan_view.show_plan(plan)
         if plan is not None and plan.preview is not None:
             self.plan_preview.show_preview(self._live_part(), plan.preview)
+            self.viewport_link.show_preview(self.target(), self.plan_preview.layers)
         self._compact_spec(True)  # the plan gets the room; the spec keeps three lines
         self._show_panel(Phase.PLAN)
         self.set_status(plan_words(plan))
@@ -360,6 +369,7 @@ class SamAgentDock(QDockWidget):
     def _clear_plan(self) -> None:
         self.plan_view.clear_plan()
         self.plan_preview.clear_preview()
+        self.viewport_link.clear_preview()
         self.execute_button.setEnabled(False)
         self.execute_button.hide()
         self._compact_spec(False)
@@ -425,6 +435,7 @@ class SamAgentDock(QDockWidget):
         self._connect(self.history_panel.runAgainRequested, self.run_again)
         self._connect(self.history_panel.applyToPartsRequested, self.apply_to_parts)
         self._connect(self.result_view.highlightRequested, self.highlight_elements)
+        self._connect(self.viewport_link.selectionChanged, self._show_selection)
         # An event filter rather than a QShortcut: it works whether or not the host window is
         # the active window (SAM may keep focus in a floating dock).
         self.request_edit.installEventFilter(self)
@@ -552,6 +563,7 @@ class SamAgentDock(QDockWidget):
         self._update_unit()
         if not locked(self._phase()):
             self._display_target()
+            self._show_selection()
         if self.controller is None:
             return
         if ended(self._phase()) and self._last_run != (self.mode(), self.target()):
@@ -629,6 +641,7 @@ class SamAgentDock(QDockWidget):
         for combo in (self.mode_combo, self.model_combo, self.part_combo, self.example_combo):
             combo.setEnabled(not lock)
             combo.setToolTip(tip)
+        self.selection_row.set_locked(lock)
         if not lock:
             self.part_combo.setToolTip(tr("Pick a part, or type a new name to build one"))
 
@@ -1013,9 +1026,11 @@ class SamAgentDock(QDockWidget):
             self.set_status(tr("Not submitted — {error}").format(error=error))
             return "idle"
         self._show_panel(Phase.OBSERVING)
-        try:
+        picked = self._run_selection = self.selection_row.chosen()
+        try:  # the selection keyword only with one: a controller without picking still works
             phase = await controller.submit(
-                request, self.mode(), self.target(), explore=self.explore_check.isChecked())
+                request, self.mode(), self.target(), explore=self.explore_check.isChecked(),
+                **({"selection": picked} if picked is not None else {}))
         except SubmitRefused as refused:
             self._show_panel(Phase.IDLE)
             self.set_status(tr("Not submitted — {error}").format(error=refused))
@@ -1128,7 +1143,8 @@ class SamAgentDock(QDockWidget):
         self._show_panel(Phase.COLLECTING)
         output = _Tee(sys.stdout)
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
-            result = await controller.confirm(self.mode(), self.target())
+            result = await controller.confirm(self.mode(), self.target(),
+                                              **self._picked_now())
         self._keep_output(output.text())
         if controller.phase is Phase.PLAN:
             controller.approval_requested("dock")
@@ -1142,7 +1158,8 @@ class SamAgentDock(QDockWidget):
         self._show_panel(Phase.EXECUTING)
         output = _Tee(sys.stdout)
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
-            result = await controller.execute(self.mode(), self.target())
+            result = await controller.execute(self.mode(), self.target(),
+                                              **self._picked_now())
         self._keep_output(output.text())
         return await self._after_run(controller, result)
 
@@ -1178,6 +1195,17 @@ class SamAgentDock(QDockWidget):
             except (TimeoutError, asyncio.CancelledError):
                 task.cancel()
         self._finish_ui(controller.result, back_in_review=False)
+
+    def _show_selection(self, *args: Any) -> None:
+        """The selection row follows what is picked on the target part."""
+        self.selection_row.show_selection(self.viewport_link.selection_for(self.target()))
+
+    def _picked_now(self) -> dict[str, Any]:
+        """For a run submitted with a selection: what is picked now (the controller calls a
+        difference drift); nothing for a run without one."""
+        if self._run_selection is None:
+            return {}
+        return {"selection": self.viewport_link.selection_for(self.target())}
 
     def _keep_output(self, text: str) -> None:
         run_dir = self._run_dir()
@@ -1219,6 +1247,7 @@ class SamAgentDock(QDockWidget):
         read back and checked (docs/ui.md "Undo")."""
         if self.busy:
             return
+        self.viewport_link.clear_preview()
         result, words, outcome = self.undo.undo(self.controller, self.sam)
         self.set_status(words)
         if result is not None:
@@ -1249,6 +1278,7 @@ class SamAgentDock(QDockWidget):
                 except (RuntimeError, TypeError):  # already gone with its sender
                     pass
         self._connections.clear()
+        self.viewport_link.detach()
         self.request_edit.removeEventFilter(self)
 
 

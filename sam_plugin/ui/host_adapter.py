@@ -26,6 +26,7 @@ from sam_plugin.ui.font_check import font_problem
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
 from sam_plugin.ui.prewarm import Prewarm
 from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
+from sam_plugin.ui.viewport_link import ViewportLink
 
 VIEWPORT_NAME = "Viewport: 1"
 log = logging.getLogger(__name__)
@@ -139,6 +140,7 @@ def load_plugin(host: PluginHost) -> PluginInstance:
         provider_choice=chooser.current,
         settings_store=store,
         highlight=getattr(host, "highlight_elements", None),
+        viewport=ViewportLink(host),
         parent=host.main_window,
     )
     dock.set_examples(_bundled_examples(ui_language(getattr(host, "locale", None))))

@@ -2,7 +2,7 @@
 
 Before anything runs, the elements the plan will add, delete and move are drawn over the
 current part in distinct colours, with a legend: current part grey, added green, deleted red,
-moved blue (at their predicted place; their current place stays grey). A plain projection on
+moved amber (at their predicted place; their current place stays grey). A plain projection on
 the plane of the part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
 """
 
@@ -18,7 +18,7 @@ from sam_plugin.ui.i18n import tr
 
 Outline = list[tuple[float, float, float]]
 PREVIEW_COLOURS = {"current": "#8c959f", "added": "#1a7f37", "deleted": "#cf222e",
-                   "moved": "#0969da"}
+                   "moved": "#d4a000"}  # amber, as the host viewport draws it
 DRAWN_LIMIT = 20_000
 PREVIEW_MIN_HEIGHT = 110  # the legend and a readable sketch; a 640-px screen has no more
 LAYER_ORDER = ("current", "deleted", "moved", "added")

@@ -10,7 +10,9 @@ the plan's "step 2 ✓ ..." lines and the binding's contradictions all use them.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -190,9 +192,37 @@ _SCOPE_NOUNS = {
 }
 
 
+# (kind, labels) picked in the viewport while a spec is rendered (runtime/selection.py)
+_SELECTED: ContextVar[tuple[str, frozenset[int]] | None] = ContextVar("selected_scope",
+                                                                      default=None)
+
+
+@contextmanager
+def selected_scope(kind: str | None, labels: Iterable[int]) -> Iterator[None]:
+    """While rendering, a labels scope equal to what was picked reads "the 12 selected
+    elements" (``kind``: elements or nodes; None: nothing was picked)."""
+    token = _SELECTED.set((kind, frozenset(labels)) if kind else None)
+    try:
+        yield
+    finally:
+        _SELECTED.reset(token)
+
+
+def _selected_words(picked: list[int], members: Members, zh: bool) -> str | None:
+    selected = _SELECTED.get()
+    kind = "nodes" if members == "nodes" else "elements"
+    if selected is None or selected != (kind, frozenset(picked)):
+        return None
+    one, many, zh_noun = _SCOPE_NOUNS[kind]
+    if zh:
+        return f"选中的 {len(picked)} 个{zh_noun}"
+    return f"the selected {one}" if len(picked) == 1 else f"the {len(picked)} selected {many}"
+
+
 def scope_words(selector: BaseModel, members: Members = "elements",
                 language: Language = "en") -> str:
-    """A selector in words: ``set S1``, ``elements 2, 3``, ``all nodes``."""
+    """A selector in words: ``set S1``, ``elements 2, 3``, ``all nodes``; ``the 12 selected
+    elements`` for the labels picked in the viewport (``selected_scope``)."""
     data = selector.model_dump(mode="python")
     kind = data.get("by")
     one, many, zh_noun = _SCOPE_NOUNS[members]
@@ -203,6 +233,9 @@ def scope_words(selector: BaseModel, members: Members = "elements",
         return f"全部{zh_noun}" if zh else f"all {many}"
     if kind == "labels":
         picked = list(data.get("labels", ()))
+        selected = _selected_words(picked, members, zh)
+        if selected is not None:
+            return selected
         if zh:
             return f"{zh_noun} {label_words(picked)}"
         return f"{one if len(picked) == 1 else many} {label_words(picked)}"

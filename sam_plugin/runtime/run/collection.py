@@ -161,10 +161,12 @@ def design_messages(
     observation: Any,
     exploration: str,
     request: str,
+    selection: str = "",
 ) -> list[dict[str, Any]]:
     """The messages of the design request (which carries no tools, I1): the module's design
     prompt, then the frozen target and what it holds, the bounded observation and the
-    analyst's request."""
+    analyst's request; then ``selection``, the line saying what the analyst picked, only when
+    there is one (without it the request is byte for byte what it always was)."""
     explored = f"Exploration (read-only): {exploration}\n" if exploration else ""
     user = (
         f"Mode: {mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
@@ -173,6 +175,7 @@ def design_messages(
         f"{json.dumps(observation, separators=(',', ':'), ensure_ascii=False)}\n"
         f"{explored}\n"
         f"Request:\n{request}"
+        + (f"\n{selection}" if selection else "")
     )
     return [
         {"role": "system", "content": system_prompt},

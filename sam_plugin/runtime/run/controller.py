@@ -50,6 +50,7 @@ from sam_plugin.runtime.run.plan_builder import plan_waits
 from sam_plugin.runtime.run.provider_call import ProviderCall, chat_provider
 from sam_plugin.runtime.run.restore import PARTIAL_WARNING, can_restore
 from sam_plugin.runtime.run.state import RunInputs, RunState
+from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.journal import SubmissionJournal
 from sam_plugin.runtime.store.run_store import (
     JOURNAL_NAME,
@@ -191,12 +192,14 @@ class RunController:
     # -- the gated pipeline -----------------------------------------------------------------
 
     async def submit(self, request: str, mode: str, target: Target, *, explore: bool = False,
-                     source: RunSource = "dock") -> Phase:
-        """Observing → (Exploring) → Designing → Review, or Failed (result written)."""
+                     source: RunSource = "dock", selection: Selection | None = None) -> Phase:
+        """Observing → (Exploring) → Designing → Review, or Failed (result written).
+        ``selection``: what the analyst picked for the request to act on, frozen with the
+        target (runtime/selection.py); None sends the design request as ever."""
         start.refuse_if_busy(self.phase)
         start.check_provider(self.settings)
         self.settings, detection = await server.detect_server(self.settings, self._server_probe)
-        run, ctx = self._start(request, mode, target, source, None)
+        run, ctx = self._start(request, mode, target, source, None, selection=selection)
         run.detection = detection
         with self._outcome():
             server.report_server(ctx, detection)
@@ -257,16 +260,17 @@ class RunController:
                            "spec (nothing changed), waiting for your confirmation")
         return self.phase
 
-    async def confirm(self, mode: str, target: Target, *,
-                      plan_wait: str | None = None) -> RunResult | None:
+    async def confirm(self, mode: str, target: Target, *, plan_wait: str | None = None,
+                      selection: Selection | None = None) -> RunResult | None:
         """Collect → compile → Plan; then, unless the plan waits for the analyst, execute once
         → verify. Returns the result, or None while the plan waits (phase PLAN: call
-        ``execute`` or ``decline_plan``). ``plan_wait`` overrides ``policy.plan_wait``."""
+        ``execute`` or ``decline_plan``). ``plan_wait`` overrides ``policy.plan_wait``;
+        ``selection`` is what the caller has picked now (drift when the run's differs)."""
         run, ctx = self._current(Phase.REVIEW, "confirm: no spec is waiting for review "
                                  f"(phase {self.phase}); submit a request first")
         wait = start.plan_wait(plan_wait, self.policy)
         with self._outcome():
-            check_drift(ctx.host, run, mode, target, when="confirm")
+            check_drift(ctx.host, run, mode, target, when="confirm", selection=selection)
             ctx.emit(ev.DesignConfirmed(tools=run.expected_tools()))
             if self.policy.calls == "spec":  # the calls computed from the steps, no model
                 ctx.phases.set(Phase.COMPILING, compiling.computing_label(run))
@@ -283,7 +287,7 @@ class RunController:
             if plan_waits(plan, wait):
                 return None
             ctx.emit(ev.PlanApproved(by=f"plan_wait={wait}"))
-            await self._execute_plan(run, ctx, mode, target)
+            await self._execute_plan(run, ctx, mode, target, selection)
         return self.result
 
     async def plan_calls(self, request: str, mode: str, target: Target, *,
@@ -326,17 +330,19 @@ class RunController:
         ctx.emit(ev.ApprovalRequested(channel=channel))
 
     async def execute(self, mode: str | None = None, target: Target | None = None, *,
-                      approved_by: str = "analyst") -> RunResult:
+                      approved_by: str = "analyst",
+                      selection: Selection | None = None) -> RunResult:
         """The analyst approved the plan: drift check, the one submission, verification.
 
         ``mode``/``target`` are what the caller shows now (the dock's combos); a change since
         submit fails the run, as at confirm (I3). ``approved_by`` says on which channel a
-        person approved (``plan_approved``)."""
+        person approved (``plan_approved``); ``selection`` as at ``confirm``."""
         run, ctx = self._current(Phase.PLAN, "execute: no plan is waiting for approval "
                                  f"(phase {self.phase})")
         with self._outcome():
             ctx.emit(ev.PlanApproved(by=approved_by))
-            await self._execute_plan(run, ctx, mode or run.inputs.mode, target or run.target)
+            await self._execute_plan(run, ctx, mode or run.inputs.mode, target or run.target,
+                                     selection)
         assert run.result is not None
         return run.result
 
@@ -357,12 +363,12 @@ class RunController:
         return run.result
 
     async def _execute_plan(self, run: RunState, ctx: StepContext, mode: str,
-                            target: Target) -> None:
+                            target: Target, selection: Selection | None = None) -> None:
         # Let the GUI breathe once before the synchronous tail; no await may sit between
         # the last drift check, the one execution and the readback.
         await asyncio.sleep(0)
         ctx.calls.honour_cancel()
-        check_drift(ctx.host, run, mode, target, when="execution")
+        check_drift(ctx.host, run, mode, target, when="execution", selection=selection)
         script = execute.approved_script(run)
         execute.execute_once(ctx, run, self.journal, script)
         execute.verify_readback(ctx, run)
@@ -414,7 +420,8 @@ class RunController:
     # -- plumbing ---------------------------------------------------------------------------
 
     def _start(self, request: str, mode: str, target: Target, source: RunSource,
-               source_run: str | None, kept: str | None = None) -> tuple[RunState, StepContext]:
+               source_run: str | None, kept: str | None = None, *,
+               selection: Selection | None = None) -> tuple[RunState, StepContext]:
         """A new run (or the ``kept`` one again): its directory (locked), its frozen inputs,
         its state and ports."""
         module = start.check_inputs(request, mode, target, self.host, self.runs_dir,
@@ -426,7 +433,8 @@ class RunController:
         run_dir = RunDir(self.runs_dir, run_id, self.scrubber)
         (run_dir if kept is not None else run_dir.create()).lock()
         inputs = RunInputs(run_id=run_id, request=request, mode=mode, target=target,
-                           module=module, dir=run_dir, source=source, source_run=source_run)
+                           module=module, dir=run_dir, source=source, source_run=source_run,
+                           selection=selection)
         usage = UsageMeter(self.provider_name, self.settings.model)
         run = RunState(inputs=inputs, usage=usage)
         emit = functools.partial(self._bus.emit, run_id)

@@ -20,6 +20,7 @@ from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
+from sam_plugin.compilers.spec.vocabulary import selected_scope
 from sam_plugin.errors import (
     DesignRefused,
     ExplorationChangedModel,
@@ -59,6 +60,8 @@ def observe_target(ctx: StepContext, run: RunState) -> None:
     inputs = run.inputs
     ctx.phases.set(Phase.OBSERVING, "Observing the workspace (read-only)")
     run.dir.write_text("request.txt", inputs.request)
+    if inputs.selection is not None:  # what the request acts on, frozen with the target
+        run.dir.write_json("selection.json", inputs.selection.model_dump(mode="json"))
     try:
         observation = observe(ctx.host, inputs.mode, inputs.target)
     except Exception as error:  # the host's own failure, reported at its layer
@@ -408,15 +411,17 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
         part = ctx.host.part(target)
     except Exception:  # noqa: BLE001 - a host that cannot say: the review checks skip it
         part = None
+    picked = run.inputs.selection
     try:
-        return design_answer.read_answer(
-            content, run.inputs.module, target_is_empty=run.observation.target_is_empty,
-            part=part, counts={"nodes": readback.node_count,
-                               "elements": readback.element_count,
-                               "shapes": dict(readback.shape_counts),
-                               "sets": list(readback.sets)},
-            language=ctx.language, part_name=target.part_name,
-            sources=shown_numbers(run) if checked else None)
+        with selected_scope(picked.kind if picked else None, picked.labels if picked else ()):
+            return design_answer.read_answer(
+                content, run.inputs.module, target_is_empty=run.observation.target_is_empty,
+                part=part, counts={"nodes": readback.node_count,
+                                   "elements": readback.element_count,
+                                   "shapes": dict(readback.shape_counts),
+                                   "sets": list(readback.sets)},
+                language=ctx.language, part_name=target.part_name,
+                sources=shown_numbers(run) if checked else None)
     except SpecRejected:
         if keep_answer:
             run.dir.write_text("design.txt", content + "\n")
@@ -427,7 +432,9 @@ def shown_numbers(run: RunState) -> set[float]:
     """The numbers a spec's writer was shown: the request's, the analyst's remarks', the
     observation's and the exploration's (``compilers/spec/provenance.py``)."""
     said = " ".join([run.inputs.request, *run.remarks, run.exploration])
-    return numbers_in_text(said) | numbers_in_data(prompt_observation(run))
+    picked = run.inputs.selection
+    labels = {float(label) for label in picked.labels} if picked is not None else set()
+    return numbers_in_text(said) | numbers_in_data(prompt_observation(run)) | labels
 
 
 def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:
@@ -468,4 +475,5 @@ def _design_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
         observation=prompt_observation(run),
         exploration=run.exploration,
         request=inputs.request,
+        selection=inputs.selection.prompt_line() if inputs.selection is not None else "",
     )

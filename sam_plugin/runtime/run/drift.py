@@ -26,14 +26,17 @@ from sam_plugin.errors import FailRun
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.ports import Host
 from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.selection import Selection, changed_words
 from sam_plugin.samops import scoped_read
 from sam_plugin.samops.readback import recent_contents
 
 DRIFT_MESSAGE = "the target changed since the spec was written; submit again"
 
 
-def check_drift(host: Host, run: RunState, mode: str, target: Target, *, when: str) -> None:
-    """Fail the run on any drift; else ``run.before`` is the part as it is now."""
+def check_drift(host: Host, run: RunState, mode: str, target: Target, *, when: str,
+                selection: Selection | None = None) -> None:
+    """Fail the run on any drift (the selection too, when the run acts on one: ``selection``
+    is the caller's now); else ``run.before`` is the part as it is now."""
     inputs = run.inputs
     if run.invalidated:
         raise FailRun("observation", f"{DRIFT_MESSAGE} ({run.invalidated})")
@@ -44,6 +47,9 @@ def check_drift(host: Host, run: RunState, mode: str, target: Target, *, when: s
             f"{target.part_name}, the spec was written for {inputs.mode} "
             f"{inputs.target.model_name}/{inputs.target.part_name})",
         )
+    changed = changed_words(inputs.selection, selection)
+    if changed is not None:
+        raise FailRun("observation", f"{DRIFT_MESSAGE} (at {when}: {changed})")
     assert run.observation is not None
     if when == "confirm" and _scoped_check(host, run):
         return

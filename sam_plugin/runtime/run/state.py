@@ -23,6 +23,7 @@ from sam_plugin.runtime.observe.region_schema import RegionIndex
 from sam_plugin.runtime.provider.probe import Detection
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.repair import RepairBudget
+from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, RunSource
 from sam_plugin.runtime.store.usage import UsageMeter
 
@@ -39,6 +40,7 @@ class RunInputs:
     dir: RunDir
     source: RunSource = "dock"
     source_run: str | None = None  # the run a rerun repeats
+    selection: Selection | None = None  # what was picked in the viewport, when acted on
 
 
 @dataclass

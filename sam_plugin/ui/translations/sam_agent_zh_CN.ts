@@ -4,6 +4,34 @@
 <context>
     <name>SamAgent</name>
     <message>
+        <source>Selection: 1 node (label {labels})</source>
+        <translation>选择：1 个节点（标签 {labels}）</translation>
+    </message>
+    <message>
+        <source>Selection: {count} nodes (labels {labels})</source>
+        <translation>选择：{count} 个节点（标签 {labels}）</translation>
+    </message>
+    <message>
+        <source>Selection: 1 element (label {labels})</source>
+        <translation>选择：1 个单元（标签 {labels}）</translation>
+    </message>
+    <message>
+        <source>Selection: {count} elements (labels {labels})</source>
+        <translation>选择：{count} 个单元（标签 {labels}）</translation>
+    </message>
+    <message>
+        <source>too many to act on (at most {limit}); make a set of them and name the set</source>
+        <translation>数量过多，无法作用（最多 {limit} 个）；请将它们建成集合并在请求中指明该集合</translation>
+    </message>
+    <message>
+        <source>Act on it</source>
+        <translation>作用于所选</translation>
+    </message>
+    <message>
+        <source>The request acts on the picked entities: each step's scope is their labels. Uncheck to ignore the selection.</source>
+        <translation>请求作用于所选对象：每个步骤的范围即它们的标签。取消勾选则忽略所选。</translation>
+    </message>
+    <message>
         <source>A plan for each part, in order; each waits for Execute or Skip</source>
         <translation>按顺序为每个部件生成计划；每个计划等待“执行”或“跳过”</translation>
     </message>

@@ -1,0 +1,117 @@
+"""The plan preview over the mesh in the offline viewport: what a plugin's plan will touch
+(amber), add (green) and delete (red), drawn until the plugin clears it (``SamHost.
+show_plan_preview`` / ``clear_plan_preview``). Outlines are point lists in model coordinates,
+projected once per rotation (pan and zoom only change the painter's transform).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QPainter, QPen
+from sam_host_mesh import MeshGeometry, rotation
+
+Outline = Sequence[Sequence[float]]
+OVERLAY_COLOURS = {"touched": QColor("#d4a000"), "added": QColor("#1a7f37"),
+                   "deleted": QColor("#cf222e")}
+OVERLAY_WORDS = {"touched": "touched", "added": "added", "deleted": "deleted"}
+OVERLAY_LIMIT = 20_000  # outlines per layer; the count says how many more there are
+
+
+class ViewportPlanOverlay:
+    """Mixed into ``MeshViewport``: needs ``geometry_data``, ``yaw``, ``pitch``,
+    ``_screen_transform()``, ``width()`` and ``update()``."""
+
+    geometry_data: MeshGeometry
+    yaw: float
+    pitch: float
+
+    def _init_overlay(self) -> None:
+        self.overlay: dict[str, list[list[tuple[float, float, float]]]] = {}
+        self.overlay_counts: dict[str, int] = {}
+        self._overlay_lines: tuple[tuple[Any, ...], dict[str, list[QPointF]]] | None = None
+
+    def show_plan_overlay(self, layers: Mapping[str, Sequence[Outline]]) -> int:
+        """Draw ``layers`` (``touched``, ``added``, ``deleted``: outlines) over the mesh;
+        returns how many outlines are drawn."""
+        self.overlay = {
+            name: [[(float(p[0]), float(p[1]), float(p[2])) for p in outline]
+                   for outline in list(layers.get(name) or [])[:OVERLAY_LIMIT]]
+            for name in OVERLAY_COLOURS}
+        self.overlay_counts = {name: len(layers.get(name) or []) for name in OVERLAY_COLOURS}
+        self._overlay_lines = None
+        self.update()  # type: ignore[attr-defined]
+        return sum(len(v) for v in self.overlay.values())
+
+    def clear_plan_overlay(self) -> None:
+        self.overlay, self.overlay_counts, self._overlay_lines = {}, {}, None
+        self.update()  # type: ignore[attr-defined]
+
+    @property
+    def overlay_shown(self) -> bool:
+        return any(self.overlay.values())
+
+    def _draw_plan_overlay(self, painter: QPainter) -> None:
+        if not self.overlay_shown:
+            return
+        lines = self._overlay_geometry()
+        painter.setTransform(self._screen_transform())  # type: ignore[attr-defined]
+        for name in ("deleted", "touched", "added"):
+            if lines.get(name):
+                pen = QPen(OVERLAY_COLOURS[name], 2.5)
+                pen.setCosmetic(True)
+                painter.setPen(pen)
+                painter.drawLines(lines[name])
+        painter.resetTransform()
+        self._draw_overlay_legend(painter)
+
+    def _draw_overlay_legend(self, painter: QPainter) -> None:
+        """``plan preview: ■ touched 16 ■ added 0 ■ deleted 0``, right-aligned at the top."""
+        metrics = painter.fontMetrics()
+        head = "plan preview:"
+        items = [f"{OVERLAY_WORDS[name]} {self.overlay_counts.get(name, 0)}"
+                 for name in OVERLAY_COLOURS]
+        width = metrics.horizontalAdvance(head) + 8 + sum(
+            20 + metrics.horizontalAdvance(text) for text in items)
+        x = max(8.0, float(self.width()) - width - 8)  # type: ignore[attr-defined]
+        painter.setPen(QColor("#222222"))
+        painter.drawText(QPointF(x, 16), head)
+        x += metrics.horizontalAdvance(head) + 8
+        for colour, text in zip(OVERLAY_COLOURS.values(), items, strict=True):
+            painter.fillRect(QRectF(x, 6, 10, 10), colour)
+            painter.setPen(QColor("#222222"))
+            painter.drawText(QPointF(x + 13, 16), text)
+            x += 20 + metrics.horizontalAdvance(text)
+
+    def _overlay_geometry(self) -> dict[str, list[QPointF]]:
+        """Per layer, the outlines' edges as ``drawLines`` endpoints in view coordinates."""
+        key = (id(self.geometry_data), self.yaw, self.pitch)
+        if self._overlay_lines is not None and self._overlay_lines[0] == key:
+            return self._overlay_lines[1]
+        (cx, cy, cz), _ = self.geometry_data.center_and_radius()
+        (a0, a1, a2), (b0, b1, b2), _ = rotation(self.yaw, self.pitch)
+        found: dict[str, list[QPointF]] = {}
+        for name, outlines in self.overlay.items():
+            flat = [p for outline in outlines for p in outline]
+            if not flat:
+                continue
+            xyz = np.asarray(flat, dtype=float) - (cx, cy, cz)
+            us = (a0 * xyz[:, 0] + a1 * xyz[:, 1] + a2 * xyz[:, 2]).tolist()
+            vs = (b0 * xyz[:, 0] + b1 * xyz[:, 1] + b2 * xyz[:, 2]).tolist()
+            points = [QPointF(u, v) for u, v in zip(us, vs, strict=True)]
+            endpoints: list[QPointF] = []
+            start = 0
+            for outline in outlines:
+                ring = points[start:start + len(outline)]
+                start += len(outline)
+                if len(ring) == 2:
+                    endpoints += ring
+                elif len(ring) > 2:
+                    for a, b in zip(ring, ring[1:] + ring[:1], strict=True):
+                        endpoints += (a, b)
+            found[name] = endpoints
+        self._overlay_lines = (key, found)
+        return found
