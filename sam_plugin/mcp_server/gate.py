@@ -324,7 +324,8 @@ class Gate:
                 result = controller.decline_plan(by=decision.channel, reason=reason(decision))
         finally:
             self._idle.append(controller)
-        self._tell(Outcome("execute", waiting.run_id, waiting.client, decision, result))
+        self._tell(Outcome("execute", waiting.run_id, waiting.client, decision, result,
+                           spec_text=controller.spec_text))
         return {"run_id": waiting.run_id, "status": result.status,
                 "message": outcome_words(result, decision),
                 "decision": decision_data(decision),

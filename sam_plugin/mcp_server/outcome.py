@@ -27,6 +27,7 @@ class Outcome:
     decision: Decision
     result: RunResult  # the run as it ended; an approved undo: as undone
     undone_from: RunResult | None = None  # an undo: the run as it was before the undo
+    spec_text: str = ""  # an execute: the spec in words its calls were bound to
 
 
 def renamed_hash(data: dict[str, Any]) -> dict[str, Any]:

@@ -388,7 +388,9 @@ class SamAgentDock(QDockWidget):
         total = sum(self.run_splitter.sizes())
         if total <= 0:
             return
-        self.spec_title.setVisible(not self.result_view.has_result())
+        # the spec view steps aside while an MCP question is shown: its title with it
+        self.spec_title.setVisible(not self.result_view.has_result() and
+                                   not self.spec_view.isHidden())
         if self.result_view.has_result():
             # the result as tall as it needs (it scrolls beyond), the spec what is left,
             # never less than its three lines
@@ -1237,6 +1239,13 @@ class SamAgentDock(QDockWidget):
         from sam_plugin.ui.run_undo import RunsUndo
 
         return RunsUndo(HostGateway(self.sam), self.runs_dir)
+
+    def give_room_to_question(self, asked: bool) -> None:
+        """While an MCP client's question is shown (``mcp_approver.py``) it has the run tab:
+        the spec view steps aside and the result area keeps only its link."""
+        self.spec_view.setVisible(not asked)
+        self.spec_title.setVisible(not asked and not self.result_view.has_result())
+        self._fit_run_splitter()
 
     def show_outside_run(self, result: Any, status: str) -> None:
         """A run an MCP client made: its result, checks, Undo and History entry as for the

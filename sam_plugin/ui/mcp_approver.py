@@ -169,6 +169,7 @@ class DockQuestions:
         self.showing = asked.run_id
         dock.tabs.setCurrentIndex(0)
         dock.result_view.clear()
+        dock.give_room_to_question(True)
         if asked.kind == "undo":
             assert asked.result is not None
             self.view.show_undo(asked.client, asked.result, run_words(dock.runs_dir,
@@ -199,6 +200,7 @@ class DockQuestions:
         dock = self.dock
         self.showing = None
         self.view.clear_question()
+        dock.give_room_to_question(False)
         dock.plan_view.clear_plan()
         dock.plan_preview.clear_preview()
         self.undo_button.setEnabled(False)

@@ -28,6 +28,7 @@ def show_outcome(questions: DockQuestions, outcome: Outcome) -> None:
         QTimer.singleShot(0, dock.history.refresh)  # listed, the dock's view untouched
         return
     if outcome.kind == "execute":
+        dock.spec_view.setPlainText(outcome.spec_text)  # the spec that ran, not the last one
         dock.show_outside_run(result, run_status(result, outcome.client))
         return
     words = run_words(dock.runs_dir, outcome.run_id)

@@ -19,6 +19,7 @@ from sam_plugin.ui.undo_view import RunWords, undo_question
 
 WARNING_COLOUR = "#9a6700"
 UNDO_COLOUR = "#cf222e"  # an undo loses what the run changed, as a destructive line does
+QUESTION_LINES = 6
 
 
 class McpQuestionView(QTextBrowser):
@@ -26,6 +27,8 @@ class McpQuestionView(QTextBrowser):
         super().__init__()
         self.setObjectName("mcpQuestionView")
         self.setOpenLinks(False)
+        # who asks, the request and the first lines of the spec stay in sight; it scrolls on
+        self.setMinimumHeight(self.fontMetrics().lineSpacing() * QUESTION_LINES + 12)
         self.hide()
 
     def show_plan(self, client: str, run_id: str, target: Any, mode: str, request: str,
@@ -33,8 +36,8 @@ class McpQuestionView(QTextBrowser):
         rows = [_line(asks_to_execute(client, run_id, target, mode), bold=True),
                 _line(tr("Request: {request}").format(request=request))]
         if spec_text.strip():
-            rows.append(_line(tr("Spec:"), bold=True))
-            rows.append(f'<pre style="white-space:pre-wrap;">{html.escape(spec_text)}</pre>')
+            rows.append(f'<div style="white-space:pre-wrap; margin-top:4px;">'
+                        f'{html.escape(spec_text.strip())}</div>')
         if warnings:
             rows.append(_line(tr("Where the spec disagrees with the part now:"),
                               colour=WARNING_COLOUR, bold=True))

@@ -136,6 +136,7 @@ def test_an_mcp_plan_and_its_undo_are_shown_and_end_as_the_analysts_own(qtbot, d
         assert _status(dock).startswith(words["plan"].format(run=run_id))
         assert dock.mcp.questions.undo_button.isHidden()
         assert not dock.submit_button.isEnabled()
+        assert dock.spec_view.isHidden()  # the question has the run tab
 
         dock.execute_button.click()
         qtbot.waitUntil(executing.done, timeout=TIMEOUT_MS)
@@ -149,6 +150,8 @@ def test_an_mcp_plan_and_its_undo_are_shown_and_end_as_the_analysts_own(qtbot, d
         checks = dock.result_view.check_rows()
         assert checks and all(row[3] in ("yes", "是") for row in checks), checks
         assert dock.result_view.cell("elements", "after") == "0"
+        assert "Delete every element." in dock.spec_view.toPlainText()  # the spec that ran
+        assert not dock.spec_view.isHidden()
         assert dock.undo.button.isEnabled()
         assert dock.undo.run_id == run_id
         _history_status(dock, qtbot, run_id, words["history_verified"])

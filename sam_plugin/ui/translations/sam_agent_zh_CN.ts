@@ -2260,10 +2260,6 @@ run {run_id}, started {started} (UTC)</source>
         <translation>请求：{request}</translation>
     </message>
     <message>
-        <source>Spec:</source>
-        <translation>规格：</translation>
-    </message>
-    <message>
         <source>Where the spec disagrees with the part now:</source>
         <translation>规格与部件当前状态不一致之处：</translation>
     </message>
