@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,6 +43,7 @@ from sam_plugin.mcp_server.arguments import (
 )
 from sam_plugin.mcp_server.kept_plan import HASH_NAME, KeptPlan
 from sam_plugin.mcp_server.outcome import (
+    Outcome,
     decision_data,
     outcome_words,
     plan_title,
@@ -63,11 +65,15 @@ from sam_plugin.runtime.store.run_store import LOCK_NAME, RunDir, RunResult
 from sam_plugin.runtime.store.undo import log_emitter, undo_refusal, undo_run
 from sam_plugin.runtime.text_safety import visible_text
 
+log = logging.getLogger(__name__)
+
 MAX_WAITING = 8  # plans waiting at once; the oldest one nobody asked for makes room
 PLAN_LIFETIME = MAX_WAIT_SECONDS  # how long a plan's approval request stands
 
 # what a verified run (or an undo) does to the workspace file, if anything (``--save``)
 SaveHook = Callable[[RunResult], RunResult]
+# told what became of each plan and undo a person decided (the dock shows it)
+Watcher = Callable[[Outcome], None]
 
 
 @dataclass
@@ -104,6 +110,7 @@ class Gate:
     approvers: list[Approver] = field(default_factory=list)
     # where a person may approve (``--approval``, Settings): a site may turn one off
     channels: tuple[Channel, ...] = APPROVAL_CHANNELS
+    watchers: list[Watcher] = field(default_factory=list)
     host_lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     regions: RegionIndexCache = field(default_factory=RegionIndexCache)  # observe's L2
     _waiting: dict[str, Waiting] = field(default_factory=dict)
@@ -268,10 +275,15 @@ class Gate:
             raise ToolRefused("execution", "no channel on which a person can approve is open "
                               f"to this client (--approval allows {', '.join(self.channels)})")
         for channel in channels:
-            if channel not in waiting.announced:
-                waiting.controller.approval_requested(channel)
-                waiting.announced.add(channel)
+            self.offered(waiting, channel)
         return waiting
+
+    def offered(self, waiting: Waiting, channel: Channel) -> None:
+        """``waiting`` is put before a person on ``channel``: logged once per channel
+        (``approval_requested``), whether an ``execute_plan`` asks or the dock offers it."""
+        if channel not in waiting.announced:
+            waiting.controller.approval_requested(channel)
+            waiting.announced.add(channel)
 
     def has_decision(self, run_id: str) -> bool:
         """Whether a decision on the plan of ``run_id`` stands already (held or kept)."""
@@ -312,6 +324,8 @@ class Gate:
                 result = controller.decline_plan(by=decision.channel, reason=reason(decision))
         finally:
             self._idle.append(controller)
+        self._tell(Outcome("execute", waiting.run_id, waiting.client, decision, result,
+                           spec_text=controller.spec_text))
         return {"run_id": waiting.run_id, "status": result.status,
                 "message": outcome_words(result, decision),
                 "decision": decision_data(decision),
@@ -364,9 +378,6 @@ class Gate:
         refusal = undo_refusal(self.host, self.runs_dir, args.run_id)
         if refusal is not None:
             raise ToolRefused("execution", f"undo refused: {refusal}")
-        # the dock shows plans only: it is not asked about an undo (docs/mcp.md "Limits")
-        channels = tuple(c for c in channels if c != "dock")
-        approvers = [a for a in approvers if a.channel != "dock"]
         if not channels:
             raise ToolRefused("execution", "no channel on which a person can approve is open "
                               f"to this client (--approval allows {', '.join(self.channels)})")
@@ -386,7 +397,7 @@ class Gate:
             for channel in channels:
                 emit(ApprovalRequested(channel=channel, action="undo"))
             decision = await wait_for_decision(run_dir.path, request, args.wait_seconds,
-                                               approvers)
+                                               approvers, undoing=result)
             if decision.approves(request):
                 async with self.host_lock:
                     try:
@@ -398,8 +409,18 @@ class Gate:
                 status, record = "cancelled", result
         finally:
             lock.release()
+        self._tell(Outcome("undo", args.run_id, client, decision, record, undone_from=result))
         return {"run_id": args.run_id, "status": status, "decision": decision_data(decision),
                 "result": renamed_hash(record.model_dump(mode="json"))}
+
+    def _tell(self, outcome: Outcome) -> None:
+        """Each watcher learns the outcome; one that fails changes nothing for the client."""
+        for watcher in list(self.watchers):
+            try:
+                watcher(outcome)
+            except Exception:
+                log.warning("a watcher of run %s's outcome failed", outcome.run_id,
+                            exc_info=True)
 
     # -- what waits ------------------------------------------------------------------------
 

@@ -7,12 +7,27 @@ call the same value ``script_sha256``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.mcp_server.approval import Decision
+from sam_plugin.mcp_server.approval import Decision, Kind
 from sam_plugin.runtime.store.run_store import RunResult
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a plan or an undo once a person decided, for this process's own views
+    (the dock shows it as it shows the analyst's own run)."""
+
+    kind: Kind
+    run_id: str
+    client: str
+    decision: Decision
+    result: RunResult  # the run as it ended; an approved undo: as undone
+    undone_from: RunResult | None = None  # an undo: the run as it was before the undo
+    spec_text: str = ""  # an execute: the spec in words its calls were bound to
 
 
 def renamed_hash(data: dict[str, Any]) -> dict[str, Any]:

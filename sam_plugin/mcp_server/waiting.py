@@ -35,12 +35,14 @@ POLL_SECONDS = 0.1  # how often the decision file of another process is looked f
 class Question:
     """What a channel puts before a person: the request, in the words the server rendered
     from what will execute (``request.summary``, ``request.text``), and for an execute the
-    compiled plan itself (the dock shows it; never a plan read back from a file)."""
+    compiled plan itself (the dock shows it; never a plan read back from a file), for an
+    undo the run's result the server read to render its words (the dock words it anew)."""
 
     request: ApprovalRequest
     run_dir: Path
     wake: asyncio.Event
     plan: Any = None  # compilers.plan.Plan of an execute: the one whose script runs
+    undoing: Any = None  # RunResult of an undo: the verified run its words were rendered from
 
     @property
     def title(self) -> str:
@@ -70,13 +72,14 @@ class Approver(Protocol):
 
 
 async def wait_for_decision(run_dir: Path, request: ApprovalRequest, wait_seconds: float,
-                            approvers: list[Approver], plan: Any = None) -> Decision:
+                            approvers: list[Approver], plan: Any = None, *,
+                            undoing: Any = None) -> Decision:
     """Ask on this process's channels and return the decision that stands on ``request``,
     waiting at most ``wait_seconds`` (and never past the request's deadline): an ``expired``
     one then. The request's wait lock is held meanwhile."""
     until = min(datetime.now(UTC) + timedelta(seconds=wait_seconds),
                 approval.parse_time(request.deadline))
-    question = Question(request, run_dir, asyncio.Event(), plan)
+    question = Question(request, run_dir, asyncio.Event(), plan, undoing)
     lock = try_lock(run_dir / approval.WAIT_LOCKS[request.kind])
     tasks = [asyncio.ensure_future(_asking(a, question)) for a in approvers]
     try:

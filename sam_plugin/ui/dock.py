@@ -398,7 +398,9 @@ class SamAgentDock(QDockWidget):
         total = sum(self.run_splitter.sizes())
         if total <= 0:
             return
-        self.spec_title.setVisible(not self.result_view.has_result())
+        # the spec view steps aside while an MCP question is shown: its title with it
+        self.spec_title.setVisible(not self.result_view.has_result() and
+                                   not self.spec_view.isHidden())
         if self.result_view.has_result():
             # the result as tall as it needs (it scrolls beyond), the spec what is left,
             # never less than its three lines
@@ -1238,9 +1240,9 @@ class SamAgentDock(QDockWidget):
         self.runFinished.emit(result)
 
     def _on_undo_clicked(self, *args: Any) -> None:
-        if self.busy or self.undo.run_id is None or self.controller is None:
+        if self.busy or self.undo.run_id is None:
             return
-        self.undo.ask(self, self.controller, self.undo_now)
+        self.undo.ask(self, self.undoer(), self.undo_now)
 
     def undo_now(self) -> None:
         """The analyst confirmed the undo: put the part back, then show what was put back,
@@ -1248,12 +1250,53 @@ class SamAgentDock(QDockWidget):
         if self.busy:
             return
         self.viewport_link.clear_preview()
-        result, words, outcome = self.undo.undo(self.controller, self.sam)
+        result, words, outcome = self.undo.undo(self.undoer(), self.sam)
         self.set_status(words)
         if result is not None:
             self.result_view.show_undo(outcome, self.runs_dir / result.run_id)
             self._fit_run_splitter()
             self.refresh_targets()
+        QTimer.singleShot(0, self.history.refresh)
+
+    # -------------------------------------------- runs the dock did not start (MCP)
+    def undoer(self) -> Any:
+        """Who undoes a run: the dock's controller, or before the analyst's first run (an MCP
+        client's run shown) the runs directory's own undo (``run_undo.py``)."""
+        if self.controller is not None:
+            return self.controller
+        from sam_plugin.runtime.host_gateway import HostGateway
+        from sam_plugin.ui.run_undo import RunsUndo
+
+        return RunsUndo(HostGateway(self.sam), self.runs_dir)
+
+    def give_room_to_question(self, asked: bool) -> None:
+        """While an MCP client's question is shown (``mcp_approver.py``) it has the run tab:
+        the spec view steps aside and the result area keeps only its link."""
+        self.spec_view.setVisible(not asked)
+        self.spec_title.setVisible(not asked and not self.result_view.has_result())
+        self._fit_run_splitter()
+
+    def show_outside_run(self, result: Any, status: str) -> None:
+        """A run an MCP client made: its result, checks, Undo and History entry as for the
+        analyst's own run (docs/mcp.md "Inside SAM")."""
+        self._clear_plan()
+        self.result_view.show_result(result, self.runs_dir / result.run_id, said=status)
+        self._fit_run_splitter()
+        self.set_status(status)
+        self.status_label.setToolTip(result.error.message if result.error is not None else "")
+        self.undo.refresh(self.undoer(), result)
+        if result.submissions:
+            self.refresh_targets()
+        QTimer.singleShot(0, self.history.refresh)
+
+    def show_outside_undo(self, outcome: Any, status: str) -> None:
+        """An MCP client's undo: what was put back, read back and checked, as after the
+        analyst's own undo."""
+        self.set_status(status)
+        self.result_view.show_undo(outcome, self.runs_dir / outcome.run.run_id)
+        self._fit_run_splitter()
+        self.undo.refresh(self.undoer())
+        self.refresh_targets()
         QTimer.singleShot(0, self.history.refresh)
 
     def describe_error(self) -> str:

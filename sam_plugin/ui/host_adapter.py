@@ -201,7 +201,10 @@ def unload_plugin(host: PluginHost) -> None:
 def _stop_mcp(dock: SamAgentDock) -> None:
     """The MCP server stops with the dock (its waiting plans stay kept in their runs)."""
     mcp = getattr(dock, "mcp", None)
-    if mcp is None or mcp.service is None:
+    if mcp is None:
+        return
+    mcp.detach()  # the dock no longer offers or shows what an MCP client asks
+    if mcp.service is None:
         return
     import asyncio
 

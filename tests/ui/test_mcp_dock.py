@@ -74,7 +74,8 @@ def test_the_dock_serves_mcp_and_execute_approves_a_client_s_plan(qtbot, mcp_on,
     thread = _client_in_a_thread(dock.mcp.url, outcome)
     qtbot.waitUntil(lambda: not dock.plan_view.isHidden() and dock.execute_button.isEnabled(),
                     timeout=30_000)
-    assert "an MCP client asks" in dock.status_label.text()
+    assert dock.status_label.text().startswith("Plan — ")
+    assert "asks to execute run" in dock.status_label.text()
     assert "transform_part" in dock.plan_view.raw_text
     dock.execute_button.click()
     qtbot.waitUntil(lambda: not thread.is_alive(), timeout=30_000)  # the dock's loop serves

@@ -131,6 +131,11 @@ class RunController:
         return self._run.inputs.run_id if self._run else None
 
     @property
+    def request(self) -> str:
+        """The request the current run was started with (the analyst's, or an agent's)."""
+        return self._run.inputs.request if self._run else ""
+
+    @property
     def spec_text(self) -> str:
         """The spec in words, as the analyst reads and confirms it (``design.txt``)."""
         return self._run.spec if self._run else ""

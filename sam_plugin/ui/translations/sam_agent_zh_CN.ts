@@ -2044,10 +2044,6 @@ run {run_id}, started {started} (UTC)</source>
         <translation>新令牌</translation>
     </message>
     <message>
-        <source>Plan — an MCP client asks: {title}. Execute or Cancel</source>
-        <translation>计划 — 一个 MCP 客户端请求：{title}。执行或取消</translation>
-    </message>
-    <message>
         <source>Port</source>
         <translation>端口</translation>
     </message>
@@ -2234,6 +2230,82 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source> (computed from steps {numbers})</source>
         <translation>（由步骤 {numbers} 计算）</translation>
+    </message>
+    <message>
+        <source>{client} asks to execute run {run_id} on {target} ({mode})</source>
+        <translation>{client} 请求在 {target}（{mode}）上执行运行 {run_id}</translation>
+    </message>
+    <message>
+        <source>{client} asks to undo run {run_id} on {target}</source>
+        <translation>{client} 请求撤销 {target} 上的运行 {run_id}</translation>
+    </message>
+    <message>
+        <source>Undo run {run_id}: {target} goes back as it was before it</source>
+        <translation>撤销运行 {run_id}：{target} 恢复到该运行之前的状态</translation>
+    </message>
+    <message>
+        <source>Undo run {run_id}: {nodes} → 0 nodes, {elements} → 0 elements (the part did not exist before it: it is removed)</source>
+        <translation>撤销运行 {run_id}：节点 {nodes} → 0，单元 {elements} → 0（该运行之前部件不存在：部件将被删除）</translation>
+    </message>
+    <message>
+        <source>Undo run {run_id}: {now_nodes} → {back_nodes} nodes, {now_elements} → {back_elements} elements</source>
+        <translation>撤销运行 {run_id}：节点 {now_nodes} → {back_nodes}，单元 {now_elements} → {back_elements}</translation>
+    </message>
+    <message>
+        <source>Plan — {client} asks to execute run {run_id} on {target}: {summary}. Execute or Cancel</source>
+        <translation>计划 — {client} 请求在 {target} 上执行运行 {run_id}：{summary}。请点击“执行”或“取消”</translation>
+    </message>
+    <message>
+        <source>Undo — {client} asks: {change}. Undo or Cancel</source>
+        <translation>撤销 — {client} 请求：{change}。请点击“撤销”或“取消”</translation>
+    </message>
+    <message>
+        <source>Approved in the dock — undoing run {run_id} now</source>
+        <translation>已在停靠窗口中批准 — 正在撤销运行 {run_id}</translation>
+    </message>
+    <message>
+        <source>Declined in the dock — run {run_id} is not undone; nothing changed</source>
+        <translation>已在停靠窗口中拒绝 — 运行 {run_id} 未被撤销；没有任何更改</translation>
+    </message>
+    <message>
+        <source>Declined in the dock — run {run_id} does not execute; nothing changed</source>
+        <translation>已在停靠窗口中拒绝 — 运行 {run_id} 不会执行；没有任何更改</translation>
+    </message>
+    <message>
+        <source>Approved in the dock — run {run_id} executes now</source>
+        <translation>已在停靠窗口中批准 — 运行 {run_id} 正在执行</translation>
+    </message>
+    <message>
+        <source>Approved in the dock — run {run_id} executes when {client} calls execute_plan again</source>
+        <translation>已在停靠窗口中批准 — 运行 {run_id} 将在 {client} 再次调用 execute_plan 时执行</translation>
+    </message>
+    <message>
+        <source>{words} — run {run_id} of {client} (MCP)</source>
+        <translation>{words} — {client} 的运行 {run_id}（MCP）</translation>
+    </message>
+    <message>
+        <source>Request: {request}</source>
+        <translation>请求：{request}</translation>
+    </message>
+    <message>
+        <source>Where the spec disagrees with the part now:</source>
+        <translation>规格与部件当前状态不一致之处：</translation>
+    </message>
+    <message>
+        <source>Undo</source>
+        <translation>撤销</translation>
+    </message>
+    <message>
+        <source>Approve the MCP client's undo: the part goes back as it was before the run</source>
+        <translation>批准该 MCP 客户端的撤销：部件恢复到该运行之前的状态</translation>
+    </message>
+    <message>
+        <source>An MCP client's question waits in the dock: answer it first</source>
+        <translation>停靠窗口中有一个 MCP 客户端的请求在等待：请先回答它</translation>
+    </message>
+    <message>
+        <source>Run {run_id}: nothing waits in the dock any more (decided on another channel, or its time ran out)</source>
+        <translation>运行 {run_id}：停靠窗口中已没有待决定的请求（已在其他途径上决定，或已超时）</translation>
     </message>
 </context>
 </TS>
