@@ -335,3 +335,57 @@ def test_the_dialog_words_singular_plural_and_restated_counts_in_both_languages(
         assert i18n.tr("plan waits for you") == "计划等待您确认"
     finally:
         i18n.remove_translator(translator)
+
+
+@pytest.fixture
+def wide_dock(qtbot, ui_env, tmp_path):
+    """The bundled sample with Wide, a 5 x 5 plate (Panel is 4 x 4), in the offline host."""
+    import sam
+    import sam_host
+
+    from sam_plugin.ui.dock import SamAgentDock
+    from sam_plugin.ui.event_loop import settle_after_unload
+    from tests.support.plates import quad_plate
+
+    saved = sam.mdb
+    path = tmp_path / "wide.sam.json"
+    shutil.copyfile(WORKSPACE_FILE, path)
+    try:
+        sam.openMdb(str(path))
+        quad_plate(sam.mdb.models["Model-1"], "Wide", 5, x0=100.0)
+        sam.mdb.saveAs(str(path))
+    finally:
+        sam.mdb = saved
+    window = sam_host.create_window(path)
+    qtbot.addWidget(window)
+    yield window.findChild(SamAgentDock, "samAgentDock")
+    window.shutdown()
+    assert settle_after_unload()
+
+
+def test_approve_all_approves_a_rerun_onto_a_part_of_another_size(qtbot, replay, wide_dock):
+    """copy_merge expects Panel's 45 nodes after it; the same copy of the 5 x 5 Wide leaves
+    72. It warned "the spec expects 45 nodes; the calls leave 72", so Approve all never ran
+    it; now the change is compared, and the dialog says how."""
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = wide_dock
+    to_plan(qtbot, dock, "copy_merge")
+    approve_plan(qtbot, dock)
+    assert dock.status_label.text() == "Verified"
+    dock.history.refresh()
+    source = str(dock.controller.run_id)
+    assert dock.history.select_run(source)
+    dock.history_panel.apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    dialog.set_checked(["Wide"])
+    seen: list[str] = []
+    dialog.rerunFinished.connect(lambda summary: seen.append(summary.headline()))
+    dialog.approve_all_button.click()
+    qtbot.waitUntil(lambda: dialog.status_label.text().startswith("Done"), timeout=TIMEOUT_MS)
+    assert dialog.status_label.text() == "Done: 1 of 1 part(s) verified"
+    run_id = dialog.session.summary.targets[0].run_id
+    plan = json.loads((dock.runs_dir / run_id / "plan.json").read_text())
+    assert plan["warnings"] == [] and plan["after"]["nodes"] == "72"
+    assert len(dock.sam.mdb.models["Model-1"].parts["Wide"].nodes) == 72
+    dialog.close()
