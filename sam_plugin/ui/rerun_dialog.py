@@ -421,6 +421,9 @@ def _say(row: QTreeWidgetItem | None, outcome: str) -> None:
     """A part's Outcome cell while its run is under way."""
     if row is not None:
         row.setText(1, outcome)
+        tree = row.treeWidget()
+        if tree is not None:
+            tree.resizeColumnToContents(1)  # the words whole, not "plan waits for…"
 
 
 def _abandon(left: list[Any], *args: Any) -> None:
