@@ -23,7 +23,8 @@ PREFIX = "SAM Agent cannot load: "
 
 def load_problem(host: Any) -> str | None:
     """``None`` when ``host`` can carry the dock, else one line saying why not."""
-    for check in (_missing_members, _too_old_host, _foreign_binding, _qt_problem):
+    for check in (_missing_members, _too_old_host, _foreign_binding, _sam_module_problem,
+                  _qt_problem):
         problem = check(host)
         if problem:
             return PREFIX + problem
@@ -36,6 +37,22 @@ def _missing_members(host: Any) -> str | None:
         return None
     return (f"the host object has no {', '.join(missing)} (a host must offer "
             f"{', '.join(REQUIRED_MEMBERS)}: {GUIDE}, 'The host object').")
+
+
+def _sam_module_problem(host: Any) -> str | None:
+    """The dock reads the model database through ``sam_module.mdb.models`` from its first
+    moment: a module without them is refused here, not by an AttributeError at load."""
+    module = host.sam_module
+    name = getattr(module, "__name__", type(module).__qualname__)
+    mdb = getattr(module, "mdb", None)
+    if mdb is None:
+        return (f"host.sam_module ({name}) has no mdb: the dock reads the model database as "
+                f"sam_module.mdb; pass the host's own sam module ({GUIDE}, 'The host object').")
+    if not hasattr(mdb, "models"):
+        return (f"host.sam_module.mdb ({type(mdb).__qualname__}) has no models: the dock "
+                f"lists the models and parts of sam_module.mdb.models ({GUIDE}, 'The host "
+                "object').")
+    return None
 
 
 def min_host_version() -> str:

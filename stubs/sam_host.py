@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,7 @@ class SamMainWindow(QMainWindow):
         self.resize(1400, 860)
         self.sam = sam_module
         self.workspace_path: Path | None = None
+        self._shut_down = False
         self.plugins: list[LoadedPlugin] = []
         self.host = SamHost(main_window=self, sam_module=sam_module,
                             locale=locale or host_locale())
@@ -74,6 +76,7 @@ class SamMainWindow(QMainWindow):
         self.displayChanged.connect(self.refresh_from_host)
         self._listening_to: Any = None
         self._listen()
+        self._saved_state = self._state()  # the database as last opened or saved
         self.statusBar().showMessage("Ready")
 
     # ------------------------------------------------------------- host sync
@@ -127,6 +130,7 @@ class SamMainWindow(QMainWindow):
         self.sam.openMdb(str(path))
         self.workspace_path = Path(path)
         self.setWindowTitle(f"{WINDOW_TITLE} — {self.workspace_path.name}")
+        self._saved_state = self._state()
         self.display_first_meshed_part()
         self.statusBar().showMessage(f"Opened {self.workspace_path}")
 
@@ -134,11 +138,67 @@ class SamMainWindow(QMainWindow):
         self.sam.mdb.saveAs(str(path))
         self.workspace_path = Path(path)
         self.setWindowTitle(f"{WINDOW_TITLE} — {self.workspace_path.name}")
+        self._saved_state = self._state()
         self.statusBar().showMessage(f"Saved {self.workspace_path}")
+
+    def new_workspace(self) -> None:
+        """An empty database (one empty model), as SAM starts."""
+        from sam.database import Mdb
+
+        self.sam.mdb = Mdb()
+        self.sam.session._reset()
+        self.workspace_path = None
+        self.setWindowTitle(WINDOW_TITLE)
+        self._saved_state = self._state()
+        self.display_first_meshed_part()
+        self.statusBar().showMessage("New workspace")
+
+    def _state(self) -> bytes:
+        """The whole database as its file would hold it (what a save would write)."""
+        import pydantic_core
+        from sam.storage import mdb_doc
+
+        return bytes(pydantic_core.to_json(mdb_doc(self.sam.mdb)))
+
+    def unsaved_changes(self) -> bool:
+        """The database differs from the one last opened or saved (a run changed it)."""
+        return self._state() != self._saved_state
+
+    def confirm_discard(self, doing: str, then: Callable[[], None]) -> QMessageBox | None:
+        """``then`` (quit, open, new) at once without unsaved changes; with them, after asking
+        Save, Discard or Cancel (``unsavedChangesDialog``, window-modal and not blocking:
+        returned). Save that does not save (Save As cancelled, a failed write) does not go on."""
+        if not self.unsaved_changes():
+            then()
+            return None
+        where = self.workspace_path.name if self.workspace_path else "a workspace file"
+        box = QMessageBox(QMessageBox.Icon.Warning, WINDOW_TITLE,
+                          f"The model has changes that are not saved in {where}. Save them "
+                          f"before you {doing}?",
+                          QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                          | QMessageBox.StandardButton.Cancel, self)
+        box.setObjectName("unsavedChangesDialog")
+        box.setDefaultButton(QMessageBox.StandardButton.Save)
+
+        def answered(button: Any) -> None:
+            choice = box.standardButton(button)
+            if choice == QMessageBox.StandardButton.Save:
+                self._save()
+                if self.unsaved_changes():
+                    return
+            elif choice != QMessageBox.StandardButton.Discard:
+                return
+            then()
+
+        box.buttonClicked.connect(answered)
+        box.finished.connect(box.deleteLater)
+        box.open()
+        return box
 
     def _build_menus(self) -> None:
         menu = self.menuBar().addMenu("&File")
         for text, shortcut, slot in (
+            ("&New", QKeySequence.StandardKey.New, self._ask_new),
             ("&Open…", QKeySequence.StandardKey.Open, self._ask_open),
             ("&Save", QKeySequence.StandardKey.Save, self._save),
             ("Save &As…", QKeySequence.StandardKey.SaveAs, self._ask_save_as),
@@ -231,7 +291,13 @@ class SamMainWindow(QMainWindow):
     def clear_plan_preview(self) -> None:
         self.viewport.clear_plan_overlay()
 
+    def _ask_new(self) -> None:
+        self.confirm_discard("start a new workspace", self.new_workspace)
+
     def _ask_open(self) -> None:
+        self.confirm_discard("open another workspace", self._choose_and_open)
+
+    def _choose_and_open(self) -> None:
         path, _ = QFileDialog.getOpenFileName(self, "Open workspace", "", FILE_FILTER)
         if path:
             self._guarded(self.open_workspace, path)
@@ -265,11 +331,22 @@ class SamMainWindow(QMainWindow):
             unload_plugin(self.plugins.pop())
 
     def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 (Qt override)
+        """File > Quit and the window's close: ask about unsaved changes first (a window
+        never shown, or already shut down, has no one to ask)."""
+        if not self._shut_down and self.isVisible() and self.unsaved_changes():
+            event.ignore()
+            self.confirm_discard("quit", self._close_now)
+            return
         self.shutdown()
         super().closeEvent(event)
 
+    def _close_now(self) -> None:
+        self.shutdown()  # the question was answered: close without asking again
+        self.close()
+
     def shutdown(self) -> None:
         """Unload plugins and stop listening to the host (idempotent)."""
+        self._shut_down = True
         self.unload_plugins()
         if self._listening_to is not None and hasattr(self._listening_to, "removeListener"):
             self._listening_to.removeListener(self._on_viewport_changed)

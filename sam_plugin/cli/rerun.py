@@ -102,6 +102,7 @@ def _targets(sam: Any, args: argparse.Namespace, source: RerunSource) -> list[Ta
 
     model = args.model or source.target.model_name
     module = get_module(source.mode)
+    parts = parts_by_model(sam.mdb)
     targets: list[Target] = []
     for part in args.parts:
         target = Target(model_name=model, part_name=part)
@@ -110,7 +111,7 @@ def _targets(sam: Any, args: argparse.Namespace, source: RerunSource) -> list[Ta
         if target == source.target:
             raise UsageError(f"--part: {part!r} is the part run {source.run_id} changed; name "
                              "the other parts to apply it to")
-        problem = target_problem(parts_by_model(sam.mdb), target, module)
+        problem = target_problem(parts, target, module)
         if problem is not None and problem.missing == "model":
             raise UsageError(f"--model: no model {model!r} in {args.workspace}; models there: "
                              f"{names(problem.models)}")
@@ -118,6 +119,10 @@ def _targets(sam: Any, args: argparse.Namespace, source: RerunSource) -> list[Ta
             raise UsageError(f"--part: no part {part!r} in model {model!r} (parts: "
                              f"{names(problem.parts)}); {module.title} mode changes an "
                              "existing part")
+        if part not in parts[model] and source.changed_existing_part:
+            raise UsageError(f"--part: no part {part!r} in model {model!r} (parts: "
+                             f"{names(parts[model])}); run {source.run_id} changed an existing "
+                             "part, so its rerun needs one (only a build makes a new part)")
         targets.append(target)
     return targets
 
@@ -216,6 +221,8 @@ class _Approver:
         print(f"--- plan for {where} (part {waiting.index} of {waiting.total}, run "
               f"{waiting.run_id}; compiled, not executed) ---", file=self.err)
         print(waiting.plan.text(), file=self.err)
+        for words in waiting.expected_words():
+            print(f"expected: {words}", file=self.err)
         print("---", file=self.err)
         warned = bool(waiting.plan.warnings)
         if self.yes and warned and not self.with_warnings:

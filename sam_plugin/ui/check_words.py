@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sam_plugin.runtime.verify.part_comparison import REST
 from sam_plugin.ui.i18n import tr
 
 _FIXED = frozenset({"part exists", "node count", "element count", "geometry unchanged",
@@ -31,7 +32,10 @@ def check_row(check: Any) -> CheckRow:
     """A check of ``result.json`` as the table shows it: names and values in words, a
     fingerprint said as "as before" or "changed" (the raw values stay in the tooltip)."""
     expected, actual = check_value(check.expected), check_value(check.actual)
-    if _FINGERPRINT.match(check.expected or "") or _FINGERPRINT.match(check.actual or ""):
+    if check.name == REST:  # a paragraph of fingerprints and counts: its words on hover
+        expected = tr("as before the run")
+        actual = tr("unchanged") if check.ok else tr("changed")
+    elif _FINGERPRINT.match(check.expected or "") or _FINGERPRINT.match(check.actual or ""):
         expected = tr("as before the run")
         actual = tr("as before the run") if check.ok else tr("changed")
     return CheckRow(name=check_name(check.name), expected=expected, actual=actual, ok=check.ok,
@@ -77,9 +81,12 @@ def _what(what: str) -> str:
 def check_name(name: str) -> str:
     if name in _FIXED:
         return _fixed(name)
+    if name == REST:
+        return tr("rest of the part unchanged")
     planned = _AS_PLANNED.match(name)
-    if planned:
-        return {"nodes": tr("nodes as planned"), "elements": tr("elements as planned"),
+    if planned:  # the entities the calls add or change, compared one by one (not the part's)
+        return {"nodes": tr("new or changed nodes as planned"),
+                "elements": tr("new or changed elements as planned"),
                 "set members": tr("set members as planned"),
                 "section assignments": tr("sections as planned")}[planned.group(1)]
     if name.startswith("part matches the plan (sampled"):

@@ -127,17 +127,37 @@ def _offline_sam_problem() -> str | None:
     return None
 
 
-def _workspace_copy(explicit: Path | None) -> Path:
-    """The workspace to open; the bundled sample is copied so Save never edits the package."""
+TEMPORARY_PREFIX = "sam-agent-demo-"
+
+
+def _workspace_copy(explicit: Path | None, temporary: list[Path]) -> Path:
+    """The workspace to open; the bundled sample is copied so Save never edits the package
+    (the copy's folder is appended to ``temporary``: removed when the demo exits)."""
     if explicit is not None:
         if not explicit.is_file():
             raise FileNotFoundError(f"--workspace: no such file {explicit}")
         return explicit
     from sam_plugin.demo.examples import WORKSPACE_FILE
 
-    target = Path(tempfile.mkdtemp(prefix="sam-agent-demo-")) / "sample.sam.json"
+    folder = _temporary_folder(temporary, TEMPORARY_PREFIX)
+    target = folder / "sample.sam.json"
     shutil.copyfile(WORKSPACE_FILE, target)
+    print(f"sam-agent demo: the sample workspace is a temporary copy, {target}; it is removed "
+          "when the demo exits (File > Save As... keeps your changes elsewhere)",
+          file=sys.stderr)
     return target
+
+
+def _temporary_folder(temporary: list[Path], prefix: str) -> Path:
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    temporary.append(folder)
+    return folder
+
+
+def _remove(temporary: list[Path]) -> None:
+    """The demo's temporary folders go when it exits (each start used to leave its own)."""
+    for folder in temporary:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def _window_problem() -> str | None:
@@ -170,9 +190,11 @@ ENV_KEYS = (environment.REPLAY, environment.REPLAY_DELAY, environment.RUNS_DIR,
 def main(argv: list[str] | None = None) -> int:
     """Run the demo; the process environment is restored afterwards (callable from tests)."""
     saved = {key: os.environ.get(key) for key in ENV_KEYS}
+    temporary: list[Path] = []
     try:
-        return _main(argv)
+        return _main(argv, temporary)
     finally:
+        _remove(temporary)
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
@@ -180,7 +202,7 @@ def main(argv: list[str] | None = None) -> int:
                 os.environ[key] = value
 
 
-def _main(argv: list[str] | None) -> int:
+def _main(argv: list[str] | None, temporary: list[Path]) -> int:
     args = parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.save_sample is not None:
         return save_sample(args.save_sample)
@@ -201,13 +223,16 @@ def _main(argv: list[str] | None) -> int:
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     if args.screenshot and environment.runs_dir() is None:
-        os.environ[environment.RUNS_DIR] = tempfile.mkdtemp(prefix="sam-agent-demo-runs-")
+        runs = _temporary_folder(temporary, TEMPORARY_PREFIX + "runs-")
+        os.environ[environment.RUNS_DIR] = str(runs)
+        print(f"sam-agent demo: this screenshot's runs go to {runs}, removed when it exits "
+              "(SAM_AGENT_RUNS_DIR keeps them)", file=sys.stderr)
     problem = _offline_sam_problem() or _window_problem()
     if problem:
         print(problem, file=sys.stderr)
         return 1
     try:
-        workspace = _workspace_copy(args.workspace)
+        workspace = _workspace_copy(args.workspace, temporary)
     except FileNotFoundError as error:
         print(f"sam-agent demo: {error}", file=sys.stderr)
         return 2
@@ -219,12 +244,12 @@ def _main(argv: list[str] | None) -> int:
     if _initial_choice_is_replay(args):
         print(LIVE_PROVIDER_HELP, file=sys.stderr)
     try:
-        return _run_window(args, workspace)
+        return _run_window(args, workspace, temporary=args.workspace is None)
     finally:
         close_replay()
 
 
-def _run_window(args: argparse.Namespace, workspace: Path) -> int:
+def _run_window(args: argparse.Namespace, workspace: Path, *, temporary: bool) -> int:
     import sam_host
     from PySide6.QtWidgets import QApplication
 
@@ -233,6 +258,8 @@ def _run_window(args: argparse.Namespace, workspace: Path) -> int:
 
     app = QApplication.instance() or QApplication(sys.argv[:1])
     window = sam_host.create_window(workspace)
+    if temporary:  # File > Save asks where: the copy is removed when the demo exits
+        window.workspace_path = None
     dock = window.findChild(SamAgentDock, "samAgentDock")
     fit_window(window, args.size)
     window.show()

@@ -584,11 +584,13 @@ class SamAgentDock(QDockWidget):
                            "it no longer applies; submit again ({reason})").format(reason=reason))
 
     # ---------------------------------------------------------------- status
-    def set_status(self, text: str) -> None:
+    def set_status(self, text: str, kind: str | None = None) -> None:
+        """``kind``: the colour's kind when not the run's (a view cleared of a failed run)."""
         self._check_thread()
         self.status_label.setText(breakable(text))
         result = self.controller.result if self.controller is not None else None
-        colour = STATUS_COLOURS.get(status_kind(self._phase(), result), "#24292f")
+        kind = kind or status_kind(self._phase(), result)
+        colour = STATUS_COLOURS.get(kind, "#24292f")
         self.status_label.setStyleSheet(f"font-weight: bold; color: {colour};")
 
     def show_replay_notice(self, text: str) -> None:
@@ -663,7 +665,7 @@ class SamAgentDock(QDockWidget):
         self.status_label.setToolTip("")
         self._run_provider = None
         self._fit_run_splitter()
-        self.set_status(phase_words("idle"))
+        self.set_status(phase_words("idle"), kind="idle")  # the last run's colour goes too
 
     # -------------------------------------------------------------- provider
     def refresh_provider(self) -> None:
@@ -1005,6 +1007,7 @@ class SamAgentDock(QDockWidget):
             return "idle"
         if self.controller is not None and self._phase() is Phase.REVIEW:
             await self.controller.cancel()  # submit anew: the spec in review is dropped
+        self.tabs.setCurrentIndex(0)  # the spec and the outcome are on the Run tab
         self._show_panel(Phase.OBSERVING)
         select_example(self.example_combo, self.mode(), self.target(), request)
         if self._prewarm is not None:

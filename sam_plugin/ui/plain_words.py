@@ -93,11 +93,3 @@ def plain_message(message: str) -> str:
 def nothing_answers(host: str) -> str:
     return tr("nothing answers at {host}").format(host=host)
 
-
-def first_sentence(text: str) -> str:
-    """The first line of ``text``, whole (the status wraps; nothing is cut mid-word)."""
-    for line in (text or "").splitlines():
-        line = line.strip().lstrip("- ").strip()
-        if line:
-            return line
-    return ""

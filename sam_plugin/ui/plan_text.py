@@ -144,7 +144,26 @@ def basis_words(basis: str) -> str:
     ranges = re.match(r"counts as ranges: (.*)$", basis)
     if ranges:
         return tr("After is a range: {why}").format(why=ranges.group(1))
+    known = _known_basis(basis)
+    if known:
+        return known
     return tr("How After was worked out: {basis}").format(basis=basis)
+
+
+def _known_basis(basis: str) -> str:
+    """The other bases the domain modules write (compilers/*/describe.py), in words."""
+    if basis.startswith("read-only:"):
+        return tr("After is exact: these operations only read; the part stays as it is.")
+    if basis.startswith("exact: the geometry unchanged, the sections"):
+        return tr("After is exact: the geometry stays as it is; the elements picked get the "
+                  "sections and orientations of these operations, and the definitions they "
+                  "write are read back by value.")
+    if basis.startswith("the refined elements are gone"):
+        return tr("After: the refined elements are replaced by their children and the new "
+                  "nodes counted; the rest of the part is compared through its fingerprint.")
+    if basis.startswith("counts: the part does not exist after the calls"):
+        return tr("After: the part does not exist after these operations.")
+    return ""
 
 
 # -- known forms of the compilers' English ------------------------------------------------

@@ -36,6 +36,7 @@ from PySide6.QtWidgets import (
 )
 
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.runtime.rerun.expected import Restated
 from sam_plugin.runtime.rerun.outcome import TargetOutcome
 from sam_plugin.runtime.rerun.session import RerunSession, TargetPlan
 from sam_plugin.runtime.rerun.source import RerunSource
@@ -50,6 +51,41 @@ def outcome_words(outcome: str) -> str:
     return {"verified": tr("verified"), "restored": tr("failed and restored"),
             "failed": tr("failed, not restored"), "refused": tr("refused"),
             "skipped": tr("skipped"), "undone": tr("undone")}.get(outcome, outcome)
+
+
+def source_words(source: RerunSource) -> str:
+    """The dialog's first line: the run, its request and how many calls it repeats."""
+    words = {"run_id": source.run_id, "model": source.target.model_name,
+             "part": source.target.part_name, "request": source.request,
+             "count": len(source.calls)}
+    if len(source.calls) == 1:
+        return tr("Run {run_id} on {model}/{part}: “{request}”. Its one operation call is "
+                  "compiled again for each part you pick, shown as a plan before it runs; no "
+                  "model is asked.").format(**words)
+    return tr("Run {run_id} on {model}/{part}: “{request}”. Its {count} operation calls are "
+              "compiled again for each part you pick, each shown as a plan before it runs; no "
+              "model is asked.").format(**words)
+
+
+def expected_line(count: Restated, source_part: str, target_part: str) -> str:
+    """One expected count of the source spec as this part's plan compares it."""
+    noun = {"nodes": tr("nodes"), "elements": tr("elements")}.get(
+        count.what, tr("{shape} elements").format(shape=count.what))
+    names = {"source": source_part, "target": target_part, "count": count.source_count,
+             "noun": noun}
+    if count.why == "selected":
+        return tr("The spec's {count} selected counted what its scope picks on {source}: not "
+                  "compared on {target}.").format(**names)
+    if count.why == "no_before":
+        return tr("The spec's {count} {noun} were counted on {source}, whose count before its "
+                  "run was not kept: not compared on {target}.").format(**names)
+    if count.why == "unchanged":
+        return tr("The spec's {count} {noun} on {source} are its count before the run: on "
+                  "{target} that is {now}.").format(**names, now=count.target_before)
+    return tr("The spec's {count} {noun} on {source} ({before} before, {change}) are compared "
+              "as a change on {target}: {now} before, {after} after these operations.").format(
+        **names, before=count.source_before, change=f"{count.change:+d}",
+        now=count.target_before, after=count.target_after or "?")
 
 
 class RerunDialog(QDialog):
@@ -71,6 +107,7 @@ class RerunDialog(QDialog):
         self.task: asyncio.Future[Any] | None = None
         self._waiting: asyncio.Future[bool | str] | None = None
         self._approve_all = False
+        self._finished = False  # the rerun is over (its task ends a moment later)
         self._rows: dict[str, QTreeWidgetItem] = {}
         self._build(parts)
         # deleted with its parent (the plugin unloaded) while a plan waits: decline it and
@@ -86,12 +123,7 @@ class RerunDialog(QDialog):
     def _build(self, parts: list[str]) -> None:
         layout = QVBoxLayout(self)
         source = self.source
-        self.source_label = QLabel(tr(
-            "Run {run_id} on {model}/{part}: “{request}”. Its {count} operation call(s) are "
-            "compiled again for each part you pick, each shown as a plan before it runs; no "
-            "model is asked.").format(run_id=source.run_id, model=source.target.model_name,
-                                       part=source.target.part_name, request=source.request,
-                                       count=len(source.calls)))
+        self.source_label = QLabel(source_words(source))
         self.source_label.setObjectName("rerunSourceLabel")
         self.source_label.setWordWrap(True)
         layout.addWidget(self.source_label)
@@ -109,6 +141,12 @@ class RerunDialog(QDialog):
         self.stop_check = QCheckBox(tr("Stop at the first part that does not verify"))
         self.stop_check.setObjectName("rerunStopCheck")
         layout.addWidget(self.stop_check)
+        self.expected_label = QLabel()
+        self.expected_label.setObjectName("rerunExpectedLabel")
+        self.expected_label.setWordWrap(True)
+        self.expected_label.setStyleSheet("color: #57606a;")
+        self.expected_label.hide()
+        layout.addWidget(self.expected_label)
         self.plan_view = PlanView()
         self.plan_view.setObjectName("rerunPlanView")
         layout.addWidget(self.plan_view, 2)
@@ -164,7 +202,7 @@ class RerunDialog(QDialog):
     # ------------------------------------------------------------------ state
     @property
     def running(self) -> bool:
-        return self.task is not None and not self.task.done()
+        return self.task is not None and not self.task.done() and not self._finished
 
     def checked_parts(self) -> list[str]:
         return [self.parts_list.item(i).text() for i in range(self.parts_list.count())
@@ -233,6 +271,7 @@ class RerunDialog(QDialog):
             summary = await self.session.run(self._approve)
         except Exception as error:  # a bug: say it, never leave the dialog busy
             log.exception("rerun failed")
+            self._finished = True
             if not self._gone():
                 self.status_label.setText(tr("Failed — internal error: {error}").format(
                     error=error))
@@ -240,9 +279,12 @@ class RerunDialog(QDialog):
             return None
         if self._gone():
             return summary
+        self._finished = True
         self.plan_view.clear_plan()
+        self.expected_label.hide()
         self.status_label.setText(tr("Done: {verified} of {total} part(s) verified").format(
             verified=summary.counts()["verified"], total=len(summary.targets)))
+        self._select_undoable()
         self._update_buttons()
         self.rerunFinished.emit(summary)
         return summary
@@ -252,25 +294,38 @@ class RerunDialog(QDialog):
             return "the dialog was closed; nothing was executed"
         plan = waiting.plan
         self.plan_view.show_plan(plan)
+        self._show_expected(waiting)
         part = waiting.target.part_name
+        row = self._rows.get(part)
         if self._approve_all and not plan.warnings:
             self.status_label.setText(tr("{part} ({index} of {total}): approved with Approve "
                                          "all").format(part=part, index=waiting.index,
                                                        total=waiting.total))
+            _say(row, tr("approved, running"))
             return True
         if self.session is not None:
             self.session.controller.approval_requested("dock")
         self.status_label.setText(tr("{part} ({index} of {total}): the plan waits — Execute or "
                                      "Skip this part").format(part=part, index=waiting.index,
                                                               total=waiting.total))
+        _say(row, tr("plan waits for you"))
         self._waiting = self._left[1] = asyncio.get_running_loop().create_future()
         self._update_buttons()
         try:
-            return await self._waiting
+            decision = await self._waiting
+            if decision is True and not self._gone():
+                _say(row, tr("approved, running"))
+            return decision
         finally:
             self._waiting = None
             if not self._gone():
                 self._update_buttons()
+
+    def _show_expected(self, waiting: TargetPlan) -> None:
+        """How this plan compares the source spec's expected counts (restated or left out)."""
+        lines = [expected_line(count, *waiting.names) for count in waiting.expected]
+        self.expected_label.setText("\n".join(lines))
+        self.expected_label.setVisible(bool(lines))
 
     def _answer(self, decision: bool | str) -> None:
         if self._waiting is not None and not self._waiting.done():
@@ -300,20 +355,42 @@ class RerunDialog(QDialog):
             row.setToolTip(column, outcome.message)
 
     # ------------------------------------------------------------------ undo
+    def _select_undoable(self) -> None:
+        """Once done, the last part that can be undone is selected (Undo selected is ready)."""
+        for index in reversed(range(self.outcomes.topLevelItemCount())):
+            item = self.outcomes.topLevelItem(index)
+            run_id = item.data(0, RUN_ID_ROLE)
+            if run_id and self.controller is not None \
+                    and self.controller.undo_refusal(run_id) is None:
+                self.outcomes.setCurrentItem(item)
+                return
+
     def undo_selected(self) -> Any:
-        """Undo the selected part's run (each part is its own run)."""
+        """Ask, as the dock's Undo does, then undo the selected part's run (each part is its
+        own run); returns the question."""
         run_id = self._selected_undoable()
         if run_id is None or self.controller is None:
             return None
+        from sam_plugin.ui.undo_control import ask_undo
+
+        return ask_undo(self, self.controller.runs_dir, run_id,
+                        functools.partial(self.undo_now, run_id))
+
+    def undo_now(self, run_id: str) -> Any:
+        """The analyst confirmed: undo ``run_id``, say so in its row."""
         from sam_plugin.errors import UndoRefused
 
+        if self.running or self.controller is None:
+            return None
         try:
             result = self.controller.undo(run_id)
         except UndoRefused as refused:
             self.status_label.setText(tr("Undo refused — {reason}").format(reason=str(refused)))
             return None
-        item = self.outcomes.currentItem()
-        item.setText(1, outcome_words("undone"))
+        for index in range(self.outcomes.topLevelItemCount()):
+            item = self.outcomes.topLevelItem(index)
+            if item.data(0, RUN_ID_ROLE) == run_id:
+                item.setText(1, outcome_words("undone"))
         self.status_label.setText(tr("Undone — the part is back as it was before run "
                                      "{run_id}").format(run_id=run_id))
         self.partUndone.emit(run_id)
@@ -338,6 +415,15 @@ class RerunDialog(QDialog):
             self.session.stop(tr("the dialog was closed"))
         self._answer(tr("the dialog was closed; nothing was executed"))
         super().closeEvent(event)
+
+
+def _say(row: QTreeWidgetItem | None, outcome: str) -> None:
+    """A part's Outcome cell while its run is under way."""
+    if row is not None:
+        row.setText(1, outcome)
+        tree = row.treeWidget()
+        if tree is not None:
+            tree.resizeColumnToContents(1)  # the words whole, not "plan waits for…"
 
 
 def _abandon(left: list[Any], *args: Any) -> None:

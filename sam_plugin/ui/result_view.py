@@ -405,8 +405,7 @@ class ResultView(QWidget):
         words = plain or plain_message(message)
         action = error_action(layer, back_in_review, part, message=message, replay=replay)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
-        if said and _one_line(words) in _one_line(said) and \
-                tr("(the whole message is below)") not in said:
+        if said and _one_line(words) in _one_line(said):
             text = ""
         self.error_label.setToolTip(message)
         self.error_label.setText(breakable(f"{text}\n{action}" if text else action))

@@ -170,13 +170,13 @@ def final_words(result: Any, back_in_review: bool = False, plain: str | None = N
 
 def _summary(text: str, limit: int = 300) -> str:
     """The message on one line in the analyst's words (diagnostic bullets joined); when that
-    is long, its first line whole and a pointer to the rest (never cut mid-word): the result
-    view's error label carries the whole message, the tooltip the raw one."""
-    from sam_plugin.ui.plain_words import first_sentence, plain_message
+    is long, only a pointer to it: the result view's error label shows it once, whole (a first
+    sentence here would be read twice), the tooltip the raw one."""
+    from sam_plugin.ui.plain_words import plain_message
 
     plain = plain_message(text)
     parts = [line.strip().lstrip("- ").strip() for line in plain.splitlines()]
     line = " — ".join(p for p in parts if p)
     if len(line) <= limit:
         return line
-    return first_sentence(plain) + " " + tr("(the whole message is below)")
+    return tr("the message is below")

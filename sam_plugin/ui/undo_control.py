@@ -76,19 +76,7 @@ class UndoControl:
         """Ask before undoing, naming the run in words (request, start time, target); the
         question is window-modal and does not block: ``on_yes`` runs when it is accepted."""
         assert self.run_id is not None
-        words = run_words(controller.runs_dir, self.run_id)
-        box = QMessageBox(QMessageBox.Icon.Question, tr("Undo a run"),
-                          undo_question(words, _recorded(controller, self.run_id, "before")),
-                          QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
-                          parent)
-        box.setObjectName("undoConfirmDialog")
-        box.button(QMessageBox.StandardButton.Yes).setText(tr("Undo the run"))
-        box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter never undoes by itself
-        box.setDetailedText(tr("run id {run_id}").format(run_id=self.run_id))
-        box.accepted.connect(on_yes)
-        box.finished.connect(box.deleteLater)
-        box.open()
-        return box
+        return ask_undo(parent, controller.runs_dir, self.run_id, on_yes)
 
     def undo(self, controller: Any, sam_module: Any = None) -> tuple[Any, str, Any]:
         """Undo the run; returns (result or None, the status text, the UndoOutcome or None)."""
@@ -106,6 +94,32 @@ class UndoControl:
         self.refresh(controller)
         outcome = undo_outcome(words, left, result, _part_exists(sam_module, result.target))
         return result, undo_status(outcome), outcome
+
+
+def ask_undo(parent: QWidget, runs_dir: Any, run_id: str,
+             on_yes: Callable[[], None]) -> QMessageBox:
+    """The undo question (``undoConfirmDialog``), the dock's and the rerun dialog's: the run
+    in words (request, start time, target) and what the part goes back to; window-modal, not
+    blocking: ``on_yes`` runs when it is accepted."""
+    from sam_plugin.runtime.store.run_store import RunDir
+
+    words = run_words(runs_dir, run_id)
+    try:
+        recorded = RunDir(runs_dir, run_id).read_result()
+    except (ValueError, OSError):
+        recorded = None
+    box = QMessageBox(QMessageBox.Icon.Question, tr("Undo a run"),
+                      undo_question(words, recorded.before if recorded is not None else None),
+                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                      parent)
+    box.setObjectName("undoConfirmDialog")
+    box.button(QMessageBox.StandardButton.Yes).setText(tr("Undo the run"))
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)  # Enter never undoes by itself
+    box.setDetailedText(tr("run id {run_id}").format(run_id=run_id))
+    box.accepted.connect(on_yes)
+    box.finished.connect(box.deleteLater)
+    box.open()
+    return box
 
 
 def _recorded(controller: Any, run_id: str, field: str | None) -> Any:

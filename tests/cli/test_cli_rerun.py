@@ -202,3 +202,47 @@ def test_a_source_run_rewritten_to_delete_every_element_is_refused_under_yes(
         f"{json.loads((folder / 'source_seal.json').read_text())['files']['spec.json'][:12]}"
         "); it is not rerun"]
     assert not out.exists() and len([r for r in (tmp_path / "runs").iterdir() if r.is_dir()]) == 1
+
+
+def _copy_source(tmp_path, capsys, provider_env):
+    """A verified Part run on the 2 x 2 Plate that copies its elements 20 along Y, its spec
+    expecting Plate's counts after it (9 + 9 nodes, 4 + 4 elements): (workspace, run id)."""
+    workspace = _plates(tmp_path / "w.sam.json", {"Plate": 2, "Plate-2": 3})
+    provider_env.enqueue_reply(specs.answer(
+        specs.step("translate_copy", specs.ALL, vector=[0, 20, 0]),
+        summary="Copy every element 20 along Y.",
+        expected={"nodes": 18, "elements": 8, "shapes": {"QUAD": 8}}))
+    provider_env.enqueue_reply(tool_calls=[("transform_part", json.dumps({"operations": [
+        {"op": "translate_copy", "vector": [0, 20, 0], "selection": {"by": "all"}}]}))])
+    run = run_cli(base_args(workspace, tmp_path / "runs") + [
+        "--request", "copy all elements 20 along Y", "--yes", "--json"], capsys)
+    assert run.code == 0, run.out + run.err
+    return workspace, run.result["run_id"]
+
+
+def test_yes_approves_a_rerun_onto_a_part_of_another_size(tmp_path, capsys, provider_env):
+    """Before, the plan compared Plate's counts with Plate-2's ("the spec expects 18 nodes;
+    the calls leave 32 nodes"): a warning on every other part, so --yes never approved it."""
+    workspace, source = _copy_source(tmp_path, capsys, provider_env)
+    run = _rerun(tmp_path, source, workspace, "Plate-2", extra=["--yes", "--json"],
+                 capsys=capsys)
+    assert run.code == 0, run.out + run.err
+    assert json.loads(run.out)["targets"][0]["outcome"] == "verified"
+    assert "WARNING" not in run.err and "approved (--yes)" in run.err
+    assert ("expected: the spec's 18 nodes on Plate (9 before, +9) are compared as a change "
+            "on Plate-2 (16 before; the calls leave 32)") in run.err.splitlines()
+
+
+def test_a_part_that_is_not_there_is_a_usage_error_and_leaves_no_run(tmp_path, capsys,
+                                                                      provider_env):
+    """A Part-mode source (Part mode may build a part): it said "refused at design: the given
+    spec is not a spec of this mode…" and left a run directory."""
+    workspace, source = _copy_source(tmp_path, capsys, provider_env)
+    runs = sorted(p.name for p in (tmp_path / "runs").iterdir() if p.is_dir())
+    run = _rerun(tmp_path, source, workspace, "Nope", capsys=capsys)
+    assert run.code == 2, run.out + run.err
+    assert (
+        f"sam-agent: error: --part: no part 'Nope' in model 'Model-1' (parts: 'Plate', "
+        f"'Plate-2'); run {source} changed an existing part, so its rerun needs one (only a "
+        "build makes a new part)") in run.err
+    assert sorted(p.name for p in (tmp_path / "runs").iterdir() if p.is_dir()) == runs

@@ -185,8 +185,9 @@ def test_the_callers_plan_warnings_about_the_compiled_calls_join_the_plan(tmp_pa
     controller, _ = make(tmp_path)
     seen: list[list[str]] = []
 
-    def warnings(fragments: Any) -> list[str]:
+    def warnings(fragments: Any, prediction: Any) -> list[str]:
         seen.append([f.tool for f in fragments])
+        assert prediction.element_count.min > 0  # what the calls leave: the built plate
         return ["selection by element labels 1-2 came from part Plate"]
 
     assert plan(controller, plan_warnings=warnings) == Phase.PLAN

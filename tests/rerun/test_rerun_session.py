@@ -20,9 +20,11 @@ from rerun_support import (
     target,
 )
 
+from sam_plugin.compilers.evidence import Readback
 from sam_plugin.errors import RerunRefused
 from sam_plugin.runtime.host_gateway import HostGateway
 from sam_plugin.runtime.rerun.source import load_source
+from sam_plugin.runtime.store.run_store import StateSummary
 from sam_plugin.runtime.store.undo import undo_run
 from tests.support import specs
 
@@ -240,3 +242,81 @@ def test_a_set_resolves_anew_on_each_part_and_a_missing_one_is_named(fresh_sam, 
     assert plan["warnings"] == []  # a set means the same on any part
     assigned = model.parts["Plate-2"].sectionAssignments[0].region.elements
     assert sorted(e.label for e in assigned) == [3, 4]
+
+
+COPY_CALLS = [("transform_part", {"operations": [
+    {"op": "translate_copy", "vector": [0, 20, 0], "selection": {"by": "all"}}]})]
+
+
+def _copy_source(fresh_sam, runs, *, expected):
+    return source_run(fresh_sam, runs, "Plate", COPY_CALLS, mode="part",
+                      request="copy all elements 20 along Y",
+                      spec=specs.answer(specs.step("translate_copy", specs.ALL, vector=[0, 20, 0]),
+                                        summary="Copy every element 20 along Y.",
+                                        expected=expected))
+
+
+def test_the_expected_counts_are_compared_as_a_change_so_a_bigger_part_warns_nothing(
+        fresh_sam, tmp_path):
+    """The spec's 18 nodes were Plate's (9 before, +9); the same copy of the 3 x 3 Plate-2
+    leaves 32 (16 + 16): before, it warned "the spec expects 18 nodes; the calls leave 32"."""
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 3})
+    runs = tmp_path / "runs"
+    source = _copy_source(fresh_sam, runs, expected={"nodes": 18, "elements": 8,
+                                                     "shapes": {"QUAD": 8, "TRI": 0},
+                                                     "selected": 4})
+    seen: list = []
+    summary = rerun(fresh_sam, runs, source, ["Plate-2"], approve_all(seen)).summary
+    assert summary.all_verified
+    plan = seen[0].plan
+    assert plan.warnings == []
+    assert plan.expectations == {"shapes": {"TRI": 0}}  # the unchanged count, as it was
+    assert seen[0].expected_words() == [
+        "the spec's 18 nodes on Plate (9 before, +9) are compared as a change on Plate-2 "
+        "(16 before; the calls leave 32)",
+        "the spec's 8 elements on Plate (4 before, +4) are compared as a change on Plate-2 "
+        "(9 before; the calls leave 18)",
+        "the spec's 8 QUAD elements on Plate (4 before, +4) are compared as a change on "
+        "Plate-2 (9 before; the calls leave 18)",
+        "the spec's 4 selected counted what the scope picks on Plate; not compared on Plate-2"]
+    kept = json.loads((runs / summary.targets[0].run_id / "spec.json").read_text())
+    assert kept["expected"] == {"shapes": {"TRI": 0}}
+
+
+def test_a_rerun_whose_change_goes_another_way_still_warns(fresh_sam, tmp_path):
+    """The source run added elements; on a part with no elements the copy adds none."""
+    from sam_plugin.compilers.evidence import Prediction, Range
+    from sam_plugin.runtime.rerun.expected import change_warnings, restate
+
+    plates(fresh_sam, {"Plate": 2})
+    runs = tmp_path / "runs"
+    source = _copy_source(fresh_sam, runs, expected={"elements": 8})
+    loaded = load_source(runs, source)
+    empty = Readback(part_exists=True, node_count=4, element_count=0)
+    restated = restate(loaded.spec, loaded.before, empty)
+    none_added = Prediction(node_count=Range.exact(4), element_count=Range.exact(0),
+                            shape_counts={})
+    assert change_warnings(restated.counts, none_added, "Plate", "Bare") == [
+        "the spec expects elements added, as on Plate (4 to 8); the calls leave 0 of the 0 "
+        "elements of Bare"]
+    added = none_added.model_copy(update={"element_count": Range(min=1, max=3)})
+    assert change_warnings(restated.counts, added, "Plate", "Bare") == []
+
+
+def test_a_count_without_the_source_before_is_left_out_and_an_unchanged_one_kept():
+    from sam_plugin.runtime.rerun.expected import restate
+
+    spec = specs.spec(specs.step("translate_copy", specs.ALL, vector=[0, 20, 0]),
+                      expected={"nodes": 18, "elements": 4})
+    target = Readback(part_exists=True, node_count=16, element_count=9)
+    unknown = restate(spec, None, target)
+    assert unknown.spec.expected.nodes is None and unknown.spec.expected.elements is None
+    assert unknown.counts[0].words("Plate", "Plate-2") == (
+        "the spec's 18 nodes were counted on Plate, whose count before its run was not kept; "
+        "not compared on Plate-2")
+    source = StateSummary(node_count=9, element_count=4, shape_counts={}, sets=[])
+    known = restate(spec, source, target)
+    assert known.spec.expected.nodes is None and known.spec.expected.elements == 9
+    assert known.counts[1].words("Plate", "Plate-2") == (
+        "the spec's 4 elements on Plate are its count before the run; on Plate-2 that is 9")
+    assert restate(spec, source, target, same_part=True).spec is spec

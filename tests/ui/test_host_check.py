@@ -95,6 +95,18 @@ def test_an_old_qt_is_refused(qapp, caplog, monkeypatch) -> None:
     assert "Qt 6.6 or later" in line and "Qt 6.4.2" in line
 
 
+def test_a_sam_module_without_mdb_is_refused_in_words(qapp, caplog) -> None:
+    """It crashed ``load`` with an AttributeError traceback (issue 36 F)."""
+    host = _Docking(QMainWindow())
+    host.sam_module = SimpleNamespace(__name__="fake_sam", session=None)
+    line = _refused(host, caplog)
+    assert line == ("SAM Agent cannot load: host.sam_module (fake_sam) has no mdb: the dock "
+                    "reads the model database as sam_module.mdb; pass the host's own sam "
+                    "module (docs/install.md, 'The host object').")
+    host.sam_module = SimpleNamespace(__name__="fake_sam", mdb=object())
+    assert "host.sam_module.mdb (object) has no models" in _refused(host, caplog)
+
+
 @pytest.mark.parametrize(("text", "expected"), [
     ("6.11.3", (6, 11, 3)), ("1.0", (1, 0)), ("1.2rc1", (1, 2)), ("", ()), ("2024.1-x", (2024, 1)),
 ])

@@ -69,6 +69,20 @@ def _first_plan_waiting(qtbot, dialog, *, approve_all: bool = False):
     return task
 
 
+def _answer_undo(qtbot, dialog, *, yes: bool) -> str:
+    """The undo question the dock's Undo asks too (undoConfirmDialog): its text, answered."""
+    from PySide6.QtWidgets import QMessageBox
+
+    box = dialog.findChild(QMessageBox, "undoConfirmDialog")
+    assert box is not None and box.isVisible()
+    text = box.text()
+    box.button(QMessageBox.StandardButton.Yes if yes else QMessageBox.StandardButton.Cancel
+               ).click()
+    qtbot.waitUntil(lambda: dialog.findChild(QMessageBox, "undoConfirmDialog") is None,
+                    timeout=TIMEOUT_MS)
+    return text
+
+
 def _assigned(dock, part: str) -> int:
     return sum(len(a.region.elements or ()) for a in
                dock.sam.mdb.models["Model-1"].parts[part].sectionAssignments)
@@ -127,6 +141,7 @@ def test_apply_to_other_parts_reruns_without_the_model_and_undoes_per_part(
     dialog.outcomes.setCurrentItem(dialog.outcomes.topLevelItem(0))
     assert dialog.undo_button.isEnabled()
     dialog.undo_button.click()
+    _answer_undo(qtbot, dialog, yes=True)
     assert dialog.outcomes.topLevelItem(0).text(1) == "undone"
     assert _assigned(dock, "Panel-2") == 0 and _assigned(dock, "Panel-3") == 16
     dialog.close()
@@ -256,3 +271,121 @@ def test_a_dialog_deleted_while_a_plan_waits_declines_it_and_skips_the_rest(
     assert RunDir(dock.runs_dir, outcomes[0].run_id).read_result().status == "cancelled"
     assert outcomes[1].run_id is None
     assert _assigned(dock, "Panel-2") == _assigned(dock, "Panel-3") == 0
+
+
+def test_the_outcome_says_the_plan_waits_and_done_leaves_close_and_undo_ready(
+        qtbot, replay, panel_dock):
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    dock.history.select_run(source)
+    dock.history_panel.apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    calls = len(dialog.source.calls)
+    assert f"Its {calls} operation calls are compiled again" in dialog.source_label.text()
+    assert "call(s)" not in dialog.source_label.text()
+    _first_plan_waiting(qtbot, dialog)
+    assert dialog.outcomes.topLevelItem(0).text(1) == "plan waits for you"  # not "planning"
+    assert dialog.outcomes.topLevelItem(1).text(1) == "waiting"
+    dialog.approve_all_button.click()
+    qtbot.waitUntil(lambda: dialog.status_label.text().startswith("Done"), timeout=TIMEOUT_MS)
+    # no row clicked: Close and Undo selected are ready (the last part is selected)
+    assert dialog.close_button.isEnabled() and dialog.undo_button.isEnabled()
+    assert dialog.outcomes.currentItem().text(0) == "Panel-3"
+    dialog.undo_button.click()  # asks first, as the dock's Undo does
+    question = _answer_undo(qtbot, dialog, yes=False)
+    assert question.startswith("Undo the run of ") and "on Model-1/Panel-3?" in question
+    assert _assigned(dock, "Panel-3") == 16  # Cancel undid nothing
+    dialog.undo_button.click()
+    _answer_undo(qtbot, dialog, yes=True)
+    assert dialog.outcomes.topLevelItem(1).text(1) == "undone"
+    assert _assigned(dock, "Panel-3") == 0
+    dialog.close()
+
+
+def test_the_dialog_words_singular_plural_and_restated_counts_in_both_languages(qapp):
+    from sam_plugin.compilers.protocol import Target
+    from sam_plugin.runtime.rerun.expected import Restated
+    from sam_plugin.runtime.rerun.source import RerunSource
+    from sam_plugin.ui import i18n
+    from sam_plugin.ui.rerun_dialog import expected_line, source_words
+
+    source = RerunSource(run_id="20261129T193000Z-ab12cd", mode="part",
+                         target=Target(model_name="Model-1", part_name="Panel"),
+                         request="copy all", spec=specs.spec(specs.step("merge_nodes",
+                                                                        tolerance=1e-6)),
+                         calls=(("repair_part", {}),))
+    restated = Restated(what="nodes", source_count=45, why="change", source_before=25,
+                        target_before=10, target_after="20")
+    selected = Restated(what="selected", source_count=16, why="selected")
+    assert "Its one operation call is compiled again" in source_words(source)
+    assert expected_line(restated, "Panel", "Frame") == (
+        "The spec's 45 nodes on Panel (25 before, +20) are compared as a change on Frame: 10 "
+        "before, 20 after these operations.")
+    assert expected_line(selected, "Panel", "Panel-2") == (
+        "The spec's 16 selected counted what its scope picks on Panel: not compared on "
+        "Panel-2.")
+    translator = i18n.install_translator("zh_CN")
+    try:
+        assert "它的 1 个操作调用会为您选择的每个部件重新编译" in source_words(source)
+        assert expected_line(restated, "Panel", "Frame") == (
+            "规格中 Panel 上的 45 个节点（之前 25，变化 +20）在 Frame 上按变化比较："
+            "之前 10，这些操作之后 20。")
+        assert i18n.tr("plan waits for you") == "计划等待您确认"
+    finally:
+        i18n.remove_translator(translator)
+
+
+@pytest.fixture
+def wide_dock(qtbot, ui_env, tmp_path):
+    """The bundled sample with Wide, a 5 x 5 plate (Panel is 4 x 4), in the offline host."""
+    import sam
+    import sam_host
+
+    from sam_plugin.ui.dock import SamAgentDock
+    from sam_plugin.ui.event_loop import settle_after_unload
+    from tests.support.plates import quad_plate
+
+    saved = sam.mdb
+    path = tmp_path / "wide.sam.json"
+    shutil.copyfile(WORKSPACE_FILE, path)
+    try:
+        sam.openMdb(str(path))
+        quad_plate(sam.mdb.models["Model-1"], "Wide", 5, x0=100.0)
+        sam.mdb.saveAs(str(path))
+    finally:
+        sam.mdb = saved
+    window = sam_host.create_window(path)
+    qtbot.addWidget(window)
+    yield window.findChild(SamAgentDock, "samAgentDock")
+    window.shutdown()
+    assert settle_after_unload()
+
+
+def test_approve_all_approves_a_rerun_onto_a_part_of_another_size(qtbot, replay, wide_dock):
+    """copy_merge expects Panel's 45 nodes after it; the same copy of the 5 x 5 Wide leaves
+    72. It warned "the spec expects 45 nodes; the calls leave 72", so Approve all never ran
+    it; now the change is compared, and the dialog says how."""
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = wide_dock
+    to_plan(qtbot, dock, "copy_merge")
+    approve_plan(qtbot, dock)
+    assert dock.status_label.text() == "Verified"
+    dock.history.refresh()
+    source = str(dock.controller.run_id)
+    assert dock.history.select_run(source)
+    dock.history_panel.apply_button.click()
+    dialog = dock.findChild(RerunDialog, "rerunDialog")
+    dialog.set_checked(["Wide"])
+    seen: list[str] = []
+    dialog.rerunFinished.connect(lambda summary: seen.append(summary.headline()))
+    dialog.approve_all_button.click()
+    qtbot.waitUntil(lambda: dialog.status_label.text().startswith("Done"), timeout=TIMEOUT_MS)
+    assert dialog.status_label.text() == "Done: 1 of 1 part(s) verified"
+    run_id = dialog.session.summary.targets[0].run_id
+    plan = json.loads((dock.runs_dir / run_id / "plan.json").read_text())
+    assert plan["warnings"] == [] and plan["after"]["nodes"] == "72"
+    assert len(dock.sam.mdb.models["Model-1"].parts["Wide"].nodes) == 72
+    dialog.close()

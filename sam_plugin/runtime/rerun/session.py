@@ -22,13 +22,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from sam_plugin.compilers import registry
-from sam_plugin.compilers.plan import Plan
+from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.plan import Plan, PlanState
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Target
 from sam_plugin.compilers.source_drift import drift_warnings
 from sam_plugin.errors import ControllerStateError, SubmitRefused
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.ports import ChatModel, Host
+from sam_plugin.runtime.rerun.expected import Restated, change_warnings, planned, restate
 from sam_plugin.runtime.rerun.outcome import FAILURES, RerunSummary, TargetOutcome
 from sam_plugin.runtime.rerun.source import RerunSource
 from sam_plugin.runtime.run.controller import RunController
@@ -47,6 +49,14 @@ class TargetPlan:
     target: Target
     run_id: str
     plan: Plan
+    # the source spec's expected counts as this plan compares them (restated or left out)
+    expected: tuple[Restated, ...] = ()
+    # (the source part, this target) as words name them
+    names: tuple[str, str] = ("", "")
+
+    def expected_words(self) -> list[str]:
+        """The restated expected counts in English (the CLI prints them with the plan)."""
+        return [count.words(*self.names) for count in self.expected]
 
 
 # True executes the plan; False declines it; a string declines it and says why (the outcome)
@@ -116,10 +126,13 @@ class RerunSession:
     async def _one(self, index: int, total: int, target: Target,
                    approve: Approve) -> TargetOutcome:
         controller, source = self.controller, self.source
-        warnings = functools.partial(self._drift, target)
+        restated = restate(source.spec, source.before,
+                           controller.host.readback(target, with_fingerprint=False),
+                           same_part=target == source.target)
+        warnings = functools.partial(self._warnings, target, restated.counts)
         try:
             phase = await controller.plan_calls(
-                source.request, source.mode, target, spec=source.spec, calls=source.calls,
+                source.request, source.mode, target, spec=restated.spec, calls=source.calls,
                 source="rerun", source_run=source.run_id, plan_warnings=warnings)
         except SubmitRefused as refused:  # no run was started for this target
             return TargetOutcome(target=target, outcome="refused", message=str(refused))
@@ -127,7 +140,10 @@ class RerunSession:
         if phase == Phase.PLAN:
             assert controller.plan is not None and controller.run_id is not None
             waiting = TargetPlan(index=index, total=total, target=target,
-                                 run_id=controller.run_id, plan=controller.plan)
+                                 run_id=controller.run_id, plan=controller.plan,
+                                 expected=planned(restated.counts,
+                                                  _counts(controller.plan.after)),
+                                 names=self._names(target))
             decision: bool | str = False
             try:
                 decision = await approve(waiting)
@@ -145,15 +161,33 @@ class RerunSession:
                                        f"{result.provider.calls} time(s)")
         return TargetOutcome.of_result(target, result, declined=declined)
 
+    def _names(self, target: Target) -> tuple[str, str]:
+        """The source part and ``target`` as words name them (with their models when those
+        differ)."""
+        before = self.source.target
+        if before.model_name != target.model_name:
+            return (f"{before.model_name}/{before.part_name}",
+                    f"{target.model_name}/{target.part_name}")
+        return before.part_name, target.part_name
+
+    def _warnings(self, target: Target, counts: Sequence[Restated],
+                  fragments: Sequence[Fragment], prediction: Prediction) -> list[str]:
+        """The rerun's own plan warnings: selections that depend on the source part, and
+        expected counts the calls may change another way on ``target``."""
+        return [*self._drift(target, fragments),
+                *change_warnings(counts, prediction, *self._names(target))]
+
     def _drift(self, target: Target, fragments: Sequence[Fragment]) -> list[str]:
         """The plan's warnings for selections that depend on the source part."""
         host, before = self.controller.host, self.source.target
         if before == target:
             return []
-        names = (before.part_name, target.part_name)
-        if before.model_name != target.model_name:
-            names = (f"{before.model_name}/{before.part_name}",
-                     f"{target.model_name}/{target.part_name}")
+        names = self._names(target)
         module: DomainModule = registry.get_module(self.source.mode)
         return drift_warnings(module, fragments, source_part=names[0], target_part=names[1],
                               source=host.part(before), target=host.part(target))
+
+
+def _counts(state: PlanState) -> dict[str, str]:
+    """A plan's After as ``what → count`` (nodes, elements, each shape)."""
+    return {"nodes": state.nodes, "elements": state.elements, **state.shapes}

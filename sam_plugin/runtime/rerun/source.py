@@ -19,10 +19,11 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.errors import RerunRefused, SpecRejected
-from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult
+from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 from sam_plugin.runtime.store.source_seal import unsealed_source
 
 RERUNNABLE = ("verified", "undone")
+ABSENT_PREFIX = "absent-"  # the fingerprint of a part that did not exist (samops.readback)
 
 
 @dataclass(frozen=True)
@@ -35,10 +36,20 @@ class RerunSource:
     request: str
     spec: Spec  # the confirmed spec IR (spec.json)
     calls: tuple[tuple[str, dict[str, Any]], ...]  # (tool, normalized arguments)
+    # the source part's counts before the run (its spec's expected counts are restated from
+    # them for each target: rerun/expected.py); None when result.json kept none
+    before: StateSummary | None = None
 
     @property
     def tools(self) -> list[str]:
         return [tool for tool, _ in self.calls]
+
+    @property
+    def changed_existing_part(self) -> bool:
+        """The run changed a part that was there (it did not build it): a rerun of it needs
+        an existing part too. False when it built its part, or when that was not kept."""
+        fingerprint = self.before.fingerprint if self.before is not None else None
+        return fingerprint is not None and not fingerprint.startswith(ABSENT_PREFIX)
 
 
 def load_source(runs_dir: Path, run_id: str) -> RerunSource:
@@ -58,7 +69,7 @@ def load_source(runs_dir: Path, run_id: str) -> RerunSource:
         raise RerunRefused(f"run {run_id}: {unsealed}")
     return RerunSource(run_id=run_id, mode=result.module, target=result.target,
                        request=_text(run, "request.txt"), spec=_spec(run, result.module),
-                       calls=_calls(run))
+                       calls=_calls(run), before=result.before)
 
 
 def _result(run: RunDir) -> RunResult:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.compilers import registry
+from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.spec.diff import FieldChange
@@ -69,8 +70,9 @@ __all__ = ["ControllerBusy", "ControllerEvent", "ControllerStateError", "DRIFT_M
 
 
 CANCEL_SETTLE_SECONDS = 2.0
-# the caller's plan warnings about the compiled calls of a run from given calls
-PlanWarnings = Callable[[Sequence[Fragment]], list[str]]
+# the caller's plan warnings about the compiled calls of a run from given calls, and what
+# they are predicted to leave
+PlanWarnings = Callable[[Sequence[Fragment], Prediction], list[str]]
 
 
 class RunController:
@@ -308,8 +310,9 @@ class RunController:
         usual ``execute`` or ``decline_plan``. A spec that is not one, calls that do not fit
         the route, do not compile or contradict the spec end the run ``rejected`` with the
         diagnostics (no repair round: no model wrote them); the phase is then FAILED.
-        ``plan_warnings`` adds the caller's warnings about the compiled calls to the plan
-        (a rerun's: calls that depend on the part they were written for). ``run_id``: the
+        ``plan_warnings`` adds the caller's warnings about the compiled calls and their
+        prediction to the plan (a rerun's: calls that depend on the part they were written
+        for, a change that goes another way on this part). ``run_id``: the
         plan made again under the run that made it and never ran (an MCP plan kept)."""
         start.refuse_if_busy(self.phase, "plan_calls")
         run, ctx = self._start(request, mode, target, source, source_run, run_id)
@@ -323,7 +326,8 @@ class RunController:
                 ctx.phases.set(Phase.COMPILING, f"Compiling {len(calls)} given call(s)")
                 collected = collect.given_calls(ctx, run, calls)
             fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
-            warnings = plan_warnings(fragments) if plan_warnings is not None else []
+            warnings = (plan_warnings(fragments, prediction) if plan_warnings is not None
+                        else [])
             compiling.show_plan(ctx, run, fragments, prediction, warnings)
         return self.phase
 

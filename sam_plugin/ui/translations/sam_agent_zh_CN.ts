@@ -104,10 +104,6 @@
         <translation>运行 {run_id} 已不在运行目录中。</translation>
     </message>
     <message>
-        <source>Run {run_id} on {model}/{part}: “{request}”. Its {count} operation call(s) are compiled again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
-        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
-    </message>
-    <message>
         <source>Skip this part</source>
         <translation>跳过此部件</translation>
     </message>
@@ -670,10 +666,6 @@
     <message>
         <source>(so the live provider from the environment answers, whichever choice is saved here; unset them to choose here)</source>
         <translation>（因此无论这里保存了什么选择，都由环境中的在线模型服务应答；取消这些变量后才能在此选择）</translation>
-    </message>
-    <message>
-        <source>(the whole message is below)</source>
-        <translation>（完整信息见下方）</translation>
     </message>
     <message>
         <source>A new run with the same request, mode and target</source>
@@ -2306,6 +2298,74 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>Run {run_id}: nothing waits in the dock any more (decided on another channel, or its time ran out)</source>
         <translation>运行 {run_id}：停靠窗口中已没有待决定的请求（已在其他途径上决定，或已超时）</translation>
+    </message>
+    <message>
+        <source>Run {run_id} on {model}/{part}: “{request}”. Its one operation call is compiled again for each part you pick, shown as a plan before it runs; no model is asked.</source>
+        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 1 个操作调用会为您选择的每个部件重新编译，运行前显示为计划；不询问模型。</translation>
+    </message>
+    <message>
+        <source>Run {run_id} on {model}/{part}: “{request}”. Its {count} operation calls are compiled again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
+        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
+    </message>
+    <message>
+        <source>The spec's {count} selected counted what its scope picks on {source}: not compared on {target}.</source>
+        <translation>规格中的选中数 {count} 统计的是其范围在 {source} 上选中的对象：在 {target} 上不作比较。</translation>
+    </message>
+    <message>
+        <source>The spec's {count} {noun} were counted on {source}, whose count before its run was not kept: not compared on {target}.</source>
+        <translation>规格中的 {count} 个{noun}是在 {source} 上统计的，而该运行之前的数量没有保存：在 {target} 上不作比较。</translation>
+    </message>
+    <message>
+        <source>plan waits for you</source>
+        <translation>计划等待您确认</translation>
+    </message>
+    <message>
+        <source>unchanged</source>
+        <translation>未改变</translation>
+    </message>
+    <message>
+        <source>rest of the part unchanged</source>
+        <translation>部件其余部分未改变</translation>
+    </message>
+    <message>
+        <source>new or changed nodes as planned</source>
+        <translation>新增或改动的节点与计划一致</translation>
+    </message>
+    <message>
+        <source>new or changed elements as planned</source>
+        <translation>新增或改动的单元与计划一致</translation>
+    </message>
+    <message>
+        <source>After is exact: these operations only read; the part stays as it is.</source>
+        <translation>“之后”是精确的：这些操作只读取；部件保持不变。</translation>
+    </message>
+    <message>
+        <source>After is exact: the geometry stays as it is; the elements picked get the sections and orientations of these operations, and the definitions they write are read back by value.</source>
+        <translation>“之后”是精确的：几何保持不变；选中的单元获得这些操作给出的截面和方向，它们写入的定义按数值回读。</translation>
+    </message>
+    <message>
+        <source>After: the refined elements are replaced by their children and the new nodes counted; the rest of the part is compared through its fingerprint.</source>
+        <translation>“之后”：被细化的单元由其子单元取代，并统计新增节点；部件其余部分通过其指纹比较。</translation>
+    </message>
+    <message>
+        <source>After: the part does not exist after these operations.</source>
+        <translation>“之后”：这些操作之后部件不存在。</translation>
+    </message>
+    <message>
+        <source>the message is below</source>
+        <translation>信息见下方</translation>
+    </message>
+    <message>
+        <source>approved, running</source>
+        <translation>已批准，运行中</translation>
+    </message>
+    <message>
+        <source>The spec's {count} {noun} on {source} are its count before the run: on {target} that is {now}.</source>
+        <translation>规格中 {source} 上的 {count} 个{noun}是其运行之前的数量：在 {target} 上为 {now}。</translation>
+    </message>
+    <message>
+        <source>The spec's {count} {noun} on {source} ({before} before, {change}) are compared as a change on {target}: {now} before, {after} after these operations.</source>
+        <translation>规格中 {source} 上的 {count} 个{noun}（之前 {before}，变化 {change}）在 {target} 上按变化比较：之前 {now}，这些操作之后 {after}。</translation>
     </message>
 </context>
 </TS>
