@@ -148,6 +148,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
                                provider_name=provider_name, policy=policy, server_probe=probe)
     warn_recovered_runs(controller.recovered_runs, err)
+    controller.units = _units(host, args.model, err)
     progress = _Progress(err)
     controller.subscribe(progress)
     try:
@@ -194,7 +195,8 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         saved = outcome.saved
         result = result.model_copy(update={"save": outcome})
         RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
-    _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace)
+    _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace,
+                  controller.units)
     if not args.json:
         _print_next_step(result, settings.base_url, save_path, out, spec is not None,
                          unanswered=unanswered)
@@ -432,6 +434,20 @@ def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
         print(f"WARNING: {warning}", file=err)
 
 
+def _units(host: Any, model_name: str, err: TextIO) -> Any:
+    """The unit system the words say: the model's, else the one chosen in the dock's
+    Settings (mm-N-t-s by default), said once."""
+    from sam_plugin.compilers.units import declared_units, unit_system
+    from sam_plugin.runtime.config.store import SettingsStore
+
+    declared = declared_units(host.model(model_name))
+    units = declared or unit_system(str(SettingsStore().load().get("length_unit") or "mm"))
+    where = "the model's" if declared is not None else (
+        "the model declares none; the dock's Settings choose them")
+    print(f"sam-agent: units: {units.words()} ({where})", file=err)
+    return units
+
+
 def _ask(stdin: TextIO, err: TextIO, calls: str = "model") -> bool | None:
     question = ("Confirm this spec? Its tool calls are computed from its steps." if
                 calls == "spec" else "Confirm this spec and let the model fill in the tool calls?")
@@ -555,7 +571,7 @@ def progress_line(event: ev.RunEvent) -> str | None:
 
 
 def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
-                  workspace: Path | None = None) -> None:
+                  workspace: Path | None = None, units: Any = None) -> None:
     if as_json:
         payload = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
         plan = run_dir / "plan.json"
@@ -578,11 +594,15 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
     print(headline, file=out)
     if result.error is not None:
         print(f"  {result.error.layer}: {result.error.message}", file=out)
+    from sam_plugin.compilers.property.value_checks import check_quantity
+    from sam_plugin.compilers.units import measured
+
     for check in result.checks:
         mark = "ok " if check.ok else "FAIL"
-        print(
-            f"  [{mark}] {check.name}: expected {check.expected}, actual {check.actual}", file=out
-        )
+        quantity = check_quantity(check.name)
+        expected, actual = (measured(check.expected, quantity, units),
+                            measured(check.actual, quantity, units))
+        print(f"  [{mark}] {check.name}: expected {expected}, actual {actual}", file=out)
     if result.after is not None:
         after = result.after
         print(f"  after: {after.node_count} nodes, {after.element_count} elements", file=out)
