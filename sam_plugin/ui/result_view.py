@@ -265,7 +265,9 @@ class ResultView(QWidget):
         heights = [max(ROW_HEIGHT, table.rowHeight(r)) for r in range(min(count, 12))]
         heights += [ROW_HEIGHT] * max(0, 5 - len(heights))  # room for five, at least
         header = table.horizontalHeader().sizeHint().height()
-        table.setFixedHeight(sum(heights) + header + 6)
+        # the rows, the header and the frame, and no more: a value with its unit may take a
+        # second line, and the table still ends in sight in the demo window
+        table.setFixedHeight(sum(heights) + header + 2 * table.frameWidth() + 2)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
