@@ -104,3 +104,13 @@ def test_the_guide_gives_a_test_host_its_sam_by_a_supported_call(workspace, tmp_
         assert module.mdb.pathName == "W.sam.json"
     finally:
         sam.mdb = before
+
+
+def test_the_guide_and_the_readme_name_the_libraries_the_demo_checks_for():
+    from sam_plugin.ui.qt_platform import DESKTOP_PACKAGES
+
+    readme = (GUIDE.parents[1] / "README.md").read_text(encoding="utf-8")
+    for page in (GUIDE.read_text(encoding="utf-8"), readme):
+        block = re.search(r"sudo apt-get install (libegl1.*?)\n(?!    )", page, re.S)
+        assert block is not None
+        assert " ".join(block.group(1).replace("\\", " ").split()) == DESKTOP_PACKAGES
