@@ -1,4 +1,4 @@
-"""The unit system values are shown in, for people (issue 36): SAM has none, every number is
+"""The unit system values are shown in, for people: SAM has none, every number is
 in the model's own consistent units, so the words say which (``E = 210000 MPa``).
 
 A model that declares a length unit (``lengthUnit``), or the one chosen in Settings, picks a
