@@ -79,17 +79,30 @@ def open_workspace(sam: Any, path: Path, save_path: Path | None) -> OpenedWorksp
 
 
 def check_save_path(path: Path) -> Path:
-    """The file ``--save`` will write (``.sam.json`` appended like SAM does), checked before
-    anything runs so that a verified run is never left unsaved for a typo."""
+    """The file ``--save`` will write, exactly as given, checked before anything runs so that
+    a verified run is never left unsaved for a typo. A name SAM would change (``saveAs``
+    appends ``.sam.json``) and a folder that does not exist are usage errors: the analyst
+    finds the database where they said, and no folder appears that they did not make."""
     if path.is_dir():
         raise UsageError(f"--save: {path} is a directory; give a file name such as "
                          f"{path / 'out.sam.json'}")
-    if not path.name.endswith(".sam.json"):
-        path = path.with_name(path.name + ".sam.json")
+    if not path.name.endswith(".sam.json") or path.name == ".sam.json":
+        raise UsageError(f"--save: {path} does not end in .sam.json, and SAM saves a database "
+                         f"only under that ending (it would write {path.name}.sam.json); give "
+                         f"the name to write, such as {path.with_name(_sam_name(path.name))}")
     existing = next(p for p in (path.parent, *path.parent.parents) if p.exists() or p == p.parent)
+    if existing.is_dir() and existing != path.parent:
+        raise UsageError(f"--save: cannot write {path}: the folder {path.parent} does not "
+                         "exist; create it first, or save into a folder that exists")
     if not existing.is_dir() or not _can_create_in(existing):
         raise UsageError(f"--save: cannot write {path} ({existing} is not a writable directory)")
     return path
+
+
+def _sam_name(name: str) -> str:
+    """``out.json`` -> ``out.sam.json``: the name with SAM's ending in place of its own."""
+    stem = name.removesuffix(".json").removesuffix(".sam")
+    return f"{stem or 'out'}.sam.json"
 
 
 def _can_create_in(directory: Path) -> bool:
@@ -140,8 +153,6 @@ def save_database(host: Any, path: Path, opened: OpenedWorkspace, err: TextIO) -
     from sam_plugin.runtime.store.workspace_save import SaveConflict
 
     try:
-        # checked creatable before the provider call; a host's saveAs need not create it
-        path.parent.mkdir(parents=True, exist_ok=True)
         opened.save(host.mdb, path)
     except SaveConflict as conflict:
         message = f"not saved: {conflict}"

@@ -1,6 +1,6 @@
-"""``sam-agent mcp --workspace W.sam.json [--save OUT] [--runs-dir DIR]``: the gated pipeline
-served over MCP on stdio, a person approving every change (docs/mcp.md, docs/architecture.md
-§6).
+"""``sam-agent mcp --workspace W.sam.json [--save OUT.sam.json] [--runs-dir DIR]``: the gated
+pipeline served over MCP on stdio, a person approving every change (docs/mcp.md,
+docs/architecture.md §6).
 
 The workspace opens exactly as for ``sam-agent run`` (the offline stub outside SAM, said on
 stderr); ``--save`` writes the database after each verified run or undo, refusing when

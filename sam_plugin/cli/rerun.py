@@ -1,5 +1,5 @@
 """``sam-agent rerun RUN_ID --part P [--part Q ...] [--model M] --workspace W.sam.json
-[--save OUT] [--runs-dir DIR] [--yes] [--yes-with-warnings] [--stop-on-failure] [--json]``.
+[--save OUT.sam.json] [--runs-dir DIR] [--yes] [--yes-with-warnings] [--stop-on-failure] [--json]``.
 
 Applies a verified run's calls to other parts with no model at all (docs/architecture.md §6):
 per part a fresh observation, the saved calls compiled against it, its plan and its own
@@ -56,7 +56,7 @@ def add_parser(commands: Any) -> None:
                        help="a part to apply the run to (repeat for more, in order)")
     rerun.add_argument("--model", metavar="M", help="the parts' model (default: the run's)")
     rerun.add_argument("--workspace", required=True, type=Path, metavar="W.sam.json")
-    rerun.add_argument("--save", type=Path, metavar="OUT",
+    rerun.add_argument("--save", type=Path, metavar="OUT.sam.json",
                        help="write the database here at the end, when any part verified")
     rerun.add_argument("--runs-dir", type=Path, metavar="DIR")
     rerun.add_argument("--yes", action="store_true",

@@ -148,6 +148,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
                                provider_name=provider_name, policy=policy, server_probe=probe)
     warn_recovered_runs(controller.recovered_runs, err)
+    controller.units = _units(host, args.model, err)
     progress = _Progress(err)
     controller.subscribe(progress)
     try:
@@ -162,7 +163,9 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
     if phase == Phase.REVIEW:
         _show_spec(controller.spec_text, err, controller.review_warnings)
     yes = args.yes or args.yes_with_warnings
-    if phase == Phase.REVIEW and not yes and not _ask(stdin, err, policy.calls):
+    confirmed = _ask(stdin, err, policy.calls) if phase == Phase.REVIEW and not yes else True
+    unanswered = confirmed is None
+    if not confirmed:
         await controller.cancel()
     elif phase == Phase.REVIEW:
         # whatever the script prints goes to stderr: stdout carries only the result
@@ -173,10 +176,13 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                                      plan_wait="never" if yes else "always")
         if controller.phase == Phase.PLAN:
             assert controller.plan is not None
+            approved: bool | None = False
             if args.yes and not args.yes_with_warnings:
                 _refuse_warned_plan(controller.plan, err)
-                controller.decline_plan()
-            elif args.yes_with_warnings or _ask_plan_of(controller, stdin, err):
+            else:
+                approved = args.yes_with_warnings or _ask_plan_of(controller, stdin, err)
+                unanswered = approved is None
+            if approved:
                 with contextlib.redirect_stdout(err):
                     await controller.execute(args.mode, target)
             else:
@@ -189,9 +195,11 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         saved = outcome.saved
         result = result.model_copy(update={"save": outcome})
         RunDir(controller.runs_dir, result.run_id, controller.scrubber).write_result(result)
-    _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace)
+    _print_result(result, controller.runs_dir / result.run_id, args.json, out, args.workspace,
+                  controller.units)
     if not args.json:
-        _print_next_step(result, settings.base_url, save_path, out, spec is not None)
+        _print_next_step(result, settings.base_url, save_path, out, spec is not None,
+                         unanswered=unanswered)
     if saved is False:
         return EXIT_FAILED
     return {"verified": EXIT_VERIFIED, "rejected": EXIT_REVIEW, "cancelled": EXIT_REVIEW}.get(
@@ -281,9 +289,14 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
     settings = _settings(choice.live)
     detection = await detect(settings)
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
-    print(f"sam-agent: provider: {choice.describe(detection)} "
-          f"({where.get(choice.reason, 'flags')})", file=err)
-    if detection.server.note:
+    said = where.get(choice.reason, "flags")
+    if not detection.server.reachable:  # the cause first, not a server it is not
+        print(f"sam-agent: provider: {detection.words()} (the base URL {settings.base_url}, "
+              f"{said}): start the server there, or correct --base-url or "
+              "SAM_AGENT_BASE_URL", file=err)
+    else:
+        print(f"sam-agent: provider: {choice.describe(detection)} ({said})", file=err)
+    if detection.server.note and detection.server.reachable:
         print(f"sam-agent: {detection.words()}", file=err)
     from sam_plugin.runtime.store.scrubber import SHORT_KEY_WARNING, Scrubber
 
@@ -421,7 +434,21 @@ def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
         print(f"WARNING: {warning}", file=err)
 
 
-def _ask(stdin: TextIO, err: TextIO, calls: str = "model") -> bool:
+def _units(host: Any, model_name: str, err: TextIO) -> Any:
+    """The unit system the words say: the model's, else the one chosen in the dock's
+    Settings (mm-N-t-s by default), said once."""
+    from sam_plugin.compilers.units import declared_units, unit_system
+    from sam_plugin.runtime.config.store import SettingsStore
+
+    declared = declared_units(host.model(model_name))
+    units = declared or unit_system(str(SettingsStore().load().get("length_unit") or "mm"))
+    where = "the model's" if declared is not None else (
+        "the model declares none; the dock's Settings choose them")
+    print(f"sam-agent: units: {units.words()} ({where})", file=err)
+    return units
+
+
+def _ask(stdin: TextIO, err: TextIO, calls: str = "model") -> bool | None:
     question = ("Confirm this spec? Its tool calls are computed from its steps." if
                 calls == "spec" else "Confirm this spec and let the model fill in the tool calls?")
     print(f"{question} [y/N] ", end="", file=err)
@@ -438,13 +465,13 @@ def _refuse_warned_plan(plan: Any, err: TextIO) -> None:
           "--yes to answer, or with --yes-with-warnings", file=err)
 
 
-def _ask_plan_of(controller: Any, stdin: TextIO, err: TextIO) -> bool:
+def _ask_plan_of(controller: Any, stdin: TextIO, err: TextIO) -> bool | None:
     """The plan put before the analyst at this terminal (``approval_requested``: cli)."""
     controller.approval_requested("cli")
     return _ask_plan(controller.plan.text(), stdin, err)
 
 
-def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:
+def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool | None:
     print("\n--- plan (compiled, not executed; destructive lines and warnings first) ---",
           file=err)
     print(plan_text, file=err)
@@ -453,11 +480,16 @@ def _ask_plan(plan_text: str, stdin: TextIO, err: TextIO) -> bool:
     return _answer(stdin, err)
 
 
-def _answer(stdin: TextIO, err: TextIO) -> bool:
+def _answer(stdin: TextIO, err: TextIO) -> bool | None:
+    """Yes or no; ``None`` when no answer came (the input ended, or was blank without a
+    terminal): the next line then names --yes, the way to run without questions."""
     err.flush()
     answer = stdin.readline()
-    if not _is_terminal(stdin):  # a piped answer is not echoed: show it, end the line
-        print(answer.strip() or "(no answer)", file=err)
+    terminal = _is_terminal(stdin)
+    if not terminal:  # a piped answer is not echoed: show it, end the line
+        print(answer.strip() or "(no answer: the input is not a terminal)", file=err)
+    if not answer or (not terminal and not answer.strip()):
+        return None
     return answer.strip().lower() in ("y", "yes")
 
 
@@ -539,7 +571,7 @@ def progress_line(event: ev.RunEvent) -> str | None:
 
 
 def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
-                  workspace: Path | None = None) -> None:
+                  workspace: Path | None = None, units: Any = None) -> None:
     if as_json:
         payload = json.loads((run_dir / "result.json").read_text(encoding="utf-8"))
         plan = run_dir / "plan.json"
@@ -562,11 +594,15 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
     print(headline, file=out)
     if result.error is not None:
         print(f"  {result.error.layer}: {result.error.message}", file=out)
+    from sam_plugin.compilers.property.value_checks import check_quantity
+    from sam_plugin.compilers.units import measured
+
     for check in result.checks:
         mark = "ok " if check.ok else "FAIL"
-        print(
-            f"  [{mark}] {check.name}: expected {check.expected}, actual {check.actual}", file=out
-        )
+        quantity = check_quantity(check.name)
+        expected, actual = (measured(check.expected, quantity, units),
+                            measured(check.actual, quantity, units))
+        print(f"  [{mark}] {check.name}: expected {expected}, actual {actual}", file=out)
     if result.after is not None:
         after = result.after
         print(f"  after: {after.node_count} nodes, {after.element_count} elements", file=out)
@@ -602,11 +638,19 @@ def undo_hint(result: Any, runs_dir: Path, workspace: Path | None) -> str | None
             f"--runs-dir {shlex.quote(str(runs_dir))}")
 
 
+UNANSWERED = ("Nothing was executed: the question got no answer (the input is not a "
+              "terminal). Run again with --yes to confirm the spec and a plan without "
+              "warnings, or --yes-with-warnings to approve a plan with warnings too; or run it "
+              "at a terminal to answer.")
+
+
 def next_step(status: str, layer: str | None, base_url: str, message: str = "",
-              *, given_spec: bool = False) -> str | None:
+              *, given_spec: bool = False, unanswered: bool = False) -> str | None:
     """What the analyst should do after a run that did not verify, by where it stopped."""
     if status == "verified":
         return None
+    if unanswered:
+        return UNANSWERED
     if given_spec and layer in ("design", "compile", "tool_call") or (
             given_spec and status in ("rejected", "cancelled")):
         return "Nothing was executed. Edit the spec (--spec) as the message says and run again."
@@ -641,10 +685,11 @@ def _provider_step(message: str, base_url: str) -> str:
 
 
 def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: TextIO,
-                     given_spec: bool = False) -> None:
+                     given_spec: bool = False, *, unanswered: bool = False) -> None:
     error = result.error
     layer, message = (error.layer, error.message) if error is not None else (None, "")
-    step = next_step(result.status, layer, base_url, message, given_spec=given_spec)
+    step = next_step(result.status, layer, base_url, message, given_spec=given_spec,
+                     unanswered=unanswered)
     if step:
         print(f"  next: {step}", file=out)
     if save_path is not None and result.status != "verified":

@@ -34,13 +34,13 @@ class Touched(BaseModel):
     labels: list[int] | None = None
     box: Box | None = None
 
-    def describe(self) -> str:
+    def describe(self, length_unit: str = "") -> str:
         noun = self.kind if self.count != 1 else self.kind[:-1]
         text = f"{self.count} {noun}"
         if self.labels is not None and self.count:
             text += " " + label_runs(self.labels)
         if self.box is not None and self.count:
-            text += f" in box {_point(self.box[0])}..{_point(self.box[1])}"
+            text += f" in box {_box(self.box, length_unit)}"
         return text
 
 
@@ -49,8 +49,8 @@ class PlanOperation(BaseModel):
     destructive: bool = False
     touched: list[Touched] = Field(default_factory=list)
 
-    def describe(self) -> str:
-        parts = [self.text, *(t.describe() for t in self.touched)]
+    def describe(self, length_unit: str = "") -> str:
+        parts = [self.text, *(t.describe(length_unit) for t in self.touched)]
         return ": ".join([parts[0], ", ".join(parts[1:])]) if len(parts) > 1 else parts[0]
 
 
@@ -75,9 +75,10 @@ class PlanStep(BaseModel):
     # what the call's scope picked when it runs (after the earlier operations), if resolved
     picked: Touched | None = None
 
-    def describe(self) -> str:
+    def describe(self, length_unit: str = "") -> str:
         said = f"step {self.step} ✓ {self.text}"
-        return f"{said} — {self.picked.describe()}" if self.picked is not None else said
+        return (f"{said} — {self.picked.describe(length_unit)}" if self.picked is not None
+                else said)
 
 
 class PlanState(BaseModel):
@@ -124,6 +125,9 @@ class Plan(BaseModel):
     # every call is read-only: no snapshot is taken and the run cannot be undone
     read_only: bool = False
     steps: list[PlanStep] = Field(default_factory=list)  # each call against its step
+    # the unit of its coordinates and boxes, for people; "" (and left out of plan.json) when
+    # the run was given no unit system
+    length_unit: str = Field(default="", exclude_if=lambda unit: not unit)
 
     @property
     def needs_attention(self) -> bool:
@@ -146,15 +150,15 @@ class Plan(BaseModel):
         out += [("warning", f"WARNING: {text}") for text in self.warnings]
         for call in self.calls:
             out.append(("call", f"{call.index}. {call.tool}{self._origin(call)}"))
-            out += [("step", f"   {step.describe()}") for step in self.steps
+            out += [("step", f"   {step.describe(self.length_unit)}") for step in self.steps
                     if step.call == call.index]
             for op in call.operations:
                 mark = "  [destructive]" if op.destructive else ""
                 out.append(("destructive" if op.destructive else "operation",
-                            f"   - {op.describe()}{mark}"))
+                            f"   - {op.describe(self.length_unit)}{mark}"))
             out += [("note", f"   note: {note}") for note in call.notes]
-        out.append(("state", "before: " + _state_text(self.before)))
-        out.append(("state", "after:  " + _state_text(self.after)))
+        out.append(("state", "before: " + _state_text(self.before, self.length_unit)))
+        out.append(("state", "after:  " + _state_text(self.after, self.length_unit)))
         if self.prediction:
             out.append(("note", f"prediction: {self.prediction}"))
         out.append(("note", f"{hash_name}: {self.script_sha256}"))
@@ -209,6 +213,12 @@ def _point(p: Vec3) -> str:
     return "(" + ", ".join(_num(v) for v in p) + ")"
 
 
+def _box(box: Box, length_unit: str = "") -> str:
+    """``(0, 0, 0)..(40, 40, 0)``, then its unit when the plan has one."""
+    said = f"{_point(box[0])}..{_point(box[1])}"
+    return f"{said} {length_unit}" if length_unit else said
+
+
 def label_runs(labels: list[int]) -> str:
     """``[1-16, 20]``: sorted labels with consecutive ones as ranges (the plan's words, also
     the dock's)."""
@@ -226,7 +236,7 @@ def label_runs(labels: list[int]) -> str:
     return "[" + ", ".join(runs) + "]"
 
 
-def _state_text(state: PlanState) -> str:
+def _state_text(state: PlanState, length_unit: str = "") -> str:
     shapes = ", ".join(f"{k} {v}" for k, v in state.shapes.items() if v not in ("0", ""))
     text = f"{state.nodes} nodes, {state.elements} elements"
     if shapes:
@@ -238,7 +248,7 @@ def _state_text(state: PlanState) -> str:
     if state.assigned_elements is not None:
         text += f"; {state.assigned_elements} elements with a section"
     if state.bounding_box is not None:
-        text += f"; box {_point(state.bounding_box[0])}..{_point(state.bounding_box[1])}"
+        text += f"; box {_box(state.bounding_box, length_unit)}"
     return text
 
 

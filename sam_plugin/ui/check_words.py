@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from sam_plugin.compilers.property.value_checks import check_quantity
+from sam_plugin.compilers.units import UnitSystem, measured
 from sam_plugin.runtime.verify.part_comparison import REST
 from sam_plugin.ui.i18n import tr
 
@@ -28,10 +30,15 @@ class CheckRow:
     raw: tuple[str, str, str] = ("", "", "")
 
 
-def check_row(check: Any) -> CheckRow:
-    """A check of ``result.json`` as the table shows it: names and values in words, a
-    fingerprint said as "as before" or "changed" (the raw values stay in the tooltip)."""
+def check_row(check: Any, units: UnitSystem | None = None) -> CheckRow:
+    """A check of ``result.json`` as the table shows it: names and values in words (a value
+    with its unit), a fingerprint said as "as before" or "changed" (the raw values stay in
+    the tooltip)."""
     expected, actual = check_value(check.expected), check_value(check.actual)
+    quantity = check_quantity(check.name)
+    if quantity is not None:
+        expected, actual = (measured(expected, quantity, units),
+                            measured(actual, quantity, units))
     if check.name == REST:  # a paragraph of fingerprints and counts: its words on hover
         expected = tr("as before the run")
         actual = tr("unchanged") if check.ok else tr("changed")

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.compilers.units import UnitSystem, declared_units, unit_system
 from sam_plugin.runtime import event_types as ev
 from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.run.phases import Phase
@@ -78,6 +79,7 @@ from sam_plugin.ui.status_words import (
     waiting_words,
 )
 from sam_plugin.ui.undo_control import UndoControl
+from sam_plugin.ui.unit_words import units_words
 from sam_plugin.ui.viewport_link import ViewportLink
 
 log = logging.getLogger(__name__)
@@ -778,26 +780,32 @@ class SamAgentDock(QDockWidget):
         except (AttributeError, KeyError):  # a host without a session or viewport
             return
 
-    def length_unit(self) -> tuple[str, bool]:
-        """(the target model's length unit, whether the model declares it); a model without
-        one gets the unit chosen in Settings (mm by default)."""
+    def unit_system(self) -> tuple[UnitSystem, bool]:
+        """(the target model's unit system, whether the model declares it); a model without
+        one gets the units chosen in Settings (mm-N-t-s by default)."""
         models = self.sam.mdb.models
         name = self.model_combo.currentText()
-        model = models[name] if name in models.keys() else None
-        for attribute in ("lengthUnit", "length_unit", "units"):
-            declared = getattr(model, attribute, None)
-            if isinstance(declared, str) and declared.strip():
-                return declared.strip(), True
+        declared = declared_units(models[name] if name in models.keys() else None)
+        if declared is not None:
+            return declared, True
         saved = self.settings_store.load() if self.settings_store is not None else {}
-        return str(saved.get("length_unit") or "mm"), False
+        return unit_system(str(saved.get("length_unit") or "mm")), False
+
+    def length_unit(self) -> tuple[str, bool]:
+        units, declared = self.unit_system()
+        return units.length, declared
 
     def _update_unit(self) -> None:
-        unit, declared = self.length_unit()
-        self.unit_label.setText(tr("units: {unit}").format(unit=unit))
-        self.unit_label.setToolTip(tr("Length unit of the model") if declared else tr(
-            "The model declares no length unit: {unit} is the one chosen in Settings…").format(
-            unit=unit))
-        self.result_view.length_unit = unit
+        units, declared = self.unit_system()
+        self.unit_label.setText(tr("units: {unit}").format(unit=units.name))
+        said = units_words(units)
+        self.unit_label.setToolTip(tr("Units of the model: {units}").format(units=said)
+                                   if declared else tr(
+            "The model declares no units: {units}, the ones chosen in Settings…").format(
+            units=said))
+        self.result_view.units = units
+        if self.controller is not None and not locked(self._phase()):
+            self.controller.units = units
 
     def highlight_elements(self, labels: list[int]) -> int:
         """Ask the host to show these elements of the run's part highlighted."""
@@ -892,6 +900,7 @@ class SamAgentDock(QDockWidget):
     def _ensure_controller(self) -> DockController:
         if self.controller is None:
             self.controller = self._controller_factory()
+            self.controller.units = self.unit_system()[0]  # the words for people say them
             self.bridge.attach(self.controller)
             # said once per run: only the runs this start found (History keeps them all)
             unknown = list(self.controller.recovered_runs)

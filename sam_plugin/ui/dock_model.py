@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import Route, Target
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.runtime.events import Listener
 from sam_plugin.runtime.run.phases import BUSY, STREAMING, TERMINAL, Phase
 from sam_plugin.runtime.selection import Selection
@@ -31,6 +32,8 @@ CANCELLABLE: frozenset[Phase] = STREAMING | {Phase.REVIEW, Phase.PLAN}
 
 class DockController(Protocol):
     """The controller as the dock uses it (``runtime/run/controller.py:RunController``)."""
+
+    units: UnitSystem | None  # the unit system its words for people say
 
     @property
     def phase(self) -> Phase: ...

@@ -22,6 +22,10 @@ from sam_plugin.ui.plain_words import tool_words
 Line = tuple[str, str]  # (kind, text); kind as Plan.lines(): destructive, warning, call, ...
 _NUM = r"-?[\d.]+(?:e[-+]?\d+)?"
 _PT = rf"\({_NUM}, {_NUM}, {_NUM}\)"
+# a value's unit, when the plan was made with a unit system (``(40, 0, 0) mm``, ``210000 MPa``)
+_UNIT = r"(?: [^\s,()\d][^\s,()]*)?"
+_LEN = rf"{_PT}{_UNIT}"
+_QTY = rf"{_NUM}{_UNIT}"
 
 
 def plan_summary(plan: Plan) -> str:
@@ -48,15 +52,17 @@ def worded_lines(plan: Plan) -> list[Line]:
     for call in plan.calls:
         out.append(("call", f"{call.index}. {_capital(tool_words(call.tool))}"
                     f"{origin_words(plan, call)}"))
-        out += [("step", "   " + step_words(step)) for step in plan.steps
+        out += [("step", "   " + step_words(step, plan.length_unit)) for step in plan.steps
                 if step.call == call.index]
         for op in call.operations:
             mark = "  " + tr("[destructive]") if op.destructive else ""
             out.append(("destructive" if op.destructive else "operation",
-                        f"   – {operation_words(op)}{mark}"))
+                        f"   – {operation_words(op, plan.length_unit)}{mark}"))
         out += [("note", f"   {note_words(note)}") for note in call.notes]
-    out.append(("state", tr("Before: {state}").format(state=state_words(plan.before))))
-    out.append(("state", tr("After: {state}").format(state=state_words(plan.after))))
+    out.append(("state", tr("Before: {state}").format(
+        state=state_words(plan.before, plan.length_unit))))
+    out.append(("state", tr("After: {state}").format(
+        state=state_words(plan.after, plan.length_unit))))
     if plan.prediction:
         out.append(("note", basis_words(plan.prediction)))
     return out
@@ -75,20 +81,21 @@ def origin_words(plan: Plan, call: Any) -> str:
         numbers=tr(", ").join(str(n) for n in numbers))
 
 
-def step_words(step: Any) -> str:
+def step_words(step: Any, length_unit: str = "") -> str:
     """``step 2 ✓ translate set S1 by (5, 0, 0) — 2 elements [1-2]``: a call against the
     step it carries out, and what its scope picked when it runs."""
     text = step.text_zh if shown_language() == "zh" and step.text_zh else step.text
     said = tr("step {number} ✓ {text}").format(number=step.step, text=text)
-    return f"{said} — {touched_words(step.picked)}" if step.picked is not None else said
+    return (f"{said} — {touched_words(step.picked, length_unit)}" if step.picked is not None
+            else said)
 
 
 # -- one operation ------------------------------------------------------------------------
 
 
-def operation_words(op: Any) -> str:
+def operation_words(op: Any, length_unit: str = "") -> str:
     text = phrase_words(op.text)
-    groups = [touched_words(t) for t in op.touched]
+    groups = [touched_words(t, length_unit) for t in op.touched]
     if not groups:
         return text
     if op.text in ("adds", "removes", "removes, beyond what the call names"):
@@ -96,7 +103,7 @@ def operation_words(op: Any) -> str:
     return tr("{what}: {entities}").format(what=text, entities=tr(", ").join(groups))
 
 
-def touched_words(group: Any) -> str:
+def touched_words(group: Any, length_unit: str = "") -> str:
     """``16 elements [1-16]`` / ``25 nodes in the box (0, 0, 0) to (40, 40, 0)``."""
     if group.kind == "nodes":
         text = tr("1 node") if group.count == 1 else tr("{count} nodes").format(
@@ -107,12 +114,16 @@ def touched_words(group: Any) -> str:
     if group.labels is not None and group.count:
         text += " " + label_runs(group.labels)
     if group.box is not None and group.count:
-        text += " " + tr("in the box {low} to {high}").format(low=point(group.box[0]),
-                                                               high=point(group.box[1]))
+        text += " " + tr("in the box {low} to {high}").format(
+            low=point(group.box[0]), high=_with_length(point(group.box[1]), length_unit))
     return text
 
 
-def state_words(state: Any) -> str:
+def _with_length(text: str, length_unit: str) -> str:
+    return f"{text} {length_unit}" if length_unit else text
+
+
+def state_words(state: Any, length_unit: str = "") -> str:
     text = tr("{nodes} nodes, {elements} elements").format(nodes=state.nodes,
                                                            elements=state.elements)
     shapes = tr(", ").join(f"{v} {k}" for k, v in state.shapes.items() if v not in ("0", ""))
@@ -126,8 +137,9 @@ def state_words(state: Any) -> str:
     if state.assigned_elements not in (None, "0"):
         more.append(tr("{count} elements with a section").format(count=state.assigned_elements))
     if state.bounding_box is not None:
-        more.append(tr("in the box {low} to {high}").format(low=point(state.bounding_box[0]),
-                                                            high=point(state.bounding_box[1])))
+        more.append(tr("in the box {low} to {high}").format(
+            low=point(state.bounding_box[0]),
+            high=_with_length(point(state.bounding_box[1]), length_unit)))
     return tr("; ").join([text, *more])
 
 
@@ -220,28 +232,28 @@ def _phrases() -> list[_Phrase]:
         (g(r"^delete nodes (.+) \(and the elements using them\)$"), lambda m: tr(
             "delete {which} (and the elements that use them)").format(
             which=_selection(m[1], "nodes"))),
-        (g(rf"^move node (\d+) to ({_PT})$"), lambda m: tr("move node {label} to {to}").format(
+        (g(rf"^move node (\d+) to ({_LEN})$"), lambda m: tr("move node {label} to {to}").format(
             label=m[1], to=m[2])),
-        (g(rf"^translate by ({_PT}), (.+)$"), lambda m: tr("move {which} by {vector}").format(
+        (g(rf"^translate by ({_LEN}), (.+)$"), lambda m: tr("move {which} by {vector}").format(
             vector=m[1], which=_selection(m[2]))),
-        (g(rf"^copy translated by ({_PT}), (.+)$"), lambda m: tr(
+        (g(rf"^copy translated by ({_LEN}), (.+)$"), lambda m: tr(
             "copy {which}, moved by {vector}").format(vector=m[1],
                                                                which=_selection(m[2]))),
-        (g(rf"^rotate ({_NUM}) deg about axis ({_PT}) through ({_PT}), (.+)$"), lambda m: tr(
+        (g(rf"^rotate ({_NUM}) deg about axis ({_PT}) through ({_LEN}), (.+)$"), lambda m: tr(
             "rotate {which} {angle}° about the axis {axis} through {origin}").format(
             angle=m[1], axis=m[2], origin=m[3], which=_selection(m[4]))),
-        (g(rf"^mirror (a copy )?in the plane through ({_PT}) with normal ({_PT}), (.+)$"),
+        (g(rf"^mirror (a copy )?in the plane through ({_LEN}) with normal ({_PT}), (.+)$"),
          lambda m: (tr("mirror a copy of {which} in the plane through {origin} (normal "
                        "{normal})") if m[1] else
                     tr("mirror {which} in the plane through {origin} (normal {normal})")).format(
             origin=m[2], normal=m[3], which=_selection(m[4]))),
-        (g(rf"^scale by ({_NUM}) about ({_PT}), (.+)$"), lambda m: tr(
+        (g(rf"^scale by ({_NUM}) about ({_LEN}), (.+)$"), lambda m: tr(
             "scale {which} by {factor} about {origin}").format(factor=m[1], origin=m[2],
                                                                 which=_selection(m[3]))),
-        (g(rf"^linear array of (\d+) \(step ({_PT})\), (.+)$"), lambda m: tr(
+        (g(rf"^linear array of (\d+) \(step ({_LEN})\), (.+)$"), lambda m: tr(
             "{count} copies of {which} in a row, each moved {step} from the last").format(
             count=m[1], step=m[2], which=_selection(m[3]))),
-        (g(rf"^merge coincident nodes within ({_NUM})$"), lambda m: tr(
+        (g(rf"^merge coincident nodes within ({_QTY})$"), lambda m: tr(
             "merge nodes closer than {tolerance} (coincident nodes)").format(tolerance=m[1])),
         (g(r"^merge coincident nodes within the part's default tolerance$"),
          lambda m: tr("merge coincident nodes (within the part's default tolerance)")),
@@ -261,11 +273,11 @@ def _phrases() -> list[_Phrase]:
          lambda m: tr("refine {which} {levels}: each becomes {quad} smaller ones "
                       "({beam} for a beam) that keep its section, orientation and sets").format(
             which=_selection(m[1]), levels=_levels(m[2]), quad=m[3], beam=m[4])),
-        (g(rf"^material (\S+): E ({_NUM}), nu ({_NUM})(?:, density ({_NUM}))?$"), lambda m: (
+        (g(rf"^material (\S+): E ({_QTY}), nu ({_NUM})(?:, density ({_QTY}))?$"), lambda m: (
             tr("material {name}: E {E}, ν {nu}, density {density}") if m[4] else
             tr("material {name}: E {E}, ν {nu}")).format(name=m[1], E=m[2], nu=m[3],
                                                           density=m[4])),
-        (g(rf"^section (\S+) \(shell, thickness ({_NUM})\) of material (\S+)$"), lambda m: tr(
+        (g(rf"^section (\S+) \(shell, thickness ({_QTY})\) of material (\S+)$"), lambda m: tr(
             "shell section {name}, thickness {thickness}, of material {material}").format(
             name=m[1], thickness=m[2], material=m[3])),
         (g(r"^section (\S+) \(beam, (\S+) profile (.*)\) of material (\S+)$"), lambda m: tr(
@@ -325,8 +337,8 @@ def _destructive(plan: Plan, text: str) -> str:
     call = re.match(r"^call (\d+) (\w+): (.+)$", text)
     if call:
         ops = [op for c in plan.calls if c.index == int(call[1]) for op in c.operations
-               if op.destructive and op.describe() == call[3]]
-        what = operation_words(ops[0]) if ops else call[3]
+               if op.destructive and op.describe(plan.length_unit) == call[3]]
+        what = operation_words(ops[0], plan.length_unit) if ops else call[3]
         return tr("operation {n} ({tool}): {what}").format(
             n=call[1], tool=tool_words(call[2]), what=what)
     ranges = re.match(r"^the calls may remove up to (\d+) of the (\d+) (nodes|elements)$", text)

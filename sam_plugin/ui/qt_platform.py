@@ -13,9 +13,13 @@ import sys
 from collections.abc import Mapping
 
 HEADLESS_PLATFORMS = frozenset({"offscreen", "minimal", "vnc"})
-DESKTOP_PACKAGES = ("libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 "
-                    "libxcb-shape0 libxcb-xinerama0 libxcb-randr0 libxcb-render-util0 "
-                    "libegl1 libfontconfig1 libdbus-1-3")
+# the Debian packages of the libraries PySide6's QtGui, QtDBus and xcb platform plugin link
+# (their NEEDED entries, read with readelf; ICU ships inside PySide6), docs/install.md §5
+DESKTOP_PACKAGES = ("libegl1 libgl1 libfontconfig1 libfreetype6 libglib2.0-0 libdbus-1-3 "
+                    "libx11-6 libx11-xcb1 libxkbcommon0 libxkbcommon-x11-0 libxcb1 "
+                    "libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0 "
+                    "libxcb-render0 libxcb-render-util0 libxcb-shape0 libxcb-shm0 libxcb-sync1 "
+                    "libxcb-util1 libxcb-xfixes0 libxcb-xkb1")
 PROBE = "from PySide6.QtGui import QGuiApplication; QGuiApplication([])"
 PROBE_TIMEOUT_S = 20
 

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sam_plugin.compilers.property.value_checks import values_table
+from sam_plugin.compilers.property.value_checks import value_quantity, values_table
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.ui.audit_findings import Finding, audit_findings
 from sam_plugin.ui.check_words import CheckRow, check_row
 from sam_plugin.ui.fitting import breakable, wrap_in_width
@@ -83,15 +84,10 @@ def _ordered_checks(result: Any) -> list[Any]:
                   key=lambda c: (c.ok, by_module and not is_property_check(c.name)))
 
 
-LENGTH_VALUES = ("thickness", " a", " b", " r", " t", " l", " h", " b1", " b2", " t1", " t2",
-                 " t3")
-
-
-def _with_unit(name: str, unit: str) -> str:
-    """``Shell-2mm thickness (mm)``: a length value gets the model's length unit."""
-    if unit and any(name.endswith(suffix) for suffix in LENGTH_VALUES):
-        return f"{name} ({unit})"
-    return name
+def _with_unit(name: str, units: UnitSystem | None) -> str:
+    """``Shell-2mm thickness (mm)``, ``Steel E (MPa)``: a value's name gets its unit."""
+    unit = units.unit(value_quantity(name)) if units is not None else ""
+    return f"{name} ({unit})" if unit else name
 
 
 class ResultView(QWidget):
@@ -105,7 +101,7 @@ class ResultView(QWidget):
         super().__init__(parent)
         self.setObjectName("resultView")
         self.run_dir: Path | None = None
-        self.length_unit = ""
+        self.units: UnitSystem | None = None  # the model's, or the one chosen in Settings
         self._findings: list[Finding] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -222,7 +218,7 @@ class ResultView(QWidget):
         self.set_tables_shown(True)
         self._fill_counts(result, run_dir)
         # a check that failed is what the analyst must see first
-        self._fill_checks([check_row(c) for c in _ordered_checks(result)])
+        self._fill_checks([check_row(c, self.units) for c in _ordered_checks(result)])
         if result.error is not None:
             usage = getattr(result, "provider", None)
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
@@ -269,7 +265,9 @@ class ResultView(QWidget):
         heights = [max(ROW_HEIGHT, table.rowHeight(r)) for r in range(min(count, 12))]
         heights += [ROW_HEIGHT] * max(0, 5 - len(heights))  # room for five, at least
         header = table.horizontalHeader().sizeHint().height()
-        table.setFixedHeight(sum(heights) + header + 6)
+        # the rows, the header and the frame, and no more: a value with its unit may take a
+        # second line, and the table still ends in sight in the demo window
+        table.setFixedHeight(sum(heights) + header + 2 * table.frameWidth() + 2)
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt override)
         super().resizeEvent(event)
@@ -280,7 +278,7 @@ class ResultView(QWidget):
         rows = values_table(run_dir)
         self.values.setRowCount(len(rows))
         for row, (name, before, after) in enumerate(rows):
-            for column, text in enumerate((_with_unit(name, self.length_unit), before, after)):
+            for column, text in enumerate((_with_unit(name, self.units), before, after)):
                 self.values.setItem(row, column, QTableWidgetItem(text))
         self._fit_height(self.values, len(rows))
         self.values.setVisible(bool(rows))
@@ -290,8 +288,8 @@ class ResultView(QWidget):
         self.audit.setRowCount(len(self._findings))
         for row, finding in enumerate(self._findings):
             name = finding.name
-            if self.length_unit and finding.length:
-                name = f"{name} ({self.length_unit})"
+            if self.units is not None and self.units.length and finding.length:
+                name = f"{name} ({self.units.length})"
             for column, text in enumerate((name, finding.value)):
                 item = QTableWidgetItem(text)
                 item.setToolTip(finding.detail or text)

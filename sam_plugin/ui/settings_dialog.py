@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QButtonGroup,
     QComboBox,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sam_plugin.compilers.units import SYSTEMS, unit_system
 from sam_plugin.runtime.config import env as environment
 from sam_plugin.runtime.config.policy import DEFAULT_REPAIR_ROUNDS, RunPolicy
 from sam_plugin.runtime.config.settings import PROFILES, ProviderSettings
@@ -33,8 +35,10 @@ from sam_plugin.runtime.provider.choice import user_provider_variables
 from sam_plugin.runtime.run.revision import DEFAULT_MAX_REVISIONS
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.settings_store import SettingsStore
+from sam_plugin.ui.unit_words import units_words
 
-LENGTH_UNITS = ("mm", "m", "cm", "in", "ft")
+# a consistent unit system (compilers/units.py), or just a length unit (its values bare)
+LENGTH_UNITS = (*(system.name for system in SYSTEMS), "cm", "ft")
 # the idle timeout is the one the README and the CLI's --idle-timeout name (no new streamed
 # event for this long); the lower-level read timeout keeps its default
 TIMEOUT_FIELDS = (("connect_timeout", "Connect timeout (s)"),
@@ -123,9 +127,13 @@ class SettingsDialog(QDialog):
         self.length_unit.setObjectName("lengthUnitCombo")
         self.length_unit.setEditable(True)
         self.length_unit.addItems(LENGTH_UNITS)
-        self.length_unit.setCurrentText(str(saved.get("length_unit") or "mm"))
-        self.length_unit.setToolTip(tr("Shown next to coordinates and dimensions when the "
-                                       "model declares no unit"))
+        for index, system in enumerate(SYSTEMS):
+            self.length_unit.setItemData(index, units_words(system),
+                                         Qt.ItemDataRole.ToolTipRole)
+        self.length_unit.setCurrentText(unit_system(str(saved.get("length_unit") or "mm")).name)
+        self.length_unit.setToolTip(tr("Shown with every value (coordinates, dimensions, "
+                                       "stresses, densities) when the model declares no "
+                                       "units"))
         self.max_revisions = QSpinBox()
         self.max_revisions.setObjectName("maxRevisionsSpin")
         self.max_revisions.setRange(0, 20)
@@ -133,7 +141,7 @@ class SettingsDialog(QDialog):
         self.max_revisions.setSuffix(tr(" time(s) per spec"))
         # not a provider matter: usable under the replay too
         general.addRow(tr("Plan waits for Execute"), self.plan_wait)
-        general.addRow(tr("Length unit (when the model has none)"), self.length_unit)
+        general.addRow(tr("Units (when the model has none)"), self.length_unit)
         general.addRow(tr("Ask for changes: at most"), self.max_revisions)
         layout.addLayout(general)
         self.key_note = QLabel(store.key_storage_note(tr))

@@ -27,6 +27,7 @@ def _example_args(tmp_path, example_id: str) -> list[str]:
 
 def test_replay_runs_a_bundled_example_to_verified_without_any_provider(tmp_path, capsys):
     out = tmp_path / "out" / "done.sam.json"
+    out.parent.mkdir()  # --save writes into a folder that exists (a missing one is refused)
     run = run_cli(_example_args(tmp_path, "steel_shell") + ["--replay", "--yes", "--json",
                                                              "--save", str(out)], capsys)
     assert run.code == 0, run.err

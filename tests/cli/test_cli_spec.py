@@ -48,7 +48,7 @@ def test_translate_s1_answered_as_everything_by_500_never_runs(tmp_path, capsys,
             "(0, 500, 0)") in result["error"]["message"]
     assert not out.exists()
     # the terminal showed the spec in words, as confirmed
-    assert "1. translate set S1 by (5, 0, 0) — transform" in run.err
+    assert "1. translate set S1 by (5, 0, 0) mm — transform" in run.err
 
 
 def test_a_replayed_spec_that_no_longer_fits_the_part_is_warned_before_confirm(

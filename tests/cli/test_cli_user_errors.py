@@ -116,18 +116,23 @@ def test_save_below_a_file_is_usage_before_any_provider_call(tmp_path, capsys, p
     assert provider_env.requests == []
 
 
-def test_save_into_a_missing_directory_creates_it_and_names_the_file_written(
-    tmp_path, capsys, provider_env, stub_module
-):
-    _script(provider_env)
-    target = tmp_path / "new" / "deeper" / "plate"
+def test_save_into_a_missing_folder_is_usage_and_creates_nothing(tmp_path, capsys, provider_env):
+    target = tmp_path / "new" / "deeper" / "plate.sam.json"
     run = run_cli(_args(tmp_path, "--request", "quads", "--yes", "--save", str(target)), capsys)
-    assert run.code == 0, run.err
-    written = tmp_path / "new" / "deeper" / "plate.sam.json"
-    assert f"saved: {written}\n" in run.err
-    assert written.is_file()
+    _usage(run, f"--save: cannot write {target}: the folder {target.parent} does not exist; "
+                "create it first, or save into a folder that exists")
+    assert not (tmp_path / "new").exists()
+    assert provider_env.requests == []
 
 
+def test_save_under_a_name_sam_would_change_is_usage(tmp_path, capsys, provider_env):
+    target = tmp_path / "out.json"
+    run = run_cli(_args(tmp_path, "--request", "quads", "--yes", "--save", str(target)), capsys)
+    _usage(run, f"--save: {target} does not end in .sam.json, and SAM saves a database only "
+                f"under that ending (it would write out.json.sam.json); give the name to "
+                f"write, such as {tmp_path / 'out.sam.json'}")
+    assert list(tmp_path.glob("out*")) == []
+    assert provider_env.requests == []
 def test_a_base_url_that_is_not_http_is_usage_exit_2(tmp_path, capsys, provider_env):
     run = run_cli(_args(tmp_path, "--request", "x", "--base-url", "ftp:/x"), capsys)
     _usage(run, "provider setting base_url (--base-url or SAM_AGENT_BASE_URL): 'ftp:/x' is not "
@@ -147,6 +152,12 @@ def test_a_refused_connection_fails_at_provider_with_what_to_do(
     run = run_cli(_args(tmp_path, "--request", "q", "--yes", "--base-url", url,
                         "--save", str(out)), capsys)
     assert run.code == 1, run.err
+    first = next(line for line in run.err.splitlines() if "provider" in line)
+    assert first == ("sam-agent: provider: nothing answers at http://127.0.0.1:9 (the base URL "
+                     f"{url}, flags or environment): start the server there, or correct "
+                     "--base-url or "
+                     "SAM_AGENT_BASE_URL")
+    assert "unknown server" not in run.err and "did not say what it is" not in run.err
     assert "Failed at provider\n" in run.out
     assert (f"  next: Nothing was executed. Check that the provider at {url} is running and "
             "reachable (--base-url or SAM_AGENT_BASE_URL), then run again.\n") in run.out
@@ -173,6 +184,22 @@ def test_declining_through_a_pipe_shows_the_answer_and_what_next(
     assert run.out.startswith("Cancelled: nothing was executed.\n")
     assert "  next: Nothing was executed. Edit the request (or --request-file) and run again.\n" \
         in run.out
+
+
+def test_no_answer_without_a_terminal_names_yes_as_the_remedy(
+    tmp_path, capsys, provider_env, stub_module
+):
+    _script(provider_env)
+    run = run_cli(_args(tmp_path, "--request", "quads"), capsys, stdin="")
+    assert run.code == 3, run.err
+    assert ("Confirm this spec and let the model fill in the tool calls? [y/N] "
+            "(no answer: the input is not a terminal)\n") in run.err
+    assert run.out.startswith("Cancelled: nothing was executed.\n")
+    assert ("  next: Nothing was executed: the question got no answer (the input is not a "
+            "terminal). Run again with --yes to confirm the spec and a plan without warnings, "
+            "or --yes-with-warnings to approve a plan with warnings too; or run it at a "
+            "terminal to answer.\n") in run.out
+    assert "Edit the request" not in run.out
 
 
 def test_a_part_name_with_spaces_is_built_and_saved(tmp_path, capsys, provider_env, stub_module):

@@ -28,7 +28,7 @@ def test_a_chinese_dock_lists_chinese_examples_and_replays_chinese_specs(
         shown = dock.spec_view.toPlainText()
         assert shown.startswith("规格：为 Panel 的全部单元定义钢材和 2 mm 壳截面并赋予。\n\n"
                                 "步骤：\n")
-        assert "1. 定义材料 Steel：E = 210000，nu = 0.3，密度 7.85e-09（定义）" in shown
+        assert "1. 定义材料 Steel：E = 210000 MPa，nu = 0.3，密度 7.85e-09 t/mm³（定义）" in shown
         assert dock.route_label.text() == "操作：定义材料和截面, 指派截面"
         names = [row[0] for row in dock.result_view.check_rows()]
         assert "材料 Steel" in names and "截面 Shell-2mm 厚度" in names
@@ -78,7 +78,8 @@ def _english_words(text: str) -> list[str]:
     import re
 
     kept = {"QUAD", "TRI", "BEAM", "Panel", "Plate", "Model", "Steel", "Shell", "json",
-            "part_audit", "mesh_audit", "property_audit", "E", "n1", "SHA", "plan"}
+            "part_audit", "mesh_audit", "property_audit", "E", "n1", "SHA", "plan",
+            "mm", "MPa"}  # unit symbols are symbols in Chinese text too
     return [w for w in re.findall(r"[A-Za-z_]{2,}", text) if w not in kept
             and not any(w.startswith(k) for k in kept)]
 
@@ -97,7 +98,7 @@ def test_the_plan_and_its_status_are_chinese(qtbot, replay, workspace):
                         timeout=TIMEOUT_MS)
         assert dock.status_label.text() == "计划：3 个操作，1 处破坏性更改，等待你点击“执行”"
         text = dock.plan_view.toPlainText()
-        assert "合并距离小于 0.001 的节点（重合节点）" in text
+        assert "合并距离小于 0.001 mm 的节点（重合节点）" in text
         assert "之前：25 个节点，16 个单元" in text
         assert _english_words(text) == [], text
     finally:

@@ -44,7 +44,7 @@ def test_full_flow_streams_spec_confirms_and_verifies(qtbot, replay, dock, host_
     spec = dock.spec_view.toPlainText()
     # the spec in words, rendered from its data; the data one click away
     assert spec.startswith("Spec: Build the new part Plate in Model-1: a flat 60 x 100 plate")
-    assert "1. build a mesh of QUAD elements, size 60 x 100, divided 6 x 10" in spec
+    assert "1. build a mesh of QUAD elements, size 60 x 100 mm, divided 6 x 10" in spec
     assert dock.route_label.text() == "Operations: build the part"
     assert dock.route_label.toolTip() == "the target part is missing or empty, so it is built"
     assert dock.spec_extras.json_button.isVisibleTo(dock)

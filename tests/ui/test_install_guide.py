@@ -81,3 +81,36 @@ def test_the_guide_lists_every_member_of_the_protocols():
         assert re.search(rf"\| `{name}[`(].*\| yes \|", text), name
     for name in OPTIONAL_DEFAULTS:
         assert re.search(rf"\| `{name}[`(].*\| no \|", text), name
+
+
+def test_the_guide_gives_a_test_host_its_sam_by_a_supported_call(workspace, tmp_path,
+                                                                  monkeypatch):
+    import shutil
+
+    import sam
+
+    from sam_plugin.offline_sam import is_offline
+
+    (block,) = [b for b in _python_blocks() if "use_offline_sam()" in b]
+    shutil.copy(workspace, tmp_path / "W.sam.json")
+    monkeypatch.chdir(tmp_path)
+    before = sam.mdb
+    try:
+        namespace: dict[str, object] = {}
+        exec(compile(block, str(GUIDE), "exec"), namespace)  # noqa: S102 - the page's own code
+        module = namespace["sam"]
+        assert is_offline(Path(module.__file__).resolve())
+        assert "Model-1" in module.mdb.models.keys()
+        assert module.mdb.pathName == "W.sam.json"
+    finally:
+        sam.mdb = before
+
+
+def test_the_guide_and_the_readme_name_the_libraries_the_demo_checks_for():
+    from sam_plugin.ui.qt_platform import DESKTOP_PACKAGES
+
+    readme = (GUIDE.parents[1] / "README.md").read_text(encoding="utf-8")
+    for page in (GUIDE.read_text(encoding="utf-8"), readme):
+        block = re.search(r"sudo apt-get install (libegl1.*?)\n(?!    )", page, re.S)
+        assert block is not None
+        assert " ".join(block.group(1).replace("\\", " ").split()) == DESKTOP_PACKAGES

@@ -28,14 +28,14 @@ def _run(qtbot, dock, example_id: str) -> None:
 def test_property_values_are_read_back_and_shown_before_and_after(qtbot, replay, dock):
     _run(qtbot, dock, "steel_shell")
     view = dock.result_view
-    assert dock.unit_label.text() == "units: mm"
-    assert "declares no length unit" in dock.unit_label.toolTip()
+    assert dock.unit_label.text() == "units: mm-N-t-s"
+    assert "declares no units" in dock.unit_label.toolTip()
     assert view.value_rows() == [
-        ("Steel E", "—", "210000"), ("Steel ν", "—", "0.3"),
-        ("Steel density", "—", "7.85e-09"), ("Shell-2mm thickness (mm)", "—", "2")]
+        ("Steel E (MPa)", "—", "210000"), ("Steel ν", "—", "0.3"),
+        ("Steel density (t/mm³)", "—", "7.85e-09"), ("Shell-2mm thickness (mm)", "—", "2")]
     checks = {row[0]: row[1:] for row in view.check_rows()}
-    assert checks["material Steel E"] == ("210000", "210000", "yes")
-    assert checks["section Shell-2mm thickness"] == ("2", "2", "yes")
+    assert checks["material Steel E"] == ("210000 MPa", "210000 MPa", "yes")
+    assert checks["section Shell-2mm thickness"] == ("2 mm", "2 mm", "yes")
     # the script's own print is in the run view, in words, and in the run directory
     assert view.output.isVisibleTo(view)
     assert view.output.toPlainText().splitlines() == [

@@ -28,11 +28,12 @@ def test_the_plan_reads_in_operations_nodes_and_elements(qtbot, replay, dock):
     assert lines[0] == ("Destructive: operation 2 (repair the part): also removes 5 nodes [26, "
                         "31, 36, 41, 46] (more than the operation names)")
     assert "1. Transform the part" in lines and "2. Repair the part" in lines
-    assert ("– copy all elements, moved by (40, 0, 0): 16 elements [1-16], 25 nodes in the "
-            "box (0, 0, 0) to (40, 40, 0)") in lines
-    assert "– merge nodes closer than 0.001 (coincident nodes)" in lines
+    assert ("– copy all elements, moved by (40, 0, 0) mm: 16 elements [1-16], 25 nodes in the "
+            "box (0, 0, 0) to (40, 40, 0) mm") in lines
+    assert "– merge nodes closer than 0.001 mm (coincident nodes)" in lines
     assert "– audit, read-only: counts, coincident nodes (report part_audit.json)" in lines
-    assert "Before: 25 nodes, 16 elements (16 QUAD); in the box (0, 0, 0) to (40, 40, 0)" in lines
+    assert ("Before: 25 nodes, 16 elements (16 QUAD); in the box (0, 0, 0) to (40, 40, 0) mm"
+            in lines)
     assert "After is exact: these operations were tried on a copy of the part." in lines
     # the raw plan, as plan.json holds it, one click away and back
     dock.plan_view.anchorClicked.emit(QUrl(RAW_LINK))

@@ -28,12 +28,13 @@ _SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
 
 SHAPE = geo.SHAPE
 SIZE = v.numbers("extents of the built mesh, [lx, ly] (a line: [length])", min_items=1,
-                 max_items=3, minimum=0)
+                 max_items=3, minimum=0, quantity="length")
 DIVISIONS = v.integers("[nu, nv] of a patch (a line: [n])", min_items=1, max_items=2,
                        minimum=1)
-VECTOR = v.vector("[dx, dy, dz]")
-ORIGIN = v.vector("[x, y, z]")
-TOLERANCE = v.number("merge distance, in model units", minimum=TOLERANCE_MIN)
+VECTOR = v.vector("[dx, dy, dz]", quantity="length")
+ORIGIN = v.vector("[x, y, z]", quantity="length")
+TOLERANCE = v.number("merge distance, in model units", minimum=TOLERANCE_MIN,
+                     quantity="length")
 _CHECK_WORDS = {"counts": ("counts", "数量"), "free_nodes": ("free nodes", "自由节点"),
                 "duplicate_elements": ("duplicate elements", "重复单元"),
                 "coincident_nodes": ("coincident nodes", "重合节点"),

@@ -35,6 +35,7 @@ from sam_plugin.compilers.plan import (
 from sam_plugin.compilers.plan_words import point, selector_words
 from sam_plugin.compilers.predicted_part import before_contents, unchanged
 from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
+from sam_plugin.compilers.units import length_unit
 from sam_plugin.samops import selection
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.mesh_read import mesh_of
@@ -58,9 +59,10 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
 
     part = ctx.part
     fingerprint = str(ctx.extra.get("before_fingerprint", ""))
+    length = length_unit(ctx)
     if all(f.read_only for f in fragments):
-        words = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None), notes=f.notes)
-                 for i, f in enumerate(fragments, start=1)]
+        words = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None, length=length),
+                          notes=f.notes) for i, f in enumerate(fragments, start=1)]
         before = before_contents(ctx.model, part, fingerprint) if part is not None else None
         return PlanDetail(calls=words, predicted=unchanged(before, fingerprint),
                           basis="read-only: the part stays as it is (fingerprint unchanged)")
@@ -75,7 +77,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     simulated = True
     for index, fragment in enumerate(fragments, start=1):
         shadow = model.parts.get(name) if simulated else None
-        operations = _operations(fragment, shadow, before)
+        operations = _operations(fragment, shadow, before, length=length)
         if simulated and fragment.mutation.strip():
             mark = _Mark(shadow)
             try:
@@ -105,10 +107,15 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
 
 
 def _operations(fragment: Fragment, shadow: ShadowPart | None,
-                before: PartContents | None = None) -> list[PlanOperation]:
+                before: PartContents | None = None, *, length: str = "") -> list[PlanOperation]:
+    """``length``: the unit the coordinates, vectors and tolerances are said in (or none)."""
     args = fragment.normalized
     if fragment.tool == "transform_part":
-        return _transform(args, shadow, before)
+        return _transform(args, shadow, before, length)
+    if fragment.tool == "repair_part":
+        return _repair(args, shadow, length)
+    if fragment.tool == "edit_part":
+        return _edit(args, shadow, length)
     describer = _DESCRIBERS.get(fragment.tool)
     return describer(args, shadow) if describer is not None else []
 
@@ -142,7 +149,8 @@ def _build(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOpera
     return ops
 
 
-def _edit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+def _edit(args: Mapping[str, Any], shadow: ShadowPart | None,
+          length: str = "") -> list[PlanOperation]:
     ops = []
     if args.get("clear_all"):
         picked = list(shadow.elements) if shadow is not None else []
@@ -159,29 +167,31 @@ def _edit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperat
         ops.append(PlanOperation(text=f"delete nodes {selector_words(literal)} (and the elements "
                                  "using them)", destructive=True, touched=_nodes(picked)))
     for move in args.get("move_nodes", ()):
-        ops.append(PlanOperation(text=f"move node {move['label']} to {point(move['coordinates'])}"))
+        ops.append(PlanOperation(
+            text=f"move node {move['label']} to {_len(point(move['coordinates']), length)}"))
     return ops + _build(args, shadow)
 
 
 def _transform(args: Mapping[str, Any], shadow: ShadowPart | None,
-               before: PartContents | None = None) -> list[PlanOperation]:
+               before: PartContents | None = None, length: str = "") -> list[PlanOperation]:
     ops = []
     for op in args.get("operations", ()):
         kind = op["op"]
+        at = _len(point(op["origin"]), length) if "origin" in op else ""
+        moved = _len(point(op["vector"]), length) if "vector" in op else ""
         if kind == "translate":
-            text = f"translate by {point(op['vector'])}"
+            text = f"translate by {moved}"
         elif kind == "rotate":
-            text = (f"rotate {op['angle_deg']:g} deg about axis {point(op['axis'])} "
-                    f"through {point(op['origin'])}")
+            text = f"rotate {op['angle_deg']:g} deg about axis {point(op['axis'])} through {at}"
         elif kind == "mirror":
             text = (f"mirror {'a copy ' if op.get('copy') else ''}in the plane through "
-                    f"{point(op['origin'])} with normal {point(op['normal'])}")
+                    f"{at} with normal {point(op['normal'])}")
         elif kind == "scale":
-            text = f"scale by {op['factor']:g} about {point(op['origin'])}"
+            text = f"scale by {op['factor']:g} about {at}"
         elif kind == "translate_copy":
-            text = f"copy translated by {point(op['vector'])}"
+            text = f"copy translated by {moved}"
         else:
-            text = f"linear array of {op['count']} (step {point(op['vector'])})"
+            text = f"linear array of {op['count']} (step {moved})"
         literal = op.get("selection") or {"by": "all"}
         text += f", {selector_words(literal)}"
         found: list[Touched] = []
@@ -203,13 +213,15 @@ def _everything(before: PartContents) -> list[Touched]:
             touched("nodes", mesh.node_labels.tolist(), mesh.coordinates)]
 
 
-def _repair(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+def _repair(args: Mapping[str, Any], shadow: ShadowPart | None,
+            length: str = "") -> list[PlanOperation]:
     ops = []
     merge = args.get("merge_coincident_nodes")
     if merge is not None:
         tol = merge.get("tolerance")
         ops.append(PlanOperation(text="merge coincident nodes within " + (
-            f"{tol:g}" if tol is not None else "the part's default tolerance")))
+            _len(f"{tol:g}", length) if tol is not None
+            else "the part's default tolerance")))
     if args.get("delete_duplicate_elements"):
         ops.append(PlanOperation(text="delete duplicate elements"))
     if args.get("delete_free_nodes"):
@@ -220,6 +232,11 @@ def _repair(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOper
 def _audit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
     checks = ", ".join(args.get("checks", ())) or "default checks"
     return [PlanOperation(text=f"audit (read-only): {checks}; writes part_audit.json")]
+
+
+def _len(words: str, length: str) -> str:
+    """A coordinate, vector or distance, with the length unit when the plan has one."""
+    return f"{words} {length}" if length else words
 
 
 _DESCRIBERS = {"build_part": _build, "edit_part": _edit, "repair_part": _repair,

@@ -18,28 +18,29 @@ from sam_plugin.compilers.protocol import Fragment
 from sam_plugin.compilers.selectors import Selector
 from sam_plugin.compilers.spec import values as v
 from sam_plugin.compilers.spec.vocabulary import ActionDef, CallOperation, Vocabulary
+from sam_plugin.compilers.units import Quantity
 
 _SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
 
 
-def _positive(description: str) -> v.ValueDef:
-    return v.number(description, minimum=0)
+def _positive(description: str, quantity: Quantity | None = None) -> v.ValueDef:
+    return v.number(description, minimum=0, quantity=quantity)
 
 
 PROFILE = v.record("the beam profile: its shape and its dimensions", {
     "shape": v.choice("profile shape", {"rectangle": ("rectangle", "矩形"),
                                         "circle": ("circle", "圆形"), "pipe": ("pipe", "圆管"),
                                         "I": ("I", "工字形")}),
-    **{key: _positive(key) for key in ("a", "b", "r", "t", "l", "h", "b1", "b2", "t1", "t2",
-                                       "t3")},
+    **{key: _positive(key, "length") for key in ("a", "b", "r", "t", "l", "h", "b1", "b2",
+                                                 "t1", "t2", "t3")},
 }, required=("shape",))
 
 ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(
         "define_material", "define",
-        {"name": v.name("material name"), "E": _positive("Young's modulus"),
+        {"name": v.name("material name"), "E": _positive("Young's modulus", "stress"),
          "nu": v.number("Poisson's ratio", minimum=-1, maximum=0.5),
-         "density": _positive("mass density")},
+         "density": _positive("mass density", "density")},
         en="define the material[ {name}][ with E = {E}][, nu = {nu}][, density {density}]",
         zh="定义材料[ {name}][：E = {E}][，nu = {nu}][，密度 {density}]",
         required=("name", "E", "nu"), keeps_counts=True,
@@ -48,7 +49,7 @@ ACTIONS: tuple[ActionDef, ...] = (
         "define_section", "define",
         {"name": v.name("section name"),
          "kind": v.choice("shell or beam", {"shell": ("shell", "壳"), "beam": ("beam", "梁")}),
-         "material": v.name("its material"), "thickness": _positive("shell thickness"),
+         "material": v.name("its material"), "thickness": _positive("shell thickness", "length"),
          "profile": PROFILE},
         en=("define the[ {kind}] section[ {name}][ of material {material}]"
             "[, thickness {thickness}][, profile {profile}]"),

@@ -25,6 +25,7 @@ from sam_plugin.compilers.predicted_part import (
     unchanged,
 )
 from sam_plugin.compilers.protocol import CompileContext, Fragment
+from sam_plugin.compilers.units import Quantity, UnitSystem, context_units, with_unit
 from sam_plugin.samops import property_ops
 from sam_plugin.samops.mesh_read import mesh_of
 from sam_plugin.samops.part_contents import Keyed, PartContents
@@ -38,7 +39,8 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     fingerprint = str(ctx.extra.get("before_fingerprint", ""))
     before = before_contents(ctx.model, part, fingerprint) if part is not None else None
     changes = _Changes(before)
-    calls = [PlanCall(index=i, tool=f.tool, operations=_operations(f, part, changes),
+    units = context_units(ctx)
+    calls = [PlanCall(index=i, tool=f.tool, operations=_operations(f, part, changes, units),
                       notes=list(f.notes)) for i, f in enumerate(fragments, start=1)]
     if before is None:
         return PlanDetail(calls=calls, basis=(
@@ -85,25 +87,33 @@ class _Changes:
                       unpredicted=(DEFINITIONS,) if self.definitions else ())
 
 
-def _operations(fragment: Fragment, part: Any, changes: _Changes) -> list[PlanOperation]:
+def _said(value: float, quantity: Quantity, units: UnitSystem | None) -> str:
+    """``210000``, or ``210000 MPa`` when the plan says units."""
+    return with_unit(f"{value:g}", quantity, units)
+
+
+def _operations(fragment: Fragment, part: Any, changes: _Changes,
+                units: UnitSystem | None = None) -> list[PlanOperation]:
+    """``units``: the unit system the values are said in (none: bare numbers)."""
     args = fragment.normalized
     ops = []
     for material in args.get("materials", ()):
         density = material.get("density")
         changes.definitions.add(("material", material["name"]))
         ops.append(PlanOperation(text=(
-            f"material {material['name']}: E {material['youngs_modulus']:g}, "
-            f"nu {material['poisson_ratio']:g}"
-            + (f", density {density:g}" if density is not None else ""))))
+            f"material {material['name']}: E {_said(material['youngs_modulus'], 'stress', units)}"
+            f", nu {material['poisson_ratio']:g}"
+            + (f", density {_said(density, 'density', units)}" if density is not None else ""))))
     for section in args.get("sections", ()):
         changes.definitions.add(("section", section["name"]))
         if section.get("kind") == "shell":
-            what = f"shell, thickness {section['thickness']:g}"
+            what = f"shell, thickness {_said(section['thickness'], 'length', units)}"
         else:
             changes.definitions.add(("profile", property_ops.profile_name(section["name"])))
             profile = dict(section.get("profile") or {})
             shape = profile.pop("shape", "?")
-            what = f"beam, {shape} profile " + ", ".join(f"{k} {v:g}" for k, v in profile.items())
+            what = f"beam, {shape} profile " + ", ".join(
+                f"{k} {_said(v, 'length', units)}" for k, v in profile.items())
         ops.append(PlanOperation(text=f"section {section['name']} ({what}) of material "
                                  f"{section['material']}"))
     for assignment in args.get("assignments", ()):

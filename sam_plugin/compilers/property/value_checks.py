@@ -16,12 +16,28 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.compilers.evidence import Check
+from sam_plugin.compilers.units import Quantity
 from sam_plugin.samops.property_readback import read_property_values
 
 VALUES_FILE = "property_values.json"
 DEFINE_TOOL = "define_property"
 MATERIAL_FIELDS = (("youngs_modulus", "E"), ("poisson_ratio", "ν"), ("density", "density"))
 REL_TOLERANCE = 1e-9
+# what each value's last word measures: the unit the words for people add to its number
+_QUANTITIES: dict[str, Quantity] = {
+    "E": "stress", "density": "density", "thickness": "length",
+    **dict.fromkeys(("a", "b", "r", "t", "l", "h", "b1", "b2", "t1", "t2", "t3"), "length")}
+
+
+def value_quantity(name: str) -> Quantity | None:
+    """What the value a check (``material Steel E``) or a before/after row (``Shell-2mm
+    thickness``) names measures; ``None`` for a ratio (ν), a name, a count."""
+    return _QUANTITIES.get(name.rsplit(" ", 1)[-1])
+
+
+def check_quantity(name: str) -> Quantity | None:
+    """:func:`value_quantity` of a value check of this module (``material …``/``section …``)."""
+    return value_quantity(name) if name.startswith(("material ", "section ")) else None
 
 
 def record_before(run_dir: Path, model: Any) -> None:

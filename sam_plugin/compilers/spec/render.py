@@ -5,6 +5,10 @@ Deterministic, from the IR only: the summary after one word for the spec ("Spec:
 "规格：", the word the dock's box is labelled with), each step numbered, said with its
 numbers and scope in the action's own words (``compilers/<domain>/actions.py``), its
 capability, the model's text for it, and the expected results. English or Chinese.
+
+With a unit system the words are for people: each measured value says its unit, and how many
+the change acts on says what it counts (``16 elements in the steps' scope``). Without one they
+are the words a model is sent (a collection round, a repair), unchanged byte for byte.
 """
 
 from __future__ import annotations
@@ -12,17 +16,21 @@ from __future__ import annotations
 from sam_plugin.compilers.spec.ir import Expected, Spec, Step
 from sam_plugin.compilers.spec.values import Language
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
+from sam_plugin.compilers.units import UnitSystem
 
 _WORDS = {
     "en": {"head": "Spec: ", "steps": "Steps:", "expected": "Expected results: ",
            "none": "not stated",
            "nodes": "{} nodes", "elements": "{} elements", "sets": "sets: {}",
            "selected": "selected: {}", "open": " (", "close": ")", "sep": ", ", "part": "; ",
-           "shape": "{} {}", "capability": " — {}", "note": "   note: “{}”"},
+           "shape": "{} {}", "capability": " — {}", "note": "   note: “{}”",
+           "acts_on": "{} {} in the steps' scope", "elements_noun": "elements",
+           "nodes_noun": "nodes"},
     "zh": {"head": "规格：", "steps": "步骤：", "expected": "预期结果：", "none": "未说明",
            "nodes": "{} 个节点", "elements": "{} 个单元", "sets": "集合：{}",
            "selected": "选中：{}", "open": "（", "close": "）", "sep": "，", "part": "；",
-           "shape": "{} 个 {}", "capability": "（{}）", "note": "   说明：“{}”"},
+           "shape": "{} 个 {}", "capability": "（{}）", "note": "   说明：“{}”",
+           "acts_on": "步骤范围内 {} 个{}", "elements_noun": "单元", "nodes_noun": "节点"},
 }
 
 
@@ -31,31 +39,46 @@ def language_of(language: str) -> Language:
     return "zh" if language.lower().startswith("zh") else "en"
 
 
-def render_spec(spec: Spec, vocabulary: Vocabulary, language: str = "en") -> str:
-    """The spec in words, one line per step (then the writer's note for it, quoted)."""
+def render_spec(spec: Spec, vocabulary: Vocabulary, language: str = "en",
+                units: UnitSystem | None = None) -> str:
+    """The spec in words, one line per step (then the writer's note for it, quoted);
+    ``units``: the words for people (module docstring)."""
     lang = language_of(language)
     words = _WORDS[lang]
     lines = [words["head"] + spec.summary, "", words["steps"]]
     for number, step in enumerate(spec.steps, start=1):
-        lines.append(f"{number}. {step_phrase(step, vocabulary, lang)}"
+        lines.append(f"{number}. {step_phrase(step, vocabulary, lang, units)}"
                      + words["capability"].format(
                          vocabulary.capability_word(step.capability, lang)))
         if step.text:  # the writer's own words, one line, set apart from the rendering
             lines.append(words["note"].format(step.text))
-    lines += ["", words["expected"] + expected_words(spec.expected, lang)]
+    acted_on = _acted_on(spec, vocabulary) if units is not None else None
+    lines += ["", words["expected"] + expected_words(spec.expected, lang, acted_on)]
     return "\n".join(lines)
 
 
-def step_phrase(step: Step, vocabulary: Vocabulary, language: Language = "en") -> str:
-    """One step in the action's words: ``translate set S1 by (5, 0, 0)``."""
+def _acted_on(spec: Spec, vocabulary: Vocabulary) -> str:
+    """What ``selected`` counts: nodes when every scoped step picks nodes, else elements."""
+    members = {action.members for step in spec.steps if step.scope is not None
+               for action in [vocabulary.action(step.action)] if action is not None}
+    return "nodes" if members == {"nodes"} else "elements"
+
+
+def step_phrase(step: Step, vocabulary: Vocabulary, language: Language = "en",
+                units: UnitSystem | None = None) -> str:
+    """One step in the action's words: ``translate set S1 by (5, 0, 0)``; with ``units``,
+    for people: ``by (5, 0, 0) mm``."""
     action = vocabulary.action(step.action)
     if action is None:
         return step.action
-    return action.phrase(step.values, step.scope, language)
+    return action.phrase(step.values, step.scope, language, units=units)
 
 
-def expected_words(expected: Expected, language: Language = "en") -> str:
-    """``6 nodes, 2 elements (2 QUAD), sets: S1; selected: 2``."""
+def expected_words(expected: Expected, language: Language = "en",
+                   acted_on: str | None = None) -> str:
+    """``6 nodes, 2 elements (2 QUAD), sets: S1; selected: 2``; for people (``acted_on``:
+    ``elements`` or ``nodes``) the last says what it counts: ``2 elements in the steps'
+    scope``."""
     words = _WORDS[language]
     if expected.empty:
         return words["none"]
@@ -72,6 +95,8 @@ def expected_words(expected: Expected, language: Language = "en") -> str:
     parts = [text] if text else []
     if expected.sets:
         parts.append(words["sets"].format(", ".join(expected.sets)))
-    if expected.selected is not None:
+    if expected.selected is not None and acted_on is not None:
+        parts.append(words["acts_on"].format(expected.selected, words[f"{acted_on}_noun"]))
+    elif expected.selected is not None:
         parts.append(words["selected"].format(expected.selected))
     return words["part"].join(parts)

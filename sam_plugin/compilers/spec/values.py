@@ -16,6 +16,7 @@ from typing import Any, Literal
 
 from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.ir_common import fixed_precision
+from sam_plugin.compilers.units import Quantity, UnitSystem, with_unit
 
 ValueKind = Literal["number", "integer", "bool", "vector", "numbers", "integers", "labels",
                     "points", "name", "names", "choice", "choices", "record", "records",
@@ -43,7 +44,9 @@ class ValueDef:
 
     ``claim``: the value is the model's arithmetic about the outcome (a count of nodes or
     elements), not an instruction: it is compared with the plan's prediction as a warning,
-    never bound as a contradiction. ``render``: the value's own words (else its kind's)."""
+    never bound as a contradiction. ``render``: the value's own words (else its kind's).
+    ``quantity``: what the number measures (a length, a stress), whose unit the words for
+    people add (``compilers/units.py``)."""
 
     kind: ValueKind
     schema: Mapping[str, Any]
@@ -53,6 +56,7 @@ class ValueDef:
     fields: Mapping[str, ValueDef] = field(default_factory=dict)
     claim: bool = False
     render: Render | None = field(default=None, compare=False)
+    quantity: Quantity | None = field(default=None, compare=False)
 
     def json_schema(self) -> dict[str, Any]:
         return dict(_copy(self.schema))
@@ -70,8 +74,9 @@ def _copy(schema: Any) -> Any:
 
 
 def number(description: str, *, minimum: float | None = None,
-           maximum: float | None = None) -> ValueDef:
-    return ValueDef("number", sc.number(description, minimum=minimum, maximum=maximum))
+           maximum: float | None = None, quantity: Quantity | None = None) -> ValueDef:
+    return ValueDef("number", sc.number(description, minimum=minimum, maximum=maximum),
+                    quantity=quantity)
 
 
 def integer(description: str, *, minimum: int | None = None,
@@ -84,14 +89,15 @@ def flag(description: str, words: tuple[str, str, str, str]) -> ValueDef:
     return ValueDef("bool", sc.boolean(description), flag_words=words)
 
 
-def vector(description: str) -> ValueDef:
-    return ValueDef("vector", sc.vec3(description))
+def vector(description: str, *, quantity: Quantity | None = None) -> ValueDef:
+    return ValueDef("vector", sc.vec3(description), quantity=quantity)
 
 
 def numbers(description: str, *, min_items: int, max_items: int,
-            minimum: float | None = None) -> ValueDef:
+            minimum: float | None = None, quantity: Quantity | None = None) -> ValueDef:
     return ValueDef("numbers", sc.array(sc.number(minimum=minimum), description,
-                                        min_items=min_items, max_items=max_items))
+                                        min_items=min_items, max_items=max_items),
+                    quantity=quantity)
 
 
 def integers(description: str, *, min_items: int, max_items: int,
@@ -106,17 +112,19 @@ def labels(description: str) -> ValueDef:
 
 
 def points(description: str, *, render: Render | None = None) -> ValueDef:
-    """One point ``[x, y, z]`` or a list of them (one per label, or one per new node)."""
+    """One point ``[x, y, z]`` or a list of them (one per label, or one per new node): the
+    model's coordinates, lengths."""
     return ValueDef("points", {"anyOf": [sc.vec3(), sc.array(sc.vec3(), min_items=1,
                                                              max_items=POINTS_MAX)],
-                               "description": description}, render=render)
+                               "description": description}, render=render,
+                    quantity="length")
 
 
 def corners(description: str, *, count: tuple[int, int]) -> ValueDef:
     """A list of ``count`` (min, max) points, in order: a patch's corners, an element's
     nodes."""
     return ValueDef("points", sc.array(sc.vec3(), description, min_items=count[0],
-                                       max_items=count[1]))
+                                       max_items=count[1]), quantity="length")
 
 
 def name(description: str) -> ValueDef:
@@ -260,10 +268,31 @@ def label_words(numbers_: Sequence[int]) -> str:
     return ", ".join(runs)
 
 
-def value_words(value_def: ValueDef, value: Any, language: Language) -> str:
-    """A normalized value in words (``en`` or ``zh``)."""
-    if value_def.render is not None:
-        return value_def.render(value, language)
+def value_words(value_def: ValueDef, value: Any, language: Language,
+                units: UnitSystem | None = None) -> str:
+    """A normalized value in words (``en`` or ``zh``); with ``units`` (the words for people,
+    never a model's) a number says its unit (``2 mm``, ``210000 MPa``)."""
+    if value_def.kind == "record":
+        return _record_words(value_def, value, language, units)
+    said = (value_def.render(value, language) if value_def.render is not None
+            else _kind_words(value_def, value, language))
+    return with_unit(said, value_def.quantity, units) if value_def.kind in _MEASURED else said
+
+
+# the kinds whose numbers a quantity measures (a count, a label, a name has no unit)
+_MEASURED = frozenset({"number", "vector", "numbers", "points"})
+
+
+def _record_words(value_def: ValueDef, value: Any, language: Language,
+                  units: UnitSystem | None) -> str:
+    return ", ".join(
+        (f"{key} {value_words(value_def.fields[key], item, language, units)}"
+         if value_def.fields[key].kind != "choice"
+         else value_words(value_def.fields[key], item, language))
+        for key, item in value.items())
+
+
+def _kind_words(value_def: ValueDef, value: Any, language: Language) -> str:
     kind = value_def.kind
     zh = language == "zh"
     if kind == "bool":
@@ -287,10 +316,4 @@ def value_words(value_def: ValueDef, value: Any, language: Language) -> str:
         return "、".join(w[1] for w in said) if zh else ", ".join(w[0] for w in said)
     if kind == "names":
         return ("、" if zh else ", ").join(str(v) for v in value)
-    if kind == "record":
-        return ", ".join(
-            (f"{key} {value_words(value_def.fields[key], item, language)}"
-             if value_def.fields[key].kind != "choice"
-             else value_words(value_def.fields[key], item, language))
-            for key, item in value.items())
     return str(value)

@@ -25,6 +25,7 @@ from sam_plugin.compilers.spec.values import (
     point_words,
     value_words,
 )
+from sam_plugin.compilers.units import UnitSystem, with_unit
 
 ScopeRule = Literal["required", "optional", "none"]
 # what a scope's members are, for the scope-width rule and for words: the elements it picks,
@@ -75,15 +76,17 @@ class ActionDef:
     copies_if: str | None = None
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
-               language: Language = "en", *, person: Literal["step", "call"] = "step") -> str:
+               language: Language = "en", *, person: Literal["step", "call"] = "step",
+               units: UnitSystem | None = None) -> str:
         """The action in words: ``translate set S1 by (5, 0, 0)``; for ``person="call"`` the
-        third person the binding uses (``translates all nodes by (0, 500, 0)``)."""
+        third person the binding uses (``translates all nodes by (0, 500, 0)``). ``units``:
+        the words for people, each measured value with its unit (``by (5, 0, 0) mm``)."""
         words: dict[str, str] = {
-            key: value_words(self.values[key], value, language)
+            key: value_words(self.values[key], value, language, units)
             for key, value in values.items() if key in self.values
         }
         if scope is not None and not (self.whole_part and _is_all(scope)):
-            words["scope"] = scope_words(scope, self.members, language)
+            words["scope"] = scope_words(scope, self.members, language, units)
         text = fill(self.zh if language == "zh" else self.en, words)
         if language == "zh":
             text = spaced(text)
@@ -220,7 +223,7 @@ def _selected_words(picked: list[int], members: Members, zh: bool) -> str | None
 
 
 def scope_words(selector: BaseModel, members: Members = "elements",
-                language: Language = "en") -> str:
+                language: Language = "en", units: UnitSystem | None = None) -> str:
     """A selector in words: ``set S1``, ``elements 2, 3``, ``all nodes``; ``the 12 selected
     elements`` for the labels picked in the viewport (``selected_scope``)."""
     data = selector.model_dump(mode="python")
@@ -244,7 +247,8 @@ def scope_words(selector: BaseModel, members: Members = "elements",
     if kind == "shape":
         return f"全部 {data.get('shape')} 单元" if zh else f"the {data.get('shape')} elements"
     if kind == "box":
-        box = f"{point_words(data['min'])}-{point_words(data['max'])}"
+        box = with_unit(f"{point_words(data['min'])}-{point_words(data['max'])}", "length",
+                        units)
         noun = "节点" if members == "nodes" else "单元"
         if zh:
             return f"框 {box} 内的{noun}"

@@ -26,7 +26,8 @@ APP_NAME = "sam-agent"
 KEYRING_SERVICE = "sam-agent"
 KEYRING_USER = "api_key"
 # ``provider`` is the analyst's explicit choice, ``replay`` or ``live`` (provider_choice.py);
-# ``length_unit`` is shown when a model declares none; ``max_revisions`` bounds Ask for changes
+# ``length_unit`` (a unit system, ``mm-N-t-s``, or a length) is what values are shown in when a
+# model declares none; ``max_revisions`` bounds Ask for changes
 SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "connect_timeout",
                 "idle_read_timeout", "idle_timeout", "total_timeout", "length_unit",
                 "max_revisions",

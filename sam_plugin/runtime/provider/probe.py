@@ -55,6 +55,7 @@ class ServerInfo(BaseModel):
     detail: str = ""  # the model file llama.cpp serves, when it says
     how: How = "probe"
     note: str = ""  # why nothing was recognised, in words
+    reachable: bool = True  # False: no connection could be made (nothing listens there)
 
     def words(self) -> str:
         """``llama.cpp b11434``, ``Ollama 0.12.6``, ``unknown server``."""
@@ -77,6 +78,8 @@ class Detection(BaseModel):
         probe says so plainly."""
         why = {"setting": "set in SAM_AGENT_PROFILE or Settings", "server": "from the server",
                "default": "the default"}[self.profile_from]
+        if not self.server.reachable:  # the cause, not a server and profile it implies
+            return self.server.note
         line = f"server {self.server.words()}, profile {self.profile} ({why})"
         if self.server.note:
             line += f"; {self.server.note}"
@@ -183,6 +186,11 @@ async def _ask_all(http: httpx.AsyncClient, root: str, base: str,
         _get_json(http, f"{root}/version", headers),
         _get_json(http, f"{base.removesuffix('/chat/completions')}/models", headers),
     )
+    if all(answer is _NO_CONNECTION for answer in (props, ollama, vllm, models)):
+        return ServerInfo(kind="unknown", how="none", reachable=False,
+                          note=f"nothing answers at {root}")
+    props, ollama, vllm, models = (None if answer is _NO_CONNECTION else answer
+                                   for answer in (props, ollama, vllm, models))
     if isinstance(props, dict) and ("build_info" in props
                                     or "default_generation_settings" in props):
         return ServerInfo(kind="llamacpp", version=str(props.get("build_info") or ""),
@@ -198,6 +206,10 @@ async def _ask_all(http: httpx.AsyncClient, root: str, base: str,
                       note=f"the server did not say what it is{said}; generic requests are sent")
 
 
+# what ``_get_json`` returns when no connection could be made at all
+_NO_CONNECTION = object()
+
+
 async def _get_json(http: httpx.AsyncClient, url: str, headers: dict[str, str]) -> Any:
     import httpx
 
@@ -206,6 +218,8 @@ async def _get_json(http: httpx.AsyncClient, url: str, headers: dict[str, str]) 
         if response.status_code != 200 or len(response.content) > 1024 * 1024:
             return None
         return response.json()
+    except (httpx.ConnectError, httpx.ConnectTimeout):
+        return _NO_CONNECTION
     except (httpx.HTTPError, ValueError):
         return None
 

@@ -139,12 +139,14 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
         state=Prediction.from_readback(run.before),
         model=ctx.host.model(inputs.target.model_name),
         part=ctx.host.part(inputs.target),
+        extra={"units": ctx.units} if ctx.units is not None else {},
     )
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,
                                   before=run.before, spec=run.spec_ir, script_sha256=sha,
-                                  bound=run.bound, sources=[c.source for c in run.collected])
+                                  bound=run.bound, sources=[c.source for c in run.collected],
+                                  units=ctx.units)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
     warnings = [*run.unsourced, *run.claims, *warnings]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from sam_plugin.compilers.protocol import Fragment, Target
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.event_types import PhaseChanged
@@ -88,3 +89,4 @@ class StepContext:
     composer: Composer
     explorer: Explorer | None
     regions: RegionIndexCache
+    units: UnitSystem | None = None  # the plan's words for people say these units

@@ -27,6 +27,8 @@ from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.render import render_spec
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import (
     ControllerBusy,
     ControllerStateError,
@@ -101,6 +103,9 @@ class RunController:
         self.policy = policy or RunPolicy.from_saved()
         self.host = host
         self.language = language
+        # the unit system the words for people say (compilers/units.py); None: bare numbers.
+        # Never what a model is sent: that stays the words the recordings were made on.
+        self.units: UnitSystem | None = None
         self._provider_factory = provider_factory
         self._server_probe = server_probe
         self._module_factory = module_factory or registry.get_module
@@ -139,8 +144,14 @@ class RunController:
 
     @property
     def spec_text(self) -> str:
-        """The spec in words, as the analyst reads and confirms it (``design.txt``)."""
-        return self._run.spec if self._run else ""
+        """The spec in words, as the analyst reads and confirms it: with the unit system of
+        :attr:`units` (``design.txt`` and what a model is sent keep the bare words)."""
+        if self._run is None:
+            return ""
+        if self.units is not None and self._run.spec_ir is not None:
+            return render_spec(self._run.spec_ir, self._run.inputs.module.vocabulary,
+                               self.language, units=self.units)
+        return self._run.spec
 
     @property
     def spec(self) -> Spec | None:
@@ -453,7 +464,7 @@ class RunController:
         ctx = StepContext(host=self.host, settings=self.settings, policy=self.policy,
                           language=self.language, scrubber=self.scrubber, emit=emit,
                           phases=self._phases, calls=self._calls, composer=self._composer,
-                          explorer=self._explorer, regions=self._regions)
+                          explorer=self._explorer, regions=self._regions, units=self.units)
         self._run, self._ctx = run, ctx
         return run, ctx
 

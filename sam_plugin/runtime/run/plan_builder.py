@@ -21,6 +21,7 @@ from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.ir import Expected, Spec
 from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.runtime.config.policy import PLAN_WAITS
 from sam_plugin.runtime.run.plan_attention import attention_warnings
 
@@ -40,10 +41,12 @@ def build_plan(
     script_sha256: str,
     bound: Sequence[tuple[int, BoundStep]] = (),
     sources: Sequence[str] = (),
+    units: UnitSystem | None = None,
 ) -> tuple[Plan, PlanDetail]:
     """The plan and the module's detail (its predicted part); CompileError propagates (I7).
     ``bound`` pairs each call (0-based) with the step it carries out; ``sources`` says where
-    each call came from (``spec``: computed from the steps)."""
+    each call came from (``spec``: computed from the steps); ``units``: the unit system the
+    plan's words say (the module's describe finds it in ``ctx.extra["units"]``)."""
     # the part as observed is kept by its fingerprint: the plan reads no part again
     ctx = replace(ctx, extra={**ctx.extra, "before_fingerprint": before.fingerprint})
     detail = module.describe(fragments, ctx)
@@ -59,26 +62,29 @@ def build_plan(
                for i, call in enumerate(detail.calls)],
         before=_before_state(before),
         after=after,
-        destructive=_destructive(detail, before, prediction),
+        destructive=_destructive(detail, before, prediction,
+                                 units.length if units is not None else ""),
         warnings=[*attention_warnings(ctx.request_text, before, prediction, read_only),
                   *_mismatches(expectations, prediction, detail), *detail.warnings],
         expectations=expectations.as_json(),
         prediction=detail.basis,
         preview=detail.preview,
         read_only=read_only,
-        steps=_steps(module, spec, bound),
+        steps=_steps(module, spec, bound, units),
+        length_unit=units.length if units is not None else "",
     )
     return plan, detail
 
 
 def _steps(module: DomainModule, spec: Spec | None,
-           bound: Sequence[tuple[int, BoundStep]]) -> list[PlanStep]:
+           bound: Sequence[tuple[int, BoundStep]],
+           units: UnitSystem | None = None) -> list[PlanStep]:
     if spec is None:
         return []
     vocabulary = module.vocabulary
     return sorted((PlanStep(step=b.step + 1, call=call + 1, path=b.operation.path,
-                            text=step_phrase(spec.steps[b.step], vocabulary),
-                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh"),
+                            text=step_phrase(spec.steps[b.step], vocabulary, "en", units),
+                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh", units),
                             picked=_picked(b))
                    for call, b in bound), key=lambda s: (s.call, s.step))
 
@@ -130,12 +136,13 @@ def _after_state(prediction: Prediction, detail: PlanDetail) -> PlanState:
     )
 
 
-def _destructive(detail: PlanDetail, before: Readback, prediction: Prediction) -> list[str]:
+def _destructive(detail: PlanDetail, before: Readback, prediction: Prediction,
+                 length_unit: str = "") -> list[str]:
     lines = []
     for call in detail.calls:
         for op in call.operations:
             if op.destructive:
-                lines.append(f"call {call.index} {call.tool}: {op.describe()}")
+                lines.append(f"call {call.index} {call.tool}: {op.describe(length_unit)}")
     if not lines:
         # whatever the module said, fewer entities after the run than before is a removal
         for noun, now, then in (("nodes", before.node_count, prediction.node_count),

@@ -2367,5 +2367,33 @@ run {run_id}, started {started} (UTC)</source>
         <source>The spec's {count} {noun} on {source} ({before} before, {change}) are compared as a change on {target}: {now} before, {after} after these operations.</source>
         <translation>规格中 {source} 上的 {count} 个{noun}（之前 {before}，变化 {change}）在 {target} 上按变化比较：之前 {now}，这些操作之后 {after}。</translation>
     </message>
+    <message>
+        <source>Units of the model: {units}</source>
+        <translation>模型的单位：{units}</translation>
+    </message>
+    <message>
+        <source>The model declares no units: {units}, the ones chosen in Settings…</source>
+        <translation>模型未声明单位：{units}，即在“设置…”中选择的单位</translation>
+    </message>
+    <message>
+        <source>Shown with every value (coordinates, dimensions, stresses, densities) when the model declares no units</source>
+        <translation>模型未声明单位时，随每个数值显示（坐标、尺寸、应力、密度）</translation>
+    </message>
+    <message>
+        <source>Units (when the model has none)</source>
+        <translation>单位（模型未声明时）</translation>
+    </message>
+    <message>
+        <source>length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
+        <source>stress</source>
+        <translation>应力</translation>
+    </message>
+    <message>
+        <source>mass</source>
+        <translation>质量</translation>
+    </message>
 </context>
 </TS>
