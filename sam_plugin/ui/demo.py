@@ -222,15 +222,15 @@ def _main(argv: list[str] | None, temporary: list[Path]) -> int:
             return 2
     if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    problem = _offline_sam_problem() or _window_problem()
+    if problem:
+        print(problem, file=sys.stderr)
+        return 1
     if args.screenshot and environment.runs_dir() is None:
         runs = _temporary_folder(temporary, TEMPORARY_PREFIX + "runs-")
         os.environ[environment.RUNS_DIR] = str(runs)
         print(f"sam-agent demo: this screenshot's runs go to {runs}, removed when it exits "
               "(SAM_AGENT_RUNS_DIR keeps them)", file=sys.stderr)
-    problem = _offline_sam_problem() or _window_problem()
-    if problem:
-        print(problem, file=sys.stderr)
-        return 1
     try:
         workspace = _workspace_copy(args.workspace, temporary)
     except FileNotFoundError as error:

@@ -293,7 +293,7 @@ def test_a_rerun_whose_change_goes_another_way_still_warns(fresh_sam, tmp_path):
     source = _copy_source(fresh_sam, runs, expected={"elements": 8})
     loaded = load_source(runs, source)
     empty = Readback(part_exists=True, node_count=4, element_count=0)
-    restated = restate(loaded.spec, loaded.before, empty)
+    restated = restate(loaded.spec, loaded.before, lambda: empty)
     none_added = Prediction(node_count=Range.exact(4), element_count=Range.exact(0),
                             shape_counts={})
     assert change_warnings(restated.counts, none_added, "Plate", "Bare") == [
@@ -309,14 +309,14 @@ def test_a_count_without_the_source_before_is_left_out_and_an_unchanged_one_kept
     spec = specs.spec(specs.step("translate_copy", specs.ALL, vector=[0, 20, 0]),
                       expected={"nodes": 18, "elements": 4})
     target = Readback(part_exists=True, node_count=16, element_count=9)
-    unknown = restate(spec, None, target)
+    unknown = restate(spec, None, lambda: target)
     assert unknown.spec.expected.nodes is None and unknown.spec.expected.elements is None
     assert unknown.counts[0].words("Plate", "Plate-2") == (
         "the spec's 18 nodes were counted on Plate, whose count before its run was not kept; "
         "not compared on Plate-2")
     source = StateSummary(node_count=9, element_count=4, shape_counts={}, sets=[])
-    known = restate(spec, source, target)
+    known = restate(spec, source, lambda: target)
     assert known.spec.expected.nodes is None and known.spec.expected.elements == 9
     assert known.counts[1].words("Plate", "Plate-2") == (
         "the spec's 4 elements on Plate are its count before the run; on Plate-2 that is 9")
-    assert restate(spec, source, target, same_part=True).spec is spec
+    assert restate(spec, source, lambda: target, same_part=True).spec is spec

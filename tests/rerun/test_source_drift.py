@@ -14,6 +14,7 @@ from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.registry import get_module
 from sam_plugin.compilers.source_drift import drift_warnings
+from sam_plugin.compilers.spec.ir import Spec, Step
 from sam_plugin.errors import ControllerStateError
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.host_gateway import HostGateway
@@ -96,9 +97,13 @@ class _Calling:
         return self.phase
 
 
+NO_COUNTS = Spec(summary="s", steps=(Step(capability="assign", action="assign_section",
+                                           values={"section": "S"}),))  # no count: no read
+
+
 def test_a_target_run_that_called_a_provider_stops_the_rerun():
     source = RerunSource(run_id="20261129T000000Z-000000", mode="property",
-                         target=target("Plate"), request="r", spec="s",
+                         target=target("Plate"), request="r", spec=NO_COUNTS,
                          calls=(("assign_property", {}),))
     session = RerunSession(_Calling(), source, [target("Plate-2")])  # type: ignore[arg-type]
 

@@ -1,7 +1,8 @@
 """Worked examples in the design prompt (docs/architecture.md §4 "The spec"): per mode, a
 request on another part and its answer. An example carries no placeholder a model can copy,
 no number or name of its own (each comes from its own request), no step text worth copying,
-and nothing of an eval task or a demo request; and no recorded answer repeats one."""
+and nothing of an eval task or a demo request; a recorded answer that repeats one is
+refused as a copy."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from sam_plugin.errors import SpecRejected
 from sam_plugin.evaluation.task import load_suite
 from sam_plugin.runtime.provider.sse import SSEDecoder
 from sam_plugin.runtime.provider.stream import StreamAccumulator
+from sam_plugin.runtime.run.design_answer import copied_examples
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {"part": part_prompts.EXAMPLES, "property": property_prompts.EXAMPLES,
@@ -115,10 +117,17 @@ def test_the_recorded_answers_are_there_to_check():
     assert any(".pipeline.json" in w for w in where) and any("llamacpp" in w for w in where)
 
 
-def test_no_recorded_answer_repeats_a_prompt_example_word_for_word():
-    copies = {where: hit for where, content in recorded_answers()
-              if (hit := repeated_example(content)) is not None}
-    assert copies == {}
+def test_a_recorded_answer_that_repeats_a_prompt_example_is_never_read_as_a_spec():
+    """The 0.5B answered a load request with the Part example's steps, twice (its recording
+    of refuse_outside_load, 2026-12-02): the design reader refuses such a copy, so its
+    repair round asks again and no copied step reaches Review."""
+    copies = [(where, hit.split(":")[0], content) for where, content in recorded_answers()
+              if (hit := repeated_example(content)) is not None]
+    for where, mode, content in copies:
+        module = registry.get_module(mode)
+        spec = read_spec(content, module.vocabulary)
+        assert copied_examples(spec, module), where
+    assert all(where.startswith("refuse_") for where, _, _ in copies), copies
 
 
 @pytest.mark.parametrize(("mode", "request_text", "answer"), PAIRS)

@@ -6,21 +6,11 @@ from __future__ import annotations
 from plan_steps import approve_plan
 
 from sam_plugin.compilers.evidence import Check
-from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.store.run_store import ErrorRecord, RunResult, StateSummary
+from sam_plugin.runtime.store.run_store import ErrorRecord
+from tests.support.run_records import quad_summary as _summary
+from tests.support.run_records import run_result as _result
 
 FINGERPRINT = "25n-16e-d69b82e21b22c66891beedd63542b63b"
-
-
-def _result(status: str, error: ErrorRecord | None = None, **extra) -> RunResult:
-    return RunResult(run_id="20261129T193000Z-ab12cd", status=status, phase="x", module="part",
-                     target=Target(model_name="Model-1", part_name="Panel"), error=error,
-                     **extra)
-
-
-def _summary(nodes: int, elements: int) -> StateSummary:
-    return StateSummary(node_count=nodes, element_count=elements,
-                        shape_counts={"QUAD": elements, "TRI": 0, "BEAM": 0}, sets=[])
 
 
 def test_a_long_check_value_keeps_actual_and_ok_in_sight(qtbot, tmp_path):

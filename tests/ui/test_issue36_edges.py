@@ -12,9 +12,10 @@ import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from sam_plugin.compilers.evidence import Check
-from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.store.run_store import ErrorRecord, RunResult, StateSummary
+from sam_plugin.runtime.store.run_store import ErrorRecord
 from sam_plugin.runtime.verify.part_comparison import REST
+from tests.support.run_records import quad_summary as _summary
+from tests.support.run_records import run_result as _result
 
 TIMEOUT_MS = 20_000
 REST_CHECK = Check(
@@ -37,17 +38,6 @@ def zh(qapp) -> Iterator[None]:
     translator = i18n.install_translator("zh_CN")
     yield
     i18n.remove_translator(translator)
-
-
-def _result(status: str, error: ErrorRecord | None = None, **extra) -> RunResult:
-    return RunResult(run_id="20261129T193000Z-ab12cd", status=status, phase="x", module="part",
-                     target=Target(model_name="Model-1", part_name="Panel"), error=error,
-                     **extra)
-
-
-def _summary(nodes: int, elements: int) -> StateSummary:
-    return StateSummary(node_count=nodes, element_count=elements,
-                        shape_counts={"QUAD": elements, "TRI": 0, "BEAM": 0}, sets=[])
 
 
 def _view(qtbot, tmp_path):

@@ -172,7 +172,7 @@ def test_the_demo_sets_no_provider_variable(variable, ui_env, tmp_path, capsys, 
     seen = {}
     original = demo._run_window
 
-    def spy(args, workspace):
+    def spy(args, workspace, **kwargs):
         seen.update({k: os.environ.get(k) for k in (variable, "SAM_AGENT_REPLAY")})
         return 0
 

@@ -138,8 +138,8 @@ def test_a_second_build_on_an_existing_part_is_said_plainly(qtbot, replay, dock)
     _wait(qtbot, dock, "Failed")
     design = replay.requests[2].json["messages"][1]["content"]
     assert "'Plate' ALREADY EXISTS with 77 nodes" in design
-    status = dock.status_label.text()
-    assert "Plate already has 77 nodes: ask to edit it, or pick a new part name" in status
+    shown = dock.status_label.text() + dock.result_view.error_label.text()
+    assert shown.count("Plate already has 77 nodes: ask to edit it, or pick a new part name") == 1
     assert dock.controller.result.submissions == 0
 
 

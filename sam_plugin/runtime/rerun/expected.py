@@ -14,7 +14,7 @@ words from its fields.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -72,13 +72,15 @@ class RestatedSpec:
     counts: tuple[Restated, ...]
 
 
-def restate(spec: Spec, source_before: StateSummary | None, target_before: Readback,
-            *, same_part: bool = False) -> RestatedSpec:
-    """``spec`` with its expected counts restated for the part read as ``target_before``
-    (as it is on ``same_part``: the counts are the part's own)."""
+def restate(spec: Spec, source_before: StateSummary | None,
+            read_target: Callable[[], Readback], *, same_part: bool = False) -> RestatedSpec:
+    """``spec`` with its expected counts restated for the target part as ``read_target``
+    reads it (as it is on ``same_part``: the counts are the part's own). The target is
+    read only when the spec expects counts."""
     expected = spec.expected
     if same_part or expected.empty:
         return RestatedSpec(spec=spec, counts=())
+    target_before = read_target()
     found: list[Restated] = []
     nodes = _count("nodes", expected.nodes, _before(source_before, "nodes"),
                    target_before.node_count, found)

@@ -127,7 +127,7 @@ class RerunSession:
                    approve: Approve) -> TargetOutcome:
         controller, source = self.controller, self.source
         restated = restate(source.spec, source.before,
-                           controller.host.readback(target, with_fingerprint=False),
+                           lambda: controller.host.readback(target, with_fingerprint=False),
                            same_part=target == source.target)
         warnings = functools.partial(self._warnings, target, restated.counts)
         try:

@@ -149,8 +149,9 @@ class RunController:
         if self._run is None:
             return ""
         if self.units is not None and self._run.spec_ir is not None:
-            return render_spec(self._run.spec_ir, self._run.inputs.module.vocabulary,
-                               self.language, units=self.units)
+            with design.selection_words(self._run):
+                return render_spec(self._run.spec_ir, self._run.inputs.module.vocabulary,
+                                   self.language, units=self.units)
         return self._run.spec
 
     @property

@@ -13,6 +13,7 @@ import asyncio
 import json
 import logging
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from typing import Any
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
@@ -411,9 +412,8 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
         part = ctx.host.part(target)
     except Exception:  # noqa: BLE001 - a host that cannot say: the review checks skip it
         part = None
-    picked = run.inputs.selection
     try:
-        with selected_scope(picked.kind if picked else None, picked.labels if picked else ()):
+        with selection_words(run):
             return design_answer.read_answer(
                 content, run.inputs.module, target_is_empty=run.observation.target_is_empty,
                 part=part, counts={"nodes": readback.node_count,
@@ -426,6 +426,13 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
         if keep_answer:
             run.dir.write_text("design.txt", content + "\n")
         raise
+
+
+def selection_words(run: RunState) -> AbstractContextManager[None]:
+    """While rendering the run's spec: its labels scope equal to the viewport's selection is
+    "the 12 selected elements" (``spec/vocabulary.py`` ``selected_scope``)."""
+    picked = run.inputs.selection
+    return selected_scope(picked.kind if picked else None, picked.labels if picked else ())
 
 
 def shown_numbers(run: RunState) -> set[float]:
