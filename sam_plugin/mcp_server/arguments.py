@@ -6,14 +6,15 @@ arguments within the size budget (``max_argument_bytes``, measured on their JSON
 non-finite number, nesting bounded, no control character in a name; the request and the
 spec's words are filtered as a model's text is (``visible_text``); each call's arguments go
 through the collection's own guard (strict JSON, the size budget, the API key) and the
-compilers, as a model's do. Every refusal names the field and what is legal there.
+compilers, as a model's do. Every refusal names the field and what is legal there. Which
+model is which tool's is declared once, in ``tools.py``.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
@@ -30,6 +31,7 @@ SHA256 = r"^[0-9a-f]{64}$"
 TargetName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
 Mode = Literal["part", "property", "mesh"]
 _STRICT = ConfigDict(extra="forbid", frozen=True)
+Args = TypeVar("Args", bound=BaseModel)
 
 
 class ListTargetsArgs(BaseModel):
@@ -124,35 +126,21 @@ class ListRunsArgs(BaseModel):
     limit: int = Field(20, ge=1, le=200, description="newest first, at most this many")
 
 
-ARGUMENTS: dict[str, type[BaseModel]] = {
-    "list_targets": ListTargetsArgs,
-    "observe": ObserveArgs,
-    "capabilities": CapabilitiesArgs,
-    "plan_change": PlanChangeArgs,
-    "execute_plan": ExecutePlanArgs,
-    "undo_run": UndoRunArgs,
-    "run_status": RunStatusArgs,
-    "list_runs": ListRunsArgs,
-}
-
-
-def input_schema(tool: str) -> dict[str, Any]:
-    """The JSON Schema (2020-12) a client sees for ``tool``'s arguments."""
-    schema: dict[str, Any] = _untitled(ARGUMENTS[tool].model_json_schema())
+def input_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """The JSON Schema (2020-12) a client sees for a tool's arguments ``model``."""
+    schema: dict[str, Any] = _untitled(model.model_json_schema())
     return schema
 
 
-def parse(tool: str, arguments: Any, *, max_bytes: int) -> BaseModel:
-    """``arguments`` checked and typed for ``tool``; :class:`ToolArgumentError` names the
-    first problem and what is legal."""
-    if tool not in ARGUMENTS:
-        raise ToolArgumentError(f"unknown tool {tool!r}; tools: {', '.join(ARGUMENTS)}")
+def parse(tool: str, model: type[Args], arguments: Any, *, max_bytes: int) -> Args:
+    """``arguments`` checked and typed as ``tool``'s ``model``; :class:`ToolArgumentError`
+    names the first problem and what is legal."""
     value = {} if arguments is None else arguments
     check_shape(value, max_bytes=max_bytes)
     try:
-        return ARGUMENTS[tool].model_validate(value)
+        return model.model_validate(value)
     except ValidationError as error:
-        raise ToolArgumentError(_first_problem(tool, error)) from None
+        raise ToolArgumentError(_first_problem(tool, model, error)) from None
 
 
 def check_shape(value: Any, *, max_bytes: int) -> None:
@@ -186,11 +174,11 @@ def _walk(value: Any, path: str, depth: int) -> None:
                                 "be finite")
 
 
-def _first_problem(tool: str, error: ValidationError) -> str:
+def _first_problem(tool: str, model: type[BaseModel], error: ValidationError) -> str:
     first = error.errors(include_url=False)[0]
     where = ".".join(str(part) for part in first["loc"]) or "arguments"
     if first["type"] == "extra_forbidden":
-        legal = ", ".join(ARGUMENTS[tool].model_fields) or "none"
+        legal = ", ".join(model.model_fields) or "none"
         return f"{where}: not an argument of {tool}; its arguments: {legal}"
     if first["type"] == "missing":
         return f"{where}: required by {tool}"

@@ -49,7 +49,7 @@ def answer(line: str, refusal: str) -> types.JSONRPCMessage | None:
     if request_id is None or method is None:
         return None
     if method == "tools/call":
-        from sam_plugin.mcp_server.server import refusal_result
+        from sam_plugin.mcp_server.results import refusal_result
 
         result = refusal_result(ToolArgumentError(refusal))
         return types.JSONRPCResponse(jsonrpc="2.0", id=request_id, result=result.model_dump(
