@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.host_api import PluginHost
+from sam_plugin.runtime.config.store import SettingsStore, runs_dir_from_env
 from sam_plugin.runtime.provider.choice import ProviderChooser
 from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
@@ -25,7 +26,6 @@ from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
 from sam_plugin.ui.font_check import font_problem
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
 from sam_plugin.ui.prewarm import Prewarm
-from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
 from sam_plugin.ui.viewport_link import ViewportLink
 
 VIEWPORT_NAME = "Viewport: 1"
