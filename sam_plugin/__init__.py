@@ -13,14 +13,16 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sam_plugin.host_api import PluginHost
+    from sam_plugin.launch import Launch
 
 __version__ = "0.1.0"
 
 
-def load(host: PluginHost) -> Any:
-    """Plugin entry point called by the host with its host object. A host that cannot carry
-    the dock (another Qt binding, an old Qt or host, a missing member) gets one logged line
-    and ``None`` back instead of an exception (docs/install.md)."""
+def load(host: PluginHost, launch: Launch | None = None) -> Any:
+    """Plugin entry point called by the host with its host object (and, from the demo, its
+    ``launch`` configuration). A host that cannot carry the dock (another Qt binding, an old
+    Qt or host, a missing member) gets one logged line and ``None`` back instead of an
+    exception (docs/install.md)."""
     from sam_plugin.host_check import load_problem
 
     problem = load_problem(host)
@@ -29,7 +31,7 @@ def load(host: PluginHost) -> Any:
         return None
     from sam_plugin.ui.host_adapter import load_plugin
 
-    return load_plugin(host)
+    return load_plugin(host, launch)
 
 
 def unload(host: PluginHost) -> None:

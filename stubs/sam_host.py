@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -322,9 +322,10 @@ class SamMainWindow(QMainWindow):
             QMessageBox.warning(self, WINDOW_TITLE, f"{path}: {exc}")
 
     # --------------------------------------------------------------- plugins
-    def load_plugins(self, manifest_path: Path = DEFAULT_MANIFEST) -> None:
+    def load_plugins(self, manifest_path: Path = DEFAULT_MANIFEST,
+                     options: Mapping[str, Any] | None = None) -> None:
         manifest = PluginManifest.read(manifest_path)
-        self.plugins.append(load_plugin(manifest, self.host))
+        self.plugins.append(load_plugin(manifest, self.host, options))
 
     def unload_plugins(self) -> None:
         while self.plugins:
@@ -354,8 +355,10 @@ class SamMainWindow(QMainWindow):
 
 
 def create_window(workspace: str | os.PathLike[str] | None = None, *,
-                  load_plugins: bool = True, locale: str | None = None) -> SamMainWindow:
-    """The offline host's main window (not shown) with ``workspace`` open and plugins loaded."""
+                  load_plugins: bool = True, locale: str | None = None,
+                  plugin_options: Mapping[str, Any] | None = None) -> SamMainWindow:
+    """The offline host's main window (not shown) with ``workspace`` open and plugins loaded
+    (their entry points called with ``plugin_options`` as keyword arguments)."""
     if QApplication.instance() is None:
         raise RuntimeError("create_window: create the QApplication first (the caller owns it)")
     import sam
@@ -366,7 +369,7 @@ def create_window(workspace: str | os.PathLike[str] | None = None, *,
     else:
         window.refresh_from_host()
     if load_plugins:
-        window.load_plugins()
+        window.load_plugins(options=plugin_options)
     return window
 
 

@@ -14,7 +14,7 @@ import importlib.metadata
 import importlib.util
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -173,9 +173,12 @@ class LoadedPlugin:
     handle: Any
 
 
-def load_plugin(manifest: PluginManifest, host: SamHost) -> LoadedPlugin:
+def load_plugin(manifest: PluginManifest, host: SamHost,
+                options: Mapping[str, Any] | None = None) -> LoadedPlugin:
+    """Call the manifest's entry point with ``host``, as SAM does; ``options`` are keyword
+    arguments a caller of the offline host adds (the demo's launch configuration)."""
     host.manifest = manifest
-    handle = resolve(manifest.entry_point)(host)
+    handle = resolve(manifest.entry_point)(host, **(options or {}))
     return LoadedPlugin(manifest=manifest, host=host, handle=handle)
 
 

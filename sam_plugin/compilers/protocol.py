@@ -18,10 +18,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from sam_plugin.compilers.evidence import Check, Prediction
 from sam_plugin.compilers.plan import PlanDetail
 
-# defined in sam_plugin.errors; still importable from here for code written before it
-from sam_plugin.errors import CompileError as CompileError
-from sam_plugin.errors import RouteRefused as RouteRefused
-
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.computed import ComputedCall
     from sam_plugin.compilers.spec.ir import Spec

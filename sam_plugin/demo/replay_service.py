@@ -1,7 +1,8 @@
 """The replay server as a service the dock and the CLI start only when the replay is chosen.
 
 One loopback server per process, started on first use (``base_url()``) and closed by
-``close_replay()``; ``SAM_AGENT_REPLAY_DELAY`` (seconds between streamed pieces) paces it.
+``close_replay()``; the delay it is started with (the demo's ``--delay``), else
+``SAM_AGENT_REPLAY_DELAY``, is the seconds between streamed pieces.
 """
 
 from __future__ import annotations
@@ -19,18 +20,20 @@ class ReplayService:
         self.responder: Any = None
         self._lock = threading.Lock()
 
-    def _pace(self) -> float:
-        if self.delay is not None:
-            return self.delay
+    def _pace(self, delay: float | None) -> float:
+        for given in (delay, self.delay):
+            if given is not None:
+                return given
         return environment.replay_delay()
 
-    def base_url(self) -> str:
-        """The running server's ``/v1`` URL (started now if needed)."""
+    def base_url(self, delay: float | None = None) -> str:
+        """The running server's ``/v1`` URL (started now if needed, ``delay`` seconds between
+        its streamed pieces when given)."""
         from sam_plugin.demo.replay import start_replay_provider
 
         with self._lock:
             if self._provider is None:
-                self._provider, self.responder = start_replay_provider(delay=self._pace())
+                self._provider, self.responder = start_replay_provider(delay=self._pace(delay))
             return str(self._provider.base_url)
 
     @property
@@ -51,8 +54,8 @@ def shared_replay() -> ReplayService:
     return _SHARED
 
 
-def replay_url() -> str:
-    return _SHARED.base_url()
+def replay_url(delay: float | None = None) -> str:
+    return _SHARED.base_url(delay)
 
 
 def close_replay() -> None:

@@ -1,11 +1,10 @@
 """The run's events as types: one frozen dataclass per event of docs/architecture.md §8, and
 their union ``RunEvent``.
 
-A step emits the typed event; ``events.jsonl`` keeps the form it always had, ``{run_id,
-event, timestamp, ...fields}`` with the fields in the order declared here, so a typed event
-and the name-plus-dict it replaces write the same bytes. ``event_from`` builds the typed event
-from a name and its dict (the log read back, a listener's record, a caller still passing
-``emit("name", {...})``); a field left out or unknown is refused by name. Consumers turn
+A step emits the typed event (only a typed event can be emitted); ``events.jsonl`` keeps the
+form it always had, ``{run_id, event, timestamp, ...fields}`` with the fields in the order
+declared here. ``event_from`` builds the typed event from a name and its dict (the log read
+back, a listener's record); a field left out or unknown is refused by name. Consumers turn
 events into words with one ``match`` over ``RunEvent`` ending in ``assert_never``, so a new
 event is a type error until each of them says what it shows.
 """
@@ -395,8 +394,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 
 
 def event_from(name: str, data: Mapping[str, Any] | None = None) -> RunEvent:
-    """The typed event for ``name`` and its fields (the compatible ``emit("name", {...})``
-    and the log read back); an unknown name or field, or a missing one, is refused naming it
+    """The typed event for ``name`` and its fields (the log read back, a listener's
+    record); an unknown name or field, or a missing one, is refused naming it
     and the legal ones."""
     cls = BY_NAME.get(name)
     if cls is None:

@@ -1,7 +1,8 @@
 """Run events: appended to ``events.jsonl`` (docs/architecture.md §8) and delivered to
 in-process listeners.
 
-Each event is a type (``event_types.py``). Persisted events are the contract other tools
+Each event is a type (``event_types.py``), from the step that emits it to the listener that
+shows it; names and dicts appear only in the log. Persisted events are the contract other tools
 read. A few listener-only events carry the live view (phase labels, streamed spec text,
 collection progress) and are never written to disk.
 """
@@ -11,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -27,45 +28,17 @@ from sam_plugin.runtime.event_types import (
 from sam_plugin.runtime.store.private import open_append
 
 __all__ = ["LISTENER_EVENTS", "PERSISTED_EVENTS", "ControllerEvent", "Emit", "EventBus",
-           "Listener", "RunEvent", "as_event", "event_from", "fields_of", "read_events",
-           "utc_timestamp"]
+           "Listener", "RunEvent", "event_from", "read_events", "utc_timestamp"]
 
 log = logging.getLogger(__name__)
 
 
 
 class Emit(Protocol):
-    """How a step reports an event: the typed event (``event_types.py``), or, for callers
-    not yet converted, its name and fields (``emit("plan_shown", {...})``)."""
+    """How a step reports an event: the typed event (``event_types.py``)."""
 
-    def __call__(self, event: RunEvent | str, data: Mapping[str, Any] | None = None,
-                 /) -> object:
+    def __call__(self, event: RunEvent, /) -> object:
         ...
-
-
-def as_event(event: RunEvent | str, data: Mapping[str, Any] | None = None) -> RunEvent:
-    """The typed event, whichever form the caller used (a name and fields that do not fit
-    its type are refused naming the field)."""
-    return event_from(event, data) if isinstance(event, str) else event
-
-
-def fields_of(event: RunEvent | str,
-              data: Mapping[str, Any] | None = None) -> tuple[str, bool, dict[str, Any]]:
-    """(name, persisted, fields) as the log writes them. A typed event gives its fields in
-    declared order; a name and a dict (the compatible path) are written as given, as they
-    always were, once the name is known; a dict that does not fit the event's type is
-    logged, so the caller can be converted."""
-    if not isinstance(event, str):
-        return event.name, event.persisted, event.data()
-    if event not in PERSISTED_EVENTS and event not in LISTENER_EVENTS:
-        known = ", ".join(sorted(PERSISTED_EVENTS | LISTENER_EVENTS))
-        raise ValueError(f"event: unknown event {event!r}; known events: {known}")
-    fields = dict(data or {})
-    try:
-        event_from(event, fields)
-    except ValueError as misfit:
-        log.warning("%s (emitted by name; docs/architecture.md §8)", misfit)
-    return event, event in PERSISTED_EVENTS, fields
 
 
 class ControllerEvent(BaseModel):
@@ -86,11 +59,10 @@ class ControllerEvent(BaseModel):
         return event_from(self.event, self.data)
 
     @classmethod
-    def of(cls, run_id: str, event: RunEvent | str, data: Mapping[str, Any] | None = None,
-           ) -> ControllerEvent:
-        """The record of an event now, in either form ``Emit`` takes."""
-        name, _, fields = fields_of(event, data)
-        return cls(run_id=run_id, event=name, timestamp=utc_timestamp(), data=fields)
+    def of(cls, run_id: str, event: RunEvent) -> ControllerEvent:
+        """The record of an event now: its fields in declared order."""
+        return cls(run_id=run_id, event=event.name, timestamp=utc_timestamp(),
+                   data=event.data())
 
 
 Listener = Callable[[ControllerEvent], None]
@@ -127,12 +99,11 @@ class EventBus:
 
         return unsubscribe
 
-    def emit(self, run_id: str, event: RunEvent | str,
-             data: Mapping[str, Any] | None = None) -> ControllerEvent:
-        name, persisted, fields = fields_of(event, data)
+    def emit(self, run_id: str, event: RunEvent) -> ControllerEvent:
+        name = event.name
         record = ControllerEvent(run_id=run_id, event=name, timestamp=utc_timestamp(),
-                                 data=dict(self.scrub(fields)))
-        if persisted and self.log_path is not None:
+                                 data=dict(self.scrub(event.data())))
+        if event.persisted and self.log_path is not None:
             with open_append(self.log_path) as handle:
                 handle.write(record.to_line() + "\n")
         for listener in list(self._listeners):

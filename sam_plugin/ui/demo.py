@@ -4,8 +4,10 @@ Who answers follows one rule (``runtime/provider/choice.py``): ``--replay`` forc
 (recorded responses for the bundled example requests, served over the real HTTP/SSE path by a
 loopback server); else the provider variables the user set; else the choice saved in the
 dock's Settings; else, with nothing configured, the replay. The dock's ``providerLabel`` says
-which. The demo sets no provider variable itself: ``--replay`` reaches the plugin as
-``SAM_AGENT_REPLAY=1``, so the dock's Settings can still switch to a live provider.
+which. The demo writes nothing into the process environment: ``--replay``, ``--delay`` and a
+screenshot's temporary runs folder reach the plugin as its launch configuration
+(``sam_plugin/launch.py``), so the dock's Settings can still switch to a live provider, and a
+screenshot without a display asks Qt for the offscreen platform on its command line.
 ``--screenshot PNG`` renders the window (offscreen works) and exits; with ``--auto-run`` a
 bundled example is run to Verified first (with ``--edit-spec``, to Review with the spec
 editor open).
@@ -25,6 +27,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.launch import Launch
 from sam_plugin.runtime.config import env as environment
 
 LIVE_PROVIDER_HELP = """\
@@ -160,7 +163,7 @@ def _remove(temporary: list[Path]) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _window_problem() -> str | None:
+def _window_problem(offscreen: bool) -> str | None:
     """One line when Qt could not open a window here (before Qt would abort)."""
     from PySide6.QtWidgets import QApplication
 
@@ -168,7 +171,16 @@ def _window_problem() -> str | None:
         return None
     from sam_plugin.ui.qt_platform import platform_problem
 
-    return platform_problem()
+    return platform_problem({**os.environ, OFFSCREEN_VARIABLE: "offscreen"} if offscreen
+                            else None)
+
+
+OFFSCREEN_VARIABLE = "QT_QPA_PLATFORM"
+
+
+def _wants_offscreen(args: argparse.Namespace) -> bool:
+    """A screenshot renders offscreen unless a platform was chosen."""
+    return bool(args.screenshot) and not os.environ.get(OFFSCREEN_VARIABLE)
 
 
 def _initial_choice_is_replay(args: argparse.Namespace) -> bool:
@@ -183,23 +195,13 @@ def _initial_choice_is_replay(args: argparse.Namespace) -> bool:
         return False
 
 
-ENV_KEYS = (environment.REPLAY, environment.REPLAY_DELAY, environment.RUNS_DIR,
-            "QT_QPA_PLATFORM")
-
-
 def main(argv: list[str] | None = None) -> int:
-    """Run the demo; the process environment is restored afterwards (callable from tests)."""
-    saved = {key: os.environ.get(key) for key in ENV_KEYS}
+    """Run the demo, leaving the process environment untouched (callable from tests)."""
     temporary: list[Path] = []
     try:
         return _main(argv, temporary)
     finally:
         _remove(temporary)
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
 
 
 def _main(argv: list[str] | None, temporary: list[Path]) -> int:
@@ -220,15 +222,14 @@ def _main(argv: list[str] | None, temporary: list[Path]) -> int:
         except KeyError as error:
             print(f"sam-agent demo: --auto-run: {error.args[0]}", file=sys.stderr)
             return 2
-    if args.screenshot and not os.environ.get("QT_QPA_PLATFORM"):
-        os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    problem = _offline_sam_problem() or _window_problem()
-    if problem:
+    offscreen = _wants_offscreen(args)
+    problem = _offline_sam_problem() or _window_problem(offscreen)
+    if problem:  # the one line said, before any folder is made
         print(problem, file=sys.stderr)
         return 1
+    runs: Path | None = None
     if args.screenshot and environment.runs_dir() is None:
         runs = _temporary_folder(temporary, TEMPORARY_PREFIX + "runs-")
-        os.environ[environment.RUNS_DIR] = str(runs)
         print(f"sam-agent demo: this screenshot's runs go to {runs}, removed when it exits "
               "(SAM_AGENT_RUNS_DIR keeps them)", file=sys.stderr)
     try:
@@ -238,26 +239,27 @@ def _main(argv: list[str] | None, temporary: list[Path]) -> int:
         return 2
     from sam_plugin.demo.replay_service import close_replay
 
-    if args.replay:
-        os.environ[environment.REPLAY] = "1"
-    os.environ[environment.REPLAY_DELAY] = str(args.delay)
+    launch = Launch(replay=args.replay, replay_delay=args.delay, runs_dir=runs)
     if _initial_choice_is_replay(args):
         print(LIVE_PROVIDER_HELP, file=sys.stderr)
     try:
-        return _run_window(args, workspace, temporary=args.workspace is None)
+        return _run_window(args, workspace, launch, temporary=args.workspace is None,
+                           offscreen=offscreen)
     finally:
         close_replay()
 
 
-def _run_window(args: argparse.Namespace, workspace: Path, *, temporary: bool) -> int:
+def _run_window(args: argparse.Namespace, workspace: Path, launch: Launch, *, temporary: bool,
+                offscreen: bool = False) -> int:
     import sam_host
     from PySide6.QtWidgets import QApplication
 
     from sam_plugin.ui.dock import SamAgentDock
     from sam_plugin.ui.event_loop import settle_after_unload
 
-    app = QApplication.instance() or QApplication(sys.argv[:1])
-    window = sam_host.create_window(workspace)
+    platform = ["-platform", "offscreen"] if offscreen else []
+    app = QApplication.instance() or QApplication(sys.argv[:1] + platform)
+    window = sam_host.create_window(workspace, plugin_options={"launch": launch})
     if temporary:  # File > Save asks where: the copy is removed when the demo exits
         window.workspace_path = None
     dock = window.findChild(SamAgentDock, "samAgentDock")

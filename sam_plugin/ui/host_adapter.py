@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.host_api import PluginHost
+from sam_plugin.launch import Launch
+from sam_plugin.runtime.config.store import SettingsStore, runs_dir_from_env
 from sam_plugin.runtime.provider.choice import ProviderChooser
 from sam_plugin.ui.binding_check import binding_problem
 from sam_plugin.ui.dock import SamAgentDock
@@ -25,7 +27,6 @@ from sam_plugin.ui.event_loop import LoopLease, attach_qasync, release_qasync
 from sam_plugin.ui.font_check import font_problem
 from sam_plugin.ui.i18n import TsTranslator, install_translator, remove_translator, ui_language
 from sam_plugin.ui.prewarm import Prewarm
-from sam_plugin.ui.settings_store import SettingsStore, runs_dir_from_env
 from sam_plugin.ui.viewport_link import ViewportLink
 
 VIEWPORT_NAME = "Viewport: 1"
@@ -54,19 +55,21 @@ def instance_for(host: PluginHost) -> PluginInstance | None:
     return _INSTANCES.get(id(host))
 
 
-def replay_url() -> str:
-    """The bundled replay server's URL (started on first use)."""
+def replay_url(delay: float | None = None) -> str:
+    """The bundled replay server's URL (started on first use, pacing its pieces ``delay``
+    seconds apart when given)."""
     try:
         from sam_plugin.demo.replay_service import replay_url as start
     except ImportError as error:  # a packaging without the demo
         raise ValueError(f"provider: the replay is not installed ({error}); choose a live "
                          "provider in Settings") from None
-    return start()
+    return start(delay)
 
 
 def make_controller_factory(host: PluginHost, store: SettingsStore, runs_dir: Path,
                             prewarm: Prewarm | None = None,
-                            chooser: ProviderChooser | None = None) -> Any:
+                            chooser: ProviderChooser | None = None,
+                            replay_delay: float | None = None) -> Any:
     """A new controller for the provider chosen now (provider_choice.py: replay, the user's
     environment, or the saved live settings); its providers share the prewarmed HTTP client
     when there is one."""
@@ -86,7 +89,8 @@ def make_controller_factory(host: PluginHost, store: SettingsStore, runs_dir: Pa
 
         choice = chooser.current()
         saved = store.load()
-        return RunController(runs_dir=runs_dir, settings=choice.settings(replay_url),
+        return RunController(runs_dir=runs_dir, settings=choice.settings(
+                                 lambda: replay_url(replay_delay)),
                              server_probe=replay_probe() if choice.is_replay else None,
                              host=HostGateway(host.sam_module),
                              provider_factory=provider_factory,
@@ -121,19 +125,22 @@ def _open_settings(store: SettingsStore, chooser: ProviderChooser) -> Any:
     return open_dialog
 
 
-def load_plugin(host: PluginHost) -> PluginInstance:
-    """Create and dock the SAM Agent dock in ``host`` (a second load replaces the first)."""
+def load_plugin(host: PluginHost, launch: Launch | None = None) -> PluginInstance:
+    """Create and dock the SAM Agent dock in ``host`` (a second load replaces the first);
+    ``launch`` is what the demo says instead of the environment (sam_plugin/launch.py)."""
+    launch = launch or Launch()
     if id(host) in _INSTANCES:
         unload_plugin(host)
     lease = attach_qasync()
     translator = install_translator(getattr(host, "locale", None))
     store = SettingsStore()
-    runs_dir = runs_dir_from_env()
+    runs_dir = launch.runs_dir or runs_dir_from_env()
     prewarm = Prewarm().start()
-    chooser = ProviderChooser(store)
+    chooser = ProviderChooser(store, force_replay=launch.replay)
     dock = SamAgentDock(
         sam_module=host.sam_module,
-        controller_factory=make_controller_factory(host, store, runs_dir, prewarm, chooser),
+        controller_factory=make_controller_factory(host, store, runs_dir, prewarm, chooser,
+                                                   launch.replay_delay),
         runs_dir=runs_dir,
         open_settings=_open_settings(store, chooser),
         prewarm=prewarm,

@@ -31,10 +31,10 @@ from sam_plugin.compilers.units import SYSTEMS, unit_system
 from sam_plugin.runtime.config import env as environment
 from sam_plugin.runtime.config.policy import DEFAULT_REPAIR_ROUNDS, RunPolicy
 from sam_plugin.runtime.config.settings import PROFILES, ProviderSettings
+from sam_plugin.runtime.config.store import SettingsStore
 from sam_plugin.runtime.provider.choice import user_provider_variables
 from sam_plugin.runtime.run.revision import DEFAULT_MAX_REVISIONS
 from sam_plugin.ui.i18n import tr
-from sam_plugin.ui.settings_store import SettingsStore
 from sam_plugin.ui.unit_words import units_words
 
 # a consistent unit system (compilers/units.py), or just a length unit (its values bare)

@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.compilers.protocol import CompileContext, CompileError, Target
+from sam_plugin.compilers.protocol import CompileContext, Target
 from sam_plugin.compilers.registry import MODES, get_module
+from sam_plugin.errors import CompileError
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.client import ChatProvider
 

@@ -20,7 +20,8 @@ from controller_fakes import (
     settings,
 )
 
-from sam_plugin.compilers.protocol import MAX_QUOTED_CHARS, CompileError, Diagnostic, quote
+from sam_plugin.compilers.protocol import MAX_QUOTED_CHARS, Diagnostic, quote
+from sam_plugin.errors import CompileError
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.run.controller import Phase, RunController
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from sam_plugin.compilers.evidence import Prediction, Range, Readback
 from sam_plugin.errors import CollectionViolation, IllegalTransition
+from sam_plugin.runtime.event_types import DesignConfirmed, DesignDelta, RunFailed
 from sam_plugin.runtime.events import EventBus, read_events
 from sam_plugin.runtime.observe.observation import observe
 from sam_plugin.runtime.run.collection import check_round, max_rounds
@@ -144,22 +145,22 @@ def test_run_ids_sort_by_time():
     assert tool_response_name(3) == "provider_tool_response.3.sse"
 
 
-def test_events_persist_contract_names_only_and_refuse_unknown(tmp_path):
+def test_events_persist_contract_events_only(tmp_path):
     bus = EventBus()
     bus.log_path = tmp_path / "events.jsonl"
     seen = []
     unsubscribe = bus.subscribe(seen.append)
     bus.subscribe(lambda e: 1 / 0)  # a broken listener does not break the run
-    bus.emit("r1", "design_delta", {"text": "Build"})
-    bus.emit("r1", "design_received", {"tools": ["build_part"]})
+    confirmed = DesignConfirmed(tools=["build_part"])
+    bus.emit("r1", DesignDelta(text="Build"))  # listener-only: never written
+    bus.emit("r1", confirmed)
     unsubscribe()
-    bus.emit("r1", "run_failed", {"layer": "design"})
+    bus.emit("r1", RunFailed(layer="design", message="no"))
     [record, failed] = read_events(tmp_path / "events.jsonl")
     assert set(record) == {"run_id", "event", "timestamp", "tools"}
-    assert record["event"] == "design_received" and failed["layer"] == "design"
-    assert [e.event for e in seen] == ["design_delta", "design_received"]
-    with pytest.raises(ValueError, match="event: unknown event 'done'"):
-        bus.emit("r1", "done")
+    assert record["event"] == "design_confirmed" and failed["layer"] == "design"
+    assert [e.event for e in seen] == ["design_delta", "design_confirmed"]
+    assert [e.typed for e in seen] == [DesignDelta(text="Build"), confirmed]
 
 
 # -- observation ------------------------------------------------------------------------------

@@ -129,7 +129,7 @@ def test_a_merge_at_the_tolerance_edge_keeps_an_honest_range(harness: Any) -> No
 def test_a_merge_collapsing_elements_is_a_compile_error(harness: Any) -> None:
     """Issue 11: a tolerance joining nodes of one element used to compile to ranges and run."""
     harness.grid(1, 1)  # after scaling, all four corners lie within 0.15 of each other
-    from sam_plugin.compilers.protocol import CompileError
+    from sam_plugin.errors import CompileError
 
     with pytest.raises(CompileError, match=r"merge_coincident_nodes.tolerance: tolerance 0.15 "
                        r"would join nodes of one element: the smallest element edge is 0.1 "

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from sam_plugin.compilers.protocol import CompileError
+from sam_plugin.errors import CompileError
 
 
 def _compile_error(harness: Any, calls: list[tuple[str, Any]]) -> CompileError:

@@ -31,6 +31,38 @@ def test_demo_auto_run_reaches_verified_and_writes_a_screenshot(qtbot, ui_env, t
     assert [r["status"] for r in results] == ["verified"]
 
 
+def test_the_demo_configures_the_dock_without_touching_the_environment(
+        qtbot, ui_env, tmp_path, capsys, monkeypatch):
+    """--replay, --delay and the screenshot's runs folder reach the dock as its launch
+    configuration: while the window is up, the process environment is the one it started with."""
+    from sam_plugin.ui import demo
+    from sam_plugin.ui.host_adapter import instance_for
+
+    monkeypatch.delenv("SAM_AGENT_RUNS_DIR")  # the screenshot's runs go to a temporary folder
+    monkeypatch.setenv("SAM_AGENT_SETTINGS_FILE", str(tmp_path / "live.json"))
+    (tmp_path / "live.json").write_text(json.dumps({"provider": "live"}))
+    env_before = dict(os.environ)
+    seen = {}
+    original = demo._auto_run
+
+    def spy(dock, example_id, **options):
+        seen["env"] = dict(os.environ)
+        seen["runs_dir"] = dock.runs_dir
+        seen["choice"] = instance_for(dock.window().host).chooser.current()
+        return original(dock, example_id, **options)
+
+    monkeypatch.setattr(demo, "_auto_run", spy)
+    code = main(["--screenshot", str(tmp_path / "shot.png"), "--replay", "--auto-run", "plate",
+                 "--delay", "0"])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "auto-run plate: Verified" in out
+    assert seen["env"] == env_before == dict(os.environ)
+    assert seen["runs_dir"].name.startswith("sam-agent-demo-runs-")
+    assert f"this screenshot's runs go to {seen['runs_dir']}" in err
+    assert (seen["choice"].kind, seen["choice"].reason) == ("replay", "--replay")  # saved: live
+
+
 def test_demo_screenshots_the_spec_editor_in_review(qtbot, ui_env, tmp_path, capsys,
                                                     calls_from_spec):
     shot = tmp_path / "edit.png"
@@ -184,3 +216,22 @@ def test_the_demo_without_a_usable_platform_exits_with_that_line(tmp_path):
     lines = [line for line in done.stderr.splitlines() if line.startswith("sam-agent demo:")]
     assert len(lines) == 1 and "libxcb-cursor0" in lines[0], done.stderr
     assert "core dumped" not in done.stderr and "Aborted" not in done.stderr
+
+
+def test_a_screenshot_without_a_platform_renders_offscreen(tmp_path):
+    """No QT_QPA_PLATFORM and no display: the demo asks Qt for offscreen on its command line
+    (it used to write QT_QPA_PLATFORM into its own environment)."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    shot = tmp_path / "shot.png"
+    env = {"PATH": os.environ.get("PATH", ""), "PYTHONPATH": str(root),
+           "HOME": str(tmp_path), "SAM_AGENT_SETTINGS_FILE": str(tmp_path / "settings.json"),
+           "SAM_AGENT_RUNS_DIR": str(tmp_path / "runs"), "SAM_HOST_LOCALE": "en_US"}
+    done = subprocess.run([sys.executable, "-m", "sam_plugin.ui.demo", "--screenshot",
+                           str(shot), "--replay", "--size", "1024x640"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f"screenshot: {shot}" in done.stdout
+    assert QImage(str(shot)).size().toTuple() == (1024, 640)

@@ -112,8 +112,8 @@ def test_the_preview_draws_added_deleted_and_moved_in_their_colours_with_a_legen
 
 
 def test_the_plan_wait_setting_is_saved_and_reaches_the_controller(qtbot, tmp_path):
+    from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.ui.settings_dialog import SettingsDialog
-    from sam_plugin.ui.settings_store import SettingsStore
 
     store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
     dialog = SettingsDialog(store, env={})

@@ -11,6 +11,7 @@ import pytest
 
 from sam_plugin.demo.examples import example_by_id
 from sam_plugin.demo.streams import openai_stream
+from sam_plugin.launch import Launch
 from sam_plugin.runtime.config.store import SettingsStore
 from sam_plugin.runtime.provider.choice import ProviderChooser, choose
 
@@ -172,14 +173,17 @@ def test_the_demo_sets_no_provider_variable(variable, ui_env, tmp_path, capsys, 
     seen = {}
     original = demo._run_window
 
-    def spy(args, workspace, **kwargs):
+    def spy(args, workspace, launch, **options):
         seen.update({k: os.environ.get(k) for k in (variable, "SAM_AGENT_REPLAY")})
+        seen["launch"] = launch
         return 0
 
     demo._run_window = spy
     try:
-        assert demo.main(["--replay"]) == 0
+        assert demo.main(["--replay", "--delay", "0.5"]) == 0
     finally:
         demo._run_window = original
-    assert seen == {variable: None, "SAM_AGENT_REPLAY": "1"}
+    # --replay reaches the plugin as its launch configuration, not as SAM_AGENT_REPLAY=1
+    assert seen == {variable: None, "SAM_AGENT_REPLAY": None,
+                    "launch": Launch(replay=True, replay_delay=0.5)}
     assert "SAM_AGENT_REPLAY" not in os.environ

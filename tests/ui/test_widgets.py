@@ -129,7 +129,7 @@ def test_result_view_shows_counts_checks_error_action_and_run_link(qtbot, tmp_pa
 
 
 def test_settings_store_without_keyring_says_where_the_key_is(tmp_path):
-    from sam_plugin.ui.settings_store import SettingsStore
+    from sam_plugin.runtime.config.store import SettingsStore
 
     store = SettingsStore(tmp_path / "cfg" / "settings.json", keyring_module=None)
     assert store.key_storage_note() == (
@@ -147,7 +147,7 @@ def test_settings_store_without_keyring_says_where_the_key_is(tmp_path):
 
 
 def test_settings_store_uses_a_keyring_when_one_exists(tmp_path):
-    from sam_plugin.ui.settings_store import SettingsStore
+    from sam_plugin.runtime.config.store import SettingsStore
 
     class FakeKeyring:
         def __init__(self) -> None:
@@ -168,8 +168,8 @@ def test_settings_store_uses_a_keyring_when_one_exists(tmp_path):
 
 
 def test_settings_dialog_masks_the_key_and_saves(qtbot, tmp_path):
+    from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.ui.settings_dialog import SettingsDialog
-    from sam_plugin.ui.settings_store import SettingsStore
 
     store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
     dialog = SettingsDialog(store, env={"SAM_AGENT_MODEL": "from-env"})
@@ -198,8 +198,8 @@ def test_settings_dialog_masks_the_key_and_saves(qtbot, tmp_path):
 
 
 def test_the_environment_note_names_only_what_the_user_set(qtbot, tmp_path):
+    from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.ui.settings_dialog import SettingsDialog
-    from sam_plugin.ui.settings_store import SettingsStore
 
     store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
     dialog = SettingsDialog(store, env={"SAM_AGENT_REPLAY": "1", "SAM_AGENT_RUNS_DIR": "/x"})
@@ -208,8 +208,8 @@ def test_the_environment_note_names_only_what_the_user_set(qtbot, tmp_path):
 
 
 def test_settings_dialog_saves_repair_rounds_and_profile_option_overrides(qtbot, tmp_path):
+    from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.ui.settings_dialog import SettingsDialog
-    from sam_plugin.ui.settings_store import SettingsStore
 
     store = SettingsStore(tmp_path / "settings.json", keyring_module=None)
     dialog = SettingsDialog(store, env={})
@@ -234,8 +234,8 @@ def test_settings_dialog_saves_repair_rounds_and_profile_option_overrides(qtbot,
 def test_test_connection_reports_a_refused_connection(qtbot, tmp_path):
     import socket
 
+    from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.ui.settings_dialog import SettingsDialog
-    from sam_plugin.ui.settings_store import SettingsStore
 
     with socket.socket() as probe:  # a port nobody listens on
         probe.bind(("127.0.0.1", 0))

@@ -34,8 +34,9 @@ from sam_plugin.compilers.plan import (
 )
 from sam_plugin.compilers.plan_words import point, selector_words
 from sam_plugin.compilers.predicted_part import before_contents, unchanged
-from sam_plugin.compilers.protocol import CompileContext, CompileError, Diagnostic, Fragment
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.units import length_unit
+from sam_plugin.errors import CompileError
 from sam_plugin.samops import selection
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.mesh_read import mesh_of

@@ -132,13 +132,15 @@ def choose(
 class ProviderChooser:
     """The dock's current choice, read again each time (Settings may have saved another).
 
-    A forced replay (``--replay``) holds until the analyst saves a choice in Settings.
+    A forced replay (``--replay``, or ``SAM_AGENT_REPLAY=1``) holds until the analyst saves a
+    choice in Settings.
     """
 
-    def __init__(self, store: Any, env: Mapping[str, str] | None = None) -> None:
+    def __init__(self, store: Any, env: Mapping[str, str] | None = None, *,
+                 force_replay: bool = False) -> None:
         self.store = store
         self.env = environment.environ(env)
-        self.force_replay = environment.replay_forced(self.env)
+        self.force_replay = force_replay or environment.replay_forced(self.env)
 
     def current(self) -> ProviderChoice:
         return choose(self.env, self.store.load(), force_replay=self.force_replay)

@@ -12,7 +12,6 @@ No Qt here: the controller, the CLI and the dock call these functions.
 from __future__ import annotations
 
 import zipfile
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -164,8 +163,8 @@ def _read(run_dir: RunDir) -> RunResult | None:
 def log_emitter(run_dir: RunDir) -> Emit:
     """An ``emit`` that appends to the run's ``events.jsonl`` (for callers without a bus)."""
 
-    def emit(event: RunEvent | str, data: Mapping[str, Any] | None = None, /) -> None:
-        record = ControllerEvent.of(run_dir.run_id, event, data)
+    def emit(event: RunEvent, /) -> None:
+        record = ControllerEvent.of(run_dir.run_id, event)
         with open_append(run_dir.file("events.jsonl")) as handle:
             handle.write(record.to_line() + "\n")
 
