@@ -438,10 +438,12 @@ def selection_words(run: RunState) -> AbstractContextManager[None]:
 def shown_numbers(run: RunState) -> set[float]:
     """The numbers a spec's writer was shown: the request's, the analyst's remarks', the
     observation's and the exploration's (``compilers/spec/provenance.py``)."""
-    said = " ".join([run.inputs.request, *run.remarks, run.exploration])
+    said: set[float] = set()
+    for text in (run.inputs.request, *run.remarks, run.exploration):  # apart: no range spans two
+        said |= numbers_in_text(text)
     picked = run.inputs.selection
     labels = {float(label) for label in picked.labels} if picked is not None else set()
-    return numbers_in_text(said) | numbers_in_data(prompt_observation(run)) | labels
+    return said | numbers_in_data(prompt_observation(run)) | labels
 
 
 def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:
