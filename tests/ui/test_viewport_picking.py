@@ -161,3 +161,11 @@ def test_a_plan_preview_is_drawn_over_the_part_and_cleared(qtbot, host_window):
     assert amber > 0
     host_window.host.clear_plan_preview()
     assert not viewport.overlay_shown
+
+
+def test_a_plan_for_a_part_not_built_yet_draws_nothing_and_raises_nothing(host_window):
+    """The demo's plate build printed a traceback: the preview asked to display 'Plate'
+    before the build made it."""
+    assert host_window.show_plan_preview("Model-1", "Plate", {"added": [], "touched": [],
+                                                             "deleted": []}) == 0
+    assert host_window.show_plan_preview("Nope", "Plate", {}) == 0
