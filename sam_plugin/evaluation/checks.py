@@ -189,15 +189,47 @@ class Material(Check):
         want = (self.youngs_modulus, self.poisson_ratio, self.density)
         if self.material not in model.materials.keys():
             return want, f"materials: {sorted(model.materials.keys())}", False
-        m = model.materials[self.material]
-        elastic = getattr(m, "elastic", None)
-        e, nu = (elastic.table[0][0], elastic.table[0][1]) if elastic else (None, None)
-        dens = getattr(m, "density", None)
-        rho = dens.table[0][0] if dens is not None else None
-        got = (e, nu, rho)
+        got = e, nu, rho = _material_values(model.materials[self.material])
         ok = _close(e, self.youngs_modulus) and _close(nu, self.poisson_ratio) and (
             self.density is None or _close(rho, self.density))
         return want, got, ok
+
+
+@dataclass(frozen=True)
+class MaterialValues(Check):
+    """Some material has these values, whatever its name (a request that names none)."""
+
+    youngs_modulus: float
+    poisson_ratio: float
+    density: float | None = None
+
+    def measure(self, model: Any, part: Any) -> tuple[Any, Any, bool]:
+        want = (self.youngs_modulus, self.poisson_ratio, self.density)
+        found = {name: _material_values(model.materials[name])
+                 for name in model.materials.keys()}
+        ok = any(_close(e, self.youngs_modulus) and _close(nu, self.poisson_ratio) and (
+            self.density is None or _close(rho, self.density)) for e, nu, rho in found.values())
+        return want, found or "no materials", ok
+
+
+@dataclass(frozen=True)
+class ShellCoverage(Check):
+    """Every element of ``shape`` (or all) carries a shell section of this thickness,
+    whatever the section's name."""
+
+    thickness: float
+    shape: str | None = None
+
+    def measure(self, model: Any, part: Any) -> tuple[Any, Any, bool]:
+        owner = assigned_sections(part)
+        wanted = [e.label for e in part.elements
+                  if self.shape is None or _shape_name(e) == self.shape]
+        thick = {name for name in model.sections.keys()
+                 if _close(getattr(model.sections[name], "thickness", None), self.thickness)}
+        carrying = [label for label in wanted if owner.get(label) in thick]
+        scope = self.shape or "all"
+        return f"{scope} elements ({len(wanted)}) with a {self.thickness:g} shell", \
+            f"{len(carrying)} carry one", bool(wanted) and len(carrying) == len(wanted)
 
 
 @dataclass(frozen=True)
@@ -336,6 +368,15 @@ def material(name: str, youngs_modulus: float, poisson_ratio: float,
     return Material(name, youngs_modulus, poisson_ratio, density)
 
 
+def material_values(youngs_modulus: float, poisson_ratio: float,
+                    density: float | None = None) -> MaterialValues:
+    return MaterialValues(youngs_modulus, poisson_ratio, density)
+
+
+def shell_coverage(thickness: float, shape: str | None = None) -> ShellCoverage:
+    return ShellCoverage(thickness, shape)
+
+
 def shell_section(name: str, material: str, thickness: float) -> ShellSection:
     return ShellSection(name, material, thickness)
 
@@ -374,6 +415,13 @@ def assigned_sections(part: Any) -> dict[int, str]:
         for element in assignment.region.elements:
             owner[element.label] = assignment.sectionName
     return owner
+
+
+def _material_values(material: Any) -> tuple[Any, Any, Any]:
+    elastic = getattr(material, "elastic", None)
+    e, nu = (elastic.table[0][0], elastic.table[0][1]) if elastic else (None, None)
+    density = getattr(material, "density", None)
+    return e, nu, density.table[0][0] if density is not None else None
 
 
 def _vec(values: Iterable[float]) -> Vec3:
