@@ -7,7 +7,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="property", part="Door",
     request="Give the right half of the plate the section THICK.",
-    checks=[c.coverage("THICK", count=4), c.shape_counts(QUAD=8)],
+    checks=[c.coverage("THICK", count=4, box=((20, 0, 0), (40, 20, 0))), c.shape_counts(QUAD=8)],
     tags=["assign", "place"],
 )
 

@@ -7,7 +7,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="property", part="Stiffened",
     request="Put the existing 4 mm section SHELL_4 on the RIB set only, nothing else.",
-    checks=[c.coverage("SHELL_4", count=3), c.shape_counts(QUAD=9)],
+    checks=[c.coverage("SHELL_4", count=3, box=((0, 0, 0), (30, 10, 0))), c.shape_counts(QUAD=9)],
     tags=["assign", "sets"],
 )
 

@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="mesh", part="Plate",
+    mode="mesh", part="Truss",
     request="Assign the section BEAM_A to the beams.",
     expect="nothing_runs", category="section",
     tags=["refuse"],
@@ -12,4 +12,4 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.beam_line(mdb, "Plate", (0, 0, 0), (400, 0, 0), 4)
+    w.beam_line(mdb, "Truss", (0, 0, 0), (400, 0, 0), 4)

@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="mesh", part="Plate",
+    mode="mesh", part="Deck",
     request="Swap the quad elements for triangles, I want a tri mesh.",
     expect="nothing_runs", category="mesh_generation",
     tags=["refuse"],
@@ -12,4 +12,4 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.plate(mdb, "Plate", 2, 2, 20.0, 20.0)
+    w.plate(mdb, "Deck", 3, 2, 60.0, 40.0)

@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="part", part="Plate",
+    mode="part", part="Panel",
     request="Export the mesh to an .inp file on my desktop.",
     expect="nothing_runs", category="other",
     tags=["refuse"],
@@ -12,4 +12,4 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.plate(mdb, "Plate", 2, 2, 20.0, 20.0)
+    w.plate(mdb, "Panel", 2, 2, 20.0, 20.0)

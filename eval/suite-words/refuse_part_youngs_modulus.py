@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="part", part="Plate",
+    mode="part", part="Web",
     request="Set Young's modulus to 200 GPa for this part.",
     expect="nothing_runs", category="material",
     tags=["refuse"],
@@ -12,4 +12,4 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.plate(mdb, "Plate", 2, 2, 20.0, 20.0)
+    w.plate(mdb, "Web", 2, 2, 20.0, 20.0)

@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="mesh", part="Plate",
+    mode="mesh", part="Fin",
     request="把材料的密度改成 2700 kg/m³。",
     expect="nothing_runs", category="material",
     tags=["refuse", "zh"],
@@ -12,5 +12,5 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.plate(mdb, "Plate", 2, 2, 20.0, 20.0)
+    w.plate(mdb, "Fin", 2, 2, 20.0, 20.0)
     w.steel(mdb)

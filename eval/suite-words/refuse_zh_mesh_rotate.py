@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="mesh", part="Plate",
+    mode="mesh", part="Vane",
     request="把零件绕 Z 轴转 45 度。",
     expect="nothing_runs", category="geometry",
     tags=["refuse", "zh"],
@@ -12,4 +12,4 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.plate(mdb, "Plate", 2, 2, 20.0, 20.0)
+    w.plate(mdb, "Vane", 2, 2, 20.0, 20.0)

@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="part", part="Plate",
+    mode="part", part="Sheet",
     request="把这块板重新划分网格，单元尺寸改成 2。",
     expect="nothing_runs", category="mesh_generation",
     tags=["refuse", "zh"],
@@ -12,4 +12,4 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.plate(mdb, "Plate", 2, 2, 20.0, 20.0)
+    w.plate(mdb, "Sheet", 5, 5, 50.0, 50.0)

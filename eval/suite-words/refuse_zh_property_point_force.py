@@ -4,7 +4,7 @@ from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 
 TASK = Task(
-    mode="property", part="Plate",
+    mode="property", part="Cantilever",
     request="在梁的自由端加一个 500 N 的集中力。",
     expect="nothing_runs", category="load",
     tags=["refuse", "zh"],
@@ -12,5 +12,5 @@ TASK = Task(
 
 
 def setup(mdb):
-    w.beam_line(mdb, "Plate", (0, 0, 0), (400, 0, 0), 4)
+    w.beam_line(mdb, "Cantilever", (0, 0, 0), (400, 0, 0), 4)
     w.steel(mdb)

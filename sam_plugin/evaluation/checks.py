@@ -285,6 +285,7 @@ class Coverage(Check):
     section: str
     shape: str | None = None
     count: int | None = None  # exactly this many elements carry it, if given
+    box: tuple[Vec3, Vec3] | None = None  # with count: every one of them inside this box
 
     def name(self) -> str:
         return f"Coverage({self.section})"
@@ -295,8 +296,14 @@ class Coverage(Check):
                   if self.shape is None or _shape_name(e) == self.shape]
         carrying = [label for label, s in owner.items() if s == self.section]
         if self.count is not None:
-            return f"{self.count} elements", f"{len(carrying)} elements", \
-                len(carrying) == self.count
+            box = self.box
+            outside = [] if box is None else [
+                label for label in carrying
+                if not _element_in_box(part, part.elements.getFromLabel(label), box)]
+            where = f" inside {box}" if box is not None else ""
+            got = f"{len(carrying)} elements" + (f", {len(outside)} outside" if outside else "")
+            return f"{self.count} elements{where}", got, \
+                len(carrying) == self.count and not outside
         missing = [label for label in wanted if owner.get(label) != self.section]
         scope = self.shape or "all"
         return f"{scope} elements ({len(wanted)})", \
@@ -385,8 +392,9 @@ def beam_section(name: str, material: str, shape: str, **dimensions: float) -> B
     return BeamSection(name, material, shape, tuple(sorted(dimensions.items())))
 
 
-def coverage(section: str, shape: str | None = None, count: int | None = None) -> Coverage:
-    return Coverage(section, shape, count)
+def coverage(section: str, shape: str | None = None, count: int | None = None, *,
+             box: tuple[Sequence[float], Sequence[float]] | None = None) -> Coverage:
+    return Coverage(section, shape, count, (_vec(box[0]), _vec(box[1])) if box else None)
 
 
 def beam_orientation(n1: Sequence[float], count: int | None = None) -> BeamOrientation:
