@@ -1,4 +1,4 @@
-"""Rotate: a quarter turn about the vertical axis."""
+"""Rotate: a quarter turn about X, said by the plane it ends in."""
 
 from sam_plugin.evaluation import checks as c
 from sam_plugin.evaluation import workspaces as w
@@ -7,10 +7,10 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="part", part="Arm",
     request=(
-        "Give the part a quarter turn, counter-clockwise seen from above, about the "
-        "vertical axis through the origin."
+        "Stand the plate up on its bottom edge: a quarter turn about the X axis "
+        "through the origin, so that it ends up in the XZ plane."
     ),
-    checks=[c.node_count(6), c.bbox((-10, 0, 0), (0, 20, 0))],
+    checks=[c.node_count(6), c.bbox((0, 0, 0), (20, 0, 10))],
     tags=["transform", "rotate", "indirect"],
 )
 

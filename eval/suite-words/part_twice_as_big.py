@@ -1,4 +1,4 @@
-"""Scale, the factor said in words."""
+"""Scale about the part's own centre, the factor said in words."""
 
 from sam_plugin.evaluation import checks as c
 from sam_plugin.evaluation import workspaces as w
@@ -6,8 +6,8 @@ from sam_plugin.evaluation.task import Task
 
 TASK = Task(
     mode="part", part="Washer",
-    request="Make the part twice as big, keeping its corner at the origin where it is.",
-    checks=[c.node_count(9), c.bbox((0, 0, 0), (30, 30, 0))],
+    request="Make the part twice as big, staying centred where it is now.",
+    checks=[c.node_count(9), c.bbox((-7.5, -7.5, 0), (22.5, 22.5, 0))],
     tags=["transform", "scale", "indirect"],
 )
 

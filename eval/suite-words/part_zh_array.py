@@ -1,4 +1,4 @@
-"""A linear array, Chinese, counting the new copies."""
+"""A linear array, Chinese, counting the new plates."""
 
 from sam_plugin.evaluation import checks as c
 from sam_plugin.evaluation import workspaces as w
@@ -6,11 +6,11 @@ from sam_plugin.evaluation.task import Task
 
 TASK = Task(
     mode="part", part="Tile",
-    request="沿 X 方向再复制 3 份，间距 10。",
-    checks=[c.shape_counts(QUAD=4), c.bbox((0, 0, 0), (40, 10, 0))],
+    request="沿 Y 方向再排两块一样的板，每块间隔 15。",
+    checks=[c.shape_counts(QUAD=3), c.bbox((0, 0, 0), (15, 45, 0))],
     tags=["transform", "linear_array", "indirect", "zh"],
 )
 
 
 def setup(mdb):
-    w.plate(mdb, "Tile", 1, 1, 10.0, 10.0)
+    w.plate(mdb, "Tile", 1, 1, 15.0, 15.0)
