@@ -184,6 +184,8 @@ ORACLE_WORDS: dict[str, Steps | str] = {
                                mesh("audit")],
     "mesh_beams_eight_times_finer": [mesh("refine", shape("BEAM"), levels=3)],
     "mesh_zh_refine_triangles": [mesh("refine", shape("TRI"), levels=1)],
+    "mesh_quads_into_sixteen": [mesh("refine", named("FINE"), levels=2)],
+    "mesh_zh_left_strip_three": [mesh("refine", box([0, 0, 0], [10, 10, 0]), levels=3)],
     "mesh_is_it_ok": [mesh("audit")],
     "mesh_audit_shorthand": [mesh("audit")],
     "mesh_zh_audit": [mesh("audit")],
