@@ -85,6 +85,7 @@ def refusal_totals(tasks: Sequence[dict[str, Any]]) -> dict[str, int]:
     scored = [t for t in tasks if t["expect"] == "nothing_runs"
               and t["outcome"] not in ("skipped", "stale")]
     return {"tasks": len(scored), "held": sum(1 for t in scored if t["accepted"]),
+            "with_category": sum(1 for t in scored if t.get("expected_category")),
             "by_category": sum(1 for t in scored if held_by_category(t))}
 
 
@@ -178,10 +179,14 @@ def _refusal_lines(report: dict[str, Any]) -> list[str]:
         lines.append("| " + " | ".join([
             t["name"], t["mode"], t.get("expected_category") or "", t.get("ended_at") or "",
             t.get("category") or "no category", _mark(t),
+            "" if t.get("expected_category") is None else
             "yes" if held_by_category(t) else "no"]) + " |")
     counts = report.get("refusals") or refusal_totals(report["tasks"])
-    lines += ["", f"Refusals held: {counts['held']}/{counts['tasks']}; at design by their "
-              f"category: {counts['by_category']}/{counts['tasks']}."]
+    said = f"Refusals held: {counts['held']}/{counts['tasks']}"
+    if counts.get("with_category"):
+        said += (f"; at design by their category: {counts['by_category']}/"
+                 f"{counts['with_category']}")
+    lines += ["", said + "."]
     return lines
 
 

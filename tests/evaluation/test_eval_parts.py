@@ -124,7 +124,7 @@ def test_each_refusal_says_where_it_ended_and_the_category_it_named():
     report = {"suite": "s", "source": {}, "tasks": tasks,
               "totals": totals([kind("accepted", True)]).model_dump(),
               "refusals": refusal_totals(tasks)}
-    assert report["refusals"] == {"tasks": 4, "held": 3, "by_category": 1}
+    assert report["refusals"] == {"tasks": 4, "held": 3, "with_category": 4, "by_category": 1}
     text = markdown(report)
     assert "| coarsen | mesh | mesh_generation | design | mesh_generation | yes | yes |" in text
     assert ("| coarsen_compile | mesh | mesh_generation | compile | no category | yes | no |"
@@ -132,6 +132,9 @@ def test_each_refusal_says_where_it_ended_and_the_category_it_named():
     assert "| coarsen_other | mesh | mesh_generation | design | other | yes | no |" in text
     assert "| coarsen_ran | mesh | mesh_generation | acceptance | no category | no | no |" in text
     assert "Refusals held: 3/4; at design by their category: 1/4." in text
+    # a refusal task that names no category (eval/suite's) is not judged by one
+    tasks[0]["expected_category"] = None
+    assert "| coarsen | mesh |  | design | mesh_generation | yes |  |" in markdown(report)
 
 
 def test_the_runner_reads_the_category_of_the_run_error_when_it_has_one():
