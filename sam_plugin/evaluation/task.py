@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from sam_plugin.compilers.protocol import ModeName
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
 from sam_plugin.errors import UsageError
 from sam_plugin.evaluation.checks import Check
@@ -24,7 +25,7 @@ REFUSAL_LAYERS: tuple[str, ...] = ("design", "tool_call", "compile")
 
 @dataclass(frozen=True)
 class Task:
-    mode: Literal["part", "property", "mesh"]
+    mode: ModeName
     part: str
     request: str
     checks: Sequence[Check] = ()
