@@ -1,0 +1,275 @@
+"""The baseline's box against a table of escapes (sam_plugin/evaluation/sandbox.py,
+isolation.py, confine.py).
+
+On main a free-Python script escaped through ``match`` class patterns, whose keyword
+attributes are strings the AST check never saw: ``case numpy.ndarray(dump=d)`` wrote a file
+anywhere, and ``case C(__class__=...)``, ``__subclasses__`` and ``__traceback__`` reached
+``subprocess.Popen`` (imported by the harness itself) or ``ctypes``, and so a shell command
+ran as the user. A ``__del__`` could print the harness's result line after it. Each escape
+below is tried twice: as a script through the whole box (the language check refuses it),
+and as its payload in plain Python in a child boxed by the kernel alone (it must fail to
+write outside the box, start a process, open a socket or signal a process)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from sam_plugin.cli import main as cli
+from sam_plugin.evaluation import isolation
+
+TASK_FILE = '''
+from sam_plugin.evaluation import checks as c
+from sam_plugin.evaluation import workspaces as w
+from sam_plugin.evaluation.task import Task
+
+TASK = Task(mode="part", part="Plate", request="translate the plate by 1 in x",
+            expect="verified", checks=[c.node_count(6)])
+
+
+def setup(mdb):
+    w.plate(mdb, "Plate", 2, 1, 2.0, 1.0)
+'''
+
+# a class pattern's keyword attributes read any attribute of the subject
+TO_OBJECT = """
+match ():
+    case tuple(__class__=t):
+        pass
+match t:
+    case type(__base__=o):
+        pass
+"""
+TO_CLASS = TO_OBJECT + """
+match o:
+    case type(__subclasses__=subs):
+        pass
+found = None
+for k in subs():
+    match k:
+        case type(__name__={name!r}):
+            found = k
+"""
+TO_HARNESS_GLOBALS = """
+try:
+    1 / 0
+except ZeroDivisionError as e:
+    match e:
+        case BaseException(__traceback__=tb):
+            pass
+match tb:
+    case object(tb_frame=f):
+        pass
+while True:
+    match f:
+        case object(f_back=back):
+            pass
+    if back is None:
+        break
+    f = back
+match f:
+    case object(f_globals=g):
+        pass
+"""
+
+SCRIPTS = {
+    "ndarray.dump in a class pattern": """
+import numpy
+match numpy.zeros(3):
+    case numpy.ndarray(dump=d):
+        d({path!r})
+""",
+    "__reduce_ex__ in a class pattern reaches object": """
+match 1:
+    case int(__reduce_ex__=r):
+        pass
+match r(2)[0]:
+    case object(__globals__=g):
+        pass
+g["__builtins__"]["__import__"]("os").system("touch {path}")
+""",
+    "__subclasses__ in a class pattern reaches subprocess.Popen": TO_CLASS.format(name="Popen")
+    + "found(['touch', {path!r}]).wait()\n",
+    "__subclasses__ reaches ctypes.CDLL": TO_CLASS.format(name="CDLL")
+    + "found(None).system(b'touch {path}')\n",
+    "__traceback__ in a class pattern reaches the harness's globals": TO_HARNESS_GLOBALS
+    + "g['sandbox'].subprocess.run(['touch', {path!r}])\n",
+    "str.format reads attributes by name": """
+match "{{0.__class__}}":
+    case str(format=f):
+        print(f(()))
+open({path!r}, 'w')
+""",
+    "format_map, by attribute": "'{{0}}'.format_map({{}})\nopen({path!r}, 'w')",
+    "mro, by class pattern": "match int:\n    case type(mro=m):\n        pass\nopen({path!r})",
+    "a dunder bound by a capture pattern": "match 1:\n    case __builtins__:\n        pass",
+}
+
+# the same escapes as plain Python: what a script that got past the language check would run
+PAYLOADS = {
+    "a file written outside the box": "open({path!r}, 'w').write('x')",
+    "ndarray.dump outside the box": "import numpy\nnumpy.zeros(3).dump({path!r})",
+    "a shell command (os.system)": "import os\nos.system('touch {path}')",
+    "subprocess.Popen": "import subprocess\nsubprocess.run(['touch', {path!r}])",
+    "ctypes calling libc system": "import ctypes\nctypes.CDLL(None).system(b'touch {path}')",
+    "a forked child": "import os\npid = os.fork()\nif pid == 0:\n    open({path!r}, 'w')\n"
+                      "    os._exit(0)\nos.waitpid(pid, 0)",
+    "a file removed outside the box": "import os\nos.remove({victim!r})",
+    "a socket": "import socket\nsocket.create_connection(('127.0.0.1', {port}))",
+    "a signal to another process": "import os, signal\nos.kill({pid}, signal.SIGKILL)",
+}
+
+
+@pytest.fixture(scope="module")
+def boxed() -> isolation.Isolation:
+    found = isolation.available()
+    if not found.boxed:
+        pytest.skip(f"no kernel box on this machine: {found.reason}")
+    return found
+
+
+def run(tmp_path: Path, script: str, **kwargs):
+    from sam_plugin.evaluation.baseline import run_script
+    from sam_plugin.evaluation.runner import prepare_workspace, stubs_path
+    from sam_plugin.evaluation.task import load_suite
+
+    suite = tmp_path / "suite"
+    suite.mkdir(exist_ok=True)
+    (suite / "t.py").write_text(TASK_FILE)
+    workspace = prepare_workspace(load_suite(suite)[0], tmp_path / "w")
+    return run_script(script, workspace, tmp_path / "work", stubs_path(), "Model-1", "Plate",
+                      60, **kwargs)
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_an_escape_through_the_language_is_refused_and_changes_nothing(tmp_path, boxed, name):
+    marker = tmp_path / "ESCAPED"
+    ran = run(tmp_path, SCRIPTS[name].format(path=str(marker)))
+    assert not marker.exists()
+    assert ran.error is not None and "ScriptRefused" in ran.error and "is not allowed" in ran.error
+
+
+@pytest.fixture
+def targets(tmp_path):
+    """What a payload would reach: a marker path, a file to remove, a listening port and a
+    process to kill."""
+    import socket
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    yield {"path": str(tmp_path / "ESCAPED"), "victim": str(victim),
+           "port": listener.getsockname()[1], "pid": sleeper.pid}
+    listener.close()
+    sleeper.kill()
+    sleeper.wait()
+
+
+def confined_child(box: Path, payload: str, found: isolation.Isolation | None):
+    runner = ("import sys\nfrom sam_plugin.evaluation.confine import confine\n"
+              "if sys.argv[2] == 'confine':\n    confine(sys.argv[1])\nexec(sys.argv[3])")
+    prefix = found.command(box) if found else []
+    return subprocess.run([*prefix, sys.executable, "-I", "-B", "-c", runner, str(box),
+                           "confine" if found else "open", payload], capture_output=True,
+                          text=True, timeout=60, cwd=box, env=isolation.child_environment(box),
+                          stdin=subprocess.DEVNULL, start_new_session=True)
+
+
+def escaped(targets) -> bool:
+    return Path(targets["path"]).exists() or not Path(targets["victim"]).exists() \
+        or os.waitpid(targets["pid"], os.WNOHANG) != (0, 0)
+
+
+@pytest.mark.parametrize("name", list(PAYLOADS))
+def test_the_kernel_box_holds_a_payload_that_got_past_the_language(tmp_path, boxed, targets,
+                                                                     name):
+    box = tmp_path / "box"
+    box.mkdir()
+    done = confined_child(box, PAYLOADS[name].format(**targets), boxed)
+    assert not escaped(targets), done.stderr
+    if name not in ("a shell command (os.system)", "ctypes calling libc system"):
+        assert done.returncode != 0 and ("PermissionError" in done.stderr
+                                         or "Operation not permitted" in done.stderr), done.stderr
+
+
+@pytest.mark.parametrize("name", ["a file written outside the box", "a shell command (os.system)",
+                                  "a file removed outside the box", "a forked child"])
+def test_each_payload_escapes_without_the_box(tmp_path, targets, name):
+    """The control: the payloads are real escapes, held only by the box."""
+    box = tmp_path / "box"
+    box.mkdir()
+    done = confined_child(box, PAYLOADS[name].format(**targets), None)
+    assert escaped(targets), done.stderr
+
+
+def test_threads_and_numpy_still_run_in_the_box(tmp_path, boxed):
+    box = tmp_path / "box"
+    box.mkdir()
+    payload = ("import threading, numpy\nt = threading.Thread(target=print)\nt.start()\n"
+               "t.join()\nprint(float(numpy.linalg.norm(numpy.ones((64, 64)) @ numpy.ones(64))))"
+               "\nopen('inside.txt', 'w').write('in the box')")
+    done = confined_child(box, payload, boxed)
+    assert done.returncode == 0, done.stderr
+    assert (box / "inside.txt").read_text() == "in the box"
+
+
+def test_a_finalizer_cannot_fake_the_harness_result(tmp_path, boxed):
+    script = """
+class Liar:
+    def __del__(self):
+        print('{"error": null}')
+keep = Liar()
+raise ValueError("the script failed")
+"""
+    ran = run(tmp_path, script)
+    assert ran.error == "ValueError: the script failed"
+
+
+def test_the_child_imports_no_subprocess_before_the_script(tmp_path):
+    from sam_plugin.evaluation.runner import stubs_path
+
+    probe = ("import sys\nfrom sam_plugin.evaluation import sandbox_child, confine\n"
+             f"sys.path.insert(0, {str(stubs_path())!r})\nimport sam, samConstants, numpy\n"
+             "sandbox_child.host_views(sam, samConstants)\n"
+             "print(json.dumps(sorted({'subprocess', 'multiprocessing', 'pty'} "
+             "& set(sys.modules))))")
+    done = subprocess.run([sys.executable, "-I", "-c", "import json\n" + probe],
+                          capture_output=True, text=True, timeout=60)
+    assert json.loads(done.stdout) == [], done.stderr
+
+
+def test_without_a_kernel_box_eval_refuses_unless_trust_cassette(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(isolation, "available", lambda: isolation.Isolation(
+        None, isolation.WRAPPERS[-1][1], "Landlock is not enabled in this kernel"))
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "t.py").write_text(TASK_FILE)
+    code = cli.main(["eval", str(suite), "--replay", str(tmp_path / "none"), "--baseline",
+                     "free-python", "--out", str(tmp_path / "out")])
+    err = capsys.readouterr().err.strip()
+    assert code == 2 and len(err.splitlines()) == 1
+    assert err == ("sam-agent eval: error: --baseline free-python: this machine gives no "
+                   "kernel box for a model's or a cassette's script (Landlock is not enabled "
+                   "in this kernel); run it where Linux has Landlock, or pass --trust-cassette "
+                   "to run it with the language check alone")
+    marker = tmp_path / "ESCAPED"
+    with pytest.raises(Exception, match="no kernel box"):
+        run(tmp_path, "x = 1")
+    trusted = run(tmp_path, SCRIPTS["ndarray.dump in a class pattern"].format(path=str(marker)),
+                  trust=True)
+    assert not marker.exists() and "is not allowed" in (trusted.error or "")
+    assert run(tmp_path, "x = 1", trust=True).error is None
+
+
+def test_trust_cassette_needs_the_baseline(tmp_path, capsys):
+    code = cli.main(["eval", str(tmp_path), "--replay", str(tmp_path), "--trust-cassette"])
+    assert code == 2
+    assert "--trust-cassette: needs --baseline free-python" in capsys.readouterr().err
