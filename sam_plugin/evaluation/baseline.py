@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.evaluation import isolation
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.types import RequestOptions
 
@@ -130,17 +131,28 @@ def run_script(code: str, workspace: Path, work: Path, stubs: Path, model: str, 
     in ``work`` afterwards. Without kernel isolation nothing runs unless ``trust``
     (``--trust-cassette``): :class:`UsageError`."""
     from sam_plugin.errors import ScriptRefused
-    from sam_plugin.evaluation import isolation, sandbox
+    from sam_plugin.evaluation import sandbox
 
     boxing = isolation.require(trust)
     work.mkdir(parents=True, exist_ok=True)
     (work / "free_python.py").write_text(code, encoding="utf-8")
-    out = work / "after.sam.json"
-    out.unlink(missing_ok=True)
+    (work / "after.sam.json").unlink(missing_ok=True)
     try:
         sandbox.check_free_script(code)
     except ScriptRefused as refused:
         return ScriptRun(True, _one_line(refused), None)
+    return run_in_box(code, workspace, work, stubs, model, part, timeout, boxing)
+
+
+def run_in_box(code: str, workspace: Path, work: Path, stubs: Path, model: str, part: str,
+               timeout: float, boxing: isolation.Isolation) -> ScriptRun:
+    """The child's part of :func:`run_script`, which checks ``code`` first: the script runs
+    with restricted builtins and module views, boxed by ``boxing`` when it is boxed."""
+    from sam_plugin.evaluation import sandbox
+
+    work.mkdir(parents=True, exist_ok=True)
+    out = work / "after.sam.json"
+    out.unlink(missing_ok=True)
     with tempfile.TemporaryDirectory(prefix="sam-baseline-") as box, \
             tempfile.TemporaryFile() as result:
         root = Path(box)

@@ -36,26 +36,27 @@ def setup(mdb):
     w.plate(mdb, "Plate", 2, 1, 2.0, 1.0)
 '''
 
-# a class pattern's keyword attributes read any attribute of the subject
+# a class pattern's keyword attributes read any attribute of the subject; an instance of a
+# class of the script's reduces to (copyreg._reconstructor, (C, object, None))
 TO_OBJECT = """
-match ():
-    case tuple(__class__=t):
+class C:
+    pass
+match C():
+    case C(__reduce_ex__=r):
         pass
-match t:
-    case type(__base__=o):
-        pass
+o = r(0)[1][1]
 """
 TO_CLASS = TO_OBJECT + """
 match o:
-    case type(__subclasses__=subs):
+    case o(__subclasses__=subs):
         pass
 found = None
 for k in subs():
     match k:
-        case type(__name__={name!r}):
+        case o(__name__={name!r}):
             found = k
 """
-TO_HARNESS_GLOBALS = """
+TO_HARNESS_GLOBALS = TO_OBJECT + """
 try:
     1 / 0
 except ZeroDivisionError as e:
@@ -63,18 +64,21 @@ except ZeroDivisionError as e:
         case BaseException(__traceback__=tb):
             pass
 match tb:
-    case object(tb_frame=f):
+    case o(tb_frame=f):
         pass
 while True:
     match f:
-        case object(f_back=back):
+        case o(f_back=back):
             pass
     if back is None:
         break
     f = back
 match f:
-    case object(f_globals=g):
+    case o(f_globals=g):
         pass
+match g["sys"]:
+    case o(modules=m):
+        m["os"].system("touch {path}")
 """
 
 SCRIPTS = {
@@ -84,30 +88,28 @@ match numpy.zeros(3):
     case numpy.ndarray(dump=d):
         d({path!r})
 """,
-    "__reduce_ex__ in a class pattern reaches object": """
-match 1:
-    case int(__reduce_ex__=r):
-        pass
-match r(2)[0]:
-    case object(__globals__=g):
-        pass
-g["__builtins__"]["__import__"]("os").system("touch {path}")
+    "__reduce_ex__ in a class pattern reaches object": TO_OBJECT + """
+match o:
+    case o(__init_subclass__=i):
+        print(i)
 """,
     "__subclasses__ in a class pattern reaches subprocess.Popen": TO_CLASS.format(name="Popen")
     + "found(['touch', {path!r}]).wait()\n",
     "__subclasses__ reaches ctypes.CDLL": TO_CLASS.format(name="CDLL")
     + "found(None).system(b'touch {path}')\n",
-    "__traceback__ in a class pattern reaches the harness's globals": TO_HARNESS_GLOBALS
-    + "g['sandbox'].subprocess.run(['touch', {path!r}])\n",
+    "__traceback__ in a class pattern reaches the harness's globals": TO_HARNESS_GLOBALS,
     "str.format reads attributes by name": """
-match "{{0.__class__}}":
+match "{{0.__class__.__base__}}":
     case str(format=f):
         print(f(()))
-open({path!r}, 'w')
 """,
-    "format_map, by attribute": "'{{0}}'.format_map({{}})\nopen({path!r}, 'w')",
-    "mro, by class pattern": "match int:\n    case type(mro=m):\n        pass\nopen({path!r})",
-    "a dunder bound by a capture pattern": "match 1:\n    case __builtins__:\n        pass",
+    "str.format_map reads attributes by name": """
+match "{{x.__class__.__base__}}":
+    case str(format_map=f):
+        print(f({{"x": ()}}))
+""",
+    "mro in a class pattern": "match 1:\n    case int(mro=m):\n        print(m)",
+    "a dunder name bound by a capture pattern": "match 1:\n    case __builtins__:\n        pass",
 }
 
 # the same escapes as plain Python: what a script that got past the language check would run
@@ -152,6 +154,65 @@ def test_an_escape_through_the_language_is_refused_and_changes_nothing(tmp_path,
     ran = run(tmp_path, SCRIPTS[name].format(path=str(marker)))
     assert not marker.exists()
     assert ran.error is not None and "ScriptRefused" in ran.error and "is not allowed" in ran.error
+
+
+@pytest.mark.parametrize("name", list(SCRIPTS))
+def test_an_escape_that_got_past_the_language_check_is_held_by_the_kernel(tmp_path, boxed,
+                                                                          name):
+    """The same scripts in the same child (restricted builtins, module views), without the
+    parent's language check: what is left of each escape meets the kernel's box."""
+    from sam_plugin.evaluation.baseline import run_in_box
+    from sam_plugin.evaluation.runner import prepare_workspace, stubs_path
+    from sam_plugin.evaluation.task import load_suite
+
+    marker = tmp_path / "ESCAPED"
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "t.py").write_text(TASK_FILE)
+    workspace = prepare_workspace(load_suite(suite)[0], tmp_path / "w")
+    ran = run_in_box(SCRIPTS[name].format(path=str(marker)), workspace, tmp_path / "work",
+                     stubs_path(), "Model-1", "Plate", 60, boxed)
+    assert not marker.exists(), ran
+    assert ran.saved is not None  # the harness still saved the copy and said how it went
+
+
+@pytest.mark.parametrize("name", ["ndarray.dump in a class pattern",
+                                  "__subclasses__ reaches ctypes.CDLL",
+                                  "__traceback__ in a class pattern reaches the harness's globals"])
+def test_without_the_kernel_box_those_escapes_are_real(tmp_path, name):
+    """The control: in the same child unboxed and unchecked, these escapes do what they say,
+    so it is the kernel that holds them above."""
+    from sam_plugin.evaluation.baseline import run_in_box
+    from sam_plugin.evaluation.runner import prepare_workspace, stubs_path
+    from sam_plugin.evaluation.task import load_suite
+
+    marker = tmp_path / "ESCAPED"
+    suite = tmp_path / "suite"
+    suite.mkdir()
+    (suite / "t.py").write_text(TASK_FILE)
+    workspace = prepare_workspace(load_suite(suite)[0], tmp_path / "w")
+    unboxed = isolation.Isolation(None, isolation.WRAPPERS[-1][1], "a control")
+    run_in_box(SCRIPTS[name].format(path=str(marker)), workspace, tmp_path / "work",
+               stubs_path(), "Model-1", "Plate", 60, unboxed)
+    assert marker.exists()
+
+
+ROUTES = ["__subclasses__", "__traceback__", "__reduce_ex__", "__globals__", "__class__",
+          "tb_frame", "f_back", "f_globals", "f_builtins", "gi_frame", "format", "format_map",
+          "mro", "dump", "tofile", "saveAs", "ctypes", "subprocess"]
+
+
+@pytest.mark.parametrize("attr", ROUTES)
+def test_every_attribute_route_is_refused_in_a_class_pattern_too(attr):
+    from sam_plugin.errors import ScriptRefused
+    from sam_plugin.evaluation.sandbox import check_free_script
+
+    check_free_script("match 1:\n    case int(real=r):\n        pass")  # a harmless one runs
+    for script in (f"x = (1).{attr}", f"match 1:\n    case int({attr}=r):\n        pass",
+                   f"match [1]:\n    case [int({attr}=r)] | {{'k': int({attr}=r)}}:\n"
+                   "        pass"):
+        with pytest.raises(ScriptRefused, match=f"the attribute '{attr}' is not allowed"):
+            check_free_script(script)
 
 
 @pytest.fixture
