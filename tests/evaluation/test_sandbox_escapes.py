@@ -12,7 +12,6 @@ write outside the box, start a process, open a socket or signal a process)."""
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -56,7 +55,7 @@ for k in subs():
         case o(__name__={name!r}):
             found = k
 """
-TO_HARNESS_GLOBALS = TO_OBJECT + """
+TO_MODULES = TO_OBJECT + """
 try:
     1 / 0
 except ZeroDivisionError as e:
@@ -78,7 +77,10 @@ match f:
         pass
 match g["sys"]:
     case o(modules=m):
-        m["os"].system("touch {path}")
+        pass
+"""
+TO_HARNESS_GLOBALS = TO_MODULES + """
+m["os"].system("touch {path}")
 """
 
 SCRIPTS = {
@@ -135,43 +137,49 @@ def boxed() -> isolation.Isolation:
     return found
 
 
-def run(tmp_path: Path, script: str, **kwargs):
-    from sam_plugin.evaluation.baseline import run_script
-    from sam_plugin.evaluation.runner import prepare_workspace, stubs_path
+@pytest.fixture
+def workspace(tmp_path) -> Path:
+    from sam_plugin.evaluation.runner import prepare_workspace
     from sam_plugin.evaluation.task import load_suite
 
     suite = tmp_path / "suite"
-    suite.mkdir(exist_ok=True)
+    suite.mkdir()
     (suite / "t.py").write_text(TASK_FILE)
-    workspace = prepare_workspace(load_suite(suite)[0], tmp_path / "w")
-    return run_script(script, workspace, tmp_path / "work", stubs_path(), "Model-1", "Plate",
-                      60, **kwargs)
+    return prepare_workspace(load_suite(suite)[0], tmp_path / "w")
+
+
+def run(workspace: Path, script: str, **kwargs):
+    from sam_plugin.evaluation.baseline import run_script
+    from sam_plugin.evaluation.runner import stubs_path
+
+    return run_script(script, workspace, workspace.parent / "work", stubs_path(), "Model-1",
+                      "Plate", 60, **kwargs)
+
+
+def run_unchecked(workspace: Path, script: str, boxing: isolation.Isolation):
+    from sam_plugin.evaluation.baseline import run_in_box
+    from sam_plugin.evaluation.runner import stubs_path
+
+    return run_in_box(script, workspace, workspace.parent / "work", stubs_path(), "Model-1",
+                      "Plate", 60, boxing)
 
 
 @pytest.mark.parametrize("name", list(SCRIPTS))
-def test_an_escape_through_the_language_is_refused_and_changes_nothing(tmp_path, boxed, name):
+def test_an_escape_through_the_language_is_refused_and_changes_nothing(tmp_path, workspace,
+                                                                      boxed, name):
     marker = tmp_path / "ESCAPED"
-    ran = run(tmp_path, SCRIPTS[name].format(path=str(marker)))
+    ran = run(workspace, SCRIPTS[name].format(path=str(marker)))
     assert not marker.exists()
     assert ran.error is not None and "ScriptRefused" in ran.error and "is not allowed" in ran.error
 
 
 @pytest.mark.parametrize("name", list(SCRIPTS))
-def test_an_escape_that_got_past_the_language_check_is_held_by_the_kernel(tmp_path, boxed,
-                                                                          name):
+def test_an_escape_that_got_past_the_language_check_is_held_by_the_kernel(tmp_path, workspace,
+                                                                          boxed, name):
     """The same scripts in the same child (restricted builtins, module views), without the
     parent's language check: what is left of each escape meets the kernel's box."""
-    from sam_plugin.evaluation.baseline import run_in_box
-    from sam_plugin.evaluation.runner import prepare_workspace, stubs_path
-    from sam_plugin.evaluation.task import load_suite
-
     marker = tmp_path / "ESCAPED"
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "t.py").write_text(TASK_FILE)
-    workspace = prepare_workspace(load_suite(suite)[0], tmp_path / "w")
-    ran = run_in_box(SCRIPTS[name].format(path=str(marker)), workspace, tmp_path / "work",
-                     stubs_path(), "Model-1", "Plate", 60, boxed)
+    ran = run_unchecked(workspace, SCRIPTS[name].format(path=str(marker)), boxed)
     assert not marker.exists(), ran
     assert ran.saved is not None  # the harness still saved the copy and said how it went
 
@@ -179,21 +187,12 @@ def test_an_escape_that_got_past_the_language_check_is_held_by_the_kernel(tmp_pa
 @pytest.mark.parametrize("name", ["ndarray.dump in a class pattern",
                                   "__subclasses__ reaches ctypes.CDLL",
                                   "__traceback__ in a class pattern reaches the harness's globals"])
-def test_without_the_kernel_box_those_escapes_are_real(tmp_path, name):
+def test_without_the_kernel_box_those_escapes_are_real(tmp_path, workspace, name):
     """The control: in the same child unboxed and unchecked, these escapes do what they say,
     so it is the kernel that holds them above."""
-    from sam_plugin.evaluation.baseline import run_in_box
-    from sam_plugin.evaluation.runner import prepare_workspace, stubs_path
-    from sam_plugin.evaluation.task import load_suite
-
     marker = tmp_path / "ESCAPED"
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "t.py").write_text(TASK_FILE)
-    workspace = prepare_workspace(load_suite(suite)[0], tmp_path / "w")
     unboxed = isolation.Isolation(None, isolation.WRAPPERS[-1][1], "a control")
-    run_in_box(SCRIPTS[name].format(path=str(marker)), workspace, tmp_path / "work",
-               stubs_path(), "Model-1", "Plate", 60, unboxed)
+    run_unchecked(workspace, SCRIPTS[name].format(path=str(marker)), unboxed)
     assert marker.exists()
 
 
@@ -257,8 +256,9 @@ def test_the_kernel_box_holds_a_payload_that_got_past_the_language(tmp_path, box
     done = confined_child(box, PAYLOADS[name].format(**targets), boxed)
     assert not escaped(targets), done.stderr
     if name not in ("a shell command (os.system)", "ctypes calling libc system"):
+        # Landlock and seccomp say EPERM/EACCES; bubblewrap's read-only root says EROFS first
         assert done.returncode != 0 and ("PermissionError" in done.stderr
-                                         or "Operation not permitted" in done.stderr), done.stderr
+                                         or "Read-only file system" in done.stderr), done.stderr
 
 
 @pytest.mark.parametrize("name", ["a file written outside the box", "a shell command (os.system)",
@@ -282,7 +282,7 @@ def test_threads_and_numpy_still_run_in_the_box(tmp_path, boxed):
     assert (box / "inside.txt").read_text() == "in the box"
 
 
-def test_a_finalizer_cannot_fake_the_harness_result(tmp_path, boxed):
+def test_a_finalizer_cannot_fake_the_harness_result(workspace, boxed):
     script = """
 class Liar:
     def __del__(self):
@@ -290,31 +290,25 @@ class Liar:
 keep = Liar()
 raise ValueError("the script failed")
 """
-    ran = run(tmp_path, script)
+    ran = run(workspace, script)
     assert ran.error == "ValueError: the script failed"
 
 
-def test_the_child_imports_no_subprocess_before_the_script(tmp_path):
-    from sam_plugin.evaluation.runner import stubs_path
-
-    probe = ("import sys\nfrom sam_plugin.evaluation import sandbox_child, confine\n"
-             f"sys.path.insert(0, {str(stubs_path())!r})\nimport sam, samConstants, numpy\n"
-             "sandbox_child.host_views(sam, samConstants)\n"
-             "print(json.dumps(sorted({'subprocess', 'multiprocessing', 'pty'} "
-             "& set(sys.modules))))")
-    done = subprocess.run([sys.executable, "-I", "-c", "import json\n" + probe],
-                          capture_output=True, text=True, timeout=60)
-    assert json.loads(done.stdout) == [], done.stderr
+def test_the_child_imports_no_subprocess_before_the_script(workspace, boxed):
+    """What the script would find in ``sys.modules`` (reached past the language check):
+    no module that starts a process."""
+    script = TO_MODULES + "print(sorted({'subprocess', 'multiprocessing', 'pty'} & set(m)))"
+    ran = run_unchecked(workspace, script, boxed)
+    assert ran.error is None
+    assert (workspace.parent / "work" / "stdout.txt").read_text() == "[]\n"
 
 
-def test_without_a_kernel_box_eval_refuses_unless_trust_cassette(tmp_path, monkeypatch, capsys):
+def test_without_a_kernel_box_eval_refuses_unless_trust_cassette(tmp_path, workspace,
+                                                                 monkeypatch, capsys):
     monkeypatch.setattr(isolation, "available", lambda: isolation.Isolation(
         None, isolation.WRAPPERS[-1][1], "Landlock is not enabled in this kernel"))
-    suite = tmp_path / "suite"
-    suite.mkdir()
-    (suite / "t.py").write_text(TASK_FILE)
-    code = cli.main(["eval", str(suite), "--replay", str(tmp_path / "none"), "--baseline",
-                     "free-python", "--out", str(tmp_path / "out")])
+    code = cli.main(["eval", str(tmp_path / "suite"), "--replay", str(tmp_path / "none"),
+                     "--baseline", "free-python", "--out", str(tmp_path / "out")])
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1
     assert err == ("sam-agent eval: error: --baseline free-python: this machine gives no "
@@ -323,11 +317,11 @@ def test_without_a_kernel_box_eval_refuses_unless_trust_cassette(tmp_path, monke
                    "to run it with the language check alone")
     marker = tmp_path / "ESCAPED"
     with pytest.raises(Exception, match="no kernel box"):
-        run(tmp_path, "x = 1")
-    trusted = run(tmp_path, SCRIPTS["ndarray.dump in a class pattern"].format(path=str(marker)),
+        run(workspace, "x = 1")
+    trusted = run(workspace, SCRIPTS["ndarray.dump in a class pattern"].format(path=str(marker)),
                   trust=True)
     assert not marker.exists() and "is not allowed" in (trusted.error or "")
-    assert run(tmp_path, "x = 1", trust=True).error is None
+    assert run(workspace, "x = 1", trust=True).error is None
 
 
 def test_trust_cassette_needs_the_baseline(tmp_path, capsys):
