@@ -187,12 +187,15 @@ def run_in_box(code: str, workspace: Path, work: Path, stubs: Path, model: str, 
         outcome = None
     if isinstance(outcome, dict) and "unboxed" in outcome:
         return ScriptRun(False, f"the box could not be set up: {outcome['unboxed']}", None)
-    if not isinstance(outcome, dict) or "error" not in outcome:
-        tail = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
-        if len(lines) > 1:
-            tail = [f"its result channel held {len(lines)} lines, not one"]
-        return ScriptRun(True, f"the harness failed: {tail[0]}", kept)
-    return ScriptRun(True, outcome["error"], kept)
+    if isinstance(outcome, dict) and "error" in outcome:
+        return ScriptRun(True, outcome["error"], kept)
+    if isinstance(outcome, dict) and "harness" in outcome:
+        why = outcome["harness"]
+    elif len(lines) > 1:
+        why = f"its result channel held {len(lines)} lines, not one"
+    else:
+        why = (done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"])[0]
+    return ScriptRun(True, f"the harness failed: {why}", kept)
 
 
 def _one_line(error: BaseException) -> str:

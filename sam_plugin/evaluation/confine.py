@@ -131,7 +131,10 @@ def _landlock(libc: ctypes.CDLL, box: str) -> None:
     if ruleset < 0:
         raise Unconfined(f"Landlock ruleset: {_errno()}")
     try:
-        where = os.open(box, O_PATH | os.O_CLOEXEC)
+        try:
+            where = os.open(box, O_PATH | os.O_CLOEXEC)
+        except OSError as error:
+            raise Unconfined(f"the box {box}: {error.strerror}") from None
         try:
             rule = _PathBeneath(inside, where)
             if libc.syscall(SYSCALLS["landlock_add_rule"], ruleset,

@@ -134,14 +134,17 @@ def limit_resources(cpu_seconds: float) -> None:
 
 
 def main(argv: list[str]) -> None:
-    """``python -I -B -c 'from sam_plugin.evaluation.sandbox_child import main; main(...)'``
-    with the arguments :func:`arguments` builds; never returns."""
+    """The child's program (``baseline.CHILD``): ``argv[0]`` is the job as JSON (the box, the
+    stubs, the copy, where to save it, the script, the target, the CPU seconds, the builtin
+    names, whether to confine, the result's file descriptor); never returns."""
     job = json.loads(argv[0])
     result = job["result_fd"]
-    try:
-        outcome = {"error": _run(job)}
-    except BaseException as exc:  # noqa: BLE001 - the box could not be set up: said, not raised
-        outcome = {"unboxed": "".join(traceback.format_exception_only(type(exc), exc)).strip()}
+    outcome: dict[str, str | None] | None = _boxed(job)
+    if outcome is None:
+        try:
+            outcome = {"error": _run(job)}
+        except BaseException as exc:  # noqa: BLE001 - the harness's own failure: said
+            outcome = {"harness": _one_line(exc)}
     os.write(result, (json.dumps(outcome) + "\n").encode("utf-8"))
     os.close(result)
     for stream in (sys.stdout, sys.stderr):
@@ -149,12 +152,25 @@ def main(argv: list[str]) -> None:
     os._exit(0)
 
 
+def _boxed(job: dict[str, Any]) -> dict[str, str | None] | None:
+    """None once this process is boxed (or is not to be); else why it could not be."""
+    if not job["confine"]:
+        return None
+    from sam_plugin.evaluation.confine import Unconfined, confine
+
+    try:
+        confine(job["box"])
+    except Unconfined as error:
+        return {"unboxed": str(error)}
+    return None
+
+
+def _one_line(error: BaseException) -> str:
+    return "".join(traceback.format_exception_only(type(error), error)).strip()
+
+
 def _run(job: dict[str, Any]) -> str | None:
     """The script's error (None: it ran to its end); the copy is saved either way."""
-    if job["confine"]:
-        from sam_plugin.evaluation.confine import confine
-
-        confine(job["box"])
     sys.path.insert(0, job["stubs"])
     import sam
     import samConstants
@@ -173,7 +189,7 @@ def _run(job: dict[str, Any]) -> str | None:
         limit_resources(float(job["seconds"]))
         exec(code, namespace)
     except BaseException as exc:  # noqa: BLE001 - the script's error is its result
-        error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+        error = _one_line(exc)
     finally:
         sam.mdb.saveAs(job["out"])  # partial changes too: SAM has no undo
     return error

@@ -294,6 +294,31 @@ raise ValueError("the script failed")
     assert ran.error == "ValueError: the script failed"
 
 
+def test_a_result_written_past_the_language_check_is_not_taken(workspace, boxed):
+    """A script that reached ``os`` could write a line on the harness's descriptor too: the
+    channel holds one line or the run is a harness failure, never the script's word."""
+    script = TO_MODULES + """
+for fd in range(3, 64):
+    try:
+        m["os"].write(fd, b'{"error": null}\\n')
+    except Exception:
+        pass
+raise ValueError("the script failed")
+"""
+    ran = run_unchecked(workspace, script, boxed)
+    assert ran.error == "the harness failed: its result channel held 2 lines, not one"
+
+
+def test_a_box_that_cannot_be_set_up_is_one_line(boxed, tmp_path):
+    """In a child: confining the test process itself could not be undone."""
+    program = ("from sam_plugin.evaluation.confine import Unconfined, confine\ntry:\n"
+               f"    confine({str(tmp_path / 'gone')!r})\nexcept Unconfined as error:\n"
+               "    print(error)")
+    done = subprocess.run([sys.executable, "-I", "-c", program], capture_output=True,
+                          text=True, timeout=60)
+    assert done.stdout == f"the box {tmp_path / 'gone'}: No such file or directory\n"
+
+
 def test_the_child_imports_no_subprocess_before_the_script(workspace, boxed):
     """What the script would find in ``sys.modules`` (reached past the language check):
     no module that starts a process."""
