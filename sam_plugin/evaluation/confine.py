@@ -8,11 +8,13 @@ the kernel, not only by the language checks of ``sandbox.py``.
 - seccomp: no ``execve``/``execveat``, no new process (``fork``, ``vfork``, ``clone``
   without ``CLONE_THREAD``; ``clone3`` answers ENOSYS so that threads fall back to
   ``clone``), no socket, no ptrace or other process's memory, no signal to another process, no
-  mount, namespace, io_uring, BPF, keyring or module call, no terminal input injection.
+  mount, namespace, io_uring, BPF, keyring or module call, no terminal input injection, no
+  change to a file's mode, owner, attributes or times (Landlock does not cover those), and no
+  resource limit raised (the harness sets them before the box).
 
-Only ``ctypes`` and ``os`` are imported: this module runs in the child before anything of
-the script's, and a failure to install a layer is one line (:class:`Unconfined`), never a
-half-installed box (the harness stops).
+Only ``ctypes``, ``os`` and the plugin's errors are imported: this module runs in the child
+before anything of the script's, and a failure to install a layer is one line
+(:class:`Unconfined`), never a half-installed box (the harness stops).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from __future__ import annotations
 import ctypes
 import os
 import platform
+
+from sam_plugin.errors import Unconfined
 
 SYSCALLS = {  # x86_64 numbers; another architecture has no table here (Unconfined)
     "execve": 59, "execveat": 322, "fork": 57, "vfork": 58, "clone": 56, "clone3": 435,
@@ -37,10 +41,17 @@ SYSCALLS = {  # x86_64 numbers; another architecture has no table here (Unconfin
     "settimeofday": 164, "clock_settime": 227, "adjtimex": 159, "clock_adjtime": 305,
     "iopl": 172, "ioperm": 173, "quotactl": 179, "fanotify_init": 300, "open_tree": 428,
     "move_mount": 429, "fsopen": 430, "fsconfig": 431, "fsmount": 432, "fspick": 433,
-    "mount_setattr": 442, "ioctl": 16, "landlock_create_ruleset": 444,
+    "mount_setattr": 442, "chmod": 90, "fchmod": 91, "fchmodat": 268, "fchmodat2": 452,
+    "chown": 92, "fchown": 93, "lchown": 94, "fchownat": 260, "setxattr": 188,
+    "lsetxattr": 189, "fsetxattr": 190, "removexattr": 197, "lremovexattr": 198,
+    "fremovexattr": 199, "setxattrat": 463, "removexattrat": 466, "utime": 132, "utimes": 235,
+    "utimensat": 280, "futimesat": 261, "setrlimit": 160, "prlimit64": 302,
+    "setpriority": 141, "sched_setparam": 142, "sched_setscheduler": 144,
+    "sched_setattr": 314, "ioprio_set": 251, "migrate_pages": 256, "move_pages": 279,
+    "process_madvise": 440, "process_mrelease": 448, "ioctl": 16, "landlock_create_ruleset": 444,
     "landlock_add_rule": 445, "landlock_restrict_self": 446, "seccomp": 317,
 }
-# refused outright (EPERM); clone, clone3, ioctl and tgkill are judged apart
+# refused outright (EPERM); clone, clone3, ioctl, tgkill and prlimit64 are judged apart
 DENIED = ("execve", "execveat", "fork", "vfork", "socket", "socketpair", "ptrace",
           "process_vm_readv", "process_vm_writev", "kill", "tkill", "rt_sigqueueinfo",
           "rt_tgsigqueueinfo", "pidfd_open", "pidfd_send_signal", "pidfd_getfd", "mount",
@@ -51,7 +62,15 @@ DENIED = ("execve", "execveat", "fork", "vfork", "socket", "socketpair", "ptrace
           "name_to_handle_at", "mknod", "mknodat", "sethostname", "setdomainname", "syslog",
           "acct", "settimeofday", "clock_settime", "adjtimex", "clock_adjtime", "iopl",
           "ioperm", "quotactl", "fanotify_init", "open_tree", "move_mount", "fsopen",
-          "fsconfig", "fsmount", "fspick", "mount_setattr")
+          "fsconfig", "fsmount", "fspick", "mount_setattr",
+          # Landlock does not cover a file's metadata: mode, owner, attributes, times
+          "chmod", "fchmod", "fchmodat", "fchmodat2", "chown", "fchown", "lchown", "fchownat",
+          "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
+          "setxattrat", "removexattrat", "utime", "utimes", "utimensat", "futimesat",
+          # limits are set before the box (root could raise them again); no other process's
+          # scheduling or memory
+          "setrlimit", "setpriority", "sched_setparam", "sched_setscheduler", "sched_setattr",
+          "ioprio_set", "migrate_pages", "move_pages", "process_madvise", "process_mrelease")
 
 AUDIT_ARCH_X86_64 = 0xC000003E
 X32_SYSCALL_BIT = 0x40000000
@@ -64,7 +83,7 @@ BPF_LD_W_ABS, BPF_JEQ, BPF_JGE, BPF_JSET, BPF_RET = 0x20, 0x15, 0x35, 0x45, 0x06
 PR_SET_NO_NEW_PRIVS = 38
 SECCOMP_SET_MODE_FILTER, SECCOMP_FILTER_FLAG_TSYNC = 1, 1
 # offsets in struct seccomp_data: nr, arch, then args[6] of 8 bytes (little endian)
-NR, ARCH, ARG0_LOW, ARG0_HIGH, ARG1_LOW = 0, 4, 16, 20, 24
+NR, ARCH, ARG0_LOW, ARG0_HIGH, ARG1_LOW, ARG2_LOW, ARG2_HIGH = 0, 4, 16, 20, 24, 32, 36
 
 # Landlock access rights (uapi/linux/landlock.h)
 FS_EXECUTE, FS_WRITE_FILE = 1 << 0, 1 << 1
@@ -75,10 +94,6 @@ NET_BIND_TCP, NET_CONNECT_TCP = 1, 2
 SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
 LANDLOCK_CREATE_RULESET_VERSION, LANDLOCK_RULE_PATH_BENEATH = 1, 1
 O_PATH = 0o10000000
-
-
-class Unconfined(Exception):
-    """A layer of the box could not be installed here; the message says which and why."""
 
 
 def confine(box: str) -> None:
@@ -175,7 +190,7 @@ def _ret(value: int) -> Instruction:
 def seccomp_program(pid: int) -> list[Instruction]:
     """The filter: a foreign architecture is killed, x32 calls and :data:`DENIED` get EPERM;
     ``clone`` only makes threads; ``clone3`` is ENOSYS; ``tgkill`` signals only ``pid``;
-    ``ioctl`` never injects terminal input."""
+    ``prlimit64`` only reads; ``ioctl`` never injects terminal input."""
     deny = _ret(SECCOMP_RET_ERRNO | EPERM)
     allow = _ret(SECCOMP_RET_ALLOW)
     program = [_load(ARCH), _jeq(AUDIT_ARCH_X86_64, 1, 0), _ret(SECCOMP_RET_KILL_PROCESS),
@@ -187,6 +202,8 @@ def seccomp_program(pid: int) -> list[Instruction]:
                 (BPF_JSET, 0, 1, CLONE_THREAD), allow, deny]
     program += [_jeq(SYSCALLS["tgkill"], 0, 6), _load(ARG0_HIGH), _jeq(0, 0, 3),
                 _load(ARG0_LOW), _jeq(pid, 0, 1), allow, deny]
+    program += [_jeq(SYSCALLS["prlimit64"], 0, 6), _load(ARG2_LOW), _jeq(0, 0, 3),
+                _load(ARG2_HIGH), _jeq(0, 0, 1), allow, deny]  # reads a limit, sets none
     program += [_jeq(SYSCALLS["ioctl"], 0, 5), _load(ARG1_LOW), _jeq(TIOCSTI, 2, 0),
                 _jeq(TIOCLINUX, 1, 0), allow, deny]
     return [*program, allow]

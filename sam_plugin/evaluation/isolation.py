@@ -33,7 +33,8 @@ PROBE = r"""
 import json, os, sys
 box, result = sys.argv[1], int(sys.argv[2])
 def verdict():
-    from sam_plugin.evaluation.confine import Unconfined, confine
+    from sam_plugin.errors import Unconfined
+    from sam_plugin.evaluation.confine import confine
     try:
         confine(box)
     except Unconfined as error:

@@ -139,6 +139,7 @@ def main(argv: list[str]) -> None:
     names, whether to confine, the result's file descriptor); never returns."""
     job = json.loads(argv[0])
     result = job["result_fd"]
+    limit_resources(float(job["seconds"]))  # before the box, which lets no limit be raised
     outcome: dict[str, str | None] | None = _boxed(job)
     if outcome is None:
         try:
@@ -156,7 +157,8 @@ def _boxed(job: dict[str, Any]) -> dict[str, str | None] | None:
     """None once this process is boxed (or is not to be); else why it could not be."""
     if not job["confine"]:
         return None
-    from sam_plugin.evaluation.confine import Unconfined, confine
+    from sam_plugin.errors import Unconfined
+    from sam_plugin.evaluation.confine import confine
 
     try:
         confine(job["box"])
@@ -186,7 +188,6 @@ def _run(job: dict[str, Any]) -> str | None:
                      "__builtins__": free_builtins(views, frozenset(job["builtins"])),
                      **views["samConstants"].public(), "mdb": sam.mdb, "session": sam.session,
                      "SAM_AGENT_TARGET": target}
-        limit_resources(float(job["seconds"]))
         exec(code, namespace)
     except BaseException as exc:  # noqa: BLE001 - the script's error is its result
         error = _one_line(exc)

@@ -126,6 +126,10 @@ PAYLOADS = {
     "a file removed outside the box": "import os\nos.remove({victim!r})",
     "a socket": "import socket\nsocket.create_connection(('127.0.0.1', {port}))",
     "a signal to another process": "import os, signal\nos.kill({pid}, signal.SIGKILL)",
+    "a file's mode changed outside the box": "import os\nos.chmod({victim!r}, 0o777)",
+    "a file's times changed outside the box": "import os\nos.utime({victim!r}, (0, 0))",
+    "a resource limit raised": "import resource\nresource.setrlimit(resource.RLIMIT_NOFILE, "
+                               "resource.getrlimit(resource.RLIMIT_NOFILE))",
 }
 
 
@@ -222,6 +226,8 @@ def targets(tmp_path):
 
     victim = tmp_path / "victim.txt"
     victim.write_text("keep me")
+    victim.chmod(0o644)
+    os.utime(victim, (1_000_000_000, 1_000_000_000))
     listener = socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(1)
@@ -244,7 +250,9 @@ def confined_child(box: Path, payload: str, found: isolation.Isolation | None):
 
 
 def escaped(targets) -> bool:
-    return Path(targets["path"]).exists() or not Path(targets["victim"]).exists() \
+    victim = Path(targets["victim"])
+    return Path(targets["path"]).exists() or not victim.exists() \
+        or (victim.stat().st_mode & 0o777, victim.stat().st_mtime) != (0o644, 1_000_000_000) \
         or os.waitpid(targets["pid"], os.WNOHANG) != (0, 0)
 
 
@@ -257,12 +265,14 @@ def test_the_kernel_box_holds_a_payload_that_got_past_the_language(tmp_path, box
     assert not escaped(targets), done.stderr
     if name not in ("a shell command (os.system)", "ctypes calling libc system"):
         # Landlock and seccomp say EPERM/EACCES; bubblewrap's read-only root says EROFS first
-        assert done.returncode != 0 and ("PermissionError" in done.stderr
-                                         or "Read-only file system" in done.stderr), done.stderr
+        refusals = ("PermissionError", "Read-only file system", "not allowed to raise")
+        assert done.returncode != 0 and any(r in done.stderr for r in refusals), done.stderr
 
 
 @pytest.mark.parametrize("name", ["a file written outside the box", "a shell command (os.system)",
-                                  "a file removed outside the box", "a forked child"])
+                                  "a file removed outside the box", "a forked child",
+                                  "a file's mode changed outside the box",
+                                  "a file's times changed outside the box"])
 def test_each_payload_escapes_without_the_box(tmp_path, targets, name):
     """The control: the payloads are real escapes, held only by the box."""
     box = tmp_path / "box"
@@ -311,7 +321,8 @@ raise ValueError("the script failed")
 
 def test_a_box_that_cannot_be_set_up_is_one_line(boxed, tmp_path):
     """In a child: confining the test process itself could not be undone."""
-    program = ("from sam_plugin.evaluation.confine import Unconfined, confine\ntry:\n"
+    program = ("from sam_plugin.errors import Unconfined\n"
+               "from sam_plugin.evaluation.confine import confine\ntry:\n"
                f"    confine({str(tmp_path / 'gone')!r})\nexcept Unconfined as error:\n"
                "    print(error)")
     done = subprocess.run([sys.executable, "-I", "-c", program], capture_output=True,
