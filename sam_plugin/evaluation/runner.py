@@ -95,6 +95,7 @@ class RunnerOptions:
     repairs: int | None = None
     baseline: bool = False
     script_timeout: float = 120.0
+    trust_cassette: bool = False  # run baseline scripts without a kernel box (isolation.py)
     pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
     calls: str | None = None  # spec | model (--calls); None: the run policy's default
@@ -356,7 +357,8 @@ async def run_baseline(task: Task, source: Source, options: RunnerOptions,
                 sam.openMdb(str(workspace))  # a refusal changes nothing
                 break
             ran = baseline.run_script(code, workspace, work, stubs_path(), task.model,
-                                      task.part, options.script_timeout)
+                                      task.part, options.script_timeout,
+                                      trust=options.trust_cassette)
             sam.openMdb(str(ran.saved if ran.saved is not None else workspace))
             result = KindResult(outcome="failed", status="raised" if ran.error else "ran",
                                 layer="execution" if ran.error else None,
