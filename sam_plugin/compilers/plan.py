@@ -187,6 +187,8 @@ class PlanDetail:
     basis: str = ""  # how the prediction was made, or why there is none
     preview: Preview | None = None
     warnings: list[str] = field(default_factory=list)
+    # the sets the calls leave with no member (a deletion can empty a set it does not name)
+    empty_sets: list[str] = field(default_factory=list)
 
 
 def touched(kind: Literal["nodes", "elements"], labels: list[int],

@@ -71,6 +71,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     model = ShadowModel()
     if part is not None:
         model.parts[name] = ShadowPart.copy_of(part)
+    filled = _filled(model.parts.get(name))
     before = (before_contents(ctx.model, part, fingerprint) if part is not None
               else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     calls: list[PlanCall] = []
@@ -101,7 +102,15 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
         return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls")
     predicted = predicted_from_shadow(final, before)
     return PlanDetail(calls=calls, predicted=predicted, basis=basis,
-                      preview=_preview(final, before))
+                      preview=_preview(final, before), empty_sets=sorted(filled - _filled(final)))
+
+
+def _filled(shadow: ShadowPart | None) -> set[str]:
+    """The sets of ``shadow`` that hold a node or an element."""
+    if shadow is None:
+        return set()
+    return {name for name, found in shadow.sets.items()
+            if len(found.nodes) or len(found.elements)}
 
 
 # -- what each call says it does ---------------------------------------------------------
