@@ -172,3 +172,20 @@ def test_a_quarter_turn_states_90_degrees(fresh_sam, plate, tmp_path):
     controller, _ = make(fresh_sam, tmp_path, design(spec))
     asyncio.run(controller.submit("Rotate the part a quarter turn about Z.", "part", TARGET))
     assert controller.review_warnings == []
+
+
+def test_a_request_in_cm_of_a_model_in_mm_is_warned_and_stops_yes(fresh_sam, plate, tmp_path):
+    """"Move set S1 by 5 cm" ran its bare 5 in mm under --yes."""
+    from sam_plugin.compilers.units import unit_system
+
+    spec = answer(step("translate", {"by": "set", "name": "S1"}, vector=[5, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    controller.units = unit_system("mm")
+    controller.policy = controller.policy.model_copy(update={"plan_wait": "never"})
+    asyncio.run(controller.submit("Move set S1 by 5 cm along X.", "part", TARGET))
+    said = ("the request says 5 cm, and this model's lengths are in mm: 5 cm = 50 mm in this "
+            "model; a step's number is taken in the model's units, so check that the steps use "
+            "50 (edit the step if they do not)")
+    assert controller.review_warnings == [said]
+    assert asyncio.run(controller.confirm("part", TARGET)) is None  # it waits for a person
+    assert controller.plan is not None and said in controller.plan.warnings

@@ -12,6 +12,10 @@ sign it states ("up by 50" sources 50, not −50), a label range only where the 
 labels ("elements 1-4", never "ticket 100-2000"), and neither the observation's numbers nor
 1 by itself. Counts a step claims are the plan's to check, not this.
 
+A quantity the request states in another unit than the model's ("5 cm" of a model in mm)
+is said too, with its value in the model's units (``request_quantities.py``): a step's bare
+number is taken in the model's units.
+
 A spec the analyst wrote is not checked: the analyst is the source of its numbers. An
 analyst's edit of a model's spec keeps the warnings on the values it did not change.
 """
@@ -25,9 +29,11 @@ from typing import Any
 
 from sam_plugin.compilers.spec.ir import Spec, Step
 from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.compilers.spec.request_quantities import StatedQuantity, quantities_in
 from sam_plugin.compilers.spec.request_words import StatedNumbers, stated_numbers
 from sam_plugin.compilers.spec.values import ValueDef, is_claim, number_words
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
+from sam_plugin.compilers.units import UnitSystem
 
 _ALWAYS = (0.0, 1.0)
 
@@ -190,3 +196,47 @@ def _listed(numbers: tuple[float, ...]) -> str:
 
 def _be(numbers: tuple[float, ...]) -> str:
     return "is" if len(numbers) == 1 else "are"
+
+
+@dataclass(frozen=True)
+class UnitMismatch:
+    """A quantity the request states in another unit than the model's (``5 cm`` of a model
+    in mm), as data: said with its value in the model's units."""
+
+    quantity: StatedQuantity
+    system: UnitSystem
+
+    def words(self) -> str:
+        quantity = self.quantity
+        return (f"the request says {quantity.said}, and this model's {quantity.kind}s are in "
+                f"{quantity.unit_in(self.system)}: {quantity.conversion_words(self.system)}; "
+                "a step's number is taken in the model's units, so check that the steps use "
+                f"{_converted(quantity, self.system)} (edit the step if they do not)")
+
+
+def unit_mismatches(texts: Iterable[str], spec: Spec, system: UnitSystem | None
+                    ) -> list[UnitMismatch]:
+    """The quantities ``texts`` state in a unit other than ``system``'s, each once, except
+    those the spec already carries converted (its numbers hold the converted value and not
+    the bare one)."""
+    if system is None:
+        return []
+    carried = numbers_in_data([[s.values, s.scope.model_dump(mode="json") if s.scope else {}]
+                               for s in spec.steps])
+    found: list[UnitMismatch] = []
+    for text in texts:
+        for quantity in quantities_in(text):
+            converted = quantity.value_in(system)
+            if not quantity.differs_from(system) or converted is None:
+                continue
+            if any(_close(converted, n) for n in carried) and \
+                    not any(_close(quantity.value, n) for n in carried):
+                continue  # the writer converted it
+            if all(f.quantity != quantity for f in found):
+                found.append(UnitMismatch(quantity, system))
+    return found
+
+
+def _converted(quantity: StatedQuantity, system: UnitSystem) -> str:
+    value = quantity.value_in(system)
+    return number_words(value) if value is not None else ""

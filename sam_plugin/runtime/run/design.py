@@ -426,7 +426,8 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                                    "sets": list(readback.sets)},
                 language=ctx.language, part_name=target.part_name,
                 sources=shown_numbers(run) if checked or edited is not None else None,
-                unchanged_from=edited)
+                unchanged_from=edited, said=(run.inputs.request, *run.remarks),
+                units=ctx.units)
     except SpecRejected:
         if keep_answer:
             run.dir.write_text("design.txt", content + "\n")
