@@ -50,8 +50,10 @@ def check_reach(operations: Sequence[Any], part: Any) -> list[Diagnostic]:
 
 def _images(op: Any, points: np.ndarray) -> np.ndarray:
     """The box corners ``points`` after ``op``, with the originals when it copies."""
+    image: np.ndarray
     if isinstance(op, TranslateOp):
-        return points + np.asarray(op.vector, float)
+        image = points + np.asarray(op.vector, float)
+        return image
     if isinstance(op, TranslateCopyOp):
         return np.vstack([points, points + np.asarray(op.vector, float)])
     if isinstance(op, LinearArrayOp):
@@ -59,10 +61,12 @@ def _images(op: Any, points: np.ndarray) -> np.ndarray:
         return np.vstack([points, far])
     if isinstance(op, ScaleOp):
         origin = np.asarray(op.origin, float)
-        return origin + op.factor * (points - origin)
+        image = origin + op.factor * (points - origin)
+        return image
     if isinstance(op, RotateOp):
         origin = np.asarray(op.origin, float)
-        return origin + (points - origin) @ _rotation(op.axis, op.angle_deg).T
+        image = origin + (points - origin) @ _rotation(op.axis, op.angle_deg).T
+        return image
     if isinstance(op, MirrorOp):
         origin, normal = np.asarray(op.origin, float), np.asarray(op.normal, float)
         unit = normal / np.linalg.norm(normal)
@@ -77,7 +81,9 @@ def _rotation(axis: Sequence[float], degrees: float) -> np.ndarray:
     x, y, z = unit
     cross = np.array([[0.0, -z, y], [z, 0.0, -x], [-y, x, 0.0]])
     angle = math.radians(degrees)
-    return np.eye(3) + math.sin(angle) * cross + (1.0 - math.cos(angle)) * (cross @ cross)
+    matrix: np.ndarray = np.eye(3) + math.sin(angle) * cross + \
+        (1.0 - math.cos(angle)) * (cross @ cross)
+    return matrix
 
 
 def _corners(low: np.ndarray, high: np.ndarray) -> np.ndarray:
