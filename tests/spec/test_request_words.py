@@ -32,6 +32,8 @@ STATED = [
     ("Refine a 2x2 block.", {2.0}, set()),
     ("Move by ５ along Ｘ.", {5.0}, set()),
     ("Scale by 1e999.", set(), {float("inf")}),
+    ("Delete node4 and element12.", {4.0, 12.0}, set()),
+    ("Keep set S1 and model M10.", set(), {1.0, 10.0}),
 ]
 
 
@@ -50,6 +52,7 @@ LABEL_RANGES = [
     ("删除单元 2 到 4", {2.0, 3.0, 4.0}),
     ("Use ticket 100-2000 for this.", set()),
     ("Move by 1 to 3 mm.", set()),
+    ("Delete elements1-3.", {1.0, 2.0, 3.0}),
 ]
 
 

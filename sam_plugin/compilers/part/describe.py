@@ -113,7 +113,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     predicted = predicted_from_shadow(final, before)
     return PlanDetail(calls=calls, predicted=predicted, basis=basis,
                       preview=_preview(final, before), empty_sets=sorted(filled - _filled(final)),
-                      warnings=collapsed_elements(final, before),
+                      warnings=collapsed_elements(final, before, length),
                       free_nodes=free_labels(final, final.removed_elements))
 
 

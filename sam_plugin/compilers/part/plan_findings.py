@@ -47,9 +47,9 @@ def free_labels(after: ShadowPart, removed_elements: Iterable[int]) -> list[int]
     return [n.label for n in after.alive(sorted(candidates), True) if not after.users(n.label)]
 
 
-def collapsed_elements(final: ShadowPart, before: PartContents) -> list[str]:
+def collapsed_elements(final: ShadowPart, before: PartContents, length: str = "") -> list[str]:
     """One warning naming the elements with a node the run moved that have two nodes at one
-    point after it, that node one of them."""
+    point after it, that node one of them; ``length``: the unit of the point, if any."""
     moved = final.changed_nodes - final.deleted_nodes
     if not moved or len(moved) > MOVED_CHECKED:
         return []
@@ -68,8 +68,9 @@ def collapsed_elements(final: ShadowPart, before: PartContents) -> list[str]:
     noun = "element" if len(collapsed) == 1 else "elements"
     first, second, at = meeting
     labels = ", ".join(str(k) for k in collapsed)
+    where = f"{point(at)} {length}" if length else point(at)
     return [f"the plan leaves {len(collapsed)} {noun} ({labels}) degenerate: nodes {first} and "
-            f"{second} meet at {point(at)}, so an element has two corners at one point"]
+            f"{second} meet at {where}, so an element has two corners at one point"]
 
 
 def _meeting(part: ShadowPart, connectivity: Sequence[int], moved: set[int]

@@ -45,6 +45,7 @@ RANGE_MAX_SPAN = 10_000  # a label range a request states; longer ones state the
 # a number in digits: not inside a name ("S1", "Plate-2"); its sign as written
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(-|\+|−)?((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
 _TIMES = re.compile(r"(\d)\s*[x×X*]\s*(\d)")  # "2x2": two numbers
+_GLUED = re.compile(r"\b(nodes?|elements?|elems?|labels?|ids?)(\d)", re.IGNORECASE)  # "node4"
 # words that state a number (whole words only)
 _WORDS = {"once": 1, "twice": 2, "thrice": 3, "double": 2, "triple": 3, "half": 0.5,
           "quarter": 0.25, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -89,7 +90,7 @@ class StatedNumbers:
 
 def stated_numbers(text: str) -> StatedNumbers:
     """The numbers ``text`` states, read as words (see the module doc)."""
-    folded = fold(text)
+    folded = _GLUED.sub(r"\1 \2", fold(text))
     labels = _label_ranges(folded)
     numbers: set[float] = set()
     for match in _RANGE.finditer(folded):
