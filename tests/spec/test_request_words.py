@@ -53,6 +53,7 @@ LABEL_RANGES = [
     ("Use ticket 100-2000 for this.", set()),
     ("Move by 1 to 3 mm.", set()),
     ("Delete elements1-3.", {1.0, 2.0, 3.0}),
+    ("Delete elements " + "9" * 5000 + "-" + "9" * 5001, set()),
 ]
 
 

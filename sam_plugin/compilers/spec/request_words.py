@@ -42,6 +42,7 @@ _LABEL_RANGE = re.compile(
     rf"{_LABEL_NOUN}\s*(?:#|no\.?|nos\.?|labels?|ids?)?\s*(\d+)\s*{_DASH}\s*(\d+)(?!\d|\.\d)"
     rf"|(?<![\w.])(\d+)\s*{_DASH}\s*(\d+)\s*号?\s*(?:单元|节点)", re.IGNORECASE)
 RANGE_MAX_SPAN = 10_000  # a label range a request states; longer ones state their ends only
+_LABEL_DIGITS = 12
 # a number in digits: not inside a name ("S1", "Plate-2"); its sign as written
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(-|\+|−)?((?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)")
 _TIMES = re.compile(r"(\d)\s*[x×X*]\s*(\d)")  # "2x2": two numbers
@@ -94,7 +95,7 @@ def stated_numbers(text: str) -> StatedNumbers:
     labels = _label_ranges(folded)
     numbers: set[float] = set()
     for match in _RANGE.finditer(folded):
-        numbers |= {float(match.group(1)), float(match.group(2))}
+        numbers |= {float(n) for n in match.groups() if math.isfinite(float(n))}
     rest = _TIMES.sub(r"\1 x \2", _RANGE.sub(" ", folded))
     for sign, digits in _NUMBER.findall(rest):
         value = float(digits)
@@ -112,6 +113,8 @@ def _label_ranges(folded: str) -> set[float]:
     for match in _LABEL_RANGE.finditer(folded):
         first, last = (match.group(1), match.group(2)) if match.group(1) else \
             (match.group(3), match.group(4))
+        if max(len(first), len(last)) > _LABEL_DIGITS:
+            continue  # no label has that many digits (and no int is read from them)
         low, high = int(first), int(last)
         if 0 < high - low <= RANGE_MAX_SPAN:
             found |= {float(n) for n in range(low, high + 1)}
