@@ -57,7 +57,7 @@ def test_a_deletion_that_leaves_free_nodes_says_so_and_the_checks_read_them(
     result = controller.result
     assert result is not None and result.status == "verified"
     (check,) = [c for c in result.checks if c.name == "free nodes the run leaves"]
-    assert (check.expected, check.actual, check.ok) == ("3 nodes [1-3]", "3 nodes [1-3]", True)
+    assert (check.expected, check.actual, check.ok) == ("3", "3", True)
 
 
 def test_a_deletion_that_leaves_no_free_node_says_nothing_of_them(fresh_sam, plate, tmp_path):
@@ -91,3 +91,16 @@ def test_a_scale_whose_coordinates_overflow_is_refused_at_compile(fresh_sam, pla
         "carries coordinates to 2e+12, beyond the ±1e+09 a coordinate may hold; nothing runs "
         "(use a smaller factor or vector)")
     assert "\n" not in result.error.message
+
+
+def test_free_nodes_the_plan_said_but_the_part_uses_fail_their_check(fresh_sam, plate,
+                                                                     tmp_path):
+    from sam_plugin.compilers.evidence import Prediction
+    from sam_plugin.compilers.plan import PlanDetail
+    from sam_plugin.runtime.verify.verifier import verify
+
+    readback = HostGateway(fresh_sam).readback(TARGET)
+    checks = verify(Prediction.from_readback(readback), readback, readback, tmp_path,
+                    PlanDetail(calls=[], free_nodes=[1, 2, 3]), live_part=plate)
+    (check,) = [c for c in checks if c.name == "free nodes the run leaves"]
+    assert (check.expected, check.actual, check.ok) == ("3", "0", False)

@@ -15,8 +15,7 @@ def _said(qapp, locale: str | None) -> tuple[str, str]:
     from sam_plugin.ui.plan_text import operation_words
 
     line = PlanOperation(text=FREE_NODES, touched=[touched("nodes", [1, 2, 3])])
-    check = Check(name=FREE_NODES_CHECK, expected="3 nodes [1-3]", actual="3 nodes [1-3]",
-                  ok=True)
+    check = Check(name=FREE_NODES_CHECK, expected="3", actual="3", ok=True)
     translator = i18n.install_translator(locale) if locale else None
     try:
         return operation_words(line), check_row(check).name

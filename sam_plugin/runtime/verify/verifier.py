@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Prediction, Range, Readback
-from sam_plugin.compilers.plan import PlanDetail, label_runs
+from sam_plugin.compilers.plan import PlanDetail
 from sam_plugin.runtime.verify.part_comparison import compare_with_plan
 from sam_plugin.samops.part_inspect import free_node_labels
 
@@ -77,16 +77,12 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
 
 
 def _free_nodes(planned: list[int], live_part: Any) -> Check:
-    """The nodes the plan said the run leaves with no element, read on the live part."""
+    """The nodes the plan said the run leaves with no element, read on the live part: how
+    many of them are free (a count, in any language; the plan's line names them)."""
     free = set(free_node_labels(live_part))
     found = [label for label in planned if label in free]
-    return Check(name=FREE_NODES_CHECK, expected=_labelled(planned), actual=_labelled(found),
+    return Check(name=FREE_NODES_CHECK, expected=str(len(planned)), actual=str(len(found)),
                  ok=found == planned)
-
-
-def _labelled(labels: list[int]) -> str:
-    noun = "node" if len(labels) == 1 else "nodes"
-    return f"{len(labels)} {noun} {label_runs(labels)}" if labels else "0 nodes"
 
 
 def all_passed(checks: list[Check]) -> bool:
