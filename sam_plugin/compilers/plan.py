@@ -187,6 +187,10 @@ class PlanDetail:
     basis: str = ""  # how the prediction was made, or why there is none
     preview: Preview | None = None
     warnings: list[str] = field(default_factory=list)
+    # the sets the calls leave with no member (a deletion can empty a set it does not name)
+    empty_sets: list[str] = field(default_factory=list)
+    # the nodes the calls leave with no element that had one (free nodes the verifier reads)
+    free_nodes: list[int] = field(default_factory=list)
 
 
 def touched(kind: Literal["nodes", "elements"], labels: list[int],

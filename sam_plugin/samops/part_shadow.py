@@ -377,6 +377,10 @@ class ShadowPart:
         found = store.get(label)
         return found if found is not None else gone.get(label)
 
+    def users(self, label: int) -> set[int]:
+        """The labels of the live elements that use node ``label``."""
+        return set(self._index().get(label, ()))
+
     def entry_labels(self, entry: ShadowEntry) -> list[int]:
         """The element labels an assignment or orientation covers now."""
         if entry.set_name is not None:

@@ -13,7 +13,8 @@ from sam_plugin.ui.i18n import tr
 
 _FIXED = frozenset({"part exists", "node count", "element count", "geometry unchanged",
                     "elements with a section", "oriented beam elements", "hanging nodes",
-                    "property values", "part compared with the plan"})
+                    "property values", "part compared with the plan",
+                    "free nodes the run leaves"})
 # a part fingerprint (``25n-16e-<hash>``, or a readback's hex digest): never shown as such
 _FINGERPRINT = re.compile(r"^(?:\d+n-\d+e-)?[0-9a-f]{16,}$|^absent-[0-9a-f]+$")
 
@@ -70,6 +71,7 @@ def _fixed(name: str) -> str:
         "hanging nodes": tr("hanging nodes"),
         "property values": tr("property values"),
         "part compared with the plan": tr("compared with the plan"),
+        "free nodes the run leaves": tr("free nodes the run leaves"),
     }[name]
 
 

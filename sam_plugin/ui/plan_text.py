@@ -306,7 +306,7 @@ def phrase_words(text: str) -> str:
         found = pattern.match(text)
         if found:
             return words(found)
-    return text
+    return tr(text)  # a fixed phrase (``leaves nodes with no element (free nodes)``)
 
 
 def note_words(note: str) -> str:

@@ -135,11 +135,13 @@ def test_an_edit_that_is_not_a_spec_leaves_the_standing_one(fresh_sam, plate, tm
 
 
 def test_a_given_spec_runs_with_no_provider_at_all(fresh_sam, plate, tmp_path):
-    spec = answer(step("scale", named_set("S1"), factor=2))
+    # by 0.5: a factor of 2 put node 4 on node 7, and the plan now warns of the collapsed
+    # elements 3 and 4 (a warned plan waits for a person)
+    spec = answer(step("scale", named_set("S1"), factor=0.5))
     controller, provider = make(fresh_sam, tmp_path, plan_wait="never")
     controller.settings = controller.settings.model_copy(update={"base_url": "", "model": ""})
     assert asyncio.run(controller.submit_spec(spec, "part", TARGET)) == Phase.REVIEW
-    assert "scale set S1 by 2 about (0, 0, 0)" in controller.spec_text  # the default, stated
+    assert "scale set S1 by 0.5 about (0, 0, 0)" in controller.spec_text  # the default, stated
     result = asyncio.run(controller.confirm("part", TARGET))
     assert result is not None and result.status == "verified"
     assert provider.requests == []

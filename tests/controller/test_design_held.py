@@ -150,3 +150,42 @@ def test_labels_outside_the_requests_range_are_still_said(fresh_sam, plate, tmp_
     assert [w.split(": ", 1)[1] for w in controller.review_warnings] == [
         "3 is in neither the request nor the observation; check where it comes from (edit the "
         "step if it is wrong)"]
+
+
+def test_an_edit_keeps_the_warnings_on_the_numbers_it_did_not_change(fresh_sam, plate,
+                                                                     tmp_path):
+    """Re-saving the model's spec unchanged dropped the warning about its invented 0.001."""
+    spec = answer(step("merge_nodes", tolerance=0.001))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Merge coincident nodes within 0.01.", "part", TARGET))
+    warned = controller.review_warnings
+    assert len(warned) == 1
+    controller.edit_spec(json.loads(spec))  # the same JSON, saved again
+    assert controller.review_warnings == warned
+    controller.edit_spec(json.loads(answer(step("merge_nodes", tolerance=0.01))))
+    assert controller.review_warnings == []
+
+
+def test_a_quarter_turn_states_90_degrees(fresh_sam, plate, tmp_path):
+    spec = answer(step("rotate", {"by": "all"}, angle_deg=90, axis=[0, 0, 1],
+                       origin=[0, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    asyncio.run(controller.submit("Rotate the part a quarter turn about Z.", "part", TARGET))
+    assert controller.review_warnings == []
+
+
+def test_a_request_in_cm_of_a_model_in_mm_is_warned_and_stops_yes(fresh_sam, plate, tmp_path):
+    """"Move set S1 by 5 cm" ran its bare 5 in mm under --yes."""
+    from sam_plugin.compilers.units import unit_system
+
+    spec = answer(step("translate", {"by": "set", "name": "S1"}, vector=[5, 0, 0]))
+    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    controller.units = unit_system("mm")
+    controller.policy = controller.policy.model_copy(update={"plan_wait": "never"})
+    asyncio.run(controller.submit("Move set S1 by 5 cm along X.", "part", TARGET))
+    said = ("the request says 5 cm, and this model's lengths are in mm: 5 cm = 50 mm in this "
+            "model; a step's number is taken in the model's units, so check that the steps use "
+            "50 (edit the step if they do not)")
+    assert controller.review_warnings == [said]
+    assert asyncio.run(controller.confirm("part", TARGET)) is None  # it waits for a person
+    assert controller.plan is not None and said in controller.plan.warnings

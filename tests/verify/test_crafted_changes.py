@@ -90,11 +90,11 @@ def _case(mode: str, n: int) -> tuple[str, str, str, dict[str, Any]]:
                 answer(step("move_nodes", labels=[last], to=to)),
                 "edit_part", {"move_nodes": [{"label": last, "coordinates": to}]})
     if mode == "property":
-        return ("assign Skin to the last element",
+        return (f"assign Skin to the last element, {n * n}",
                 answer(step("assign_section", labels(n * n), mode="property", section="Skin")),
                 "assign_property", {"assignments": [
                     {"section": "Skin", "selection": {"by": "labels", "labels": [n * n]}}]})
-    return ("refine the last element once",
+    return (f"refine the last element, {n * n}, once",
             answer(step("refine", labels(n * n), mode="mesh", levels=1)),
             "refine_mesh", {"selection": {"by": "labels", "labels": [n * n]}, "levels": 1})
 

@@ -21,6 +21,12 @@ from typing import Any, Literal
 
 import numpy as np
 
+from sam_plugin.compilers.part.plan_findings import (
+    collapsed_elements,
+    elements_using,
+    free_labels,
+    freed_nodes,
+)
 from sam_plugin.compilers.part.prediction import predicted_from_shadow
 from sam_plugin.compilers.plan import (
     LABELS_SHOWN,
@@ -71,6 +77,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     model = ShadowModel()
     if part is not None:
         model.parts[name] = ShadowPart.copy_of(part)
+    filled = _filled(model.parts.get(name))
     before = (before_contents(ctx.model, part, fingerprint) if part is not None
               else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     calls: list[PlanCall] = []
@@ -91,7 +98,11 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
                     f"call {index} cannot run on the part as the earlier calls leave it "
                     f"({failure}); the script would fail in SAM, so nothing runs"))]) from None
             else:
-                operations += _changes(mark, model.parts.get(name), _named(operations))
+                after = model.parts.get(name)
+                operations += _changes(mark, after, _named(operations))
+                freed = (freed_nodes(after, set(after.removed_elements) - mark.removed_elements)
+                         if after is not None else None)
+                operations += [freed] if freed is not None else []
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
                               notes=list(fragment.notes)))
     if not simulated:
@@ -101,7 +112,17 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
         return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls")
     predicted = predicted_from_shadow(final, before)
     return PlanDetail(calls=calls, predicted=predicted, basis=basis,
-                      preview=_preview(final, before))
+                      preview=_preview(final, before), empty_sets=sorted(filled - _filled(final)),
+                      warnings=collapsed_elements(final, before, length),
+                      free_nodes=free_labels(final, final.removed_elements))
+
+
+def _filled(shadow: ShadowPart | None) -> set[str]:
+    """The sets of ``shadow`` that hold a node or an element."""
+    if shadow is None:
+        return set()
+    return {name for name, found in shadow.sets.items()
+            if len(found.nodes) or len(found.elements)}
 
 
 # -- what each call says it does ---------------------------------------------------------
@@ -166,7 +187,8 @@ def _edit(args: Mapping[str, Any], shadow: ShadowPart | None,
         literal = args["delete_nodes"]
         picked = _pick(selection.select_nodes, shadow, literal)
         ops.append(PlanOperation(text=f"delete nodes {selector_words(literal)} (and the elements "
-                                 "using them)", destructive=True, touched=_nodes(picked)))
+                                 "using them)", destructive=True,
+                                 touched=[*_nodes(picked), *_users(picked, shadow)]))
     for move in args.get("move_nodes", ()):
         ops.append(PlanOperation(
             text=f"move node {move['label']} to {_len(point(move['coordinates']), length)}"))
@@ -312,7 +334,7 @@ def _preview(final: ShadowPart, before: PartContents) -> Preview:
         changed = changed[among(changed, unique(before.mesh.element_labels))]
     deleted = [k for k in changed.tolist() if k not in alive]
     added = sorted(k for k in final.created_elements if k in alive)
-    candidates = unique(np.concatenate([_using(before, final.changed_nodes), changed]))
+    candidates = unique(np.concatenate([elements_using(before, final.changed_nodes), changed]))
     # an element the part had is still there unless the run deleted it (and only a deleted
     # label can be missing, or created again): the store is asked about those alone
     kept = ~among(candidates, labels_array(final.deleted_elements))
@@ -328,19 +350,6 @@ def _preview(final: ShadowPart, before: PartContents) -> Preview:
         moved_to=[_outline(final, label) for label in moved],
         truncated=truncated,
     )
-
-
-def _using(before: PartContents, nodes: set[int]) -> np.ndarray:
-    """Labels (int64) of the elements (before the run) that use any of ``nodes``."""
-    mesh = before.mesh
-    if not nodes or not mesh.element_count:
-        return np.zeros(0, dtype=np.int64)
-    hit = among(mesh.connectivity, labels_array(nodes)).astype(np.int64)
-    lengths = np.diff(mesh.offsets)
-    counts = np.add.reduceat(hit, np.minimum(mesh.offsets[:-1], max(len(hit) - 1, 0)))
-    counts[lengths == 0] = 0
-    used: np.ndarray = mesh.element_labels[counts > 0]
-    return used
 
 
 def _outline(part: ShadowPart, label: int) -> list[Vec3]:
@@ -373,6 +382,14 @@ def _elements(elements: Sequence[Any], shadow: ShadowPart | None) -> list[Touche
     if len(labels) <= LABELS_SHOWN:
         return [touched("elements", labels)]
     return [touched("elements", labels, _node_points(shadow, elements))]
+
+
+def _users(nodes: Sequence[Any], shadow: ShadowPart | None) -> list[Touched]:
+    """The elements that use ``nodes`` (they go with a node deletion), if any."""
+    if shadow is None:
+        return []
+    labels = sorted({e for node in nodes for e in shadow.users(node.label)})
+    return _elements(shadow.alive(labels, False), shadow) if labels else []
 
 
 def _node_points(shadow: ShadowPart, elements: Sequence[Any]) -> list[Any]:

@@ -18,6 +18,7 @@ from sam_plugin.compilers.part.ir import (
 )
 from sam_plugin.compilers.part.predict import changed, part_expected, state_is_live
 from sam_plugin.compilers.part.simulate import replay, tightened
+from sam_plugin.compilers.part.transform_reach import check_reach
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     AllSelector,
@@ -38,7 +39,8 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
             f"part {ctx.target.part_name!r} does not exist; there is nothing to transform"))]
     found: list[Diagnostic] = []
     live = state_is_live(ctx)
-    scale = scale_checks.scale_of(scale_checks.part_met(ctx))
+    met = scale_checks.part_met(ctx)
+    scale = scale_checks.scale_of(met)
     for i, op in enumerate(ir.operations):
         here = f"operations[{i}]"
         found.extend(check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
@@ -46,6 +48,8 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
         if not live:
             found.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
         found.extend(_degenerate(op, scale, here))
+    if not found:  # a degenerate axis or normal has no rotation to carry the box through
+        found.extend(check_reach(ir.operations, met))
     return found
 
 

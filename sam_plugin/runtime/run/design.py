@@ -19,7 +19,7 @@ from typing import Any
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
+from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
 from sam_plugin.compilers.spec.vocabulary import selected_scope
 from sam_plugin.errors import (
@@ -279,7 +279,9 @@ def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str,
     """The analyst edited the spec at Review: read by the same reader (``SpecRejected``
     names each problem, and the standing spec stays), reviewed against the part again, kept
     as a new version marked as the analyst's, with its changes by path. No model is asked."""
-    reading = _read(ctx, run, _content(spec), keep_answer=False, checked=False)
+    # the warnings on the model's numbers stay on the values the edit did not change
+    checked = run.spec_ir if run.unsourced else None
+    reading = _read(ctx, run, _content(spec), keep_answer=False, checked=False, edited=checked)
     before, version = run.spec_ir, run.spec_versions + 1
     if run.spec_versions == 1:
         revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
@@ -400,12 +402,14 @@ def _read_round(ctx: StepContext, run: RunState, response: ChatResponse,
 
 
 def _read(ctx: StepContext, run: RunState, content: str, *,
-          keep_answer: bool = True, checked: bool = True) -> design_answer.DesignReading:
+          keep_answer: bool = True, checked: bool = True,
+          edited: Spec | None = None) -> design_answer.DesignReading:
     """``content`` as a spec of the run's mode (raises SpecRejected); what the model wrote
     stays in design.txt until a spec replaces it (``keep_answer``; an analyst's edit that
     does not read leaves the standing spec's words there). ``checked``: its numbers are
     checked against what its writer was shown (a model's or an agent's; never the
-    analyst's own)."""
+    analyst's own); ``edited``: the model's spec the analyst edited, whose values the edit
+    left as they were are checked still."""
     assert run.observation is not None
     readback, target = run.observation.readback, run.target
     try:
@@ -421,7 +425,9 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                                    "shapes": dict(readback.shape_counts),
                                    "sets": list(readback.sets)},
                 language=ctx.language, part_name=target.part_name,
-                sources=shown_numbers(run) if checked else None)
+                sources=shown_numbers(run) if checked or edited is not None else None,
+                unchanged_from=edited, said=(run.inputs.request, *run.remarks),
+                units=ctx.units)
     except SpecRejected:
         if keep_answer:
             run.dir.write_text("design.txt", content + "\n")
@@ -435,15 +441,14 @@ def selection_words(run: RunState) -> AbstractContextManager[None]:
     return selected_scope(picked.kind if picked else None, picked.labels if picked else ())
 
 
-def shown_numbers(run: RunState) -> set[float]:
-    """The numbers a spec's writer was shown: the request's, the analyst's remarks', the
-    observation's and the exploration's (``compilers/spec/provenance.py``)."""
-    said: set[float] = set()
-    for text in (run.inputs.request, *run.remarks, run.exploration):  # apart: no range spans two
-        said |= numbers_in_text(text)
+def shown_numbers(run: RunState) -> Sources:
+    """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
+    as words), the observation's and the exploration's, and the picked labels
+    (``compilers/spec/provenance.py``)."""
     picked = run.inputs.selection
-    labels = {float(label) for label in picked.labels} if picked is not None else set()
-    return said | numbers_in_data(prompt_observation(run)) | labels
+    return text_sources((run.inputs.request, *run.remarks), observed=(run.exploration,),
+                        data=prompt_observation(run),
+                        picked=picked.labels if picked is not None else ())
 
 
 def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:

@@ -9,17 +9,18 @@ names each problem; a second failure ends the run at design, with advice.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sam_plugin.compilers.protocol import DomainModule, Route
 from sam_plugin.compilers.spec.ir import Spec, Step
-from sam_plugin.compilers.spec.provenance import unsourced_values
+from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches, unsourced_values
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import DesignRefused, RouteRefused, SpecRejected
 from sam_plugin.runtime.text_safety import visible_text
 
@@ -54,12 +55,16 @@ class DesignReading:
 
 def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, part: Any,
                 counts: Mapping[str, Any], language: str = "en",
-                part_name: str = "the part", sources: set[float] | None = None
-                ) -> DesignReading:
+                part_name: str = "the part", sources: Sources | None = None,
+                unchanged_from: Spec | None = None, said: Sequence[str] = (),
+                units: UnitSystem | None = None) -> DesignReading:
     """The spec in ``content``; raises :class:`SpecRejected` naming every problem, and
     :class:`DesignRefused` for the refusal answer ``{"refuse": "why"}``. ``sources``: the
     numbers the writer was shown (request and observation), when the writer is a model or
-    an agent: a step number from neither is a Review warning."""
+    an agent: a step number from neither is a Review warning; ``unchanged_from``: the spec
+    an analyst edited into this one (only the values it left as they were are checked);
+    ``said``: the person's words (a quantity in another unit than ``units``, the model's, is
+    a warning too)."""
     document = json_object_of(content)
     if isinstance(document, dict) and list(document) == ["refuse"] and \
             isinstance(document["refuse"], str) and document["refuse"].strip():
@@ -78,8 +83,11 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
     warnings = review_warnings(spec, module.vocabulary, None if target_is_empty else part,
                                counts)
-    unsourced = (unsourced_values(spec, module.vocabulary, sources) if sources is not None
-                 else [])
+    unsourced = (unsourced_values(spec, module.vocabulary, sources,
+                                  unchanged_from=unchanged_from)
+                 if sources is not None else [])
+    if sources is not None:
+        unsourced += [m.words() for m in unit_mismatches(said, spec, units)]
     return DesignReading(spec=spec, route=route,
                          text=render_spec(spec, module.vocabulary, language),
                          warnings=[*warnings, *unsourced], unsourced=unsourced)

@@ -12,6 +12,9 @@ from typing import Any
 from sam_plugin.compilers.evidence import SHAPES, Check, Prediction, Range, Readback
 from sam_plugin.compilers.plan import PlanDetail
 from sam_plugin.runtime.verify.part_comparison import compare_with_plan
+from sam_plugin.samops.part_inspect import free_node_labels
+
+FREE_NODES_CHECK = "free nodes the run leaves"
 
 
 def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path,
@@ -68,7 +71,18 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
                                ok=False)]
     if plan is not None and after.part_exists:
         checks += compare_with_plan(plan.predicted, live_part, after, plan.basis, live_model)
+    if plan is not None and plan.free_nodes and live_part is not None:
+        checks.append(_free_nodes(plan.free_nodes, live_part))
     return checks
+
+
+def _free_nodes(planned: list[int], live_part: Any) -> Check:
+    """The nodes the plan said the run leaves with no element, read on the live part: how
+    many of them are free (a count, in any language; the plan's line names them)."""
+    free = set(free_node_labels(live_part))
+    found = [label for label in planned if label in free]
+    return Check(name=FREE_NODES_CHECK, expected=str(len(planned)), actual=str(len(found)),
+                 ok=found == planned)
 
 
 def all_passed(checks: list[Check]) -> bool:

@@ -1004,6 +1004,14 @@
         <translation>悬挂节点</translation>
     </message>
     <message>
+        <source>free nodes the run leaves</source>
+        <translation>运行留下的自由节点</translation>
+    </message>
+    <message>
+        <source>leaves nodes with no element (free nodes)</source>
+        <translation>留下不属于任何单元的节点（自由节点）</translation>
+    </message>
+    <message>
         <source>material</source>
         <translation>材料</translation>
     </message>
