@@ -96,3 +96,42 @@ def test_a_base_url_port_out_of_range_is_one_line(tmp_path, capsys, monkeypatch,
         "--request", "move it by 5", "--yes", *extra], capsys)
     assert run.code == 2, run.out + run.err
     assert run.err.splitlines()[-1] == f"sam-agent: error: {PORT}"
+
+
+TRANSLATE = json.dumps({"summary": "Lift the plate by 5.", "steps": [
+    {"capability": "transform", "action": "translate", "scope": {"by": "all"},
+     "values": {"vector": [0, 0, 5]}, "text": ""}]})
+
+
+def _verified(tmp_path, capsys, monkeypatch):
+    """A verified run from a given spec, saved: (the saved workspace, the run's directory)."""
+    monkeypatch.setenv("SAM_AGENT_CALLS", "spec")
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(TRANSLATE)
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    saved = tmp_path / "saved.sam.json"
+    run = run_cli(base_args(workspace, tmp_path / "runs") + [
+        "--spec", str(spec_file), "--yes", "--json", "--save", str(saved)], capsys)
+    assert run.code == 0, run.err
+    return saved, tmp_path / "runs" / run.result["run_id"]
+
+
+def test_a_truncated_result_json_is_one_line_wherever_it_is_read(tmp_path, capsys,
+                                                                 monkeypatch):
+    """On main ``rerun`` printed pydantic's multi-line validation error."""
+    saved, folder = _verified(tmp_path, capsys, monkeypatch)
+    result = folder / "result.json"
+    result.write_text(result.read_text()[:200])
+    run_id, runs = folder.name, str(tmp_path / "runs")
+    broken = ("result.json cannot be read (it is not a run's result: invalid JSON, EOF "
+              "while parsing a value at line 11 column 0)")
+    rerun = run_cli(["rerun", run_id, "--part", "Plate", "--workspace", str(saved),
+                     "--runs-dir", runs], capsys)
+    assert rerun.code == 2
+    assert rerun.err.splitlines() == [f"sam-agent: error: run {run_id}: {broken}"]
+    undo = run_cli(["undo", run_id, "--workspace", str(saved), "--save",
+                    str(tmp_path / "undone.sam.json"), "--runs-dir", runs], capsys)
+    assert undo.code != 0
+    assert undo.err.splitlines()[-1] == (
+        f"sam-agent: undo refused: run {run_id} has no readable result.json in {runs} (it is "
+        "not a run's result: invalid JSON, EOF while parsing a value at line 11 column 0)")
