@@ -288,6 +288,7 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
               "answers only the bundled example requests, word for word", file=err)
         return choice.settings(service.base_url), choice.name(), replay_probe()
     settings = _settings(choice.live)
+    _refuse_key_as_model(settings, "--api-model" if args.api_model else "SAM_AGENT_MODEL")
     detection = await detect(settings)
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
     said = where.get(choice.reason, "flags")
@@ -408,6 +409,23 @@ def _setting_error(error: ValidationError) -> UsageError:
     source = " or ".join(n for n in (flag, variable) if n) or field
     reason = first["msg"].removeprefix("Value error, ")
     return UsageError(f"provider setting {field} ({source}): {reason}")
+
+
+def _refuse_key_as_model(settings: Any, where: str) -> None:
+    """A model's name that is the API key, or looks like one, is never sent or written."""
+    from sam_plugin.runtime.store.key_shape import key_shaped
+    from sam_plugin.runtime.store.scrubber import Scrubber
+
+    name = settings.model
+    if Scrubber(settings.api_key.get_secret_value()).contains(name):
+        what = "holds the API key"
+    elif key_shaped(name):
+        what = f"looks like an API key ({key_shaped(name)[0][:3]}…)"
+    else:
+        return
+    raise UsageError(f"{where}: the value {what}, not a model's name; give the model's name "
+                     "here (the key goes in SAM_AGENT_API_KEY or the dock's Settings); "
+                     "nothing was sent")
 
 
 def _settings(settings: Any) -> Any:

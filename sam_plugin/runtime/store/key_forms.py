@@ -1,14 +1,17 @@
 """The forms an API key can be echoed in, and how a run of one is found fast
 (docs/architecture.md §7 "The key").
 
-The forms: the key, the key reversed, its UTF-8 in hex (lower and upper case) and in base64
-(standard and URL-safe, from each of the three byte offsets, so that the key base64-encoded
-after other bytes, as in an echoed ``Basic`` header, is one of them; with and without the last
-group, which depends on the bytes after the key). A run is
+The forms: the key, the key reversed, in upper and in lower case, in rot13; its characters
+one by one between separators (``s.k.-.c``) and as decimal character codes (``115 107 45``);
+its UTF-8 in hex (lower and upper case), in base64 (standard and URL-safe), base32 (upper and
+lower case), base85 and Ascii85, each from every byte offset of its groups, so that the key
+encoded after other bytes, as in an echoed ``Basic`` header, is one of them; with and without
+the last group, which depends on the bytes after the key. A run is
 :data:`MIN_RUN` or more characters of a form, 16 of hex (a hex digit is half a character of
 the key: 8 hex digits of the key turn up among the decimal digits of any long list of
-coordinates). What the escapes, %-encoding, invisible characters, spacing and fullwidth
-letters hide is undone by the views the forms are looked for in (``text_views.py``).
+coordinates). What the escapes, HTML character references, %-encoding, invisible characters,
+combining accents, spacing and fullwidth letters hide is undone by the views the forms are
+looked for in (``text_views.py``).
 
 Finding a run: every run of 8 characters holds one of the view's 4-character windows that
 start at every 5th position, so those windows are looked up among every 4 characters of every
@@ -19,7 +22,8 @@ has its windows looked up all at once, with numpy).
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+import codecs
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,16 +39,34 @@ class Form:
     min_run: int
 
 
+# characters one character of the key may be spelled out between (dot-separated and the like)
+_SEPARATORS = ".-_,;:|/"
+# the byte groups of each binary-to-text encoding, and its encoders
+_ENCODINGS: tuple[tuple[int, tuple[Callable[[bytes], bytes], ...]], ...] = (
+    (3, (base64.b64encode, base64.urlsafe_b64encode)),
+    (5, (base64.b32encode, lambda data: base64.b32encode(data).lower())),
+    (4, (base64.b85encode, base64.a85encode)),
+)
+
+
 def key_forms(key: str) -> tuple[Form, ...]:
     raw = key.encode("utf-8")
     forms = [Form(key, MIN_RUN), Form(key[::-1], MIN_RUN),
+             Form(key.upper(), MIN_RUN), Form(key.lower(), MIN_RUN),
+             Form(codecs.encode(key, "rot13"), MIN_RUN),
              Form(raw.hex(), 2 * MIN_RUN), Form(raw.hex().upper(), 2 * MIN_RUN)]
-    for skip in range(3):
-        # the key's bytes from ``skip`` on when more bytes follow them (full 3-byte groups
-        # only: the last group depends on what follows) and when none do
-        for tail in (raw[skip:skip + (len(raw) - skip) // 3 * 3], raw[skip:]):
-            forms += [Form(base64.b64encode(tail).decode("ascii"), MIN_RUN),
-                      Form(base64.urlsafe_b64encode(tail).decode("ascii"), MIN_RUN)]
+    # spelled out one character at a time: between separators (8 characters and the 7
+    # between them), or as decimal character codes (the spaces between them are not in the
+    # views; 16 digits, as hex)
+    forms += [Form(between.join(key), 2 * MIN_RUN - 1) for between in _SEPARATORS]
+    codes = [str(byte) for byte in raw]
+    forms += [Form(between.join(codes), 2 * MIN_RUN) for between in ("", ",", ";")]
+    for group, encoders in _ENCODINGS:
+        for skip in range(group):
+            # the key's bytes from ``skip`` on when more bytes follow them (full groups
+            # only: the last group depends on what follows) and when none do
+            for tail in (raw[skip:skip + (len(raw) - skip) // group * group], raw[skip:]):
+                forms += [Form(encode(tail).decode("ascii"), MIN_RUN) for encode in encoders]
     unique: dict[str, Form] = {}
     for form in forms:
         if len(form.text) >= form.min_run:
