@@ -170,3 +170,16 @@ def test_a_byte_stream_of_any_encoding_cut_anywhere_scrubs_like_the_whole(form, 
     shown.append(stream.feed(data[last:]))
     shown.append(stream.flush())
     assert b"".join(shown) == SCRUBBER.bytes(data)
+
+
+COORDINATES = ", ".join(f"[{i * 0.731:.4f}, {i * 1.117:.4f}, 0.0]" for i in range(200))
+
+
+@pytest.mark.parametrize("form", ENCODED)
+def test_each_encoding_is_scrubbed_in_a_long_text_of_numbers(form):
+    """A long text is looked at with numpy, where a window of a long form (hex, spelled out)
+    counts only beside another hit: every encoding is still found there."""
+    kept = b64("api:sk")[:8] if "Basic" in form else ""
+    text = f"{COORDINATES} key {ENCODED[form]} end {COORDINATES}"
+    assert len(text) > 4096
+    assert SCRUBBER.text(text) == f"{COORDINATES} key {kept}{REDACTED} end {COORDINATES}"

@@ -16,7 +16,8 @@ looked for in (``text_views.py``).
 Finding a run: every run of 8 characters holds one of the view's 4-character windows that
 start at every 5th position, so those windows are looked up among every 4 characters of every
 form, and each one found is grown both ways along its form (a view longer than a few lines
-has its windows looked up all at once, with numpy).
+has its windows looked up all at once, with numpy; in it a window of only the long forms,
+hex and the spelled-out ones, counts only beside another hit).
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ from typing import Any
 MIN_RUN = 8
 _GRAM = 4  # a view's windows: 4 characters at every 5th position (4 + 5 - 1 = MIN_RUN)
 _STRIDE = MIN_RUN - _GRAM + 1
+_PAIRED_FROM = _GRAM + _STRIDE + _GRAM  # a run this long holds two sampled windows
 _NUMPY_FROM = 512  # characters of a view: from here numpy looks at its windows, all at once
+_TABLE_BITS = 20  # the table of windows a look at a long view starts from (1 MB)
+_HASH = 0x9E3779B1  # Knuth's multiplicative hash (32 bits)
 
 
 @dataclass(frozen=True)
@@ -87,7 +91,12 @@ class KeyForms:
             for offset in range(len(form.text) - _GRAM + 1):
                 self._places.setdefault(form.text[offset:offset + _GRAM], []).append(
                     (form, offset))
-        self._codes: Any = None  # numpy: the sorted codes of the windows, and a 16-bit table
+        # windows only of forms whose runs are long enough to hold two sampled windows: in a
+        # long view such a window counts only beside another hit (random digits hit often)
+        self._paired = frozenset(gram for gram, places in self._places.items()
+                                 if all(form.min_run >= _PAIRED_FROM for form, _ in places))
+        self._codes: Any = None  # numpy: the sorted codes of the windows, and a table of
+        # their hashes (``_slot``)
         # the forms one after another, apart: a line break is in no form and in no view
         self._joined = "\n".join(form.text for form in self.forms)
 
@@ -104,7 +113,7 @@ class KeyForms:
         form both ways."""
         places = self._places
         if len(view) >= _NUMPY_FROM:
-            hits = self._numpy_hits(view)
+            hits = self._paired_hits(view, self._numpy_hits(view))
         else:
             hits = [at for at in range(0, len(view) - _GRAM + 1, _STRIDE)
                     if view[at:at + _GRAM] in places]
@@ -112,14 +121,21 @@ class KeyForms:
             for form, offset in places[view[at:at + _GRAM]]:
                 yield form, *_grown(view, at, form.text, offset, _GRAM)
 
+    def _paired_hits(self, view: str, hits: list[int]) -> list[int]:
+        """``hits`` without the windows of long forms only that no other hit stands beside
+        (a run of such a form holds two sampled windows, one beside the other)."""
+        found = set(hits)
+        return [at for at in hits if view[at:at + _GRAM] not in self._paired
+                or at - _STRIDE in found or at + _STRIDE in found]
+
     def _numpy_hits(self, view: str) -> list[int]:
         import numpy as np
 
         if self._codes is None:
             codes = np.array(sorted(_code(g) for g in self._places if g.isascii()),
                              dtype=np.uint32)
-            table = np.zeros(1 << 16, dtype=bool)
-            table[codes & 0xFFFF] = True
+            table = np.zeros(1 << _TABLE_BITS, dtype=bool)
+            table[_slot(codes)] = True
             self._codes = (codes, table)
         codes, table = self._codes
         if view.isascii():
@@ -132,7 +148,7 @@ class KeyForms:
         padded[:min(len(data), count * _STRIDE)] = data[:count * _STRIDE]
         windows = np.ascontiguousarray(padded.reshape(count, _STRIDE)[:, :_GRAM]).view(
             "<u4").ravel()
-        candidates = np.flatnonzero(table[windows & 0xFFFF])
+        candidates = np.flatnonzero(table[_slot(windows)])
         found = windows[candidates]
         index = np.minimum(np.searchsorted(codes, found), len(codes) - 1)
         return [int(i) * _STRIDE for i in candidates[codes[index] == found]]
@@ -144,6 +160,14 @@ class KeyForms:
         while size < min(len(view), self.longest) and view[-size - 1:] in self._joined:
             size += 1
         return size
+
+
+def _slot(codes: Any) -> Any:
+    """Each window's place in the table: a multiplicative hash of all 4 characters (the
+    forms' windows share few first characters with text, not only digits and letters)."""
+    import numpy as np
+
+    return (codes * np.uint32(_HASH)) >> np.uint32(32 - _TABLE_BITS)
 
 
 def _code(gram: str) -> int:
