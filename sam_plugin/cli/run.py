@@ -288,7 +288,7 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
               "answers only the bundled example requests, word for word", file=err)
         return choice.settings(service.base_url), choice.name(), replay_probe()
     settings = _settings(choice.live)
-    _refuse_key_as_model(settings, "--api-model" if args.api_model else "SAM_AGENT_MODEL")
+    _refuse_key_as_model(settings, "--api-model" if args.api_model else environment.MODEL)
     detection = await detect(settings)
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
     said = where.get(choice.reason, "flags")
