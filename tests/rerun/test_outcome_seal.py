@@ -110,3 +110,19 @@ def test_an_undone_run_still_reruns(fresh_sam, tmp_path):
                                policy=RunPolicy())
     assert controller.undo(source).status == "undone"
     assert load_source(runs, source).run_id == source
+
+
+def test_a_seal_that_cannot_be_made_leaves_the_run_verified_and_not_rerunnable(
+        fresh_sam, tmp_path, monkeypatch, caplog):
+    from sam_plugin.runtime.run import endings
+
+    def no_secret(*_args: object) -> None:
+        raise OSError("the keyring is locked")
+
+    monkeypatch.setattr(endings, "seal_outcome", no_secret)
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 2})
+    runs = tmp_path / "runs"
+    source = source_run(fresh_sam, runs, "Plate", CALLS_ALL)  # asserts it verified
+    assert f"run {source}: its verified outcome could not be sealed (the keyring is " \
+        "locked); it cannot be rerun" in caplog.text
+    assert _refusal(runs, source).endswith(f"({SEAL_FILE} is missing); it is not rerun")

@@ -99,7 +99,11 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
     ending = result(ctx, run, "verified", after=after, checks=checks)
     write(run, ending.model_copy(update=keep_for_undo()))
     assert run.result is not None
-    seal_outcome(run.dir, run.result)  # what a rerun may start from (docs/architecture.md §7)
+    try:  # what a rerun may start from (docs/architecture.md §7 ``outcome_seal.json``)
+        seal_outcome(run.dir, run.result)
+    except Exception as error:  # noqa: BLE001 - the run stays verified; it cannot be rerun
+        log.warning("run %s: its verified outcome could not be sealed (%s); it cannot be "
+                    "rerun", run.inputs.run_id, error)
 
 
 def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
