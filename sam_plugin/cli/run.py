@@ -366,8 +366,9 @@ _COUNT_UP_TO = 1 << 30  # standard input is counted this far, no further
 
 
 def _spec_text(name: str, stdin: TextIO) -> tuple[str, int]:
-    """The spec's text (empty when it is over the size limit) and its size in UTF-8 bytes:
-    the real size, counted to the end (standard input up to 1 GiB)."""
+    """The spec's text (what was read of it, when it is over the size limit) and its size
+    in UTF-8 bytes: the real size, a file's from the file system, standard input's counted to
+    its end (up to 1 GiB)."""
     from sam_plugin.runtime.run.start import MAX_REQUEST_BYTES
     from sam_plugin.runtime.store.path_kinds import not_a_file
 
@@ -385,7 +386,7 @@ def _spec_text(name: str, stdin: TextIO) -> tuple[str, int]:
         with open(name, "rb") as handle:
             data = handle.read(MAX_REQUEST_BYTES + 1)
             if len(data) > MAX_REQUEST_BYTES:
-                return "", max(os.fstat(handle.fileno()).st_size, len(data))
+                return "", max(os.fstat(handle.fileno()).st_size, len(data))  # never read
         return data.decode("utf-8"), len(data)
     except UnicodeDecodeError:
         raise UsageError(f"--spec: {name} is not UTF-8 text; save it as UTF-8") from None
