@@ -27,17 +27,26 @@ EXIT_INTERRUPTED = 130
 
 class VisibleStream:
     """A text stream whose writes pass :func:`visible_text` (no terminal control or bidi
-    characters: a stored request once retitled the window and cleared the screen); anything
-    else is the wrapped stream's. JSON output is escaped before it gets here
-    (``visible_json``), so it reaches the terminal as the same data."""
+    characters: a stored request once retitled the window and cleared the screen) and hold no
+    run of ``secrets`` (the API key of the environment, and each value of the command line
+    shaped like a key: ``key_shape``); anything else is the wrapped stream's. JSON output is
+    escaped before it gets here (``visible_json``), so it reaches the terminal as the same
+    data."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, secrets: Sequence[str] = ()) -> None:
+        from sam_plugin.runtime.store.scrubber import Scrubber
+
         self._stream = stream
+        # the API key and what looks like one in the command line, never shown
+        self._scrubbers = [s for s in map(Scrubber, dict.fromkeys(secrets)) if s.active]
 
     def write(self, text: str) -> int:
         from sam_plugin.runtime.text_safety import visible_text
 
-        self._stream.write(visible_text(text))
+        shown = visible_text(text)
+        for scrubber in self._scrubbers:
+            shown = scrubber.text(shown)
+        self._stream.write(shown)
         return len(text)
 
     def __getattr__(self, name: str) -> Any:

@@ -31,6 +31,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def output_secrets(arguments: Sequence[str]) -> list[str]:
+    """What no line the CLI writes may show: the environment's API key and every value of
+    the command line shaped like a key (a key pasted into the wrong flag)."""
+    from sam_plugin.runtime.config import env as environment
+    from sam_plugin.runtime.store.key_shape import key_shaped
+
+    key = environment.provider_variables().overrides.get("api_key", "")
+    return [str(key), *(piece for argument in arguments for piece in key_shaped(argument))]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
@@ -44,7 +54,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     prefix = getattr(args, "error_prefix", "sam-agent")
     # every line the commands write reaches the terminal without control characters
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = VisibleStream(sys.stdout), VisibleStream(sys.stderr)
+    hidden = output_secrets(arguments)
+    sys.stdout, sys.stderr = VisibleStream(sys.stdout, hidden), VisibleStream(sys.stderr, hidden)
     try:
         return int(args.handler(args))
     except (UsageError, EnvironmentValueError) as error:

@@ -78,7 +78,11 @@ def make_gate(args: argparse.Namespace, err: TextIO) -> Any:
 
     store = SettingsStore()
     try:
-        channels = channels_of(args.approval or ",".join(store.approval_channels()))
+        saved = "" if args.approval else ",".join(store.approval_channels())
+    except ValueError as error:  # the saved setting, named with its file
+        raise UsageError(str(error)) from None
+    try:
+        channels = channels_of(args.approval or saved)
     except ValueError as error:
         raise UsageError(f"--approval: {error}") from None
     if channels == ("dock",):

@@ -13,6 +13,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import shlex
 import sys
 from collections.abc import Sequence
@@ -287,6 +288,7 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
               "answers only the bundled example requests, word for word", file=err)
         return choice.settings(service.base_url), choice.name(), replay_probe()
     settings = _settings(choice.live)
+    _refuse_key_as_model(settings, "--api-model" if args.api_model else environment.MODEL)
     detection = await detect(settings)
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
     said = where.get(choice.reason, "flags")
@@ -334,35 +336,63 @@ def _no_provider(err: TextIO) -> tuple[Any, str, Any]:
 
 def read_spec_file(name: str, stdin: TextIO) -> str:
     """The text of ``--spec FILE`` (``-``: standard input): UTF-8 JSON, bounded as a request
-    is; the reader then checks it as a spec of the mode (naming every problem)."""
-    from sam_plugin.runtime.run.start import MAX_REQUEST_BYTES, request_size_problem
-    from sam_plugin.runtime.store.path_kinds import not_a_file
+    is and read by the strict reader an MCP agent's arguments meet (``strict_json``); a
+    refusal object is no spec. The reader then checks it as a spec of the mode (naming
+    every problem)."""
+    from sam_plugin.compilers import strict_json
+    from sam_plugin.runtime.run.start import request_size_problem
 
     where = "standard input" if name == "-" else name
-    if name == "-":
-        text = stdin.read(MAX_REQUEST_BYTES + 1)
-    else:
-        problem = not_a_file(Path(name))
-        if problem is not None:
-            raise UsageError(f"--spec: {problem}")
-        try:
-            with open(name, "rb") as handle:
-                data = handle.read(MAX_REQUEST_BYTES + 1)
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise UsageError(f"--spec: {name} is not UTF-8 text; save it as UTF-8") from None
-        except OSError as error:
-            raise UsageError(f"--spec: cannot read {name} "
-                             f"({error.strerror or error})") from None
-    too_large = request_size_problem(len(text.encode("utf-8", "surrogatepass")), where)
+    text, size = _spec_text(name, stdin)
+    too_large = request_size_problem(size, where)
     if too_large is not None:
         raise UsageError(f"--spec: {too_large}")
     try:
-        json.loads(text)
-    except ValueError as error:
+        document = strict_json.loads_typed(text)
+    except strict_json.StrictJSONError as error:
+        if not error.syntax:
+            raise UsageError(f"--spec: {where}: {error}") from None
         raise UsageError(f"--spec: {where} is not JSON ({error}); give the spec IR, one JSON "
                          'object {"summary": ..., "steps": [...]}') from None
+    if isinstance(document, dict) and "refuse" in document:
+        raise UsageError(f'--spec: {where} holds {{"refuse": ...}}, how a model declines a '
+                         'request, not a spec; give the spec IR, one JSON object '
+                         '{"summary": ..., "steps": [...]}')
     return text
+
+
+_READ_CHUNK = 1 << 20
+_COUNT_UP_TO = 1 << 30  # standard input is counted this far, no further
+
+
+def _spec_text(name: str, stdin: TextIO) -> tuple[str, int]:
+    """The spec's text (what was read of it, when it is over the size limit) and its size
+    in UTF-8 bytes: the real size, a file's from the file system, standard input's counted to
+    its end (up to 1 GiB)."""
+    from sam_plugin.runtime.run.start import MAX_REQUEST_BYTES
+    from sam_plugin.runtime.store.path_kinds import not_a_file
+
+    if name == "-":
+        text = stdin.read(MAX_REQUEST_BYTES + 1)
+        size = len(text.encode("utf-8", "surrogatepass"))
+        while size > MAX_REQUEST_BYTES and size <= _COUNT_UP_TO and (
+                more := stdin.read(_READ_CHUNK)):
+            size += len(more.encode("utf-8", "surrogatepass"))
+        return text, size
+    problem = not_a_file(Path(name))
+    if problem is not None:
+        raise UsageError(f"--spec: {problem}")
+    try:
+        with open(name, "rb") as handle:
+            data = handle.read(MAX_REQUEST_BYTES + 1)
+            if len(data) > MAX_REQUEST_BYTES:
+                return "", max(os.fstat(handle.fileno()).st_size, len(data))  # never read
+        return data.decode("utf-8"), len(data)
+    except UnicodeDecodeError:
+        raise UsageError(f"--spec: {name} is not UTF-8 text; save it as UTF-8") from None
+    except OSError as error:
+        raise UsageError(f"--spec: cannot read {name} "
+                         f"({error.strerror or error})") from None
 
 
 # ProviderSettings field -> the flag that sets it
@@ -380,6 +410,23 @@ def _setting_error(error: ValidationError) -> UsageError:
     source = " or ".join(n for n in (flag, variable) if n) or field
     reason = first["msg"].removeprefix("Value error, ")
     return UsageError(f"provider setting {field} ({source}): {reason}")
+
+
+def _refuse_key_as_model(settings: Any, where: str) -> None:
+    """A model's name that is the API key, or looks like one, is never sent or written."""
+    from sam_plugin.runtime.store.key_shape import key_shaped
+    from sam_plugin.runtime.store.scrubber import Scrubber
+
+    name = settings.model
+    if Scrubber(settings.api_key.get_secret_value()).contains(name):
+        what = "holds the API key"
+    elif key_shaped(name):
+        what = f"looks like an API key ({key_shaped(name)[0][:3]}…)"
+    else:
+        return
+    raise UsageError(f"{where}: the value {what}, not a model's name; give the model's name "
+                     "here (the key goes in SAM_AGENT_API_KEY or the dock's Settings); "
+                     "nothing was sent")
 
 
 def _settings(settings: Any) -> Any:

@@ -6,7 +6,8 @@ The SDK reads each line whole and parses it with pydantic, whose JSON parser sto
 id was never read (a 2-5 KB spec nested 200 levels deep got no answer at all). A line of tens
 of megabytes costs tens of seconds to parse before any budget is looked at (46 MB: 32 s here).
 So a line over the size budget, or nested deeper than any tool's arguments may be, is answered
-here at once with the tool's own refusal, and never handed on.
+here at once with the tool's own refusal, and never handed on. So is a line holding a lone
+surrogate (``\\ud800``, half of a UTF-16 pair), which that parser refuses as well.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ MAX_NESTING = MAX_DEPTH + 3  # the message, its params and the arguments around 
 _STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"')
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 _PAIR = re.compile(r"\[\]|\{\}")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _HEAD = 4096  # where a client puts the id and the method (they come first)
 _ID = re.compile(r'"id"\s*:\s*(-?\d+|"[^"\\]*(?:\\.[^"\\]*)*")')
 _METHOD = re.compile(r'"method"\s*:\s*"([^"\\]*)"')
@@ -38,7 +41,25 @@ def line_refusal(line: str, max_bytes: int) -> str | None:
                 "meshes with patches and lines instead of listing every node")
     if _nested_deeper(line, MAX_NESTING):
         return f"arguments: nested deeper than {MAX_DEPTH} levels; nothing was read"
+    lone = _lone_surrogate(line)
+    if lone is not None:
+        return (f"arguments: a string holds a lone surrogate (\\u{ord(lone):04x}), which is no "
+                "character; send the text as UTF-8 (or each character as one \\u escape, a "
+                "pair for one outside the BMP); nothing was read")
     return None
+
+
+def _lone_surrogate(line: str) -> str | None:
+    """The first lone surrogate a string on ``line`` holds once parsed (the SDK's parser
+    refuses one, and the line would go unanswered), or None."""
+    if _SURROGATE_ESCAPE.search(line) is None:
+        return None
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None  # not JSON: the SDK says what is wrong
+    found = _SURROGATE.search(json.dumps(message, ensure_ascii=False))
+    return found.group() if found else None
 
 
 def answer(line: str, refusal: str) -> types.JSONRPCMessage | None:

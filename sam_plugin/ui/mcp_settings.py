@@ -55,7 +55,10 @@ class McpSettingsBox(QGroupBox):
         self.note.setWordWrap(True)
         form.addRow(self.note)
         self.approve_on: dict[str, QCheckBox] = {}
-        allowed = store.approval_channels()
+        try:
+            allowed = store.approval_channels()
+        except ValueError:  # a saved value that names no known channel: none is ticked
+            allowed = ()
         channels = QHBoxLayout()
         for channel, words in (("dock", tr("this dock")), ("elicitation", tr("the client's form")),
                                ("command", tr("sam-agent approve in a terminal"))):

@@ -29,6 +29,7 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import json_object_of
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
 from sam_plugin.errors import SpecRejected
+from sam_plugin.runtime.run.typed_spec import check_typed_spec
 from sam_plugin.ui.dock_model import DockController
 from sam_plugin.ui.fitting import breakable, vertical_scroll, wrap_in_width
 from sam_plugin.ui.i18n import tr
@@ -185,8 +186,12 @@ class SpecEditor(QWidget):
     def _on_json_edited(self) -> None:
         if self._syncing or self.vocabulary is None:
             return
+        text = self.json_edit.toPlainText()
         try:
-            document = json_object_of(self.json_edit.toPlainText())
+            check_typed_spec(text)  # the strict reader first: nesting, surrogates, a refusal
+            document = json_object_of(text)
+            if isinstance(document, dict):
+                check_typed_spec(document)
         except SpecRejected as rejected:
             self._document, self._problems = None, list(rejected.problems)
             self._show_problem_list()

@@ -6,6 +6,7 @@ with the real Part module.
 from __future__ import annotations
 
 import base64
+import codecs
 import hashlib
 import json
 import re
@@ -211,3 +212,91 @@ def test_a_key_echoed_in_an_encoding_reaches_no_file_and_no_terminal(
         if path.suffix != ".npz":
             assert not _leaks(path.read_text("utf-8", "replace")), path.name
     assert not _leaks(run.out) and not _leaks(run.err)
+
+
+MORE_ECHOES = {
+    "base32": base64.b32encode(API_KEY.encode()).decode(),
+    "base32 of a Basic header": base64.b32encode(f"user:{API_KEY}".encode()).decode(),
+    "rot13": codecs.encode(API_KEY, "rot13"),
+    "dot-separated": ".".join(API_KEY),
+    "HTML entities": "".join(f"&#{ord(c)};" for c in API_KEY),
+    "HTML hex entities": "".join(f"&#x{ord(c):x};" for c in API_KEY),
+    "upper case": API_KEY.upper(),
+    "lower case": API_KEY.lower(),
+    "decimal codes": " ".join(str(ord(c)) for c in API_KEY),
+    "decimal codes with commas": ", ".join(str(ord(c)) for c in API_KEY),
+    "base85": base64.b85encode(API_KEY.encode()).decode(),
+    "ascii85": base64.a85encode(API_KEY.encode()).decode(),
+    "combining accents": "".join(c + "\u0301" for c in API_KEY),
+}
+
+
+def _pieces(echo: str, size: int = 10) -> set[str]:
+    return {echo[i:i + size] for i in range(len(echo) - size + 1)}
+
+
+@pytest.mark.parametrize("form", MORE_ECHOES)
+def test_a_key_echoed_in_another_encoding_reaches_no_file_and_no_terminal(
+        tmp_path, capsys, provider_env, form):
+    """On main each of these echoes was written into design.txt and spec.json and shown."""
+    echo = MORE_ECHOES[form]
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    provider_env.enqueue_reply(answer(
+        step("build", shape="QUAD", size=[60, 100], divisions=[6, 10]),
+        summary=f"Build a 60 x 100 plate meshed 6 x 10 (your key, {echo}, was received)."))
+    provider_env.enqueue_reply(tool_calls=[("build_part", _plate('"Plate1"'))])
+    run = run_cli(_args(tmp_path, workspace), capsys)
+    assert run.code == 0, run.out + run.err
+    run_dir = tmp_path / "runs" / run.result["run_id"]
+    kept = "OVZWK4R2" if "Basic" in form else ""  # "user:" in base32
+    assert f"(your key, {kept}***, was received)" in (run_dir / "design.txt").read_text()
+    pieces = _pieces(echo)
+    for path in run_dir.iterdir():
+        if path.suffix != ".npz":
+            text = path.read_text("utf-8", "replace")
+            assert not any(piece in text for piece in pieces), path.name
+    assert not any(piece in run.out + run.err for piece in pieces)
+
+
+SHAPED = "sk-proj-abcdefghijklmnop1234567890"
+
+
+def test_the_key_given_as_the_model_is_refused_and_never_printed(
+        tmp_path, capsys, provider_env):
+    """On main ``--api-model KEY`` printed the key on stderr (``provider: ... · KEY``)."""
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    run = run_cli(base_args(workspace, tmp_path / "runs") + [
+        "--request", REQUEST, "--yes", "--api-model", API_KEY], capsys)
+    assert run.code == 2
+    assert run.err.splitlines()[-1] == (
+        "sam-agent: error: --api-model: the value holds the API key, not a model's name; "
+        "give the model's name here (the key goes in SAM_AGENT_API_KEY or the dock's "
+        "Settings); nothing was sent")
+    assert API_KEY not in run.out + run.err
+
+
+def test_a_key_shaped_model_is_refused_and_never_printed(tmp_path, capsys, provider_env,
+                                                         monkeypatch):
+    """With no key configured, on main the value went to the provider as the model's name,
+    was printed on stderr and was written to result.json."""
+    monkeypatch.delenv("SAM_AGENT_API_KEY")
+    workspace = new_workspace(tmp_path / "w.sam.json")
+    run = run_cli(base_args(workspace, tmp_path / "runs") + [
+        "--request", REQUEST, "--yes", "--api-model", SHAPED], capsys)
+    assert run.code == 2
+    assert run.err.splitlines()[-1] == (
+        "sam-agent: error: --api-model: the value looks like an API key (sk-…), not a model's "
+        "name; give the model's name here (the key goes in SAM_AGENT_API_KEY or the dock's "
+        "Settings); nothing was sent")
+    assert SHAPED[8:] not in run.out + run.err
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())
+
+
+def test_a_key_shaped_value_in_any_flag_is_scrubbed_from_the_output(tmp_path, capsys,
+                                                                   provider_env):
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1)
+    run = run_cli(base_args(workspace, tmp_path / "runs") + [
+        "--request", REQUEST, "--model", SHAPED], capsys)
+    assert run.code == 2
+    assert SHAPED[8:] not in run.out + run.err
+    assert "--model: no model '***' in" in run.err, run.err

@@ -246,3 +246,24 @@ def test_a_part_that_is_not_there_is_a_usage_error_and_leaves_no_run(tmp_path, c
         f"'Plate-2'); run {source} changed an existing part, so its rerun needs one (only a "
         "build makes a new part)") in run.err
     assert sorted(p.name for p in (tmp_path / "runs").iterdir() if p.is_dir()) == runs
+
+
+def test_a_declined_plan_whose_result_says_verified_is_not_rerun(tmp_path, capsys,
+                                                                 provider_env):
+    """On main a declined plan whose result.json was set to ``verified`` was rerun under
+    --yes: its spec, calls and script hold their seal, and nothing sealed its outcome."""
+    workspace, source = _source(tmp_path, capsys, provider_env)
+    declined = _rerun(tmp_path, source, workspace, "Plate-2", stdin="n\n", capsys=capsys)
+    assert declined.code == 1, declined.out + declined.err
+    declined_id = declined.out.splitlines()[1].split("(run ")[1].split(")")[0]
+    path = tmp_path / "runs" / declined_id / "result.json"
+    path.write_text(json.dumps({**json.loads(path.read_text()), "status": "verified",
+                                "submissions": 1}))
+    out = tmp_path / "out.sam.json"
+    run = _rerun(tmp_path, declined_id, workspace, "Plate-3",
+                 extra=["--yes", "--save", str(out)], capsys=capsys)
+    assert run.code == 2, run.out + run.err
+    assert run.err.splitlines() == [
+        f"sam-agent: error: run {declined_id}: its result.json says verified, but no verified "
+        "outcome was sealed for it (outcome_seal.json is missing); it is not rerun"]
+    assert not out.exists()

@@ -2,11 +2,14 @@
 (and URL-safe, at any offset), hex, %-encoding, split by zero-width or other invisible
 characters or by spaces and line breaks (in 7-character pieces), fullwidth (folded by NFKC),
 reversed, behind JSON or Python escapes in text; runs of 8 or more characters of each form
-(16 hex digits). On main each of these reached design.txt, spec.json and the CLI output."""
+(16 hex digits); and base32, rot13, spelled out between dots or as decimal codes, HTML
+character references, upper or lower case, base85 and Ascii85, with an accent on every
+letter. On main each of these reached design.txt, spec.json and the CLI output."""
 
 from __future__ import annotations
 
 import base64
+import codecs
 import json
 import unicodedata
 import urllib.parse
@@ -63,6 +66,22 @@ ENCODED = {
     "Python \\x escapes in text": "".join(f"\\x{ord(c):02x}" for c in KEY),
     "%-encoded zero-width spaces": "%E2%80%8B".join(KEY),
     "fullwidth hex": fullwidth(KEY.encode().hex()),
+    "base32": base64.b32encode(KEY.encode()).decode(),
+    "base32, lower case": base64.b32encode(KEY.encode()).decode().lower(),
+    "a run of base32": base64.b32encode(KEY.encode()).decode()[5:17],
+    "rot13": codecs.encode(KEY, "rot13"),
+    "dot-separated": ".".join(KEY),
+    "comma-separated": ", ".join(KEY),
+    "HTML entities": "".join(f"&#{ord(c)};" for c in KEY),
+    "HTML hex entities": "".join(f"&#x{ord(c):X};" for c in KEY),
+    "upper case": KEY.upper(),
+    "lower case": KEY.lower(),
+    "decimal codes": " ".join(str(ord(c)) for c in KEY),
+    "decimal codes with commas": ",".join(str(ord(c)) for c in KEY),
+    "base85": base64.b85encode(KEY.encode()).decode(),
+    "ascii85": base64.a85encode(KEY.encode()).decode(),
+    "combining accents": "".join(c + "\u0301" for c in KEY),
+    "combining accents below and above": "".join(c + "\u0323\u0308" for c in KEY),
 }
 
 
@@ -151,3 +170,16 @@ def test_a_byte_stream_of_any_encoding_cut_anywhere_scrubs_like_the_whole(form, 
     shown.append(stream.feed(data[last:]))
     shown.append(stream.flush())
     assert b"".join(shown) == SCRUBBER.bytes(data)
+
+
+COORDINATES = ", ".join(f"[{i * 0.731:.4f}, {i * 1.117:.4f}, 0.0]" for i in range(200))
+
+
+@pytest.mark.parametrize("form", ENCODED)
+def test_each_encoding_is_scrubbed_in_a_long_text_of_numbers(form):
+    """A long text is looked at with numpy, where a window of a long form (hex, spelled out)
+    counts only beside another hit: every encoding is still found there."""
+    kept = b64("api:sk")[:8] if "Basic" in form else ""
+    text = f"{COORDINATES} key {ENCODED[form]} end {COORDINATES}"
+    assert len(text) > 4096
+    assert SCRUBBER.text(text) == f"{COORDINATES} key {kept}{REDACTED} end {COORDINATES}"

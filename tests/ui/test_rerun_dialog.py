@@ -204,6 +204,22 @@ def test_apply_refuses_a_source_run_whose_calls_were_rewritten(qtbot, replay, pa
     assert note.endswith("; it is not rerun") and "\n" not in note
 
 
+def test_apply_refuses_a_source_run_whose_verified_outcome_is_not_sealed(qtbot, replay,
+                                                                          panel_dock):
+    """The dock's Apply to other parts starts only from a sealed verified outcome, whatever
+    result.json says (a declined plan set to verified has none): no dialog, one line."""
+    from sam_plugin.ui.rerun_dialog import RerunDialog
+
+    dock = panel_dock
+    source = _steel_shell_on_panel(qtbot, dock)
+    (Path(dock.runs_dir) / source / "outcome_seal.json").unlink()
+    assert dock.apply_to_parts(source) is None
+    assert dock.findChild(RerunDialog, "rerunDialog") is None
+    assert dock.history_panel.note.text() == (
+        f"run {source}: its result.json says verified, but no verified outcome was sealed for "
+        "it (outcome_seal.json is missing); it is not rerun")
+
+
 def test_approve_all_still_waits_for_a_plan_with_warnings(qtbot, panel_dock):
     """A source that picked Panel's elements by label: on each copy the plan warns (labels
     came from Panel), so Approve all does not let it through unseen."""

@@ -331,3 +331,25 @@ def test_a_spec_back_in_review_is_corrected_in_the_editor(qtbot, replay, dock):
     assert "Warning: " not in dock.spec_extras.notes.text()  # reviewed again: it went
     approve_plan(qtbot, dock)
     assert "Verified" in dock.status_label.text() and len(replay.requests) == asked
+
+
+@pytest.mark.parametrize("text,problem", [
+    ('{"refuse": "no"}', 'the edit holds {"refuse": ...}, how a model declines a request, not '
+                         'a spec; write the spec as {"summary": ..., "steps": [...]}'),
+    (json.dumps({**TRANSLATE, "summary": "Move \ud800"}),
+     "summary holds a lone surrogate (\\ud800), which is no character; write the text as "
+     "UTF-8"),
+    ("[" * 9000 + "]" * 9000, "nested deeper than 64 levels; nothing was read"),
+])
+def test_json_the_strict_reader_refuses_is_one_problem_and_confirms_nothing(
+        qtbot, replay, dock, text, problem):
+    """On main these raised out of the JSON edit (RecursionError) or out of ``edit_spec`` at
+    Confirm (DesignRefused, UnicodeEncodeError)."""
+    _to_review(qtbot, replay, dock)
+    _open_editor(qtbot, dock)
+    _child(dock, object, "specEditTabs").setCurrentIndex(1)
+    _child(dock, QPlainTextEdit, "specJsonEdit").setPlainText(text)
+    assert _text(_child(dock, QLabel, "specEditProblems")) == f"• {problem}"
+    qtbot.mouseClick(dock.confirm_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    assert dock.status_label.text().startswith("Review — the edited spec has 1 problem(s)")

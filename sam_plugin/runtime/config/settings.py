@@ -123,6 +123,19 @@ def guess_profile(base_url: str) -> Profile:
     return hosted_profile(base_url) or "generic"
 
 
+def _port_problem(url: str) -> str | None:
+    """Why the port of ``url`` can take no connection (None: it has none, or a good one)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port
+    except ValueError:
+        port = -1
+    if port is None or 1 <= port <= 65535:
+        return None
+    written = parts.netloc.rpartition(":")[2]
+    return f"{url!r} has the port {written}; a port is a whole number from 1 to 65535"
+
+
 class ProviderSettings(BaseModel):
     """Everything needed to talk to one OpenAI-compatible chat endpoint."""
 
@@ -189,6 +202,9 @@ class ProviderSettings(BaseModel):
                 f"{value.strip()!r} is not an http:// or https:// URL "
                 "(e.g. https://api.deepseek.com/v1 or http://localhost:11434/v1)"
             )
+        port = _port_problem(value.strip())
+        if port is not None:
+            raise ValueError(port)
         return value
 
     @model_validator(mode="before")

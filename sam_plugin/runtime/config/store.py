@@ -44,6 +44,21 @@ APPROVAL_CHANNELS = ("dock", "elicitation", "command")
 
 
 
+def _channels_problem(saved: Any) -> str | None:
+    """What is wrong with a saved ``approval_channels`` (None: a list of known names)."""
+    if isinstance(saved, str):
+        return f"{saved!r} is text, not a list"
+    if not isinstance(saved, list):
+        return f"{json.dumps(saved)} is not a list"
+    if not saved:
+        return "the list names no channel"
+    unknown = [str(c) for c in saved if c not in APPROVAL_CHANNELS]
+    if unknown:
+        verb = "is not a channel" if len(unknown) == 1 else "are not channels"
+        return f"{', '.join(unknown)} {verb}"
+    return None
+
+
 def default_settings_path(env: Mapping[str, str] | None = None) -> Path:
     """``SAM_AGENT_SETTINGS_FILE`` when set (tests, portable set-ups), else the per-user
     config directory's ``sam-agent/settings.json``."""
@@ -141,10 +156,17 @@ class SettingsStore:
         self._write(data)
 
     def approval_channels(self) -> tuple[str, ...]:
-        """The channels a person may approve MCP plans on (all of them unless saved)."""
-        saved = self._raw().get("approval_channels")
-        if not isinstance(saved, list):
+        """The channels a person may approve MCP plans on (all of them unless saved);
+        ``ValueError`` (one line naming the legal names) when the saved value is not a list of
+        one or more known channels: a site's choice is never widened or guessed."""
+        raw = self._raw()
+        if "approval_channels" not in raw:
             return APPROVAL_CHANNELS
+        saved = raw["approval_channels"]
+        problem = _channels_problem(saved)
+        if problem is not None:
+            raise ValueError(f"approval_channels in {self.path}: {problem}; give a list of one "
+                             f"or more of {', '.join(APPROVAL_CHANNELS)}")
         return tuple(c for c in APPROVAL_CHANNELS if c in saved)
 
     def save_approval_channels(self, channels: tuple[str, ...]) -> None:

@@ -3,8 +3,9 @@
 What it holds is all a rerun needs and nothing a model writes anew: the request, the mode, the
 part it changed, the confirmed spec (``spec.json``; a run written before the spec IR is
 refused) and the calls as they were compiled (``normalized_calls.json``).
-Only a verified run qualifies (or one verified and since undone: its calls are the same), and
-only while its spec, calls and script hold the seal its plan gave them (``source_seal``).
+Only a run whose verified outcome was sealed qualifies (``outcome_seal``: it may have been
+undone since, its calls are the same), whatever its ``result.json`` says, and only while its
+spec, calls and script hold the seal its plan gave them (``source_seal``).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.errors import RerunRefused, SpecRejected
+from sam_plugin.runtime.store.outcome_seal import unsealed_outcome
 from sam_plugin.runtime.store.run_store import RUN_ID_PATTERN, RunDir, RunResult, StateSummary
 from sam_plugin.runtime.store.source_seal import unsealed_source
 
@@ -64,7 +66,7 @@ def load_source(runs_dir: Path, run_id: str) -> RerunSource:
     if result.status not in RERUNNABLE:
         raise RerunRefused(f"run {run_id} is {result.status}: only a verified run (or one "
                            "verified and since undone) can be rerun")
-    unsealed = unsealed_source(run)
+    unsealed = unsealed_outcome(run, result) or unsealed_source(run)
     if unsealed is not None:
         raise RerunRefused(f"run {run_id}: {unsealed}")
     return RerunSource(run_id=run_id, mode=result.module, target=result.target,

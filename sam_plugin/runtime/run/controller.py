@@ -53,6 +53,7 @@ from sam_plugin.runtime.run.plan_builder import plan_waits
 from sam_plugin.runtime.run.provider_call import ProviderCall, chat_provider
 from sam_plugin.runtime.run.restore import PARTIAL_WARNING, can_restore
 from sam_plugin.runtime.run.state import RunInputs, RunState
+from sam_plugin.runtime.run.typed_spec import check_typed_spec
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.journal import SubmissionJournal
 from sam_plugin.runtime.store.run_store import (
@@ -254,6 +255,7 @@ class RunController:
         then plans it. No model is asked."""
         run, ctx = self._current(Phase.REVIEW, "edit_spec: no spec is waiting for review "
                                  f"(phase {self.phase}); submit first")
+        check_typed_spec(spec)
         run.result = None  # an edit starts a new answer to the same run
         design.edited_spec(ctx, run, spec)
         ctx.phases.relabel("Review: your edited spec, waiting for your confirmation")

@@ -27,6 +27,7 @@ from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.drift import DRIFT_MESSAGE
 from sam_plugin.runtime.run.phases import TERMINAL, Phase
 from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.store.outcome_seal import seal_outcome
 from sam_plugin.runtime.store.run_store import (
     ErrorLayer,
     ErrorRecord,
@@ -97,6 +98,12 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
     ctx.phases.set(Phase.COMPLETE, "Verified")
     ending = result(ctx, run, "verified", after=after, checks=checks)
     write(run, ending.model_copy(update=keep_for_undo()))
+    assert run.result is not None
+    try:  # what a rerun may start from (docs/architecture.md §7 ``outcome_seal.json``)
+        seal_outcome(run.dir, run.result)
+    except Exception as error:  # noqa: BLE001 - the run stays verified; it cannot be rerun
+        log.warning("run %s: its verified outcome could not be sealed (%s); it cannot be "
+                    "rerun", run.inputs.run_id, error)
 
 
 def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,

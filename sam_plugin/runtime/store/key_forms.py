@@ -1,32 +1,40 @@
 """The forms an API key can be echoed in, and how a run of one is found fast
 (docs/architecture.md §7 "The key").
 
-The forms: the key, the key reversed, its UTF-8 in hex (lower and upper case) and in base64
-(standard and URL-safe, from each of the three byte offsets, so that the key base64-encoded
-after other bytes, as in an echoed ``Basic`` header, is one of them; with and without the last
-group, which depends on the bytes after the key). A run is
+The forms: the key, the key reversed, in upper and in lower case, in rot13; its characters
+one by one between separators (``s.k.-.c``) and as decimal character codes (``115 107 45``);
+its UTF-8 in hex (lower and upper case), in base64 (standard and URL-safe), base32 (upper and
+lower case), base85 and Ascii85, each from every byte offset of its groups, so that the key
+encoded after other bytes, as in an echoed ``Basic`` header, is one of them; with and without
+the last group, which depends on the bytes after the key. A run is
 :data:`MIN_RUN` or more characters of a form, 16 of hex (a hex digit is half a character of
 the key: 8 hex digits of the key turn up among the decimal digits of any long list of
-coordinates). What the escapes, %-encoding, invisible characters, spacing and fullwidth
-letters hide is undone by the views the forms are looked for in (``text_views.py``).
+coordinates). What the escapes, HTML character references, %-encoding, invisible characters,
+combining accents, spacing and fullwidth letters hide is undone by the views the forms are
+looked for in (``text_views.py``).
 
 Finding a run: every run of 8 characters holds one of the view's 4-character windows that
 start at every 5th position, so those windows are looked up among every 4 characters of every
 form, and each one found is grown both ways along its form (a view longer than a few lines
-has its windows looked up all at once, with numpy).
+has its windows looked up all at once, with numpy; in it a window of only the long forms,
+hex and the spelled-out ones, counts only beside another hit).
 """
 
 from __future__ import annotations
 
 import base64
-from collections.abc import Iterator
+import codecs
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 MIN_RUN = 8
 _GRAM = 4  # a view's windows: 4 characters at every 5th position (4 + 5 - 1 = MIN_RUN)
 _STRIDE = MIN_RUN - _GRAM + 1
+_PAIRED_FROM = _GRAM + _STRIDE + _GRAM  # a run this long holds two sampled windows
 _NUMPY_FROM = 512  # characters of a view: from here numpy looks at its windows, all at once
+_TABLE_BITS = 20  # the table of windows a look at a long view starts from (1 MB)
+_HASH = 0x9E3779B1  # Knuth's multiplicative hash (32 bits)
 
 
 @dataclass(frozen=True)
@@ -35,16 +43,34 @@ class Form:
     min_run: int
 
 
+# characters one character of the key may be spelled out between (dot-separated and the like)
+_SEPARATORS = ".-_,;:|/"
+# the byte groups of each binary-to-text encoding, and its encoders
+_ENCODINGS: tuple[tuple[int, tuple[Callable[[bytes], bytes], ...]], ...] = (
+    (3, (base64.b64encode, base64.urlsafe_b64encode)),
+    (5, (base64.b32encode, lambda data: base64.b32encode(data).lower())),
+    (4, (base64.b85encode, base64.a85encode)),
+)
+
+
 def key_forms(key: str) -> tuple[Form, ...]:
     raw = key.encode("utf-8")
     forms = [Form(key, MIN_RUN), Form(key[::-1], MIN_RUN),
+             Form(key.upper(), MIN_RUN), Form(key.lower(), MIN_RUN),
+             Form(codecs.encode(key, "rot13"), MIN_RUN),
              Form(raw.hex(), 2 * MIN_RUN), Form(raw.hex().upper(), 2 * MIN_RUN)]
-    for skip in range(3):
-        # the key's bytes from ``skip`` on when more bytes follow them (full 3-byte groups
-        # only: the last group depends on what follows) and when none do
-        for tail in (raw[skip:skip + (len(raw) - skip) // 3 * 3], raw[skip:]):
-            forms += [Form(base64.b64encode(tail).decode("ascii"), MIN_RUN),
-                      Form(base64.urlsafe_b64encode(tail).decode("ascii"), MIN_RUN)]
+    # spelled out one character at a time: between separators (8 characters and the 7
+    # between them), or as decimal character codes (the spaces between them are not in the
+    # views; 16 digits, as hex)
+    forms += [Form(between.join(key), 2 * MIN_RUN - 1) for between in _SEPARATORS]
+    codes = [str(byte) for byte in raw]
+    forms += [Form(between.join(codes), 2 * MIN_RUN) for between in ("", ",", ";")]
+    for group, encoders in _ENCODINGS:
+        for skip in range(group):
+            # the key's bytes from ``skip`` on when more bytes follow them (full groups
+            # only: the last group depends on what follows) and when none do
+            for tail in (raw[skip:skip + (len(raw) - skip) // group * group], raw[skip:]):
+                forms += [Form(encode(tail).decode("ascii"), MIN_RUN) for encode in encoders]
     unique: dict[str, Form] = {}
     for form in forms:
         if len(form.text) >= form.min_run:
@@ -65,7 +91,12 @@ class KeyForms:
             for offset in range(len(form.text) - _GRAM + 1):
                 self._places.setdefault(form.text[offset:offset + _GRAM], []).append(
                     (form, offset))
-        self._codes: Any = None  # numpy: the sorted codes of the windows, and a 16-bit table
+        # windows only of forms whose runs are long enough to hold two sampled windows: in a
+        # long view such a window counts only beside another hit (random digits hit often)
+        self._paired = frozenset(gram for gram, places in self._places.items()
+                                 if all(form.min_run >= _PAIRED_FROM for form, _ in places))
+        self._codes: Any = None  # numpy: the sorted codes of the windows, and a table of
+        # their hashes (``_slot``)
         # the forms one after another, apart: a line break is in no form and in no view
         self._joined = "\n".join(form.text for form in self.forms)
 
@@ -82,7 +113,7 @@ class KeyForms:
         form both ways."""
         places = self._places
         if len(view) >= _NUMPY_FROM:
-            hits = self._numpy_hits(view)
+            hits = self._paired_hits(view, self._numpy_hits(view))
         else:
             hits = [at for at in range(0, len(view) - _GRAM + 1, _STRIDE)
                     if view[at:at + _GRAM] in places]
@@ -90,14 +121,21 @@ class KeyForms:
             for form, offset in places[view[at:at + _GRAM]]:
                 yield form, *_grown(view, at, form.text, offset, _GRAM)
 
+    def _paired_hits(self, view: str, hits: list[int]) -> list[int]:
+        """``hits`` without the windows of long forms only that no other hit stands beside
+        (a run of such a form holds two sampled windows, one beside the other)."""
+        found = set(hits)
+        return [at for at in hits if view[at:at + _GRAM] not in self._paired
+                or at - _STRIDE in found or at + _STRIDE in found]
+
     def _numpy_hits(self, view: str) -> list[int]:
         import numpy as np
 
         if self._codes is None:
             codes = np.array(sorted(_code(g) for g in self._places if g.isascii()),
                              dtype=np.uint32)
-            table = np.zeros(1 << 16, dtype=bool)
-            table[codes & 0xFFFF] = True
+            table = np.zeros(1 << _TABLE_BITS, dtype=bool)
+            table[_slot(codes)] = True
             self._codes = (codes, table)
         codes, table = self._codes
         if view.isascii():
@@ -110,7 +148,7 @@ class KeyForms:
         padded[:min(len(data), count * _STRIDE)] = data[:count * _STRIDE]
         windows = np.ascontiguousarray(padded.reshape(count, _STRIDE)[:, :_GRAM]).view(
             "<u4").ravel()
-        candidates = np.flatnonzero(table[windows & 0xFFFF])
+        candidates = np.flatnonzero(table[_slot(windows)])
         found = windows[candidates]
         index = np.minimum(np.searchsorted(codes, found), len(codes) - 1)
         return [int(i) * _STRIDE for i in candidates[codes[index] == found]]
@@ -122,6 +160,14 @@ class KeyForms:
         while size < min(len(view), self.longest) and view[-size - 1:] in self._joined:
             size += 1
         return size
+
+
+def _slot(codes: Any) -> Any:
+    """Each window's place in the table: a multiplicative hash of all 4 characters (the
+    forms' windows share few first characters with text, not only digits and letters)."""
+    import numpy as np
+
+    return (codes * np.uint32(_HASH)) >> np.uint32(32 - _TABLE_BITS)
 
 
 def _code(gram: str) -> int:

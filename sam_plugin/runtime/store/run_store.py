@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
@@ -306,7 +306,22 @@ class RunDir:
         path = self.file("result.json")
         if not path.exists():
             return None
-        return RunResult.model_validate_json(path.read_text(encoding="utf-8"))
+        try:
+            return RunResult.model_validate_json(path.read_text(encoding="utf-8"))
+        except ValidationError as error:  # one line, as every reader says it
+            raise ValueError(f"it is not a run's result: {_first_problem(error)}") from None
+
+
+def _first_problem(error: ValidationError) -> str:
+    """The first thing wrong with a ``result.json``, in one line."""
+    problems = error.errors(include_url=False)
+    first = problems[0]
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    message = " ".join(str(first["msg"]).split())
+    if first["type"] == "json_invalid":
+        return "invalid JSON, " + message.removeprefix("Invalid JSON: ") + more
+    where = ".".join(str(part) for part in first["loc"]) or "the result"
+    return f"{where}: {message}{more}"
 
 
 def tool_response_name(round_number: int) -> str:

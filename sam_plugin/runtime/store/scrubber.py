@@ -1,9 +1,11 @@
 """The one place the API key is taken out of anything the plugin writes or shows.
 
 A :class:`Scrubber` replaces with ``***`` every run of at least :data:`MIN_RUN` characters of
-any form of the key (``key_forms.py``: the key, reversed, hex, base64) in any view of the text
-(``text_views.py``: spaces, line breaks and invisible characters dropped, fullwidth and other
-compatibility letters folded by NFKC, JSON and Python escapes and %-encoding decoded). The
+any form of the key (``key_forms.py``: the key, reversed, in other cases, rot13, spelled out
+between separators or as decimal codes, hex, base64, base32, base85) in any view of the text
+(``text_views.py``: spaces, line breaks, invisible characters and combining marks dropped,
+fullwidth and other compatibility letters folded by NFKC, JSON and Python escapes, HTML
+character references and %-encoding decoded). The
 span replaced is the whole stretch of the text the run came from (its separators, escapes and
 %-encoded bytes too). It works on decoded text, on raw bytes (read as UTF-8; a byte that is not
 UTF-8 is kept as it is), and on streams cut anywhere (:meth:`stream` holds back only what more
@@ -31,6 +33,8 @@ from __future__ import annotations
 
 import bisect
 import logging
+import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -54,6 +58,7 @@ SHORT_KEY_WARNING = (
     "the API key is under 8 characters, too short to tell from other text: it is sent only "
     "to the provider and written to no file, but no output is rewritten to hide it")
 
+_ESCAPED_CHAR = re.compile(r"\\+u([0-9a-fA-F]{4})")
 _NUMBERS = frozenset({int, float, bool, type(None)})
 _SEQUENCES = (list, tuple)
 # a stream looks at all it holds, up to this size, in its fast views; where it must map them
@@ -100,7 +105,7 @@ class Scrubber:
         if not self.contains(text):
             return text
         assert self._forms is not None
-        spans = merged([view.span(a, b) for view in mapped_views(text)
+        spans = merged([_with_marks(text, *view.span(a, b)) for view in mapped_views(text)
                         for a, b in self._forms.runs(view.text)])
         return _replace(text, spans or [(0, len(text))], REDACTED)  # never less than found
 
@@ -267,6 +272,20 @@ def _strings(value: object) -> list[str]:
             elif kind not in _NUMBERS:
                 pending.append(each)
     return found
+
+
+def _with_marks(text: str, start: int, end: int) -> tuple[int, int]:
+    """A span with the combining marks right after it (an accent on its last character), as
+    they are or behind ``\\u`` escapes."""
+    while end < len(text):
+        if unicodedata.category(text[end]) == "Mn":
+            end += 1
+            continue
+        escaped = _ESCAPED_CHAR.match(text, end)
+        if escaped is None or unicodedata.category(chr(int(escaped.group(1), 16))) != "Mn":
+            break
+        end = escaped.end()
+    return start, end
 
 
 def _replace(text: str, spans: list[tuple[int, int]], mark: str) -> str:

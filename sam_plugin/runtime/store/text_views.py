@@ -4,12 +4,14 @@ A provider can echo a key spread out or dressed up: split by spaces, line breaks
 zero-width characters, in fullwidth or other compatibility letters, behind JSON or Python
 escapes, %-encoded. A view undoes that:
 
-- the *folded* view drops whitespace, control characters (but NUL, :data:`SEPARATOR`) and
-  invisible characters (format characters such as U+200B, variation selectors, fillers), and
-  folds every other non-ASCII character by NFKC (fullwidth ``ｓ`` is ``s``);
-- a *decoded* view (made only where the one before holds a backslash or a percent sign)
-  decodes ``\\uXXXX`` (surrogate pairs too), ``\\xXX``, ``\\c`` and ``%XX`` (UTF-8 sequences
-  too) of the view before it, then folds again: up to :data:`DECODE_LEVELS` deep, for a key
+- the *folded* view drops whitespace, control characters (but NUL, :data:`SEPARATOR`),
+  invisible characters (format characters such as U+200B, variation selectors, fillers) and
+  combining marks (an accent put on each letter of the key), and folds every other non-ASCII
+  character by NFKC (fullwidth ``ｓ`` is ``s``);
+- a *decoded* view (made only where the one before holds a backslash, a percent sign or
+  ``&#``) decodes ``\\uXXXX`` (surrogate pairs too), ``\\xXX``, ``\\c``, ``%XX`` (UTF-8
+  sequences too) and HTML character references (``&#115;``, ``&#x73;``) of the view before
+  it, then folds again: up to :data:`DECODE_LEVELS` deep, for a key
   escaped inside JSON that is escaped again.
 
 A view is made in two ways that give the same string: fast (:func:`views`: bulk string
@@ -34,14 +36,16 @@ LONGEST_ESCAPE = 12
 _INVISIBLE = frozenset(map(chr, (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x180B, 0x180C,
                                  0x180D, 0x180F, 0x2800, 0x3164, 0xFFA0)))
 _ESCAPE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"
-                     r"|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|\\[^\x00]|(?:%[0-9a-fA-F]{2})+")
+                     r"|\\u[0-9a-fA-F]{4}|\\x[0-9a-fA-F]{2}|\\[^\x00]|(?:%[0-9a-fA-F]{2})+"
+                     r"|&#[0-9]{1,7};|&#[xX][0-9a-fA-F]{1,6};")
 # the end of a text that more text could make an escape of (or longer): a backslash, ``\u``
 # with fewer than 4 hex digits, ``\x`` with fewer than 2, a high surrogate and what may
 # begin its low one
 _UNFINISHED_ESCAPE = re.compile(
     r"(?:\\u[dD][89abAB][0-9a-fA-F]{2})?"
     r"\\(?:u[0-9a-fA-F]{0,3}|x[0-9a-fA-F]?|u[dD](?:[c-fC-F][0-9a-fA-F]?)?)?\Z"
-    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\Z")
+    r"|\\u[dD][89abAB][0-9a-fA-F]{2}\Z"
+    r"|&(?:#(?:[xX][0-9a-fA-F]{0,6}|[0-9]{0,7}))?\Z")
 _SIMPLE_ESCAPES = {"b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
 _HEX = frozenset("0123456789abcdefABCDEF")
 
@@ -52,7 +56,7 @@ def _dropped(char: str) -> bool:
     if char.isspace():
         return True
     code = ord(char)
-    return (unicodedata.category(char) in ("Cc", "Cf") or char in _INVISIBLE
+    return (unicodedata.category(char) in ("Cc", "Cf", "Mn") or char in _INVISIBLE
             or 0xFE00 <= code <= 0xFE0F or 0xE0100 <= code <= 0xE01EF)
 
 
@@ -79,7 +83,8 @@ _ASCII_SPACES = tuple(chr(code) for code in range(128) if chr(code).isspace())
 # them, ASCII and spacing is folded without a look at each character
 _STABLE_RANGES = ((0x00C0, 0x0131), (0x0134, 0x013E), (0x0141, 0x0148), (0x014A, 0x017E),
                   (0x0180, 0x01C3), (0x01CD, 0x01F0), (0x01F4, 0x024F), (0x0388, 0x03CF),
-                  (0x03D7, 0x03EF), (0x03FA, 0x052F), (0x3001, 0x3035), (0x303B, 0x309A),
+                  (0x03D7, 0x03EF), (0x03FA, 0x0482), (0x0488, 0x052F), (0x3001, 0x3029),
+                  (0x302E, 0x3035), (0x303B, 0x3098),
                   (0x30A0, 0x30FE), (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xAC00, 0xD7A3))
 _MAYBE_CHANGING = re.compile("[^\x00\x09-\x0d\x1c-\x7e" + "".join(
     f"{chr(low)}-{chr(high)}" for low, high in _STABLE_RANGES) + "]")
@@ -118,6 +123,12 @@ def _decoded(escape: str) -> list[tuple[str, int, int]]:
     it; an escaped NUL stands for nothing (it must not become a separator)."""
     if escape[0] == "%":
         return _percent_decoded(escape)
+    if escape[0] == "&":  # an HTML character reference, &#115; or &#x73;
+        hexadecimal = escape[2] in "xX"
+        code = int(escape[3 if hexadecimal else 2:-1], 16 if hexadecimal else 10)
+        if code > 0x10FFFF:  # no character: it stays as it is written
+            return [(c, k, k + 1) for k, c in enumerate(escape)]
+        return [] if code == 0 else [(chr(code), 0, len(escape))]
     kind = escape[1]
     if kind == "u" and len(escape) == 12:
         high, low = int(escape[2:6], 16), int(escape[8:12], 16)
@@ -162,12 +173,16 @@ def utf8_size(lead: int) -> int:
     return 4 if 0xF0 <= lead <= 0xF4 else 1
 
 
+def _may_decode(view: str) -> bool:
+    return "\\" in view or "%" in view or "&#" in view
+
+
 def views(text: str) -> Iterator[str]:
     """The folded view, then each decoded one (made only when the one before can change)."""
     current = fold(text)
     yield current
     for _ in range(DECODE_LEVELS):
-        if "\\" not in current and "%" not in current:
+        if not _may_decode(current):
             return
         decoded = fold(decode(current))
         if decoded == current:
@@ -198,7 +213,7 @@ def mapped_views(text: str) -> list[View]:
     current = View(folded, starts, [s + 1 for s in starts], list(range(len(folded))), 0)
     found = [current]
     for level in range(1, DECODE_LEVELS + 1):
-        if "\\" not in current.text and "%" not in current.text:
+        if not _may_decode(current.text):
             break
         decoded, d_starts, d_ends = _decode_mapped(current.text)
         refolded, f_starts = _fold_mapped(decoded)
@@ -245,7 +260,8 @@ def pending_from(view: str) -> int:
     could still make longer (it decodes otherwise then), or ``len(view)``."""
     cut = len(view)
     unfinished = _UNFINISHED_ESCAPE.search(view, max(0, cut - LONGEST_ESCAPE))
-    if unfinished is not None and _opens_escape(view, unfinished.start()):
+    if unfinished is not None and (view[unfinished.start()] == "&"
+                                   or _opens_escape(view, unfinished.start())):
         cut = unfinished.start()
     return min(cut, _partial_percent(view))
 

@@ -176,7 +176,10 @@ def undo_refusal(host: Host, runs_dir: Path, run_id: str) -> str | None:
     if not RUN_ID_PATTERN.match(run_id):
         return f"run id {run_id!r} is not a run id (like 20261129T193000Z-ab12cd)"
     run_dir = RunDir(runs_dir, run_id)
-    result = _read(run_dir)
+    try:
+        result = run_dir.read_result()
+    except ValueError as error:
+        return f"run {run_id} has no readable result.json in {runs_dir} ({error})"
     if result is None:
         return f"run {run_id} has no readable result.json in {runs_dir}"
     if result.status == "undone":
