@@ -19,7 +19,7 @@ from sam_plugin.local_llm.install import SetupRecord
 @dataclass(frozen=True)
 class ServeOptions:
     model: str | None = None  # 0.5b, 1.5b or a .gguf file; None: the one set up
-    port: int = server.DEFAULT_PORT
+    port: int = field(default_factory=lambda: server.DEFAULT_PORT)
     threads: int = field(default_factory=usable_cores)
     context: int = SERVER_CONTEXT
     n_predict: int = 1024

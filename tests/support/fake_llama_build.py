@@ -61,6 +61,15 @@ def source_archive() -> bytes:
     return buffer.getvalue()
 
 
+def fake_home(root: Path, monkeypatch: Any) -> Path:
+    """A local-model home at ``root`` (``SAM_AGENT_LLM_HOME``), the fakes pinned."""
+    from sam_plugin.local_llm.home import HOME_VARIABLE
+
+    monkeypatch.setenv(HOME_VARIABLE, str(root))
+    pin_fakes(monkeypatch)
+    return root
+
+
 def pin_fakes(monkeypatch: Any) -> None:
     """The catalog's source and 0.5b model become the fake ones, for the CLI and the dock."""
     archive = source_archive()
@@ -83,6 +92,7 @@ class FakeCommands:
     missing: set[str] = field(default_factory=set)
     illegal: set[str] = field(default_factory=set)
     on_run: Callable[[list[str]], None] | None = None
+    hold: str = ""  # a command holding these words runs until the set-up is cancelled
     ran: list[list[str]] = field(default_factory=list)
     downloads: list[str] = field(default_factory=list)
     configured: list[str] = field(default_factory=list)
@@ -108,6 +118,9 @@ class FakeCommands:
         self.ran.append(argv)
         if self.on_run is not None:
             self.on_run(argv)
+        if self.hold and self.hold in " ".join(argv):
+            on_line(f"[1/{COMPILE_STEPS}] Building CXX object step1.o")
+            cancel.wait(30)
         if cancel.is_set():
             from sam_plugin.errors import SetupCancelled
 
