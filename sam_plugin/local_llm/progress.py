@@ -8,6 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
+from sam_plugin.local_llm.catalog import MIB
 from sam_plugin.local_llm.estimate import Estimate
 
 Stage = Literal["download", "configure", "compile", "model", "smoke", "done"]
@@ -29,7 +30,9 @@ class Progress(BaseModel):
     def words(self) -> str:
         """``compile 45/210 (avx512)``: what the bar and the status line say."""
         text = STAGE_WORDS[self.stage]
-        if self.total:
+        if self.total and self.stage == "download":  # bytes
+            text += f" {self.done / MIB:.0f}/{self.total / MIB:.0f} MB"
+        elif self.total:
             text += f" {self.done}/{self.total}"
         if self.detail:
             text += f" ({self.detail})"
