@@ -18,23 +18,25 @@ PACKAGE_MANAGERS = (
 Which = Callable[[str], str | None]
 
 
-def missing_tools(which: Which = shutil.which) -> list[str]:
+def missing_tools(which: Which | None = None) -> list[str]:
     """What is not on PATH, in words: ``cmake``, ``a C++ compiler (g++ or clang++)``."""
+    which = which or shutil.which
     missing = [] if which("cmake") else ["cmake"]
     if not any(which(name) for name in COMPILERS):
         missing.append("a C++ compiler (g++ or clang++)")
     return missing
 
 
-def install_hint(which: Which = shutil.which) -> str:
+def install_hint(which: Which | None = None) -> str:
     """The install line of this machine's package manager, else all three."""
+    which = which or shutil.which
     for command, line in PACKAGE_MANAGERS:
         if which(command):
             return line
     return "; ".join(f"{command}: {line}" for command, line in PACKAGE_MANAGERS)
 
 
-def check_tools(which: Which = shutil.which) -> None:
+def check_tools(which: Which | None = None) -> None:
     """Raise :class:`MissingTools`, one line naming what is missing and the packages."""
     missing = missing_tools(which)
     if missing:
@@ -42,6 +44,7 @@ def check_tools(which: Which = shutil.which) -> None:
                            f"{install_hint(which)}, then run sam-agent local setup again")
 
 
-def generator(which: Which = shutil.which) -> list[str]:
+def generator(which: Which | None = None) -> list[str]:
     """Ninja when installed (its [n/N] lines count the compile), else CMake's default."""
+    which = which or shutil.which
     return ["-G", "Ninja"] if which("ninja") else []

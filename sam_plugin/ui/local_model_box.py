@@ -29,6 +29,7 @@ from sam_plugin.local_llm.catalog import DEFAULT_MODEL, model_spec
 from sam_plugin.local_llm.cpu import usable_cores
 from sam_plugin.local_llm.estimate import estimate, gib, minutes
 from sam_plugin.local_llm.home import LocalHome
+from sam_plugin.local_llm.needs import install_hint, missing_tools
 from sam_plugin.local_llm.progress import STAGE_WORDS, Progress
 from sam_plugin.local_llm.running import RunningServer, find_running
 from sam_plugin.local_llm.status import LocalStatus, local_status
@@ -188,7 +189,16 @@ class LocalModelBox(QGroupBox):
                   "computer: about {minutes} on its {cores} core(s), {disk} of disk, {ram} of "
                   "RAM to run it. It needs cmake and a C++ compiler.").format(
             download=gib(found.download_mib), minutes=minutes(found.total_seconds),
-            cores=found.cores, disk=gib(found.disk_peak_mib), ram=gib(found.ram_mib))
+            cores=found.cores, disk=gib(found.disk_peak_mib), ram=gib(found.ram_mib)) \
+            + self._missing_words()
+
+    @staticmethod
+    def _missing_words() -> str:
+        missing = missing_tools()
+        if not missing:
+            return ""
+        return " " + tr("Missing here: {tools}; install them with: {command}").format(
+            tools=", ".join(missing), command=install_hint())
 
     def _ready_words(self, now: LocalStatus) -> str:
         return tr("Ready: {model}. Use it starts it on this computer ({url}) and answers "

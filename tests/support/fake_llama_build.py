@@ -11,6 +11,7 @@ by small ones whose SHA-256 is known (:func:`pin_fakes`).
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import io
 import stat
@@ -52,13 +53,14 @@ http.server.HTTPServer(("127.0.0.1", port), Handler).serve_forever()
 
 
 def source_archive() -> bytes:
+    """The same bytes each time (a gzip header carries the time unless told 0)."""
     buffer = io.BytesIO()
-    with tarfile.open(fileobj=buffer, mode="w:gz") as archive:
+    with tarfile.open(fileobj=buffer, mode="w") as archive:
         data = b"project(llama.cpp)\n"
         info = tarfile.TarInfo(f"{FAKE_SOURCE_TREE}/llama.cpp/CMakeLists.txt")
         info.size = len(data)
         archive.addfile(info, io.BytesIO(data))
-    return buffer.getvalue()
+    return gzip.compress(buffer.getvalue(), mtime=0)
 
 
 def fake_home(root: Path, monkeypatch: Any) -> Path:

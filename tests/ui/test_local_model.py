@@ -136,3 +136,16 @@ def test_the_replay_refusal_points_to_the_local_model() -> None:
     message = unknown_request_message(load_examples())
     assert "Settings… → Local model (on this computer) → Set up" in message
     assert len(message) <= 500  # the provider adapter's clip
+
+
+def test_missing_tools_are_named_before_set_up(qtbot, local_home, monkeypatch, tmp_path):
+    from sam_plugin.runtime.config.store import SettingsStore
+    from sam_plugin.ui.settings_dialog import SettingsDialog
+
+    monkeypatch.setattr("sam_plugin.local_llm.needs.shutil.which",
+                        lambda name: "/usr/bin/apt-get" if name == "apt-get" else None)
+    dialog = SettingsDialog(SettingsStore(tmp_path / "settings.json"), env={})
+    qtbot.addWidget(dialog)
+    assert dialog.local_box.status_label.text().endswith(
+        "Missing here: cmake, a C++ compiler (g++ or clang++); install them with: "
+        "sudo apt-get install cmake g++")

@@ -2479,5 +2479,9 @@ run {run_id}, started {started} (UTC)</source>
         <source>ready</source>
         <translation>就绪</translation>
     </message>
+    <message>
+        <source>Missing here: {tools}; install them with: {command}</source>
+        <translation>这里缺少：{tools}；安装命令：{command}</translation>
+    </message>
 </context>
 </TS>
