@@ -7,10 +7,11 @@ happens in them.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -49,18 +50,15 @@ class SubprocessCommands:
         with log.open("a", encoding="utf-8") as sink:
             sink.write("$ " + " ".join(argv) + "\n")
             sink.flush()
-            process = subprocess.Popen(list(argv), cwd=cwd, stdout=subprocess.PIPE,
-                                       stderr=subprocess.STDOUT, text=True, errors="replace",
-                                       stdin=subprocess.DEVNULL)
+            process, output = _start(argv, cwd)
             ended = threading.Event()
             watcher = threading.Thread(target=_end_on_cancel, args=(process, cancel, ended),
                                        daemon=True)
             watcher.start()
             try:
-                assert process.stdout is not None
-                for line in process.stdout:
-                    sink.write(line)
-                    on_line(line.rstrip("\n"))
+                for line in output:
+                    sink.write(line + "\n")
+                    on_line(line)
                 status = process.wait()
             finally:
                 ended.set()
@@ -97,7 +95,59 @@ class SubprocessCommands:
         return shutil.which(name)
 
 
-def _end_on_cancel(process: subprocess.Popen[str], cancel: threading.Event,
+def _start(argv: Sequence[str], cwd: Path | None) -> tuple[subprocess.Popen[bytes],
+                                                             Iterator[str]]:
+    """The process and its output lines. On POSIX its output is a pseudo-terminal with
+    TERM=dumb: ninja then prints a plain "[n/N]" line per step, and its stdio flushes each
+    line (into a pipe it flushed in 4 KB bursts, so the count stood still for minutes)."""
+    if os.name != "posix":
+        process = subprocess.Popen(list(argv), cwd=cwd, stdout=subprocess.PIPE,
+                                   stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        assert process.stdout is not None
+        descriptor = process.stdout.fileno()
+        return process, _lines(iter(lambda: os.read(descriptor, CHUNK), b""))
+    import pty
+
+    main, child = pty.openpty()
+    try:
+        process = subprocess.Popen(list(argv), cwd=cwd, stdout=child, stderr=child,
+                                   stdin=subprocess.DEVNULL, env={**os.environ, "TERM": "dumb"})
+    except BaseException:
+        os.close(main)
+        raise
+    finally:
+        os.close(child)
+    return process, _lines(_read_until_closed(main))
+
+
+def _read_until_closed(descriptor: int) -> Iterator[bytes]:
+    try:
+        while True:
+            try:
+                chunk = os.read(descriptor, CHUNK)
+            except OSError:  # EIO: every writer closed the terminal
+                return
+            if not chunk:
+                return
+            yield chunk
+    finally:
+        os.close(descriptor)
+
+
+def _lines(chunks: Iterator[bytes]) -> Iterator[str]:
+    """Lines ended by \\n or \\r (a terminal's line end is \\r\\n)."""
+    pending = b""
+    for chunk in chunks:
+        pending += chunk
+        *complete, pending = pending.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n")
+        for line in complete:
+            if line:
+                yield line.decode("utf-8", "replace")
+    if pending:
+        yield pending.decode("utf-8", "replace")
+
+
+def _end_on_cancel(process: subprocess.Popen[bytes], cancel: threading.Event,
                    ended: threading.Event) -> None:
     while not ended.is_set():
         if cancel.wait(0.2):
