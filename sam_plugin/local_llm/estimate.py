@@ -12,7 +12,7 @@ COMPILE_CORE_SECONDS = 24 * 60
 BUILD_TREE_MIB = 450  # the extracted sources and the build folder, removed once it works
 DOWNLOAD_MIB_PER_SECOND = 4.0  # a modest line; the estimate says so
 SERVER_CONTEXT = 36864  # tokens: the design prompt, the observation and the answer
-CACHE_RAM_MIB = 2048  # llama-server's RAM for prompts a slot replaced (--cache-ram)
+CACHE_RAM_MIB = 4096  # llama-server's RAM for prompts a slot replaced (--cache-ram)
 
 
 class Estimate(BaseModel):
