@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from pydantic import BaseModel
 
 from sam_plugin.local_llm.catalog import MIB, SOURCE, ModelSpec
@@ -28,6 +30,7 @@ class Estimate(BaseModel):
     compile_seconds: int
     source_seconds: int  # downloading llama.cpp's sources
     model_seconds: int  # downloading the model's parts
+    load: float = 0.0  # the 1-minute load average when it was estimated
 
     @property
     def download_seconds(self) -> int:
@@ -38,8 +41,10 @@ class Estimate(BaseModel):
         return self.compile_seconds + self.download_seconds + 60  # configure and smoke test
 
 
-def estimate(model: ModelSpec, cores: int) -> Estimate:
+def estimate(model: ModelSpec, cores: int, load: float | None = None) -> Estimate:
     download = SOURCE.size_bytes // MIB + model.download_mib
+    if load is None:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else 0.0
     return Estimate(
         model=model.name, cores=cores, download_mib=download,
         disk_peak_mib=BUILD_TREE_MIB + SOURCE.size_bytes // MIB + model.download_mib
@@ -48,7 +53,7 @@ def estimate(model: ModelSpec, cores: int) -> Estimate:
         ram_mib=model.ram_mib(SERVER_CONTEXT), cache_ram_mib=CACHE_RAM_MIB,
         compile_seconds=COMPILE_CORE_SECONDS // max(1, cores),
         source_seconds=int(SOURCE.size_bytes / MIB / DOWNLOAD_MIB_PER_SECOND),
-        model_seconds=int(model.download_mib / DOWNLOAD_MIB_PER_SECOND))
+        model_seconds=int(model.download_mib / DOWNLOAD_MIB_PER_SECOND), load=load)
 
 
 def gib(mib: int) -> str:
@@ -71,7 +76,9 @@ def estimate_lines(found: Estimate, title: str, tools: list[str], hint: str) -> 
         f"  RAM       {gib(found.ram_mib)} to serve it, plus up to {gib(found.cache_ram_mib)} "
         "of cached prompts",
         f"  time      about {minutes(found.total_seconds)} on this machine's {found.cores} "
-        f"core(s) (the compile: {minutes(found.compile_seconds)})",
+        f"core(s) (the compile: {minutes(found.compile_seconds)})"
+        + (f"; longer now: other work keeps them busy (load {found.load:.1f})"
+           if found.load > found.cores else ""),
         "  needs     cmake and a C++ compiler"
         + (f" — missing {' and '.join(tools)}: {hint}" if tools else " (found)"),
     ]

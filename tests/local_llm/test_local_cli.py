@@ -118,3 +118,14 @@ def test_the_variant_is_the_highest_the_cpu_lists(tmp_path: Path, flags: str, fi
 
 def test_an_arm_machine_builds_for_itself() -> None:
     assert [v.name for v in ladder({"neon"}, "aarch64")] == ["native"]
+
+
+def test_the_estimate_says_when_other_work_keeps_the_cores_busy() -> None:
+    from sam_plugin.local_llm.catalog import model_spec
+    from sam_plugin.local_llm.estimate import estimate, estimate_lines
+
+    spec = model_spec("0.5b")
+    idle = estimate_lines(estimate(spec, 2, load=0.2), spec.title, [], "")
+    busy = estimate_lines(estimate(spec, 2, load=9.4), spec.title, [], "")
+    assert idle[4] == "  time      about 15 min on this machine's 2 core(s) (the compile: 12 min)"
+    assert busy[4] == idle[4] + "; longer now: other work keeps them busy (load 9.4)"
