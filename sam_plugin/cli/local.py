@@ -134,8 +134,8 @@ class ProgressBar:
         from sam_plugin.local_llm.estimate import minutes
 
         filled = int(progress.fraction * BAR_WIDTH)
-        left = ("" if progress.seconds_left is None
-                else f", about {minutes(progress.seconds_left)} left")
+        left = (f", about {minutes(progress.seconds_left)} left" if progress.seconds_left
+                else "")
         line = (f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {progress.fraction:4.0%} "
                 f"{progress.words()}{left}")
         if self.redraw:

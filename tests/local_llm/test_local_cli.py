@@ -65,6 +65,8 @@ def test_yes_sets_it_up_with_a_progress_bar_and_says_what_to_use(
                   "ready"):
         assert stage in bar
     assert "left" in bar and "100%" in bar
+    last = bar.splitlines()[-1]  # the variant is this machine's
+    assert "] 100% ready (" in last and last.endswith(")")  # nothing left to wait for
     assert "base URL: http://127.0.0.1:8080/v1" in out.getvalue()
     assert "model:    qwen2.5-coder-0.5b-instruct" in out.getvalue()
 
