@@ -29,6 +29,7 @@ def add_parser(commands: Any) -> None:
         "local", help="a local model on this computer: setup, serve, stop, status",
         description="A llama.cpp server built for this CPU and a pinned model, kept in the "
         "per-user cache; what to type in Settings comes with status.")
+    local.set_defaults(handler=handle_status)  # each verb sets its own
     verbs = local.add_subparsers(dest="verb", required=True, metavar="{setup,serve,stop,status}")
     setup = verbs.add_parser("setup", help="build llama-server for this CPU and fetch the "
                              "model (says the sizes and asks first)")

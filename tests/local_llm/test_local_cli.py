@@ -131,3 +131,15 @@ def test_the_estimate_says_when_other_work_keeps_the_cores_busy() -> None:
     busy = estimate_lines(estimate(spec, 2, load=9.4), spec.title, [], "")
     assert idle[4] == "  time      about 15 min on this machine's 2 core(s) (the compile: 12 min)"
     assert busy[4] == idle[4] + "; longer now: other work keeps them busy (load 9.4)"
+
+
+def test_each_verb_runs_its_own_handler() -> None:
+    from sam_plugin.cli import local
+    from sam_plugin.cli.main import build_parser
+
+    parser = build_parser()
+    for argv, handler in ((["local", "setup"], local.handle_setup),
+                          (["local", "serve"], local.handle_serve),
+                          (["local", "stop"], local.handle_stop),
+                          (["local", "status", "--json"], local.handle_status)):
+        assert parser.parse_args(argv).handler is handler
