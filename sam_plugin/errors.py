@@ -52,7 +52,11 @@ a broken state), beside ``SamAgentError``::
     │   ├── ApprovalRefused                    a plan's approval cannot be recorded (says why)
     │   ├── EnvironmentValueError(ValueError)  a SAM_AGENT_* variable holds an unusable value
     │   ├── UsageError                         bad command-line input (exit code 2)
-    │   └── OfflineSamMissing(RuntimeError)    outside SAM, and no offline SAM is shipped
+    │   ├── OfflineSamMissing(RuntimeError)    outside SAM, and no offline SAM is shipped
+    │   └── LocalModelError(RuntimeError)      ``sam-agent local`` could not set up or serve
+    │       ├── MissingTools                   ... cmake or a C++ compiler is missing
+    │       ├── SetupCancelled                 ... the user stopped it (it resumes)
+    │       └── IllegalInstruction             ... the built server died with SIGILL
     └── AutomationTimeout(TimeoutError)        the GUI did not reach a state in time
 
 Private control-flow signals (a provider stream that broke) stay private to their modules.
@@ -419,3 +423,21 @@ class OfflineSamMissing(SamAgentError, RuntimeError):
 
 class AutomationTimeout(SamAgentError, TimeoutError):
     """A GUI automation helper waited longer than its timeout for a state."""
+
+
+class LocalModelError(SamAgentError, RuntimeError):
+    """Setting up or serving the local model (``sam-agent local``) failed; the message is the
+    one line the user reads."""
+
+
+class MissingTools(LocalModelError):
+    """cmake or a C++ compiler is not installed; the message names the packages."""
+
+
+class SetupCancelled(LocalModelError):
+    """The user stopped the local model's set-up; what was done is kept and the next set-up
+    resumes."""
+
+
+class IllegalInstruction(LocalModelError):
+    """The built llama-server died with SIGILL: its CPU variant is not granted here."""

@@ -30,6 +30,10 @@ os.environ["SAM_AGENT_CALLS"] = "model"
 os.environ["SAM_AGENT_SETTINGS_FILE"] = str(
     Path(tempfile.mkdtemp(prefix="sam-agent-test-settings-")) / "settings.json")
 
+# the local model's home (sam-agent local): never the developer's own cache
+os.environ["SAM_AGENT_LLM_HOME"] = str(
+    Path(tempfile.mkdtemp(prefix="sam-agent-test-llm-")) / "llm")
+
 pytest_plugins = ["tests.support.fixtures"]
 
 

@@ -8,7 +8,7 @@
   the standard library only (checked here too), so every layer raises the same classes.
 - the product never imports test code (``tests``, pytest and its plugins, hypothesis).
 - compilers never import the runtime; the runtime never imports the front ends (``cli``,
-  ``ui``, ``demo``, ``evaluation``).
+  ``ui``, ``demo``, ``evaluation``); nor does ``local_llm`` (the local model), nor Qt.
 - the step modules of ``runtime/run/`` reach each other only through the run's state and
   endings: none imports another step module or the controller.
 - code cites docs/architecture.md, never an issue number or the design page outside the
@@ -167,6 +167,12 @@ def test_the_compilers_never_import_the_runtime() -> None:
 
 def test_the_runtime_never_imports_a_front_end() -> None:
     assert violations(sources("runtime"), FRONT_ENDS) == []
+
+
+def test_the_local_model_package_imports_no_qt_and_no_front_end() -> None:
+    front_ends = ("sam_plugin.ui", "sam_plugin.cli", "sam_plugin.demo", "sam_plugin.evaluation",
+                  "sam_plugin.mcp_server")
+    assert violations(sources("local_llm"), (*QT, *front_ends)) == []
 
 
 def test_the_mcp_server_never_imports_the_ui_and_its_approval_needs_no_sdk() -> None:

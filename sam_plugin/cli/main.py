@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from sam_plugin.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, VisibleStream
 from sam_plugin.errors import EnvironmentValueError, UsageError
 
-COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve")
+COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve",
+            "local")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -28,8 +28,9 @@ def unknown_request_message(examples: Sequence[Example]) -> str:
     return (
         "Replay mode (recorded responses, not a live model) has no recorded answer for this "
         f"request: it answers only the {len(examples)} bundled example requests, word for "
-        "word. Pick one under Examples in the dock, or configure a live model in Settings "
-        "(or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)."
+        "word. Pick one under Examples in the dock, or answer your own words with a model "
+        "on this computer: Settings… → Local model (on this computer) → Set up (or a live "
+        "model there, or SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)."
     )
 
 

@@ -59,6 +59,7 @@ from sam_plugin.ui.examples_picker import select_example
 from sam_plugin.ui.fitting import breakable, vertical_scroll, wrap_in_width
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView, RunRequest
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.local_model_words import local_model_note
 from sam_plugin.ui.plain_words import (
     build_became_edit,
     existing_target_message,
@@ -687,6 +688,7 @@ class SamAgentDock(QDockWidget):
             replay = True
         else:
             text = tr("Answering: {provider}").format(provider=choice.describe())
+            text += local_model_note(choice)
             missing = choice.live.missing_fields() if choice.live is not None else []
             if missing:
                 text += " " + tr("(incomplete: {fields})").format(fields=", ".join(missing))
@@ -740,7 +742,8 @@ class SamAgentDock(QDockWidget):
         if choice is None or choice.is_replay or choice.live is None:
             return
         self.provider_label.setText(
-            tr("Answering: {provider}").format(provider=choice.describe(detection)))
+            tr("Answering: {provider}").format(provider=choice.describe(detection))
+            + local_model_note(choice))
         if detection.server.note:
             self.provider_label.setToolTip(detection.words())
 

@@ -1,5 +1,6 @@
-"""Provider settings: Replay or a live provider (base URL, model, API key (masked), profile,
-temperature, timeouts), "Test connection" of what is typed, the length unit shown when a model
+"""Provider settings: Replay, the local model on this computer (``local_model_box.py``), or a
+live provider (base URL, model, API key (masked), profile, temperature, timeouts), "Test
+connection" of what is typed, the length unit shown when a model
 has none, and the bound on Ask for changes. Provider variables the user set in the environment
 override what is saved, and the dialog names exactly those.
 """
@@ -44,6 +45,9 @@ LENGTH_UNITS = (*(system.name for system in SYSTEMS), "cm", "ft")
 TIMEOUT_FIELDS = (("connect_timeout", "Connect timeout (s)"),
                   ("idle_timeout", "Idle timeout (s): the longest silence in an answer"),
                   ("total_timeout", "Total timeout (s): the longest one answer may take"))
+# what the local model needs on two CPU cores (docs/models.md): seconds
+LOCAL_TOTAL_TIMEOUT = 1800.0
+LOCAL_IDLE_TIMEOUT = 600.0
 # a profile as the analyst knows it: the kind of server
 PROFILE_WORDS = {"openai": "OpenAI", "deepseek": "DeepSeek", "ollama": "Ollama",
                  "vllm": "vLLM", "llamacpp": "llama.cpp server",
@@ -122,6 +126,11 @@ class SettingsDialog(QDialog):
             form.addRow(tr(label), spin)
         self._add_model_behaviour_rows(form, saved, defaults)
         layout.addWidget(self.live_fields)
+        from sam_plugin.ui.local_model_box import LocalModelBox
+
+        self.local_box = LocalModelBox(parent=self)
+        self.local_box.use.connect(self.use_endpoint)
+        layout.addWidget(self.local_box)
         general = QFormLayout()
         self.length_unit = QComboBox()
         self.length_unit.setObjectName("lengthUnitCombo")
@@ -179,6 +188,22 @@ class SettingsDialog(QDialog):
         self._save_untested: tuple[str, ...] | None = None  # saved anyway after a failed test
         self._update_profile_guess()
         self._on_kind_changed()
+
+    def use_endpoint(self, base_url: str, model: str, profile: str, answered: bool) -> None:
+        """Make a server on this computer the live provider and save: the local model (it
+        just answered one token, so Save needs no second test) or one found running."""
+        self.live_radio.setChecked(True)
+        self.base_url.setText(base_url)
+        self.model.setText(model)
+        self.api_key.clear()
+        self.profile.setCurrentIndex(max(0, self.profile.findData(profile)))
+        # a small model on a CPU: a long design answer, slow first tokens
+        for field, seconds in (("total_timeout", LOCAL_TOTAL_TIMEOUT),
+                               ("idle_timeout", LOCAL_IDLE_TIMEOUT)):
+            self.timeouts[field].setValue(max(self.timeouts[field].value(), seconds))
+        if answered:
+            self._tested_ok = self._endpoint()
+        self.save()
 
     def kind(self) -> str:
         return "live" if self.live_radio.isChecked() else "replay"

@@ -24,7 +24,7 @@ def test_every_command_is_one_module_with_a_parser_and_a_handler():
     parser = cli.build_parser()
     commands = next(a for a in parser._actions if a.dest == "command")
     assert tuple(commands.choices) == cli.COMMANDS == (
-        "run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve")
+        "run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve", "local")
     for name in cli.COMMANDS:
         module = importlib.import_module(f"sam_plugin.cli.{name}")
         assert callable(module.add_parser)
@@ -51,7 +51,7 @@ def test_the_runtime_never_needs_the_cli():
 
 
 @pytest.mark.parametrize("argv, words", [
-    (["--help"], "{run,runs,undo,rerun,demo,eval,examples,mcp,approve}"),
+    (["--help"], "{run,runs,undo,rerun,demo,eval,examples,mcp,approve,local}"),
     (["rerun", "--help"], "usage: sam-agent rerun"),
     (["examples", "--help"], "usage: sam-agent examples"),
     (["mcp", "--help"], "usage: sam-agent mcp"),

@@ -2403,5 +2403,93 @@ run {run_id}, started {started} (UTC)</source>
         <source>mass</source>
         <translation>质量</translation>
     </message>
+    <message>
+        <source>Local model (on this computer)</source>
+        <translation>本机模型（在这台计算机上）</translation>
+    </message>
+    <message>
+        <source>Stopped: what was done is kept, and Set up resumes from there.</source>
+        <translation>已停止：已完成的部分会保留，再次“设置”会从那里继续。</translation>
+    </message>
+    <message>
+        <source>Starting the local model on this computer…</source>
+        <translation>正在这台计算机上启动本机模型…</translation>
+    </message>
+    <message>
+        <source>Starting…</source>
+        <translation>正在启动…</translation>
+    </message>
+    <message>
+        <source>Setting up…</source>
+        <translation>正在设置…</translation>
+    </message>
+    <message>
+        <source>Set up</source>
+        <translation>设置</translation>
+    </message>
+    <message>
+        <source>Use it</source>
+        <translation>使用它</translation>
+    </message>
+    <message>
+        <source>Not set up. Set up downloads {download} and builds llama.cpp for this computer: about {minutes} on its {cores} core(s), {disk} of disk, {ram} of RAM to run it. It needs cmake and a C++ compiler.</source>
+        <translation>尚未设置。“设置”会下载 {download}，并为这台计算机编译 llama.cpp：在它的 {cores} 个核心上约需 {minutes}，占用磁盘 {disk}，运行时需要内存 {ram}。需要 cmake 和 C++ 编译器。</translation>
+    </message>
+    <message>
+        <source>Ready: {model}. Use it starts it on this computer ({url}) and answers through it.</source>
+        <translation>已就绪：{model}。“使用它”会在这台计算机上启动它（{url}），并由它来回答。</translation>
+    </message>
+    <message>
+        <source>Running on this computer: {model} at {url}.</source>
+        <translation>正在这台计算机上运行：{model}，地址 {url}。</translation>
+    </message>
+    <message>
+        <source>Being set up by another process (sam-agent local setup); Settings shows it ready once it is done.</source>
+        <translation>另一个进程正在设置它（sam-agent local setup）；完成后“设置”会显示为已就绪。</translation>
+    </message>
+    <message>
+        <source>Setting up: {stage}</source>
+        <translation>正在设置：{stage}</translation>
+    </message>
+    <message>
+        <source>Also running on this computer: {kind} at {url} (models: {models})</source>
+        <translation>这台计算机上还在运行：{kind}，地址 {url}（模型：{models}）</translation>
+    </message>
+    <message>
+        <source>Use {kind}</source>
+        <translation>使用 {kind}</translation>
+    </message>
+    <message>
+        <source>about {minutes} left</source>
+        <translation>约剩 {minutes}</translation>
+    </message>
+    <message>
+        <source>the local model, on this computer</source>
+        <translation>本机模型，在这台计算机上</translation>
+    </message>
+    <message>
+        <source>download llama.cpp</source>
+        <translation>下载 llama.cpp</translation>
+    </message>
+    <message>
+        <source>configure</source>
+        <translation>配置</translation>
+    </message>
+    <message>
+        <source>model parts</source>
+        <translation>模型分卷</translation>
+    </message>
+    <message>
+        <source>smoke test</source>
+        <translation>冒烟测试</translation>
+    </message>
+    <message>
+        <source>ready</source>
+        <translation>就绪</translation>
+    </message>
+    <message>
+        <source>Missing here: {tools}; install them with: {command}</source>
+        <translation>这里缺少：{tools}；安装命令：{command}</translation>
+    </message>
 </context>
 </TS>
