@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
-HOME_VARIABLE = "SAM_AGENT_LLM_HOME"  # an explicit folder (tests, a shared disk)
+from sam_plugin.runtime.config import env
 
 
 @dataclass(frozen=True)
@@ -19,9 +18,9 @@ class LocalHome:
 
     @classmethod
     def default(cls) -> LocalHome:
-        chosen = os.environ.get(HOME_VARIABLE) or os.environ.get("LLM_HOME")
-        if chosen:
-            return cls(Path(chosen).expanduser())
+        chosen = env.llm_home()  # an explicit folder (tests, a shared disk)
+        if chosen is not None:
+            return cls(chosen)
         return cls(Path(platformdirs.user_cache_dir("sam-agent")) / "llm")
 
     @property

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from sam_plugin.local_llm.home import HOME_VARIABLE, LocalHome
+from sam_plugin.local_llm.home import LocalHome
+from sam_plugin.runtime.config.env import LLM_HOME as HOME_VARIABLE
 from tests.support.fake_llama_build import pin_fakes
 
 

@@ -65,7 +65,7 @@ def source_archive() -> bytes:
 
 def fake_home(root: Path, monkeypatch: Any) -> Path:
     """A local-model home at ``root`` (``SAM_AGENT_LLM_HOME``), the fakes pinned."""
-    from sam_plugin.local_llm.home import HOME_VARIABLE
+    from sam_plugin.runtime.config.env import LLM_HOME as HOME_VARIABLE
 
     monkeypatch.setenv(HOME_VARIABLE, str(root))
     pin_fakes(monkeypatch)

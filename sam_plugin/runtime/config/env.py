@@ -37,6 +37,7 @@ SETTINGS_FILE = "SAM_AGENT_SETTINGS_FILE"
 UNDO_RUNS = "SAM_AGENT_UNDO_RUNS"
 UNDO_BUDGET_MB = "SAM_AGENT_UNDO_BUDGET_MB"
 CALLS = "SAM_AGENT_CALLS"
+LLM_HOME = "SAM_AGENT_LLM_HOME"
 # where a run's tool calls come from (docs/architecture.md §4 "Calls from the steps")
 CALL_SOURCES = ("spec", "model")
 
@@ -106,6 +107,13 @@ def settings_file(env: Environ | None = None) -> Path | None:
     """``SAM_AGENT_SETTINGS_FILE``, or None (the per-user default applies)."""
     value = _text(env, SETTINGS_FILE)
     return Path(value) if value else None
+
+
+def llm_home(env: Environ | None = None) -> Path | None:
+    """``SAM_AGENT_LLM_HOME`` (else ``LLM_HOME``, the name the shell script used): where the
+    local model lives, or None (the per-user cache applies)."""
+    value = _text(env, LLM_HOME) or _text(env, "LLM_HOME")
+    return Path(value).expanduser() if value else None
 
 
 def calls(env: Environ | None = None) -> str | None:
