@@ -142,6 +142,9 @@ class DomainModule(Protocol):
     creates_target: bool  # whether a missing target part may be created (Part: build)
     # the actions a spec step may name in this mode (docs/architecture.md §4 "The spec")
     vocabulary: Vocabulary
+    # tool -> {"step": a spec step, "arguments": the call carrying it out}: one example per
+    # tool for MCP ``capabilities``, about ``mcp_server.examples.EXAMPLE_PART``
+    mcp_examples: Mapping[str, Mapping[str, Any]]
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""

@@ -8,7 +8,7 @@ fragment) is the same and lives here once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -100,6 +100,8 @@ class TableDrivenModule:
     # the part as operation i of a compiled call finds it (Part: the shadow after the earlier
     # operations); the others change no geometry a later scope could see
     operation_state: PartAt = _the_part_as_observed
+    # one example per tool for MCP ``capabilities`` (protocol.DomainModule.mcp_examples)
+    mcp_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
