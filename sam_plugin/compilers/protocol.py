@@ -145,6 +145,10 @@ class DomainModule(Protocol):
     # tool -> {"step": a spec step, "arguments": the call carrying it out}: one example per
     # tool for MCP ``capabilities``, about ``mcp_server.examples.EXAMPLE_PART``
     mcp_examples: Mapping[str, Mapping[str, Any]]
+    # samops modules (``samops/covered.py``) that capture, compare and put back the model
+    # repositories this domain's calls change beyond the target part and the property
+    # definitions, so that restore and undo cover them (docs/architecture.md §5)
+    snapshot_covers: tuple[str, ...]
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""

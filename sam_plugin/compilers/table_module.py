@@ -102,6 +102,9 @@ class TableDrivenModule:
     operation_state: PartAt = _the_part_as_observed
     # one example per tool for MCP ``capabilities`` (protocol.DomainModule.mcp_examples)
     mcp_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # samops modules covering the model repositories its calls change beyond the part and the
+    # property definitions (protocol.DomainModule.snapshot_covers)
+    snapshot_covers: tuple[str, ...] = ()
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
