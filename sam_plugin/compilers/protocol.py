@@ -213,6 +213,12 @@ class DomainModule(Protocol):
         ``model`` (never from the prediction); ``[]`` when the calls set none."""
         ...
 
+    def observation_lines(self, model: Any) -> dict[str, Any]:
+        """What this mode's observation adds about the target ``model`` beyond its part (a
+        domain's own repositories, each list bounded): JSON data, shown to the model that
+        writes the spec and kept in ``workspace.json``; ``{}`` (nothing shown) when none."""
+        ...
+
     def values_table(self, run_dir: Path) -> list[ValueRow]:
         """Every value a finished run's calls set, before and after it (the dock's
         before/after values table); ``[]`` when they set none."""
