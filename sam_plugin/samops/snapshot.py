@@ -175,8 +175,9 @@ class Snapshot:
 # -- capability -------------------------------------------------------------------------------
 
 
-def missing(model: Any, part: Any = None) -> list[str]:
-    """Host calls the snapshot mechanism needs that ``model`` (and ``part``) lack."""
+def missing(model: Any, part: Any = None, covers: tuple[str, ...] = ()) -> list[str]:
+    """Host calls the snapshot mechanism needs that ``model`` (and ``part``) lack, with those
+    the ``covers`` modules need (``covered``)."""
     lacking = []
     if model is not None:
         lacking += [f"Model.{name}" for name in MODEL_CALLS if not callable(
@@ -192,6 +193,8 @@ def missing(model: Any, part: Any = None) -> list[str]:
                 lacking.append(f"del part.{entries}[i]")
         if not hasattr(getattr(part, "sets", None), "__delitem__"):
             lacking.append("del part.sets[name]")
+    if model is not None and covers:
+        lacking += _covered.missing(model, covers)
     return lacking
 
 
@@ -202,7 +205,7 @@ def take(model: Any, part_name: str, covers: tuple[str, ...] = ()) -> Snapshot:
     """Capture the part ``part_name`` of ``model``, the model's property definitions and the
     repositories the ``covers`` modules capture (``covered``)."""
     part = model.parts[part_name] if part_name in model.parts.keys() else None
-    lacking = missing(model, part) + _covered.missing(model, covers)
+    lacking = missing(model, part, covers)
     try:
         if lacking:
             return Snapshot(part_name=part_name, part=None, definitions=None, missing=lacking)

@@ -118,3 +118,20 @@ def test_the_script_names_covered_repositories_only_when_a_domain_has_one():
     assert "_snapshot.take(_model, _part_name)\n" in plain.text
     covered = composer.compose([_fragment()], covers=(NAME,))
     assert f"_snapshot.take(_model, _part_name, covers=({NAME!r},))\n" in covered.text
+
+
+def test_a_host_lacking_what_a_covering_module_needs_takes_no_snapshot(fresh_sam_database,
+                                                                      covering):
+    model = _loaded_plate(fresh_sam_database)
+
+    class WithoutLoads:
+        """The model as a host without ``loads`` shows it."""
+
+        def __getattr__(self, name: str) -> Any:
+            if name == "loads":
+                raise AttributeError(name)
+            return getattr(model, name)
+
+    assert snapshot.missing(WithoutLoads(), None, (covering,)) == ["Model.loads"]
+    taken = snapshot.take(WithoutLoads(), "Plate", covers=(covering,))
+    assert not taken.usable and taken.missing == ["Model.loads"]
