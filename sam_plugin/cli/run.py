@@ -454,9 +454,13 @@ def _seconds(text: str) -> float:
 
 def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
     """The target must be there before a provider is asked: the model always, the part
-    unless Part mode builds it."""
+    unless the mode that builds one (Part) does."""
     from sam_plugin.compilers.registry import get_module
-    from sam_plugin.runtime.run.target_check import parts_by_model, target_problem
+    from sam_plugin.runtime.run.target_check import (
+        building_module,
+        parts_by_model,
+        target_problem,
+    )
 
     problem = target_problem(parts_by_model(sam.mdb), Target(model_name=model, part_name=part),
                              get_module(mode))
@@ -467,7 +471,8 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
     if problem is not None:
         raise UsageError(
             f"--part: no part {part!r} in model {model!r} (parts: {names(problem.parts)}); "
-            f"{mode} mode changes an existing part: build it first with --mode part"
+            f"{mode} mode changes an existing part: build it first with --mode "
+            f"{building_module().mode}"
         )
 
 

@@ -37,7 +37,7 @@ _part_name = SAM_AGENT_TARGET["part_name"]
 
 _SNAPSHOT = """\
 # --- snapshot: the target as it is before the first change (plain data, never in the tree) ---
-SAM_AGENT_SNAPSHOT = _snapshot.take(_model, _part_name)
+SAM_AGENT_SNAPSHOT = _snapshot.take(_model, _part_name{covers})
 """
 
 _READ_ONLY = """\
@@ -68,6 +68,14 @@ def _identifier(value: str, what: str) -> str:
     return value
 
 
+def _covers_argument(covers: Sequence[str]) -> str:
+    """Nothing when no domain adds a repository (the script stays as it always was)."""
+    if not covers:
+        return ""
+    names = ", ".join(repr(_identifier(name, "covered repository")) for name in covers)
+    return f", covers=({names},)"
+
+
 def _block(stage: str, index: int, fragment: Fragment, body: str) -> str:
     text = body.rstrip("\n")
     if not text.strip():
@@ -83,10 +91,17 @@ def _indented(block: str) -> str:
                    for line in block.splitlines(keepends=True))
 
 
-def compose(fragments: Sequence[Fragment]) -> ComposedScript:
-    """Order the fragments' blocks into one script; deterministic bytes and SHA-256."""
+def compose(fragments: Sequence[Fragment],
+            covers: Sequence[str] | None = None) -> ComposedScript:
+    """Order the fragments' blocks into one script; deterministic bytes and SHA-256.
+    ``covers``: the samops modules whose model repositories the snapshot also holds (by
+    default every registered domain's ``snapshot_covers``)."""
     if not fragments:
         raise ValueError("compose needs at least one fragment")
+    if covers is None:
+        from sam_plugin.compilers import registry
+
+        covers = registry.snapshot_covers()
     constants = sorted({_identifier(c, "constant") for f in fragments for c in f.constants})
     read_only = all(f.read_only for f in fragments)
     helpers = sorted({_identifier(h, "helper") for f in fragments for h in f.helpers}
@@ -107,7 +122,7 @@ def compose(fragments: Sequence[Fragment]) -> ComposedScript:
             parts.append(f'SAM_AGENT_STAGE = "{stage}"\n')
             parts += _stage_blocks(stage, fragments)
     else:
-        parts.append("\n" + _SNAPSHOT + "try:\n")
+        parts.append("\n" + _SNAPSHOT.format(covers=_covers_argument(covers)) + "try:\n")
         for stage in ("mutation", "postflight"):
             parts.append(f'    SAM_AGENT_STAGE = "{stage}"\n')
             parts += [_indented(block) for block in _stage_blocks(stage, fragments)]

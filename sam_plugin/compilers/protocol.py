@@ -142,6 +142,13 @@ class DomainModule(Protocol):
     creates_target: bool  # whether a missing target part may be created (Part: build)
     # the actions a spec step may name in this mode (docs/architecture.md §4 "The spec")
     vocabulary: Vocabulary
+    # tool -> {"step": a spec step, "arguments": the call carrying it out}: one example per
+    # tool for MCP ``capabilities``, about ``mcp_server.examples.EXAMPLE_PART``
+    mcp_examples: Mapping[str, Mapping[str, Any]]
+    # samops modules (``samops/covered.py``) that capture, compare and put back the model
+    # repositories this domain's calls change beyond the target part and the property
+    # definitions, so that restore and undo cover them (docs/architecture.md §5)
+    snapshot_covers: tuple[str, ...]
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""
@@ -204,6 +211,12 @@ class DomainModule(Protocol):
     def value_checks(self, run_dir: Path, model: Any) -> list[Check]:
         """After the readback: one check per value the run's calls set, read from the live
         ``model`` (never from the prediction); ``[]`` when the calls set none."""
+        ...
+
+    def observation_lines(self, model: Any) -> dict[str, Any]:
+        """What this mode's observation adds about the target ``model`` beyond its part (a
+        domain's own repositories, each list bounded): JSON data, shown to the model that
+        writes the spec and kept in ``workspace.json``; ``{}`` (nothing shown) when none."""
         ...
 
     def values_table(self, run_dir: Path) -> list[ValueRow]:

@@ -27,3 +27,12 @@ def get_module(mode: str) -> DomainModule:
     """The domain module for ``mode`` (its package exposes ``MODULE``)."""
     module: DomainModule = importlib.import_module(module_path(mode)).MODULE
     return module
+
+
+def snapshot_covers() -> tuple[str, ...]:
+    """Every registered domain's ``snapshot_covers``, in registry order, each once: a run of
+    any mode keeps and restores every repository some domain may change."""
+    covers: dict[str, None] = {}
+    for mode in MODES:
+        covers.update(dict.fromkeys(get_module(mode).snapshot_covers))
+    return tuple(covers)

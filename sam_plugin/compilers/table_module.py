@@ -8,7 +8,7 @@ fragment) is the same and lives here once.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -32,6 +32,7 @@ Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
 ValueRecorder = Callable[[Path, Any], None]  # (run dir, live model)
 ValueChecker = Callable[[Path, Any], list[Check]]
 ValuesTable = Callable[[Path], list[ValueRow]]  # (run dir) -> the values a run set
+ObservationLines = Callable[[Any], dict[str, Any]]  # (live model) -> JSON data
 
 
 class Prompts(Protocol):
@@ -68,6 +69,10 @@ def _no_values(run_dir: Path) -> list[ValueRow]:
     return []
 
 
+def _no_lines(model: Any) -> dict[str, Any]:
+    return {}
+
+
 def _the_part_as_observed(fragment: Fragment, index: int, ctx: CompileContext) -> Any:
     return ctx.part
 
@@ -100,6 +105,13 @@ class TableDrivenModule:
     # the part as operation i of a compiled call finds it (Part: the shadow after the earlier
     # operations); the others change no geometry a later scope could see
     operation_state: PartAt = _the_part_as_observed
+    # one example per tool for MCP ``capabilities`` (protocol.DomainModule.mcp_examples)
+    mcp_examples: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    # samops modules covering the model repositories its calls change beyond the part and the
+    # property definitions (protocol.DomainModule.snapshot_covers)
+    snapshot_covers: tuple[str, ...] = ()
+    # what the mode's observation adds about the target model (protocol.observation_lines)
+    observation_reader: ObservationLines = _no_lines
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
@@ -167,6 +179,9 @@ class TableDrivenModule:
 
     def value_checks(self, run_dir: Path, model: Any) -> list[Check]:
         return self.value_checker(run_dir, model)
+
+    def observation_lines(self, model: Any) -> dict[str, Any]:
+        return self.observation_reader(model)
 
     def values_table(self, run_dir: Path) -> list[ValueRow]:
         return self.value_rows(run_dir)

@@ -18,6 +18,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import ModeName
 from sam_plugin.errors import ToolArgumentError
 from sam_plugin.runtime.text_safety import visible_text
@@ -33,6 +34,13 @@ TargetName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00
 Mode = ModeName
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 Args = TypeVar("Args", bound=BaseModel)
+
+
+def _modes_and_capabilities() -> str:
+    """Every registered mode with its capabilities: "part (build, ...), ... or mesh (...)"."""
+    named = [f"{mode} ({', '.join(registry.get_module(mode).capabilities)})"
+             for mode in registry.MODES]
+    return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
 class ListTargetsArgs(BaseModel):
@@ -54,8 +62,7 @@ class ObserveArgs(BaseModel):
 class CapabilitiesArgs(BaseModel):
     model_config = _STRICT
 
-    mode: Mode = Field(description="part (build, edit, transform, repair, audit), property "
-                       "(define, assign, audit) or mesh (refine, audit)")
+    mode: Mode = Field(description=_modes_and_capabilities())
 
 
 class CallArg(BaseModel):

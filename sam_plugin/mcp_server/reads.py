@@ -80,7 +80,7 @@ def capabilities(mode: str) -> dict[str, Any]:
         tools.append({"name": function["name"], "capability": capability,
                       "description": function["description"],
                       "input_schema": function["parameters"],
-                      "example": example(function["name"])})
+                      "example": example(module, function["name"])})
     return {
         "mode": mode,
         "order": list(module.capabilities),

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.script_guard import ScriptRefused, check_script, script_builtins
@@ -175,11 +176,12 @@ class HostGateway:
         lacking = [] if hasattr(models, "__delitem__") else ["del mdb.models[name]"]
         if target is not None:
             model = self.model(target.model_name)
-            return lacking + snapshots.missing(model, find_part(model, target.part_name))
+            return lacking + snapshots.missing(model, find_part(model, target.part_name),
+                                               registry.snapshot_covers())
         for name in models.keys():
             model = models[name]
             part = next((model.parts[p] for p in model.parts.keys()), None)
-            return lacking + snapshots.missing(model, part)
+            return lacking + snapshots.missing(model, part, registry.snapshot_covers())
         return lacking
 
     def snapshot_from_read(self, target: Target, fingerprint: str) -> bool:

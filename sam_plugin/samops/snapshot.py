@@ -38,6 +38,7 @@ from itertools import compress, count
 from operator import attrgetter, is_, is_not, ne
 from typing import Any
 
+from sam_plugin.samops import covered as _covered
 from sam_plugin.samops.mesh_read import PartMesh, take_offered_read, withdraw_read
 
 _LABEL = attrgetter("label")
@@ -148,6 +149,8 @@ class Snapshot:
     part: PartState | None  # None: the part did not exist
     definitions: Definitions | None
     missing: list[str] = field(default_factory=list)
+    # the repositories the domains add (``covered``): module name -> entries as captured
+    covered: _covered.Covered = field(default_factory=dict)
 
     @property
     def usable(self) -> bool:
@@ -172,8 +175,9 @@ class Snapshot:
 # -- capability -------------------------------------------------------------------------------
 
 
-def missing(model: Any, part: Any = None) -> list[str]:
-    """Host calls the snapshot mechanism needs that ``model`` (and ``part``) lack."""
+def missing(model: Any, part: Any = None, covers: tuple[str, ...] = ()) -> list[str]:
+    """Host calls the snapshot mechanism needs that ``model`` (and ``part``) lack, with those
+    the ``covers`` modules need (``covered``)."""
     lacking = []
     if model is not None:
         lacking += [f"Model.{name}" for name in MODEL_CALLS if not callable(
@@ -189,21 +193,25 @@ def missing(model: Any, part: Any = None) -> list[str]:
                 lacking.append(f"del part.{entries}[i]")
         if not hasattr(getattr(part, "sets", None), "__delitem__"):
             lacking.append("del part.sets[name]")
+    if model is not None and covers:
+        lacking += _covered.missing(model, covers)
     return lacking
 
 
 # -- capture ----------------------------------------------------------------------------------
 
 
-def take(model: Any, part_name: str) -> Snapshot:
-    """Capture the part ``part_name`` of ``model`` and the model's property definitions."""
+def take(model: Any, part_name: str, covers: tuple[str, ...] = ()) -> Snapshot:
+    """Capture the part ``part_name`` of ``model``, the model's property definitions and the
+    repositories the ``covers`` modules capture (``covered``)."""
     part = model.parts[part_name] if part_name in model.parts.keys() else None
-    lacking = missing(model, part)
+    lacking = missing(model, part, covers)
     try:
         if lacking:
             return Snapshot(part_name=part_name, part=None, definitions=None, missing=lacking)
         return Snapshot(part_name=part_name, part=None if part is None else capture_part(part),
-                        definitions=capture_definitions(model))
+                        definitions=capture_definitions(model),
+                        covered=_covered.capture(model, covers))
     finally:
         withdraw_read()  # the changes come next: no later read may take the offered one
 
@@ -376,6 +384,7 @@ def differences(snapshot: Snapshot, model: Any) -> list[str]:
                 names = _changed_names(getattr(live_defs, kind), getattr(snapshot.definitions,
                                                                            kind))
                 found.append(f"{kind} {', '.join(names) or '(order)'}")
+    found += _covered.differences(snapshot.covered, model)
     exists = snapshot.part_name in model.parts.keys()
     if snapshot.part is None:
         if exists:
@@ -460,6 +469,7 @@ def restore(model: Any, snapshot: Snapshot) -> None:
                                    f"part fresh failed too ({type(fresh).__name__}: {fresh})"
                                    ) from fresh
         _redraw(shown, part)
+    _covered.restore(model, snapshot.covered)
 
 
 def _rebuild_fresh(model: Any, name: str, saved: PartState) -> Any:

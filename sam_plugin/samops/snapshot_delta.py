@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.samops.covered import Covered
 from sam_plugin.samops.mesh_read import HostRead, coordinate_array
 from sam_plugin.samops.snapshot import (
     Definitions,
@@ -97,6 +98,7 @@ class PartDelta:
     orientations_prefix: int = 0
     orientations_tail: list[tuple[str, tuple[float, float, float], Region]] = field(
         default_factory=list)
+    covered: Covered = field(default_factory=dict)  # kept whole: a few entries each
 
     def entities(self) -> int:
         """How many nodes and elements (and set members) it holds."""
@@ -115,10 +117,11 @@ def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> Pa
     name = snapshot.part_name
     saved = snapshot.part
     if saved is None:
-        return PartDelta(part_name=name, part_existed=False, definitions=snapshot.definitions)
+        return PartDelta(part_name=name, part_existed=False, definitions=snapshot.definitions,
+                         covered=snapshot.covered)
     part = model.parts[name] if name in model.parts.keys() else None
     if part is None:  # gone: keep it whole (no prefix to rely on)
-        return _whole(name, saved, snapshot.definitions)
+        return _whole(name, saved, snapshot.definitions, snapshot.covered)
     nodes = live.nodes if live is not None and live.nodes is not None else list(part.nodes)
     keep = min(_kept_prefix(nodes, saved.node_objects, saved.node_labels_from),
                len(saved.coordinates))
@@ -158,6 +161,7 @@ def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> Pa
         sets_changed=[entry for entry in saved.sets if live_sets.get(entry[0]) != entry],
         assignments_prefix=keep_a, assignments_tail=list(saved.assignments[keep_a:]),
         orientations_prefix=keep_o, orientations_tail=list(saved.orientations[keep_o:]),
+        covered=snapshot.covered,
     )
 
 
@@ -167,10 +171,11 @@ def _not_identical(now: list[Any], saved: list[Any], length: int) -> list[int]:
     return list(compress(count(), map(is_not, head, saved)))
 
 
-def _whole(name: str, saved: PartState, definitions: Definitions | None) -> PartDelta:
+def _whole(name: str, saved: PartState, definitions: Definitions | None,
+           covered: Covered) -> PartDelta:
     labels, shapes = saved.elements_from(0)
     return PartDelta(
-        part_name=name, part_existed=True, definitions=definitions,
+        part_name=name, part_existed=True, definitions=definitions, covered=covered,
         node_count=len(saved.coordinates),
         node_tail=_tail_columns(saved, 0),
         element_count=len(saved.connectivity),
@@ -207,7 +212,8 @@ def expand(delta: PartDelta, model: Any) -> Snapshot:
     """The snapshot ``delta`` was taken from, rebuilt on the live part (ValueError when the
     live part is not the one the delta was kept against)."""
     if not delta.part_existed:
-        return Snapshot(part_name=delta.part_name, part=None, definitions=delta.definitions)
+        return Snapshot(part_name=delta.part_name, part=None, definitions=delta.definitions,
+                        covered=delta.covered)
     name = delta.part_name
     part = model.parts[name] if name in model.parts.keys() else None
     if part is None and (delta.node_prefix or delta.element_prefix):
@@ -245,7 +251,7 @@ def expand(delta: PartDelta, model: Any) -> Snapshot:
                       if part is not None else []) + list(delta.orientations_tail),
     )
     return Snapshot(part_name=name, part=state, definitions=delta.definitions or
-                    capture_definitions(model))
+                    capture_definitions(model), covered=delta.covered)
 
 
 def _sets(part: Any, delta: PartDelta) -> list[SetEntry]:

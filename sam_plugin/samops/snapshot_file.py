@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.samops.covered import Covered, covering_module
 from sam_plugin.samops.mesh_read import HostRead
 from sam_plugin.samops.snapshot import Definitions, Snapshot
 from sam_plugin.samops.snapshot_delta import NodeColumns, PartDelta, delta_of, expand
@@ -117,6 +118,8 @@ def save_delta(delta: PartDelta, path: Path) -> int:
         "orientations_prefix": delta.orientations_prefix,
         "orientations_tail": delta.orientations_tail,
     }
+    if delta.covered:  # absent when no domain adds a repository: files as before
+        meta["covered"] = delta.covered
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode("utf-8"), dtype=np.uint8)
     temporary = path.with_name(path.name + ".tmp")
     # 0600 from creation: a snapshot holds the analyst's part (docs/architecture.md §7)
@@ -232,6 +235,7 @@ def _delta(meta: Any, columns: dict[str, np.ndarray]) -> PartDelta:
         orientations_prefix=counts["orientations_prefix"],
         orientations_tail=[(str(method), _vector(n1), _region(region))
                            for method, n1, region in meta["orientations_tail"]],
+        covered=_covered(meta.get("covered", {})),
     )
 
 
@@ -274,6 +278,18 @@ def _region(region: Any) -> tuple[str, Any]:
 def _vector(value: Any) -> tuple[float, float, float]:
     x, y, z = value
     return (float(x), float(y), float(z))
+
+
+def _covered(doc: Any) -> Covered:
+    """The covered repositories a file keeps: each named by a samops module that covers one,
+    its entries a list (what they hold is that module's to read)."""
+    if not isinstance(doc, dict):
+        raise ValueError("covered is not a mapping")
+    for name, entries in doc.items():
+        covering_module(name)
+        if not isinstance(entries, list):
+            raise ValueError(f"covered {name!r} is not a list")
+    return doc
 
 
 def _definitions_doc(definitions: Definitions | None) -> dict[str, Any] | None:

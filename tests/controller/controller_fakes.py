@@ -228,6 +228,13 @@ class FakePartModule:
     def value_checks(self, run_dir: Any, model: Any) -> list:
         return []
 
+    # the contribution points a domain without them gives (compilers/table_module.py)
+    mcp_examples: Mapping[str, Any] = {}
+    snapshot_covers: tuple[str, ...] = ()
+
+    def observation_lines(self, model: Any) -> dict[str, Any]:
+        return {}
+
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)
         if match:

@@ -21,6 +21,7 @@ from sam_plugin.compilers.part.ir import (
     RepairPartIR,
     TransformPartIR,
 )
+from sam_plugin.compilers.part.mcp_examples import MCP_EXAMPLES
 from sam_plugin.compilers.part.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
 from sam_plugin.compilers.part.schemas import DESCRIPTIONS, SCHEMAS
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic
@@ -59,4 +60,5 @@ MODULE = TableDrivenModule(
     creates_target=True,
     describer=describe.describe,
     operation_state=operation_states.part_at,
+    mcp_examples=MCP_EXAMPLES,
 )

@@ -12,8 +12,9 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import NonFiniteValue
@@ -61,6 +62,15 @@ class Observation(BaseModel):
     part: PartSummary | None
     fingerprint: str
     readback: Readback = Field(exclude=True)
+    # the mode's own lines (``DomainModule.observation_lines``): written only when it has some
+    domain: dict[str, Any] = Field(default_factory=dict)
+
+    @model_serializer(mode="wrap")
+    def _domain_when_any(self, handler: SerializerFunctionWrapHandler) -> Any:
+        dumped = handler(self)
+        if isinstance(dumped, dict) and not dumped.get("domain"):
+            dumped.pop("domain", None)
+        return dumped
 
     @property
     def target_is_empty(self) -> bool:
@@ -132,7 +142,15 @@ def observe(host: Any, mode: str, target: Target) -> Observation:
         part=summary,
         fingerprint=fingerprint,
         readback=readback,
+        domain=_domain_lines(host.mdb, mode, target) if model_exists else {},
     )
+
+
+def _domain_lines(mdb: Any, mode: str, target: Target) -> dict[str, Any]:
+    """What the mode's domain adds about the target model (its steps and loads, say)."""
+    if mode not in registry.MODES:
+        return {}
+    return registry.get_module(mode).observation_lines(mdb.models[target.model_name])
 
 
 def target_fingerprint(readback: Readback) -> str:

@@ -49,7 +49,7 @@ from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.state import RunState
-from sam_plugin.runtime.run.target_check import target_problem
+from sam_plugin.runtime.run.target_check import building_module, target_problem
 from sam_plugin.runtime.text_safety import visible_text
 
 log = logging.getLogger(__name__)
@@ -99,7 +99,8 @@ def _check_target_exists(run: RunState, observation: Observation) -> None:
             "observation",
             f"part {target.part_name!r} does not exist in model {target.model_name!r} "
             f"(parts: {', '.join(problem.parts) or 'none'}); {module.title} mode works "
-            "on an existing part: pick one, or build it in Part mode first",
+            "on an existing part: pick one, or build it in "
+            f"{building_module().title} mode first",
         )
 
 

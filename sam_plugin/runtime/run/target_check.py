@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import DomainModule, Target
 
 
@@ -35,3 +36,10 @@ def target_problem(
     if target.part_name not in existing and not module.creates_target:
         return TargetProblem(missing="part", models=tuple(parts), parts=existing)
     return None
+
+
+def building_module() -> DomainModule:
+    """The domain that creates a missing target part (Part: build), where the words send an
+    analyst whose part does not exist yet."""
+    modules = [registry.get_module(mode) for mode in registry.MODES]
+    return next(module for module in modules if module.creates_target)
