@@ -74,6 +74,17 @@ class ActionDef:
     # always, or when the value ``copies_if`` names is true (mirror's ``copy``)
     copies: bool = False
     copies_if: str | None = None
+    # -- the design asked in parts (compilers/spec/parts.py); the whole spec's schema and
+    # prompt never read these, so what a model asked for the whole spec sees is unchanged --
+    # what the analyst says for this action, in the analyst's terms (the first question)
+    asks: str = ""
+    # (the choice value, {its option: the values only that option states}): a shell section
+    # states a thickness, a beam section a profile; each option is a grammar variant of its own
+    kinds: tuple[str, Mapping[str, tuple[str, ...]]] | None = None
+    # value -> the names it must be one of (``sections``: the model's or an earlier step's)
+    refers: Mapping[str, str] = field(default_factory=dict)
+    # (the names it adds to, the value naming the new one): ``define_section`` adds a section
+    defines: tuple[str, str] | None = None
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step",

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 from sam_plugin.errors import ErrorLayer as ErrorLayer
 from sam_plugin.errors import NotUnknown as NotUnknown
 from sam_plugin.runtime.store import private
@@ -94,6 +95,9 @@ class ErrorRecord(BaseModel):
     # search the message for words): "unchanged" (nothing ran, or the script stopped before
     # its first change), "restored" (put back and proved), "may_be_changed"; None when unknown
     part: PartOutcome | None = None
+    # a design refusal's category (docs/architecture.md §4 "The design, asked in parts"):
+    # what the mode does not do; None for every other ending
+    category: RefusalCategory | None = None
 
 
 class ProviderUsage(BaseModel):
