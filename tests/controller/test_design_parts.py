@@ -224,3 +224,18 @@ def test_each_request_is_held_to_its_own_grammar_where_the_profile_takes_one(
     sets = [v for v in second["properties"]["scope"]["anyOf"]
             if v["properties"]["by"].get("const") == "set"]
     assert sets[0]["properties"]["name"]["enum"] == ["S1"]
+
+
+def test_a_panel_in_the_xz_plane_is_built_in_the_xz_plane(fresh_sam, tmp_path):
+    from sam_plugin.compilers.protocol import Target
+
+    panel = Target(model_name="Model-1", part_name="Panel")
+    controller, _ = make(fresh_sam, tmp_path, actions(("build", "a square panel in XZ")),
+                         values(shape="QUAD", size=[2, 2], divisions=[2, 2], plane="XZ"))
+    assert asyncio.run(controller.submit("A 2 x 2 panel in the XZ plane, 2 x 2 QUADs.",
+                                         "part", panel)) == Phase.REVIEW
+    assert "in the XZ plane" in controller.spec_text
+    assert asyncio.run(controller.confirm("part", panel)).status == "verified"
+    part = fresh_sam.mdb.models["Model-1"].parts["Panel"]
+    points = [node.coordinates for node in part.nodes]
+    assert {p[1] for p in points} == {0.0} and max(p[2] for p in points) == 2.0

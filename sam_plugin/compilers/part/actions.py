@@ -33,6 +33,9 @@ DIVISIONS = v.integers("[nu, nv] of a patch (a line: [n])", min_items=1, max_ite
                        minimum=1)
 VECTOR = v.vector("[dx, dy, dz]", quantity="length")
 ORIGIN = v.vector("[x, y, z]", quantity="length")
+PLANES = ("XY", "XZ", "YZ")
+PLANE = v.choice("the rectangle's plane (XY when not given): size and divisions go along its "
+                 "first axis, then its second", {p: (p, p) for p in PLANES})
 TOLERANCE = v.number("merge distance, in model units", minimum=TOLERANCE_MIN,
                      quantity="length")
 _CHECK_WORDS = {"counts": ("counts", "数量"), "free_nodes": ("free nodes", "自由节点"),
@@ -46,22 +49,24 @@ CHECKS = v.choices("audit checks (all when omitted)",
 ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(
         "build", "build",
-        {"shape": SHAPE, "size": SIZE, "divisions": DIVISIONS, "origin": ORIGIN,
+        {"shape": SHAPE, "size": SIZE, "divisions": DIVISIONS, "origin": ORIGIN, "plane": PLANE,
          "patches": geo.PATCHES, "lines": geo.LINES,
          "nodes": v.integer("nodes the mesh has, as you count them", minimum=1, claim=True),
          "elements": geo.BUILD_ELEMENTS,
          "sets": v.names("element sets the build creates, each holding every new element")},
         en=("build a mesh[ of {shape} elements][, size {size}][, divided {divisions}]"
-            "[, from {origin}][: {patches;lines}][, with the sets {sets}][: {nodes} nodes]"
-            "[, {elements}]"),
+            "[, from {origin}][ in the {plane} plane][: {patches;lines}][, with the sets {sets}]"
+            "[: {nodes} nodes][, {elements}]"),
         zh=("建立网格[（{shape} 单元）][，尺寸 {size}][，划分 {divisions}][，起点 {origin}]"
-            "[：{patches;lines}][，集合 {sets}][：{nodes} 个节点][，{elements}]"),
+            "[，{plane} 平面内][：{patches;lines}][，集合 {sets}][：{nodes} 个节点][，{elements}]"),
         description=("mesh an empty or missing part: a rectangle in the XY plane (shape, size "
                      "[lx, ly], divisions [nu, nv], origin (else the origin); a BEAM line "
                      "along X: size [length], divisions [n]), or patches, lines and elements "
                      "by their coordinates"),
         together=("patches", "lines", "elements"),
-        alternatives=(("size", "divisions", "origin"), ("patches", "lines", "elements")),
+        alternatives=(("size", "divisions", "origin", "plane"),
+                      ("patches", "lines", "elements")),
+        states=("plane",), narrows={"shape": ("QUAD", "TRI")}, whole_omits=("plane",),
         asks=("build a new mesh on an empty part: a plate, a panel, a rectangle, a beam line "
               "or column")),
     ActionDef(
@@ -253,6 +258,9 @@ def _build(fragment: Fragment) -> CallOperation:
     divisions = _divisions(args)
     if divisions is not None:
         values["divisions"] = divisions
+    plane = _plane(args)
+    if plane is not None:
+        values["plane"] = plane
     values.update(_geometry("build", args, ("nodes", "elements", "patches", "lines")))
     sets = [s["name"] for s in args.get("element_sets", ())]
     if sets:
@@ -282,6 +290,19 @@ def _geometry(action: str, args: Mapping[str, Any],
             {"shape": e["shape"], "nodes": [at[i] for i in e["node_ids"] if i in at]}
             for e in args[elements_key]])
     return found
+
+
+def _plane(args: Mapping[str, Any]) -> str | None:
+    """The plane every patch lies in (the first of XY, XZ, YZ that holds them all), for a
+    build of patches only; ``None`` otherwise."""
+    patches = args.get("patches", ())
+    if not patches or args.get("lines") or args.get("elements"):
+        return None
+    corners = [c for patch in patches for c in patch["corners"]]
+    for plane, normal in zip(PLANES, (2, 1, 0), strict=True):
+        if max(c[normal] for c in corners) - min(c[normal] for c in corners) <= 1e-9:
+            return plane
+    return None
 
 
 def _divisions(args: Mapping[str, Any]) -> list[int] | None:

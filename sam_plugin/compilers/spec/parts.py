@@ -185,6 +185,11 @@ def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
         known = facts.names.get(kind, ())
         if key in properties and known:
             properties[key] = {"type": "string", "enum": list(known)}
+    if action.states and all(key in properties for key in action.states):
+        required += [key for key in action.states if key not in required]
+        for key, options in action.narrows.items():
+            if key in properties:
+                properties[key] = {"type": "string", "enum": list(options)}
     if fixed is not None and action.kinds is not None:
         key, option = fixed
         properties[key] = {"type": "string", "enum": [option]}

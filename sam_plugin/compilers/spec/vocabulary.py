@@ -85,6 +85,14 @@ class ActionDef:
     refers: Mapping[str, str] = field(default_factory=dict)
     # (the names it adds to, the value naming the new one): ``define_section`` adds a section
     defines: tuple[str, str] | None = None
+    # values a step asked in parts states in the way of stating that has them (a rectangle
+    # build its plane), and the choices that way narrows to (a rectangle is QUAD or TRI: a
+    # BEAM line states its start and end)
+    states: tuple[str, ...] = ()
+    narrows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # values the whole spec's request leaves out of its prompt and grammar (added after its
+    # recordings; the reader takes them from any spec)
+    whole_omits: tuple[str, ...] = ()
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step",
