@@ -42,6 +42,7 @@ from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
 from sam_plugin.runtime.run import budgets
 from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.design_answer import ADVICE
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.run.step_repair import StepRepair
@@ -115,30 +116,20 @@ def _actions_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
 
 async def _ask_actions(ctx: StepContext, run: RunState, state: PartsDesign
                        ) -> parts.ActionsAnswer | WholeAnswer:
+    """The actions, or a category (raises); any other answer (a whole spec, the refusal
+    answer, prose, an answer cut at its bound) is a design answer read as ever, with its
+    one design repair round."""
     vocabulary = run.inputs.module.vocabulary
     messages = _actions_messages(ctx, run)
     held = _held(ctx, parts.actions_schema(vocabulary))
     tokens = budgets.design_tokens(ctx.settings, held)
-    sse = "provider_design_response.sse"
-    for attempt in (0, 1):
-        response = await _ask(ctx, run, state, messages, sse, tokens, held)
-        document = _document(response)
-        if _is_whole(document):
-            return WholeAnswer(messages, response, tokens, held)
-        answer = parts.read_actions(document, vocabulary)
-        if answer is not None and answer.category is not None:
-            raise RefusedByCategory(answer.category, _refused(run, answer))
-        if answer is not None:
-            return answer
-        problem = parts.actions_problem(document, vocabulary)
-        if attempt or not _spend(ctx, run, state, 0, "actions", problem):
-            break
-        messages = [*messages, {"role": "assistant", "content": response.content},
-                    {"role": "user", "content": f"SAM Agent cannot use this answer: {problem}"}]
-        sse = "provider_design_response.repair.sse"
-    raise FailRun("design", f"the model did not say which actions the request needs "
-                  f"({parts.actions_problem(None, vocabulary)}), also after a repair request. "
-                  "Try a more capable model, or name the operation and its numbers.")
+    response = await _ask(ctx, run, messages, "provider_design_response.sse", tokens, held)
+    answer = None if _cut(response) else parts.read_actions(_document(response), vocabulary)
+    if answer is None:
+        return WholeAnswer(messages, response, tokens, held)
+    if answer.category is not None:
+        raise RefusedByCategory(answer.category, _refused(run, answer))
+    return answer
 
 
 def _refused(run: RunState, answer: parts.ActionsAnswer) -> str:
@@ -164,7 +155,7 @@ async def _ask_step(ctx: StepContext, run: RunState, state: PartsDesign,
     messages = _values_messages(ctx, run, state, index, facts, example)
     held = _held(ctx, parts.step_grammar(action, facts))
     tokens = max(STEP_TOKENS_MIN, budgets.design_tokens(ctx.settings, held))
-    response = await _ask(ctx, run, state, messages, f"provider_design_response.step{index + 1}"
+    response = await _ask(ctx, run, messages, f"provider_design_response.step{index + 1}"
                           ".sse", tokens, held)
     document = _document(response)
     if _is_whole(document):
@@ -188,7 +179,7 @@ async def _ask_again(ctx: StepContext, run: RunState, state: PartsDesign, index:
               {"role": "user", "content": "SAM Agent cannot use this step:\n"
                + "\n".join(f"- {p}" for p in problems)
                + "\nAnswer again with this step only, as one JSON object."}]
-    again = await _ask(ctx, run, state, repair,
+    again = await _ask(ctx, run, repair,
                        f"provider_design_response.step{index + 1}.repair.sse", tokens, held)
     document = _document(again)
     if _is_whole(document):
@@ -378,9 +369,8 @@ def _held(ctx: StepContext, schema: dict[str, Any]) -> dict[str, Any] | None:
     return schema if ctx.settings.capabilities.spec_format == "json_schema" else None
 
 
-async def _ask(ctx: StepContext, run: RunState, state: PartsDesign,
-               messages: list[dict[str, Any]], sse: str, tokens: int,
-               held: dict[str, Any] | None) -> ChatResponse:
+async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]], sse: str,
+               tokens: int, held: dict[str, Any] | None) -> ChatResponse:
     """One request of the parts (no tools, I1), held to its grammar where the profile takes
     one; the answer's text made safe to show."""
     spec_format = ctx.settings.capabilities.spec_format
@@ -394,7 +384,14 @@ async def _ask(ctx: StepContext, run: RunState, state: PartsDesign,
     except ProviderError as error:
         raise FailRun("provider", f"the design request failed: {error}") from None
     content = visible_text(response.content or "").strip()
+    if not content:
+        raise FailRun("design", "the model returned an empty spec, so there is nothing to "
+                      f"review. {ADVICE}")
     return response.model_copy(update={"content": content})
+
+
+def _cut(response: ChatResponse) -> bool:
+    return response.finish_reason == "length"
 
 
 def _document(response: ChatResponse) -> Any:
