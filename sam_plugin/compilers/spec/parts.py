@@ -35,16 +35,16 @@ WORDS_MAX_CHARS = 60  # the quote of the request an action answers: a few words
 NAMES_SHOWN = 40
 
 ACTIONS_FORMAT = """\
-Answer with ONE compact JSON object on one line and nothing else:
+First question, the actions. Answer with ONE compact JSON object on one line and nothing else:
 {"actions":[{"action":<an action below>,"words":<the few words of the request it answers>},...]}
 listing, in order, only the actions the request asks for; or, when the request asks for
 something this mode does not do:
 {"cannot":<a category below>,"words":<the words of the request that ask for it>}"""
 
 VALUES_FORMAT = """\
-You write ONE step of a spec the analyst reviews before anything runs: the values of the one
-action named at the end, for the request given. Answer with ONE compact JSON object on one
-line and nothing else: {"scope":{...},"values":{...}} ("scope" only for an action that acts
+Then, one action at a time, its values: you write ONE step of the spec the analyst reviews
+before anything runs, for the one action named at the end. Answer with ONE compact JSON object
+on one line and nothing else: {"scope":{...},"values":{...}} ("scope" only for an action that acts
 on existing entities).
 - "values" holds the numbers, names and labels the request states for this step, in the
   model's own units; leave out a value the request does not state unless it is required.
@@ -99,9 +99,11 @@ def actions_schema(vocabulary: Vocabulary) -> dict[str, Any]:
     return {"anyOf": [planned, cannot]}
 
 
-def actions_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> str:
-    """The first question's system prompt: the same for every run of the mode (a server's
-    prompt cache serves it), each action and each category in the analyst's terms."""
+def parts_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> str:
+    """The system prompt of every request of the parts: the same for every run of the mode
+    and for both questions, so that a server's prompt cache serves it and each request after
+    the first shares its prefix with the one before (one slot: the target and the request
+    too); each action and each category in the analyst's terms."""
     lines = [intro, "", ACTIONS_FORMAT, "",
              f"Actions of the {vocabulary.title} mode (action: what the analyst asks for):"]
     lines += [f"- {a.name}: {a.asks or a.description or a.name}" for a in vocabulary.actions]
@@ -109,9 +111,13 @@ def actions_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> 
               "covers):"]
     lines += [f"- {c}: {CATEGORY_WORDS[c].covers}" for c in REFUSAL_CATEGORIES
               if CATEGORY_WORDS[c].mode != vocabulary.mode]
+    lines += ["", VALUES_FORMAT]
     if language.lower().startswith("zh"):
         lines += ["", "The request may be in Chinese; quote its words as written."]
     return "\n".join(lines)
+
+
+ACTIONS_QUESTION = "Answer the first question: the actions the request needs, or the category."
 
 
 def read_actions(document: Any, vocabulary: Vocabulary) -> ActionsAnswer | None:

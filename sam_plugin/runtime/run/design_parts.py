@@ -106,12 +106,17 @@ def _head(run: RunState) -> str:
 
 
 def _actions_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
+    return [{"role": "system", "content": _system(ctx, run)},
+            {"role": "user", "content": f"{_head(run)}\n{parts.ACTIONS_QUESTION}"}]
+
+
+def _system(ctx: StepContext, run: RunState) -> str:
     vocabulary = run.inputs.module.vocabulary
     intro = (f"You are the design assistant of SAM Agent, working on ONE part of a SAM "
-             f"(Abaqus-like) model in its {vocabulary.title} mode. Decide which actions of "
-             "this mode the analyst's request needs, or that the mode does not do it.")
-    return [{"role": "system", "content": parts.actions_prompt(vocabulary, intro, ctx.language)},
-            {"role": "user", "content": _head(run)}]
+             f"(Abaqus-like) model in its {vocabulary.title} mode. First decide which actions "
+             "of this mode the analyst's request needs, or that the mode does not do it; then "
+             "write each action's values.")
+    return parts.parts_prompt(vocabulary, intro, ctx.language)
 
 
 async def _ask_actions(ctx: StepContext, run: RunState, state: PartsDesign
@@ -263,7 +268,7 @@ def _values_messages(ctx: StepContext, run: RunState, state: PartsDesign, index:
         except SpecRejected:
             continue
     return parts.values_messages(
-        system=parts.VALUES_FORMAT, head=_head(run),
+        system=_system(ctx, run), head=_head(run),
         facts_text=_facts_text(run, _action(run, state, index), facts),
         planned=state.planned, index=index, written=written, vocabulary=module.vocabulary,
         example=example)
