@@ -128,3 +128,14 @@ def test_the_whole_specs_request_never_shows_the_plane():
     line = next(x for x in design_prompt().splitlines() if x.startswith("- build: build"))
     assert line.startswith("- build: build — shape, size, divisions, origin, patches, lines, "
                            "nodes, elements, sets;")
+
+
+def test_where_no_server_holds_the_grammar_the_same_rules_are_said():
+    build = action("part", "build")
+    assert parts.step_problems(build, {"values": {"shape": "QUAD", "size": [4, 2],
+                                                  "divisions": [4, 2]}}, FACTS) == [
+        "values.plane: a step stating size and divisions states its plane too: XY or XZ or YZ"]
+    assert parts.step_problems(build, {"values": {"shape": "BEAM", "size": [3000],
+                                                  "divisions": [6], "plane": "XY"}}, FACTS) == [
+        "values.shape: 'BEAM' cannot be stated by size and divisions; legal: QUAD, TRI (else "
+        "give the coordinates: a line by its start and end)"]

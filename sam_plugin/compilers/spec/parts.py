@@ -230,10 +230,32 @@ def step_problems(action: ActionDef, answer: Mapping[str, Any], facts: StepFacts
         if isinstance(name, str) and name not in known:
             found.append(f"values.{key}: {name!r} is no {kind[:-1]} of the model nor of an "
                          f"earlier step; {kind}: {', '.join(known[:NAMES_SHOWN]) or 'none'}")
+    found += _stated_problems(action, values)
     scope = answer.get("scope")
     if isinstance(scope, dict):
         found += _scope_problems(scope, facts.bounds)
     return found
+
+
+def _stated_problems(action: ActionDef, values: Mapping[str, Any]) -> list[str]:
+    """A way of stating that has ``ActionDef.states`` used without them, or with a choice it
+    narrows away (a rectangle build with no plane, a BEAM rectangle)."""
+    group = next((g for g in action.alternatives if all(k in g for k in action.states)), ())
+    if not action.states or not any(key in values for key in group):
+        return []
+    found = [f"values.{key}: a step stating {' and '.join(group[:2])} states its {key} too: "
+             f"{' or '.join(_choices(action, key))}"
+             for key in action.states if key not in values]
+    for key, options in action.narrows.items():
+        if key in values and values[key] not in options:
+            found.append(f"values.{key}: {values[key]!r} cannot be stated by "
+                         f"{' and '.join(group[:2])}; legal: {', '.join(options)} (else give "
+                         "the coordinates: a line by its start and end)")
+    return found
+
+
+def _choices(action: ActionDef, key: str) -> tuple[str, ...]:
+    return tuple(action.values[key].choice_words) or (key,)
 
 
 def _scope_problems(scope: Mapping[str, Any], bounds: ScopeBounds) -> list[str]:

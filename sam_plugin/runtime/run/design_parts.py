@@ -133,14 +133,16 @@ async def _ask_actions(ctx: StepContext, run: RunState, state: PartsDesign
     if answer is None:
         return WholeAnswer(messages, response, tokens, held)
     if answer.category is not None:
-        raise RefusedByCategory(answer.category, _refused(run, answer))
+        raise RefusedByCategory(answer.category, _refused(run, answer, ctx.language))
     return answer
 
 
-def _refused(run: RunState, answer: parts.ActionsAnswer) -> str:
+def _refused(run: RunState, answer: parts.ActionsAnswer, language: str) -> str:
     assert answer.category is not None
-    said = f" The model quoted: “{answer.words}”." if answer.words else ""
-    return refusal_sentence(answer.category, run.inputs.mode) + said
+    zh = language.lower().startswith("zh")
+    said = (f"模型引用的原话：“{answer.words}”。" if zh else
+            f" The model quoted: “{answer.words}”.") if answer.words else ""
+    return refusal_sentence(answer.category, run.inputs.mode, language) + said
 
 
 # -- then each action's values ------------------------------------------------------------
