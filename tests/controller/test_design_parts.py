@@ -239,3 +239,20 @@ def test_a_panel_in_the_xz_plane_is_built_in_the_xz_plane(fresh_sam, tmp_path):
     part = fresh_sam.mdb.models["Model-1"].parts["Panel"]
     points = [node.coordinates for node in part.nodes]
     assert {p[1] for p in points} == {0.0} and max(p[2] for p in points) == 2.0
+
+
+def test_a_count_of_copies_is_asked_as_the_new_copies(fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path,
+                                actions(("linear_array", "copy it 3 more times, 10 apart")),
+                                values({"by": "all"}, copies=3, vector=[10, 0, 0]),
+                                profile="llamacpp")
+    assert asyncio.run(controller.submit("Copy it 3 more times, 10 apart in x.", "part",
+                                         TARGET)) == Phase.REVIEW
+    assert controller.spec is not None and controller.spec.steps[0].values["count"] == 4
+    question = provider.requests[1]
+    assert "- copies*: the new copies, the original not counted" in (
+        question.messages[-1]["content"])
+    held = question.options.response_format["json_schema"]["schema"]["properties"]["values"]
+    assert held["properties"]["copies"]["minimum"] == 1 and "count" not in held["properties"]
+    assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
+    assert len(plate.elements) == 16

@@ -158,7 +158,8 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="array {scope}[ into {count} instances][ {vector} apart]",
         zh="将{scope}[沿 {vector} ]线性阵列[为 {count} 份]", required=("count", "vector"),
         scope="required", members="transform", copies=True,
-        asks="several copies in a row, a pattern or array"),
+        asks="several copies in a row, a pattern or array",
+        asked_as={"count": ("copies", 1, "the new copies, the original not counted")}),
     ActionDef(
         "merge_nodes", "repair", {"tolerance": TOLERANCE},
         en="merge coincident nodes[ of {scope}][ within {tolerance}]",

@@ -200,6 +200,11 @@ def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
         key, option = fixed
         properties[key] = {"type": "string", "enum": [option]}
         required += [k for k in action.kinds[1][option] if k not in required]
+    for key, (asked, offset, description) in action.asked_as.items():
+        if key in properties:
+            properties = {asked if k == key else k: _offset(v, -offset, description)
+                          if k == key else v for k, v in properties.items()}
+            required = [asked if k == key else k for k in required]
     answer: dict[str, Any] = {"values": sc.obj(properties, required)}
     needed = ["values"]
     if "scope" in full["properties"]:
@@ -207,6 +212,24 @@ def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
         if action.scope == "required":
             needed.insert(0, "scope")
     return sc.obj(answer, needed, action.asks or action.name)
+
+
+def _offset(schema: Mapping[str, Any], by: int, description: str) -> dict[str, Any]:
+    """An integer's schema with its bounds moved ``by`` (asked as new copies, not instances)."""
+    moved = {k: (v + by if k in ("minimum", "maximum") and isinstance(v, int) else v)
+             for k, v in schema.items()}
+    return {**moved, "description": description}
+
+
+def as_stated(action: ActionDef, values: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer's values as the step states them (new copies back to instances)."""
+    out = dict(values)
+    for key, (asked, offset, _) in action.asked_as.items():
+        if asked in out:
+            given = out.pop(asked)
+            out[key] = given + offset if isinstance(given, int) and not isinstance(
+                given, bool) else given
+    return out
 
 
 def step_problems(action: ActionDef, answer: Mapping[str, Any], facts: StepFacts) -> list[str]:
@@ -273,9 +296,11 @@ def _scope_problems(scope: Mapping[str, Any], bounds: ScopeBounds) -> list[str]:
 
 def value_lines(action: ActionDef) -> str:
     """``vector* — [dx, dy, dz]``, one line a value (``*``: required)."""
-    lines = [f"- {key}{'*' if key in action.required else ''}: "
-             f"{value.schema.get('description', key)}"
-             for key, value in action.values.items()]
+    lines = []
+    for key, value in action.values.items():
+        asked, _, description = action.asked_as.get(
+            key, (key, 0, str(value.schema.get("description", key))))
+        lines.append(f"- {asked}{'*' if key in action.required else ''}: {description}")
     if action.kinds is not None:
         key, options = action.kinds
         lines += [f"- a {key} {option} states {', '.join(keys)}"
@@ -302,7 +327,7 @@ def example_answer(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
             continue
         made = _example_value(action.values[key], facts, key)
         if made is not None:
-            values[key] = made
+            values[action.asked_as.get(key, (key,))[0]] = made
     if fixed is not None:
         values[fixed[0]] = fixed[1]
     answer["values"] = values
@@ -379,7 +404,7 @@ def assembled(planned: Sequence[PlannedAction], answers: Sequence[Mapping[str, A
         if isinstance(answer.get("scope"), dict):
             step["scope"] = answer["scope"]
         values = answer.get("values")
-        step["values"] = dict(values) if isinstance(values, dict) else {}
+        step["values"] = as_stated(action, values) if isinstance(values, dict) else {}
         if item.words:
             step["text"] = item.words
         steps.append(step)

@@ -90,6 +90,9 @@ class ActionDef:
     # BEAM line states its start and end)
     states: tuple[str, ...] = ()
     narrows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # value -> (the key a step asked in parts states it under, what is added to that to make
+    # the value, its description): an array's instances are asked as the new copies (+ 1)
+    asked_as: Mapping[str, tuple[str, int, str]] = field(default_factory=dict)
     # values the whole spec's request leaves out of its prompt and grammar (added after its
     # recordings; the reader takes them from any spec)
     whole_omits: tuple[str, ...] = ()
