@@ -256,3 +256,16 @@ def test_a_count_of_copies_is_asked_as_the_new_copies(fresh_sam, plate, tmp_path
     assert held["properties"]["copies"]["minimum"] == 1 and "count" not in held["properties"]
     assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
     assert len(plate.elements) == 16
+
+
+def test_steps_that_make_no_spec_of_the_mode_end_the_run_at_design_saying_why(
+        fresh_sam, plate, tmp_path):
+    controller, _ = make(fresh_sam, tmp_path, actions(("build", "a plate")),
+                         values(shape="QUAD", size=[2, 2], divisions=[2, 2], plane="XY"))
+    assert asyncio.run(controller.submit("Build a 2 x 2 plate of 2 x 2 QUADs.", "part",
+                                         TARGET)) == Phase.FAILED
+    error = result_json(controller)["error"]
+    assert error["layer"] == "design" and "category" not in error
+    assert error["message"].startswith(
+        "the steps the model wrote make no spec of this mode (steps: Plate already has 9 "
+        "nodes: ask to edit it, or pick a new part name")

@@ -28,7 +28,7 @@ from sam_plugin.compilers.spec.schema import (
     scope_schema,
     step_schema,
 )
-from sam_plugin.compilers.spec.values import ValueDef
+from sam_plugin.compilers.spec.values import Language, ValueDef
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 
 WORDS_MAX_CHARS = 60  # the quote of the request an action answers: a few words
@@ -393,7 +393,7 @@ def values_messages(*, system: str, head: str, facts_text: str, planned: Sequenc
 
 
 def assembled(planned: Sequence[PlannedAction], answers: Sequence[Mapping[str, Any]],
-              vocabulary: Vocabulary) -> dict[str, Any]:
+              vocabulary: Vocabulary, language: str = "en") -> dict[str, Any]:
     """The parts as the one spec document the reader reads: each step its action, scope,
     values and the request words it answers; the summary said from the steps."""
     steps = []
@@ -408,17 +408,19 @@ def assembled(planned: Sequence[PlannedAction], answers: Sequence[Mapping[str, A
         if item.words:
             step["text"] = item.words
         steps.append(step)
-    return {"summary": _summary(steps, vocabulary), "steps": steps}
+    return {"summary": _summary(steps, vocabulary, language), "steps": steps}
 
 
-def _summary(steps: Sequence[Mapping[str, Any]], vocabulary: Vocabulary) -> str:
+def _summary(steps: Sequence[Mapping[str, Any]], vocabulary: Vocabulary, language: str) -> str:
     said = []
+    words: Language = "zh" if language.lower().startswith("zh") else "en"
     for data in steps:
         try:
-            said.append(step_phrase(Step.model_validate({**data, "text": ""}), vocabulary))
+            said.append(step_phrase(Step.model_validate({**data, "text": ""}), vocabulary,
+                                    words))
         except ValueError:
             said.append(str(data.get("action")))
-    text = "; ".join(said)
+    text = ("；" if words == "zh" else "; ").join(said)
     text = text[:1].upper() + text[1:]
     return text if len(text) <= HELD_SUMMARY_CHARS else text[: HELD_SUMMARY_CHARS - 1] + "…"
 

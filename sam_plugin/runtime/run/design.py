@@ -296,7 +296,9 @@ async def _write_in_parts(ctx: StepContext, run: RunState, version: int
     try:
         reading = _read(ctx, run, content)
     except SpecRejected as rejected:
-        raise FailRun("design", design_answer.failure_message(rejected.problems)) from None
+        raise FailRun("design", f"the steps the model wrote make no spec of this mode "
+                      f"({'; '.join(rejected.problems)}), after the repairs the design allows. "
+                      f"{design_answer.ADVICE}") from None
     return _parts_warned(ctx, run, reading)
 
 

@@ -309,7 +309,7 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
     vocabulary = run.inputs.module.vocabulary
     asked_again = {r.step for r in state.repaired}
     while True:
-        document = parts.assembled(state.planned, state.answers, vocabulary)
+        document = parts.assembled(state.planned, state.answers, vocabulary, ctx.language)
         failing = _failing_step(ctx, run, document)
         if failing is None:
             return document
