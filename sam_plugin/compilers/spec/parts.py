@@ -140,14 +140,6 @@ def read_actions(document: Any, vocabulary: Vocabulary) -> ActionsAnswer | None:
     return ActionsAnswer(actions=tuple(planned)) if planned else None
 
 
-def actions_problem(document: Any, vocabulary: Vocabulary) -> str:
-    """Why the first answer is no plan, for its repair round."""
-    names = ", ".join(vocabulary.names())
-    return ("the answer names no action of this mode: answer "
-            '{"actions":[{"action":...,"words":...}]} with actions among ' + names +
-            ', or {"cannot":<category>,"words":...}')
-
-
 def _words(value: Any) -> str:
     return " ".join(str(value).split())[:WORDS_MAX_CHARS] if isinstance(value, str) else ""
 

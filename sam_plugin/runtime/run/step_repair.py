@@ -13,13 +13,12 @@ class StepRepair(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
-    step: int  # 1-based; 0: the first question (the actions)
+    step: int  # 1-based
     action: str
     reason: str
 
     def words(self, language: str = "en") -> str:
         if language.lower().startswith("zh"):
-            where = f"第 {self.step} 步（{self.action}）" if self.step else "动作列表"
-            return f"{where}已请模型重写一次，原因：{self.reason}"
-        where = f"step {self.step} ({self.action})" if self.step else "the list of actions"
-        return f"{where} was asked again once, because: {self.reason}"
+            return f"第 {self.step} 步（{self.action}）已请模型重写一次，原因：{self.reason}"
+        return (f"step {self.step} ({self.action}) was asked again once, because: "
+                f"{self.reason}")
