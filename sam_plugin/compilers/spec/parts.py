@@ -35,7 +35,8 @@ WORDS_MAX_CHARS = 60  # the quote of the request an action answers: a few words
 NAMES_SHOWN = 40
 
 ACTIONS_FORMAT = """\
-First question, the actions. Answer with ONE compact JSON object on one line and nothing else:
+First question, asked with the request alone: the actions. Answer with ONE compact JSON object
+on one line and nothing else:
 {"actions":[{"action":<an action below>,"words":<the few words of the request it answers>},...]}
 listing, in order, only the actions the request asks for; or, when the request asks for
 something this mode does not do:
@@ -116,8 +117,6 @@ def parts_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> st
         lines += ["", "The request may be in Chinese; quote its words as written."]
     return "\n".join(lines)
 
-
-ACTIONS_QUESTION = "Answer the first question: the actions the request needs, or the category."
 
 
 def read_actions(document: Any, vocabulary: Vocabulary) -> ActionsAnswer | None:

@@ -107,7 +107,7 @@ def _head(run: RunState) -> str:
 
 def _actions_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
     return [{"role": "system", "content": _system(ctx, run)},
-            {"role": "user", "content": f"{_head(run)}\n{parts.ACTIONS_QUESTION}"}]
+            {"role": "user", "content": _head(run)}]
 
 
 def _system(ctx: StepContext, run: RunState) -> str:
