@@ -75,9 +75,9 @@ class PartsDesign:
 
 
 async def design_in_parts(ctx: StepContext, run: RunState) -> WholeAnswer | dict[str, Any]:
-    """The spec document the parts make up; or the whole answer a request was given (the
-    caller reads it as a whole design answer). Raises :class:`RefusedByCategory` for a
-    category, ``FailRun`` when no plan came."""
+    """The spec document the parts make up; or the whole answer a request was given, or the
+    first answer when it is no plan (the caller reads it as a whole design answer). Raises
+    :class:`RefusedByCategory` for a category."""
     state = PartsDesign(repaired=run.design_repairs)
     first = await _ask_actions(ctx, run, state)
     if isinstance(first, WholeAnswer):
