@@ -23,7 +23,7 @@ _WORDS: Mapping[RefusalCategory, tuple[str, ...]] = {
         r"\bboundary conditions?\b", r"\bsupports?\b", r"\bsupported\b", r"\bclamp(?:ed|s)?\b",
         r"\bencastre\b", r"\bpinned\b", r"\bfixed (?:edge|end|side|base|support|boundary)\b",
         r"\bfix (?:the )?(?:left|right|top|bottom|base|outer|inner)? ?(?:edge|end|side|base)s?\b",
-        r"边界条件", r"固支", r"约束", r"支撑", r"支座", r"固定[\u4e00-\u9fff]{0,3}?(?:端|边|面)"),
+        r"边界条件", r"固支", r"固定约束", r"约束", r"支撑", r"支座", r"固定[\u4e00-\u9fff]{0,3}?(?:端|边|面)"),
     "contact": (r"\bcontacts?\b", r"\bfriction(?:al)?\b", r"接触", r"摩擦"),
     "mesh_generation": (r"\bcoarsen(?:s|ed|ing)?\b", r"\bcoarser\b", r"\bre-?mesh(?:es|ed|ing)?\b",
                         r"粗化", r"变粗", r"重新划分网格", r"重划网格"),
