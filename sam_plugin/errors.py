@@ -302,6 +302,16 @@ class FailRun(RunEnding):
     """The run ends Failed at ``layer``."""
 
 
+class RefusedByCategory(FailRun):
+    """The design answered that the mode does not do this, naming one refusal ``category``
+    (docs/architecture.md §4 "The design, asked in parts"): the run ends Failed at design,
+    nothing run; ``result.json`` ``error.category`` holds it."""
+
+    def __init__(self, category: str, message: str):
+        super().__init__("design", message)
+        self.category = category
+
+
 class RevisionRefused(SamAgentError, ValueError):
     """Ask for changes cannot send this remark (empty, or the revision bound is reached)."""
 

@@ -57,6 +57,10 @@ def add_parser(commands: Any) -> None:
                           help="live: the tool calls computed from the confirmed spec "
                           "(default) or filled by the model in collection rounds; kept in "
                           "meta.json, so that a replay asks the same")
+    evaluate.add_argument("--design", choices=["parts", "whole"],
+                          help="live: the spec asked in parts, the actions then each action's "
+                          "values (default), or whole in one request; kept in meta.json, so "
+                          "that a replay asks the same")
     evaluate.add_argument("--out", type=Path, default=Path("eval-report"), metavar="DIR",
                           help="report.json, report.md, outcomes.png and run dirs (default "
                           "./eval-report)")

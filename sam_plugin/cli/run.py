@@ -101,6 +101,9 @@ def add_parser(commands: Any) -> None:
                      help="where the tool calls come from: computed from the confirmed spec "
                      "(default; SAM_AGENT_CALLS) or filled in by the model in collection "
                      "rounds")
+    run.add_argument("--design", choices=["parts", "whole"],
+                     help="how the spec is asked: the actions, then each action's values "
+                     "(default; SAM_AGENT_DESIGN), or the whole spec in one request")
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
     run.set_defaults(handler=handle)
 
@@ -162,7 +165,8 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
         raise UsageError(str(refused)) from None
     progress.end_stream()
     if phase == Phase.REVIEW:
-        _show_spec(controller.spec_text, err, controller.review_warnings)
+        _show_spec(controller.spec_text, err, controller.review_warnings,
+                   [r.words() for r in controller.design_repairs])
     yes = args.yes or args.yes_with_warnings
     confirmed = _ask(stdin, err, policy.calls) if phase == Phase.REVIEW and not yes else True
     unanswered = confirmed is None
@@ -322,6 +326,8 @@ def _policy(args: argparse.Namespace) -> Any:
         policy = policy.model_copy(update={"repair_rounds": args.repairs})
     if getattr(args, "calls", None) is not None:
         policy = policy.model_copy(update={"calls": args.calls})
+    if getattr(args, "design", None) is not None:
+        policy = policy.model_copy(update={"design": args.design})
     return policy
 
 
@@ -476,14 +482,18 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
         )
 
 
-def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
+def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = (),
+               repaired: Sequence[str] = ()) -> None:
     """The spec, once: exactly the text that is stored and confirmed (its rendering, from
-    spec.json); then where it disagrees with the part as observed now."""
+    spec.json); then where it disagrees with the part as observed now, and the steps of the
+    design that were asked again before Review."""
     print("\n--- proposed spec (nothing has been collected or executed) ---", file=err)
     print(spec, file=err)
     print("---", file=err)
     for warning in warnings:
         print(f"WARNING: {warning}", file=err)
+    for words in repaired:
+        print(f"REPAIRED: {words}", file=err)
 
 
 def _units(host: Any, model_name: str, err: TextIO) -> Any:

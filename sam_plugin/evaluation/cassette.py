@@ -94,6 +94,9 @@ class CassetteMeta(BaseModel):
     # where the tool calls came from (--calls): computed from the spec, or the model's rounds
     # (what every recording before computed calls used)
     calls: Literal["spec", "model"] = "model"
+    # how the spec was asked (--design): the actions, then each action's values, or the whole
+    # spec in one request (what every recording before the parts protocol used)
+    design: Literal["parts", "whole"] = "whole"
     notes: str = ""
     load: MachineLoad | None = None  # the machine's load while these cassettes were recorded
 

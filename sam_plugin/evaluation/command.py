@@ -38,6 +38,8 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
         raise UsageError("--unconstrained: a replay asks what its meta.json recorded")
     if args.calls and args.replay:
         raise UsageError("--calls: a replay asks what its meta.json recorded (calls)")
+    if args.design and args.replay:
+        raise UsageError("--design: a replay asks what its meta.json recorded (design)")
     _check_task_timeout(args)
     if args.trust_cassette and not args.baseline:
         raise UsageError("--trust-cassette: needs --baseline free-python (only its scripts "
@@ -56,6 +58,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
                             script_timeout=args.script_timeout,
                             trust_cassette=args.trust_cassette,
                             pipeline=not args.no_pipeline, calls=meta["calls"],
+                            design=meta["design"],
                             task_timeout=args.task_timeout,
                             after_task=None if loads is None else (
                                 lambda result: loads.task_ended(result.name)))
@@ -170,7 +173,8 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         server_kind=detection.server.kind,
                         server_version=detection.server.version,
                         constrained=not args.unconstrained,
-                        calls=args.calls or environment.calls(env) or "spec")
+                        calls=args.calls or environment.calls(env) or "spec",
+                        design=args.design or environment.design(env) or "parts")
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
     # the server was asked once: every run (and an --only-stale replay) uses that answer

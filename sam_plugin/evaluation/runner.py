@@ -99,6 +99,7 @@ class RunnerOptions:
     pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
     calls: str | None = None  # spec | model (--calls); None: the run policy's default
+    design: str | None = None  # parts | whole (--design); None: the run policy's default
     task_timeout: float | None = None  # seconds each live run of a task (each kind) may take
     after_task: Callable[[TaskResult], None] | None = None  # e.g. a load sample
 
@@ -288,7 +289,8 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     try:
         controller = RunController(runs_dir=options.work / "runs", settings=exchanges.settings,
                                    host=HostGateway(sam), provider_factory=exchanges.factory(),
-                                   policy=run_policy(options.repairs, options.calls),
+                                   policy=run_policy(options.repairs, options.calls,
+                                                     options.design),
                                    server_probe=source.server_probe)
         await controller.submit(task.request, task.mode, target, source="eval")
         await answer_yes(controller, task.mode, target)
@@ -397,11 +399,14 @@ def _finish_baseline(task: Task, sam: Any, before: str, result: KindResult, star
     return judge(task, sam, before, result, executed=executed)
 
 
-def run_policy(repairs: int | None, calls: str | None = None) -> RunPolicy:
-    """``--repairs N`` and ``--calls`` over the default run policy (no saved settings: a
-    suite is reproducible on any machine)."""
+def run_policy(repairs: int | None, calls: str | None = None,
+               design: str | None = None) -> RunPolicy:
+    """``--repairs N``, ``--calls`` and ``--design`` over the default run policy (no saved
+    settings: a suite is reproducible on any machine)."""
     policy = RunPolicy.from_saved({"repair_rounds": repairs})
-    return policy.model_copy(update={"calls": calls}) if calls is not None else policy
+    update = {key: value for key, value in (("calls", calls), ("design", design))
+              if value is not None}
+    return policy.model_copy(update=update) if update else policy
 
 
 async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskResult:

@@ -109,6 +109,9 @@ class DesignReceived(_Event):
     ignored_tool_calls: int
     # who wrote this version: the model, or the analyst (an edited or a given spec)
     author: str = _omitted("model")
+    # the design asked in parts: its steps asked again, each {step, action, reason}
+    repaired: Sequence[Mapping[str, Any]] = _omitted(())
+    requests: int | None = _omitted(None)  # the provider requests it took
 
 
 @dataclass(frozen=True)
@@ -177,6 +180,9 @@ class RepairRequested(_Event):
     headline: str
     diagnostic: str | None = _omitted(None)
     problems: Sequence[str] | None = _omitted(None)
+    # the design asked in parts: ``stage`` "design" and the 1-based ``step`` asked again
+    stage: str | None = _omitted(None)
+    step: int | None = _omitted(None)
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,9 @@ class SpecExtras:
         self._fill()
         lines = [tr("Warning: {warning}").format(warning=w)
                  for w in getattr(controller, "review_warnings", []) or []]
+        language = str(getattr(controller, "language", "en") or "en")
+        lines += [tr("Repaired: {words}").format(words=r.words(language))
+                  for r in getattr(controller, "design_repairs", []) or []]
         if revised:
             changes: Sequence[Any] = getattr(controller, "spec_changes", []) or []
             if changes:

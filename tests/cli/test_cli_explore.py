@@ -24,6 +24,8 @@ def test_explore_queries_then_designs_without_tools_and_changes_nothing(
     )
     argv = base_args(workspace, tmp_path / "runs") + [
         "--yes", "--json", "--explore", "--request", "audit the middle quad",
+        # the whole spec's request, whose shape this checks (in parts: test_design_parts.py)
+        "--design", "whole",
     ]
     run = run_cli(argv, capsys)
     assert run.code == 0, run.out + run.err

@@ -44,7 +44,8 @@ def run_steel_shell(tmp_path, capsys, provider_env):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
     args = base_args(workspace, tmp_path / "runs", mode="property") + [
         "--request", "steel E 210000 nu 0.3 density 7.85e-9, a 2 thick shell Shell-2mm on "
-        "all elements", "--yes"]
+        # the whole spec's request, whose shape this checks (in parts: test_design_parts.py)
+        "all elements", "--yes", "--design", "whole"]
     return run_cli(args, capsys)
 
 

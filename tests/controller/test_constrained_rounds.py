@@ -44,7 +44,9 @@ def run(tmp_path: Path, provider: ScriptedProvider, profile: str, repairs: int =
     runs = tmp_path / "runs"
     controller = RunController(
         runs_dir=runs, settings=settings(profile=profile, **extra),
-        policy=policy(repair_rounds=repairs), host=FakeHost(journal=runs / "submissions.jsonl"),
+        # the whole spec's request, whose shape this checks (in parts: test_design_parts.py)
+        policy=policy(repair_rounds=repairs, design="whole"),
+        host=FakeHost(journal=runs / "submissions.jsonl"),
         provider_factory=provider.factory, module_factory=lambda mode: FakePartModule(),
         composer=fake_compose)
     assert asyncio.run(controller.submit("plate", "part", TARGET)) == Phase.REVIEW

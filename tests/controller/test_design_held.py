@@ -35,7 +35,9 @@ def looping(text: str = '{"summary": "Refine", "steps": [{"capability": "refine"
 def make(sam: Any, tmp_path: Any, *answers: Any, profile: str = "llamacpp") -> Any:
     provider = ScriptedProvider(*answers)
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(profile=profile),
-                               policy=policy(calls="spec"), host=HostGateway(sam),
+                               # the whole spec's request, whose shape this checks
+                               policy=policy(calls="spec", design="whole"),
+                               host=HostGateway(sam),
                                provider_factory=provider.factory)
     return controller, provider
 

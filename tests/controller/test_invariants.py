@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from controller_fakes import (
@@ -32,8 +33,8 @@ SPEC_BUILD = fake_spec("build", "audit", summary="Build a plate.")
 SPEC_THREE = fake_spec("translate", "repair", "audit", summary="Move, merge, audit.")
 
 
-def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0):
-    built = build_controller(tmp_path, provider, quads=quads)
+def make(tmp_path: Path, provider: ScriptedProvider, quads: int = 0, **options: Any):
+    built = build_controller(tmp_path, provider, quads=quads, **options)
     return built.controller, built.host, built.module
 
 
@@ -67,7 +68,8 @@ def assert_back_in_review(controller, host, layer: str, message: str) -> None:
 
 def test_i1_design_request_has_no_tools_and_tool_calls_in_the_answer_are_ignored(tmp_path):
     provider = ScriptedProvider(design(SPEC_BUILD, tool_calls=[("build_part", "{}")]))
-    controller, host, module = make(tmp_path, provider)
+    # the whole spec's request, whose prompt this checks (in parts: test_design_parts.py)
+    controller, host, module = make(tmp_path, provider, policy=policy(design="whole"))
     assert asyncio.run(controller.submit("plate", "part", TARGET)) == Phase.REVIEW
     assert provider.requests[0].tools is None
     assert provider.requests[0].messages[0]["content"].startswith("DESIGN PROMPT")

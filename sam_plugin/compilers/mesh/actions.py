@@ -25,10 +25,12 @@ ACTIONS: tuple[ActionDef, ...] = (
         {"levels": v.integer("each level splits QUAD and TRI in 4, BEAM in 2", minimum=1,
                              maximum=MAX_LEVELS)},
         en="refine {scope}[, {levels} level(s)]", zh="细化{scope}[ {levels} 级]",
-        required=("levels",), scope="required"),
+        required=("levels",), scope="required",
+        asks="refine, make finer or subdivide elements; twice is 2 levels"),
     ActionDef(
         "audit", "audit", {}, en="audit the mesh", zh="审计网格", mutating=False,
-        keeps_counts=True, description="a read-only report"),
+        keeps_counts=True, description="a read-only report",
+        asks="check or report the mesh without changing anything"),
 )
 
 VOCABULARY = Vocabulary(

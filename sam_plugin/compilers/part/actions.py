@@ -33,6 +33,9 @@ DIVISIONS = v.integers("[nu, nv] of a patch (a line: [n])", min_items=1, max_ite
                        minimum=1)
 VECTOR = v.vector("[dx, dy, dz]", quantity="length")
 ORIGIN = v.vector("[x, y, z]", quantity="length")
+PLANES = ("XY", "XZ", "YZ")
+PLANE = v.choice("the rectangle's plane (XY when not given): size and divisions go along its "
+                 "first axis, then its second", {p: (p, p) for p in PLANES})
 TOLERANCE = v.number("merge distance, in model units", minimum=TOLERANCE_MIN,
                      quantity="length")
 _CHECK_WORDS = {"counts": ("counts", "数量"), "free_nodes": ("free nodes", "自由节点"),
@@ -46,27 +49,32 @@ CHECKS = v.choices("audit checks (all when omitted)",
 ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(
         "build", "build",
-        {"shape": SHAPE, "size": SIZE, "divisions": DIVISIONS, "origin": ORIGIN,
+        {"shape": SHAPE, "size": SIZE, "divisions": DIVISIONS, "origin": ORIGIN, "plane": PLANE,
          "patches": geo.PATCHES, "lines": geo.LINES,
          "nodes": v.integer("nodes the mesh has, as you count them", minimum=1, claim=True),
          "elements": geo.BUILD_ELEMENTS,
          "sets": v.names("element sets the build creates, each holding every new element")},
         en=("build a mesh[ of {shape} elements][, size {size}][, divided {divisions}]"
-            "[, from {origin}][: {patches;lines}][, with the sets {sets}][: {nodes} nodes]"
-            "[, {elements}]"),
+            "[, from {origin}][ in the {plane} plane][: {patches;lines}][, with the sets {sets}]"
+            "[: {nodes} nodes][, {elements}]"),
         zh=("建立网格[（{shape} 单元）][，尺寸 {size}][，划分 {divisions}][，起点 {origin}]"
-            "[：{patches;lines}][，集合 {sets}][：{nodes} 个节点][，{elements}]"),
+            "[，{plane} 平面内][：{patches;lines}][，集合 {sets}][：{nodes} 个节点][，{elements}]"),
         description=("mesh an empty or missing part: a rectangle in the XY plane (shape, size "
                      "[lx, ly], divisions [nu, nv], origin (else the origin); a BEAM line "
                      "along X: size [length], divisions [n]), or patches, lines and elements "
                      "by their coordinates"),
         together=("patches", "lines", "elements"),
-        alternatives=(("size", "divisions", "origin"), ("patches", "lines", "elements"))),
+        alternatives=(("size", "divisions", "origin", "plane"),
+                      ("patches", "lines", "elements")),
+        states=("plane",), narrows={"shape": ("QUAD", "TRI")}, whole_omits=("plane",),
+        asks=("build a new mesh on an empty part: a plate, a panel, a rectangle, a beam line "
+              "or column")),
     ActionDef(
         "add_nodes", "edit",
         {"count": v.integer("new free nodes", minimum=1, claim=True), "points": geo.POINTS},
         en="add[ {count}] free nodes[ at {points}]", zh="添加[ {count} 个]自由节点[：{points}]",
-        required=("count",), description="nodes that no new element uses, at their points"),
+        required=("count",), description="nodes that no new element uses, at their points",
+        asks="add single free nodes at given points"),
     ActionDef(
         "add_elements", "edit",
         {"count": v.integer("new elements", minimum=1, claim=True), "shape": SHAPE,
@@ -75,37 +83,45 @@ ACTIONS: tuple[ActionDef, ...] = (
         zh="添加[ {count} 个][ {shape}]单元[：{patches;lines;elements}]",
         required=("count",), together=("patches", "lines", "elements"),
         description=("new elements (their nodes included), by their node coordinates, "
-                     "patches or lines")),
+                     "patches or lines"),
+        asks="add elements, patches or beam lines to the existing part"),
     ActionDef(
         "delete_elements", "edit", {}, en="delete {scope}", zh="删除{scope}",
-        scope="required"),
+        scope="required",
+        asks="delete or remove some elements"),
     ActionDef(
         "delete_nodes", "edit", {}, en="delete {scope}", zh="删除{scope}",
-        scope="required", members="nodes", description="their elements go too"),
+        scope="required", members="nodes", description="their elements go too",
+        asks="delete or remove some nodes (their elements go too)"),
     ActionDef(
         "move_nodes", "edit",
         {"labels": v.labels("node labels"),
          "to": v.points("the new coordinates, one point per label")},
         en="move nodes[ {labels}][ to {to}]", zh="移动节点[ {labels}][ 到 {to}]",
         required=("labels", "to"), scope="optional", members="nodes", keeps_counts=True,
-        paired=("labels", "to")),
+        paired=("labels", "to"),
+        asks="move given nodes to new coordinates"),
     ActionDef(
         "create_set", "edit", {"name": v.name("the new set's name")},
         en="create the set[ {name}][ of {scope}]", zh="创建集合[ {name}][（{scope}）]",
         required=("name",), scope="optional",
-        description="an element set of existing elements (scope) or of new ones"),
+        description="an element set of existing elements (scope) or of new ones",
+        asks="make a named set or group of elements"),
     ActionDef(
         "clear_all", "edit", {}, en="delete everything (every node, element and set)",
         zh="删除全部节点、单元和集合", scope="optional", whole_part=True,
-        description="only when the analyst asked to delete or replace everything"),
+        description="only when the analyst asked to delete or replace everything",
+        asks="delete everything, or replace the whole part"),
     ActionDef(
         "translate", "transform", {"vector": VECTOR}, en="translate {scope}[ by {vector}]",
         zh="将{scope}平移[ {vector}]", required=("vector",), scope="required",
-        members="transform", keeps_counts=True),
+        members="transform", keeps_counts=True,
+        asks="move, shift or offset elements by a distance"),
     ActionDef(
         "translate_copy", "transform", {"vector": VECTOR},
         en="copy {scope}[ shifted by {vector}]", zh="将{scope}平移复制[ {vector}]",
-        required=("vector",), scope="required", members="transform", copies=True),
+        required=("vector",), scope="required", members="transform", copies=True,
+        asks="one shifted copy of elements"),
     ActionDef(
         "rotate", "transform",
         {"angle_deg": v.number("degrees, counter-clockwise about the axis"),
@@ -113,7 +129,8 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="rotate {scope}[ by {angle_deg} degrees][ about the axis {axis}][ through {origin}]",
         zh="将{scope}[绕过点 {origin} ][、方向 {axis} 的轴]旋转[ {angle_deg} 度]",
         required=("angle_deg", "axis"), scope="required", members="transform",
-        keeps_counts=True, defaults={"origin": [0.0, 0.0, 0.0]}),
+        keeps_counts=True, defaults={"origin": [0.0, 0.0, 0.0]},
+        asks="rotate or turn elements about an axis"),
     ActionDef(
         "mirror", "transform",
         {"copy": v.flag("keep the original and add the mirrored copy",
@@ -122,7 +139,8 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="mirror {scope}[ {copy}][ in the plane through {origin}][ with the normal {normal}]",
         zh="将{scope}[关于过点 {origin} ][、法向 {normal} 的平面]镜像[（{copy}）]",
         required=("copy", "normal"), scope="required", members="transform",
-        defaults={"origin": [0.0, 0.0, 0.0]}, copies_if="copy"),
+        defaults={"origin": [0.0, 0.0, 0.0]}, copies_if="copy",
+        asks="mirror or reflect elements across a plane"),
     ActionDef(
         "scale", "transform",
         {"factor": v.number("scale factor", minimum=SCALE_FACTOR_RANGE[0],
@@ -131,30 +149,37 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="scale {scope}[ by {factor}][ about {origin}]",
         zh="将{scope}[以 {origin} 为中心]缩放[ {factor} 倍]", required=("factor",),
         scope="required", members="transform", keeps_counts=True,
-        defaults={"origin": [0.0, 0.0, 0.0]}),
+        defaults={"origin": [0.0, 0.0, 0.0]},
+        asks="scale, enlarge or shrink elements"),
     ActionDef(
         "linear_array", "transform",
         {"count": v.integer("instances including the original", minimum=2, maximum=100),
          "vector": VECTOR},
         en="array {scope}[ into {count} instances][ {vector} apart]",
         zh="将{scope}[沿 {vector} ]线性阵列[为 {count} 份]", required=("count", "vector"),
-        scope="required", members="transform", copies=True),
+        scope="required", members="transform", copies=True,
+        asks="several copies in a row, a pattern or array",
+        asked_as={"count": ("copies", 1, "the new copies, the original not counted")}),
     ActionDef(
         "merge_nodes", "repair", {"tolerance": TOLERANCE},
         en="merge coincident nodes[ of {scope}][ within {tolerance}]",
         zh="合并[{scope}的]重合节点[（容差 {tolerance}）]", scope="optional", whole_part=True,
-        description="coincident nodes of the whole part"),
+        description="coincident nodes of the whole part",
+        asks="merge coincident or duplicate nodes, stitch or join a seam"),
     ActionDef(
         "delete_free_nodes", "repair", {}, en="delete free nodes[ of {scope}]",
-        zh="删除[{scope}的]自由节点", scope="optional", members="nodes", whole_part=True),
+        zh="删除[{scope}的]自由节点", scope="optional", members="nodes", whole_part=True,
+        asks="remove free, stray or unused nodes"),
     ActionDef(
         "delete_duplicate_elements", "repair", {},
         en="delete duplicate elements[ of {scope}]", zh="删除[{scope}的]重复单元",
-        scope="optional", whole_part=True),
+        scope="optional", whole_part=True,
+        asks="remove duplicate or double elements"),
     ActionDef(
         "audit", "audit", {"checks": CHECKS}, en="audit the part[: {checks}]",
         zh="审计部件[：{checks}]", mutating=False, keeps_counts=True,
-        description="a read-only report"),
+        description="a read-only report",
+        asks="check, count or report without changing anything"),
 )
 
 VOCABULARY = Vocabulary(
@@ -234,6 +259,9 @@ def _build(fragment: Fragment) -> CallOperation:
     divisions = _divisions(args)
     if divisions is not None:
         values["divisions"] = divisions
+    plane = _plane(args)
+    if plane is not None:
+        values["plane"] = plane
     values.update(_geometry("build", args, ("nodes", "elements", "patches", "lines")))
     sets = [s["name"] for s in args.get("element_sets", ())]
     if sets:
@@ -263,6 +291,19 @@ def _geometry(action: str, args: Mapping[str, Any],
             {"shape": e["shape"], "nodes": [at[i] for i in e["node_ids"] if i in at]}
             for e in args[elements_key]])
     return found
+
+
+def _plane(args: Mapping[str, Any]) -> str | None:
+    """The plane every patch lies in (the first of XY, XZ, YZ that holds them all), for a
+    build of patches only; ``None`` otherwise."""
+    patches = args.get("patches", ())
+    if not patches or args.get("lines") or args.get("elements"):
+        return None
+    corners = [c for patch in patches for c in patch["corners"]]
+    for plane, normal in zip(PLANES, (2, 1, 0), strict=True):
+        if max(c[normal] for c in corners) - min(c[normal] for c in corners) <= 1e-9:
+            return plane
+    return None
 
 
 def _divisions(args: Mapping[str, Any]) -> list[int] | None:

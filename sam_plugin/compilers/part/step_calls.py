@@ -95,7 +95,8 @@ def _listed(values: Mapping[str, Any], key: str) -> bool:
 
 
 def _rectangle(spec: Spec, index: int, step: Step) -> dict[str, Any]:
-    """A build step's rectangle (XY plane) or BEAM line (along X) as a patch or a line."""
+    """A build step's rectangle (in its plane, XY when not given) or BEAM line (along X) as a
+    patch or a line."""
     values = step.values
     shape, size, divisions = values.get("shape"), values.get("size"), values.get("divisions")
     origin = [float(x) for x in values.get("origin", (0.0, 0.0, 0.0))]
@@ -108,6 +109,10 @@ def _rectangle(spec: Spec, index: int, step: Step) -> dict[str, Any]:
             "elements by their coordinates"))
     x0, y0, z0 = origin
     if shape == "BEAM":
+        if values.get("plane") is not None:
+            raise refuse(spec, index, VOCABULARY, (
+                "is a BEAM line, which lies in no single plane: give lines with their start "
+                "and end instead of size and plane"))
         if len(size) != 1 or len(divisions) != 1:
             raise refuse(spec, index, VOCABULARY, (
                 "is a BEAM line: give size [length] and divisions [n], or lines with start "
@@ -118,9 +123,22 @@ def _rectangle(spec: Spec, index: int, step: Step) -> dict[str, Any]:
         raise refuse(spec, index, VOCABULARY, (
             f"is a {shape} rectangle: give size [lx, ly] and divisions [nu, nv], or patches "
             "with their corners"))
-    lx, ly = size
-    corners = [[x0, y0, z0], [x0 + lx, y0, z0], [x0 + lx, y0 + ly, z0], [x0, y0 + ly, z0]]
+    corners = [_in_plane(origin, values.get("plane") or "XY", u, v)
+               for u, v in ((0.0, 0.0), (size[0], 0.0), (size[0], size[1]), (0.0, size[1]))]
     return {"patches": [{"shape": shape, "corners": corners, "divisions": list(divisions)}]}
+
+
+# a plane's (first axis, second axis), by coordinate index
+_PLANE_AXES = {"XY": (0, 1), "XZ": (0, 2), "YZ": (1, 2)}
+
+
+def _in_plane(origin: list[float], plane: str, u: float, v: float) -> list[float]:
+    """``origin`` moved ``u`` along the plane's first axis and ``v`` along its second."""
+    first, second = _PLANE_AXES[plane]
+    point = list(origin)
+    point[first] += u
+    point[second] += v
+    return point
 
 
 def _edit(spec: Spec) -> ComputedCall:

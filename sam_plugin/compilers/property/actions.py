@@ -44,7 +44,9 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="define the material[ {name}][ with E = {E}][, nu = {nu}][, density {density}]",
         zh="定义材料[ {name}][：E = {E}][，nu = {nu}][，密度 {density}]",
         required=("name", "E", "nu"), keeps_counts=True,
-        description="values in the model's own units"),
+        description="values in the model's own units",
+        asks="a material: Young's modulus, Poisson's ratio, density",
+        defines=("materials", "name")),
     ActionDef(
         "define_section", "define",
         {"name": v.name("section name"),
@@ -54,18 +56,24 @@ ACTIONS: tuple[ActionDef, ...] = (
         en=("define the[ {kind}] section[ {name}][ of material {material}]"
             "[, thickness {thickness}][, profile {profile}]"),
         zh="定义[{kind}]截面[ {name}][（材料 {material}）][，厚度 {thickness}][，剖面 {profile}]",
-        required=("name", "kind", "material"), keeps_counts=True),
+        required=("name", "kind", "material"), keeps_counts=True,
+        asks="a section: shell thickness or beam profile",
+        kinds=("kind", {"shell": ("thickness",), "beam": ("profile",)}),
+        refers={"material": "materials"}, defines=("sections", "name")),
     ActionDef(
         "assign_section", "assign", {"section": v.name("the section assigned")},
         en="assign the section[ {section}] to {scope}", zh="将截面[ {section}]赋予{scope}",
-        required=("section",), scope="required", keeps_counts=True),
+        required=("section",), scope="required", keeps_counts=True,
+        asks="assign a section to elements or a set", refers={"section": "sections"}),
     ActionDef(
         "orient_beams", "assign", {"n1": v.vector("the beams' 1-direction [x, y, z]")},
         en="orient the beams of {scope}[ with n1 = {n1}]", zh="设置{scope}的梁方向[ n1 = {n1}]",
-        required=("n1",), scope="required", keeps_counts=True),
+        required=("n1",), scope="required", keeps_counts=True,
+        asks="beam orientation, the n1 direction of beams"),
     ActionDef(
         "audit", "audit", {}, en="audit the properties", zh="审计属性", mutating=False,
-        keeps_counts=True, description="a read-only report"),
+        keeps_counts=True, description="a read-only report",
+        asks="check or report the properties without changing anything"),
 )
 
 VOCABULARY = Vocabulary(

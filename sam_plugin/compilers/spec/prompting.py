@@ -47,7 +47,7 @@ def _action_line(action: ActionDef) -> str:
     scope = {"required": " (scope required)", "optional": " (scope optional)",
              "none": ""}[action.scope]
     values = ", ".join(f"{key}{'*' if key in action.required else ''}"
-                       for key in action.values) or "no values"
+                       for key in action.values if key not in action.whole_omits) or "no values"
     note = f"; {action.description}" if action.description else ""
     return f"{action.capability}: {action.name}{scope} — {values}{note}"
 

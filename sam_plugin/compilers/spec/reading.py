@@ -198,7 +198,9 @@ def _consistency(here: str, step: Mapping[str, Any], action: ActionDef) -> list[
     stated = [keys for keys in (_stated(group, values, action) for group in action.alternatives)
               if keys]
     if len(stated) > 1:
-        ways = " or ".join(", ".join(group) for group in action.alternatives)
+        # the words the whole spec's request was recorded with (``ActionDef.whole_omits``)
+        ways = " or ".join(", ".join(k for k in group if k not in action.whole_omits)
+                           for group in action.alternatives)
         return [f"{here}.values: states {'; '.join(', '.join(keys) for keys in stated)}: "
                 f"{action.name} takes one of {ways}, not both (they can disagree)"]
     if action.paired is None or not all(key in values for key in action.paired):

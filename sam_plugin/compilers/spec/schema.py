@@ -62,7 +62,8 @@ def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
     the observed part and the mode's step limit (what a design request is constrained to);
     with ``refusal``: an answer may instead be ``{"refuse": "why"}``."""
     steps = {"anyOf": [variant for a in vocabulary.actions
-                       for variant in step_variants(a, SCOPE_REF, bounds)]}
+                       for variant in step_variants(a, SCOPE_REF, bounds,
+                                                    omit=frozenset(a.whole_omits))]}
     top = top_schema(vocabulary, steps, held=bounds is not None)
     defs = {"selector": scope_schema(bounds)}
     if refusal:
@@ -98,14 +99,17 @@ def top_schema(vocabulary: Vocabulary, step: dict[str, Any], *,
 SCOPE_REF = {"$ref": "#/$defs/selector"}
 
 
-def step_variants(action: ActionDef, scope: dict[str, Any],
-                  bounds: ScopeBounds | None) -> list[dict[str, Any]]:
+def step_variants(action: ActionDef, scope: dict[str, Any], bounds: ScopeBounds | None, *,
+                  omit: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
     """The step schemas of one action in a spec schema: one, or with ``bounds`` (a grammar
     holds the answer) one per way of stating its values (``ActionDef.alternatives``), so a
-    build is a rectangle or coordinates, never both."""
-    if bounds is None or not action.alternatives:
+    build is a rectangle or coordinates, never both; with ``bounds``, the values in ``omit``
+    are left out (``ActionDef.whole_omits``)."""
+    if bounds is None:
         return [step_schema(action, scope, bounds)]
-    return [step_schema(action, scope, bounds, leave_out=_others(action, group))
+    if not action.alternatives:
+        return [step_schema(action, scope, bounds, leave_out=omit)]
+    return [step_schema(action, scope, bounds, leave_out=_others(action, group) | omit)
             for group in action.alternatives]
 
 

@@ -74,6 +74,28 @@ class ActionDef:
     # always, or when the value ``copies_if`` names is true (mirror's ``copy``)
     copies: bool = False
     copies_if: str | None = None
+    # -- the design asked in parts (compilers/spec/parts.py); the whole spec's schema and
+    # prompt never read these, so what a model asked for the whole spec sees is unchanged --
+    # what the analyst says for this action, in the analyst's terms (the first question)
+    asks: str = ""
+    # (the choice value, {its option: the values only that option states}): a shell section
+    # states a thickness, a beam section a profile; each option is a grammar variant of its own
+    kinds: tuple[str, Mapping[str, tuple[str, ...]]] | None = None
+    # value -> the names it must be one of (``sections``: the model's or an earlier step's)
+    refers: Mapping[str, str] = field(default_factory=dict)
+    # (the names it adds to, the value naming the new one): ``define_section`` adds a section
+    defines: tuple[str, str] | None = None
+    # values a step asked in parts states in the way of stating that has them (a rectangle
+    # build its plane), and the choices that way narrows to (a rectangle is QUAD or TRI: a
+    # BEAM line states its start and end)
+    states: tuple[str, ...] = ()
+    narrows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # value -> (the key a step asked in parts states it under, what is added to that to make
+    # the value, its description): an array's instances are asked as the new copies (+ 1)
+    asked_as: Mapping[str, tuple[str, int, str]] = field(default_factory=dict)
+    # values the whole spec's request leaves out of its prompt and grammar (added after its
+    # recordings; the reader takes them from any spec)
+    whole_omits: tuple[str, ...] = ()
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step",

@@ -40,6 +40,9 @@ CALLS = "SAM_AGENT_CALLS"
 LLM_HOME = "SAM_AGENT_LLM_HOME"
 # where a run's tool calls come from (docs/architecture.md §4 "Calls from the steps")
 CALL_SOURCES = ("spec", "model")
+DESIGN = "SAM_AGENT_DESIGN"
+# how the spec is asked (docs/architecture.md §4 "The design, asked in parts")
+DESIGN_PROTOCOLS = ("parts", "whole")
 
 # the variables by which a user chooses a live provider, in the order they are listed
 USER_PROVIDER_VARIABLES = (BASE_URL, MODEL, API_KEY, PROFILE)
@@ -124,6 +127,17 @@ def calls(env: Environ | None = None) -> str | None:
         return None
     if value not in CALL_SOURCES:
         raise _illegal(CALLS, value, " or ".join(CALL_SOURCES))
+    return value
+
+
+def design(env: Environ | None = None) -> str | None:
+    """``SAM_AGENT_DESIGN``: ``parts`` (the actions, then each action's values) or ``whole``
+    (the spec in one request), or None (the saved setting applies)."""
+    value = _text(env, DESIGN).lower()
+    if not value:
+        return None
+    if value not in DESIGN_PROTOCOLS:
+        raise _illegal(DESIGN, value, " or ".join(DESIGN_PROTOCOLS))
     return value
 
 

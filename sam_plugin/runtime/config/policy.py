@@ -22,6 +22,10 @@ PLAN_WAITS: tuple[str, ...] = get_args(PlanWait)
 # from the confirmed steps (the model is asked for the spec only), or filled by the model in
 # bounded collection rounds and bound to the steps.
 CallSourceSetting = Literal["spec", "model"]
+# How the spec is asked (docs/architecture.md §4 "The design, asked in parts"): the actions
+# first, then each action's values under its own grammar; or the whole spec in one request
+# (what every recording before the parts protocol used).
+DesignProtocol = Literal["parts", "whole"]
 DEFAULT_REPAIR_ROUNDS = 2
 MAX_REPAIR_ROUNDS = 10
 
@@ -54,6 +58,10 @@ def _calls_from_env() -> CallSourceSetting:
     return "model" if environment.calls() == "model" else "spec"
 
 
+def _design_from_env() -> DesignProtocol:
+    return "whole" if environment.design() == "whole" else "parts"
+
+
 class RunPolicy(BaseModel):
     """The run-governing settings a controller follows."""
 
@@ -62,6 +70,8 @@ class RunPolicy(BaseModel):
     plan_wait: PlanWait = "always"
     # unless given: SAM_AGENT_CALLS over the default, ``spec``
     calls: CallSourceSetting = Field(default_factory=lambda: _calls_from_env())
+    # unless given: SAM_AGENT_DESIGN over the default, ``parts``
+    design: DesignProtocol = Field(default_factory=lambda: _design_from_env())
     # repair rounds per run after a rejected call or a compile diagnostic (0: none)
     repair_rounds: int = Field(DEFAULT_REPAIR_ROUNDS, ge=0, le=MAX_REPAIR_ROUNDS)
     # unless given: SAM_AGENT_UNDO_RUNS / SAM_AGENT_UNDO_BUDGET_MB over the defaults
@@ -71,12 +81,15 @@ class RunPolicy(BaseModel):
     def from_saved(cls, saved: Mapping[str, Any] | None = None,
                    env: environment.Environ | None = None) -> RunPolicy:
         """What the settings file saved (other keys ignored), ``SAM_AGENT_CALLS`` over the
-        saved ``calls``, the undo budget from the environment; a bad value raises a
-        ``ValidationError`` naming the field."""
+        saved ``calls`` (``SAM_AGENT_DESIGN`` over ``design``), the undo budget from the
+        environment; a bad value raises a ``ValidationError`` naming the field."""
         values = {key: value for key, value in (saved or {}).items()
-                  if key in ("plan_wait", "repair_rounds", "calls") and value is not None
+                  if key in ("plan_wait", "repair_rounds", "calls", "design") and value is not None
                   and value != ""}
         calls = environment.calls(env)
         if calls is not None:
             values["calls"] = calls
+        protocol = environment.design(env)
+        if protocol is not None:
+            values["design"] = protocol
         return cls(**values, undo=UndoBudget.from_env(env))

@@ -33,7 +33,7 @@ SAVED_FIELDS = ("provider", "base_url", "model", "profile", "temperature", "conn
                 "max_revisions",
                 "plan_wait", "repair_rounds", "text_tool_calls", "one_call_per_round",
                 "strict_tools", "mcp_server", "mcp_token_sha256", "approval_channels",
-                "constrained_calls", "design_max_tokens", "call_max_tokens")
+                "constrained_calls", "design_max_tokens", "call_max_tokens", "design")
 # the MCP server the dock may start (docs/mcp.md): {"enabled": bool, "port": int}, off by
 # default; its bearer token is kept only as a SHA-256, where the API key is kept
 MCP_TOKEN_USER = "mcp_token_sha256"

@@ -53,6 +53,7 @@ from sam_plugin.runtime.run.plan_builder import plan_waits
 from sam_plugin.runtime.run.provider_call import ProviderCall, chat_provider
 from sam_plugin.runtime.run.restore import PARTIAL_WARNING, can_restore
 from sam_plugin.runtime.run.state import RunInputs, RunState
+from sam_plugin.runtime.run.step_repair import StepRepair
 from sam_plugin.runtime.run.typed_spec import check_typed_spec
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.journal import SubmissionJournal
@@ -164,6 +165,12 @@ class RunController:
     def review_warnings(self) -> list[str]:
         """Where the spec disagrees with the part as observed now (said before Confirm)."""
         return list(self._run.review_warnings) if self._run else []
+
+    @property
+    def design_repairs(self) -> list[StepRepair]:
+        """The design's steps asked again before Review, and why (the design asked in parts):
+        data, each said by ``StepRepair.words``."""
+        return list(self._run.design_repairs) if self._run else []
 
     @property
     def spec_changes(self) -> list[FieldChange]:

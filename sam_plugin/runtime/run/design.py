@@ -10,6 +10,7 @@ shown text (``visible_text``).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections.abc import Mapping
@@ -27,6 +28,7 @@ from sam_plugin.errors import (
     ExplorationChangedModel,
     FailRun,
     ProviderError,
+    RefusedByCategory,
     ReturnToReview,
     SpecRejected,
 )
@@ -43,7 +45,7 @@ from sam_plugin.runtime.observe.place_words import names_a_place
 from sam_plugin.runtime.observe.regions import region_index
 from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
-from sam_plugin.runtime.run import budgets, design_answer, revision
+from sam_plugin.runtime.run import budgets, design_answer, design_parts, revision
 from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
@@ -205,9 +207,19 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     else:
         messages = run.design_messages = _design_messages(ctx, run)
     version = run.spec_versions + 1
-    held = _held_schema(ctx, run)  # the grammar the answer is held to, if the profile takes one
-    tokens = budgets.design_tokens(ctx.settings, held)
-    response = await _design_round(ctx, run, messages, _design_sse(version), tokens, held)
+    if not remark and ctx.policy.design == "parts":  # revisions send the whole spec back
+        parted = await _write_in_parts(ctx, run, version)
+        if isinstance(parted, design_answer.DesignReading):
+            _adopted(ctx, run, parted, remark, version, ignored=0)
+            return
+        # a whole spec answered to a request of the parts: read, and repaired, as ever
+        messages, response = parted.messages, parted.response
+        held = _held_schema(ctx, run)
+        tokens = budgets.design_tokens(ctx.settings, held)
+    else:
+        held = _held_schema(ctx, run)  # the grammar the answer is held to, if any
+        tokens = budgets.design_tokens(ctx.settings, held)
+        response = await _design_round(ctx, run, messages, _design_sse(version), tokens, held)
     run.spec_versions = version
     try:
         reading = _read_round(ctx, run, response, tokens, looped=held is not None)
@@ -233,11 +245,19 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
             raise FailRun("design", design_answer.failure_message(
                 again.problems, response.content)) from None
         except DesignRefused as refused:
-            raise FailRun("design", design_answer.refusal_message(refused, run.inputs.module)
-                          ) from None
+            raise RefusedByCategory("other", design_answer.refusal_message(
+                refused, run.inputs.module)) from None
     except DesignRefused as refused:
-        raise FailRun("design", design_answer.refusal_message(refused, run.inputs.module)
-                      ) from None
+        raise RefusedByCategory("other", design_answer.refusal_message(
+            refused, run.inputs.module)) from None
+    _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
+             ignored=len(response.tool_calls))
+
+
+def _adopted(ctx: StepContext, run: RunState, reading: design_answer.DesignReading,
+             remark: str, version: int, *, ignored: int) -> None:
+    """The reading becomes the run's spec; a revision keeps its version and changes."""
+    run.spec_versions = version
     before = run.spec_ir
     _adopt(run, reading)
     run.spec_changes = []
@@ -247,6 +267,7 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
             run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
                                             ctx.language)
         revision.record_remark(run.dir, version, remark, run.spec_changes)
+    parted = not remark and ctx.policy.design == "parts"
     ctx.emit(DesignReceived(
         method=reading.route.method,
         capabilities=reading.route.capabilities,
@@ -257,8 +278,41 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
         warnings=reading.warnings,
         changes=[c.as_json() for c in run.spec_changes],
         # calls answered to a tool-less design request are ignored, never collected
-        ignored_tool_calls=len(response.tool_calls),
+        ignored_tool_calls=ignored,
+        repaired=tuple(r.model_dump() for r in run.design_repairs) if parted else (),
+        requests=run.design_requests if parted else None,
     ))
+
+
+async def _write_in_parts(ctx: StepContext, run: RunState, version: int
+                          ) -> design_answer.DesignReading | design_parts.WholeAnswer:
+    """The design asked in parts (``design_parts.py``): the reading of the spec its parts
+    make up, or the whole answer one of its requests was given (read as ever). Steps that
+    still do not read after their repair end the run at design, naming the problems."""
+    answered = await design_parts.design_in_parts(ctx, run)
+    if isinstance(answered, design_parts.WholeAnswer):
+        return answered
+    run.spec_versions = version
+    content = json.dumps(answered, ensure_ascii=False)
+    try:
+        reading = _read(ctx, run, content)
+    except SpecRejected as rejected:
+        raise FailRun("design", f"the steps the model wrote make no spec of this mode "
+                      f"({'; '.join(rejected.problems)}), after the repairs the design allows. "
+                      f"{design_answer.ADVICE}") from None
+    return _parts_warned(ctx, run, reading)
+
+
+def _parts_warned(ctx: StepContext, run: RunState, reading: design_answer.DesignReading
+                  ) -> design_answer.DesignReading:
+    """With the design asked in parts, the second signal beside the model's: the request's
+    words naming what the mode does not do, a Review warning when steps were planned."""
+    if ctx.policy.design != "parts":
+        return reading
+    extra = design_parts.out_of_mode_warnings(run, ctx.language)
+    if not extra:
+        return reading
+    return dataclasses.replace(reading, warnings=[*reading.warnings, *extra])
 
 
 def analyst_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, Any]) -> None:

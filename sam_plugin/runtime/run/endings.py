@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 from sam_plugin.compilers.evidence import Check, Readback
-from sam_plugin.errors import FailRun, ReturnToReview
+from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
+from sam_plugin.errors import FailRun, RefusedByCategory, ReturnToReview
 from sam_plugin.runtime.event_types import (
     ReadbackVerified,
     ReturnedToReview,
@@ -107,14 +108,16 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
 
 
 def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
-           after: Readback | None = None, checks: list[Check] | None = None) -> None:
+           after: Readback | None = None, checks: list[Check] | None = None,
+           category: RefusalCategory | None = None) -> None:
     if run.restore_after is not None:
         after = run.restore_after  # the live part after the restore (the proof)
     if after is None and run.submissions:
         after = _try(lambda: ctx.host.readback(run.target))
     words = f"Failed at {layer}; part restored" if run.restored else f"Failed at {layer}"
     ctx.phases.set(Phase.FAILED, words)
-    error = ErrorRecord(layer=layer, message=message, part=part_outcome(run))
+    error = ErrorRecord(layer=layer, message=message, part=part_outcome(run),
+                        category=category)
     write(run, result(ctx, run, "failed", error=error, after=after, checks=checks))
     ctx.emit(RunFailed(layer=layer, message=message))
 
@@ -160,6 +163,11 @@ def internal_error(ctx: StepContext, run: RunState, error: BaseException,
     failed(ctx, run, PHASE_LAYER.get(phase, "observation"), message)
 
 
+def refusal_category(name: str) -> RefusalCategory:
+    """A refusal's category as ``result.json`` holds it (``other`` for a name it lacks)."""
+    return next((c for c in REFUSAL_CATEGORIES if c == name), "other")
+
+
 def part_outcome(run: RunState) -> PartOutcome:
     """What became of the target part in a failed run (``result.json`` ``error.part``)."""
     if not run.submissions or run.stopped_before_change:
@@ -185,6 +193,9 @@ def outcome(ctx: StepContext, run: RunState, *, rejects: bool,
         yield
     except ReturnToReview as back:
         (rejected if rejects else returned)(ctx, run, back.layer, back.message)
+    except RefusedByCategory as refusal:
+        failed(ctx, run, refusal.layer, refusal.message,
+               category=refusal_category(refusal.category))
     except FailRun as failure:
         failed(ctx, run, failure.layer, failure.message)
     except asyncio.CancelledError:

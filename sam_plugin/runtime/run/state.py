@@ -23,6 +23,7 @@ from sam_plugin.runtime.observe.region_schema import RegionIndex
 from sam_plugin.runtime.provider.probe import Detection
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.repair import RepairBudget
+from sam_plugin.runtime.run.step_repair import StepRepair
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, RunSource
 from sam_plugin.runtime.store.usage import UsageMeter
@@ -64,6 +65,9 @@ class RunState:
     unsourced: list[str] = field(default_factory=list)  # numbers its writer was not shown
     spec_changes: list[FieldChange] = field(default_factory=list)  # the last revision's
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
+    # the design asked in parts: its steps asked again (at most 2) and the requests it took
+    design_repairs: list[StepRepair] = field(default_factory=list)
+    design_requests: int = 0
     route: Route | None = None
     invalidated: str | None = None  # the dock's mode or target changed meanwhile
     # Collecting (or computing the calls from the steps)

@@ -16,10 +16,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import (
+    BaseModel,
+    Field,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+)
 
 from sam_plugin.compilers.evidence import SHAPES, Check, Readback, ShapeName
 from sam_plugin.compilers.protocol import Target
+from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 from sam_plugin.errors import ErrorLayer as ErrorLayer
 from sam_plugin.errors import NotUnknown as NotUnknown
 from sam_plugin.runtime.store import private
@@ -94,6 +101,17 @@ class ErrorRecord(BaseModel):
     # search the message for words): "unchanged" (nothing ran, or the script stopped before
     # its first change), "restored" (put back and proved), "may_be_changed"; None when unknown
     part: PartOutcome | None = None
+    # a design refusal's category (docs/architecture.md §4 "The design, asked in parts"):
+    # what the mode does not do; written only for a refusal (an additive key)
+    category: RefusalCategory | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_absent_category(self, handler: SerializerFunctionWrapHandler
+                                 ) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("category") is None:
+            data.pop("category", None)
+        return data
 
 
 class ProviderUsage(BaseModel):

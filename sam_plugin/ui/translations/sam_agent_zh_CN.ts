@@ -1312,6 +1312,10 @@ run {run_id}, started {started} (UTC)</source>
         <translation>警告：{warning}</translation>
     </message>
     <message>
+        <source>Repaired: {words}</source>
+        <translation>已修复：{words}</translation>
+    </message>
+    <message>
         <source>Changed since the last version:</source>
         <translation>与上一版相比的改动：</translation>
     </message>

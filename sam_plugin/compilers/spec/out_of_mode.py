@@ -1,0 +1,73 @@
+"""A second signal beside the model's: the request's own words naming something the mode does
+not do (docs/architecture.md §4 "The design, asked in parts").
+
+When the model planned actions anyway, each finding is a Review warning that names the words
+and the mode that does them. It is never a refusal on its own: "fix the duplicate nodes" is a
+repair, and an analyst may mention a load while asking for a mesh.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from sam_plugin.compilers.spec.refusal_category import RefusalCategory
+from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS, mode_doing, mode_title
+
+# the analyst's words for what no action of a geometry, property or mesh edit does
+_WORDS: Mapping[RefusalCategory, tuple[str, ...]] = {
+    "load": (r"\bloads?\b", r"\bloaded\b", r"\bpressures?\b", r"\bforces?\b",
+             r"\btractions?\b", r"载荷", r"荷载", r"加载", r"压力", r"集中力"),
+    "boundary_condition": (
+        r"\bboundary conditions?\b", r"\bsupports?\b", r"\bsupported\b", r"\bclamp(?:ed|s)?\b",
+        r"\bencastre\b", r"\bpinned\b", r"\bfixed (?:edge|end|side|base|support|boundary)\b",
+        r"\bfix (?:the )?(?:left|right|top|bottom|base|outer|inner)? ?(?:edge|end|side|base)s?\b",
+        r"边界条件", r"固支", r"固定约束", r"约束", r"支撑", r"支座",
+        r"固定[\u4e00-\u9fff]{0,3}?(?:端|边|面)"),
+    "contact": (r"\bcontacts?\b", r"\bfriction(?:al)?\b", r"接触", r"摩擦"),
+    "mesh_generation": (r"\bcoarsen(?:s|ed|ing)?\b", r"\bcoarser\b", r"\bre-?mesh(?:es|ed|ing)?\b",
+                        r"粗化", r"变粗", r"重新划分网格", r"重划网格"),
+    # "density" alone is also a mesh's: only the material's words
+    "material": (r"\bmaterials?\b", r"\b(?:young'?s|elastic) modulus\b",
+                 r"\bpoisson'?s? ratio\b", r"\bmass density\b", r"材料", r"弹性模量",
+                 r"杨氏模量", r"泊松比", r"质量密度"),
+}
+_PATTERNS = {category: re.compile("|".join(words), re.IGNORECASE)
+             for category, words in _WORDS.items()}
+
+
+@dataclass(frozen=True)
+class OutOfMode:
+    """Words of the request that name ``category``, which the run's mode does not do."""
+
+    category: RefusalCategory
+    words: tuple[str, ...]
+
+
+def out_of_mode(request: str, mode: str) -> list[OutOfMode]:
+    """What the request's words name that ``mode`` does not do, in category order."""
+    found = []
+    for category, pattern in _PATTERNS.items():
+        if CATEGORY_WORDS[category].mode == mode:
+            continue  # the mode's own business
+        words = tuple(dict.fromkeys(m.group(0) for m in pattern.finditer(request)))
+        if words:
+            found.append(OutOfMode(category, words))
+    return found
+
+
+def out_of_mode_warning(finding: OutOfMode, mode: str, language: str = "en") -> str:
+    """The Review warning of one finding, naming the words and the mode that does them."""
+    words = CATEGORY_WORDS[finding.category]
+    said = ", ".join(f"“{w}”" for w in finding.words)
+    doer = mode_doing(finding.category, mode)
+    here = mode_title(mode, language)
+    if language.lower().startswith("zh"):
+        tail = (f"{mode_title(doer, language)} 模式做这件事" if doer
+                else "插件目前没有模式做这件事")
+        return (f"请求中的 {said} 指{words.zh}，{here} 模式不做；{tail}。"
+                "这个规格只包含下面的步骤。")
+    tail = f"the {mode_title(doer)} mode does that" if doer else "no mode of the plugin does that"
+    return (f"the request says {said}: that is {words.en}, which the {here} mode does not "
+            f"do ({tail}); this spec carries out only the steps below")

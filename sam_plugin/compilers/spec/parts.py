@@ -1,0 +1,437 @@
+"""The design asked in parts (docs/architecture.md §4 "The design, asked in parts"): first the
+actions a request needs, each with the words of the request it answers, or the one category
+the mode does not do; then each action's values under that action's own grammar. The spec
+the parts make up is the one the analyst confirms (``ir.Spec``), read by the same reader.
+
+Everything here is derived from the mode's vocabulary: the first question's enum and words,
+each action's grammar (its alternatives, its kinds, the names it refers to), and the example
+of an answer, built from the part the analyst is looking at, so that no literal example is
+the same across parts.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sam_plugin.compilers import schema_common as sc
+from sam_plugin.compilers.spec.ir import Step
+from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
+from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS
+from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.compilers.spec.schema import (
+    HELD_SUMMARY_CHARS,
+    SCOPE_DESCRIPTION,
+    ScopeBounds,
+    scope_schema,
+    step_schema,
+)
+from sam_plugin.compilers.spec.values import Language, ValueDef
+from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
+
+WORDS_MAX_CHARS = 60  # the quote of the request an action answers: a few words
+NAMES_SHOWN = 40
+
+ACTIONS_FORMAT = """\
+First question, asked with the request alone: the actions. Answer with ONE compact JSON object
+on one line and nothing else:
+{"actions":[{"action":<an action below>,"words":<the few words of the request it answers>},...]}
+listing, in order, only the actions the request asks for; or, when the request asks for
+something this mode does not do:
+{"cannot":<a category below>,"words":<the words of the request that ask for it>}"""
+
+VALUES_FORMAT = """\
+Then, one action at a time, its values: you write ONE step of the spec the analyst reviews
+before anything runs, for the one action named at the end. Answer with ONE compact JSON object
+on one line and nothing else: {"scope":{...},"values":{...}} ("scope" only for an action that acts
+on existing entities).
+- "values" holds the numbers, names and labels the request states for this step, in the
+  model's own units; leave out a value the request does not state unless it is required.
+- "scope" picks existing entities: """ + SCOPE_DESCRIPTION + """. Use only labels and set
+  names the part has.
+- The answer's form is shown on this part with made-up numbers: never copy them; write the
+  request's own."""
+
+
+@dataclass(frozen=True)
+class PlannedAction:
+    """One action the first answer planned, with the words of the request it answers."""
+
+    action: str
+    words: str
+
+
+@dataclass(frozen=True)
+class ActionsAnswer:
+    """The first answer: the planned actions, or a refusal ``category`` with its words."""
+
+    actions: tuple[PlannedAction, ...] = ()
+    category: RefusalCategory | None = None
+    words: str = ""
+
+
+@dataclass(frozen=True)
+class StepFacts:
+    """What the part (and the steps before) let one step name: the scope's bounds, and per
+    kind of name (``sections``, ``materials``) the names that exist or an earlier step
+    defines; the part's extent, for an example of its own size."""
+
+    bounds: ScopeBounds = field(default_factory=ScopeBounds)
+    names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    first_labels: tuple[int, ...] = ()
+    extent: tuple[float, float, float] = (0.0, 0.0, 0.0)
+
+
+# -- the first question: the actions ----------------------------------------------------------
+
+
+def actions_schema(vocabulary: Vocabulary) -> dict[str, Any]:
+    """The first answer's schema: the ordered actions, each an enum of the mode's actions
+    with a short quote; or one refusal category."""
+    words = {"type": "string", "minLength": 1, "maxLength": WORDS_MAX_CHARS}
+    item = sc.obj({"action": {"type": "string", "enum": list(vocabulary.names())},
+                   "words": dict(words)}, ["action", "words"])
+    planned = sc.obj({"actions": sc.array(item, min_items=1, max_items=vocabulary.max_steps)},
+                     ["actions"])
+    cannot = sc.obj({"cannot": {"type": "string", "enum": list(REFUSAL_CATEGORIES)},
+                     "words": dict(words)}, ["cannot", "words"])
+    return {"anyOf": [planned, cannot]}
+
+
+def parts_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> str:
+    """The system prompt of every request of the parts: the same for every run of the mode
+    and for both questions, so that a server's prompt cache serves it and each request after
+    the first shares its prefix with the one before (one slot: the target and the request
+    too); each action and each category in the analyst's terms."""
+    lines = [intro, "", ACTIONS_FORMAT, "",
+             f"Actions of the {vocabulary.title} mode (action: what the analyst asks for):"]
+    lines += [f"- {a.name}: {a.asks or a.description or a.name}" for a in vocabulary.actions]
+    lines += ["", f"Categories the {vocabulary.title} mode does not do (category: what it "
+              "covers):"]
+    lines += [f"- {c}: {CATEGORY_WORDS[c].covers}" for c in REFUSAL_CATEGORIES
+              if CATEGORY_WORDS[c].mode != vocabulary.mode]
+    lines += ["", VALUES_FORMAT]
+    if language.lower().startswith("zh"):
+        lines += ["", "The request may be in Chinese; quote its words as written."]
+    return "\n".join(lines)
+
+
+
+def read_actions(document: Any, vocabulary: Vocabulary) -> ActionsAnswer | None:
+    """The first answer as planned actions or a category; None when it is neither (a whole
+    spec, a ``refuse`` answer: the caller reads those as ever)."""
+    if not isinstance(document, dict):
+        return None
+    if "cannot" in document and document.get("cannot") in REFUSAL_CATEGORIES:
+        category = next(c for c in REFUSAL_CATEGORIES if c == document["cannot"])
+        return ActionsAnswer(category=category, words=_words(document.get("words")))
+    listed = document.get("actions")
+    if "steps" in document or not isinstance(listed, list) or not listed:
+        return None
+    planned = []
+    for item in listed[: vocabulary.max_steps]:
+        name = item.get("action") if isinstance(item, dict) else item
+        if isinstance(name, str) and vocabulary.action(name) is not None:
+            planned.append(PlannedAction(name, _words(item.get("words"))
+                                         if isinstance(item, dict) else ""))
+    return ActionsAnswer(actions=tuple(planned)) if planned else None
+
+
+def _words(value: Any) -> str:
+    return " ".join(str(value).split())[:WORDS_MAX_CHARS] if isinstance(value, str) else ""
+
+
+# -- then each action's values --------------------------------------------------------------
+
+
+def asks_values(action: ActionDef) -> bool:
+    """Whether an action has anything to ask (an audit of the properties has not)."""
+    return bool(action.values) or action.scope == "required"
+
+
+def step_grammar(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
+    """One action's answer ``{"scope", "values"}`` under its own grammar: a variant per way
+    of stating it (a rectangle or coordinates; a shell section with a thickness, a beam
+    section with a profile), names held to those that exist or an earlier step defines,
+    scopes held to the part."""
+    variants = [_variant(action, facts, leave_out, fixed)
+                for leave_out, fixed in _ways(action)]
+    return variants[0] if len(variants) == 1 else {"anyOf": variants}
+
+
+def _ways(action: ActionDef) -> list[tuple[frozenset[str], tuple[str, str] | None]]:
+    """(values left out, (kind key, option) fixed) per way of stating the action."""
+    if action.kinds is not None:
+        key, options = action.kinds
+        return [(frozenset(k for other, keys in options.items() if other != option
+                           for k in keys), (key, option)) for option in options]
+    if action.alternatives:
+        return [(frozenset(k for other in action.alternatives if other != group
+                           for k in other), None) for group in action.alternatives]
+    return [(frozenset(), None)]
+
+
+def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
+             fixed: tuple[str, str] | None) -> dict[str, Any]:
+    full = step_schema(action, scope_schema(facts.bounds), facts.bounds, leave_out=leave_out)
+    values = full["properties"]["values"]
+    properties, required = dict(values["properties"]), list(values["required"])
+    for key, kind in action.refers.items():
+        known = facts.names.get(kind, ())
+        if key in properties and known:
+            properties[key] = {"type": "string", "enum": list(known)}
+    if action.states and all(key in properties for key in action.states):
+        required += [key for key in action.states if key not in required]
+        for key, options in action.narrows.items():
+            if key in properties:
+                properties[key] = {"type": "string", "enum": list(options)}
+    if fixed is not None and action.kinds is not None:
+        key, option = fixed
+        properties[key] = {"type": "string", "enum": [option]}
+        required += [k for k in action.kinds[1][option] if k not in required]
+    for key, (asked, offset, description) in action.asked_as.items():
+        if key in properties:
+            properties = {asked if k == key else k: _offset(v, -offset, description)
+                          if k == key else v for k, v in properties.items()}
+            required = [asked if k == key else k for k in required]
+    answer: dict[str, Any] = {"values": sc.obj(properties, required)}
+    needed = ["values"]
+    if "scope" in full["properties"]:
+        answer = {"scope": full["properties"]["scope"], **answer}
+        if action.scope == "required":
+            needed.insert(0, "scope")
+    return sc.obj(answer, needed, action.asks or action.name)
+
+
+def _offset(schema: Mapping[str, Any], by: int, description: str) -> dict[str, Any]:
+    """An integer's schema with its bounds moved ``by`` (asked as new copies, not instances)."""
+    moved = {k: (v + by if k in ("minimum", "maximum") and isinstance(v, int) else v)
+             for k, v in schema.items()}
+    return {**moved, "description": description}
+
+
+def as_stated(action: ActionDef, values: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer's values as the step states them (new copies back to instances)."""
+    out = dict(values)
+    for key, (asked, offset, _) in action.asked_as.items():
+        if asked in out:
+            given = out.pop(asked)
+            out[key] = given + offset if isinstance(given, int) and not isinstance(
+                given, bool) else given
+    return out
+
+
+def step_problems(action: ActionDef, answer: Mapping[str, Any], facts: StepFacts) -> list[str]:
+    """Where an answer leaves its action's grammar (a server may not hold it), each named by
+    its field with what is legal there."""
+    values = answer.get("values") if isinstance(answer.get("values"), dict) else {}
+    assert isinstance(values, dict)
+    found = []
+    if action.kinds is not None:
+        key, options = action.kinds
+        option = values.get(key)
+        if isinstance(option, str) and option in options:
+            for other, keys in options.items():
+                found += [f"values.{k}: a {option} {action.name.split('_')[-1]} states "
+                          f"{', '.join(options[option]) or 'no such value'}, never {k}"
+                          for k in keys if other != option and k in values
+                          and k not in options[option]]
+    for key, kind in action.refers.items():
+        name = values.get(key)
+        known = facts.names.get(kind, ())
+        if isinstance(name, str) and name not in known:
+            found.append(f"values.{key}: {name!r} is no {kind[:-1]} of the model nor of an "
+                         f"earlier step; {kind}: {', '.join(known[:NAMES_SHOWN]) or 'none'}")
+    found += _stated_problems(action, values)
+    scope = answer.get("scope")
+    if isinstance(scope, dict):
+        found += _scope_problems(scope, facts.bounds)
+    return found
+
+
+def _stated_problems(action: ActionDef, values: Mapping[str, Any]) -> list[str]:
+    """A way of stating that has ``ActionDef.states`` used without them, or with a choice it
+    narrows away (a rectangle build with no plane, a BEAM rectangle)."""
+    group = next((g for g in action.alternatives if all(k in g for k in action.states)), ())
+    if not action.states or not any(key in values for key in group):
+        return []
+    found = [f"values.{key}: a step stating {' and '.join(group[:2])} states its {key} too: "
+             f"{' or '.join(_choices(action, key))}"
+             for key in action.states if key not in values]
+    for key, options in action.narrows.items():
+        if key in values and values[key] not in options:
+            found.append(f"values.{key}: {values[key]!r} cannot be stated by "
+                         f"{' and '.join(group[:2])}; legal: {', '.join(options)} (else give "
+                         "the coordinates: a line by its start and end)")
+    return found
+
+
+def _choices(action: ActionDef, key: str) -> tuple[str, ...]:
+    return tuple(action.values[key].choice_words) or (key,)
+
+
+def _scope_problems(scope: Mapping[str, Any], bounds: ScopeBounds) -> list[str]:
+    if scope.get("by") == "set" and scope.get("name") not in bounds.sets:
+        return [f"scope.name: the part has no set {scope.get('name')!r}; sets: "
+                f"{', '.join(bounds.sets[:NAMES_SHOWN]) or 'none'}"]
+    labels = scope.get("labels")
+    if scope.get("by") == "labels" and isinstance(labels, list) and bounds.max_label:
+        outside = [x for x in labels if isinstance(x, int) and not 1 <= x <= bounds.max_label]
+        if outside:
+            return [f"scope.labels: {', '.join(map(str, outside[:8]))} lie outside the part's "
+                    f"labels 1–{bounds.max_label}"]
+    return []
+
+
+def value_lines(action: ActionDef) -> str:
+    """``vector* — [dx, dy, dz]``, one line a value (``*``: required)."""
+    lines = []
+    for key, value in action.values.items():
+        asked, _, description = action.asked_as.get(
+            key, (key, 0, str(value.schema.get("description", key))))
+        lines.append(f"- {asked}{'*' if key in action.required else ''}: {description}")
+    if action.kinds is not None:
+        key, options = action.kinds
+        lines += [f"- a {key} {option} states {', '.join(keys)}"
+                  for option, keys in options.items()]
+    return "\n".join(lines) or "- no values"
+
+
+def example_answer(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
+    """The answer's form on this part: a scope of its own sets or labels, values made of its
+    own size (so a copy carries this part's numbers, never a fixed example's)."""
+    answer: dict[str, Any] = {}
+    if action.scope != "none":
+        if facts.bounds.sets:
+            answer["scope"] = {"by": "set", "name": facts.bounds.sets[-1]}
+        elif facts.first_labels:
+            answer["scope"] = {"by": "labels", "labels": list(facts.first_labels)}
+        else:
+            answer["scope"] = {"by": "all"}
+    ways = _ways(action)
+    leave_out, fixed = ways[-1]
+    values: dict[str, Any] = {}
+    for key in action.required or tuple(action.values)[:2]:
+        if key in leave_out:
+            continue
+        made = _example_value(action.values[key], facts, key)
+        if made is not None:
+            values[action.asked_as.get(key, (key,))[0]] = made
+    if fixed is not None:
+        values[fixed[0]] = fixed[1]
+    answer["values"] = values
+    return answer
+
+
+def _example_value(value: ValueDef, facts: StepFacts, key: str) -> Any:
+    span = max(facts.extent) or 10.0
+    made = round(span * 0.37, 3)
+    kind = value.kind
+    schema = value.schema
+    if kind == "number":
+        low, high = schema.get("minimum"), schema.get("maximum")
+        number = made if high is None else (low + high) / 3 if low is not None else high / 3
+        return round(number, 3)
+    if kind == "integer":
+        return max(int(schema.get("minimum", 1)), 2)
+    if kind == "bool":
+        return True
+    if kind == "vector":
+        return [made, 0.0, 0.0]
+    if kind in ("numbers", "integers"):
+        count = int(schema.get("minItems", 1))
+        return [made if kind == "numbers" else 2] * count
+    if kind == "labels":
+        return list(facts.first_labels[:2]) or [1]
+    if kind == "points":
+        return [[made, made, 0.0]]
+    if kind == "name":
+        return f"{key.upper()}_{int(span) % 97}"
+    if kind in ("choice", "choices"):
+        first = next(iter(value.choice_words), None)
+        return first if kind == "choice" else [first] if first else None
+    if kind == "record":
+        record = {k: _example_value(v, facts, k) for k, v in value.fields.items()
+                  if k in schema.get("required", ())}
+        return {k: v for k, v in record.items() if v is not None}
+    return None
+
+
+def values_messages(*, system: str, head: str, facts_text: str, planned: Sequence[PlannedAction],
+                    index: int, written: Sequence[Step], vocabulary: Vocabulary,
+                    example: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """One values request: the mode's values prompt, then what every step of this run shares
+    (``head``: target and request), then this action's facts and its question."""
+    action = vocabulary.action(planned[index].action)
+    assert action is not None
+    plan = "; ".join(f"{i + 1}. {p.action} (“{p.words}”)" if p.words else f"{i + 1}. {p.action}"
+                     for i, p in enumerate(planned))
+    earlier = (f"Steps written so far: {json.dumps([s.as_json() for s in written], separators=(',', ':'), ensure_ascii=False)}\n"  # noqa: E501
+               if written else "")
+    scope = {"required": "required: the existing entities it acts on",
+             "optional": "optional: leave it out for the whole part",
+             "none": "none"}[action.scope]
+    words = f", for “{planned[index].words}”" if planned[index].words else ""
+    user = (f"{head}\nThe steps planned for it: {plan}\n{facts_text}\n{earlier}"
+            f"Now step {index + 1} of {len(planned)}: {action.name}{words}: "
+            f"{action.asks or action.description or action.name}.\n"
+            f"Its values (* required):\n{value_lines(action)}\nIts scope: {scope}.\n"
+            "The form of the answer, on this part (made-up numbers: write the request's own): "
+            f"{json.dumps(example, separators=(',', ':'), ensure_ascii=False)}")
+    return [{"role": "system", "content": system}, {"role": "user", "content": user}]
+
+
+def assembled(planned: Sequence[PlannedAction], answers: Sequence[Mapping[str, Any]],
+              vocabulary: Vocabulary, language: str = "en") -> dict[str, Any]:
+    """The parts as the one spec document the reader reads: each step its action, scope,
+    values and the request words it answers; the summary said from the steps."""
+    steps = []
+    for item, answer in zip(planned, answers, strict=True):
+        action = vocabulary.action(item.action)
+        assert action is not None
+        step: dict[str, Any] = {"capability": action.capability, "action": action.name}
+        if isinstance(answer.get("scope"), dict):
+            step["scope"] = answer["scope"]
+        values = answer.get("values")
+        step["values"] = as_stated(action, values) if isinstance(values, dict) else {}
+        if item.words:
+            step["text"] = item.words
+        steps.append(step)
+    return {"summary": _summary(steps, vocabulary, language), "steps": steps}
+
+
+def _summary(steps: Sequence[Mapping[str, Any]], vocabulary: Vocabulary, language: str) -> str:
+    said = []
+    words: Language = "zh" if language.lower().startswith("zh") else "en"
+    for data in steps:
+        try:
+            said.append(step_phrase(Step.model_validate({**data, "text": ""}), vocabulary,
+                                    words))
+        except ValueError:
+            said.append(str(data.get("action")))
+    text = ("；" if words == "zh" else "; ").join(said)
+    text = text[:1].upper() + text[1:]
+    return text if len(text) <= HELD_SUMMARY_CHARS else text[: HELD_SUMMARY_CHARS - 1] + "…"
+
+
+def one_step_spec(step: Mapping[str, Any]) -> dict[str, Any]:
+    """One step alone as a spec document, so that the reader names its problems alone."""
+    return {"summary": "one step", "steps": [dict(step)]}
+
+
+def copied_example(answer: Mapping[str, Any], example: Mapping[str, Any]) -> bool:
+    """Whether an answer is the example's, value for value (it states nothing of its own)."""
+    return bool(answer.get("values")) and dict(answer) == dict(example)
+
+
+def defined_names(action: ActionDef, answer: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(kind, name) a step defines (``define_section`` adds a section), for later steps."""
+    if action.defines is None:
+        return None
+    kind, key = action.defines
+    values = answer.get("values")
+    name = values.get(key) if isinstance(values, dict) else None
+    return (kind, name) if isinstance(name, str) else None
+

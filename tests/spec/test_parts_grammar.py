@@ -1,0 +1,141 @@
+"""Each action's own grammar in the design asked in parts (docs/architecture.md §4 "The
+design, asked in parts"): a shell section states a thickness and never a profile; a section
+named is one the model has or an earlier step defines; a set named exists; labels lie within
+the part. The grammar is the schema a server holds the answer to; ``step_problems`` says the
+same where a server does not hold it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from sam_plugin.compilers import registry
+from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema, outside_subset
+from sam_plugin.compilers.spec import parts
+from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES
+from sam_plugin.compilers.spec.schema import ScopeBounds
+from sam_plugin.compilers.spec.vocabulary import ActionDef
+
+FACTS = parts.StepFacts(bounds=ScopeBounds(sets=("TOP",), max_label=16, entities=25),
+                        names={"sections": ("PLATE",), "materials": ("STEEL",)},
+                        first_labels=(1, 2), extent=(40.0, 20.0, 0.0))
+
+
+def action(mode: str, name: str) -> ActionDef:
+    found = registry.get_module(mode).vocabulary.action(name)
+    assert found is not None
+    return found
+
+
+def valid(schema: dict[str, Any], answer: dict[str, Any]) -> bool:
+    return Draft202012Validator(schema).is_valid(answer)
+
+
+SHELL = {"name": "SKIN", "kind": "shell", "material": "STEEL", "thickness": 2.5}
+BEAM = {"name": "RODS", "kind": "beam", "material": "STEEL",
+        "profile": {"shape": "circle", "r": 3}}
+
+
+def test_a_shell_section_has_a_thickness_and_never_a_profile():
+    grammar = parts.step_grammar(action("property", "define_section"), FACTS)
+    assert valid(grammar, {"values": SHELL}) and valid(grammar, {"values": BEAM})
+    assert not valid(grammar, {"values": {**SHELL, "profile": {"shape": "circle", "r": 3}}})
+    assert not valid(grammar, {"values": {k: v for k, v in SHELL.items() if k != "thickness"}})
+    assert not valid(grammar, {"values": {**BEAM, "thickness": 2}})
+    assert parts.step_problems(action("property", "define_section"),
+                               {"values": {**SHELL, "profile": {"shape": "circle", "r": 3}}},
+                               FACTS) == ["values.profile: a shell section states thickness, "
+                                          "never profile"]
+
+
+def test_a_section_named_is_the_models_or_an_earlier_steps():
+    assign = action("property", "assign_section")
+    grammar = parts.step_grammar(assign, FACTS)
+    scope = {"by": "set", "name": "TOP"}
+    assert valid(grammar, {"scope": scope, "values": {"section": "PLATE"}})
+    assert not valid(grammar, {"scope": scope, "values": {"section": "RODS"}})
+    assert parts.step_problems(assign, {"scope": scope, "values": {"section": "RODS"}}, FACTS) \
+        == ["values.section: 'RODS' is no section of the model nor of an earlier step; "
+            "sections: PLATE"]
+
+
+def test_a_set_named_exists_and_labels_lie_within_the_part():
+    translate = action("part", "translate")
+    grammar = parts.step_grammar(translate, FACTS)
+    move = {"vector": [1, 0, 0]}
+    assert valid(grammar, {"scope": {"by": "set", "name": "TOP"}, "values": move})
+    assert not valid(grammar, {"scope": {"by": "set", "name": "BOTTOM"}, "values": move})
+    assert not valid(grammar, {"scope": {"by": "labels", "labels": [17]}, "values": move})
+    assert parts.step_problems(translate, {"scope": {"by": "labels", "labels": [3, 17]},
+                                           "values": move}, FACTS) == [
+        "scope.labels: 17 lie outside the part's labels 1–16"]
+
+
+@pytest.mark.parametrize("mode", ["part", "property", "mesh"])
+def test_every_grammar_stays_within_what_servers_turn_into_a_grammar(mode):
+    vocabulary = registry.get_module(mode).vocabulary
+    first = grammar_schema(parts.actions_schema(vocabulary), max_unrolled=SPEC_UNROLLED_ITEMS)
+    assert outside_subset(first, max_unrolled=SPEC_UNROLLED_ITEMS) == []
+    for each in vocabulary.actions:
+        held = grammar_schema(parts.step_grammar(each, FACTS), max_unrolled=SPEC_UNROLLED_ITEMS)
+        assert outside_subset(held, max_unrolled=SPEC_UNROLLED_ITEMS) == [], each.name
+
+
+def test_the_first_answer_is_an_ordered_plan_or_one_category():
+    vocabulary = registry.get_module("mesh").vocabulary
+    schema = parts.actions_schema(vocabulary)
+    assert valid(schema, {"actions": [{"action": "refine", "words": "refine twice"}]})
+    assert not valid(schema, {"actions": [{"action": "coarsen", "words": "coarsen"}]})
+    for category in REFUSAL_CATEGORIES:
+        assert valid(schema, {"cannot": category, "words": "as asked"})
+    read = parts.read_actions({"cannot": "mesh_generation", "words": "coarsen it"}, vocabulary)
+    assert read == parts.ActionsAnswer(category="mesh_generation", words="coarsen it")
+
+
+def test_examples_come_from_the_part_so_no_two_parts_share_one():
+    rotate = action("part", "rotate")
+    small = parts.example_answer(rotate, FACTS)
+    other = parts.example_answer(rotate, parts.StepFacts(
+        bounds=ScopeBounds(sets=("LEFT",), max_label=9, entities=13), extent=(3.0, 3.0, 0.0)))
+    assert small["scope"] == {"by": "set", "name": "TOP"}
+    assert other["scope"] == {"by": "set", "name": "LEFT"}
+    assert small["values"] != other["values"]
+
+
+def test_a_build_states_its_plane_and_a_beam_line_its_start_and_end():
+    build = action("part", "build")
+    grammar = parts.step_grammar(build, parts.StepFacts())
+    rectangle = {"shape": "QUAD", "size": [40, 20], "divisions": [4, 2], "plane": "XZ"}
+    assert valid(grammar, {"values": rectangle})
+    assert not valid(grammar, {"values": {**rectangle, "plane": "XW"}})
+    assert not valid(grammar, {"values": {k: v for k, v in rectangle.items() if k != "plane"}})
+    assert not valid(grammar, {"values": {"shape": "BEAM", "size": [3000], "divisions": [6],
+                                          "plane": "XY"}})
+    line = {"start": [0, 0, 0], "end": [0, 0, 3000], "divisions": 6}
+    assert valid(grammar, {"values": {"shape": "BEAM", "lines": [line]}})
+    assert not valid(grammar, {"values": {"lines": [{"start": [0, 0, 0], "divisions": 6}]}})
+
+
+def test_the_whole_specs_request_never_shows_the_plane():
+    from sam_plugin.compilers.part.prompts import design_prompt
+    from sam_plugin.compilers.spec.schema import schema_for
+
+    vocabulary = registry.get_module("part").vocabulary
+    held = schema_for(vocabulary, ScopeBounds(), refusal=True)
+    assert '"plane"' not in str(held).replace("'", '"')
+    line = next(x for x in design_prompt().splitlines() if x.startswith("- build: build"))
+    assert line.startswith("- build: build — shape, size, divisions, origin, patches, lines, "
+                           "nodes, elements, sets;")
+
+
+def test_where_no_server_holds_the_grammar_the_same_rules_are_said():
+    build = action("part", "build")
+    assert parts.step_problems(build, {"values": {"shape": "QUAD", "size": [4, 2],
+                                                  "divisions": [4, 2]}}, FACTS) == [
+        "values.plane: a step stating size and divisions states its plane too: XY or XZ or YZ"]
+    assert parts.step_problems(build, {"values": {"shape": "BEAM", "size": [3000],
+                                                  "divisions": [6], "plane": "XY"}}, FACTS) == [
+        "values.shape: 'BEAM' cannot be stated by size and divisions; legal: QUAD, TRI (else "
+        "give the coordinates: a line by its start and end)"]
