@@ -350,6 +350,11 @@ class ScriptRefused(SamAgentError):
         self.what = what
 
 
+class Unconfined(SamAgentError):
+    """A layer of the kernel's box for a baseline script (evaluation/confine.py) could not be
+    installed here; the message says which and why. Nothing of the script runs then."""
+
+
 class NotUnknown(SamAgentError, ValueError):
     """Only a run whose outcome is unknown can be acknowledged."""
 

@@ -91,6 +91,9 @@ BEAM = SymbolicConstant("BEAM")
 # beam orientation methods
 N1_COSINES = SymbolicConstant("N1_COSINES")
 
+# a degree of freedom a displacement boundary condition leaves free
+UNSET = SymbolicConstant("UNSET")
+
 # a few other Abaqus-like values scripts commonly pass around
 THREE_D = SymbolicConstant("THREE_D")
 TWO_D_PLANAR = SymbolicConstant("TWO_D_PLANAR")
@@ -114,6 +117,7 @@ __all__ = [
     "THREE_D",
     "TRI",
     "TWO_D_PLANAR",
+    "UNSET",
     "BooleanSymbolicConstant",
     "SymbolicConstant",
 ]

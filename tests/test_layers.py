@@ -213,3 +213,45 @@ def test_the_step_rule_sees_a_step_importing_another(tmp_path: Path, monkeypatch
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", tmp_path / "sam_plugin")
     with pytest.raises(AssertionError, match="design.py imports sam_plugin.runtime.run.collect"):
         test_run_steps_reach_each_other_only_through_the_state_and_the_endings()
+
+
+def _domain_packages() -> tuple[str, ...]:
+    from sam_plugin.compilers.registry import MODES, module_path
+
+    return tuple(module_path(mode) for mode in MODES)
+
+
+def test_only_a_domain_and_the_registry_name_a_domain_package() -> None:
+    """A domain is a package: the front ends, the runtime and the generic compilers reach it
+    through the registry and its contribution points, never by importing it."""
+    domains = _domain_packages()
+    outside = [path for path in sorted(PACKAGE.rglob("*.py"))
+               if not within(module_name(path), (*domains, "sam_plugin.compilers.registry"))]
+    assert violations(outside, domains) == []
+
+
+def test_the_domain_rule_sees_a_front_end_importing_a_domain(tmp_path: Path,
+                                                            monkeypatch) -> None:
+    package = tmp_path / "sam_plugin" / "ui"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "sneaky.py").write_text(
+        "def f():\n    from ..compilers.property import value_checks\n")
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert violations([package / "sneaky.py"], _domain_packages()) == [
+        "sam_plugin/ui/sneaky.py imports sam_plugin.compilers.property",
+        "sam_plugin/ui/sneaky.py imports sam_plugin.compilers.property.value_checks"]
+
+
+def test_the_mode_names_are_the_registry_s() -> None:
+    """One Literal of mode names, kept equal to the registry's modes (every other mode type
+    in the product is that one)."""
+    from typing import get_args
+
+    from sam_plugin.compilers.protocol import ModeName
+    from sam_plugin.compilers.registry import MODES
+
+    assert get_args(ModeName) == MODES
+    written = [path for path in sorted(PACKAGE.rglob("*.py"))
+               if re.search(r"Literal\[\s*\"part\",\s*\"property\"", path.read_text("utf-8"))]
+    assert written == [PACKAGE / "compilers" / "protocol.py"]

@@ -42,6 +42,10 @@ def add_parser(commands: Any) -> None:
                           help="exit 0 only when the success rate is at least R (0..1)")
     evaluate.add_argument("--baseline", choices=["free-python"],
                           help="also ask the model for free SAM Python and score it alike")
+    evaluate.add_argument("--trust-cassette", action="store_true",
+                          help="with --baseline: run its scripts even where this machine "
+                          "gives no kernel box (Landlock and seccomp) for them, with the "
+                          "language check alone; only for answers you have read")
     evaluate.add_argument("--no-pipeline", action="store_true",
                           help="with --baseline: run the free-Python baseline only (the "
                           "pipeline is reported as skipped)")

@@ -624,14 +624,12 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
     print(headline, file=out)
     if result.error is not None:
         print(f"  {result.error.layer}: {result.error.message}", file=out)
-    from sam_plugin.compilers.property.value_checks import check_quantity
     from sam_plugin.compilers.units import measured
 
     for check in result.checks:
         mark = "ok " if check.ok else "FAIL"
-        quantity = check_quantity(check.name)
-        expected, actual = (measured(check.expected, quantity, units),
-                            measured(check.actual, quantity, units))
+        expected, actual = (measured(check.expected, check.quantity, units),
+                            measured(check.actual, check.quantity, units))
         print(f"  [{mark}] {check.name}: expected {expected}, actual {actual}", file=out)
     if result.after is not None:
         after = result.after

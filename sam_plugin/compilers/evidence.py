@@ -7,12 +7,21 @@ prediction with a readback of the live model taken after the one script ran.
 from __future__ import annotations
 
 from dataclasses import asdict
+from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+    model_validator,
+)
 
+from sam_plugin.compilers.units import Quantity
 from sam_plugin.samops.records import SHAPES, PartRecord, ShapeName
 
-__all__ = ["SHAPES", "Check", "Prediction", "Range", "Readback", "ShapeName"]
+__all__ = ["SHAPES", "Check", "Prediction", "Range", "Readback", "ShapeName", "ValueRow"]
 
 
 class Range(BaseModel):
@@ -111,9 +120,32 @@ class Prediction(BaseModel):
 
 
 class Check(BaseModel):
-    """One verification line, as written to ``result.json`` (docs/architecture.md §7)."""
+    """One verification line, as written to ``result.json`` (docs/architecture.md §7).
+
+    ``quantity`` says what ``expected`` and ``actual`` measure, so that the words for people
+    give them their unit; it is written only when there is one (a count or a name has none).
+    """
 
     name: str
     expected: str
     actual: str
     ok: bool
+    quantity: Quantity | None = None
+
+    @model_serializer(mode="wrap")
+    def _quantity_when_known(self, handler: SerializerFunctionWrapHandler) -> Any:
+        dumped = handler(self)
+        if isinstance(dumped, dict) and dumped.get("quantity") is None:
+            dumped.pop("quantity", None)
+        return dumped
+
+
+class ValueRow(BaseModel):
+    """A value a run set, before and after it (the dock's before/after values table)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    before: str
+    after: str
+    quantity: Quantity | None = None

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from sam_plugin.compilers.evidence import Check, Prediction
+from sam_plugin.compilers.evidence import Check, Prediction, ValueRow
 from sam_plugin.compilers.plan import PlanDetail
 
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
@@ -204,6 +204,11 @@ class DomainModule(Protocol):
     def value_checks(self, run_dir: Path, model: Any) -> list[Check]:
         """After the readback: one check per value the run's calls set, read from the live
         ``model`` (never from the prediction); ``[]`` when the calls set none."""
+        ...
+
+    def values_table(self, run_dir: Path) -> list[ValueRow]:
+        """Every value a finished run's calls set, before and after it (the dock's
+        before/after values table); ``[]`` when they set none."""
         ...
 
     def describe(self, fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:

@@ -15,11 +15,15 @@ _MODULE_PATHS = {
 MODES: tuple[str, ...] = tuple(_MODULE_PATHS)
 
 
-def get_module(mode: str) -> DomainModule:
-    """The domain module for ``mode`` (its package exposes ``MODULE``)."""
+def module_path(mode: str) -> str:
+    """The package of ``mode``'s domain."""
     try:
-        path = _MODULE_PATHS[mode]
+        return _MODULE_PATHS[mode]
     except KeyError:
         raise ValueError(f"mode: unknown mode {mode!r}; legal modes: {', '.join(MODES)}") from None
-    module: DomainModule = importlib.import_module(path).MODULE
+
+
+def get_module(mode: str) -> DomainModule:
+    """The domain module for ``mode`` (its package exposes ``MODULE``)."""
+    module: DomainModule = importlib.import_module(module_path(mode)).MODULE
     return module

@@ -15,7 +15,7 @@ from typing import Any, Protocol
 from pydantic import BaseModel
 
 from sam_plugin.compilers import routing, schema_common
-from sam_plugin.compilers.evidence import Check
+from sam_plugin.compilers.evidence import Check, ValueRow
 from sam_plugin.compilers.plan import PlanDetail, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
 from sam_plugin.compilers.spec.computed import ComputedCall
@@ -31,6 +31,7 @@ PartAt = Callable[[Fragment, int, CompileContext], Any]
 Describer = Callable[[Sequence[Fragment], CompileContext], PlanDetail]
 ValueRecorder = Callable[[Path, Any], None]  # (run dir, live model)
 ValueChecker = Callable[[Path, Any], list[Check]]
+ValuesTable = Callable[[Path], list[ValueRow]]  # (run dir) -> the values a run set
 
 
 class Prompts(Protocol):
@@ -63,6 +64,10 @@ def _no_value_checks(run_dir: Path, model: Any) -> list[Check]:
     return []
 
 
+def _no_values(run_dir: Path) -> list[ValueRow]:
+    return []
+
+
 def _the_part_as_observed(fragment: Fragment, index: int, ctx: CompileContext) -> Any:
     return ctx.part
 
@@ -91,6 +96,7 @@ class TableDrivenModule:
     # the values a run's calls set, recorded before it and read back after it (Property)
     value_recorder: ValueRecorder = _record_nothing
     value_checker: ValueChecker = _no_value_checks
+    value_rows: ValuesTable = _no_values
     # the part as operation i of a compiled call finds it (Part: the shadow after the earlier
     # operations); the others change no geometry a later scope could see
     operation_state: PartAt = _the_part_as_observed
@@ -161,3 +167,6 @@ class TableDrivenModule:
 
     def value_checks(self, run_dir: Path, model: Any) -> list[Check]:
         return self.value_checker(run_dir, model)
+
+    def values_table(self, run_dir: Path) -> list[ValueRow]:
+        return self.value_rows(run_dir)

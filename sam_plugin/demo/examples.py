@@ -9,6 +9,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from sam_plugin.compilers.protocol import ModeName
+
 EXAMPLES_FILE = Path(__file__).resolve().parent / "examples.json"
 WORKSPACE_FILE = Path(__file__).resolve().parent / "workspace.sam.json"
 
@@ -20,7 +22,7 @@ class Example(BaseModel):
 
     id: str
     title: str
-    mode: Literal["part", "property", "mesh"]
+    mode: ModeName
     model: str
     part: str
     request: str

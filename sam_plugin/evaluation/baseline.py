@@ -13,7 +13,6 @@ untrusted code.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -23,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from sam_plugin.evaluation import isolation
 from sam_plugin.runtime.config.settings import ProviderSettings
 from sam_plugin.runtime.provider.types import RequestOptions
 
@@ -120,41 +120,86 @@ class ScriptRun:
     saved: Path | None
 
 
+CHILD = "import sys; from sam_plugin.evaluation.sandbox_child import main; main(sys.argv[1:])"
+
+
 def run_script(code: str, workspace: Path, work: Path, stubs: Path, model: str, part: str,
-               timeout: float) -> ScriptRun:
-    """Runs ``code`` on a fresh copy of ``workspace`` in the box (``sandbox.py``): a child
-    Python in a temporary directory that holds only the copy; the saved copy, stdout and
-    stderr are kept in ``work`` afterwards."""
+               timeout: float, trust: bool = False) -> ScriptRun:
+    """Runs ``code`` on a fresh copy of ``workspace`` in the box (``sandbox.py``): checked
+    here first, then a child Python under the kernel's isolation (``isolation.py``) in a
+    temporary directory that holds only the copy; the saved copy, stdout and stderr are kept
+    in ``work`` afterwards. Without kernel isolation nothing runs unless ``trust``
+    (``--trust-cassette``): :class:`UsageError`."""
+    from sam_plugin.errors import ScriptRefused
+    from sam_plugin.evaluation import sandbox
+
+    boxing = isolation.require(trust)
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "free_python.py").write_text(code, encoding="utf-8")
+    (work / "after.sam.json").unlink(missing_ok=True)
+    try:
+        sandbox.check_free_script(code)
+    except ScriptRefused as refused:
+        return ScriptRun(True, _one_line(refused), None)
+    return run_in_box(code, workspace, work, stubs, model, part, timeout, boxing)
+
+
+def run_in_box(code: str, workspace: Path, work: Path, stubs: Path, model: str, part: str,
+               timeout: float, boxing: isolation.Isolation) -> ScriptRun:
+    """The child's part of :func:`run_script`, which checks ``code`` first: the script runs
+    with restricted builtins and module views, boxed by ``boxing`` when it is boxed."""
     from sam_plugin.evaluation import sandbox
 
     work.mkdir(parents=True, exist_ok=True)
-    (work / "free_python.py").write_text(code, encoding="utf-8")
     out = work / "after.sam.json"
     out.unlink(missing_ok=True)
-    with tempfile.TemporaryDirectory(prefix="sam-baseline-") as box:
+    with tempfile.TemporaryDirectory(prefix="sam-baseline-") as box, \
+            tempfile.TemporaryFile() as result:
         root = Path(box)
         source, script, saved = root / "copy.sam.json", root / "free_python.py", \
             root / "after.sam.json"
         source.write_bytes(workspace.read_bytes())
         script.write_text(code, encoding="utf-8")
-        command = [*sandbox.network_cut(), sys.executable, "-I", "-c", sandbox.HARNESS,
-                   str(stubs), str(source), str(saved), str(script), model, part,
-                   str(timeout)]
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": box,
-               "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+        job = {"box": box, "stubs": str(stubs), "source": str(source), "out": str(saved),
+               "script": str(script), "model": model, "part": part, "seconds": timeout,
+               "builtins": sorted(sandbox.builtin_names()), "confine": boxing.boxed,
+               "result_fd": result.fileno()}
+        command = [*boxing.command(root), sys.executable, "-I", "-B", "-c", CHILD,
+                   json.dumps(job)]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                  cwd=box, env=env)
+                                  cwd=box, env=isolation.child_environment(root),
+                                  stdin=subprocess.DEVNULL, start_new_session=True,
+                                  pass_fds=(result.fileno(),))
         except subprocess.TimeoutExpired:
             return ScriptRun(True, f"timed out after {timeout:g} s", None)
         if saved.is_file():
             shutil.copyfile(saved, out)
+        result.seek(0)
+        answer = result.read().decode("utf-8", errors="replace")
     (work / "stdout.txt").write_text(done.stdout, encoding="utf-8")
     (work / "stderr.txt").write_text(done.stderr, encoding="utf-8")
-    last = done.stdout.strip().splitlines()[-1:] or [""]
+    kept = out if out.is_file() else None
+    lines = answer.splitlines()
     try:
-        error = json.loads(last[0])["error"]
-    except (ValueError, KeyError, TypeError):
-        tail = done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"]
-        return ScriptRun(True, f"the harness failed: {tail[0]}", out if out.is_file() else None)
-    return ScriptRun(True, error, out if out.is_file() else None)
+        outcome = json.loads(lines[0]) if len(lines) == 1 else None
+    except ValueError:
+        outcome = None
+    if isinstance(outcome, dict) and "unboxed" in outcome:
+        return ScriptRun(False, f"the box could not be set up: {outcome['unboxed']}", None)
+    if isinstance(outcome, dict) and "error" in outcome:
+        return ScriptRun(True, outcome["error"], kept)
+    if isinstance(outcome, dict) and "harness" in outcome:
+        why = outcome["harness"]
+    elif len(lines) > 1:
+        why = f"its result channel held {len(lines)} lines, not one"
+    else:
+        why = (done.stderr.strip().splitlines()[-1:] or [f"exit code {done.returncode}"])[0]
+    return ScriptRun(True, f"the harness failed: {why}", kept)
+
+
+def _one_line(error: BaseException) -> str:
+    """An exception as the harness reports it (``Type: message``)."""
+    import traceback
+
+    return "".join(traceback.format_exception_only(type(error), error)).strip()

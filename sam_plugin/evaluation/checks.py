@@ -189,15 +189,47 @@ class Material(Check):
         want = (self.youngs_modulus, self.poisson_ratio, self.density)
         if self.material not in model.materials.keys():
             return want, f"materials: {sorted(model.materials.keys())}", False
-        m = model.materials[self.material]
-        elastic = getattr(m, "elastic", None)
-        e, nu = (elastic.table[0][0], elastic.table[0][1]) if elastic else (None, None)
-        dens = getattr(m, "density", None)
-        rho = dens.table[0][0] if dens is not None else None
-        got = (e, nu, rho)
+        got = e, nu, rho = _material_values(model.materials[self.material])
         ok = _close(e, self.youngs_modulus) and _close(nu, self.poisson_ratio) and (
             self.density is None or _close(rho, self.density))
         return want, got, ok
+
+
+@dataclass(frozen=True)
+class MaterialValues(Check):
+    """Some material has these values, whatever its name (a request that names none)."""
+
+    youngs_modulus: float
+    poisson_ratio: float
+    density: float | None = None
+
+    def measure(self, model: Any, part: Any) -> tuple[Any, Any, bool]:
+        want = (self.youngs_modulus, self.poisson_ratio, self.density)
+        found = {name: _material_values(model.materials[name])
+                 for name in model.materials.keys()}
+        ok = any(_close(e, self.youngs_modulus) and _close(nu, self.poisson_ratio) and (
+            self.density is None or _close(rho, self.density)) for e, nu, rho in found.values())
+        return want, found or "no materials", ok
+
+
+@dataclass(frozen=True)
+class ShellCoverage(Check):
+    """Every element of ``shape`` (or all) carries a shell section of this thickness,
+    whatever the section's name."""
+
+    thickness: float
+    shape: str | None = None
+
+    def measure(self, model: Any, part: Any) -> tuple[Any, Any, bool]:
+        owner = assigned_sections(part)
+        wanted = [e.label for e in part.elements
+                  if self.shape is None or _shape_name(e) == self.shape]
+        thick = {name for name in model.sections.keys()
+                 if _close(getattr(model.sections[name], "thickness", None), self.thickness)}
+        carrying = [label for label in wanted if owner.get(label) in thick]
+        scope = self.shape or "all"
+        return f"{scope} elements ({len(wanted)}) with a {self.thickness:g} shell", \
+            f"{len(carrying)} carry one", bool(wanted) and len(carrying) == len(wanted)
 
 
 @dataclass(frozen=True)
@@ -253,6 +285,7 @@ class Coverage(Check):
     section: str
     shape: str | None = None
     count: int | None = None  # exactly this many elements carry it, if given
+    box: tuple[Vec3, Vec3] | None = None  # with count: every one of them inside this box
 
     def name(self) -> str:
         return f"Coverage({self.section})"
@@ -263,8 +296,14 @@ class Coverage(Check):
                   if self.shape is None or _shape_name(e) == self.shape]
         carrying = [label for label, s in owner.items() if s == self.section]
         if self.count is not None:
-            return f"{self.count} elements", f"{len(carrying)} elements", \
-                len(carrying) == self.count
+            box = self.box
+            outside = [] if box is None else [
+                label for label in carrying
+                if not _element_in_box(part, part.elements.getFromLabel(label), box)]
+            where = f" inside {box}" if box is not None else ""
+            got = f"{len(carrying)} elements" + (f", {len(outside)} outside" if outside else "")
+            return f"{self.count} elements{where}", got, \
+                len(carrying) == self.count and not outside
         missing = [label for label in wanted if owner.get(label) != self.section]
         scope = self.shape or "all"
         return f"{scope} elements ({len(wanted)})", \
@@ -336,6 +375,15 @@ def material(name: str, youngs_modulus: float, poisson_ratio: float,
     return Material(name, youngs_modulus, poisson_ratio, density)
 
 
+def material_values(youngs_modulus: float, poisson_ratio: float,
+                    density: float | None = None) -> MaterialValues:
+    return MaterialValues(youngs_modulus, poisson_ratio, density)
+
+
+def shell_coverage(thickness: float, shape: str | None = None) -> ShellCoverage:
+    return ShellCoverage(thickness, shape)
+
+
 def shell_section(name: str, material: str, thickness: float) -> ShellSection:
     return ShellSection(name, material, thickness)
 
@@ -344,8 +392,9 @@ def beam_section(name: str, material: str, shape: str, **dimensions: float) -> B
     return BeamSection(name, material, shape, tuple(sorted(dimensions.items())))
 
 
-def coverage(section: str, shape: str | None = None, count: int | None = None) -> Coverage:
-    return Coverage(section, shape, count)
+def coverage(section: str, shape: str | None = None, count: int | None = None, *,
+             box: tuple[Sequence[float], Sequence[float]] | None = None) -> Coverage:
+    return Coverage(section, shape, count, (_vec(box[0]), _vec(box[1])) if box else None)
 
 
 def beam_orientation(n1: Sequence[float], count: int | None = None) -> BeamOrientation:
@@ -374,6 +423,13 @@ def assigned_sections(part: Any) -> dict[int, str]:
         for element in assignment.region.elements:
             owner[element.label] = assignment.sectionName
     return owner
+
+
+def _material_values(material: Any) -> tuple[Any, Any, Any]:
+    elastic = getattr(material, "elastic", None)
+    e, nu = (elastic.table[0][0], elastic.table[0][1]) if elastic else (None, None)
+    density = getattr(material, "density", None)
+    return e, nu, density.table[0][0] if density is not None else None
 
 
 def _vec(values: Iterable[float]) -> Vec3:

@@ -39,6 +39,13 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     if args.calls and args.replay:
         raise UsageError("--calls: a replay asks what its meta.json recorded (calls)")
     _check_task_timeout(args)
+    if args.trust_cassette and not args.baseline:
+        raise UsageError("--trust-cassette: needs --baseline free-python (only its scripts "
+                         "run in a box)")
+    if args.baseline:
+        from sam_plugin.evaluation import isolation
+
+        isolation.require(args.trust_cassette)  # no kernel box: one line, before any task
     run_policy(args.repairs)  # a bad SAM_AGENT_UNDO_* value: one line, exit 2, before any task
     only = [n.strip() for n in args.only.split(",") if n.strip()]
     tasks = load_suite(args.suite, only)  # a bad task file is a UsageError naming it
@@ -47,6 +54,7 @@ async def run(args: argparse.Namespace, out: Any = None) -> int:
     options = RunnerOptions(work=args.out / "work", repairs=args.repairs,
                             baseline=args.baseline == "free-python",
                             script_timeout=args.script_timeout,
+                            trust_cassette=args.trust_cassette,
                             pipeline=not args.no_pipeline, calls=meta["calls"],
                             task_timeout=args.task_timeout,
                             after_task=None if loads is None else (

@@ -58,7 +58,7 @@ def build_report(results: Sequence[TaskResult], meta: dict[str, Any]) -> dict[st
     tasks = []
     for r in results:
         entry = {"name": r.name, "mode": r.mode, "expect": r.expect, "tags": r.tags,
-                 **r.pipeline.model_dump(mode="json")}
+                 "expected_category": r.category, **r.pipeline.model_dump(mode="json")}
         if r.baseline is not None:
             entry["baseline"] = r.baseline.model_dump(mode="json")
         tasks.append(entry)
@@ -66,11 +66,27 @@ def build_report(results: Sequence[TaskResult], meta: dict[str, Any]) -> dict[st
         **meta,
         "tasks": tasks,
         "totals": totals([r.pipeline for r in results]).model_dump(mode="json"),
+        "refusals": refusal_totals(tasks),
     }
     baselines = [r.baseline for r in results if r.baseline is not None]
     if baselines:
         report["baseline_totals"] = totals(baselines).model_dump(mode="json")
     return report
+
+
+def held_by_category(task: dict[str, Any]) -> bool:
+    """A refusal task's run ended at design naming the category the task expects."""
+    return (task.get("ended_at") == "design" and task.get("expected_category") is not None
+            and task.get("category") == task["expected_category"])
+
+
+def refusal_totals(tasks: Sequence[dict[str, Any]]) -> dict[str, int]:
+    """Refusal tasks scored: how many held (nothing ran) and how many by their category."""
+    scored = [t for t in tasks if t["expect"] == "nothing_runs"
+              and t["outcome"] not in ("skipped", "stale")]
+    return {"tasks": len(scored), "held": sum(1 for t in scored if t["accepted"]),
+            "with_category": sum(1 for t in scored if t.get("expected_category")),
+            "by_category": sum(1 for t in scored if held_by_category(t))}
 
 
 def write_reports(report: dict[str, Any], out: Path) -> list[Path]:
@@ -116,6 +132,7 @@ def markdown(report: dict[str, Any]) -> str:
             b = t.get("baseline") or {}
             row += [_mark(b) if b else "", (b.get("layer") or "") if b else ""]
         lines.append("| " + " | ".join(row) + " |")
+    lines += _refusal_lines(report)
     lines += ["", "## Totals", ""]
     kinds = [("pipeline", report["totals"])]
     if has_baseline:
@@ -147,6 +164,30 @@ def markdown(report: dict[str, Any]) -> str:
         lines += [f"- {name}" for name in stale]
     lines += ["", "![outcomes per layer](outcomes.png)", ""]
     return "\n".join(lines)
+
+
+def _refusal_lines(report: dict[str, Any]) -> list[str]:
+    """Each task that must refuse: where its run ended and the category it named (acceptance
+    is only that nothing ran; the category is said beside it)."""
+    refusals = [t for t in report["tasks"] if t["expect"] == "nothing_runs"]
+    if not refusals:
+        return []
+    lines = ["", "## Refusals", "",
+             "| task | mode | category expected | ended at | category named | nothing ran | "
+             "held at design by its category |", "|" + "---|" * 7]
+    for t in refusals:
+        lines.append("| " + " | ".join([
+            t["name"], t["mode"], t.get("expected_category") or "", t.get("ended_at") or "",
+            t.get("category") or "no category", _mark(t),
+            "" if t.get("expected_category") is None else
+            "yes" if held_by_category(t) else "no"]) + " |")
+    counts = report.get("refusals") or refusal_totals(report["tasks"])
+    said = f"Refusals held: {counts['held']}/{counts['tasks']}"
+    if counts.get("with_category"):
+        said += (f"; at design by their category: {counts['by_category']}/"
+                 f"{counts['with_category']}")
+    lines += ["", said + "."]
+    return lines
 
 
 def _load_lines(report: dict[str, Any]) -> list[str]:

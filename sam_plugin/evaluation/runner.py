@@ -57,6 +57,10 @@ class KindResult(BaseModel):
     unchanged: bool | None = None  # the target's fingerprint equals the one before the run
     checks: list[CheckOutcome] = Field(default_factory=list)
     run_id: str | None = None
+    # where the run stopped and the refusal category it named (result.json error.layer and
+    # error.category), kept when a refusal is accepted; None: it did not stop, or named none
+    ended_at: str | None = None
+    category: str | None = None
 
 
 class TaskResult(BaseModel):
@@ -64,6 +68,7 @@ class TaskResult(BaseModel):
     mode: str
     expect: str
     tags: list[str] = Field(default_factory=list)
+    category: str | None = None  # the refusal category the task expects
     pipeline: KindResult
     baseline: KindResult | None = None
 
@@ -90,6 +95,7 @@ class RunnerOptions:
     repairs: int | None = None
     baseline: bool = False
     script_timeout: float = 120.0
+    trust_cassette: bool = False  # run baseline scripts without a kernel box (isolation.py)
     pipeline: bool = True  # False (--no-pipeline): the baseline only
     progress: Callable[[str], None] = field(default=lambda line: print(line, file=sys.stderr))
     calls: str | None = None  # spec | model (--calls); None: the run policy's default
@@ -300,8 +306,16 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
     )
     if run.status not in ("verified",) and result.layer is None:
         result.layer = run.status  # cancelled/unknown without an error layer
+    result.ended_at = result.layer
+    result.category = _category(error)
     judge(task, sam, before, result, executed=run.submissions > 0)
     return exchanges.fill(result)
+
+
+def _category(error: Any) -> str | None:
+    """The refusal category a run's error names (``result.json`` ``error.category``), if any."""
+    category = getattr(error, "category", None)
+    return str(category) if category else None
 
 
 async def run_baseline(task: Task, source: Source, options: RunnerOptions,
@@ -343,7 +357,8 @@ async def run_baseline(task: Task, source: Source, options: RunnerOptions,
                 sam.openMdb(str(workspace))  # a refusal changes nothing
                 break
             ran = baseline.run_script(code, workspace, work, stubs_path(), task.model,
-                                      task.part, options.script_timeout)
+                                      task.part, options.script_timeout,
+                                      trust=options.trust_cassette)
             sam.openMdb(str(ran.saved if ran.saved is not None else workspace))
             result = KindResult(outcome="failed", status="raised" if ran.error else "ran",
                                 layer="execution" if ran.error else None,
@@ -402,7 +417,7 @@ async def run_task(task: Task, source: Source, options: RunnerOptions) -> TaskRe
     if options.baseline:
         free = await _run_kind(run_baseline, task, source, task_options, workspace)
     return TaskResult(name=task.name, mode=task.mode, expect=task.expect, tags=list(task.tags),
-                      pipeline=pipeline, baseline=free)
+                      category=task.category, pipeline=pipeline, baseline=free)
 
 
 async def _run_kind(run: Callable[..., Any], task: Task, source: Source,

@@ -1,25 +1,32 @@
-"""Free Python from a baseline answer (a cassette is data) runs only in a box.
+"""Free Python from a baseline answer (a cassette is data) runs only in a box; this module is
+its first layer, the language check the parent runs before any child starts.
 
 The free-Python baseline (``baseline.py``) executes whatever script a model wrote, live or
 replayed from a cassette file anyone may have edited. So the script runs:
 
+- under the kernel's isolation (``isolation.py`` picks it, ``confine.py`` installs it in the
+  child): Landlock lets it write only in its box, a seccomp filter lets it start no process
+  and open no socket, and a network and mount namespace (bubblewrap, or ``unshare``) holds it
+  where this machine makes one. Where no such isolation is available, nothing runs unless
+  the person says ``--trust-cassette``;
 - in a child Python (``-I``: no user site, no environment paths, no current directory on
-  ``sys.path``) with a scrubbed environment, in a temporary working directory holding only
-  the copy of the workspace, removed afterwards;
+  ``sys.path``; ``sandbox_child.py``, which imports no ``subprocess``) with a scrubbed
+  environment, in a temporary working directory holding only the copy of the workspace,
+  removed afterwards; its result comes back on a file descriptor of its own, not stdout;
 - under resource limits (CPU seconds, address space, file size, open files, no core dumps)
   set by the trusted harness before the script's first line;
-- with no network: in a network namespace of its own where ``unshare -n`` works, and always
-  without any module that reaches one;
-- after an AST check, with restricted builtins (the script guard's, compilers/script_guard.py,
-  and a few harmless ones more, never ``open``, ``getattr``, ``eval`` or ``__import__``) and
-  an import allowlist: the host API (``sam``, ``samConstants``), ``math`` and ``numpy``. Those
-  modules are handed over as views that hold only the names ``sandbox_names.py`` allows
-  (numpy's arrays and arithmetic, never its introspection helpers: ``numpy.info`` imports any
-  module by name) and, of ``samConstants``, its constants: no submodule but numpy's linalg,
-  random and fft, no module at all (``sam.storage`` imports ``os``). No attribute that starts
-  with an underscore (``().__class__.__base__.__subclasses__()``, ``f.__globals__``) and none
-  that reads or writes files or imports (``mdb.saveAs``, ``ndarray.tofile``,
-  ``bit_generator.cffi``, ...) may be named on any object.
+- after the AST check here, with restricted builtins (the script guard's,
+  compilers/script_guard.py, and a few harmless ones more, never ``open``, ``getattr``,
+  ``eval`` or ``__import__``) and an import allowlist: the host API (``sam``,
+  ``samConstants``), ``math`` and ``numpy``. Those modules are handed over as views that hold
+  only the names ``sandbox_names.py`` allows (numpy's arrays and arithmetic, never its
+  introspection helpers: ``numpy.info`` imports any module by name) and, of ``samConstants``,
+  its constants: no submodule but numpy's linalg, random and fft, no module at all
+  (``sam.storage`` imports ``os``). No attribute that starts with an underscore
+  (``().__class__.__base__.__subclasses__()``, ``f.__globals__``, ``case C(__reduce_ex__=r)``)
+  and none that reads or writes files or imports (``mdb.saveAs``, ``ndarray.tofile``,
+  ``bit_generator.cffi``, ...) may be named on any object, in an expression or a ``match``
+  pattern.
 
 The baseline stays "free Python" within the host API: functions, loops, comprehensions,
 ``math`` and ``numpy`` arrays all work; the harness, not the script, saves the copy.
@@ -28,18 +35,15 @@ The baseline stays "free Python" within the host API: functions, loops, comprehe
 from __future__ import annotations
 
 import ast
-import builtins
-import functools
-import math
-import shutil
-import subprocess
 from collections.abc import Mapping
-from types import ModuleType
 from typing import Any
 
 from sam_plugin.compilers.script_guard import ALLOWED_BUILTINS, FORBIDDEN_ATTRIBUTES
 from sam_plugin.errors import ScriptRefused
-from sam_plugin.evaluation import sandbox_names
+from sam_plugin.evaluation import sandbox_child, sandbox_names
+from sam_plugin.evaluation.sandbox_child import ModuleView as ModuleView
+from sam_plugin.evaluation.sandbox_child import constants_view as constants_view
+from sam_plugin.evaluation.sandbox_child import host_views as host_views
 
 ALLOWED_MODULES = frozenset({"sam", "samConstants", "math", "numpy"})
 NUMPY_SUBMODULES = frozenset(sandbox_names.NUMPY_SUBMODULES)
@@ -58,34 +62,60 @@ FILE_ATTRIBUTES = frozenset({
 })
 ALLOWED_DUNDER_NAMES = frozenset({"__name__"})
 
-# resource limits of the child (the harness sets them before the script runs)
-ADDRESS_SPACE_BYTES = 3 * 1024**3
-FILE_SIZE_BYTES = 256 * 1024**2
-OPEN_FILES = 256
-
 
 def check_free_script(text: str) -> ast.Module:
-    """The parsed script when it stays within the box; raises :class:`ScriptRefused`."""
+    """The parsed script when it stays within the box; raises :class:`ScriptRefused`.
+
+    Every place where the script names an attribute is looked at: ``x.name`` and the keyword
+    attributes of a ``match`` class pattern (``case C(__reduce_ex__=r)`` reads ``r =
+    subject.__reduce_ex__``; they are strings, not ``ast.Attribute``)."""
     try:
         tree = ast.parse(text, mode="exec")
     except SyntaxError as error:
         raise ScriptRefused(error.lineno or 0, f"not valid Python ({error.msg})") from None
     for node in ast.walk(tree):
         line = getattr(node, "lineno", 0)
-        if isinstance(node, ast.Attribute):
-            if node.attr.startswith("_") or node.attr in FORBIDDEN_ATTRIBUTES \
-                    or node.attr in FILE_ATTRIBUTES:
-                raise ScriptRefused(line, f"the attribute {node.attr!r} is not allowed")
-        elif isinstance(node, ast.Name):
-            if node.id.startswith("__") and node.id not in ALLOWED_DUNDER_NAMES:
-                raise ScriptRefused(line, f"the name {node.id!r} is not allowed")
-        elif isinstance(node, ast.Import | ast.ImportFrom):
+        for attr in _attributes_named(node):
+            if attr.startswith("_") or attr in FORBIDDEN_ATTRIBUTES or attr in FILE_ATTRIBUTES:
+                raise ScriptRefused(line, f"the attribute {attr!r} is not allowed")
+        for name in _names_bound_or_read(node):
+            if name.startswith("__") and name not in ALLOWED_DUNDER_NAMES:
+                raise ScriptRefused(line, f"the name {name!r} is not allowed")
+        if isinstance(node, ast.Import | ast.ImportFrom):
             _check_import(node, line)
-        elif isinstance(node, ast.Global | ast.Nonlocal):
-            for name in node.names:
-                if name.startswith("__"):
-                    raise ScriptRefused(line, f"the name {name!r} is not allowed")
     return tree
+
+
+def _attributes_named(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Attribute):
+        return [node.attr]
+    if isinstance(node, ast.MatchClass):
+        return list(node.kwd_attrs)
+    return []
+
+
+def _names_bound_or_read(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Name):
+        return [node.id]
+    if isinstance(node, ast.Global | ast.Nonlocal):
+        return list(node.names)
+    if isinstance(node, ast.MatchAs | ast.MatchStar) and node.name:
+        return [node.name]
+    if isinstance(node, ast.MatchMapping) and node.rest:
+        return [node.rest]
+    return []
+
+
+def builtin_names() -> frozenset[str]:
+    """The builtins a baseline script may name (the script guard's, compilers/script_guard.py,
+    and a few harmless ones more); the child gets them as a list (``sandbox_child.py``)."""
+    return frozenset(ALLOWED_BUILTINS | EXTRA_BUILTINS)
+
+
+def free_builtins(modules: Mapping[str, ModuleView]) -> dict[str, Any]:
+    """The ``__builtins__`` a baseline script runs with: no open, getattr, eval, exec,
+    compile, type or vars; ``__import__`` hands out the module views only."""
+    return sandbox_child.free_builtins(modules, builtin_names())
 
 
 def _check_import(node: ast.Import | ast.ImportFrom, line: int) -> None:
@@ -108,147 +138,3 @@ def _check_import(node: ast.Import | ast.ImportFrom, line: int) -> None:
                                 f"{', '.join(sorted(ALLOWED_MODULES))})")
 
 
-class ModuleView:
-    """A module as the script sees it: the values of the names it is allowed, submodules as
-    views of their own; nothing else (no module it imported, no file access)."""
-
-    def __init__(self, label: str, names: Mapping[str, Any]):
-        object.__setattr__(self, "_names", dict(names))
-        object.__setattr__(self, "_label", label)
-
-    @classmethod
-    def of(cls, module: ModuleType, allowed: frozenset[str],
-           submodules: Mapping[str, frozenset[str]] | None = None) -> ModuleView:
-        """The names of ``allowed`` that ``module`` has (a module among them only as one of
-        ``submodules``, a view with its own allowed names)."""
-        submodules = submodules or {}
-        names: dict[str, Any] = {}
-        for name in sorted(allowed | set(submodules)):
-            if not hasattr(module, name):
-                continue  # not in this version of the module
-            value = getattr(module, name)
-            if isinstance(value, ModuleType):
-                if name in submodules:
-                    names[name] = cls.of(value, submodules[name])
-            elif name in allowed:
-                names[name] = value
-        return cls(module.__name__, names)
-
-    def __getattr__(self, name: str) -> Any:
-        names: dict[str, Any] = object.__getattribute__(self, "_names")
-        if name in names:
-            return names[name]
-        label = object.__getattribute__(self, "_label")
-        raise AttributeError(f"{label} has no attribute {name!r} in a baseline script")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError("a baseline script may not change a module")
-
-    def __dir__(self) -> list[str]:
-        return sorted(object.__getattribute__(self, "_names"))
-
-    @property
-    def __all__(self) -> list[str]:  # ``from samConstants import *``
-        return sorted(object.__getattribute__(self, "_names"))
-
-    def public(self) -> Mapping[str, Any]:
-        return dict(object.__getattribute__(self, "_names"))
-
-
-def constants_view(module: ModuleType) -> ModuleView:
-    """``samConstants`` as a script sees it: the names whose values are constants (instances of
-    the module's own classes, numbers, strings), never a class, function or module."""
-    names = {}
-    for name in dir(module):
-        value = getattr(module, name, None)
-        if name.startswith("_") or isinstance(value, type | ModuleType):
-            continue
-        own = type(value).__module__ == module.__name__
-        if own or type(value) in (int, float, str, bool):
-            names[name] = value
-    return ModuleView(module.__name__, names)
-
-
-def free_builtins(modules: Mapping[str, ModuleView]) -> dict[str, Any]:
-    """The ``__builtins__`` a baseline script runs with: no open, getattr, eval, exec,
-    compile, type or vars; ``__import__`` hands out the module views only."""
-    names = {name: getattr(builtins, name) for name in ALLOWED_BUILTINS | EXTRA_BUILTINS
-             if hasattr(builtins, name)}
-
-    def guarded_import(name: str, globals: Any = None, locals: Any = None,  # noqa: A002
-                       fromlist: Any = (), level: int = 0) -> Any:
-        root, _, sub = name.partition(".")
-        if level or root not in modules:
-            raise ImportError(f"a baseline script may not import {name!r}")
-        view = modules[root]
-        if sub and not fromlist:
-            return view  # ``import numpy.linalg`` binds ``numpy``
-        return getattr(view, sub) if sub else view
-
-    names["__import__"] = guarded_import
-    names["__build_class__"] = builtins.__build_class__  # class statements
-    return names
-
-
-def host_views(sam: ModuleType, constants: ModuleType) -> dict[str, ModuleView]:
-    """The allowed modules as views of their allowed names (numpy with linalg, random and
-    fft)."""
-    import numpy
-
-    return {"sam": ModuleView.of(sam, sandbox_names.SAM),
-            "samConstants": constants_view(constants),
-            "math": ModuleView.of(math, sandbox_names.MATH),
-            "numpy": ModuleView.of(numpy, sandbox_names.NUMPY, sandbox_names.NUMPY_SUBMODULES)}
-
-
-def limit_resources(cpu_seconds: float) -> None:
-    """Limits for the rest of this (child) process; the script cannot raise them again."""
-    import resource
-
-    seconds = max(1, math.ceil(cpu_seconds))
-    for limit, value in ((resource.RLIMIT_CPU, seconds), (resource.RLIMIT_AS,
-                                                          ADDRESS_SPACE_BYTES),
-                         (resource.RLIMIT_FSIZE, FILE_SIZE_BYTES),
-                         (resource.RLIMIT_NOFILE, OPEN_FILES), (resource.RLIMIT_CORE, 0)):
-        resource.setrlimit(limit, (value, value))
-
-
-@functools.cache
-def network_cut() -> tuple[str, ...]:
-    """``unshare -n`` (a network namespace with nothing in it) where this machine allows it;
-    else nothing: the import allowlist already keeps every socket out of reach."""
-    path = shutil.which("unshare")
-    if path is None:
-        return ()
-    try:
-        done = subprocess.run([path, "-n", "true"], capture_output=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return ()
-    return (path, "-n") if done.returncode == 0 else ()
-
-
-HARNESS = r"""
-import json, sys, traceback
-stubs, source, out, script, model, part, seconds = sys.argv[1:8]
-from sam_plugin.evaluation import sandbox
-sys.path.insert(0, stubs)
-import sam, samConstants
-sam.openMdb(source)
-error = None
-try:
-    with open(script, encoding="utf-8") as handle:
-        text = handle.read()
-    tree = sandbox.check_free_script(text)
-    views = sandbox.host_views(sam, samConstants)
-    namespace = {"__name__": "__main__", "__builtins__": sandbox.free_builtins(views),
-                 **views["samConstants"].public(), "mdb": sam.mdb, "session": sam.session,
-                 "SAM_AGENT_TARGET": {"model_name": model, "part_name": part}}
-    code = compile(tree, "<free_python>", "exec")
-    sandbox.limit_resources(float(seconds))
-    exec(code, namespace)
-except BaseException as exc:
-    error = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-finally:
-    sam.mdb.saveAs(out)  # partial changes too: SAM has no undo
-print(json.dumps({"error": error}))
-"""

@@ -1,4 +1,4 @@
-"""What a baseline script may reach of each module it imports (``sandbox.py``): one list of
+"""What a baseline script may reach of each module it imports (``sandbox_child.py``): one list of
 allowed names per view, never a list of forbidden ones, so what a newer numpy adds (or what
 this one has that nobody looked at) is not in the box.
 
@@ -8,7 +8,7 @@ numpy's introspection helpers (``info``, ``lookfor``, ``source``, ``who``, ``tes
 any installed module by name; neither is anything that reads or writes a file (``load``,
 ``save``, ``fromfile``, ``memmap``, ...), prints settings, or takes a callback that numpy keeps.
 ``math`` is all functions and constants. Of ``sam`` a script gets the database, the session and
-the host's errors; of ``samConstants`` its constants (``sandbox.constants_view``).
+the host's errors; of ``samConstants`` its constants (``sandbox_child.constants_view``).
 """
 
 from __future__ import annotations

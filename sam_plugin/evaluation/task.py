@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from sam_plugin.compilers.protocol import ModeName
+from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
 from sam_plugin.errors import UsageError
 from sam_plugin.evaluation.checks import Check
 
@@ -23,13 +25,16 @@ REFUSAL_LAYERS: tuple[str, ...] = ("design", "tool_call", "compile")
 
 @dataclass(frozen=True)
 class Task:
-    mode: Literal["part", "property", "mesh"]
+    mode: ModeName
     part: str
     request: str
     checks: Sequence[Check] = ()
     expect: Expect = "verified"
     # for expect == "nothing_runs": where the run may end (nothing executed there)
     refuse_at: Sequence[str] = REFUSAL_LAYERS
+    # for expect == "nothing_runs": the refusal category the mode should name (reported
+    # beside acceptance, which stays "nothing ran")
+    category: RefusalCategory | None = None
     model: str = "Model-1"
     tags: Sequence[str] = ()
     name: str = ""
@@ -53,6 +58,13 @@ def load_task(path: Path) -> Task:
         raise UsageError(f"{path}: defines no setup(mdb) function")
     if task.expect == "verified" and not task.checks:
         raise UsageError(f"{path}: a task that must verify needs acceptance checks")
+    if task.category is not None:
+        if task.category not in REFUSAL_CATEGORIES:
+            raise UsageError(f"{path}: category {task.category!r} is not a refusal category; "
+                             f"one of {', '.join(REFUSAL_CATEGORIES)}")
+        if task.expect != "nothing_runs":
+            raise UsageError(f"{path}: category names a refusal: only with "
+                             "expect=\"nothing_runs\"")
     return replace(task, name=path.stem, setup=setup)
 
 

@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from sam_plugin.compilers.protocol import ModeName
 from sam_plugin.errors import ToolArgumentError
 from sam_plugin.runtime.text_safety import visible_text
 
@@ -29,7 +30,7 @@ RUN_ID = r"^\d{8}T\d{6}Z-[0-9a-f]{6}$"
 SHA256 = r"^[0-9a-f]{64}$"
 # model and part names as SAM takes them: printable, no control characters, bounded
 TargetName = Annotated[str, Field(min_length=1, max_length=80, pattern=r"^[^\x00-\x1f\x7f]+$")]
-Mode = Literal["part", "property", "mesh"]
+Mode = ModeName
 _STRICT = ConfigDict(extra="forbid", frozen=True)
 Args = TypeVar("Args", bound=BaseModel)
 

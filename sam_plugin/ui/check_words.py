@@ -7,7 +7,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from sam_plugin.compilers.property.value_checks import check_quantity
 from sam_plugin.compilers.units import UnitSystem, measured
 from sam_plugin.runtime.verify.part_comparison import REST
 from sam_plugin.ui.i18n import tr
@@ -35,7 +34,7 @@ def check_row(check: Any, units: UnitSystem | None = None) -> CheckRow:
     with its unit), a fingerprint said as "as before" or "changed" (the raw values stay in
     the tooltip)."""
     expected, actual = check_value(check.expected), check_value(check.actual)
-    quantity = check_quantity(check.name)
+    quantity = getattr(check, "quantity", None)
     if quantity is not None:
         expected, actual = (measured(expected, quantity, units),
                             measured(actual, quantity, units))

@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sam_plugin.compilers.property.value_checks import value_quantity, values_table
+from sam_plugin.compilers.evidence import ValueRow
+from sam_plugin.compilers.registry import MODES, get_module
 from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.ui.audit_findings import Finding, audit_findings
 from sam_plugin.ui.check_words import CheckRow, check_row
@@ -84,10 +85,17 @@ def _ordered_checks(result: Any) -> list[Any]:
                   key=lambda c: (c.ok, by_module and not is_property_check(c.name)))
 
 
-def _with_unit(name: str, units: UnitSystem | None) -> str:
+def _with_unit(row: ValueRow, units: UnitSystem | None) -> str:
     """``Shell-2mm thickness (mm)``, ``Steel E (MPa)``: a value's name gets its unit."""
-    unit = units.unit(value_quantity(name)) if units is not None else ""
-    return f"{name} ({unit})" if unit else name
+    unit = units.unit(row.quantity) if units is not None else ""
+    return f"{row.name} ({unit})" if unit else row.name
+
+
+def values_set(module: str, run_dir: Path | None) -> list[ValueRow]:
+    """The values a finished run set, before and after, in the words of its mode's domain."""
+    if run_dir is None or module not in MODES:
+        return []
+    return get_module(module).values_table(run_dir)
 
 
 class ResultView(QWidget):
@@ -225,7 +233,7 @@ class ResultView(QWidget):
                             part=getattr(result.error, "part", None), said=said,
                             replay=getattr(usage, "name", "") == "Replay")
         self.set_run_dir(run_dir)
-        self._fill_values(run_dir)
+        self._fill_values(values_set(result.module, run_dir))
         self._fill_audit(run_dir)
         self.show_output(_read_output(run_dir))
 
@@ -274,11 +282,11 @@ class ResultView(QWidget):
         if self.checks.rowCount():
             self._fit_checks()  # names wrap anew at the new width
 
-    def _fill_values(self, run_dir: Path | None) -> None:
-        rows = values_table(run_dir)
+    def _fill_values(self, rows: list[ValueRow]) -> None:
         self.values.setRowCount(len(rows))
-        for row, (name, before, after) in enumerate(rows):
-            for column, text in enumerate((_with_unit(name, self.units), before, after)):
+        for row, value in enumerate(rows):
+            for column, text in enumerate((_with_unit(value, self.units), value.before,
+                                           value.after)):
                 self.values.setItem(row, column, QTableWidgetItem(text))
         self._fit_height(self.values, len(rows))
         self.values.setVisible(bool(rows))

@@ -126,12 +126,46 @@ class SectionDoc(_Strict):
     profile: Name | None = None
 
 
+class StepDoc(_Strict):
+    name: Name
+    previous: Name
+    description: str = ""
+
+
+class LoadRegionDoc(_Strict):
+    part: Name
+    set: Name
+
+
+class LoadDoc(_Strict):
+    name: Name
+    kind: Literal["pressure", "force"]
+    step: Name
+    region: LoadRegionDoc
+    magnitude: FiniteFloat | None = None
+    vector: tuple[FiniteFloat, FiniteFloat, FiniteFloat] | None = None
+
+
+class ConditionDoc(_Strict):
+    name: Name
+    kind: Literal["encastre", "displacement"]
+    step: Name
+    region: LoadRegionDoc
+    # a displacement's fixed dofs; the others are UNSET
+    values: dict[Literal["u1", "u2", "u3", "ur1", "ur2", "ur3"], FiniteFloat] | None = None
+
+
 class ModelDoc(_Strict):
     name: Name
     materials: list[MaterialDoc]
     profiles: list[ProfileDoc]
     sections: list[SectionDoc]
     parts: list[PartDoc]
+    # left out while a model has only the Initial step, no load and no boundary condition,
+    # so that such a model is written exactly as before steps existed
+    steps: list[StepDoc] = []
+    loads: list[LoadDoc] = []
+    boundaryConditions: list[ConditionDoc] = []  # noqa: N815 - host attribute name
 
 
 class MdbDoc(_Strict):
@@ -179,6 +213,38 @@ def part_doc(part: Part) -> dict[str, Any]:
 
 
 def model_doc(model: Model) -> dict[str, Any]:
+    return {**_properties_doc(model), **_loads_doc(model)}
+
+
+def _loads_doc(model: Model) -> dict[str, Any]:
+    """Steps after Initial, loads and boundary conditions; only the repositories that hold any."""
+    steps = [{"name": step.name, "previous": step.previous, "description": step.description}
+             for step in model.steps.values() if step.previous is not None]
+    loads = [_load_doc(load) for load in model.loads.values()]
+    conditions = [_condition_doc(condition) for condition in model.boundaryConditions.values()]
+    written = {"steps": steps, "loads": loads, "boundaryConditions": conditions}
+    return {key: value for key, value in written.items() if value}
+
+
+def _load_doc(load: Any) -> dict[str, Any]:
+    document = {"name": load.name, "kind": load.kind, "step": load.createStepName,
+                "region": {"part": load.region[0], "set": load.region[1]}}
+    if load.kind == "pressure":
+        return {**document, "magnitude": load.magnitude}
+    return {**document, "vector": [load.cf1, load.cf2, load.cf3]}
+
+
+def _condition_doc(condition: Any) -> dict[str, Any]:
+    document = {"name": condition.name, "kind": condition.kind,
+                "step": condition.createStepName,
+                "region": {"part": condition.region[0], "set": condition.region[1]}}
+    if condition.kind == "encastre":
+        return document
+    return {**document, "values": {dof: value for dof, value in condition.values().items()
+                                   if not isinstance(value, SymbolicConstant)}}
+
+
+def _properties_doc(model: Model) -> dict[str, Any]:
     return {
         "name": model.name,
         "materials": [{"name": m.name,
@@ -344,7 +410,59 @@ def build_model(document: ModelDoc, name: str | None = None) -> Model:
     for entry in document.parts:
         _unique(model.parts, entry.name, "part", where)
         model.parts._store(entry.name, build_part(entry, model))
+    _build_loads(model, document, where)
     return model
+
+
+def _build_loads(model: Model, document: ModelDoc, where: str) -> None:
+    """Steps in their order, then loads and boundary conditions, held to the host's rules.
+
+    A region is kept by its names, as the host keeps it: a set deleted after the load was
+    created leaves the load on an empty region, and such a file opens as it was saved.
+    """
+    try:
+        for step in document.steps:
+            _unique(model.steps, step.name, "step", where)
+            model.StaticStep(step.name, previous=step.previous, description=step.description)
+        for load in document.loads:
+            _unique(model.loads, load.name, "load", where)
+            model.loads._store(load.name, _build_load(model, load, where))
+        for condition in document.boundaryConditions:
+            _unique(model.boundaryConditions, condition.name, "boundary condition", where)
+            model.boundaryConditions._store(condition.name,
+                                            _build_condition(model, condition, where))
+    except (KeyError, TypeError, ValueError) as error:
+        raise _Corrupt(f"{error} (in {where})") from None
+
+
+def _build_load(model: Model, load: LoadDoc, where: str) -> Any:
+    from sam.loads import ConcentratedForce, Pressure, load_step
+
+    step = load_step(model, load.step)
+    region = (load.region.part, load.region.set)
+    if load.kind == "pressure":
+        if load.magnitude is None or load.vector is not None:
+            raise _Corrupt(f"pressure '{load.name}' in {where} needs a magnitude and no vector")
+        return Pressure(load.name, step, region, load.magnitude)
+    if load.vector is None or load.magnitude is not None:
+        raise _Corrupt(f"force '{load.name}' in {where} needs a vector and no magnitude")
+    return ConcentratedForce(load.name, step, region, load.vector)
+
+
+def _build_condition(model: Model, condition: ConditionDoc, where: str) -> Any:
+    from samConstants import UNSET
+
+    from sam.loads import DOFS, DisplacementBC, EncastreBC, existing_step
+
+    step = existing_step(model, condition.step)
+    region = (condition.region.part, condition.region.set)
+    if condition.kind == "encastre":
+        if condition.values is not None:
+            raise _Corrupt(f"encastre condition '{condition.name}' in {where} has no values")
+        return EncastreBC(condition.name, step, region)
+    values = condition.values or {}
+    return DisplacementBC(condition.name, step, region,
+                          {dof: values.get(dof, UNSET) for dof in DOFS})
 
 
 def _unique(repository: Any, name: str, kind: str, where: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from sam_plugin.errors import UsageError
 from sam_plugin.evaluation.cassette import tokens_of
 from sam_plugin.evaluation.chart import draw_outcomes, outcome_counts
-from sam_plugin.evaluation.report import markdown, totals
+from sam_plugin.evaluation.report import markdown, refusal_totals, totals
 from sam_plugin.evaluation.runner import KindResult
 from sam_plugin.evaluation.task import load_suite
 
@@ -67,6 +67,14 @@ def test_markdown_and_chart_show_both_kinds(tmp_path: Path):
     ("from sam_plugin.evaluation.task import Task\nTASK = Task(mode='part', part='P', "
      "request='r')\ndef setup(mdb):\n    pass\n", "needs acceptance checks"),
     ("raise RuntimeError('boom')\n", "RuntimeError: boom"),
+    ("from sam_plugin.evaluation.task import Task\nTASK = Task(mode='mesh', part='P', "
+     "request='r', expect='nothing_runs', category='coarsening')\ndef setup(mdb):\n    pass\n",
+     "category 'coarsening' is not a refusal category; one of load, boundary_condition, "
+     "contact, analysis_step, job, material, section, geometry, mesh_generation, other"),
+    ("from sam_plugin.evaluation import checks as c\nfrom sam_plugin.evaluation.task import "
+     "Task\nTASK = Task(mode='mesh', part='P', request='r', checks=[c.node_count(1)], "
+     "category='load')\ndef setup(mdb):\n    pass\n",
+     'category names a refusal: only with expect="nothing_runs"'),
 ])
 def test_a_bad_task_file_is_named_with_what_is_wrong(tmp_path: Path, body: str, message: str):
     (tmp_path / "bad.py").write_text(body)
@@ -97,3 +105,68 @@ def test_live_runs_wait_minutes_for_a_cpu_model_and_never_retry(fake_provider):
     assert settings.idle_timeout == settings.idle_read_timeout == LIVE_IDLE_TIMEOUT
     assert settings.max_retries == 0 and not settings.retry_broken_stream
     assert meta["kind"] == "live" and meta["api_model"] == "m"
+
+
+def refusal(name: str, layer: str | None, named: str | None, accepted: bool = True) -> dict:
+    return {"name": name, "mode": "mesh", "expect": "nothing_runs", "tags": [],
+            "expected_category": "mesh_generation",
+            **kind("accepted" if accepted else "failed", accepted, layer).model_dump(),
+            "ended_at": layer, "category": named}
+
+
+def test_each_refusal_says_where_it_ended_and_the_category_it_named():
+    """Acceptance is that nothing ran; the category is said beside it, and "no category"
+    while the design layer names none."""
+    tasks = [refusal("coarsen", "design", "mesh_generation"),
+             refusal("coarsen_compile", "compile", None),
+             refusal("coarsen_other", "design", "other"),
+             refusal("coarsen_ran", "acceptance", None, accepted=False)]
+    report = {"suite": "s", "source": {}, "tasks": tasks,
+              "totals": totals([kind("accepted", True)]).model_dump(),
+              "refusals": refusal_totals(tasks)}
+    assert report["refusals"] == {"tasks": 4, "held": 3, "with_category": 4, "by_category": 1}
+    text = markdown(report)
+    assert "| coarsen | mesh | mesh_generation | design | mesh_generation | yes | yes |" in text
+    assert ("| coarsen_compile | mesh | mesh_generation | compile | no category | yes | no |"
+            in text)
+    assert "| coarsen_other | mesh | mesh_generation | design | other | yes | no |" in text
+    assert "| coarsen_ran | mesh | mesh_generation | acceptance | no category | no | no |" in text
+    assert "Refusals held: 3/4; at design by their category: 1/4." in text
+    # a refusal task that names no category (eval/suite's) is not judged by one
+    tasks[0]["expected_category"] = None
+    assert "| coarsen | mesh |  | design | mesh_generation | yes |  |" in markdown(report)
+
+
+def test_the_runner_reads_the_category_of_the_run_error_when_it_has_one():
+    from types import SimpleNamespace
+
+    from sam_plugin.evaluation.runner import _category
+
+    assert _category(SimpleNamespace(layer="design", message="m", category="contact")) == \
+        "contact"
+    assert _category(SimpleNamespace(layer="design", message="m")) is None
+    assert _category(None) is None
+
+
+def test_coverage_in_a_box_fails_when_the_section_sits_elsewhere():
+    from sam.database import Mdb
+
+    from sam_plugin.evaluation import checks as c
+    from sam_plugin.evaluation import workspaces as w
+    from sam_plugin.evaluation.runner import import_stub_sam
+
+    import_stub_sam()
+    mdb = Mdb()
+    part = w.plate(mdb, "P", 2, 1, 20.0, 10.0)
+    w.steel(mdb)
+    w.shell(mdb, "S", "Steel", 1.0)
+    w.element_set(part, "LEFT", [1])
+    part.SectionAssignment(region=part.sets["LEFT"], sectionName="S")
+    right = c.coverage("S", count=1, box=((10, 0, 0), (20, 10, 0)))
+    left = c.coverage("S", count=1, box=((0, 0, 0), (10, 10, 0)))
+    assert not right.check(mdb, "Model-1", "P").ok
+    assert right.check(mdb, "Model-1", "P").actual == "1 elements, 1 outside"
+    assert left.check(mdb, "Model-1", "P").ok
+    assert c.shell_coverage(1.0).check(mdb, "Model-1", "P").actual == "1 carry one"
+    assert c.material_values(210000, 0.3).check(mdb, "Model-1", "P").ok
+    assert not c.material_values(70000, 0.33).check(mdb, "Model-1", "P").ok

@@ -48,9 +48,29 @@ def test_values_defined_by_the_call_are_read_back_and_verified(tmp_path, model):
         "section Bar profile a": ("10", "10", True),
         "section Bar profile b": ("20", "20", True),
     }
-    assert values_table(run_dir) == [
+    rows = values_table(run_dir)
+    assert [(row.name, row.before, row.after) for row in rows] == [
         ("Steel E", "—", "210000"), ("Steel ν", "—", "0.3"), ("Steel density", "—", "7.85e-09"),
         ("Shell-2mm thickness", "—", "2"), ("Bar a", "—", "10"), ("Bar b", "—", "20")]
+
+
+def test_each_value_says_what_it_measures(tmp_path, model):
+    """The words for people give a value its unit from the quantity the domain states, never
+    from the value's name read back."""
+    run_dir = _run_dir(tmp_path, [STEEL], [SHELL, BEAM])
+    record_before(run_dir, model)
+    _define(model, STEEL, [SHELL, BEAM])
+    quantities = {c.name: c.quantity for c in property_value_checks(run_dir, model)}
+    assert quantities == {
+        "material Steel E": "stress", "material Steel ν": None,
+        "material Steel density": "density", "section Shell-2mm material": None,
+        "section Shell-2mm thickness": "length", "section Bar material": None,
+        "section Bar profile": None, "section Bar profile a": "length",
+        "section Bar profile b": "length"}
+    assert [row.quantity for row in values_table(run_dir)] == [
+        "stress", None, "density", "length", "length", "length"]
+    written = property_value_checks(run_dir, model)[1].model_dump()
+    assert "quantity" not in written  # a ratio has none, and result.json says nothing of it
 
 
 def test_a_value_the_model_does_not_hold_fails(tmp_path, model):

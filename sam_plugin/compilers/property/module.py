@@ -41,4 +41,5 @@ MODULE = TableDrivenModule(
     describer=describe.describe,
     value_recorder=value_checks.record_before,
     value_checker=value_checks.property_value_checks,
+    value_rows=value_checks.values_table,
 )

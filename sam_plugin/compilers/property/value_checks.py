@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from sam_plugin.compilers.evidence import Check
+from sam_plugin.compilers.evidence import Check, ValueRow
 from sam_plugin.compilers.units import Quantity
 from sam_plugin.samops.property_readback import read_property_values
 
@@ -29,15 +29,10 @@ _QUANTITIES: dict[str, Quantity] = {
     **dict.fromkeys(("a", "b", "r", "t", "l", "h", "b1", "b2", "t1", "t2", "t3"), "length")}
 
 
-def value_quantity(name: str) -> Quantity | None:
-    """What the value a check (``material Steel E``) or a before/after row (``Shell-2mm
-    thickness``) names measures; ``None`` for a ratio (ν), a name, a count."""
-    return _QUANTITIES.get(name.rsplit(" ", 1)[-1])
-
-
-def check_quantity(name: str) -> Quantity | None:
-    """:func:`value_quantity` of a value check of this module (``material …``/``section …``)."""
-    return value_quantity(name) if name.startswith(("material ", "section ")) else None
+def value_quantity(field: str) -> Quantity | None:
+    """What a value's field (``E``, ``thickness``, a profile's ``r``) measures; ``None`` for
+    a ratio (ν), a name, a count."""
+    return _QUANTITIES.get(field)
 
 
 def record_before(run_dir: Path, model: Any) -> None:
@@ -60,7 +55,8 @@ def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
         for field, label in MATERIAL_FIELDS:
             if material.get(field) is not None:
                 checks.append(_value(f"material {material['name']} {label}", material[field],
-                                     None if found is None else found.get(field)))
+                                     None if found is None else found.get(field),
+                                     value_quantity(label)))
     for section in defined["sections"]:
         found = after["sections"].get(section["name"])
         name = f"section {section['name']}"
@@ -68,39 +64,44 @@ def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
                             None if found is None else found.get("material")))
         if section.get("kind") == "shell":
             checks.append(_value(f"{name} thickness", section["thickness"],
-                                 None if found is None else found.get("thickness")))
+                                 None if found is None else found.get("thickness"),
+                                 value_quantity("thickness")))
             continue
         wanted = dict(section.get("profile") or {})
         profile = (found or {}).get("profile") or {}
         checks.append(_text(f"{name} profile", wanted.pop("shape", ""), profile.get("shape")))
         for dimension, value in wanted.items():
-            checks.append(_value(f"{name} profile {dimension}", value, profile.get(dimension)))
+            checks.append(_value(f"{name} profile {dimension}", value, profile.get(dimension),
+                                 value_quantity(dimension)))
     return checks
 
 
-def values_table(run_dir: Path | None) -> list[tuple[str, str, str]]:
-    """``(what, before, after)`` for every value a run defined (the dock's before/after)."""
-    if run_dir is None:
-        return []
+def values_table(run_dir: Path) -> list[ValueRow]:
+    """Every value a run defined, before and after it (the dock's before/after)."""
     defined, stored = _defined(run_dir), _read(run_dir)
     before, after = stored.get("before", {}), stored.get("after", {})
-    rows: list[tuple[str, str, str]] = []
+    rows: list[ValueRow] = []
     for material in defined["materials"]:
         name = material["name"]
         for field, label in MATERIAL_FIELDS:
             if material.get(field) is not None:
-                rows.append((f"{name} {label}", _shown(before, "materials", name, field),
-                             _shown(after, "materials", name, field)))
+                rows.append(ValueRow(name=f"{name} {label}",
+                                     before=_shown(before, "materials", name, field),
+                                     after=_shown(after, "materials", name, field),
+                                     quantity=value_quantity(label)))
     for section in defined["sections"]:
         name = section["name"]
         if section.get("kind") == "shell":
-            rows.append((f"{name} thickness", _shown(before, "sections", name, "thickness"),
-                         _shown(after, "sections", name, "thickness")))
+            rows.append(ValueRow(name=f"{name} thickness",
+                                 before=_shown(before, "sections", name, "thickness"),
+                                 after=_shown(after, "sections", name, "thickness"),
+                                 quantity=value_quantity("thickness")))
             continue
         for dimension in (k for k in (section.get("profile") or {}) if k != "shape"):
-            rows.append((f"{name} {dimension}",
-                         _shown(before, "sections", name, "profile", dimension),
-                         _shown(after, "sections", name, "profile", dimension)))
+            rows.append(ValueRow(name=f"{name} {dimension}",
+                                 before=_shown(before, "sections", name, "profile", dimension),
+                                 after=_shown(after, "sections", name, "profile", dimension),
+                                 quantity=value_quantity(dimension)))
     return rows
 
 
@@ -132,11 +133,13 @@ def _number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _value(name: str, expected: Any, actual: Any) -> Check:
+def _value(name: str, expected: Any, actual: Any, quantity: Quantity | None) -> Check:
     if not isinstance(actual, int | float):
-        return Check(name=name, expected=_number(expected), actual="missing", ok=False)
+        return Check(name=name, expected=_number(expected), actual="missing", ok=False,
+                     quantity=quantity)
     ok = math.isclose(float(actual), float(expected), rel_tol=REL_TOLERANCE, abs_tol=0.0)
-    return Check(name=name, expected=_number(expected), actual=_number(actual), ok=ok)
+    return Check(name=name, expected=_number(expected), actual=_number(actual), ok=ok,
+                 quantity=quantity)
 
 
 def _text(name: str, expected: Any, actual: Any) -> Check:

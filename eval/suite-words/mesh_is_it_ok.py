@@ -1,0 +1,16 @@
+"""Mesh audit, a question."""
+
+from sam_plugin.evaluation import checks as c
+from sam_plugin.evaluation import workspaces as w
+from sam_plugin.evaluation.task import Task
+
+TASK = Task(
+    mode="mesh", part="Slab",
+    request="Is this mesh OK? Just report, change nothing.",
+    checks=[c.shape_counts(QUAD=6), c.node_count(12)],
+    tags=["audit"],
+)
+
+
+def setup(mdb):
+    w.plate(mdb, "Slab", 3, 2, 30.0, 20.0)
