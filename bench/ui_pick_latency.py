@@ -20,7 +20,8 @@ Human-Computer Interaction*, 1983; Nielsen, *Usability Engineering*, 1993, ch. 5
 step is held to 100 ms: a click or a box answered with its frame, the plan's hand-over, a
 drag frame's added drawing, a stall a click could land in. The machine is shared (2 cores
 for many): the load is printed beside, and a step measured in wall time moves with it (on a
-quiet machine the worst step measured about 10 ms, on one with a load of 8 about 70 ms).
+machine with a load of 5 to 9 the worst step, the click, measured 22-33 ms; its first
+frame once paid 40 ms more for numpy's first ``np.unique``, which imports ``numpy.ma``).
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python bench/ui_pick_latency.py
 
