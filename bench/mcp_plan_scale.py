@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import os
 import sys
 import tempfile
 import time
@@ -54,7 +55,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from observe_scale import N, build  # noqa: E402
 
 GOAL = 2.0
-ROUNDS = 2
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+ROUNDS = 1 if SMOKE else 2
 TARGET = Target(model_name="Model-1", part_name="Hull")
 REQUEST = "move the hull 5 along X"
 ALL = {"by": "all"}

@@ -59,8 +59,9 @@ from sam_plugin.runtime.observe.regions import (  # noqa: E402
 from sam_plugin.samops.mesh_read import forget_reads  # noqa: E402
 from sam_plugin.samops.readback import geometry_fingerprint  # noqa: E402
 
-N = 434  # 434 x 434 = 188,356 nodes
-REPEATS = 5
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+N = 64 if SMOKE else 434  # 434 x 434 = 188,356 nodes
+REPEATS = 1 if SMOKE else 5
 
 
 def build(db: Any, side: int = N) -> Any:

@@ -7,6 +7,7 @@ Last line: ``ratio=<compiled/direct> goal<=1.5``. Puts ``stubs/`` on sys.path ex
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -26,7 +27,9 @@ from sam_plugin.compilers.part import MODULE  # noqa: E402
 from sam_plugin.compilers.protocol import CompileContext, Target  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 
-N = 300
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+N = 60 if SMOKE else 300
+REPEATS = 1 if SMOKE else 3
 SIZE = 3000.0
 TARGET = Target(model_name="Model-1", part_name="Plate")
 
@@ -80,13 +83,13 @@ def compiled(out: Path) -> tuple[float, int, int]:
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         runs_direct, runs_compiled = [], []
-        for _ in range(3):
+        for _ in range(REPEATS):
             runs_direct.append(direct())
             runs_compiled.append(compiled(Path(tmp)))
     t_direct = min(r[0] for r in runs_direct)
     t_compiled = min(r[0] for r in runs_compiled)
     assert runs_direct[0][1:] == runs_compiled[0][1:] == ((N + 1) ** 2, N * N)
-    print(f"mesh: {(N + 1) ** 2} nodes, {N * N} QUAD elements (best of 3)")
+    print(f"mesh: {(N + 1) ** 2} nodes, {N * N} QUAD elements (best of {REPEATS})")
     print(f"direct API loop:     {t_direct:.3f} s")
     print(f"compile + execute:   {t_compiled:.3f} s")
     print(f"ratio={t_compiled / t_direct:.2f} goal<=1.5")

@@ -16,6 +16,7 @@ The last line is ``ratio=<plan/direct> goal<=2``.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -40,9 +41,10 @@ from sam_plugin.runtime.run.plan_builder import build_plan  # noqa: E402
 from sam_plugin.samops import part_audit, part_repair, part_transform  # noqa: E402
 from sam_plugin.samops.readback import read_part  # noqa: E402
 
-N = 300  # cells per side
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+N = 60 if SMOKE else 300  # cells per side
 GOAL = 2.0
-ROUNDS = 3
+ROUNDS = 1 if SMOKE else 3
 TARGET = Target(model_name="Model-1", part_name="Patch")
 COPY = {"op": "translate_copy", "vector": [float(N), 0.0, 0.0], "selection": {"by": "all"}}
 CALLS = [

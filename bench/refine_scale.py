@@ -14,6 +14,7 @@ Last line: ``ratio=<refine/direct> goal<=2``.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -28,7 +29,10 @@ from samConstants import QUAD  # noqa: E402
 from sam_plugin.samops import mesh_ops  # noqa: E402
 
 GOAL = 2.0
-ROUNDS = 3
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+ROUNDS = 1 if SMOKE else 3
+CELLS = 25 if SMOKE else 100  # the coarse grid's side; refined twice: 4 x CELLS
+FINE = 4 * CELLS
 
 
 def build_grid(part: object, cells: int, size: float = 100.0) -> None:
@@ -48,24 +52,24 @@ def build_grid(part: object, cells: int, size: float = 100.0) -> None:
 
 def time_refine(model: object, index: int) -> tuple[float, dict]:
     coarse = model.Part(name=f"Coarse-{index}")  # type: ignore[attr-defined]
-    build_grid(coarse, 100)
+    build_grid(coarse, CELLS)
     coarse.Set(name="All", elements=coarse.elements)
     coarse.SectionAssignment(region=coarse.sets["All"], sectionName="Plate")
     start = time.perf_counter()
     report = mesh_ops.refine(coarse, [e.label for e in coarse.elements], 2)
     seconds = time.perf_counter() - start
-    assert len(coarse.nodes) == 401 * 401, len(coarse.nodes)
-    assert len(coarse.elements) == 400 * 400
-    assert len(coarse.sets["All"].elements) == 400 * 400
+    assert len(coarse.nodes) == (FINE + 1) ** 2, len(coarse.nodes)
+    assert len(coarse.elements) == FINE * FINE
+    assert len(coarse.sets["All"].elements) == FINE * FINE
     return seconds, report
 
 
 def time_direct(model: object, index: int) -> float:
     direct = model.Part(name=f"Direct-{index}")  # type: ignore[attr-defined]
     start = time.perf_counter()
-    build_grid(direct, 400)
+    build_grid(direct, FINE)
     seconds = time.perf_counter() - start
-    assert len(direct.nodes) == 401 * 401 and len(direct.elements) == 400 * 400
+    assert len(direct.nodes) == (FINE + 1) ** 2 and len(direct.elements) == FINE * FINE
     return seconds
 
 
@@ -84,10 +88,10 @@ def main() -> None:
         for name in (f"Coarse-{index}", f"Direct-{index}"):
             del model.parts[name]
     refine_seconds, direct_seconds = min(refine_times), min(direct_times)
-    print(f"refine 100x100 two levels: best {refine_seconds:.3f} s of "
+    print(f"refine {CELLS}x{CELLS} two levels: best {refine_seconds:.3f} s of "
           f"{', '.join(f'{t:.3f}' for t in refine_times)} "
           f"({report['created_nodes']} nodes, {report['created_elements']} elements created)")
-    print(f"direct 400x400 build:      best {direct_seconds:.3f} s of "
+    print(f"direct {FINE}x{FINE} build:      best {direct_seconds:.3f} s of "
           f"{', '.join(f'{t:.3f}' for t in direct_times)}")
     print(f"ratio={refine_seconds / direct_seconds:.2f} goal<={GOAL:g}")
 

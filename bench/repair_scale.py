@@ -18,6 +18,7 @@ shares are printed.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -38,6 +39,9 @@ from sam_plugin.compilers.protocol import CompileContext, Target  # noqa: E402
 from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 
 TARGET = Target(model_name="Model-1", part_name="Plate")
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+SMALL, LARGE = (5_000, 20_000) if SMOKE else (50_000, 200_000)
+ROUNDS = 1 if SMOKE else 3
 
 
 def doubled_plate(nodes_total: int) -> None:
@@ -84,9 +88,9 @@ def main() -> None:
     # Interleaved rounds, best of each: the machine is shared, so load drifts during a run.
     smalls, larges = [], []
     with tempfile.TemporaryDirectory() as tmp:
-        for _ in range(3):
-            smalls.append(timed_merge(50_000, Path(tmp)))
-            larges.append(timed_merge(200_000, Path(tmp)))
+        for _ in range(ROUNDS):
+            smalls.append(timed_merge(SMALL, Path(tmp)))
+            larges.append(timed_merge(LARGE, Path(tmp)))
     small, large = min(smalls), min(larges)
     for elapsed, before, after, host in (small, large):
         print(f"merge {before} -> {after} nodes: {elapsed:.3f} s CPU "

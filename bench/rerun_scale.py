@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -42,8 +43,9 @@ from sam_plugin.runtime.rerun.session import RerunSession, TargetPlan  # noqa: E
 from sam_plugin.runtime.rerun.source import load_source  # noqa: E402
 from sam_plugin.runtime.run.controller import RunController  # noqa: E402
 
-N = 60  # cells per side of each plate
-PARTS = 20
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+N = 20 if SMOKE else 60  # cells per side of each plate
+PARTS = 4 if SMOKE else 20
 GOAL = 1.3
 MODEL = "Model-1"
 DEFINE = {"materials": [{"name": "Steel", "youngs_modulus": 210000, "poisson_ratio": 0.3}],

@@ -29,6 +29,7 @@ printed with their own ratios. ``stubs/`` is put on sys.path here.
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -49,7 +50,8 @@ from sam_plugin.samops import snapshot  # noqa: E402
 from sam_plugin.samops.mesh_read import last_read, offer_read  # noqa: E402
 from sam_plugin.samops.readback import read_part  # noqa: E402
 
-REPEATS = 7  # best of each: the scan is 30 ms, a busy machine moves it by half
+# best of each: the scan is 30 ms, a busy machine moves it by half (CI smoke: once)
+REPEATS = 1 if os.environ.get("BENCH_SMOKE") == "1" else 7
 
 
 def timed(action: Callable[[], Any]) -> float:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -143,7 +144,9 @@ def timed(label: str, fn, reads: list[bytes]):  # noqa: ANN001, ANN201
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--mb", type=float, default=1.0, help="MB of tool arguments")
+    smoke = os.environ.get("BENCH_SMOKE") == "1"  # CI: a tenth of the arguments
+    parser.add_argument("--mb", type=float, default=0.1 if smoke else 1.0,
+                        help="MB of tool arguments")
     parser.add_argument("--fragment", type=int, default=7, help="bytes per argument fragment")
     parser.add_argument("--read-size", type=int, default=65536, help="bytes per network read")
     args = parser.parse_args()

@@ -13,6 +13,7 @@ itself (the stub is never installed). The last line is ``ratio=<stub/baseline> g
 from __future__ import annotations
 
 import gc
+import os
 import sys
 import tempfile
 import time
@@ -28,9 +29,10 @@ import sam  # noqa: E402
 import sam.database  # noqa: E402
 from samConstants import QUAD  # noqa: E402
 
-N = 434  # nodes per side
+SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the smallest size, fewest repeats
+N = 64 if SMOKE else 434  # nodes per side
 GOAL = 3.0
-ROUNDS = 3
+ROUNDS = 1 if SMOKE else 3
 STEPS = ("build", "save", "load", "iterate")
 NODE_COUNT = {"QUAD": 4, "TRI": 3, "BEAM": 2}
 

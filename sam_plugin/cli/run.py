@@ -130,27 +130,35 @@ async def run_command(
     opened = open_workspace(sam, args.workspace, save_path)
     _check_target(sam, args.workspace, args.mode, args.model, args.part)
     with contextlib.ExitStack() as stack:
+        client = None
         if spec is not None and policy.calls == "spec":
             settings, provider_name, probe = _no_provider(err)
         else:
-            settings, provider_name, probe = await _provider(args, err, stack)
-        return await _run(args, request, opened, save_path, sam, settings, provider_name,
-                          policy, stdin=stdin, out=out, err=err, probe=probe, spec=spec)
+            settings, provider_name, probe, client = await _provider(args, err, stack)
+        try:
+            return await _run(args, request, opened, save_path, sam, settings, provider_name,
+                              policy, stdin=stdin, out=out, err=err, probe=probe, spec=spec,
+                              client=client)
+        finally:
+            if client is not None:
+                await client.aclose()
 
 
 async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                save_path: Path | None, sam: Any, settings: Any, provider_name: str,
                policy: Any, *, stdin: TextIO, out: TextIO, err: TextIO,
-               probe: Any = None, spec: str | None = None) -> int:
+               probe: Any = None, spec: str | None = None, client: Any = None) -> int:
     from sam_plugin.errors import SubmitRefused
     from sam_plugin.runtime.host_gateway import HostGateway
     from sam_plugin.runtime.run.controller import RunController
     from sam_plugin.runtime.run.phases import Phase
+    from sam_plugin.runtime.run.provider_call import chat_provider
 
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
     controller = RunController(runs_dir=runs_dir_of(args), settings=settings, host=host,
-                               provider_name=provider_name, policy=policy, server_probe=probe)
+                               provider_name=provider_name, policy=policy, server_probe=probe,
+                               provider_factory=_sharing(client) if client else chat_provider)
     warn_recovered_runs(controller.recovered_runs, err)
     controller.units = _units(host, args.model, err)
     progress = _Progress(err)
@@ -258,15 +266,31 @@ def _read_request(args: argparse.Namespace) -> str:
     return text
 
 
+def _sharing(client: Any) -> Any:
+    """The provider factory whose chat models all use ``client`` (the one the server's probe
+    used: one TLS context and one connection pool a command, not one each)."""
+    from sam_plugin.runtime.provider.client import ChatProvider
+
+    return lambda settings: ChatProvider(settings, client=client)
+
+
 async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.ExitStack
-                    ) -> tuple[Any, str, Any]:
-    """(settings, provider name, server probe) by the rule of ``provider_choice``; the replay
-    server, when chosen, runs until the command ends. A live server is asked what it is
-    (runtime/provider/probe.py) before the first line names it."""
+                    ) -> tuple[Any, str, Any, Any]:
+    """(settings, provider name, server probe, HTTP client or None) by the rule of
+    ``provider_choice``; the replay server, when chosen, runs until the command ends. A live
+    server is asked what it is (runtime/provider/probe.py) before the first line names it,
+    with the HTTP client its chat requests then use (the caller closes it)."""
     from sam_plugin.runtime.config import env as environment
     from sam_plugin.runtime.config.store import SettingsStore
     from sam_plugin.runtime.provider.choice import choose
-    from sam_plugin.runtime.provider.probe import apply, detect, replay_probe
+    from sam_plugin.runtime.provider.client import new_http_client
+    from sam_plugin.runtime.provider.probe import (
+        apply,
+        detect,
+        known_probe,
+        probe_server,
+        replay_probe,
+    )
 
     env = dict(environment.environ())  # the flags count as the user's variables
     if args.base_url:
@@ -290,10 +314,15 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
         why = "--replay" if args.replay else "saved in the dock's Settings"
         print(f"sam-agent: provider: Replay — the bundled recorded responses ({why}); it "
               "answers only the bundled example requests, word for word", file=err)
-        return choice.settings(service.base_url), choice.name(), replay_probe()
+        return choice.settings(service.base_url), choice.name(), replay_probe(), None
     settings = _settings(choice.live)
     _refuse_key_as_model(settings, "--api-model" if args.api_model else environment.MODEL)
-    detection = await detect(settings)
+    client = new_http_client(settings)
+    try:
+        detection = await detect(settings, lambda asked: probe_server(asked, client=client))
+    except BaseException:
+        await client.aclose()
+        raise
     where = {"environment": "flags or environment", "saved": "saved in the dock's Settings"}
     said = where.get(choice.reason, "flags")
     if not detection.server.reachable:  # the cause first, not a server it is not
@@ -308,7 +337,8 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
 
     if Scrubber(settings.api_key.get_secret_value()).short_key:
         print(f"sam-agent: warning: {SHORT_KEY_WARNING}", file=err)
-    return apply(settings, detection), detection.profile, None
+    # the server was asked: the run records this answer, and does not ask again
+    return apply(settings, detection), detection.profile, known_probe(detection.server), client
 
 
 def _policy(args: argparse.Namespace) -> Any:

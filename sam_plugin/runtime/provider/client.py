@@ -19,6 +19,7 @@ import asyncio
 import json
 import logging
 import random
+import ssl
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -50,6 +51,7 @@ log = logging.getLogger(__name__)
 
 _MAX_ERROR_BODY = 64 * 1024
 _LOOPBACK = ("all://127.0.0.1", "all://localhost", "all://[::1]")
+_LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
 
 class _FailedBeforeBody(Exception):
@@ -76,10 +78,25 @@ def request_timeout(s: ProviderSettings) -> httpx.Timeout:
 
 def new_http_client(settings: ProviderSettings | None = None) -> httpx.AsyncClient:
     """The HTTP client a provider uses (the dock builds one ahead of the first run)."""
-    timeout = request_timeout(settings or ProviderSettings())
+    settings = settings or ProviderSettings()
+    timeout = request_timeout(settings)
     # Proxies from the environment apply (corporate networks), but never to a local
     # server: an HTTP(S)_PROXY without NO_PROXY would otherwise swallow Ollama & co.
+    if _plain_local(settings.base_url):
+        # no TLS on this machine's plain-HTTP server: the client trusts no authority (a TLS
+        # connection would be refused) rather than load the CA bundle, 40 ms of a CLI run
+        return httpx.AsyncClient(timeout=timeout, mounts=dict.fromkeys(_LOOPBACK),
+                                 verify=ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT))
     return httpx.AsyncClient(timeout=timeout, mounts=dict.fromkeys(_LOOPBACK))
+
+
+def _plain_local(base_url: str) -> bool:
+    """An ``http://`` URL of this machine (loopback: no proxy is ever used for it)."""
+    try:
+        parts = urlsplit(base_url)
+        return parts.scheme == "http" and parts.hostname in _LOOPBACK_HOSTS
+    except ValueError:
+        return False
 
 
 class ChatProvider:

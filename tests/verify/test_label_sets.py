@@ -1,0 +1,37 @@
+"""``samops.part_scope.unique``: the sorted labels without repeats, whichever way it takes
+(a table over a dense range, or a sort), for any int64 labels: negative, repeated, far apart,
+at the ends of int64."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sam_plugin.samops.part_scope import labels_array, unique
+
+INT64 = st.integers(min_value=-(2**63), max_value=2**63 - 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(INT64, max_size=3000))
+def test_any_labels_come_back_sorted_and_once(labels: list[int]) -> None:
+    found = unique(np.array(labels, dtype=np.int64))
+    assert found.dtype == np.int64
+    assert found.tolist() == sorted(set(labels))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(-10**6, 10**6), st.integers(1, 5000), st.integers(1, 6), st.randoms())
+def test_a_dense_range_repeated_and_shuffled_comes_back_as_the_range(
+        first: int, count: int, repeats: int, rng: object) -> None:
+    labels = list(range(first, first + count)) * repeats
+    rng.shuffle(labels)  # type: ignore[attr-defined]
+    assert unique(np.array(labels, dtype=np.int64)).tolist() == \
+        list(range(first, first + count))
+
+
+def test_a_range_with_holes_keeps_its_holes() -> None:
+    labels = np.array([k for k in range(1, 20_001) if k % 7] * 3, dtype=np.int64)
+    assert unique(labels).tolist() == [k for k in range(1, 20_001) if k % 7]
+    assert labels_array(iter([5, -3, 5])).tolist() == [-3, 5]
