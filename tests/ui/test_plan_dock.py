@@ -81,7 +81,7 @@ def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host
              if '"approval_requested"' in line]
     assert [e["channel"] for e in asked] == ["dock"]  # the plan was put before the analyst
     checks = {row[0]: row[3] for row in dock.result_view.check_rows()}
-    assert checks["new or changed nodes as planned"] == "yes"
+    assert checks["nodes changed, removed, added as planned"] == "yes"
     assert _panel(host_window).nodes.getFromLabel(1).coordinates[0] == 5.0
 
 

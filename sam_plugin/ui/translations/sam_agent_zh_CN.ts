@@ -2328,14 +2328,6 @@ run {run_id}, started {started} (UTC)</source>
         <translation>部件其余部分未改变</translation>
     </message>
     <message>
-        <source>new or changed nodes as planned</source>
-        <translation>新增或改动的节点与计划一致</translation>
-    </message>
-    <message>
-        <source>new or changed elements as planned</source>
-        <translation>新增或改动的单元与计划一致</translation>
-    </message>
-    <message>
         <source>After is exact: these operations only read; the part stays as it is.</source>
         <translation>“之后”是精确的：这些操作只读取；部件保持不变。</translation>
     </message>
@@ -2394,6 +2386,38 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>mass</source>
         <translation>质量</translation>
+    </message>
+    <message>
+        <source>existing nodes as planned (new ones: node count)</source>
+        <translation>已有节点与计划一致（新增节点见节点数）</translation>
+    </message>
+    <message>
+        <source>existing elements as planned (new ones: element count)</source>
+        <translation>已有单元与计划一致（新增单元见单元数）</translation>
+    </message>
+    <message>
+        <source>nodes changed, removed, added as planned</source>
+        <translation>改动、删除、新增的节点与计划一致</translation>
+    </message>
+    <message>
+        <source>elements changed, removed, added as planned</source>
+        <translation>改动、删除、新增的单元与计划一致</translation>
+    </message>
+    <message>
+        <source>{changed} changed, {removed} removed</source>
+        <translation>改动 {changed}，删除 {removed}</translation>
+    </message>
+    <message>
+        <source>{changed} changed, {removed} removed, {new} new</source>
+        <translation>改动 {changed}，删除 {removed}，新增 {new}</translation>
+    </message>
+    <message>
+        <source>see the property values</source>
+        <translation>见属性值</translation>
+    </message>
+    <message>
+        <source>definitions the calls write</source>
+        <translation>调用写入的定义</translation>
     </message>
 </context>
 </TS>
