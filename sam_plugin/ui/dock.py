@@ -360,6 +360,7 @@ class SamAgentDock(QDockWidget):
     def _show_plan(self, controller: DockController) -> None:
         """The run waits at its plan: show it (and its preview), Execute or Cancel."""
         plan = controller.plan
+        self.spec_extras.refresh_words(controller)
         self.plan_view.show_plan(plan)
         if plan is not None and plan.preview is not None:
             self.plan_preview.show_preview(self._live_part(), plan.preview)

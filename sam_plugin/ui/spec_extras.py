@@ -39,6 +39,16 @@ class SpecExtras:
         self._words = ""
         self._json = ""
 
+    def refresh_words(self, controller: Any) -> None:
+        """The spec's words and JSON again, its notes kept (the plan may state counts an
+        edit left out: docs/ui.md "Editing the spec")."""
+        spec = getattr(controller, "spec", None)
+        words = str(getattr(controller, "spec_text", "") or "")
+        data = json.dumps(spec.as_json(), ensure_ascii=False, indent=2) if spec else ""
+        if (words, data) != (self._words, self._json):
+            self._words, self._json = words, data
+            self._fill()
+
     def show_spec(self, controller: Any, *, revised: bool = False) -> None:
         """The controller's spec in the view (words, or JSON when the button is down), its
         warnings at Review and, after Ask for changes, the changed fields."""

@@ -331,3 +331,34 @@ def test_a_spec_back_in_review_is_corrected_in_the_editor(qtbot, replay, dock):
     assert "Warning: " not in dock.spec_extras.notes.text()  # reviewed again: it went
     approve_plan(qtbot, dock)
     assert "Verified" in dock.status_label.text() and len(replay.requests) == asked
+
+
+def test_an_edit_refreshes_the_counts_and_drops_the_models_stale_words(qtbot, replay, dock):
+    """Divisions 6 x 10 → 6 x 12 on the plate the model built: its counts (77 nodes, 60
+    elements), its note and its summary said 10; none is shown again as if it held, and the
+    plan states the counts the calls leave, with no warning."""
+    from sam_plugin.demo.examples import example_by_id
+
+    plate = example_by_id("plate")
+    replay.enqueue_stream(openai_stream(content=json.dumps(plate.spec)))
+    dock.set_target("part", "Model-1", "Plate")
+    dock.request_edit.setPlainText(plate.request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    _open_editor(qtbot, dock)
+    assert _field(dock, "steps[0].values.divisions").text() == "6, 10"
+    _type(qtbot, _field(dock, "steps[0].values.divisions"), "6, 12")
+    qtbot.mouseClick(dock.confirm_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    notes = dock.spec_extras.notes.text()
+    assert ("Warning: your edit made these words of the model stale: step 1's counts (nodes, "
+            "elements): the plan states them again; step 1's note (it said 10, 77): dropped; "
+            "the expected counts (nodes, elements, shapes): the plan states them again; the "
+            "summary (it said 10): said again from the steps") in notes, notes
+    assert "Plan" in dock.status_label.text()
+    assert dock.controller.plan.warnings == []
+    spec = dock.spec_view.toPlainText()
+    assert "Expected results: 91 nodes, 72 elements (72 QUAD)" in spec, spec
+    assert "divided 6 x 12, from (0, 0, 0) mm: 91 nodes, 72 elements" in spec, spec
+    assert "6 x 10" not in spec and "77" not in spec

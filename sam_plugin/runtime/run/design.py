@@ -18,6 +18,7 @@ from typing import Any
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
+from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
@@ -281,6 +282,12 @@ def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str,
     as a new version marked as the analyst's, with its changes by path. No model is asked."""
     reading = _read(ctx, run, _content(spec), keep_answer=False, checked=False)
     before, version = run.spec_ir, run.spec_versions + 1
+    fresh = (refreshed(before, reading.spec, run.inputs.module.vocabulary, ctx.language)
+             if before is not None else None)
+    if fresh is not None and fresh.dropped:  # the model's words the edit made stale
+        reading = _read(ctx, run, _content(fresh.spec), keep_answer=False, checked=False)
+        reading.warnings[:0] = [_stale_words(ctx.language) + "; ".join(fresh.dropped)]
+        run.recount = True
     if run.spec_versions == 1:
         revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
     _adopt(run, reading)
@@ -291,6 +298,11 @@ def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str,
     revision.record_remark(run.dir, version, "edited by the analyst", run.spec_changes,
                            author="analyst")
     _received(ctx, run, reading, author="analyst")
+
+
+def _stale_words(language: str) -> str:
+    return ("您的编辑使模型的这些说法不再成立：" if language.startswith("zh")
+            else "your edit made these words of the model stale: ")
 
 
 def _content(spec: str | Spec | Mapping[str, Any]) -> str:
