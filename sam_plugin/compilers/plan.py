@@ -91,6 +91,7 @@ class PlanState(BaseModel):
     sections: list[str] = Field(default_factory=list)
     assigned_elements: str | None = None
     bounding_box: Box | None = None
+    exists: bool = True  # False: a part the run makes (Before: it does not exist yet)
 
 
 class Preview(BaseModel):
@@ -237,6 +238,8 @@ def label_runs(labels: list[int]) -> str:
 
 
 def _state_text(state: PlanState, length_unit: str = "") -> str:
+    if not state.exists:
+        return "the part does not exist yet"
     shapes = ", ".join(f"{k} {v}" for k, v in state.shapes.items() if v not in ("0", ""))
     text = f"{state.nodes} nodes, {state.elements} elements"
     if shapes:

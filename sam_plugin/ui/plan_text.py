@@ -124,6 +124,8 @@ def _with_length(text: str, length_unit: str) -> str:
 
 
 def state_words(state: Any, length_unit: str = "") -> str:
+    if not getattr(state, "exists", True):
+        return tr("the part does not exist yet")
     text = tr("{nodes} nodes, {elements} elements").format(nodes=state.nodes,
                                                            elements=state.elements)
     shapes = tr(", ").join(f"{v} {k}" for k, v in state.shapes.items() if v not in ("0", ""))

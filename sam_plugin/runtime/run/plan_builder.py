@@ -111,6 +111,9 @@ def plan_waits(plan: Plan, policy: str) -> bool:
 
 
 def _before_state(readback: Readback) -> PlanState:
+    if not readback.part_exists:  # the model's sections are not the new part's
+        return PlanState(nodes="0", elements="0", shapes=dict.fromkeys(SHAPES, "0"),
+                         exists=False)
     return PlanState(
         nodes=str(readback.node_count),
         elements=str(readback.element_count),

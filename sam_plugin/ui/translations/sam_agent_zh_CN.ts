@@ -2419,5 +2419,9 @@ run {run_id}, started {started} (UTC)</source>
         <source>definitions the calls write</source>
         <translation>调用写入的定义</translation>
     </message>
+    <message>
+        <source>the part does not exist yet</source>
+        <translation>部件尚不存在</translation>
+    </message>
 </context>
 </TS>
