@@ -67,7 +67,7 @@ from sam_plugin.ui.plain_words import (
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
-from sam_plugin.ui.selection_row import SelectionRow
+from sam_plugin.ui.selection_row import SelectionRow, selection_words
 from sam_plugin.ui.spec_editor import SpecEditor
 from sam_plugin.ui.spec_extras import SpecExtras
 from sam_plugin.ui.status_words import (
@@ -1065,7 +1065,8 @@ class SamAgentDock(QDockWidget):
     def _show_spec(self, controller: DockController, *, revised: bool = False) -> None:
         """The spec in words (what is confirmed; its JSON one click away), the operations
         it routes to in words under it, and its warnings and changed fields."""
-        self.spec_extras.show_spec(controller, revised=revised)
+        self.spec_extras.show_spec(controller, revised=revised,
+                                   notes=self._replay_ignores_pick(controller))
         self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
         route = controller.route
         words = operations_text(route)
@@ -1135,6 +1136,22 @@ class SamAgentDock(QDockWidget):
             self.set_status(tr("Review — the model answered with the same spec: nothing "
                                "changed; Confirm, ask again, or Cancel"))
         return str(phase)
+
+    def _replay_ignores_pick(self, controller: DockController) -> list[str]:
+        """The Replay answers with a recorded spec: when the analyst acts on a pick that no
+        step's scope names, it says so (a live model is sent the pick)."""
+        picked = self._run_selection
+        spec = controller.spec
+        if picked is None or spec is None or not self._answers_from_replay():
+            return []
+        if any(step.scope is not None and getattr(step.scope, "by", "") == "labels"
+               and tuple(sorted(getattr(step.scope, "labels", ()))) == picked.labels
+               for step in spec.steps):
+            return []
+        return [tr("Replay answered with the recorded example, which does not act on your "
+                   "pick ({picked}): its steps' scopes are the recorded ones. Edit a step's "
+                   "scope to act on the pick, or use a live model.").format(
+                       picked=selection_words(picked))]
 
     def _answers_from_replay(self) -> bool:
         """Whether the recorded replay answers this dock (it cannot revise a spec)."""

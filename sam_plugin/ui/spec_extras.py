@@ -49,7 +49,8 @@ class SpecExtras:
             self._words, self._json = words, data
             self._fill()
 
-    def show_spec(self, controller: Any, *, revised: bool = False) -> None:
+    def show_spec(self, controller: Any, *, revised: bool = False,
+                  notes: Sequence[str] = ()) -> None:
         """The controller's spec in the view (words, or JSON when the button is down), its
         warnings at Review and, after Ask for changes, the changed fields."""
         spec = getattr(controller, "spec", None)
@@ -61,6 +62,7 @@ class SpecExtras:
         self._fill()
         lines = [tr("Warning: {warning}").format(warning=w)
                  for w in getattr(controller, "review_warnings", []) or []]
+        lines += [tr("Warning: {warning}").format(warning=note) for note in notes]
         if revised:
             changes: Sequence[Any] = getattr(controller, "spec_changes", []) or []
             if changes:
@@ -70,7 +72,7 @@ class SpecExtras:
                 lines.append(tr("Nothing changed: the model answered with the same spec"))
         self.notes.setText("\n".join(lines))
         self.notes.setStyleSheet(WARNING_STYLE if getattr(controller, "review_warnings", None)
-                                 else "")
+                                 or notes else "")
         self.notes.setVisible(bool(lines))
 
     def clear(self) -> None:

@@ -172,3 +172,34 @@ def test_a_host_without_picking_or_preview_keeps_the_dock_working(qtbot, ui_env)
     assert broken.selection_for(Target(model_name="M", part_name="P")) is None
     broken.show_preview(Target(model_name="M", part_name="P"), {})
     broken.clear_preview()
+
+
+def test_the_replay_says_it_does_not_act_on_the_pick(qtbot, replay, host_window, dock):
+    """The recorded refine acts on all 16 elements while 2 are picked: Review says so."""
+    from sam_plugin.demo.examples import example_by_id
+
+    dock.set_target("mesh", "Model-1", "Panel")
+    host_window.viewport.set_selection([1, 2])
+    assert dock.selection_row.check.isChecked()
+    dock.request_edit.setPlainText(example_by_id("refine").request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    notes = dock.spec_extras.notes.text()
+    assert ("Warning: Replay answered with the recorded example, which does not act on your "
+            "pick (Selection: 2 elements (labels 1–2)): its steps' scopes are the recorded "
+            "ones. Edit a step's scope to act on the pick, or use a live model.") in notes, notes
+    assert not dock.spec_extras.notes.isHidden()
+
+
+def test_the_replay_says_nothing_of_a_pick_not_acted_on(qtbot, replay, host_window, dock):
+    from sam_plugin.demo.examples import example_by_id
+
+    dock.set_target("mesh", "Model-1", "Panel")
+    host_window.viewport.set_selection([1, 2])
+    dock.selection_row.check.setChecked(False)
+    dock.request_edit.setPlainText(example_by_id("refine").request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert "Replay" not in dock.spec_extras.notes.text()

@@ -2423,5 +2423,9 @@ run {run_id}, started {started} (UTC)</source>
         <source>the part does not exist yet</source>
         <translation>部件尚不存在</translation>
     </message>
+    <message>
+        <source>Replay answered with the recorded example, which does not act on your pick ({picked}): its steps' scopes are the recorded ones. Edit a step's scope to act on the pick, or use a live model.</source>
+        <translation>回放使用录制的示例作答，未作用于您拾取的对象（{picked}）：各步骤的范围仍为录制时的范围。要作用于拾取的对象，请编辑步骤的范围，或使用在线模型。</translation>
+    </message>
 </context>
 </TS>
