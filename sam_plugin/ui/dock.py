@@ -361,6 +361,8 @@ class SamAgentDock(QDockWidget):
         """The run waits at its plan: show it (and its preview), Execute or Cancel."""
         plan = controller.plan
         self.spec_extras.refresh_words(controller)
+        if plan is not None and plan.warnings:  # said once: the plan's own, first in it
+            self.spec_extras.notes.hide()
         self.plan_view.show_plan(plan)
         if plan is not None and plan.preview is not None:
             self.plan_preview.show_preview(self._live_part(), plan.preview)

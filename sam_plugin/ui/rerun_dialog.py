@@ -74,7 +74,7 @@ def expected_line(count: Restated, source_part: str, target_part: str) -> str:
     names = {"source": source_part, "target": target_part, "count": count.source_count,
              "noun": noun}
     if count.why == "selected":
-        return tr("The spec's {count} selected counted what its scope picks on {source}: not "
+        return tr("The spec's {count} acted on counted what its scope picks on {source}: not "
                   "compared on {target}.").format(**names)
     if count.why == "no_before":
         return tr("The spec's {count} {noun} were counted on {source}, whose count before its "

@@ -278,7 +278,7 @@ def test_the_expected_counts_are_compared_as_a_change_so_a_bigger_part_warns_not
         "(9 before; the calls leave 18)",
         "the spec's 8 QUAD elements on Plate (4 before, +4) are compared as a change on "
         "Plate-2 (9 before; the calls leave 18)",
-        "the spec's 4 selected counted what the scope picks on Plate; not compared on Plate-2"]
+        "the spec's 4 acted on counted what the scope picks on Plate; not compared on Plate-2"]
     kept = json.loads((runs / summary.targets[0].run_id / "spec.json").read_text())
     assert kept["expected"] == {"shapes": {"TRI": 0}}
 

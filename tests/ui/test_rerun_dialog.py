@@ -324,7 +324,7 @@ def test_the_dialog_words_singular_plural_and_restated_counts_in_both_languages(
         "The spec's 45 nodes on Panel (25 before, +20) are compared as a change on Frame: 10 "
         "before, 20 after these operations.")
     assert expected_line(selected, "Panel", "Panel-2") == (
-        "The spec's 16 selected counted what its scope picks on Panel: not compared on "
+        "The spec's 16 acted on counted what its scope picks on Panel: not compared on "
         "Panel-2.")
     translator = i18n.install_translator("zh_CN")
     try:

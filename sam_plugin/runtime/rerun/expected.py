@@ -50,7 +50,7 @@ class Restated:
     def words(self, source_part: str, target_part: str) -> str:
         """The English line the CLI prints with the plan."""
         if self.why == "selected":
-            return (f"the spec's {self.source_count} selected counted what the scope picks on "
+            return (f"the spec's {self.source_count} acted on counted what the scope picks on "
                     f"{source_part}; not compared on {target_part}")
         if self.why == "no_before":
             return (f"the spec's {self.source_count} {self.noun} were counted on {source_part}, "

@@ -179,7 +179,7 @@ def _mismatches(expect: Expected, prediction: Prediction, detail: PlanDetail) ->
                   if op.text not in _CHANGE_WORDS for t in op.touched]
         if counts and all(t.count != wanted for _, _, t in counts):
             call, op, touched = counts[0]
-            found.append(f"the spec expects {wanted} selected; the calls select "
+            found.append(f"the spec expects its steps to act on {wanted}; the calls act on "
                          f"{touched.count} {touched.kind} (call {call.index} {call.tool}: "
                          f"{op.text})")
     return found

@@ -2308,7 +2308,7 @@ run {run_id}, started {started} (UTC)</source>
         <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
     </message>
     <message>
-        <source>The spec's {count} selected counted what its scope picks on {source}: not compared on {target}.</source>
+        <source>The spec's {count} acted on counted what its scope picks on {source}: not compared on {target}.</source>
         <translation>规格中的选中数 {count} 统计的是其范围在 {source} 上选中的对象：在 {target} 上不作比较。</translation>
     </message>
     <message>
