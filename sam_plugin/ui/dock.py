@@ -1032,6 +1032,9 @@ class SamAgentDock(QDockWidget):
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
+        self.route_label.clear()  # the last run's operations are not this request's
+        self.route_label.setToolTip("")
+        self.route_label.hide()
         self.result_view.clear()
         self._clear_plan()
         self._fit_run_splitter()

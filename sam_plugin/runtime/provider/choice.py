@@ -27,6 +27,10 @@ from sam_plugin.runtime.config.settings import ProviderSettings
 ProviderKind = Literal["replay", "live"]
 PROVIDER_KINDS: tuple[ProviderKind, ...] = ("replay", "live")
 REPLAY_MODEL = "replay-recorded"  # the model name the replay server answers as
+# what the replay's refusal of an unknown request advises; a front end that says the same
+# advice in its own words leaves this sentence out of the message it shows
+REPLAY_ADVICE = ("Pick one under Examples in the dock, or configure a live model in Settings "
+                 "(or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL).")
 REPLAY_PROFILE = "vllm"  # streams the recorded reasoning apart from the spec; needs no key
 
 
