@@ -41,6 +41,7 @@ from sam_plugin.runtime.rerun.outcome import TargetOutcome
 from sam_plugin.runtime.rerun.session import RerunSession, TargetPlan
 from sam_plugin.runtime.rerun.source import RerunSource
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.plain_words import tool_words
 from sam_plugin.ui.plan_view import PlanView
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,10 @@ def source_words(source: RerunSource) -> str:
     """The dialog's first line: the run, its request and how many calls it repeats."""
     words = {"run_id": source.run_id, "model": source.target.model_name,
              "part": source.target.part_name, "request": source.request,
-             "count": len(source.calls)}
-    if len(source.calls) == 1:
-        return tr("Run {run_id} on {model}/{part}: “{request}”. Its one operation call is "
-                  "compiled again for each part you pick, shown as a plan before it runs; no "
-                  "model is asked.").format(**words)
-    return tr("Run {run_id} on {model}/{part}: “{request}”. Its {count} operation calls are "
-              "compiled again for each part you pick, each shown as a plan before it runs; no "
-              "model is asked.").format(**words)
+             "operations": tr(", ").join(tool_words(tool) for tool, _ in source.calls)}
+    return tr("Run {run_id} on {model}/{part}: “{request}”. Its operations ({operations}) "
+              "are planned again for each part you pick, each shown as a plan before it "
+              "runs; no model is asked.").format(**words)
 
 
 def expected_line(count: Restated, source_part: str, target_part: str) -> str:

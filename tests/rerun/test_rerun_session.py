@@ -297,8 +297,8 @@ def test_a_rerun_whose_change_goes_another_way_still_warns(fresh_sam, tmp_path):
     none_added = Prediction(node_count=Range.exact(4), element_count=Range.exact(0),
                             shape_counts={})
     assert change_warnings(restated.counts, none_added, "Plate", "Bare") == [
-        "the spec expects elements added, as on Plate (4 to 8); the calls leave 0 of the 0 "
-        "elements of Bare"]
+        "the spec expects elements added, as on Plate (4 to 8); on Bare the calls leave 0 "
+        "elements (0 before)"]
     added = none_added.model_copy(update={"element_count": Range(min=1, max=3)})
     assert change_warnings(restated.counts, added, "Plate", "Bare") == []
 

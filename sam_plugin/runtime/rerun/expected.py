@@ -112,9 +112,9 @@ def change_warnings(counts: Sequence[Restated], prediction: Prediction, source_p
             continue
         verb = "added" if count.change > 0 else "removed"
         found.append(f"the spec expects {count.noun} {verb}, as on {source_part} "
-                     f"({count.source_before} to {count.source_count}); the calls leave "
-                     f"{predicted.describe()} of the {count.target_before} {count.noun} of "
-                     f"{target_part}")
+                     f"({count.source_before} to {count.source_count}); on {target_part} the "
+                     f"calls leave {predicted.describe()} {count.noun} "
+                     f"({count.target_before} before)")
     return found
 
 

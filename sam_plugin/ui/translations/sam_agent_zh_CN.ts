@@ -2300,12 +2300,8 @@ run {run_id}, started {started} (UTC)</source>
         <translation>运行 {run_id}：停靠窗口中已没有待决定的请求（已在其他途径上决定，或已超时）</translation>
     </message>
     <message>
-        <source>Run {run_id} on {model}/{part}: “{request}”. Its one operation call is compiled again for each part you pick, shown as a plan before it runs; no model is asked.</source>
-        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 1 个操作调用会为您选择的每个部件重新编译，运行前显示为计划；不询问模型。</translation>
-    </message>
-    <message>
-        <source>Run {run_id} on {model}/{part}: “{request}”. Its {count} operation calls are compiled again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
-        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
+        <source>Run {run_id} on {model}/{part}: “{request}”. Its operations ({operations}) are planned again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
+        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的操作（{operations}）会为您选择的每个部件重新规划，运行前各自显示为计划；不询问模型。</translation>
     </message>
     <message>
         <source>The spec's {count} acted on counted what its scope picks on {source}: not compared on {target}.</source>
