@@ -55,7 +55,11 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--workspace", required=True, type=Path, metavar="W.sam.json")
     run.add_argument("--mode", required=True, choices=MODES)
     run.add_argument("--model", required=True, help="target model name")
-    run.add_argument("--part", required=True, help="target part name (may not exist yet)")
+    run.add_argument("--part", required=True,
+                     help="target part name (in Part mode a new name builds a new part)")
+    run.add_argument("--new-part", action="store_true",
+                     help="Part mode: --part names a part to build, even if its name is close "
+                     "to an existing one's")
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument("--request", metavar="TEXT")
     source.add_argument("--request-file", type=Path, metavar="F")
@@ -124,7 +128,8 @@ async def run_command(
     sam = import_sam(err)
     # the workspace and target first: a typo there is said as such, provider or not
     opened = open_workspace(sam, args.workspace, save_path)
-    _check_target(sam, args.workspace, args.mode, args.model, args.part)
+    _check_target(sam, args.workspace, args.mode, args.model, args.part,
+                  new_part=getattr(args, "new_part", False))
     with contextlib.ExitStack() as stack:
         if spec is not None and policy.calls == "spec":
             settings, provider_name, probe = _no_provider(err)
@@ -405,13 +410,19 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
+def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str, *,
+                  new_part: bool = False) -> None:
     """The target must be there before a provider is asked: the model always, the part
-    unless Part mode builds it."""
+    unless Part mode builds it. A new part whose name is close to an existing one's is taken
+    for a misspelling (a usage error listing the parts) unless ``--new-part`` says so."""
     from sam_plugin.compilers.registry import get_module
     from sam_plugin.runtime.run.target_check import parts_by_model, target_problem
 
-    problem = target_problem(parts_by_model(sam.mdb), Target(model_name=model, part_name=part),
+    by_model = parts_by_model(sam.mdb)
+    if new_part and mode != "part":
+        raise UsageError(f"--new-part: only Part mode builds a part ({mode} mode changes an "
+                         "existing one)")
+    problem = target_problem(by_model, Target(model_name=model, part_name=part),
                              get_module(mode))
     if problem is not None and problem.missing == "model":
         raise UsageError(
@@ -422,6 +433,24 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
             f"--part: no part {part!r} in model {model!r} (parts: {names(problem.parts)}); "
             f"{mode} mode changes an existing part: build it first with --mode part"
         )
+    existing = list(by_model.get(model, ()))
+    if new_part and part in existing:
+        raise UsageError(f"--new-part: model {model!r} already has a part {part!r}; leave out "
+                         "--new-part to change it")
+    close = [] if new_part or part in existing else _close_names(part, existing)
+    if close:
+        raise UsageError(
+            f"--part: no part {part!r} in model {model!r} (parts: {names(existing)}); did you "
+            f"mean {close[0]!r}? To build a new part named {part!r}, add --new-part")
+
+
+def _close_names(name: str, existing: Sequence[str]) -> list[str]:
+    """The existing names ``name`` may be a misspelling of (case aside), closest first."""
+    import difflib
+
+    lowered = {n.lower(): n for n in existing}
+    return [lowered[n] for n in difflib.get_close_matches(name.lower(), list(lowered), n=3,
+                                                          cutoff=0.85)]
 
 
 def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = ()) -> None:
