@@ -15,7 +15,7 @@ import contextlib
 import json
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, assert_never
 
@@ -154,7 +154,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                                provider_name=provider_name, policy=policy, server_probe=probe)
     warn_recovered_runs(controller.recovered_runs, err)
     controller.units = _units(host, args.model, err)
-    progress = _Progress(err)
+    progress = _Progress(err, lambda: controller.plan)
     controller.subscribe(progress)
     try:
         if spec is not None:
@@ -535,12 +535,16 @@ def _is_terminal(stream: TextIO) -> bool:
 class _Progress:
     """Progress lines on stderr; the streamed spec as it arrives."""
 
-    def __init__(self, err: TextIO):
+    def __init__(self, err: TextIO, plan: Callable[[], Any] | None = None):
         self.err = err
         self.streaming = False
+        self.plan = plan  # the plan shown, for what a setting approves without asking
 
     def __call__(self, event: ControllerEvent) -> None:
         typed = event.typed
+        if isinstance(typed, ev.PlanApproved) and typed.by.startswith("plan_wait="):
+            self._approved_unasked()
+            return
         if isinstance(typed, ev.DesignDelta):
             # the spec is printed once, whole, when it is ready (_show_spec); a dot per piece
             # shows that the model is writing
@@ -555,6 +559,16 @@ class _Progress:
         if line:
             self.end_stream()
             print(line, file=self.err)
+
+    def _approved_unasked(self) -> None:
+        """--yes approved the plan without printing it: its destructive lines are said."""
+        plan = self.plan() if self.plan is not None else None
+        if plan is None:
+            return
+        self.end_stream()
+        print(f"  plan approved by --yes: {plan.summary()}", file=self.err)
+        for line in plan.destructive:
+            print(f"  DESTRUCTIVE: {line}", file=self.err)
 
     def end_stream(self) -> None:
         if self.streaming:
@@ -625,9 +639,14 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
         print(f"  {result.error.layer}: {result.error.message}", file=out)
     from sam_plugin.compilers.property.value_checks import check_quantity
     from sam_plugin.compilers.units import measured
+    from sam_plugin.runtime.verify.part_comparison import REST
 
     for check in result.checks:
         mark = "ok " if check.ok else "FAIL"
+        if check.name == REST:  # the fingerprints stay in result.json: one short line here
+            said = "as before the run" if check.ok else check.actual
+            print(f"  [{mark}] {check.name}: {said}", file=out)
+            continue
         quantity = check_quantity(check.name)
         expected, actual = (measured(check.expected, quantity, units),
                             measured(check.actual, quantity, units))
