@@ -299,6 +299,8 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
         print(f"sam-agent: provider: {detection.words()} (the base URL {settings.base_url}, "
               f"{said}): start the server there, or correct --base-url or "
               "SAM_AGENT_BASE_URL", file=err)
+        # said once: the run fails at its first call, without retrying a dead address
+        settings = settings.model_copy(update={"max_retries": 0})
     else:
         print(f"sam-agent: provider: {choice.describe(detection)} ({said})", file=err)
     if detection.server.note and detection.server.reachable:

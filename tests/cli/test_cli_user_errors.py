@@ -283,3 +283,13 @@ def test_a_misspelt_optional_flag_is_named(tmp_path, capsys):
     assert run.err.splitlines()[-1] == (
         "sam-agent run: error: unrecognized arguments: --yess (you wrote --yess: did you mean "
         "--yes?)")
+
+
+def test_a_dead_url_is_not_retried_after_it_was_said(tmp_path, capsys, provider_env,
+                                                     stub_module):
+    url = "http://127.0.0.1:9/v1"
+    run = run_cli(_args(tmp_path, "--request", "q", "--yes", "--base-url", url), capsys)
+    assert run.code == 1, run.err
+    assert "nothing answers at http://127.0.0.1:9" in run.err
+    assert "retrying" not in run.err, run.err
+    assert "Failed at provider\n" in run.out
