@@ -38,7 +38,7 @@ def test_the_plan_reads_in_operations_nodes_and_elements(qtbot, replay, dock):
     # the raw plan, as plan.json holds it, one click away and back
     dock.plan_view.anchorClicked.emit(QUrl(RAW_LINK))
     raw = dock.plan_view.toPlainText()
-    assert f"script sha256: {dock.controller.plan.script_sha256}" in raw
+    assert f"plan_sha256: {dock.controller.plan.script_sha256}" in raw
     assert "2. repair_part" in raw
     dock.plan_view.anchorClicked.emit(QUrl(WORDS_LINK))
     assert dock.plan_view.toPlainText() == text
