@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import io
 import logging
-import sys
 import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -83,6 +82,7 @@ from sam_plugin.ui.unit_words import units_words
 from sam_plugin.ui.viewport_link import ViewportLink
 
 log = logging.getLogger(__name__)
+script_log = logging.getLogger("sam_plugin.script")  # what the composed script prints
 
 # (mode, title): the registry's modes; a title is its module's ``title`` (Part, Property,
 # Mesh), spelled here so that the dock opens without importing every domain
@@ -216,7 +216,8 @@ class SamAgentDock(QDockWidget):
         form.addWidget(self.unit_label, 0, 4)
         form.addWidget(QLabel(tr("Part")), 1, 0)
         form.addWidget(self.part_combo, 1, 1, 1, 4)
-        form.addWidget(QLabel(tr("Examples")), 2, 0)
+        self.example_label = QLabel(tr("Examples"))
+        form.addWidget(self.example_label, 2, 0)
         form.addWidget(self.example_combo, 2, 1, 1, 4)
         form.setColumnStretch(1, 1)
         form.setColumnStretch(3, 1)
@@ -688,6 +689,10 @@ class SamAgentDock(QDockWidget):
         elif choice.is_replay:
             text = tr("Answering: Replay — recorded responses, not a live model")
             replay = True
+        elif choice.reason == "nothing configured":  # a real host: no Replay unless chosen
+            text = tr("Answering: no model configured — open Settings… (or set "
+                      "SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)")
+            replay = False
         else:
             text = tr("Answering: {provider}").format(provider=choice.describe())
             missing = choice.live.missing_fields() if choice.live is not None else []
@@ -697,6 +702,9 @@ class SamAgentDock(QDockWidget):
                 self._ask_server(choice)
             replay = False
         self.provider_label.setText(text)
+        # the examples are the Replay's requests on the demo's sample workspace
+        self.example_label.setVisible(replay)
+        self.example_combo.setVisible(replay)
         if self._run_provider not in (None, text) and not locked(self._phase()):
             self.clear_run_view()  # what is shown was answered by another provider
         reason = self._provider_reason(choice)
@@ -1178,10 +1186,11 @@ class SamAgentDock(QDockWidget):
             self._show_spec(controller, revised=bool(controller.spec_changes))
         self._progress = None
         self._show_panel(Phase.COLLECTING)
-        output = _Tee(sys.stdout)
+        output = _Tee()
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.confirm(self.mode(), self.target(),
                                               **self._picked_now())
+        output.flush()
         self._keep_output(output.text())
         if controller.phase is Phase.PLAN:
             controller.approval_requested("dock")
@@ -1193,10 +1202,11 @@ class SamAgentDock(QDockWidget):
         """The analyst approved the plan: the one submission, then verification."""
         controller = self._ensure_controller()
         self._show_panel(Phase.EXECUTING)
-        output = _Tee(sys.stdout)
+        output = _Tee()
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.execute(self.mode(), self.target(),
                                               **self._picked_now())
+        output.flush()
         self._keep_output(output.text())
         return await self._after_run(controller, result)
 
@@ -1361,24 +1371,27 @@ class SamAgentDock(QDockWidget):
 
 
 class _Tee(io.TextIOBase):
-    """Keeps what is written and passes it on (the terminal still gets the script's prints)."""
+    """Keeps what the script prints (the run view shows it) and passes each line to the
+    ``sam_plugin.script`` logger, never to the host's stdout: the host's logging decides
+    where the script's output goes (docs/install.md "Where the plugin's output goes")."""
 
-    def __init__(self, original: Any) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self._original = original
         self._kept = io.StringIO()
+        self._line = ""
 
     def write(self, text: str) -> int:
         self._kept.write(text)
-        if self._original is not None:
-            with contextlib.suppress(Exception):
-                self._original.write(text)
+        self._line += text
+        *lines, self._line = self._line.split("\n")
+        for line in lines:
+            script_log.info("%s", line)
         return len(text)
 
     def flush(self) -> None:
-        if self._original is not None:
-            with contextlib.suppress(Exception):
-                self._original.flush()
+        if self._line:
+            script_log.info("%s", self._line)
+            self._line = ""
 
     def text(self) -> str:
         return self._kept.getvalue()

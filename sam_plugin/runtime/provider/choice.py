@@ -141,13 +141,15 @@ class ProviderChooser:
     """
 
     def __init__(self, store: Any, env: Mapping[str, str] | None = None, *,
-                 force_replay: bool = False) -> None:
+                 force_replay: bool = False, default_replay: bool = True) -> None:
         self.store = store
         self.env = environment.environ(env)
         self.force_replay = force_replay or environment.replay_forced(self.env)
+        self.default_replay = default_replay
 
     def current(self) -> ProviderChoice:
-        return choose(self.env, self.store.load(), force_replay=self.force_replay)
+        return choose(self.env, self.store.load(), force_replay=self.force_replay,
+                      default_replay=self.default_replay)
 
     def chosen_in_settings(self) -> None:
         self.force_replay = False

@@ -2423,5 +2423,9 @@ run {run_id}, started {started} (UTC)</source>
         <source>Replay answered with the recorded example, which does not act on your pick ({picked}): its steps' scopes are the recorded ones. Edit a step's scope to act on the pick, or use a live model.</source>
         <translation>回放使用录制的示例作答，未作用于您拾取的对象（{picked}）：各步骤的范围仍为录制时的范围。要作用于拾取的对象，请编辑步骤的范围，或使用在线模型。</translation>
     </message>
+    <message>
+        <source>Answering: no model configured — open Settings… (or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)</source>
+        <translation>作答：未配置模型 — 请打开“设置…”（或设置 SAM_AGENT_BASE_URL 和 SAM_AGENT_MODEL）</translation>
+    </message>
 </context>
 </TS>
