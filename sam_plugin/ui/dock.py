@@ -279,6 +279,7 @@ class SamAgentDock(QDockWidget):
         self.spec_view.setMinimumHeight(self.spec_view.fontMetrics().lineSpacing() * 3 + 12)
         layout.addWidget(self.spec_view, 3)
         self.spec_editor = SpecEditor(self.spec_view)  # editSpecButton, specForm, specJsonEdit
+        self.spec_editor.pick_source = self._pick_for_editor
         layout.addWidget(self.spec_editor, 3)
         self.route_label = QLabel()
         self.route_label.setObjectName("routeLabel")
@@ -1149,6 +1150,11 @@ class SamAgentDock(QDockWidget):
             self.set_status(tr("Review — the model answered with the same spec: nothing "
                                "changed; Confirm, ask again, or Cancel"))
         return str(phase)
+
+    def _pick_for_editor(self) -> Any:
+        """What is picked on the target part now, small enough for a scope (else None)."""
+        picked = self.selection_row.selection
+        return None if picked is None or picked.too_large else picked
 
     def _replay_ignores_pick(self, controller: DockController) -> list[str]:
         """The Replay answers with a recorded spec: when the analyst acts on a pick that no

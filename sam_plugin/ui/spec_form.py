@@ -155,6 +155,7 @@ class SpecForm(QWidget):
         self.language = "en"
         self._loading = False
         self._steps: list[StepBox] = []
+        self.pick: Any = None  # the viewport's pick (a Selection) the scopes offer, or None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         summary_row = QFormLayout()
@@ -247,6 +248,11 @@ class SpecForm(QWidget):
         action = vocabulary.action(str(step.get("action")))
         assert action is not None  # unshowable() said the form can show it
         box = StepBox(index, action, vocabulary, self.language)
+        pick = self.pick
+        if box.scope is not None and pick is not None and pick.kind == action.members:
+            noun = tr("nodes") if pick.kind == "nodes" else tr("elements")
+            box.scope.offer_pick(pick.labels, tr("the picked selection ({count} {noun})")
+                                 .format(count=pick.count, noun=noun))
         box.load(step)
         for member in box.fields():
             member.changed.connect(self._edited)

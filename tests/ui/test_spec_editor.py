@@ -362,3 +362,26 @@ def test_an_edit_refreshes_the_counts_and_drops_the_models_stale_words(qtbot, re
     assert "Expected results: 91 nodes, 72 elements (72 QUAD)" in spec, spec
     assert "divided 6 x 12, from (0, 0, 0) mm: 91 nodes, 72 elements" in spec, spec
     assert "6 x 10" not in spec and "77" not in spec
+
+
+def test_the_scope_offers_the_pick_and_an_empty_box_gets_a_sentence(
+        qtbot, replay, host_window, dock):
+    """Elements 3 and 4 picked: a step that acts on elements offers them as its scope."""
+    delete = {"summary": "Delete element 1.",
+              "steps": [{"capability": "edit", "action": "delete_elements",
+                         "scope": {"by": "labels", "labels": [1]}, "values": {}, "text": ""}]}
+    _to_review(qtbot, replay, dock, spec=delete)
+    host_window.viewport.set_selection([3, 4])
+    _open_editor(qtbot, dock)
+    kind = _child(dock, QComboBox, "specField:steps[0].scope.by")
+    offered = [kind.itemText(i) for i in range(kind.count())]
+    assert "the picked selection (2 elements)" in offered, offered
+    kind.setCurrentIndex(offered.index("the picked selection (2 elements)"))
+    assert kind.currentData() == "labels"
+    assert _field(dock, "steps[0].scope.labels").text() == "3-4"
+    shown = json.loads(_child(dock, QPlainTextEdit, "specJsonEdit").toPlainText())
+    assert shown["steps"][0]["scope"] == {"by": "labels", "labels": [3, 4]}
+    kind.setCurrentIndex(kind.findData("box"))
+    problem = _text(_problem(dock, "steps[0].scope"))
+    assert problem == "Fill in both corners of the box: min and max, each x, y, z.", problem
+    assert "{" not in problem

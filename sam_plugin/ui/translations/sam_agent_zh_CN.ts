@@ -2427,5 +2427,21 @@ run {run_id}, started {started} (UTC)</source>
         <source>Answering: no model configured — open Settings… (or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)</source>
         <translation>作答：未配置模型 — 请打开“设置…”（或设置 SAM_AGENT_BASE_URL 和 SAM_AGENT_MODEL）</translation>
     </message>
+    <message>
+        <source>the picked selection ({count} {noun})</source>
+        <translation>拾取的对象（{count} 个{noun}）</translation>
+    </message>
+    <message>
+        <source>Fill in the labels to act on, e.g. 1-5, 9.</source>
+        <translation>请填写要作用的标签，例如 1-5, 9。</translation>
+    </message>
+    <message>
+        <source>Fill in the name of the set to act on.</source>
+        <translation>请填写要作用的集合名称。</translation>
+    </message>
+    <message>
+        <source>Fill in both corners of the box: min and max, each x, y, z.</source>
+        <translation>请填写框的两个角点：最小点和最大点，各为 x, y, z。</translation>
+    </message>
 </context>
 </TS>
