@@ -71,8 +71,9 @@ class ViewportPlanOverlay:
     def _draw_overlay_legend(self, painter: QPainter) -> None:
         """``plan preview: ■ touched 16 ■ added 0 ■ deleted 0``, right-aligned at the top."""
         metrics = painter.fontMetrics()
-        head = "plan preview:"
-        items = [f"{OVERLAY_WORDS[name]} {self.overlay_counts.get(name, 0)}"
+        say = getattr(self, "words", None) or (lambda text: text)
+        head = say("plan preview (elements):")  # the outlines are elements, not nodes
+        items = [f"{say(OVERLAY_WORDS[name])} {self.overlay_counts.get(name, 0)}"
                  for name in OVERLAY_COLOURS]
         width = metrics.horizontalAdvance(head) + 8 + sum(
             20 + metrics.horizontalAdvance(text) for text in items)
