@@ -203,3 +203,24 @@ def test_the_replay_says_nothing_of_a_pick_not_acted_on(qtbot, replay, host_wind
     qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
                     timeout=TIMEOUT_MS)
     assert "Replay" not in dock.spec_extras.notes.text()
+
+
+def test_a_refine_plan_is_drawn_with_the_plans_counts(qtbot, replay, host_window, dock):
+    """16 parents go, 64 children come: the viewport's legend says the plan's numbers."""
+    to_plan(qtbot, dock, "refine")
+    assert host_window.viewport.overlay_counts == {"touched": 0, "added": 64, "deleted": 16}
+    assert "16 elements become 64" in dock.plan_view.toPlainText()
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
+    assert not host_window.viewport.overlay_shown
+
+
+def test_refining_splits_each_shape_as_the_refinement_does():
+    from sam_plugin.compilers.mesh.preview import _split
+
+    quad = [(0.0, 0.0, 0.0), (2.0, 0.0, 0.0), (2.0, 2.0, 0.0), (0.0, 2.0, 0.0)]
+    children = _split(quad)
+    assert len(children) == 4 and [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0),
+                                   (0.0, 1.0, 0.0)] in children
+    assert len(_split(quad[:3])) == 4 and _split(quad[:2]) == [
+        [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)], [(1.0, 0.0, 0.0), (2.0, 0.0, 0.0)]]
