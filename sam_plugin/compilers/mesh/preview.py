@@ -22,8 +22,10 @@ def refine_preview(part: Any, parents: Sequence[int], levels: int) -> Preview | 
         elements = list(part.elements.sequenceFromLabels(sorted(parents)))
     except Exception:  # a selector the compile refused already
         return None
-    points = {n.label: tuple(float(c) for c in n.coordinates)
-              for n in selection.nodes_of(part, elements)}
+    points: dict[int, Point] = {}
+    for node in selection.nodes_of(part, elements):
+        x, y, z = (float(c) for c in node.coordinates)
+        points[node.label] = (x, y, z)
     added: list[list[Point]] = []
     for element in elements:
         outline = [points[label] for label in element.connectivity if label in points]
