@@ -1608,8 +1608,8 @@ run {run_id}, started {started} (UTC)</source>
         <translation>以文字显示计划</translation>
     </message>
     <message>
-        <source>Show the raw plan (as in plan.json, with its plan_sha256)</source>
-        <translation>显示原始计划（与 plan.json 相同，含其 plan_sha256）</translation>
+        <source>Show the raw plan (as in plan.json, with its hash)</source>
+        <translation>显示原始计划（与 plan.json 相同，含其哈希）</translation>
     </message>
     <message>
         <source>Show what the script printed, word for word (script_output.txt)</source>
