@@ -91,7 +91,7 @@ def test_the_translate_vector_edited_in_review_is_planned_and_verified(qtbot, re
     assert "step 1 ✓ translate all nodes by (5, 7, 0)" in dock.plan_view.toPlainText()
     assert "translate all nodes by (5, 7, 0)" in dock.spec_view.toPlainText()  # shown again
     assert dock.spec_extras.notes.text().splitlines() == [
-        "Changed since the last version:", "• step 1 vector: (5, 0, 0) → (5, 7, 0)"]
+        "Changed since the last version:", "• step 1 vector: (5, 0, 0) mm → (5, 7, 0) mm"]
     assert _child(dock, object, "specEditor").isHidden()
     approve_plan(qtbot, dock)
     assert "Verified" in dock.status_label.text()

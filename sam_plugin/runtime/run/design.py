@@ -245,7 +245,7 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
         revision.keep_version(run.dir, version, reading.text, reading.spec)
         if before is not None:
             run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
-                                            ctx.language)
+                                            ctx.language, ctx.units)
         revision.record_remark(run.dir, version, remark, run.spec_changes)
     ctx.emit(DesignReceived(
         method=reading.route.method,
@@ -293,7 +293,7 @@ def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str,
     _adopt(run, reading)
     run.spec_versions = version
     run.spec_changes = (spec_changes(before, reading.spec, run.inputs.module.vocabulary,
-                                     ctx.language) if before is not None else [])
+                                     ctx.language, ctx.units) if before is not None else [])
     revision.keep_version(run.dir, version, reading.text, reading.spec)
     revision.record_remark(run.dir, version, "edited by the analyst", run.spec_changes,
                            author="analyst")
