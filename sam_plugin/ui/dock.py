@@ -280,6 +280,7 @@ class SamAgentDock(QDockWidget):
         layout.addWidget(self.spec_view, 3)
         self.spec_editor = SpecEditor(self.spec_view)  # editSpecButton, specForm, specJsonEdit
         self.spec_editor.pick_source = self._pick_for_editor
+        self.spec_editor.units_source = lambda: getattr(self.controller, "units", None)
         layout.addWidget(self.spec_editor, 3)
         self.route_label = QLabel()
         self.route_label.setObjectName("routeLabel")

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.spec.values import ValueDef
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.ui.field_text import (
     ABSENT,
     JSON_KINDS,
@@ -298,6 +299,7 @@ class RecordField(Field):
             yield from member.fields()
 
 
+MEASURED_KINDS = frozenset({"number", "vector", "numbers", "points"})  # values with a unit
 PICKED = "picked"  # the scope kind offered for the viewport's pick (labels from it)
 
 
@@ -436,10 +438,14 @@ def _placeholder(kind: str) -> str:
             "count_or_records": tr("a count, or a JSON list")}.get(kind, "")
 
 
-def value_label(key: str, value_def: ValueDef | None, required: bool) -> QLabel:
-    """A value's key as the JSON names it (``*``: the action requires it); its description
-    on hover."""
-    label = QLabel(f"{key} *" if required else key)
+def value_label(key: str, value_def: ValueDef | None, required: bool,
+                units: UnitSystem | None = None) -> QLabel:
+    """A value's key as the JSON names it, with its unit when it measures something
+    (``vector (mm)``; ``*``: the action requires it); its description on hover."""
+    unit = units.unit(value_def.quantity) if units is not None and value_def is not None \
+        and value_def.kind in MEASURED_KINDS else ""
+    shown = f"{key} ({unit})" if unit else key
+    label = QLabel(f"{shown} *" if required else shown)
     description = value_def.schema.get("description", "") if value_def is not None else ""
     label.setToolTip(str(description))
     return label

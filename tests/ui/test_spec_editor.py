@@ -385,3 +385,10 @@ def test_the_scope_offers_the_pick_and_an_empty_box_gets_a_sentence(
     problem = _text(_problem(dock, "steps[0].scope"))
     assert problem == "Fill in both corners of the box: min and max, each x, y, z.", problem
     assert "{" not in problem
+
+
+def test_a_measured_value_is_labelled_with_its_unit(qtbot, replay, dock):
+    _to_review(qtbot, replay, dock)
+    _open_editor(qtbot, dock)
+    labels = [label.text() for label in dock.spec_editor.form.findChildren(QLabel)]
+    assert "vector (mm) *" in labels, labels
