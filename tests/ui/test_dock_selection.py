@@ -224,3 +224,20 @@ def test_refining_splits_each_shape_as_the_refinement_does():
                                    (0.0, 1.0, 0.0)] in children
     assert len(_split(quad[:3])) == 4 and _split(quad[:2]) == [
         [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)], [(1.0, 0.0, 0.0), (2.0, 0.0, 0.0)]]
+
+
+def test_a_plan_beyond_the_part_is_fitted_into_the_view(qtbot, replay, host_window, dock):
+    """The copy 40 along X lies beside the Panel: the view takes both in, then the part
+    alone again when the plan is gone."""
+    viewport = host_window.viewport
+    viewport.resize(800, 600)
+    (_, radius) = viewport.geometry_data.center_and_radius()
+    part_only = 0.45 * 600 / radius
+    to_plan(qtbot, dock, "copy_merge")
+    assert viewport.overlay_counts["added"] == 16
+    assert viewport.scale < 0.6 * part_only  # zoomed out to take the copy in
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
+    (_, radius) = viewport.geometry_data.center_and_radius()
+    assert viewport.scale == pytest.approx(0.45 * min(viewport.width(), viewport.height())
+                                           / radius)
