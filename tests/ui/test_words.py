@@ -161,3 +161,11 @@ def test_a_new_parts_before_line_says_it_does_not_exist_yet(qapp) -> None:
     existing = _before_state(Readback(part_exists=True, node_count=4, element_count=1,
                                       sections=["Shell-2mm"]))
     assert "sections Shell-2mm" in state_words(existing)
+
+
+def test_a_builds_corners_say_their_unit(qtbot, replay, dock):
+    to_plan(qtbot, dock, "plate")
+    lines = dock.plan_view.toPlainText().splitlines()
+    assert ("– mesh patch plate: 6 x 10 QUAD elements over the corners (0, 0, 0), (60, 0, 0), "
+            "(60, 100, 0), (0, 100, 0) mm") in lines, lines
+    assert "Before: the part does not exist yet" in lines
