@@ -16,6 +16,9 @@ from pathlib import Path
 class Launch:
     #: ``--replay``: the replay answers until the analyst saves a choice in Settings
     replay: bool = False
+    #: with no provider configured, the replay answers (the demo); SAM's own load leaves it
+    #: False: there the dock says that no model is configured and shows no examples
+    replay_by_default: bool = False
     #: seconds between the replay's streamed pieces (None: ``SAM_AGENT_REPLAY_DELAY``)
     replay_delay: float | None = None
     #: where runs go (None: ``SAM_AGENT_RUNS_DIR``, else the per-user default)

@@ -36,6 +36,7 @@ from sam_host_plugins import (
 from sam_host_tree import ModelTree
 from sam_host_viewport import MeshViewport
 from sam_host_views import VIEWS
+from sam_host_words import HostWords
 
 WINDOW_TITLE = "SAM (offline)"
 VIEWPORT_NAME = "Viewport: 1"
@@ -63,8 +64,10 @@ class SamMainWindow(QMainWindow):
         self.plugins: list[LoadedPlugin] = []
         self.host = SamHost(main_window=self, sam_module=sam_module,
                             locale=locale or host_locale())
-        self.model_tree = ModelTree()
+        self.words = HostWords(self.host.locale)  # the host's own words in its locale
+        self.model_tree = ModelTree(words=self.words)
         self.viewport = MeshViewport()
+        self.viewport.words = self.words
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.model_tree)
         splitter.addWidget(self.viewport)
@@ -77,7 +80,7 @@ class SamMainWindow(QMainWindow):
         self._listening_to: Any = None
         self._listen()
         self._saved_state = self._state()  # the database as last opened or saved
-        self.statusBar().showMessage("Ready")
+        self.statusBar().showMessage(self.words("Ready"))
 
     # ------------------------------------------------------------- host sync
     def _viewport(self) -> Any:
@@ -132,14 +135,16 @@ class SamMainWindow(QMainWindow):
         self.setWindowTitle(f"{WINDOW_TITLE} — {self.workspace_path.name}")
         self._saved_state = self._state()
         self.display_first_meshed_part()
-        self.statusBar().showMessage(f"Opened {self.workspace_path}")
+        self.statusBar().showMessage(self.words("Opened {path}").format(
+            path=self.workspace_path))
 
     def save_workspace(self, path: str | os.PathLike[str]) -> None:
         self.sam.mdb.saveAs(str(path))
         self.workspace_path = Path(path)
         self.setWindowTitle(f"{WINDOW_TITLE} — {self.workspace_path.name}")
         self._saved_state = self._state()
-        self.statusBar().showMessage(f"Saved {self.workspace_path}")
+        self.statusBar().showMessage(self.words("Saved {path}").format(
+            path=self.workspace_path))
 
     def new_workspace(self) -> None:
         """An empty database (one empty model), as SAM starts."""
@@ -151,7 +156,7 @@ class SamMainWindow(QMainWindow):
         self.setWindowTitle(WINDOW_TITLE)
         self._saved_state = self._state()
         self.display_first_meshed_part()
-        self.statusBar().showMessage("New workspace")
+        self.statusBar().showMessage(self.words("New workspace"))
 
     def _state(self) -> bytes:
         """The whole database as its file would hold it (what a save would write)."""
@@ -171,10 +176,12 @@ class SamMainWindow(QMainWindow):
         if not self.unsaved_changes():
             then()
             return None
-        where = self.workspace_path.name if self.workspace_path else "a workspace file"
+        words = self.words
+        where = self.workspace_path.name if self.workspace_path else words("a workspace file")
         box = QMessageBox(QMessageBox.Icon.Warning, WINDOW_TITLE,
-                          f"The model has changes that are not saved in {where}. Save them "
-                          f"before you {doing}?",
+                          words("The model has changes that are not saved in {where}. Save "
+                                "them before you {doing}?").format(where=where,
+                                                                  doing=words(doing)),
                           QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
                           | QMessageBox.StandardButton.Cancel, self)
         box.setObjectName("unsavedChangesDialog")
@@ -196,26 +203,26 @@ class SamMainWindow(QMainWindow):
         return box
 
     def _build_menus(self) -> None:
-        menu = self.menuBar().addMenu("&File")
+        menu = self.menuBar().addMenu(self.words("&File"))
         for text, shortcut, slot in (
             ("&New", QKeySequence.StandardKey.New, self._ask_new),
             ("&Open…", QKeySequence.StandardKey.Open, self._ask_open),
             ("&Save", QKeySequence.StandardKey.Save, self._save),
             ("Save &As…", QKeySequence.StandardKey.SaveAs, self._ask_save_as),
         ):
-            action = QAction(text, self)
+            action = QAction(self.words(text), self)
             action.setShortcut(shortcut)
             action.triggered.connect(slot)
             menu.addAction(action)
         menu.addSeparator()
-        quit_action = QAction("&Quit", self)
+        quit_action = QAction(self.words("&Quit"), self)
         quit_action.triggered.connect(self.close)
         menu.addAction(quit_action)
-        view = self.menuBar().addMenu("&View")
-        fit = QAction("&Fit to view", self)
+        view = self.menuBar().addMenu(self.words("&View"))
+        fit = QAction(self.words("&Fit to view"), self)
         fit.triggered.connect(self.viewport.fit_to_view)
         view.addAction(fit)
-        labels = QAction("&Node labels", self)
+        labels = QAction(self.words("&Node labels"), self)
         labels.setObjectName("nodeLabelsAction")
         labels.setCheckable(True)
         labels.toggled.connect(self.viewport.set_node_labels)
@@ -229,7 +236,7 @@ class SamMainWindow(QMainWindow):
         menu.addSeparator()
         self.view_actions: dict[str, QAction] = {}
         for direction in VIEWS:
-            action = QAction(direction.title, self)
+            action = QAction(self.words(direction.title), self)
             action.setObjectName(f"view{direction.key}")
             action.triggered.connect(
                 lambda _=False, key=direction.key: self.viewport.set_view(key))
@@ -238,11 +245,11 @@ class SamMainWindow(QMainWindow):
 
     def _build_pick_menu(self) -> None:
         """Select → pick elements or nodes, clear (click, Ctrl+click, Ctrl+drag a box)."""
-        menu = self.menuBar().addMenu("&Select")
+        menu = self.menuBar().addMenu(self.words("&Select"))
         group = QActionGroup(self)
         self.pick_actions: dict[str, QAction] = {}
         for kind, text in (("elements", "Pick &elements"), ("nodes", "Pick &nodes")):
-            action = QAction(text, self)
+            action = QAction(self.words(text), self)
             action.setObjectName(f"pick{kind.capitalize()}Action")
             action.setCheckable(True)
             action.setChecked(kind == self.viewport.pick_kind)
@@ -250,12 +257,13 @@ class SamMainWindow(QMainWindow):
             group.addAction(action)
             menu.addAction(action)
             self.pick_actions[kind] = action
-        clear = QAction("&Clear selection", self)
+        clear = QAction(self.words("&Clear selection"), self)
         clear.setObjectName("clearSelectionAction")
         clear.triggered.connect(lambda: self.viewport.set_selection([]))
         menu.addSeparator()
         menu.addAction(clear)
-        hint = QAction("Click picks, Ctrl+click adds or removes, Ctrl+drag picks a box", self)
+        hint = QAction(self.words("Click picks, Ctrl+click adds or removes, Ctrl+drag picks a "
+                                  "box"), self)
         hint.setEnabled(False)
         menu.addAction(hint)
 

@@ -43,11 +43,27 @@ class ViewportPlanOverlay:
             for name in OVERLAY_COLOURS}
         self.overlay_counts = {name: len(layers.get(name) or []) for name in OVERLAY_COLOURS}
         self._overlay_lines = None
+        self._fit_overlay()
         self.update()  # type: ignore[attr-defined]
         return sum(len(v) for v in self.overlay.values())
 
+    def _fit_overlay(self) -> None:
+        """The part and the plan fit the view together: a plan that moves or adds beyond
+        the part's own extent (a copy 40 along X) is not drawn off the edge."""
+        self.fit_to_view()  # type: ignore[attr-defined]
+        flat = [p for outlines in self.overlay.values() for o in outlines for p in o]
+        if not flat:
+            return
+        (cx, cy, cz), radius = self.geometry_data.center_and_radius()
+        points = np.asarray(flat, dtype=float) - (cx, cy, cz)
+        reach = float(np.sqrt((points ** 2).sum(axis=1)).max())
+        if reach > radius:
+            side = max(1, min(self.width(), self.height()))  # type: ignore[attr-defined]
+            self.scale = 0.45 * side / reach  # type: ignore[attr-defined]
+
     def clear_plan_overlay(self) -> None:
         self.overlay, self.overlay_counts, self._overlay_lines = {}, {}, None
+        self.fit_to_view()  # type: ignore[attr-defined]
         self.update()  # type: ignore[attr-defined]
 
     @property
@@ -71,8 +87,9 @@ class ViewportPlanOverlay:
     def _draw_overlay_legend(self, painter: QPainter) -> None:
         """``plan preview: ■ touched 16 ■ added 0 ■ deleted 0``, right-aligned at the top."""
         metrics = painter.fontMetrics()
-        head = "plan preview:"
-        items = [f"{OVERLAY_WORDS[name]} {self.overlay_counts.get(name, 0)}"
+        say = getattr(self, "words", None) or (lambda text: text)
+        head = say("plan preview (elements):")  # the outlines are elements, not nodes
+        items = [f"{say(OVERLAY_WORDS[name])} {self.overlay_counts.get(name, 0)}"
                  for name in OVERLAY_COLOURS]
         width = metrics.horizontalAdvance(head) + 8 + sum(
             20 + metrics.horizontalAdvance(text) for text in items)

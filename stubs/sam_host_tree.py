@@ -16,11 +16,12 @@ class ModelTree(QTreeWidget):
 
     partActivated = Signal(str, str)  # noqa: N815 (Qt signal naming): model name, part name
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, words: Any = None) -> None:
         super().__init__(parent)
         self.setObjectName("modelTree")
         self.setColumnCount(3)
-        self.setHeaderLabels(["Model / part", "Nodes", "Elements"])
+        say = words or (lambda text: text)
+        self.setHeaderLabels([say("Model / part"), say("Nodes"), say("Elements")])
         self.itemClicked.connect(self._on_double_click)
         self.itemDoubleClicked.connect(self._on_double_click)
 

@@ -274,14 +274,20 @@ class MeshViewport(ViewportAnnotations, ViewportPicking, ViewportPlanOverlay, QW
             return self._point_pairs()[1]
         return self._preview_local.pairs(self.yaw, self.pitch)
 
+    def _say(self, text: str) -> str:
+        """The host's words in its locale (``SamMainWindow`` sets ``words``)."""
+        words = getattr(self, "words", None)
+        return words(text) if words is not None else text
+
     def _draw_legend(self, painter: QPainter) -> None:
         geometry = self.geometry_data
         painter.setPen(QColor("#222222"))
         if geometry.is_empty and not geometry.part_name:
-            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter, "No part displayed")
+            painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter,
+                             self._say("No part displayed"))
             return
-        text = (f"{geometry.part_name}: {geometry.node_count} nodes, "
-                f"{geometry.element_count} elements")
+        text = self._say("{part}: {nodes} nodes, {elements} elements").format(
+            part=geometry.part_name, nodes=geometry.node_count, elements=geometry.element_count)
         painter.drawText(QPointF(8, 16), text)
         x = 8.0
         for shape in SHAPE_ORDER:

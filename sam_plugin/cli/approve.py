@@ -56,6 +56,11 @@ def approve_command(args: argparse.Namespace, *, stdin: TextIO, out: TextIO, err
     except ApprovalRefused as refused:
         print(f"sam-agent: approve refused: {refused}", file=err)
         return EXIT_FAILED
+    if not args.decline and not _is_terminal(stdin):  # refused before any plan is shown
+        print("sam-agent: approve refused: approving is typed by a person at a terminal, "
+              "and stdin is not one (a script or a pipe cannot approve); --decline works "
+              "anywhere", file=err)
+        return EXIT_FAILED
     print(visible_text(f"{request.summary}\n(asked by {request.client}; waits until "
                        f"{request.deadline})\n"), file=out)
     print(visible_text(request.text), file=out)
@@ -63,11 +68,6 @@ def approve_command(args: argparse.Namespace, *, stdin: TextIO, out: TextIO, err
     if args.decline:
         verdict = "declined"
     else:
-        if not _is_terminal(stdin):
-            print("sam-agent: approve refused: approving is typed by a person at a terminal, "
-                  "and stdin is not one (a script or a pipe cannot approve); --decline works "
-                  "anywhere", file=err)
-            return EXIT_FAILED
         word = "Undo this run" if request.kind == "undo" else "Execute this plan"
         print(f"\n{word} in SAM? [y/N] ", end="", file=out, flush=True)
         if stdin.readline().strip().lower() not in ("y", "yes"):

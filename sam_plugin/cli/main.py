@@ -15,6 +15,7 @@ import sys
 from collections.abc import Sequence
 
 from sam_plugin.cli.common import EXIT_INTERRUPTED, EXIT_USAGE, VisibleStream
+from sam_plugin.cli.suggesting_parser import SuggestingParser
 from sam_plugin.errors import EnvironmentValueError, UsageError
 
 COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "approve",
@@ -22,7 +23,7 @@ COMMANDS = ("run", "runs", "undo", "rerun", "demo", "eval", "examples", "mcp", "
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = SuggestingParser(
         prog="sam-agent", description="SAM Agent: human-gated, verified model changes."
     )
     commands = parser.add_subparsers(dest="command", required=True,
@@ -42,13 +43,26 @@ def output_secrets(arguments: Sequence[str]) -> list[str]:
     return [str(key), *(piece for argument in arguments for piece in key_shaped(argument))]
 
 
+def _subparser(parser: argparse.ArgumentParser, command: str) -> SuggestingParser:
+    """The parser of ``command`` (its usage and its flags: the error names them)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found = action.choices.get(command)
+            if isinstance(found, SuggestingParser):
+                return found
+    assert isinstance(parser, SuggestingParser)
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     try:
         args, rest = parser.parse_known_args(arguments)
         if rest and not getattr(args, "passes_arguments_on", False):
-            parser.error(f"unrecognized arguments: {' '.join(rest)}")
+            command = _subparser(parser, args.command)
+            command.seen = arguments
+            command.error(f"unrecognized arguments: {' '.join(rest)}")
     except SystemExit as exit_:  # argparse: 2 on bad usage, 0 for --help
         return int(exit_.code or 0)
     args.rest = rest  # a command that passes its arguments on (demo) gets them here

@@ -16,7 +16,7 @@ import json
 import os
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO, assert_never
 
@@ -56,7 +56,11 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--workspace", required=True, type=Path, metavar="W.sam.json")
     run.add_argument("--mode", required=True, choices=MODES)
     run.add_argument("--model", required=True, help="target model name")
-    run.add_argument("--part", required=True, help="target part name (may not exist yet)")
+    run.add_argument("--part", required=True,
+                     help="target part name (in Part mode a new name builds a new part)")
+    run.add_argument("--new-part", action="store_true",
+                     help="Part mode: --part names a part to build, even if its name is close "
+                     "to an existing one's")
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument("--request", metavar="TEXT")
     source.add_argument("--request-file", type=Path, metavar="F")
@@ -128,7 +132,8 @@ async def run_command(
     sam = import_sam(err)
     # the workspace and target first: a typo there is said as such, provider or not
     opened = open_workspace(sam, args.workspace, save_path)
-    _check_target(sam, args.workspace, args.mode, args.model, args.part)
+    _check_target(sam, args.workspace, args.mode, args.model, args.part,
+                  new_part=getattr(args, "new_part", False))
     with contextlib.ExitStack() as stack:
         client = None
         if spec is not None and policy.calls == "spec":
@@ -161,7 +166,7 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                                provider_factory=_sharing(client) if client else chat_provider)
     warn_recovered_runs(controller.recovered_runs, err)
     controller.units = _units(host, args.model, err)
-    progress = _Progress(err)
+    progress = _Progress(err, lambda: controller.plan)
     controller.subscribe(progress)
     try:
         if spec is not None:
@@ -329,6 +334,8 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
         print(f"sam-agent: provider: {detection.words()} (the base URL {settings.base_url}, "
               f"{said}): start the server there, or correct --base-url or "
               "SAM_AGENT_BASE_URL", file=err)
+        # said once: the run fails at its first call, without retrying a dead address
+        settings = settings.model_copy(update={"max_retries": 0})
     else:
         print(f"sam-agent: provider: {choice.describe(detection)} ({said})", file=err)
     if detection.server.note and detection.server.reachable:
@@ -488,9 +495,12 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -> None:
+def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str, *,
+                  new_part: bool = False) -> None:
     """The target must be there before a provider is asked: the model always, the part
-    unless the mode that builds one (Part) does."""
+    unless the mode that builds one (Part) does. A new part whose name is close to an existing
+    one's is taken for a misspelling (a usage error listing the parts) unless ``--new-part``
+    says so."""
     from sam_plugin.compilers.registry import get_module
     from sam_plugin.runtime.run.target_check import (
         building_module,
@@ -498,7 +508,11 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
         target_problem,
     )
 
-    problem = target_problem(parts_by_model(sam.mdb), Target(model_name=model, part_name=part),
+    by_model = parts_by_model(sam.mdb)
+    if new_part and mode != "part":
+        raise UsageError(f"--new-part: only Part mode builds a part ({mode} mode changes an "
+                         "existing one)")
+    problem = target_problem(by_model, Target(model_name=model, part_name=part),
                              get_module(mode))
     if problem is not None and problem.missing == "model":
         raise UsageError(
@@ -510,6 +524,24 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str) -
             f"{mode} mode changes an existing part: build it first with --mode "
             f"{building_module().mode}"
         )
+    existing = list(by_model.get(model, ()))
+    if new_part and part in existing:
+        raise UsageError(f"--new-part: model {model!r} already has a part {part!r}; leave out "
+                         "--new-part to change it")
+    close = [] if new_part or part in existing else _close_names(part, existing)
+    if close:
+        raise UsageError(
+            f"--part: no part {part!r} in model {model!r} (parts: {names(existing)}); did you "
+            f"mean {close[0]!r}? To build a new part named {part!r}, add --new-part")
+
+
+def _close_names(name: str, existing: Sequence[str]) -> list[str]:
+    """The existing names ``name`` may be a misspelling of (case aside), closest first."""
+    import difflib
+
+    lowered = {n.lower(): n for n in existing}
+    return [lowered[n] for n in difflib.get_close_matches(name.lower(), list(lowered), n=3,
+                                                          cutoff=0.85)]
 
 
 def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = (),
@@ -598,12 +630,16 @@ def _is_terminal(stream: TextIO) -> bool:
 class _Progress:
     """Progress lines on stderr; the streamed spec as it arrives."""
 
-    def __init__(self, err: TextIO):
+    def __init__(self, err: TextIO, plan: Callable[[], Any] | None = None):
         self.err = err
         self.streaming = False
+        self.plan = plan  # the plan shown, for what a setting approves without asking
 
     def __call__(self, event: ControllerEvent) -> None:
         typed = event.typed
+        if isinstance(typed, ev.PlanApproved) and typed.by.startswith("plan_wait="):
+            self._approved_unasked()
+            return
         if isinstance(typed, ev.DesignDelta):
             # the spec is printed once, whole, when it is ready (_show_spec); a dot per piece
             # shows that the model is writing
@@ -618,6 +654,16 @@ class _Progress:
         if line:
             self.end_stream()
             print(line, file=self.err)
+
+    def _approved_unasked(self) -> None:
+        """--yes approved the plan without printing it: its destructive lines are said."""
+        plan = self.plan() if self.plan is not None else None
+        if plan is None:
+            return
+        self.end_stream()
+        print(f"  plan approved by --yes: {plan.summary()}", file=self.err)
+        for line in plan.destructive:
+            print(f"  DESTRUCTIVE: {line}", file=self.err)
 
     def end_stream(self) -> None:
         if self.streaming:
@@ -687,9 +733,14 @@ def _print_result(result: Any, run_dir: Path, as_json: bool, out: TextIO,
     if result.error is not None:
         print(f"  {result.error.layer}: {result.error.message}", file=out)
     from sam_plugin.compilers.units import measured
+    from sam_plugin.runtime.verify.part_comparison import REST
 
     for check in result.checks:
         mark = "ok " if check.ok else "FAIL"
+        if check.name == REST:  # the fingerprints stay in result.json: one short line here
+            said = "as before the run" if check.ok else check.actual
+            print(f"  [{mark}] {check.name}: {said}", file=out)
+            continue
         expected, actual = (measured(check.expected, check.quantity, units),
                             measured(check.actual, check.quantity, units))
         print(f"  [{mark}] {check.name}: expected {expected}, actual {actual}", file=out)

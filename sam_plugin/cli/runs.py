@@ -42,7 +42,7 @@ def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
         print(f"acknowledged: run {args.ack} (its outcome stays unknown; it is never "
               "resubmitted)" + ("" if fresh else "; it was acknowledged already"), file=out)
         return EXIT_VERIFIED
-    summaries = list_runs(runs_dir)
+    summaries = [_with_plan_state(runs_dir, s) for s in list_runs(runs_dir)]
     if args.json:
         out.write(visible_json([s.model_dump(mode="json") for s in summaries]) + "\n")
         return EXIT_VERIFIED
@@ -51,6 +51,18 @@ def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
     else:
         print_table(summaries, out)
     return EXIT_VERIFIED
+
+
+def _with_plan_state(runs_dir: Path, summary: Any) -> Any:
+    """A run whose agent's plan waits says where it stands, in the words ``run_status``
+    uses (``waiting_for_approval``, ``approved``, ``declined``, ``expired``), not
+    ``incomplete``."""
+    if summary.status != "incomplete":
+        return summary
+    from sam_plugin.mcp_server.plan_state import plan_state
+
+    state = plan_state(runs_dir / summary.run_id)
+    return summary.model_copy(update={"status": state}) if state else summary
 
 
 COLUMNS = ("run", "status", "mode", "model", "part", "request")

@@ -91,6 +91,7 @@ class PlanState(BaseModel):
     sections: list[str] = Field(default_factory=list)
     assigned_elements: str | None = None
     bounding_box: Box | None = None
+    exists: bool = True  # False: a part the run makes (Before: it does not exist yet)
 
 
 class Preview(BaseModel):
@@ -142,10 +143,11 @@ class Plan(BaseModel):
             text += f", {len(self.warnings)} warning(s)"
         return text
 
-    def lines(self, hash_name: str = "script sha256") -> list[tuple[str, str]]:
+    def lines(self, hash_name: str = "plan_sha256") -> list[tuple[str, str]]:
         """(kind, text) lines, destructive ones and warnings first; kind is ``destructive``,
         ``warning``, ``call``, ``step``, ``operation``, ``state`` or ``note``. The last names
-        the script's SHA-256 as ``hash_name`` (MCP calls it ``plan_sha256``)."""
+        the script's SHA-256 as ``hash_name``: ``plan_sha256``, its one name wherever the
+        plan is read (``plan.json`` and ``result.json`` keep the field ``script_sha256``)."""
         out = [("destructive", f"DESTRUCTIVE: {text}") for text in self.destructive]
         out += [("warning", f"WARNING: {text}") for text in self.warnings]
         for call in self.calls:
@@ -164,7 +166,7 @@ class Plan(BaseModel):
         out.append(("note", f"{hash_name}: {self.script_sha256}"))
         return out
 
-    def text(self, hash_name: str = "script sha256") -> str:
+    def text(self, hash_name: str = "plan_sha256") -> str:
         return "\n".join(line for _, line in self.lines(hash_name))
 
     def _origin(self, call: PlanCall) -> str:
@@ -241,6 +243,8 @@ def label_runs(labels: list[int]) -> str:
 
 
 def _state_text(state: PlanState, length_unit: str = "") -> str:
+    if not state.exists:
+        return "the part does not exist yet"
     shapes = ", ".join(f"{k} {v}" for k, v in state.shapes.items() if v not in ("0", ""))
     text = f"{state.nodes} nodes, {state.elements} elements"
     if shapes:

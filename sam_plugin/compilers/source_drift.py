@@ -71,7 +71,7 @@ def _picked(scope: BaseModel, nodes: bool, part: Any) -> str:
             members = selection.select_elements(part, literal)
             points = [n.coordinates for n in selection.nodes_of(part, members)]
     except SelectionError:
-        return "not all there"
+        return _not_all_there(scope, nodes, part)
     noun = ("node" if nodes else "element") + ("" if len(members) == 1 else "s")
     if not members:
         return f"no {noun}"
@@ -80,3 +80,14 @@ def _picked(scope: BaseModel, nodes: bool, part: Any) -> str:
     if low == high:
         return f"{len(members)} {noun} at {point_words(low)}"
     return f"{len(members)} {noun} in the box {point_words(low)}-{point_words(high)}"
+
+
+def _not_all_there(scope: BaseModel, nodes: bool, part: Any) -> str:
+    """Which of the labels ``scope`` names ``part`` does not have."""
+    if not isinstance(scope, LabelsSelector):
+        return "not all there"
+    have = {item.label for item in (part.nodes if nodes else part.elements)}
+    missing = [label for label in scope.labels if label not in have]
+    noun = "node" if nodes else "element"
+    return (f"{len(missing)} of the {len(scope.labels)} {noun}s are not there "
+            f"(label{'' if len(missing) == 1 else 's'} {label_words(missing)})")

@@ -17,7 +17,10 @@ from typing import Any
 from sam_plugin.demo.examples import Example, load_examples
 from sam_plugin.demo.loopback import ErrorResponse, FakeProvider, StreamResponse
 from sam_plugin.demo.streams import deepseek_stream, openai_stream
-from sam_plugin.runtime.provider.choice import REPLAY_MODEL  # noqa: F401 (re-exported)
+from sam_plugin.runtime.provider.choice import (  # noqa: F401 (REPLAY_MODEL re-exported)
+    REPLAY_ADVICE,
+    REPLAY_MODEL,
+)
 
 UNKNOWN_REQUEST_STATUS = 400
 
@@ -28,9 +31,7 @@ def unknown_request_message(examples: Sequence[Example]) -> str:
     return (
         "Replay mode (recorded responses, not a live model) has no recorded answer for this "
         f"request: it answers only the {len(examples)} bundled example requests, word for "
-        "word. Pick one under Examples in the dock, or answer your own words with a model "
-        "on this computer: Settings… → Local model (on this computer) → Set up (or a live "
-        "model there, or SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)."
+        f"word. {REPLAY_ADVICE}"
     )
 
 

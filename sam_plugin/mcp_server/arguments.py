@@ -25,7 +25,9 @@ from sam_plugin.runtime.text_safety import visible_text
 
 MAX_DEPTH = 64  # deeper than any tool IR object nests
 MAX_CALLS = 16
-DEFAULT_WAIT_SECONDS = 300.0
+# below the 60 s after which common clients (the Python SDK, the Inspector) give up on a call:
+# a longer wait is asked for, or wait_seconds 0 and run_status are polled (docs/mcp.md)
+DEFAULT_WAIT_SECONDS = 50.0
 MAX_WAIT_SECONDS = 3600.0
 RUN_ID = r"^\d{8}T\d{6}Z-[0-9a-f]{6}$"
 SHA256 = r"^[0-9a-f]{64}$"

@@ -62,7 +62,7 @@ from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.runtime.run.phases import TERMINAL, Phase
 from sam_plugin.runtime.store.file_lock import is_locked, try_lock
 from sam_plugin.runtime.store.run_store import LOCK_NAME, RunDir, RunResult
-from sam_plugin.runtime.store.undo import log_emitter, undo_refusal, undo_run
+from sam_plugin.runtime.store.undo import log_emitter, undo_moves, undo_refusal, undo_run
 from sam_plugin.runtime.text_safety import visible_text
 
 log = logging.getLogger(__name__)
@@ -391,7 +391,8 @@ class Gate:
         try:
             request = approval.new_request(
                 "undo", args.run_id, result.script_sha256 or "", undo_title(result),
-                undo_text(result), channels, client, args.wait_seconds)
+                undo_text(result, undo_moves(self.host, self.runs_dir, args.run_id)),
+                channels, client, args.wait_seconds)
             approval.write_request(run_dir.path, request)
             emit = log_emitter(run_dir)
             for channel in channels:

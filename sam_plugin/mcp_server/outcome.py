@@ -7,6 +7,7 @@ call the same value ``script_sha256``).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,9 +70,13 @@ def undo_title(result: RunResult) -> str:
             f"{result.target.part_name} back as it was before it")
 
 
-def undo_text(result: RunResult) -> str:
+def undo_text(result: RunResult, moves: Sequence[str] = ()) -> str:
+    """The undo in words: the counts now and after it, and the coordinates it moves back
+    (``runtime/store/undo.py:undo_moves``), so that a move's undo shows its difference."""
     before, after = result.before, result.after
     if before is None or after is None:
         return undo_title(result)
+    moved = "".join(f"\n  {line}" for line in moves)
     return (f"{undo_title(result)}\nnow:  {after.node_count} nodes, {after.element_count} "
-            f"elements\nback: {before.node_count} nodes, {before.element_count} elements")
+            f"elements\nback: {before.node_count} nodes, {before.element_count} elements"
+            + (f"\nmoved back:{moved}" if moved else ""))

@@ -23,6 +23,7 @@ from sam_plugin.mcp_server.arguments import ListRunsArgs, ObserveArgs, RunStatus
 from sam_plugin.mcp_server.examples import EXAMPLE_PART, example
 from sam_plugin.mcp_server.gate import Gate, kept_request
 from sam_plugin.mcp_server.outcome import decision_data, renamed_hash
+from sam_plugin.mcp_server.plan_state import plan_state, request_state
 from sam_plugin.mcp_server.waiting import standing
 from sam_plugin.runtime.observe.detail import query_entities
 from sam_plugin.runtime.observe.observation import observe
@@ -131,15 +132,14 @@ def _plan_status(gate: Gate, run_id: str, request: ApprovalRequest, mode: str,
     on yet (``approved``, ``declined``, ``expired``), with what to do next."""
     decision = standing(gate.runs_dir / run_id, request)
     data: dict[str, Any] = {
-        "run_id": run_id, "status": "waiting_for_approval", "plan_sha256": request.plan_sha256,
+        "run_id": run_id, "status": request_state(gate.runs_dir / run_id, request),
+        "plan_sha256": request.plan_sha256,
         "asking": asking, "held_by_this_server": held, "target": target.model_dump(),
         "mode": mode, "deadline": request.deadline, "decision": None,
         "next": "wait for a person's decision (poll run_status). " + gate.how_to_approve(run_id)}
     if decision is None and request.expired():
-        data["status"] = "expired"
         data["next"] = "nothing runs: nobody approved it in time; plan it again"
     if decision is not None:
-        data["status"] = "approved" if decision.approves(request) else decision.verdict
         data["decision"] = decision_data(decision)
         data["next"] = ("call execute_plan with this run_id and plan_sha256: it runs at once"
                         if decision.approves(request) else
@@ -156,7 +156,8 @@ def runs(gate: Gate, args: ListRunsArgs) -> dict[str, Any]:
         entry["request"] = entry["request"][:200]
         if summary.run_id in waiting or (summary.status == "incomplete" and
                                          _kept(gate, summary.run_id)):
-            entry["status"] = "waiting_for_approval"
+            entry["status"] = plan_state(Path(gate.runs_dir) / summary.run_id) or \
+                "waiting_for_approval"
         listed.append(entry)
     return {"runs": listed}
 

@@ -141,10 +141,11 @@ TOOLS: tuple[ToolSpec[Any], ...] = (
         "with `sam-agent approve RUN_ID` in a terminal; no tool approves. A decision the "
         "person recorded already is acted on at once (the plan is kept in the runs directory: "
         "a server started later on the same workspace executes it if the part is unchanged). "
-        "Waits up to wait_seconds; unanswered or declined, the plan is cancelled and nothing "
-        "runs; wait_seconds 0 answers waiting_for_approval at once (poll run_status, then call "
-        "again). Returns verified, failed (and whether the part was restored), cancelled or "
-        "waiting_for_approval.",
+        "Waits up to wait_seconds (default 50, below the 60 s common clients wait for a "
+        "call); unanswered or declined, the plan is cancelled and nothing runs; wait_seconds 0 "
+        "answers waiting_for_approval at once (poll run_status until approved, then call "
+        "again: it runs at once). Returns verified, failed (and whether the part was "
+        "restored), cancelled or waiting_for_approval.",
         _execute_plan, read_only=False, destructive=True),
     ToolSpec(
         "undo_run", UndoRunArgs,

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sam_plugin.compilers.units import UnitSystem, measured
-from sam_plugin.runtime.verify.part_comparison import REST
+from sam_plugin.runtime.verify.part_comparison import BY_VALUES, NOT_COMPARED, REST
 from sam_plugin.ui.i18n import tr
 
 _FIXED = frozenset({"part exists", "node count", "element count", "geometry unchanged",
@@ -28,6 +28,7 @@ class CheckRow:
     actual: str
     ok: bool
     raw: tuple[str, str, str] = ("", "", "")
+    compared: bool = True  # False: a note, not a comparison (no expected value, no OK)
 
 
 def check_row(check: Any, units: UnitSystem | None = None) -> CheckRow:
@@ -39,9 +40,13 @@ def check_row(check: Any, units: UnitSystem | None = None) -> CheckRow:
     if quantity is not None:
         expected, actual = (measured(expected, quantity, units),
                             measured(actual, quantity, units))
+    if check.name in (NOT_COMPARED, BY_VALUES) and check.ok:  # a note, not a comparison
+        note = tr("see the property values") if check.name == BY_VALUES else actual
+        return CheckRow(name=check_name(check.name), expected="—", actual=note, ok=True,
+                        raw=(check.name, check.expected, check.actual), compared=False)
     if check.name == REST:  # a paragraph of fingerprints and counts: its words on hover
         expected = tr("as before the run")
-        actual = tr("unchanged") if check.ok else tr("changed")
+        actual = expected if check.ok else tr("changed")
     elif _FINGERPRINT.match(check.expected or "") or _FINGERPRINT.match(check.actual or ""):
         expected = tr("as before the run")
         actual = tr("as before the run") if check.ok else tr("changed")
@@ -53,11 +58,14 @@ _SHAPES = re.compile(r"^(QUAD|TRI|BEAM) elements$")
 _WRITTEN = re.compile(r"^written \((\d+) bytes\)$")
 # the exact comparison with the plan (runtime.part_comparison): short words in the table, the
 # whole sentence in the tooltip
-_AS_PLANNED = re.compile(r"^(nodes|elements|set members|section assignments) match the plan "
-                         r"\(exact\)$")
+_AS_PLANNED = re.compile(r"^(existing )?(nodes|elements|set members|section assignments) "
+                         r"match the plan \(exact\)$")
 _PLANNED_COUNT = re.compile(
     r"^(\d+) (nodes|elements|set\(s\))(?: at the planned coordinates \(within [^)]*\)"
     r"| with the planned (?:shapes and nodes|members|sections)| as planned)$")
+# the tally of the exact comparison (``part_comparison._tally``), then what it compares
+_TALLY = re.compile(r"^(\d+) (?:nodes|elements) changed, (\d+) removed(?:, (\d+) new)?"
+                    r"(?:;| as planned)")
 
 
 def _fixed(name: str) -> str:
@@ -91,12 +99,19 @@ def check_name(name: str) -> str:
         return _fixed(name)
     if name == REST:
         return tr("rest of the part unchanged")
+    if name == BY_VALUES:
+        return tr("definitions the calls write")
     planned = _AS_PLANNED.match(name)
-    if planned:  # the entities the calls add or change, compared one by one (not the part's)
-        return {"nodes": tr("new or changed nodes as planned"),
-                "elements": tr("new or changed elements as planned"),
+    if planned:  # the entities the calls add, change or remove, compared one by one
+        existing, kind = planned.groups()
+        if existing:  # new ones the plan does not predict one by one: the counts check them
+            return {"nodes": tr("existing nodes as planned (new ones: node count)"),
+                    "elements": tr("existing elements as planned (new ones: element count)")
+                    }[kind]
+        return {"nodes": tr("nodes changed, removed, added as planned"),
+                "elements": tr("elements changed, removed, added as planned"),
                 "set members": tr("set members as planned"),
-                "section assignments": tr("sections as planned")}[planned.group(1)]
+                "section assignments": tr("sections as planned")}[kind]
     if name.startswith("part matches the plan (sampled"):
         return tr("part as planned (sampled)")
     shapes = _SHAPES.match(name)
@@ -115,6 +130,14 @@ def check_value(value: str) -> str:
     ``written`` (the size stays in the tooltip)."""
     if _WRITTEN.match(value):
         return tr("written")
+    tally = _TALLY.match(value)
+    if tally:
+        changed, removed, new = tally.groups()
+        if new is None:
+            return tr("{changed} changed, {removed} removed").format(changed=changed,
+                                                                     removed=removed)
+        return tr("{changed} changed, {removed} removed, {new} new").format(
+            changed=changed, removed=removed, new=new)
     counted = _PLANNED_COUNT.match(value)
     if counted:
         count, what = counted.groups()

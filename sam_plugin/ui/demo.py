@@ -239,7 +239,8 @@ def _main(argv: list[str] | None, temporary: list[Path]) -> int:
         return 2
     from sam_plugin.demo.replay_service import close_replay
 
-    launch = Launch(replay=args.replay, replay_delay=args.delay, runs_dir=runs)
+    launch = Launch(replay=args.replay, replay_delay=args.delay, runs_dir=runs,
+                    replay_by_default=True)
     if _initial_choice_is_replay(args):
         print(LIVE_PROVIDER_HELP, file=sys.stderr)
     try:

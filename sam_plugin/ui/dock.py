@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import io
 import logging
-import sys
 import warnings
 from collections.abc import Callable, Coroutine
 from pathlib import Path
@@ -68,7 +67,7 @@ from sam_plugin.ui.plain_words import (
 from sam_plugin.ui.plan_preview import PlanPreview
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
-from sam_plugin.ui.selection_row import SelectionRow
+from sam_plugin.ui.selection_row import SelectionRow, selection_words
 from sam_plugin.ui.spec_editor import SpecEditor
 from sam_plugin.ui.spec_extras import SpecExtras
 from sam_plugin.ui.status_words import (
@@ -84,6 +83,7 @@ from sam_plugin.ui.unit_words import units_words
 from sam_plugin.ui.viewport_link import ViewportLink
 
 log = logging.getLogger(__name__)
+script_log = logging.getLogger("sam_plugin.script")  # what the composed script prints
 
 # (mode, title): the registry's modes; a title is its module's ``title`` (Part, Property,
 # Mesh), spelled here so that the dock opens without importing every domain
@@ -217,7 +217,8 @@ class SamAgentDock(QDockWidget):
         form.addWidget(self.unit_label, 0, 4)
         form.addWidget(QLabel(tr("Part")), 1, 0)
         form.addWidget(self.part_combo, 1, 1, 1, 4)
-        form.addWidget(QLabel(tr("Examples")), 2, 0)
+        self.example_label = QLabel(tr("Examples"))
+        form.addWidget(self.example_label, 2, 0)
         form.addWidget(self.example_combo, 2, 1, 1, 4)
         form.setColumnStretch(1, 1)
         form.setColumnStretch(3, 1)
@@ -279,6 +280,8 @@ class SamAgentDock(QDockWidget):
         self.spec_view.setMinimumHeight(self.spec_view.fontMetrics().lineSpacing() * 3 + 12)
         layout.addWidget(self.spec_view, 3)
         self.spec_editor = SpecEditor(self.spec_view)  # editSpecButton, specForm, specJsonEdit
+        self.spec_editor.pick_source = self._pick_for_editor
+        self.spec_editor.units_source = lambda: getattr(self.controller, "units", None)
         layout.addWidget(self.spec_editor, 3)
         self.route_label = QLabel()
         self.route_label.setObjectName("routeLabel")
@@ -361,6 +364,9 @@ class SamAgentDock(QDockWidget):
     def _show_plan(self, controller: DockController) -> None:
         """The run waits at its plan: show it (and its preview), Execute or Cancel."""
         plan = controller.plan
+        self.spec_extras.refresh_words(controller)
+        if plan is not None and plan.warnings:  # said once: the plan's own, first in it
+            self.spec_extras.notes.hide()
         self.plan_view.show_plan(plan)
         if plan is not None and plan.preview is not None:
             self.plan_preview.show_preview(self._live_part(), plan.preview)
@@ -686,6 +692,10 @@ class SamAgentDock(QDockWidget):
         elif choice.is_replay:
             text = tr("Answering: Replay — recorded responses, not a live model")
             replay = True
+        elif choice.reason == "nothing configured":  # a real host: no Replay unless chosen
+            text = tr("Answering: no model configured — open Settings… (or set "
+                      "SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)")
+            replay = False
         else:
             text = tr("Answering: {provider}").format(provider=choice.describe())
             text += local_model_note(choice)
@@ -696,6 +706,9 @@ class SamAgentDock(QDockWidget):
                 self._ask_server(choice)
             replay = False
         self.provider_label.setText(text)
+        # the examples are the Replay's requests on the demo's sample workspace
+        self.example_label.setVisible(replay)
+        self.example_combo.setVisible(replay)
         if self._run_provider not in (None, text) and not locked(self._phase()):
             self.clear_run_view()  # what is shown was answered by another provider
         reason = self._provider_reason(choice)
@@ -1032,6 +1045,9 @@ class SamAgentDock(QDockWidget):
         self.reasoning_view.clear()
         self.reasoning_toggle.hide()
         self.reasoning_toggle.setChecked(False)
+        self.route_label.clear()  # the last run's operations are not this request's
+        self.route_label.setToolTip("")
+        self.route_label.hide()
         self.result_view.clear()
         self._clear_plan()
         self._fit_run_splitter()
@@ -1067,7 +1083,8 @@ class SamAgentDock(QDockWidget):
     def _show_spec(self, controller: DockController, *, revised: bool = False) -> None:
         """The spec in words (what is confirmed; its JSON one click away), the operations
         it routes to in words under it, and its warnings and changed fields."""
-        self.spec_extras.show_spec(controller, revised=revised)
+        self.spec_extras.show_spec(controller, revised=revised,
+                                   notes=self._replay_ignores_pick(controller))
         self.spec_view.moveCursor(QTextCursor.MoveOperation.Start)  # read from the top
         route = controller.route
         words = operations_text(route)
@@ -1138,6 +1155,27 @@ class SamAgentDock(QDockWidget):
                                "changed; Confirm, ask again, or Cancel"))
         return str(phase)
 
+    def _pick_for_editor(self) -> Any:
+        """What is picked on the target part now, small enough for a scope (else None)."""
+        picked = self.selection_row.selection
+        return None if picked is None or picked.too_large else picked
+
+    def _replay_ignores_pick(self, controller: DockController) -> list[str]:
+        """The Replay answers with a recorded spec: when the analyst acts on a pick that no
+        step's scope names, it says so (a live model is sent the pick)."""
+        picked = self._run_selection
+        spec = controller.spec
+        if picked is None or spec is None or not self._answers_from_replay():
+            return []
+        if any(step.scope is not None and getattr(step.scope, "by", "") == "labels"
+               and tuple(sorted(getattr(step.scope, "labels", ()))) == picked.labels
+               for step in spec.steps):
+            return []
+        return [tr("Replay answered with the recorded example, which does not act on your "
+                   "pick ({picked}): its steps' scopes are the recorded ones. Edit a step's "
+                   "scope to act on the pick, or use a live model.").format(
+                       picked=selection_words(picked))]
+
     def _answers_from_replay(self) -> bool:
         """Whether the recorded replay answers this dock (it cannot revise a spec)."""
         if self._provider_choice is None:
@@ -1158,10 +1196,11 @@ class SamAgentDock(QDockWidget):
             self._show_spec(controller, revised=bool(controller.spec_changes))
         self._progress = None
         self._show_panel(Phase.COLLECTING)
-        output = _Tee(sys.stdout)
+        output = _Tee()
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.confirm(self.mode(), self.target(),
                                               **self._picked_now())
+        output.flush()
         self._keep_output(output.text())
         if controller.phase is Phase.PLAN:
             controller.approval_requested("dock")
@@ -1173,10 +1212,11 @@ class SamAgentDock(QDockWidget):
         """The analyst approved the plan: the one submission, then verification."""
         controller = self._ensure_controller()
         self._show_panel(Phase.EXECUTING)
-        output = _Tee(sys.stdout)
+        output = _Tee()
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.execute(self.mode(), self.target(),
                                               **self._picked_now())
+        output.flush()
         self._keep_output(output.text())
         return await self._after_run(controller, result)
 
@@ -1341,24 +1381,27 @@ class SamAgentDock(QDockWidget):
 
 
 class _Tee(io.TextIOBase):
-    """Keeps what is written and passes it on (the terminal still gets the script's prints)."""
+    """Keeps what the script prints (the run view shows it) and passes each line to the
+    ``sam_plugin.script`` logger, never to the host's stdout: the host's logging decides
+    where the script's output goes (docs/install.md "Where the plugin's output goes")."""
 
-    def __init__(self, original: Any) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        self._original = original
         self._kept = io.StringIO()
+        self._line = ""
 
     def write(self, text: str) -> int:
         self._kept.write(text)
-        if self._original is not None:
-            with contextlib.suppress(Exception):
-                self._original.write(text)
+        self._line += text
+        *lines, self._line = self._line.split("\n")
+        for line in lines:
+            script_log.info("%s", line)
         return len(text)
 
     def flush(self) -> None:
-        if self._original is not None:
-            with contextlib.suppress(Exception):
-                self._original.flush()
+        if self._line:
+            script_log.info("%s", self._line)
+            self._line = ""
 
     def text(self) -> str:
         return self._kept.getvalue()

@@ -136,7 +136,8 @@ def load_plugin(host: PluginHost, launch: Launch | None = None) -> PluginInstanc
     store = SettingsStore()
     runs_dir = launch.runs_dir or runs_dir_from_env()
     prewarm = Prewarm().start()
-    chooser = ProviderChooser(store, force_replay=launch.replay)
+    chooser = ProviderChooser(store, force_replay=launch.replay,
+                              default_replay=launch.replay_by_default)
     dock = SamAgentDock(
         sam_module=host.sam_module,
         controller_factory=make_controller_factory(host, store, runs_dir, prewarm, chooser,

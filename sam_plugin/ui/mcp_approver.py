@@ -185,6 +185,8 @@ class DockQuestions:
             if asked.plan.preview is not None:
                 dock.plan_preview.show_preview(live_part(dock.sam, asked.target),
                                                asked.plan.preview)
+                # the host's main viewport draws an agent's plan as it draws the analyst's
+                dock.viewport_link.show_preview(asked.target, dock.plan_preview.layers)
             yes = dock.execute_button
             status = plan_status(asked.client, asked.run_id, asked.target, asked.plan)
         for button in (yes, dock.cancel_button):
@@ -203,6 +205,7 @@ class DockQuestions:
         dock.give_room_to_question(False)
         dock.plan_view.clear_plan()
         dock.plan_preview.clear_preview()
+        dock.viewport_link.clear_preview()
         self.undo_button.setEnabled(False)
         self.undo_button.hide()
         if self.occupied():  # the analyst's own run took the dock: its panel stands

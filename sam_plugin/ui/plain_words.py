@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
 from sam_plugin.ui.i18n import tr
 
 PROVIDER_KIND = re.compile(
@@ -74,6 +75,7 @@ def existing_target_message(part: str, node_count: int) -> str:
 def plain_message(message: str) -> str:
     """``message`` without provider kinds, HTTP codes, round prefixes or tool names."""
     text = (message or "").strip()
+    text = text.replace(" " + REPLAY_ADVICE, "")  # the dock says what to do, once, below
     text = ROUND_PREFIX.sub("", text)
     text = NOTHING_ANSWERS.sub(lambda m: nothing_answers(m.group(1)), text)
     text = UNKNOWN_HOST.sub(lambda m: tr("{host} is not a host name this computer knows").format(

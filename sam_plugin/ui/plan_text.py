@@ -124,6 +124,8 @@ def _with_length(text: str, length_unit: str) -> str:
 
 
 def state_words(state: Any, length_unit: str = "") -> str:
+    if not getattr(state, "exists", True):
+        return tr("the part does not exist yet")
     text = tr("{nodes} nodes, {elements} elements").format(nodes=state.nodes,
                                                            elements=state.elements)
     shapes = tr(", ").join(f"{v} {k}" for k, v in state.shapes.items() if v not in ("0", ""))
@@ -214,9 +216,9 @@ def _phrases() -> list[_Phrase]:
         (g(r"^mesh patch (\S+): (\w+) (\d+) x (\d+) cells over corners (.+)$"), lambda m: tr(
             "mesh patch {id}: {nu} x {nv} {shape} elements over the corners {corners}").format(
             id=m[1], shape=m[2], nu=m[3], nv=m[4], corners=m[5])),
-        (g(rf"^beam line (\S+): (\d+) BEAM elements from ({_PT}) to ({_PT})$"), lambda m: tr(
-            "beam line {id}: {n} BEAM elements from {start} to {end}").format(
-            id=m[1], n=m[2], start=m[3], end=m[4])),
+        (g(rf"^beam line (\S+): (\d+) BEAM elements from ({_PT}) to ({_PT})( \S+)?$"),
+         lambda m: tr("beam line {id}: {n} BEAM elements from {start} to {end}").format(
+            id=m[1], n=m[2], start=m[3], end=m[4] + (m[5] or ""))),
         (g(r"^add elements (.+)$"), lambda m: tr("add elements: {shapes}").format(shapes=m[1])),
         (g(r"^coordinate table of (\d+) node\(s\) \(an existing node at a coordinate is "
            r"reused\)$"), lambda m: tr("{n} node positions (a node already at a position is "

@@ -78,8 +78,7 @@ class PlanView(QTextBrowser):
                 rows.append(f'<div style="color:{colour}; font-weight:{weight}; '
                             f'margin-left:{indent}em;">{html.escape(text.strip())}</div>')
             body = "".join(rows)
-            link = (RAW_LINK, tr("Show the raw plan (as in plan.json, with the script's "
-                                 "SHA-256)"))
+            link = (RAW_LINK, tr("Show the raw plan (as in plan.json, with its hash)"))
         self.setHtml(f'{body}<p><a href="{link[0]}"><small>{html.escape(link[1])}</small></a></p>')
 
     def _on_link(self, url: QUrl) -> None:

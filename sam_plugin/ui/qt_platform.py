@@ -24,10 +24,13 @@ PROBE = "from PySide6.QtGui import QGuiApplication; QGuiApplication([])"
 PROBE_TIMEOUT_S = 20
 
 
+OFFSCREEN = ("QT_QPA_PLATFORM=offscreen sam-agent demo --replay --auto-run plate "
+             "--size 1400x900 --screenshot demo.png")
+
+
 def remedies() -> str:
     return ("install the desktop libraries Qt needs (Debian/Ubuntu: sudo apt-get install "
-            f"{DESKTOP_PACKAGES}), or run without a display: QT_QPA_PLATFORM=offscreen "
-            "sam-agent demo --replay --auto-run plate --screenshot demo.png")
+            f"{DESKTOP_PACKAGES}), or run without a display: {OFFSCREEN}")
 
 
 def platform_problem(env: Mapping[str, str] | None = None) -> str | None:
@@ -39,7 +42,8 @@ def platform_problem(env: Mapping[str, str] | None = None) -> str | None:
     if not platform and sys.platform.startswith("linux") and not (
             env.get("DISPLAY") or env.get("WAYLAND_DISPLAY")):
         return ("sam-agent demo: no display to open a window on (DISPLAY and WAYLAND_DISPLAY "
-                "are unset): " + remedies())
+                "are unset): start the demo from a desktop session (or with ssh -X), or run "
+                f"it without a display: {OFFSCREEN}")
     try:
         probe = subprocess.run([sys.executable, "-c", PROBE], env=env, capture_output=True,
                                text=True, timeout=PROBE_TIMEOUT_S, check=False)
@@ -51,7 +55,6 @@ def platform_problem(env: Mapping[str, str] | None = None) -> str | None:
     if "could not connect to display" in probe.stderr:
         return (f"sam-agent demo: cannot connect to the display {env.get('DISPLAY', '')!r} "
                 "(is an X server running there?): open the demo on a desktop, or run without "
-                "a display: QT_QPA_PLATFORM=offscreen sam-agent demo --replay --auto-run plate "
-                "--screenshot demo.png")
+                f"a display: {OFFSCREEN}")
     return (f"sam-agent demo: the Qt platform plugin {name!r} could not be loaded: "
             + remedies())

@@ -41,6 +41,7 @@ from sam_plugin.runtime.rerun.outcome import TargetOutcome
 from sam_plugin.runtime.rerun.session import RerunSession, TargetPlan
 from sam_plugin.runtime.rerun.source import RerunSource
 from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.plain_words import tool_words
 from sam_plugin.ui.plan_view import PlanView
 
 log = logging.getLogger(__name__)
@@ -57,14 +58,10 @@ def source_words(source: RerunSource) -> str:
     """The dialog's first line: the run, its request and how many calls it repeats."""
     words = {"run_id": source.run_id, "model": source.target.model_name,
              "part": source.target.part_name, "request": source.request,
-             "count": len(source.calls)}
-    if len(source.calls) == 1:
-        return tr("Run {run_id} on {model}/{part}: “{request}”. Its one operation call is "
-                  "compiled again for each part you pick, shown as a plan before it runs; no "
-                  "model is asked.").format(**words)
-    return tr("Run {run_id} on {model}/{part}: “{request}”. Its {count} operation calls are "
-              "compiled again for each part you pick, each shown as a plan before it runs; no "
-              "model is asked.").format(**words)
+             "operations": tr(", ").join(tool_words(tool) for tool, _ in source.calls)}
+    return tr("Run {run_id} on {model}/{part}: “{request}”. Its operations ({operations}) "
+              "are planned again for each part you pick, each shown as a plan before it "
+              "runs; no model is asked.").format(**words)
 
 
 def expected_line(count: Restated, source_part: str, target_part: str) -> str:
@@ -74,7 +71,7 @@ def expected_line(count: Restated, source_part: str, target_part: str) -> str:
     names = {"source": source_part, "target": target_part, "count": count.source_count,
              "noun": noun}
     if count.why == "selected":
-        return tr("The spec's {count} selected counted what its scope picks on {source}: not "
+        return tr("The spec's {count} acted on counted what its scope picks on {source}: not "
                   "compared on {target}.").format(**names)
     if count.why == "no_before":
         return tr("The spec's {count} {noun} were counted on {source}, whose count before its "

@@ -255,7 +255,8 @@ class ResultView(QWidget):
     def _fill_checks(self, rows: list[CheckRow]) -> None:
         self.checks.setRowCount(len(rows))
         for index, row in enumerate(rows):
-            ok = QTableWidgetItem(tr("yes") if row.ok else tr("NO"))
+            ok = QTableWidgetItem("—" if not row.compared else tr("yes") if row.ok
+                                  else tr("NO"))
             ok.setForeground(QColor("#1a7f37") if row.ok else QColor("#cf222e"))
             cells = (QTableWidgetItem(row.name), QTableWidgetItem(row.expected),
                      QTableWidgetItem(row.actual), ok)

@@ -10,7 +10,7 @@ The dock wires this widget's signals and calls :meth:`SpecEditor.adopt` before i
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,6 +73,9 @@ class SpecEditor(QWidget):
         self.edit_button.hide()
         self.edit_button.clicked.connect(self._on_edit_clicked)
         self.form = SpecForm()
+        # what is picked in the viewport now (the dock's): each scope offers it
+        self.pick_source: Callable[[], Any] | None = None
+        self.units_source: Callable[[], Any] | None = None  # the unit system the labels say
         self.form.edited.connect(self._on_form_edited)
         self.json_edit = QPlainTextEdit()
         self.json_edit.setObjectName("specJsonEdit")
@@ -133,6 +136,8 @@ class SpecEditor(QWidget):
 
     def open_editor(self, spec: Spec, vocabulary: Vocabulary) -> None:
         """The standing spec in the fields and the JSON, in place of the spec view."""
+        self.form.pick = self.pick_source() if self.pick_source is not None else None
+        self.form.units = self.units_source() if self.units_source is not None else None
         self.vocabulary = vocabulary
         self._original = spec.as_json()
         self._show_document(self._original, from_json=False)

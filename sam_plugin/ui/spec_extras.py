@@ -39,7 +39,18 @@ class SpecExtras:
         self._words = ""
         self._json = ""
 
-    def show_spec(self, controller: Any, *, revised: bool = False) -> None:
+    def refresh_words(self, controller: Any) -> None:
+        """The spec's words and JSON again, its notes kept (the plan may state counts an
+        edit left out: docs/ui.md "Editing the spec")."""
+        spec = getattr(controller, "spec", None)
+        words = str(getattr(controller, "spec_text", "") or "")
+        data = json.dumps(spec.as_json(), ensure_ascii=False, indent=2) if spec else ""
+        if (words, data) != (self._words, self._json):
+            self._words, self._json = words, data
+            self._fill()
+
+    def show_spec(self, controller: Any, *, revised: bool = False,
+                  notes: Sequence[str] = ()) -> None:
         """The controller's spec in the view (words, or JSON when the button is down), its
         warnings at Review and, after Ask for changes, the changed fields."""
         spec = getattr(controller, "spec", None)
@@ -54,6 +65,7 @@ class SpecExtras:
         language = str(getattr(controller, "language", "en") or "en")
         lines += [tr("Repaired: {words}").format(words=r.words(language))
                   for r in getattr(controller, "design_repairs", []) or []]
+        lines += [tr("Warning: {warning}").format(warning=note) for note in notes]
         if revised:
             changes: Sequence[Any] = getattr(controller, "spec_changes", []) or []
             if changes:
@@ -63,7 +75,7 @@ class SpecExtras:
                 lines.append(tr("Nothing changed: the model answered with the same spec"))
         self.notes.setText("\n".join(lines))
         self.notes.setStyleSheet(WARNING_STYLE if getattr(controller, "review_warnings", None)
-                                 else "")
+                                 or notes else "")
         self.notes.setVisible(bool(lines))
 
     def clear(self) -> None:

@@ -76,7 +76,7 @@ class StepBox(QGroupBox):
     """One step: its action, scope, values and note; Remove."""
 
     def __init__(self, index: int, action: ActionDef, vocabulary: Vocabulary,
-                 language: str) -> None:
+                 language: str, units: Any = None) -> None:
         super().__init__(tr("Step {number}").format(number=index + 1))
         self.index, self.action = index, action
         self.path = f"steps[{index}]"
@@ -104,7 +104,7 @@ class StepBox(QGroupBox):
         for key, value_def in action.values.items():
             member = make_field(value_def, join(self.path, f"values.{key}"),
                                 key in action.required, language)
-            form.addRow(value_label(key, value_def, key in action.required), member)
+            form.addRow(value_label(key, value_def, key in action.required, units), member)
             self.values[key] = member
         self.text = TextField(join(self.path, "text"), "name", tr("a note on the step "
                                                                    "(optional)"))
@@ -155,6 +155,8 @@ class SpecForm(QWidget):
         self.language = "en"
         self._loading = False
         self._steps: list[StepBox] = []
+        self.pick: Any = None  # the viewport's pick (a Selection) the scopes offer, or None
+        self.units: Any = None  # the unit system the value labels say (the dock's), or None
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         summary_row = QFormLayout()
@@ -246,7 +248,12 @@ class SpecForm(QWidget):
     def _step_box(self, index: int, step: Mapping[str, Any], vocabulary: Vocabulary) -> StepBox:
         action = vocabulary.action(str(step.get("action")))
         assert action is not None  # unshowable() said the form can show it
-        box = StepBox(index, action, vocabulary, self.language)
+        box = StepBox(index, action, vocabulary, self.language, self.units)
+        pick = self.pick
+        if box.scope is not None and pick is not None and pick.kind == action.members:
+            noun = tr("nodes") if pick.kind == "nodes" else tr("elements")
+            box.scope.offer_pick(pick.labels, tr("the picked selection ({count} {noun})")
+                                 .format(count=pick.count, noun=noun))
         box.load(step)
         for member in box.fields():
             member.changed.connect(self._edited)

@@ -31,6 +31,7 @@ from PySide6.QtWidgets import (
 
 from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.spec.values import ValueDef
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.ui.field_text import (
     ABSENT,
     JSON_KINDS,
@@ -298,11 +299,16 @@ class RecordField(Field):
             yield from member.fields()
 
 
+MEASURED_KINDS = frozenset({"number", "vector", "numbers", "points"})  # values with a unit
+PICKED = "picked"  # the scope kind offered for the viewport's pick (labels from it)
+
+
 class ScopeField(Field):
     """The entities a step acts on: the whole part, labels, a set, a shape or a box."""
 
     def __init__(self, path: str) -> None:
         super().__init__(path)
+        self._picked: list[int] = []
         self.kind = narrow_combo()
         self.kind.setObjectName(field_name(join(path, "by")))
         self.kind.addItem(not_stated(), None)
@@ -331,9 +337,38 @@ class ScopeField(Field):
         self._finish(self.column)
         self._show_kind()
 
+    def offer_pick(self, labels: Sequence[int], words: str) -> None:
+        """Offer the viewport's pick as a scope: choosing it fills the labels from it."""
+        self._picked = list(labels)
+        index = self.kind.findData(PICKED)
+        if index >= 0:
+            self.kind.removeItem(index)
+        if labels:
+            self.kind.insertItem(1, words, PICKED)
+
     def _kind_chosen(self, *args: Any) -> None:
+        if self.kind.currentData() == PICKED:  # the pick, as the labels it names
+            self.by_kind["labels"][0].set_value(list(self._picked))
+            self.kind.setCurrentIndex(self.kind.findData("labels"))
+            return  # the index change comes back here as "labels"
         self._show_kind()
         self.changed.emit()
+
+    def show_problems(self, words: Sequence[str]) -> None:
+        """A kind chosen with a part of it left empty gets a sentence saying what to fill in,
+        not the reader's list of every selector."""
+        missing = self._missing()
+        super().show_problems([missing] if missing and words else words)
+
+    def _missing(self) -> str:
+        kind = self.kind.currentData()
+        if kind not in self.by_kind or not any(
+                m.reading().value is ABSENT for m in self.by_kind[kind]):
+            return ""
+        return {"labels": tr("Fill in the labels to act on, e.g. 1-5, 9."),
+                "set": tr("Fill in the name of the set to act on."),
+                "box": tr("Fill in both corners of the box: min and max, each x, y, z."),
+                }.get(kind, "")
 
     def _show_kind(self) -> None:
         chosen = self.kind.currentData()
@@ -345,6 +380,8 @@ class ScopeField(Field):
         kind = self.kind.currentData()
         if kind is None:
             return Reading(ABSENT)
+        if kind == PICKED:  # read while the pick is turned into its labels
+            kind = "labels"
         scope: dict[str, Any] = {"by": kind}
         for member in self.by_kind[kind]:
             value = member.reading().value
@@ -401,10 +438,14 @@ def _placeholder(kind: str) -> str:
             "count_or_records": tr("a count, or a JSON list")}.get(kind, "")
 
 
-def value_label(key: str, value_def: ValueDef | None, required: bool) -> QLabel:
-    """A value's key as the JSON names it (``*``: the action requires it); its description
-    on hover."""
-    label = QLabel(f"{key} *" if required else key)
+def value_label(key: str, value_def: ValueDef | None, required: bool,
+                units: UnitSystem | None = None) -> QLabel:
+    """A value's key as the JSON names it, with its unit when it measures something
+    (``vector (mm)``; ``*``: the action requires it); its description on hover."""
+    unit = units.unit(value_def.quantity) if units is not None and value_def is not None \
+        and value_def.kind in MEASURED_KINDS else ""
+    shown = f"{key} ({unit})" if unit else key
+    label = QLabel(f"{shown} *" if required else shown)
     description = value_def.schema.get("description", "") if value_def is not None else ""
     label.setToolTip(str(description))
     return label

@@ -70,7 +70,7 @@ def test_python_m_sam_plugin_cli_is_the_console_entry(argv, words):
 
 def test_an_unknown_argument_is_a_usage_error(capsys):
     assert cli.main(["runs", "--bogus"]) == 2
-    assert "sam-agent: error: unrecognized arguments: --bogus" in capsys.readouterr().err
+    assert "sam-agent runs: error: unrecognized arguments: --bogus" in capsys.readouterr().err
 
 
 def test_an_unusable_environment_value_is_a_usage_error_naming_it(monkeypatch, capsys, tmp_path):

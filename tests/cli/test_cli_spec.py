@@ -66,8 +66,8 @@ def test_a_replayed_spec_that_no_longer_fits_the_part_is_warned_before_confirm(
         "--request", example.request, "--replay"]
     run = run_cli(args, capsys, stdin="n\n")
     assert run.code == 3, run.out + run.err
-    warning = ("WARNING: the spec expects 16 selected; step 1's scope picks 15 elements on the "
-               "part as it is now")
+    warning = ("WARNING: the spec expects its steps to act on 16; step 1's scope picks 15 "
+               "elements on the part as it is now")
     assert warning in run.err
     assert run.err.index(warning) < run.err.index("Confirm this spec")
     assert saved_counts(workspace, "Panel") == (25, 15)  # nothing ran

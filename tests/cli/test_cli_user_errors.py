@@ -237,3 +237,59 @@ def test_a_request_over_64_kb_is_refused_with_its_size(tmp_path, capsys, provide
     _usage(run, "--request: the request is 70,000 bytes; a request may have at most 65,536 "
                 "bytes (64 KB): describe the change in words and keep the data in the workspace")
     assert provider_env.requests == []
+
+
+def test_a_misspelt_part_in_part_mode_is_usage_listing_the_parts(tmp_path, capsys,
+                                                                 provider_env):
+    """Part mode builds a new part, but 'Pannel' next to 'Panel' is a typo: said before any
+    provider is asked, and no run directory is made."""
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1, part="Panel")
+    args = base_args(workspace, tmp_path / "runs", part="Pannel") + ["--request", "x"]
+    run = run_cli(args, capsys)
+    _usage(run, "--part: no part 'Pannel' in model 'Model-1' (parts: 'Panel'); did you mean "
+                "'Panel'? To build a new part named 'Pannel', add --new-part")
+    assert provider_env.requests == []
+    assert not (tmp_path / "runs").exists()
+
+
+def test_new_part_says_the_name_is_meant(tmp_path, capsys, provider_env, stub_module):
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1, part="Panel")
+    _script(provider_env)
+    run = run_cli(base_args(workspace, tmp_path / "runs", part="Pannel")
+                  + ["--new-part", "--request", "x", "--yes"], capsys)
+    assert run.code == 0, run.err
+    taken = run_cli(base_args(workspace, tmp_path / "runs", part="Panel")
+                    + ["--new-part", "--request", "x"], capsys)
+    _usage(taken, "--new-part: model 'Model-1' already has a part 'Panel'; leave out "
+                  "--new-part to change it")
+    mesh = run_cli(base_args(workspace, tmp_path / "runs", mode="mesh", part="Panel")
+                   + ["--new-part", "--request", "x"], capsys)
+    _usage(mesh, "--new-part: only Part mode builds a part (mesh mode changes an existing one)")
+
+
+def test_a_misspelt_required_flag_is_named(tmp_path, capsys):
+    args = _args(tmp_path, "--request", "x")
+    args[args.index("--workspace")] = "--worksapce"
+    run = run_cli(args, capsys)
+    assert run.code == 2
+    assert run.err.splitlines()[-1] == (
+        "sam-agent run: error: the following arguments are required: --workspace (you wrote "
+        "--worksapce: did you mean --workspace?)")
+
+
+def test_a_misspelt_optional_flag_is_named(tmp_path, capsys):
+    run = run_cli(_args(tmp_path, "--request", "x", "--yess"), capsys)
+    assert run.code == 2
+    assert run.err.splitlines()[-1] == (
+        "sam-agent run: error: unrecognized arguments: --yess (you wrote --yess: did you mean "
+        "--yes?)")
+
+
+def test_a_dead_url_is_not_retried_after_it_was_said(tmp_path, capsys, provider_env,
+                                                     stub_module):
+    url = "http://127.0.0.1:9/v1"
+    run = run_cli(_args(tmp_path, "--request", "q", "--yes", "--base-url", url), capsys)
+    assert run.code == 1, run.err
+    assert "nothing answers at http://127.0.0.1:9" in run.err
+    assert "retrying" not in run.err, run.err
+    assert "Failed at provider\n" in run.out

@@ -160,8 +160,8 @@ def test_a_plan_warns_where_the_spec_expects_other_counts(fresh_sam, tmp_path):
     assert plan.destructive[0] == "call 1 edit_part: delete elements labels [2]: 1 element [2]"
     assert plan.warnings == [
         "the spec expects 2 elements; the calls leave 3 elements",
-        "the spec expects 2 selected; the calls select 1 elements (call 1 edit_part: delete "
-        "elements labels [2])"]
+        "the spec expects its steps to act on 2; the calls act on 1 elements (call 1 "
+        "edit_part: delete elements labels [2])"]
     lines = plan.lines()
     assert lines[0][0] == "destructive" and lines[len(plan.destructive)][0] == "warning"
     assert ("step", "   step 1 ✓ delete element 2 — 1 element [2]") in lines

@@ -35,6 +35,7 @@ def test_approving_from_a_pipe_is_refused_and_declining_works_anywhere(in_memory
         assert piped.returncode == 1
         assert "approving is typed by a person at a terminal, and stdin is not one" in \
             piped.stderr
+        assert piped.stdout == ""  # refused: the plan is not shown as if it were asked about
         assert not list((in_memory.runs / run_id).glob("approval.*.json"))
         declined = approve_at_terminal(in_memory.runs, run_id, decline=True, terminal=False)
         assert declined.returncode == 0, declined.stderr

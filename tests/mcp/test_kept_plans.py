@@ -241,3 +241,36 @@ def test_a_kept_plan_with_computed_calls_runs_on_the_next_server(stdio):
             assert (done["status"], done["decision"]["channel"]) == ("verified", "command")
 
     asyncio.run(executed())
+
+
+def _cli_status(runs, run_id: str) -> str:
+    import argparse
+    import io
+
+    from sam_plugin.cli.runs import runs_command
+
+    out = io.StringIO()
+    runs_command(argparse.Namespace(runs_dir=runs, ack=None, json=True), out=out)
+    return next(r["status"] for r in json.loads(out.getvalue()) if r["run_id"] == run_id)
+
+
+def test_runs_and_run_status_say_a_plan_in_the_same_word(in_memory):
+    """``sam-agent runs``, the ``list_runs`` tool and ``run_status``: one vocabulary, never
+    ``incomplete`` for a plan that waits or was decided."""
+    async def scenario() -> None:
+        async with in_memory.connect() as client:
+            planned = await plan(client, translate(5))
+            run_id = planned["run_id"]
+
+            async def said() -> tuple[str, str, str]:
+                _, status = await call(client, "run_status", {"run_id": run_id})
+                _, listed = await call(client, "list_runs", {})
+                tool = next(r["status"] for r in listed["runs"] if r["run_id"] == run_id)
+                return status["status"], tool, _cli_status(in_memory.runs, run_id)
+
+            assert await said() == ("waiting_for_approval",) * 3
+            approved = await asyncio.to_thread(approve_at_terminal, in_memory.runs, run_id)
+            assert approved.returncode == 0, approved.stderr
+            assert await said() == ("approved",) * 3
+
+    asyncio.run(scenario())

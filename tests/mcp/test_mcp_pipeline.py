@@ -161,6 +161,13 @@ async def undo_needs_the_same_approval(env: Env, part: str) -> None:
     person.answer = "decline"
     failed, declined = await call(env.client, "undo_run", {"run_id": done["run_id"]})
     assert not failed and declined["status"] == "cancelled"
+    # the form shows the coordinates the undo moves back (5 along X, every node)
+    moved = person.seen.split("moved back:\n", 1)[1].splitlines()
+    first = moved[0].strip()
+    assert first.startswith("node ") and " back to " in first, person.seen
+    now, back = (tuple(float(v) for v in side.split("(")[1].rstrip(")").split(", "))
+                 for side in first.split(" back to "))
+    assert (now[0] - back[0], now[1:]) == (5.0, back[1:])
     assert await fingerprint(env.client, part) == after
     person.answer = "execute"
     failed, undone = await call(env.client, "undo_run", {"run_id": done["run_id"]})

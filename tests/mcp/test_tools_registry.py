@@ -137,3 +137,21 @@ def test_a_tool_cannot_be_read_only_and_destructive():
         assert "read-only or destructive" in str(error)
     else:
         raise AssertionError("accepted a read-only destructive tool")
+
+
+def test_execute_plan_waits_less_than_a_clients_60_s_by_default() -> None:
+    """A call that outlives the client's timeout is cancelled by the SDK: the default wait
+    stays below it, and docs/mcp.md gives the wait_seconds 0 and poll recipe."""
+    from pathlib import Path
+
+    from sam_plugin.mcp_server.arguments import ExecutePlanArgs, UndoRunArgs
+
+    assert ExecutePlanArgs.model_fields["wait_seconds"].default == 50
+    assert UndoRunArgs.model_fields["wait_seconds"].default == 50
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "mcp.md").read_text(encoding="utf-8")
+    assert "`run_id, plan_sha256, wait_seconds?` (default 50, 0 to 3600)" in doc
+    assert "`execute_plan {run_id, plan_sha256, wait_seconds: 0}` → `waiting_for_approval`" in doc
+    assert "poll `run_status {run_id}`" in doc
+    assert "--cli http://127.0.0.1:8765/mcp --transport http" in doc
+    assert "`structured_content`" in doc
+    assert "is an agent approving its own plan" in doc

@@ -278,7 +278,7 @@ def test_the_expected_counts_are_compared_as_a_change_so_a_bigger_part_warns_not
         "(9 before; the calls leave 18)",
         "the spec's 8 QUAD elements on Plate (4 before, +4) are compared as a change on "
         "Plate-2 (9 before; the calls leave 18)",
-        "the spec's 4 selected counted what the scope picks on Plate; not compared on Plate-2"]
+        "the spec's 4 acted on counted what the scope picks on Plate; not compared on Plate-2"]
     kept = json.loads((runs / summary.targets[0].run_id / "spec.json").read_text())
     assert kept["expected"] == {"shapes": {"TRI": 0}}
 
@@ -297,8 +297,8 @@ def test_a_rerun_whose_change_goes_another_way_still_warns(fresh_sam, tmp_path):
     none_added = Prediction(node_count=Range.exact(4), element_count=Range.exact(0),
                             shape_counts={})
     assert change_warnings(restated.counts, none_added, "Plate", "Bare") == [
-        "the spec expects elements added, as on Plate (4 to 8); the calls leave 0 of the 0 "
-        "elements of Bare"]
+        "the spec expects elements added, as on Plate (4 to 8); on Bare the calls leave 0 "
+        "elements (0 before)"]
     added = none_added.model_copy(update={"element_count": Range(min=1, max=3)})
     assert change_warnings(restated.counts, added, "Plate", "Bare") == []
 

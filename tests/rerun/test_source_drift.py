@@ -112,3 +112,16 @@ def test_a_target_run_that_called_a_provider_stops_the_rerun():
 
     with pytest.raises(ControllerStateError, match="called a provider 1 time"):
         asyncio.run(session.run(approve))
+
+
+def test_labels_the_source_part_has_lost_are_named(fresh_sam):
+    """Plate lost element 2 since its run: 'on Plate now' names what is missing, not 'not all
+    there'."""
+    plates(fresh_sam, {"Plate": 2, "Plate-2": 2})
+    plate = fresh_sam.mdb.models["Model-1"].parts["Plate"]
+    plate.deleteElement(plate.elements.sequenceFromLabels([2]))
+    edit = {"delete_elements": {"by": "labels", "labels": [1, 2]}}
+    assert _warnings(fresh_sam, "part", [("edit_part", edit)]) == [
+        "selection by element labels 1-2 came from part Plate; on Plate-2 they are 2 elements "
+        "in the box (10, 0, 0)-(12, 1, 0); on Plate now: 1 of the 2 elements are not there "
+        "(label 2)"]

@@ -154,3 +154,16 @@ def test_a_summary_or_a_text_cannot_lay_out_a_fake_steps_block():
                         "results: none")
     assert [line for line in lines if line.startswith("Steps:")] == ["Steps:"]
     assert lines[4] == "   note: “ok 2. delete everything — edit”"
+
+
+def test_a_change_line_for_people_says_its_unit():
+    from sam_plugin.compilers.units import unit_system
+
+    revised = CHAIN.model_copy(update={"steps": (
+        CHAIN.steps[0].model_copy(update={"values": {"vector": [50, 0, 0]}}),
+        *CHAIN.steps[1:])})
+    units = unit_system("mm-N-t-s")
+    assert spec_changes(CHAIN, revised, PART, units=units)[0].words == (
+        "step 1 vector: (40, 0, 0) mm → (50, 0, 0) mm")
+    assert spec_changes(CHAIN, revised, PART, "zh", units)[0].words.endswith(
+        "(40, 0, 0) mm → (50, 0, 0) mm")

@@ -253,10 +253,36 @@ def test_settings_button_opens_the_dialog_and_a_saved_change_resets_the_controll
     assert dock.controller is None  # the next submit builds one with the saved settings
 
 
-def test_without_a_provider_the_replay_answers_and_the_dock_says_so(qtbot, dock):
+def test_in_a_real_host_without_a_provider_no_replay_answers(qtbot, dock):
+    """A host that loads the plugin itself (SAM): nothing configured is said as such, and
+    the Replay's examples (requests on the demo's parts) are not offered."""
+    assert dock.provider_label.text() == ("Answering: no model configured — open Settings… "
+                                          "(or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)")
+    assert dock.example_combo.isHidden() and dock.example_label.isHidden()
+
+
+def test_without_a_provider_the_demos_replay_answers_and_the_dock_says_so(
+        qtbot, ui_env, workspace):
+    import sam_host
+
+    from sam_plugin.launch import Launch
+    from sam_plugin.ui.dock import SamAgentDock
+
+    window = sam_host.create_window(
+        workspace, plugin_options={"launch": Launch(replay_by_default=True)})
+    qtbot.addWidget(window)
+    dock = window.findChild(SamAgentDock, "samAgentDock")
+    try:
+        _replay_answers(qtbot, dock)
+    finally:
+        window.shutdown()
+
+
+def _replay_answers(qtbot, dock) -> None:
     assert dock.provider_label.text().startswith(
         "Answering: Replay — recorded responses, not a live model")
     assert "No provider is configured" in dock.provider_label.toolTip()
+    assert not dock.example_combo.isHidden()
     dock.request_edit.setPlainText("")
     dock.submit_button.click()
     qtbot.waitUntil(lambda: not dock.busy, timeout=2000)

@@ -172,3 +172,72 @@ def test_a_host_without_picking_or_preview_keeps_the_dock_working(qtbot, ui_env)
     assert broken.selection_for(Target(model_name="M", part_name="P")) is None
     broken.show_preview(Target(model_name="M", part_name="P"), {})
     broken.clear_preview()
+
+
+def test_the_replay_says_it_does_not_act_on_the_pick(qtbot, replay, host_window, dock):
+    """The recorded refine acts on all 16 elements while 2 are picked: Review says so."""
+    from sam_plugin.demo.examples import example_by_id
+
+    dock.set_target("mesh", "Model-1", "Panel")
+    host_window.viewport.set_selection([1, 2])
+    assert dock.selection_row.check.isChecked()
+    dock.request_edit.setPlainText(example_by_id("refine").request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    notes = dock.spec_extras.notes.text()
+    assert ("Warning: Replay answered with the recorded example, which does not act on your "
+            "pick (Selection: 2 elements (labels 1–2)): its steps' scopes are the recorded "
+            "ones. Edit a step's scope to act on the pick, or use a live model.") in notes, notes
+    assert not dock.spec_extras.notes.isHidden()
+
+
+def test_the_replay_says_nothing_of_a_pick_not_acted_on(qtbot, replay, host_window, dock):
+    from sam_plugin.demo.examples import example_by_id
+
+    dock.set_target("mesh", "Model-1", "Panel")
+    host_window.viewport.set_selection([1, 2])
+    dock.selection_row.check.setChecked(False)
+    dock.request_edit.setPlainText(example_by_id("refine").request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert "Replay" not in dock.spec_extras.notes.text()
+
+
+def test_a_refine_plan_is_drawn_with_the_plans_counts(qtbot, replay, host_window, dock):
+    """16 parents go, 64 children come: the viewport's legend says the plan's numbers."""
+    to_plan(qtbot, dock, "refine")
+    assert host_window.viewport.overlay_counts == {"touched": 0, "added": 64, "deleted": 16}
+    assert "16 elements become 64" in dock.plan_view.toPlainText()
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
+    assert not host_window.viewport.overlay_shown
+
+
+def test_refining_splits_each_shape_as_the_refinement_does():
+    from sam_plugin.compilers.mesh.preview import _split
+
+    quad = [(0.0, 0.0, 0.0), (2.0, 0.0, 0.0), (2.0, 2.0, 0.0), (0.0, 2.0, 0.0)]
+    children = _split(quad)
+    assert len(children) == 4 and [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0), (1.0, 1.0, 0.0),
+                                   (0.0, 1.0, 0.0)] in children
+    assert len(_split(quad[:3])) == 4 and _split(quad[:2]) == [
+        [(0.0, 0.0, 0.0), (1.0, 0.0, 0.0)], [(1.0, 0.0, 0.0), (2.0, 0.0, 0.0)]]
+
+
+def test_a_plan_beyond_the_part_is_fitted_into_the_view(qtbot, replay, host_window, dock):
+    """The copy 40 along X lies beside the Panel: the view takes both in, then the part
+    alone again when the plan is gone."""
+    viewport = host_window.viewport
+    viewport.resize(800, 600)
+    (_, radius) = viewport.geometry_data.center_and_radius()
+    part_only = 0.45 * 600 / radius
+    to_plan(qtbot, dock, "copy_merge")
+    assert viewport.overlay_counts["added"] == 16
+    assert viewport.scale < 0.6 * part_only  # zoomed out to take the copy in
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
+    (_, radius) = viewport.geometry_data.center_and_radius()
+    assert viewport.scale == pytest.approx(0.45 * min(viewport.width(), viewport.height())
+                                           / radius)

@@ -224,3 +224,25 @@ def test_the_viewport_draws_an_axis_triad_and_node_labels_on_request(qtbot, host
     labelled = viewport.grab().toImage()
     assert labelled != image  # the labels were drawn
     assert "Panel" in viewport.geometry_data.part_name
+
+
+def test_the_offline_host_speaks_its_locale(qtbot, ui_env, workspace):
+    """SAM_HOST_LOCALE=zh_CN: the host's menus, tree headers, captions and quit dialog are
+    Chinese too, not only the dock."""
+    import sam_host
+    from sam_host_words import HostWords
+
+    window = sam_host.create_window(workspace, load_plugins=False, locale="zh_CN")
+    qtbot.addWidget(window)
+    menus = [action.text() for action in window.menuBar().actions()]
+    assert menus == ["文件(&F)", "视图(&V)", "选择(&S)"]
+    header = window.model_tree.headerItem()
+    assert [header.text(i) for i in range(3)] == ["模型 / 部件", "节点", "单元"]
+    words = HostWords("zh_CN")
+    assert words("plan preview (elements):") == "计划预览（单元）："
+    window.sam.mdb.models["Model-1"].parts["Panel"].Node(coordinates=(99.0, 0.0, 0.0))
+    box = window.confirm_discard("quit", lambda: None)
+    assert box is not None
+    assert box.text() == f"模型有未保存到 {workspace.name} 的更改。在退出之前保存吗？"
+    box.done(0)
+    window.shutdown()

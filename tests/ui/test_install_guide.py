@@ -114,3 +114,30 @@ def test_the_guide_and_the_readme_name_the_libraries_the_demo_checks_for():
         block = re.search(r"sudo apt-get install (libegl1.*?)\n(?!    )", page, re.S)
         assert block is not None
         assert " ".join(block.group(1).replace("\\", " ").split()) == DESKTOP_PACKAGES
+
+
+def test_the_scripts_output_goes_to_a_named_logger_not_the_hosts_stdout(
+        qtbot, replay, dock, capfd, caplog):
+    """docs/install.md "Where the plugin's output goes": the host's logging decides."""
+    import logging
+
+    from plan_steps import approve_plan, to_plan
+
+    caplog.set_level(logging.INFO, logger="sam_plugin.script")
+    to_plan(qtbot, dock, "refine")
+    approve_plan(qtbot, dock)
+    assert "Verified" in dock.status_label.text()
+    said = [r.getMessage() for r in caplog.records if r.name == "sam_plugin.script"]
+    assert any(line.startswith("refine_mesh: {'levels': 1") for line in said), said
+    assert "refine_mesh:" not in capfd.readouterr().out
+
+
+def test_the_guide_says_the_site_defaults_and_where_output_goes():
+    from pathlib import Path
+
+    guide = (Path(__file__).resolve().parents[2] / "docs" / "install.md").read_text("utf-8")
+    for heading in ("## 7. Site defaults", "## 8. Where the plugin's output goes",
+                    "## 9. The MCP server inside a real host"):
+        assert heading in guide
+    assert "`QTimer.singleShot(0, hook)`" in guide
+    assert 'logging.getLogger("sam_plugin")' in guide

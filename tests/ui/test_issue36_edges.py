@@ -27,8 +27,9 @@ REST_CHECK = Check(
            "by one); the whole part has the predicted after-fingerprint "
            "45n-32e-fe9a5e1c2b3d4f5a6b7c8d9e0f1a2b3c")
 NODES_CHECK = Check(name="nodes match the plan (exact)", ok=True,
-                    expected="20 nodes at the planned coordinates (within 8e-05)",
-                    actual="20 nodes as planned")
+                    expected="0 nodes changed, 0 removed, 20 new; changed ones at the planned "
+                             "coordinates (within 8e-05)",
+                    actual="0 nodes changed, 0 removed, 20 new as planned")
 
 
 @pytest.fixture
@@ -60,20 +61,22 @@ def _row(view, name: str) -> int:
 def test_the_fingerprint_check_is_one_short_line_with_the_hashes_on_hover(qtbot, tmp_path):
     view = _view(qtbot, tmp_path)
     rows = view.check_rows()
-    assert ("rest of the part unchanged", "as before the run", "unchanged", "yes") in rows
+    assert ("rest of the part unchanged", "as before the run", "as before the run", "yes") in rows
     row = _row(view, "rest of the part unchanged")
     line = view.checks.fontMetrics().lineSpacing()
     assert view.checks.rowHeight(row) <= 2 * line + 8  # it was about 15 lines tall
     assert view.checks.item(row, 1).toolTip() == REST_CHECK.expected
     assert view.checks.item(row, 2).toolTip() == REST_CHECK.actual
     # 20 on a part of 45: the nodes compared one by one are the new or changed ones
-    assert ("new or changed nodes as planned", "20 nodes", "20 nodes", "yes") in rows
+    assert ("nodes changed, removed, added as planned", "0 changed, 0 removed, 20 new",
+            "0 changed, 0 removed, 20 new", "yes") in rows
 
 
 def test_the_fingerprint_check_and_the_compared_nodes_in_chinese(qtbot, tmp_path, zh):
     rows = _view(qtbot, tmp_path).check_rows()
-    assert ("部件其余部分未改变", "与运行前相同", "未改变", "是") in rows
-    assert ("新增或改动的节点与计划一致", "20 个节点", "20 个节点", "是") in rows
+    assert ("部件其余部分未改变", "与运行前相同", "与运行前相同", "是") in rows
+    tally = "改动 0，删除 0，新增 20"
+    assert ("改动、删除、新增的节点与计划一致", tally, tally, "是") in rows
 
 
 def test_a_changed_rest_says_changed_in_a_word():

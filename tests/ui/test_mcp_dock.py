@@ -77,8 +77,10 @@ def test_the_dock_serves_mcp_and_execute_approves_a_client_s_plan(qtbot, mcp_on,
     assert dock.status_label.text().startswith("Plan — ")
     assert "asks to execute run" in dock.status_label.text()
     assert "transform_part" in dock.plan_view.raw_text
+    assert host_window.viewport.overlay_shown  # the agent's plan drawn in the main viewport
     dock.execute_button.click()
     qtbot.waitUntil(lambda: not thread.is_alive(), timeout=30_000)  # the dock's loop serves
+    assert not host_window.viewport.overlay_shown
     assert "error" not in outcome, outcome.get("error")
     done = outcome["done"]
     assert (done["status"], done["decision"]["channel"]) == ("verified", "dock")

@@ -81,7 +81,7 @@ def test_execute_runs_the_plan_and_verifies_it_exactly(qtbot, replay, dock, host
              if '"approval_requested"' in line]
     assert [e["channel"] for e in asked] == ["dock"]  # the plan was put before the analyst
     checks = {row[0]: row[3] for row in dock.result_view.check_rows()}
-    assert checks["new or changed nodes as planned"] == "yes"
+    assert checks["nodes changed, removed, added as planned"] == "yes"
     assert _panel(host_window).nodes.getFromLabel(1).coordinates[0] == 5.0
 
 
@@ -163,3 +163,28 @@ def test_the_dock_never_skips_a_warned_plan_whatever_the_plan_wait_setting(
     assert dock.execute_button.isEnabled()
     assert dock.controller.result is None or dock.controller.result.submissions == 0
     assert len(_panel(host_window).elements) == 16  # waiting: nothing executed
+
+
+def test_a_warning_is_said_once_on_the_plan_page(qtbot, replay, dock, calls_from_spec):
+    """Review warned that the spec expects its steps to act on 3 while its scope picks 2; at
+    the plan the plan says it (with the calls' count), and Review's line is not shown twice."""
+    spec = answer(step("delete_elements", labels(1, 2)), summary="Delete elements 1 and 2.",
+                  expected={"selected": 3})
+    replay.enqueue_stream(openai_stream(content=spec))
+    dock.set_target("part", "Model-1", "Panel")
+    dock.request_edit.setPlainText("delete elements 1 and 2")
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    notes = dock.spec_extras.notes
+    assert notes.text() == ("Warning: the spec expects its steps to act on 3; step 1's scope "
+                            "picks 2 elements on the part as it is now")
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Plan" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    assert notes.isHidden()
+    text = dock.plan_view.toPlainText()
+    assert text.count("Warning:") == 1, text
+    assert ("Warning: the spec expects its steps to act on 3; these operations act on 2 "
+            "elements") in text
+    assert "selected" not in text.lower()

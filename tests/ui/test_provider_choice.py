@@ -65,7 +65,10 @@ def test_the_label_names_the_server_once_asked():
 
 def test_settings_switches_to_a_live_provider_and_submit_uses_it(
         qtbot, dock, fake_provider, ui_env):
-    assert dock.provider_label.text().startswith("Answering: Replay")
+    # a host that loads the plugin itself (as SAM does) answers with no Replay by default
+    assert dock.provider_label.text() == ("Answering: no model configured — open Settings… "
+                                          "(or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)")
+    assert dock.example_combo.isHidden()  # the examples are the Replay's, on the demo's parts
     dialog = _settings_dialog(dock)
     assert dialog.replay_radio.isChecked()
     dialog.live_radio.setChecked(True)
@@ -185,5 +188,5 @@ def test_the_demo_sets_no_provider_variable(variable, ui_env, tmp_path, capsys, 
         demo._run_window = original
     # --replay reaches the plugin as its launch configuration, not as SAM_AGENT_REPLAY=1
     assert seen == {variable: None, "SAM_AGENT_REPLAY": None,
-                    "launch": Launch(replay=True, replay_delay=0.5)}
+                    "launch": Launch(replay=True, replay_delay=0.5, replay_by_default=True)}
     assert "SAM_AGENT_REPLAY" not in os.environ

@@ -298,8 +298,8 @@ def test_the_outcome_says_the_plan_waits_and_done_leaves_close_and_undo_ready(
     dock.history.select_run(source)
     dock.history_panel.apply_button.click()
     dialog = dock.findChild(RerunDialog, "rerunDialog")
-    calls = len(dialog.source.calls)
-    assert f"Its {calls} operation calls are compiled again" in dialog.source_label.text()
+    assert ("Its operations (define materials and sections, assign sections) are planned "
+            "again for each part you pick") in dialog.source_label.text()
     assert "call(s)" not in dialog.source_label.text()
     _first_plan_waiting(qtbot, dialog)
     assert dialog.outcomes.topLevelItem(0).text(1) == "plan waits for you"  # not "planning"
@@ -335,16 +335,16 @@ def test_the_dialog_words_singular_plural_and_restated_counts_in_both_languages(
     restated = Restated(what="nodes", source_count=45, why="change", source_before=25,
                         target_before=10, target_after="20")
     selected = Restated(what="selected", source_count=16, why="selected")
-    assert "Its one operation call is compiled again" in source_words(source)
+    assert "Its operations (repair the part) are planned again" in source_words(source)
     assert expected_line(restated, "Panel", "Frame") == (
         "The spec's 45 nodes on Panel (25 before, +20) are compared as a change on Frame: 10 "
         "before, 20 after these operations.")
     assert expected_line(selected, "Panel", "Panel-2") == (
-        "The spec's 16 selected counted what its scope picks on Panel: not compared on "
+        "The spec's 16 acted on counted what its scope picks on Panel: not compared on "
         "Panel-2.")
     translator = i18n.install_translator("zh_CN")
     try:
-        assert "它的 1 个操作调用会为您选择的每个部件重新编译" in source_words(source)
+        assert "它的操作（修复部件）会为您选择的每个部件重新规划" in source_words(source)
         assert expected_line(restated, "Panel", "Frame") == (
             "规格中 Panel 上的 45 个节点（之前 25，变化 +20）在 Frame 上按变化比较："
             "之前 10，这些操作之后 20。")

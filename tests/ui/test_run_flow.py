@@ -201,6 +201,6 @@ def test_a_replayed_spec_that_no_longer_fits_the_part_is_warned_at_review(
     _wait(qtbot, dock, "Review")
     notes = dock.spec_extras.notes
     assert not notes.isHidden()
-    assert notes.text() == ("Warning: the spec expects 16 selected; step 1's scope picks 64 "
-                            "elements on the part as it is now")
+    assert notes.text() == ("Warning: the spec expects its steps to act on 16; step 1's scope "
+                            "picks 64 elements on the part as it is now")
     assert dock.confirm_button.isEnabled()  # the analyst decides, warned

@@ -91,7 +91,7 @@ def test_the_translate_vector_edited_in_review_is_planned_and_verified(qtbot, re
     assert "step 1 ✓ translate all nodes by (5, 7, 0)" in dock.plan_view.toPlainText()
     assert "translate all nodes by (5, 7, 0)" in dock.spec_view.toPlainText()  # shown again
     assert dock.spec_extras.notes.text().splitlines() == [
-        "Changed since the last version:", "• step 1 vector: (5, 0, 0) → (5, 7, 0)"]
+        "Changed since the last version:", "• step 1 vector: (5, 0, 0) mm → (5, 7, 0) mm"]
     assert _child(dock, object, "specEditor").isHidden()
     approve_plan(qtbot, dock)
     assert "Verified" in dock.status_label.text()
@@ -353,3 +353,64 @@ def test_json_the_strict_reader_refuses_is_one_problem_and_confirms_nothing(
     qtbot.mouseClick(dock.confirm_button, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
     assert dock.status_label.text().startswith("Review — the edited spec has 1 problem(s)")
+
+
+def test_an_edit_refreshes_the_counts_and_drops_the_models_stale_words(qtbot, replay, dock):
+    """Divisions 6 x 10 → 6 x 12 on the plate the model built: its counts (77 nodes, 60
+    elements), its note and its summary said 10; none is shown again as if it held, and the
+    plan states the counts the calls leave, with no warning."""
+    from sam_plugin.demo.examples import example_by_id
+
+    plate = example_by_id("plate")
+    replay.enqueue_stream(openai_stream(content=json.dumps(plate.spec)))
+    dock.set_target("part", "Model-1", "Plate")
+    dock.request_edit.setPlainText(plate.request)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    _open_editor(qtbot, dock)
+    assert _field(dock, "steps[0].values.divisions").text() == "6, 10"
+    _type(qtbot, _field(dock, "steps[0].values.divisions"), "6, 12")
+    qtbot.mouseClick(dock.confirm_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: not dock.busy, timeout=TIMEOUT_MS)
+    notes = dock.spec_extras.notes.text()
+    assert ("Warning: your edit made these words of the model stale: step 1's counts (nodes, "
+            "elements): the plan states them again; step 1's note (it said 10, 77): dropped; "
+            "the expected counts (nodes, elements, shapes): the plan states them again; the "
+            "summary (it said 10): said again from the steps") in notes, notes
+    assert "Plan" in dock.status_label.text()
+    assert dock.controller.plan.warnings == []
+    spec = dock.spec_view.toPlainText()
+    assert "Expected results: 91 nodes, 72 elements (72 QUAD)" in spec, spec
+    assert "divided 6 x 12, from (0, 0, 0) mm: 91 nodes, 72 elements" in spec, spec
+    assert "6 x 10" not in spec and "77" not in spec
+
+
+def test_the_scope_offers_the_pick_and_an_empty_box_gets_a_sentence(
+        qtbot, replay, host_window, dock):
+    """Elements 3 and 4 picked: a step that acts on elements offers them as its scope."""
+    delete = {"summary": "Delete element 1.",
+              "steps": [{"capability": "edit", "action": "delete_elements",
+                         "scope": {"by": "labels", "labels": [1]}, "values": {}, "text": ""}]}
+    _to_review(qtbot, replay, dock, spec=delete)
+    host_window.viewport.set_selection([3, 4])
+    _open_editor(qtbot, dock)
+    kind = _child(dock, QComboBox, "specField:steps[0].scope.by")
+    offered = [kind.itemText(i) for i in range(kind.count())]
+    assert "the picked selection (2 elements)" in offered, offered
+    kind.setCurrentIndex(offered.index("the picked selection (2 elements)"))
+    assert kind.currentData() == "labels"
+    assert _field(dock, "steps[0].scope.labels").text() == "3-4"
+    shown = json.loads(_child(dock, QPlainTextEdit, "specJsonEdit").toPlainText())
+    assert shown["steps"][0]["scope"] == {"by": "labels", "labels": [3, 4]}
+    kind.setCurrentIndex(kind.findData("box"))
+    problem = _text(_problem(dock, "steps[0].scope"))
+    assert problem == "Fill in both corners of the box: min and max, each x, y, z.", problem
+    assert "{" not in problem
+
+
+def test_a_measured_value_is_labelled_with_its_unit(qtbot, replay, dock):
+    _to_review(qtbot, replay, dock)
+    _open_editor(qtbot, dock)
+    labels = [label.text() for label in dock.spec_editor.form.findChildren(QLabel)]
+    assert "vector (mm) *" in labels, labels

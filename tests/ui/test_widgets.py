@@ -306,7 +306,13 @@ def test_the_dock_offers_every_registered_mode_under_its_module_title():
 def test_the_exact_plan_checks_read_in_short_words():
     from sam_plugin.ui.check_words import check_name, check_value
 
-    assert check_name("nodes match the plan (exact)") == "new or changed nodes as planned"
+    assert check_name("nodes match the plan (exact)") == "nodes changed, removed, added as planned"
+    assert check_name("existing elements match the plan (exact)") == (
+        "existing elements as planned (new ones: element count)")
+    assert check_value("0 elements changed, 16 removed; changed ones with the planned shapes "
+                       "and nodes") == "0 changed, 16 removed"
+    assert check_value("1 nodes changed, 0 removed, 0 new as planned") == (
+        "1 changed, 0 removed, 0 new")
     assert check_name("section assignments match the plan (exact)") == "sections as planned"
     assert check_value("45 nodes at the planned coordinates (within 1e-05)") == "45 nodes"
     assert check_value("32 elements with the planned shapes and nodes") == "32 elements"

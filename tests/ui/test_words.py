@@ -38,7 +38,7 @@ def test_the_plan_reads_in_operations_nodes_and_elements(qtbot, replay, dock):
     # the raw plan, as plan.json holds it, one click away and back
     dock.plan_view.anchorClicked.emit(QUrl(RAW_LINK))
     raw = dock.plan_view.toPlainText()
-    assert f"script sha256: {dock.controller.plan.script_sha256}" in raw
+    assert f"plan_sha256: {dock.controller.plan.script_sha256}" in raw
     assert "2. repair_part" in raw
     dock.plan_view.anchorClicked.emit(QUrl(WORDS_LINK))
     assert dock.plan_view.toPlainText() == text
@@ -141,3 +141,31 @@ def test_the_audit_labels_its_own_distance_and_shows_the_merge_tolerance_used(
     tip = dock.result_view.audit.item(shown.index(
         "Audit: nodes closer than this count as coincident (mm)"), 0).toolTip()
     assert "relative to the part's size" in tip
+
+
+def test_a_new_parts_before_line_says_it_does_not_exist_yet(qapp) -> None:
+    """Not the model's sections: a part the run makes has no state of its own before it."""
+    from sam_plugin.compilers.evidence import Readback
+    from sam_plugin.runtime.run.plan_builder import _before_state
+    from sam_plugin.ui import i18n
+    from sam_plugin.ui.plan_text import state_words
+
+    state = _before_state(Readback(part_exists=False, sections=["Shell-2mm"],
+                                   materials=["Steel"]))
+    assert state_words(state, "mm") == "the part does not exist yet"
+    translator = i18n.install_translator("zh_CN")
+    try:
+        assert state_words(state, "mm") == "部件尚不存在"
+    finally:
+        i18n.remove_translator(translator)
+    existing = _before_state(Readback(part_exists=True, node_count=4, element_count=1,
+                                      sections=["Shell-2mm"]))
+    assert "sections Shell-2mm" in state_words(existing)
+
+
+def test_a_builds_corners_say_their_unit(qtbot, replay, dock):
+    to_plan(qtbot, dock, "plate")
+    lines = dock.plan_view.toPlainText().splitlines()
+    assert ("– mesh patch plate: 6 x 10 QUAD elements over the corners (0, 0, 0), (60, 0, 0), "
+            "(60, 100, 0), (0, 100, 0) mm") in lines, lines
+    assert "Before: the part does not exist yet" in lines

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sam_plugin.compilers.mesh.preview import refine_preview
 from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation
 from sam_plugin.compilers.plan_words import picked_elements, selector_words
 from sam_plugin.compilers.predicted_part import (
@@ -25,6 +26,7 @@ from sam_plugin.samops.part_scope import Scope, labels_array
 def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     calls = []
     parents: set[int] = set()
+    levels = 1
     for index, fragment in enumerate(fragments, start=1):
         args = fragment.normalized
         ops = []
@@ -48,7 +50,8 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     if all(f.read_only for f in fragments):
         return PlanDetail(calls=calls, predicted=unchanged(before, fingerprint),
                           basis="read-only: the part stays as it is (fingerprint unchanged)")
-    return PlanDetail(calls=calls, predicted=_refined(before, parents), basis=(
+    return PlanDetail(calls=calls, predicted=_refined(before, parents),
+                      preview=refine_preview(ctx.part, sorted(parents), levels), basis=(
         "the refined elements are gone, their children and new nodes counted; the rest of "
         "the part compared through the fingerprint"))
 

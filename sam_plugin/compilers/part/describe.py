@@ -138,21 +138,24 @@ def _operations(fragment: Fragment, shadow: ShadowPart | None,
         return _repair(args, shadow, length)
     if fragment.tool == "edit_part":
         return _edit(args, shadow, length)
+    if fragment.tool == "build_part":
+        return _build(args, shadow, length)
     describer = _DESCRIBERS.get(fragment.tool)
     return describer(args, shadow) if describer is not None else []
 
 
-def _build(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
+def _build(args: Mapping[str, Any], shadow: ShadowPart | None,
+           length: str = "") -> list[PlanOperation]:
     ops = []
     for patch in args.get("patches", ()) or args.get("add_patches", ()):
         nu, nv = patch["divisions"]
         ops.append(PlanOperation(text=(
             f"mesh patch {patch['id']}: {patch['shape']} {nu} x {nv} cells over corners "
-            + ", ".join(point(c) for c in patch["corners"]))))
+            + _len(", ".join(point(c) for c in patch["corners"]), length))))
     for line in args.get("lines", ()) or args.get("add_lines", ()):
         ops.append(PlanOperation(text=(
             f"beam line {line['id']}: {line['divisions']} BEAM elements from "
-            f"{point(line['start'])} to {point(line['end'])}")))
+            f"{point(line['start'])} to {_len(point(line['end']), length)}")))
     elements = args.get("elements", ()) or args.get("add_elements", ())
     if elements:
         shapes: dict[str, int] = {}

@@ -14,6 +14,7 @@ from sam_plugin.compilers.spec.ir import Expected, Spec, Step
 from sam_plugin.compilers.spec.render import expected_words, language_of, step_phrase
 from sam_plugin.compilers.spec.values import Language, value_words
 from sam_plugin.compilers.spec.vocabulary import Vocabulary, scope_words
+from sam_plugin.compilers.units import UnitSystem
 
 _WORDS = {
     "en": {"summary": "summary", "step": "step {}", "added": "{}: added, {}",
@@ -38,8 +39,9 @@ class FieldChange:
 
 
 def spec_changes(old: Spec, new: Spec, vocabulary: Vocabulary,
-                 language: str = "en") -> list[FieldChange]:
-    """Every field that differs from ``old`` to ``new`` (empty: the same spec)."""
+                 language: str = "en", units: UnitSystem | None = None) -> list[FieldChange]:
+    """Every field that differs from ``old`` to ``new`` (empty: the same spec); with
+    ``units`` a measured value says its unit (``(5, 0, 0) mm → (5, 7, 0) mm``)."""
     lang = language_of(language)
     words = _WORDS[lang]
     found: list[FieldChange] = []
@@ -51,38 +53,39 @@ def spec_changes(old: Spec, new: Spec, vocabulary: Vocabulary,
         path = f"steps[{index}]"
         if index >= len(old.steps):
             found.append(FieldChange(path, words["added"].format(
-                label, step_phrase(new.steps[index], vocabulary, lang))))
+                label, step_phrase(new.steps[index], vocabulary, lang, units))))
         elif index >= len(new.steps):
             found.append(FieldChange(path, words["removed"].format(
-                label, step_phrase(old.steps[index], vocabulary, lang))))
+                label, step_phrase(old.steps[index], vocabulary, lang, units))))
         else:
             found += _step_changes(old.steps[index], new.steps[index], path, label,
-                                   vocabulary, lang)
+                                   vocabulary, lang, units)
     found += _expected_changes(old.expected, new.expected, lang)
     return found
 
 
 def _step_changes(old: Step, new: Step, path: str, label: str, vocabulary: Vocabulary,
-                  lang: Language) -> list[FieldChange]:
+                  lang: Language, units: UnitSystem | None = None) -> list[FieldChange]:
     words = _WORDS[lang]
     if old.action != new.action:
         return [FieldChange(path, words["changed"].format(
-            label, step_phrase(old, vocabulary, lang), step_phrase(new, vocabulary, lang)))]
+            label, step_phrase(old, vocabulary, lang, units),
+            step_phrase(new, vocabulary, lang, units)))]
     found: list[FieldChange] = []
     action = vocabulary.action(new.action)
     if old.scope != new.scope:
         members = action.members if action is not None else "elements"
         found.append(FieldChange(f"{path}.scope", words["changed"].format(
-            words["scope"].format(label), _scope(old, members, lang),
-            _scope(new, members, lang))))
+            words["scope"].format(label), _scope(old, members, lang, units),
+            _scope(new, members, lang, units))))
     for key in dict.fromkeys([*old.values, *new.values]):
         before, after = old.values.get(key), new.values.get(key)
         if before == after:
             continue
         value_def = action.values.get(key) if action is not None else None
         found.append(FieldChange(f"{path}.values.{key}", words["changed"].format(
-            words["value"].format(label, key), _value(value_def, before, lang),
-            _value(value_def, after, lang))))
+            words["value"].format(label, key), _value(value_def, before, lang, units),
+            _value(value_def, after, lang, units))))
     if old.text != new.text:
         found.append(FieldChange(f"{path}.text", words["changed"].format(
             words["text"].format(label), _quoted(old.text), _quoted(new.text))))
@@ -97,16 +100,17 @@ def _expected_changes(old: Expected, new: Expected, lang: Language) -> list[Fiel
         words["expected"], expected_words(old, lang), expected_words(new, lang)))]
 
 
-def _scope(step: Step, members: Any, lang: Language) -> str:
+def _scope(step: Step, members: Any, lang: Language, units: UnitSystem | None = None) -> str:
     if step.scope is None:
         return _WORDS[lang]["none"]
-    return scope_words(step.scope, members, lang)
+    return scope_words(step.scope, members, lang, units)
 
 
-def _value(value_def: Any, value: Any, lang: Language) -> str:
+def _value(value_def: Any, value: Any, lang: Language,
+           units: UnitSystem | None = None) -> str:
     if value is None:
         return _WORDS[lang]["none"]
-    return value_words(value_def, value, lang) if value_def is not None else str(value)
+    return value_words(value_def, value, lang, units) if value_def is not None else str(value)
 
 
 def _quoted(text: str) -> str:

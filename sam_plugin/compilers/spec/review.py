@@ -83,8 +83,8 @@ def _selected(spec: Spec, picked: Sequence[tuple[int, int, int]]) -> list[str]:
         return []
     number, elements, nodes = picked[0]
     what = f"{elements} elements" if elements else f"{nodes} nodes"
-    return [f"the spec expects {wanted} selected; step {number}'s scope picks {what} on the "
-            "part as it is now"]
+    return [f"the spec expects its steps to act on {wanted}; step {number}'s scope picks {what} "
+            "on the part as it is now"]
 
 
 def _unchanged_counts(spec: Spec, counts: Mapping[str, Any]) -> list[str]:

@@ -27,6 +27,11 @@ from sam_plugin.runtime.config.settings import ProviderSettings
 ProviderKind = Literal["replay", "live"]
 PROVIDER_KINDS: tuple[ProviderKind, ...] = ("replay", "live")
 REPLAY_MODEL = "replay-recorded"  # the model name the replay server answers as
+# what the replay's refusal of an unknown request advises; a front end that says the same
+# advice in its own words leaves this sentence out of the message it shows
+REPLAY_ADVICE = ("Pick one under Examples in the dock, or answer your own words with a model "
+                 "on this computer: Settings… → Local model (on this computer) → Set up (or a "
+                 "live model there, or SAM_AGENT_BASE_URL and SAM_AGENT_MODEL).")
 REPLAY_PROFILE = "vllm"  # streams the recorded reasoning apart from the spec; needs no key
 
 
@@ -137,13 +142,15 @@ class ProviderChooser:
     """
 
     def __init__(self, store: Any, env: Mapping[str, str] | None = None, *,
-                 force_replay: bool = False) -> None:
+                 force_replay: bool = False, default_replay: bool = True) -> None:
         self.store = store
         self.env = environment.environ(env)
         self.force_replay = force_replay or environment.replay_forced(self.env)
+        self.default_replay = default_replay
 
     def current(self) -> ProviderChoice:
-        return choose(self.env, self.store.load(), force_replay=self.force_replay)
+        return choose(self.env, self.store.load(), force_replay=self.force_replay,
+                      default_replay=self.default_replay)
 
     def chosen_in_settings(self) -> None:
         self.force_replay = False

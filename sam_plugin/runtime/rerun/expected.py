@@ -50,7 +50,7 @@ class Restated:
     def words(self, source_part: str, target_part: str) -> str:
         """The English line the CLI prints with the plan."""
         if self.why == "selected":
-            return (f"the spec's {self.source_count} selected counted what the scope picks on "
+            return (f"the spec's {self.source_count} acted on counted what the scope picks on "
                     f"{source_part}; not compared on {target_part}")
         if self.why == "no_before":
             return (f"the spec's {self.source_count} {self.noun} were counted on {source_part}, "
@@ -112,9 +112,9 @@ def change_warnings(counts: Sequence[Restated], prediction: Prediction, source_p
             continue
         verb = "added" if count.change > 0 else "removed"
         found.append(f"the spec expects {count.noun} {verb}, as on {source_part} "
-                     f"({count.source_before} to {count.source_count}); the calls leave "
-                     f"{predicted.describe()} of the {count.target_before} {count.noun} of "
-                     f"{target_part}")
+                     f"({count.source_before} to {count.source_count}); on {target_part} the "
+                     f"calls leave {predicted.describe()} {count.noun} "
+                     f"({count.target_before} before)")
     return found
 
 

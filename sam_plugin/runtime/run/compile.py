@@ -23,6 +23,7 @@ from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.plan_builder import build_plan
+from sam_plugin.runtime.run.recount import recounted
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.source_seal import seal_sources
@@ -141,6 +142,7 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
         part=ctx.host.part(inputs.target),
         extra={"units": ctx.units} if ctx.units is not None else {},
     )
+    recounted(run, prediction, ctx.language)
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,

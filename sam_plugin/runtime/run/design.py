@@ -19,6 +19,7 @@ from typing import Any
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
+from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
@@ -265,7 +266,7 @@ def _adopted(ctx: StepContext, run: RunState, reading: design_answer.DesignReadi
         revision.keep_version(run.dir, version, reading.text, reading.spec)
         if before is not None:
             run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
-                                            ctx.language)
+                                            ctx.language, ctx.units)
         revision.record_remark(run.dir, version, remark, run.spec_changes)
     parted = not remark and ctx.policy.design == "parts"
     ctx.emit(DesignReceived(
@@ -338,16 +339,27 @@ def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str,
     checked = run.spec_ir if run.unsourced else None
     reading = _read(ctx, run, _content(spec), keep_answer=False, checked=False, edited=checked)
     before, version = run.spec_ir, run.spec_versions + 1
+    fresh = (refreshed(before, reading.spec, run.inputs.module.vocabulary, ctx.language)
+             if before is not None else None)
+    if fresh is not None and fresh.dropped:  # the model's words the edit made stale
+        reading = _read(ctx, run, _content(fresh.spec), keep_answer=False, checked=False)
+        reading.warnings[:0] = [_stale_words(ctx.language) + "; ".join(fresh.dropped)]
+        run.recount = True
     if run.spec_versions == 1:
         revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
     _adopt(run, reading)
     run.spec_versions = version
     run.spec_changes = (spec_changes(before, reading.spec, run.inputs.module.vocabulary,
-                                     ctx.language) if before is not None else [])
+                                     ctx.language, ctx.units) if before is not None else [])
     revision.keep_version(run.dir, version, reading.text, reading.spec)
     revision.record_remark(run.dir, version, "edited by the analyst", run.spec_changes,
                            author="analyst")
     _received(ctx, run, reading, author="analyst")
+
+
+def _stale_words(language: str) -> str:
+    return ("您的编辑使模型的这些说法不再成立：" if language.startswith("zh")
+            else "your edit made these words of the model stale: ")
 
 
 def _content(spec: str | Spec | Mapping[str, Any]) -> str:

@@ -112,6 +112,9 @@ def plan_waits(plan: Plan, policy: str) -> bool:
 
 
 def _before_state(readback: Readback) -> PlanState:
+    if not readback.part_exists:  # the model's sections are not the new part's
+        return PlanState(nodes="0", elements="0", shapes=dict.fromkeys(SHAPES, "0"),
+                         exists=False)
     return PlanState(
         nodes=str(readback.node_count),
         elements=str(readback.element_count),
@@ -177,7 +180,7 @@ def _mismatches(expect: Expected, prediction: Prediction, detail: PlanDetail) ->
                   if op.text not in _CHANGE_WORDS for t in op.touched]
         if counts and all(t.count != wanted for _, _, t in counts):
             call, op, touched = counts[0]
-            found.append(f"the spec expects {wanted} selected; the calls select "
+            found.append(f"the spec expects its steps to act on {wanted}; the calls act on "
                          f"{touched.count} {touched.kind} (call {call.index} {call.tool}: "
                          f"{op.text})")
     return found

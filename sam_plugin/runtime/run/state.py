@@ -82,6 +82,7 @@ class RunState:
     bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
     normalized: list[dict[str, Any]] = field(default_factory=list)  # normalized_calls.json
     claims: list[str] = field(default_factory=list)  # steps' counts the calls do not make
+    recount: bool = False  # an edit dropped stale counts: the plan states them again
     script: str = ""
     script_sha256: str | None = None
     key: str | None = None  # the idempotency key (journal)

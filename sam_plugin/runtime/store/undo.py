@@ -236,3 +236,41 @@ def undo_run(host: Host, runs_dir: Path, run_id: str, emit: Emit | None = None) 
     if emit is not None:
         emit(RunUndone(fingerprint=now.fingerprint))
     return undone
+
+
+UNDO_MOVES_SHOWN = 5  # coordinates named in an undo's words; the rest counted
+
+
+def undo_moves(host: Host, runs_dir: Path, run_id: str) -> list[str]:
+    """What an undo of ``run_id`` moves back, from its sealed snapshot and the live part:
+    ``node 25: (45, 45, 0) back to (40, 40, 0)`` (empty: nothing moved, or the run cannot
+    be undone; ``undo_refusal`` says why)."""
+    if undo_refusal(host, runs_dir, run_id) is not None:
+        return []
+    run_dir = RunDir(runs_dir, run_id)
+    result = _read(run_dir)
+    assert result is not None
+    try:
+        delta = snapshot_file.load_delta(run_dir.file(SNAPSHOT_NAME), snapshot_limits(result))
+        part = host.part(result.target)
+    except (ValueError, OSError, KeyError):
+        return []
+    if part is None:
+        return []
+    moved = delta.moved
+    lines = []
+    for label, point in zip(moved.labels[:UNDO_MOVES_SHOWN].tolist(),
+                            moved.points[:UNDO_MOVES_SHOWN].tolist(), strict=True):
+        try:
+            now = tuple(part.nodes.getFromLabel(int(label)).coordinates)
+        except Exception:  # noqa: BLE001 - a node the host cannot name is said without it
+            now = None
+        lines.append(f"node {label}: " + (f"{_point(now)} back to " if now else "back to ")
+                     + _point(point))
+    if len(moved) > UNDO_MOVES_SHOWN:
+        lines.append(f"… {len(moved) - UNDO_MOVES_SHOWN} more nodes moved back")
+    return lines
+
+
+def _point(values: Any) -> str:
+    return "(" + ", ".join(f"{float(v):.6g}" for v in values) + ")"

@@ -50,16 +50,18 @@ RELATIVE_TOLERANCE = 1e-6
 ULPS = 4  # the tolerance is never below this many ulps of the planned coordinate
 SHOWN = 5  # differences named per check
 REST = "the rest of the part is unchanged (fingerprint)"
+NOT_COMPARED = "part compared with the plan"
+BY_VALUES = "definitions the calls write"  # a note: the property values rows compare them
 
 
 
 def compare_with_plan(predicted: PredictedPart | None, live_part: Any, after: Readback,
                       basis: str = "", live_model: Any = None) -> list[Check]:
     if predicted is None:
-        return [Check(name="part compared with the plan", expected="counts and names only",
+        return [Check(name=NOT_COMPARED, expected="counts and names only",
                       actual=basis or "the plan has no predicted part", ok=True)]
     if live_part is None:
-        return [Check(name="part compared with the plan", expected="the part", actual="missing",
+        return [Check(name=NOT_COMPARED, expected="the part", actual="missing",
                       ok=False)]
     live = recent_contents(after.fingerprint) if after.fingerprint else None
     read = live is not None or live_model is not None
@@ -105,7 +107,7 @@ class Comparison:
                 break  # without the node pairing the rest cannot be compared
         if DEFINITIONS in predicted.unpredicted:
             checks.append(Check(
-                name="definitions the calls write", expected="their values read back",
+                name=BY_VALUES, expected="their values read back",
                 actual=f"{len(predicted.scope.definitions)} checked by the property values",
                 ok=True))
         elif predicted.scope.definitions or image.definitions:
@@ -117,16 +119,17 @@ class Comparison:
         planned, bit for bit (labels of new entities included), without comparing one by one
         (the rest check says so)."""
         inside = self.inside
-        nodes, elements = inside.mesh.node_count, inside.mesh.element_count
+        nodes, elements = self._planned_tally("nodes"), self._planned_tally("elements")
         sets = len(set(inside.set_names) | {str(k) for k in inside.set_nodes.keys}
                    | {str(k) for k in inside.set_elements.keys})
         checks = [
             Check(name="nodes match the plan (exact)",
-                  expected=f"{nodes} nodes at the planned coordinates (within {self.tol:.3g})",
-                  actual=f"{nodes} nodes as planned", ok=True),
+                  expected=f"{nodes}; changed ones at the planned coordinates "
+                           f"(within {self.tol:.3g})",
+                  actual=f"{nodes} as planned", ok=True),
             Check(name="elements match the plan (exact)",
-                  expected=f"{elements} elements with the planned shapes and nodes",
-                  actual=f"{elements} elements as planned", ok=True),
+                  expected=f"{elements}; changed ones with the planned shapes and nodes",
+                  actual=f"{elements} as planned", ok=True),
             Check(name="set members match the plan (exact)",
                   expected=f"{sets} set(s) with the planned members",
                   actual=f"{sets} set(s) as planned", ok=True)]
@@ -146,6 +149,17 @@ class Comparison:
                                 actual=f"{len(inside.definitions)} definitions as planned",
                                 ok=True))
         return checks
+
+    def _planned_tally(self, noun: str) -> str:
+        """Kept, removed and new as the prediction has them (the live part has its very
+        fingerprint, so the live tally is the same)."""
+        scope, image = self.predicted.scope, self.predicted.image
+        of_nodes = noun == "nodes"
+        planned = image.mesh.node_labels if of_nodes else image.mesh.element_labels
+        prior = scope.prior_nodes if of_nodes else scope.prior_elements
+        kept = int(among(planned, prior).sum())
+        touched = len(scope.nodes if of_nodes else scope.elements)
+        return _tally(noun, kept, touched - kept, len(planned) - kept)
 
     def _has(self, kind: str) -> bool:
         image, inside = self.predicted.image, self.inside
@@ -248,10 +262,15 @@ class Comparison:
             pairs = pair_by_geometry(new, planned, live_new, found, self.tol)
             problems += self._moved([(a, planned[a], b, found[b]) for a, b in pairs])
             self.node_map.update(pairs)
-        shown = len(found) if NEW_ENTITIES not in self.predicted.unpredicted else len(both)
-        return _check("nodes match the plan (exact)",
-                      f"{shown} nodes at the planned coordinates (within {self.tol:.3g})",
-                      problems, f"{shown} nodes as planned")
+        touched = len(scope.nodes)
+        predicted_new = NEW_ENTITIES not in self.predicted.unpredicted
+        return _check(_compared_name("nodes", predicted_new),
+                      _tally("nodes", len(kept), touched - len(kept),
+                             len(new) if predicted_new else None)
+                      + f"; changed ones at the planned coordinates (within {self.tol:.3g})",
+                      problems,
+                      _tally("nodes", len(live_kept), touched - len(live_kept),
+                             len(live_new) if predicted_new else None) + " as planned")
 
     def _moved(self, pairs: list[tuple[int, Vec3, int, Vec3]]) -> list[str]:
         if not pairs:
@@ -301,10 +320,16 @@ class Comparison:
             problems += [f"new element {_elem(key)} is not in the plan"
                          for key in sorted(have - wanted)]
             self.element_map.update(pair_elements(planned_new, live_new))
-        shown = len(found)
-        return _check("elements match the plan (exact)",
-                      f"{len(planned)} elements with the planned shapes and nodes",
-                      problems, f"{shown} elements as planned")
+        touched = len(scope.elements)
+        predicted_new = NEW_ENTITIES not in self.predicted.unpredicted
+        planned_new_count = sum(1 for k in planned if k not in prior)
+        return _check(_compared_name("elements", predicted_new),
+                      _tally("elements", len(kept), touched - len(kept),
+                             planned_new_count if predicted_new else None)
+                      + "; changed ones with the planned shapes and nodes",
+                      problems,
+                      _tally("elements", len(live_kept), touched - len(live_kept),
+                             len(live_new) if predicted_new else None) + " as planned")
 
     # -- sets, sections, orientations, definitions -----------------------------------------
 
@@ -461,6 +486,22 @@ def _words(values: tuple[Any, ...], word: Any, noun: str) -> str:
     return ", ".join(word(v) for v in values) if values else f"no {noun[:-1]}"
 
 
+def _compared_name(noun: str, predicted_new: bool) -> str:
+    """The row's name says what it compares: with new entities the host numbers and the plan
+    does not predict one by one, only the existing ones the calls touch (the new ones are in
+    the count checks)."""
+    return (f"{noun} match the plan (exact)" if predicted_new
+            else f"existing {noun} match the plan (exact)")
+
+
+def _tally(noun: str, kept: int, removed: int, new: int | None) -> str:
+    """``3 nodes changed, 2 removed, 4 new``: the existing ones the calls touch and keep, those
+    they remove, and the new ones; the same words on the expected and the actual side, so a
+    row that holds shows equal values (``new`` is left out when not predicted)."""
+    text = f"{kept} {noun} changed, {removed} removed"
+    return text if new is None else f"{text}, {new} new"
+
+
 def _check(name: str, expected: str, problems: list[str], fine: str) -> Check:
     if not problems:
         return Check(name=name, expected=expected, actual=fine, ok=True)
@@ -491,4 +532,5 @@ def _pt(p: Iterable[float]) -> str:
     return "(" + ", ".join(f"{float(v):.6g}" for v in p) + ")"
 
 
-__all__ = ["REST", "Comparison", "Fingerprint", "compare_with_plan", "tolerance"]
+__all__ = ["BY_VALUES", "NOT_COMPARED", "REST", "Comparison", "Fingerprint", "compare_with_plan",
+           "tolerance"]

@@ -1620,8 +1620,8 @@ run {run_id}, started {started} (UTC)</source>
         <translation>以文字显示计划</translation>
     </message>
     <message>
-        <source>Show the raw plan (as in plan.json, with the script's SHA-256)</source>
-        <translation>显示原始计划（与 plan.json 相同，含脚本的 SHA-256）</translation>
+        <source>Show the raw plan (as in plan.json, with its hash)</source>
+        <translation>显示原始计划（与 plan.json 相同，含其哈希）</translation>
     </message>
     <message>
         <source>Show what the script printed, word for word (script_output.txt)</source>
@@ -2312,15 +2312,11 @@ run {run_id}, started {started} (UTC)</source>
         <translation>运行 {run_id}：停靠窗口中已没有待决定的请求（已在其他途径上决定，或已超时）</translation>
     </message>
     <message>
-        <source>Run {run_id} on {model}/{part}: “{request}”. Its one operation call is compiled again for each part you pick, shown as a plan before it runs; no model is asked.</source>
-        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 1 个操作调用会为您选择的每个部件重新编译，运行前显示为计划；不询问模型。</translation>
+        <source>Run {run_id} on {model}/{part}: “{request}”. Its operations ({operations}) are planned again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
+        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的操作（{operations}）会为您选择的每个部件重新规划，运行前各自显示为计划；不询问模型。</translation>
     </message>
     <message>
-        <source>Run {run_id} on {model}/{part}: “{request}”. Its {count} operation calls are compiled again for each part you pick, each shown as a plan before it runs; no model is asked.</source>
-        <translation>运行 {run_id}（{model}/{part}）：“{request}”。它的 {count} 个操作调用会为您选择的每个部件重新编译，运行前各自显示为计划；不询问模型。</translation>
-    </message>
-    <message>
-        <source>The spec's {count} selected counted what its scope picks on {source}: not compared on {target}.</source>
+        <source>The spec's {count} acted on counted what its scope picks on {source}: not compared on {target}.</source>
         <translation>规格中的选中数 {count} 统计的是其范围在 {source} 上选中的对象：在 {target} 上不作比较。</translation>
     </message>
     <message>
@@ -2338,14 +2334,6 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>rest of the part unchanged</source>
         <translation>部件其余部分未改变</translation>
-    </message>
-    <message>
-        <source>new or changed nodes as planned</source>
-        <translation>新增或改动的节点与计划一致</translation>
-    </message>
-    <message>
-        <source>new or changed elements as planned</source>
-        <translation>新增或改动的单元与计划一致</translation>
     </message>
     <message>
         <source>After is exact: these operations only read; the part stays as it is.</source>
@@ -2494,6 +2482,66 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>Missing here: {tools}; install them with: {command}</source>
         <translation>这里缺少：{tools}；安装命令：{command}</translation>
+    </message>
+    <message>
+        <source>existing nodes as planned (new ones: node count)</source>
+        <translation>已有节点与计划一致（新增节点见节点数）</translation>
+    </message>
+    <message>
+        <source>existing elements as planned (new ones: element count)</source>
+        <translation>已有单元与计划一致（新增单元见单元数）</translation>
+    </message>
+    <message>
+        <source>nodes changed, removed, added as planned</source>
+        <translation>改动、删除、新增的节点与计划一致</translation>
+    </message>
+    <message>
+        <source>elements changed, removed, added as planned</source>
+        <translation>改动、删除、新增的单元与计划一致</translation>
+    </message>
+    <message>
+        <source>{changed} changed, {removed} removed</source>
+        <translation>改动 {changed}，删除 {removed}</translation>
+    </message>
+    <message>
+        <source>{changed} changed, {removed} removed, {new} new</source>
+        <translation>改动 {changed}，删除 {removed}，新增 {new}</translation>
+    </message>
+    <message>
+        <source>see the property values</source>
+        <translation>见属性值</translation>
+    </message>
+    <message>
+        <source>definitions the calls write</source>
+        <translation>调用写入的定义</translation>
+    </message>
+    <message>
+        <source>the part does not exist yet</source>
+        <translation>部件尚不存在</translation>
+    </message>
+    <message>
+        <source>Replay answered with the recorded example, which does not act on your pick ({picked}): its steps' scopes are the recorded ones. Edit a step's scope to act on the pick, or use a live model.</source>
+        <translation>回放使用录制的示例作答，未作用于您拾取的对象（{picked}）：各步骤的范围仍为录制时的范围。要作用于拾取的对象，请编辑步骤的范围，或使用在线模型。</translation>
+    </message>
+    <message>
+        <source>Answering: no model configured — open Settings… (or set SAM_AGENT_BASE_URL and SAM_AGENT_MODEL)</source>
+        <translation>作答：未配置模型 — 请打开“设置…”（或设置 SAM_AGENT_BASE_URL 和 SAM_AGENT_MODEL）</translation>
+    </message>
+    <message>
+        <source>the picked selection ({count} {noun})</source>
+        <translation>拾取的对象（{count} 个{noun}）</translation>
+    </message>
+    <message>
+        <source>Fill in the labels to act on, e.g. 1-5, 9.</source>
+        <translation>请填写要作用的标签，例如 1-5, 9。</translation>
+    </message>
+    <message>
+        <source>Fill in the name of the set to act on.</source>
+        <translation>请填写要作用的集合名称。</translation>
+    </message>
+    <message>
+        <source>Fill in both corners of the box: min and max, each x, y, z.</source>
+        <translation>请填写框的两个角点：最小点和最大点，各为 x, y, z。</translation>
     </message>
 </context>
 </TS>
