@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from sam_plugin.compilers.spec.ir import Expected, Spec, Step
-from sam_plugin.compilers.spec.provenance import numbers_in_data, numbers_in_text
+from sam_plugin.compilers.spec.provenance import numbers_in_data
 from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.compilers.spec.request_words import stated_numbers
 from sam_plugin.compilers.spec.values import is_claim
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
 from sam_plugin.compilers.units import UnitSystem
@@ -62,7 +63,7 @@ def refreshed(before: Spec, edited: Spec, vocabulary: Vocabulary, language: str 
         if keys:
             dropped.append(words["claims"].format(step=index + 1, keys=", ".join(keys)))
         text = new.text
-        said = sorted(numbers_in_text(text) & stale)
+        said = sorted(_numbers_in(text) & stale)
         if text and text == old.text and said:
             dropped.append(words["note"].format(step=index + 1, numbers=_numbers(said)))
             text = ""
@@ -71,7 +72,7 @@ def refreshed(before: Spec, edited: Spec, vocabulary: Vocabulary, language: str 
     if gone:
         dropped.append(words["expected"].format(keys=", ".join(gone)))
     summary = edited.summary
-    said = sorted(numbers_in_text(summary) & stale)
+    said = sorted(_numbers_in(summary) & stale)
     if summary == before.summary and said:
         summary = "; ".join(step_phrase(s, vocabulary, "zh" if language.startswith("zh")
                                         else "en", units) for s in steps)
@@ -130,3 +131,9 @@ def _numbers(values: list[float]) -> str:
 
 
 __all__ = ["Refreshed", "refreshed"]
+
+
+def _numbers_in(text: str) -> set[float]:
+    """The numbers a note or summary states, read as words, with and without their sign."""
+    stated = stated_numbers(text)
+    return set(stated.numbers) | set(stated.labels) | {abs(n) for n in stated.numbers}
