@@ -174,7 +174,7 @@ async def _source(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
                         server_version=detection.server.version,
                         constrained=not args.unconstrained,
                         calls=args.calls or environment.calls(env) or "spec",
-                        design=args.design or environment.design(env) or "parts")
+                        design=args.design or environment.design(env) or "whole")
     if args.record:
         save_meta(args.record, _kept_notes(args.record, meta))
     # the server was asked once: every run (and an --only-stale replay) uses that answer

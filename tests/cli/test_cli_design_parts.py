@@ -1,13 +1,20 @@
-"""``sam-agent run`` with the design asked in parts (the default; docs/architecture.md §4 "The
-design, asked in parts"): a step asked again is said at Review, a category ends the run."""
+"""``sam-agent run`` with the design asked in parts (``SAM_AGENT_DESIGN=parts``;
+docs/architecture.md §4 "The design, asked in parts"): a step asked again is said at Review, a
+category ends the run."""
 
 from __future__ import annotations
 
 import json
 
+import pytest
 from cli_support import base_args, new_workspace, run_cli
 
 REQUEST = "steel E 210000 nu 0.3, a 2 thick shell Shell-2mm on all elements"
+
+
+@pytest.fixture(autouse=True)
+def design_in_parts(monkeypatch):
+    monkeypatch.setenv("SAM_AGENT_DESIGN", "parts")
 
 
 def _reply(provider_env, answer: dict) -> None:

@@ -13,6 +13,7 @@ TIMEOUT_MS = 20_000
 
 def test_a_step_asked_again_is_said_at_review(qtbot, replay, dock, monkeypatch):
     monkeypatch.setenv("SAM_AGENT_MODEL", "a-live-model")  # the answers below, not Replay's
+    monkeypatch.setenv("SAM_AGENT_DESIGN", "parts")
     dock.refresh_provider()
     rectangle = {"shape": "QUAD", "size": [60, 100], "divisions": [6, 10]}
     for answer in ({"actions": [{"action": "build", "words": "a 60 x 100 plate"}]},
