@@ -34,6 +34,9 @@ def test_the_words_name_the_category_and_the_mode_that_does_it():
     ("coarsen the mesh, then remesh the hole", "mesh", ["mesh_generation"]),
     ("give it Young's modulus 70 GPa", "part", ["material"]),
     ("give it Young's modulus 70 GPa", "property", []),
+    # the apostrophe macOS, Word and phones type; full-width letters (NFKC)
+    ("give it Young\u2019s modulus 70 GPa", "part", ["material"]),
+    ("ａｐｐｌｙ ａ ｐｒｅｓｓｕｒｅ", "mesh", ["load"]),
     ("在顶边施加压力并固定底边", "part", ["load", "boundary_condition"]),
     ("两个零件之间加接触和摩擦", "part", ["contact"]),
     ("把网格粗化一倍", "mesh", ["mesh_generation"]),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS, mode_doing, mode_title
+from sam_plugin.compilers.spec.request_words import fold
 
 # the analyst's words for what no action of a geometry, property or mesh edit does
 _WORDS: Mapping[RefusalCategory, tuple[str, ...]] = {
@@ -48,10 +49,11 @@ class OutOfMode:
 def out_of_mode(request: str, mode: str) -> list[OutOfMode]:
     """What the request's words name that ``mode`` does not do, in category order."""
     found = []
+    folded = fold(request)  # as every reader of the request's words: "Young’s" is "Young's"
     for category, pattern in _PATTERNS.items():
         if CATEGORY_WORDS[category].mode == mode:
             continue  # the mode's own business
-        words = tuple(dict.fromkeys(m.group(0) for m in pattern.finditer(request)))
+        words = tuple(dict.fromkeys(m.group(0) for m in pattern.finditer(folded)))
         if words:
             found.append(OutOfMode(category, words))
     return found
