@@ -86,12 +86,27 @@ def test_every_grammar_stays_within_what_servers_turn_into_a_grammar(mode):
 def test_the_first_answer_is_an_ordered_plan_or_one_category():
     vocabulary = registry.get_module("mesh").vocabulary
     schema = parts.actions_schema(vocabulary)
-    assert valid(schema, {"actions": [{"action": "refine", "words": "refine twice"}]})
-    assert not valid(schema, {"actions": [{"action": "coarsen", "words": "coarsen"}]})
-    for category in REFUSAL_CATEGORIES:
-        assert valid(schema, {"cannot": category, "words": "as asked"})
+    plan = [{"action": "refine", "words": "refine twice"}]
+    assert valid(schema, {"cannot": "none", "actions": plan})
+    assert not valid(schema, {"actions": plan})  # "cannot" first, always
+    assert not valid(schema, {"cannot": "none",
+                              "actions": [{"action": "coarsen", "words": "coarsen"}]})
+    for category in REFUSAL_CATEGORIES:  # no category is the Mesh mode's own
+        assert valid(schema, {"cannot": category, "actions": []})
+    part = parts.actions_schema(registry.get_module("part").vocabulary)
+    assert not valid(part, {"cannot": "geometry", "actions": []})  # the Part mode's own
+    assert not valid(schema, {"cannot": "mesh_generation"})
+    read = parts.read_actions({"cannot": "mesh_generation", "actions": []}, vocabulary)
+    assert read == parts.ActionsAnswer(category="mesh_generation")
+    # the earlier forms, as scripted providers answer
     read = parts.read_actions({"cannot": "mesh_generation", "words": "coarsen it"}, vocabulary)
     assert read == parts.ActionsAnswer(category="mesh_generation", words="coarsen it")
+    assert parts.read_actions({"actions": plan}, vocabulary) == parts.ActionsAnswer(
+        actions=(parts.PlannedAction("refine", "refine twice"),))
+    # planned actions win over a category beside them; neither is no first answer
+    assert parts.read_actions({"cannot": "job", "actions": plan}, vocabulary) == \
+        parts.ActionsAnswer(actions=(parts.PlannedAction("refine", "refine twice"),))
+    assert parts.read_actions({"cannot": "none", "actions": []}, vocabulary) is None
 
 
 def test_examples_come_from_the_part_so_no_two_parts_share_one():

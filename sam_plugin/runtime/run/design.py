@@ -198,7 +198,28 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     spec as data; the answer read as the spec (docs/architecture.md §4 "The spec"). Prose or
     JSON that fails the schema gets one design repair round naming the problems, then the
     run fails at design with advice. The spec and its route become the run's only when every
-    check holds; a revision that fails leaves the standing spec as it was."""
+    check holds; a revision that fails leaves the standing spec as it was.
+
+    The request's own words asking for what the mode does not do end the run at design with
+    their category (``design_parts.refuse_by_words``): asked in parts, before any request;
+    asked whole, once the design's requests are answered, over what the model answered (a
+    spec, a refusal or a failure), so that the whole design sends exactly what it sent
+    before. With ``calls: model`` the model's calls follow the design (its recordings go on
+    past it), and the words do not refuse there."""
+    try:
+        await _write_spec(ctx, run, remark)
+    except FailRun as failure:
+        if failure.layer == "design" and _words_refuse_whole(ctx, remark):
+            design_parts.refuse_by_words(run, ctx.language)
+        raise
+
+
+def _words_refuse_whole(ctx: StepContext, remark: str) -> bool:
+    """Whether the words refuse after the whole design's requests (see ``write_spec``)."""
+    return not remark and ctx.policy.design == "whole" and ctx.policy.calls == "spec"
+
+
+async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
     assert run.observation is not None
     if remark:
         run.remarks.append(remark)  # its numbers are the analyst's (shown_numbers)
@@ -251,6 +272,8 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     except DesignRefused as refused:
         raise RefusedByCategory("other", design_answer.refusal_message(
             refused, run.inputs.module)) from None
+    if _words_refuse_whole(ctx, remark):
+        design_parts.refuse_by_words(run, ctx.language)
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
              ignored=len(response.tool_calls))
 

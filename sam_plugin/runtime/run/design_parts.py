@@ -23,7 +23,12 @@ from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.spec import parts
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.out_of_mode import out_of_mode, out_of_mode_warning
+from sam_plugin.compilers.spec.out_of_mode import (
+    out_of_mode,
+    out_of_mode_warning,
+    refused_by_words,
+    words_refusal,
+)
 from sam_plugin.compilers.spec.reading import json_object_of, spec_from_json
 from sam_plugin.compilers.spec.refusal_words import refusal_sentence
 from sam_plugin.compilers.spec.schema import ScopeBounds
@@ -77,7 +82,9 @@ class PartsDesign:
 async def design_in_parts(ctx: StepContext, run: RunState) -> WholeAnswer | dict[str, Any]:
     """The spec document the parts make up; or the whole answer a request was given, or the
     first answer when it is no plan (the caller reads it as a whole design answer). Raises
-    :class:`RefusedByCategory` for a category."""
+    :class:`RefusedByCategory` for a category: the request's own words asking for what the
+    mode does not do (before any request), or the model's first answer planning nothing."""
+    refuse_by_words(run, ctx.language)
     state = PartsDesign(repaired=run.design_repairs)
     first = await _ask_actions(ctx, run, state)
     if isinstance(first, WholeAnswer):
@@ -423,6 +430,15 @@ def _spend(ctx: StepContext, run: RunState, state: PartsDesign, step: int, actio
                              layer="design", tool="", headline=reason, problems=[reason],
                              stage="design", step=step))
     return True
+
+
+def refuse_by_words(run: RunState, language: str) -> None:
+    """The second signal as a refusal: the request's words ask for a category the mode does
+    not do and name nothing it does (``out_of_mode.refused_by_words``)."""
+    asked = refused_by_words(run.inputs.request, run.inputs.mode)
+    if asked is not None:
+        raise RefusedByCategory(asked.category,
+                                words_refusal(asked, run.inputs.mode, language))
 
 
 def out_of_mode_warnings(run: RunState, language: str) -> list[str]:
