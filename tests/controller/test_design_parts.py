@@ -309,3 +309,19 @@ def test_steps_that_make_no_spec_of_the_mode_end_the_run_at_design_saying_why(
     assert error["message"].startswith(
         "the steps the model wrote make no spec of this mode (steps: Plate already has 9 "
         "nodes: ask to edit it, or pick a new part name")
+
+
+def test_a_unit_in_the_request_is_converted_by_the_product_in_the_values_question(
+        fresh_sam, plate, tmp_path):
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        actions(("define_material", "Aluminium at 70 GPa, nu 0.33")),
+        values(name="Alu", E=70000, nu=0.33))
+    request = "Aluminium at 70 GPa with a Poisson's ratio of 0.33."
+    assert asyncio.run(controller.submit(request, "property", TARGET)) == Phase.REVIEW
+    asked = provider.requests[1].messages[-1]["content"]
+    assert ("The request's quantities in this model's units (write these numbers): "
+            "70 GPa = 70000 MPa in this model.") in asked
+    # the first question is the request alone: the values questions carry the conversion
+    assert "70000" not in provider.requests[0].messages[-1]["content"]
+    assert controller.spec is not None and controller.spec.steps[0].values["E"] == 70000

@@ -154,3 +154,20 @@ def test_where_no_server_holds_the_grammar_the_same_rules_are_said():
                                                   "divisions": [6], "plane": "XY"}}, FACTS) == [
         "values.shape: 'BEAM' cannot be stated by size and divisions; legal: QUAD, TRI (else "
         "give the coordinates: a line by its start and end)"]
+
+
+def test_the_requests_quantities_are_said_converted_into_the_models_units():
+    from sam_plugin.compilers.units import unit_system
+
+    mm, m = unit_system("mm-N-t-s"), unit_system("m-N-kg-s")
+    request = "A floor 1.2 m by 80 cm, 2.5 mm thick, of 70 GPa aluminium."
+    assert parts.quantities_words(request, mm) == (
+        "The request's quantities in this model's units (write these numbers): "
+        "1.2 m = 1200 mm in this model; 80 cm = 800 mm in this model; "
+        "70 GPa = 70000 MPa in this model.")
+    assert parts.quantities_words(request, m) == (
+        "The request's quantities in this model's units (write these numbers): "
+        "80 cm = 0.8 m in this model; 2.5 mm = 0.0025 m in this model; "
+        "70 GPa = 70000000000 Pa in this model.")
+    assert parts.quantities_words("Move set S1 by 5 mm.", mm) == ""  # already its unit
+    assert parts.quantities_words("Move set S1 by 5.", mm) == ""

@@ -21,6 +21,7 @@ from sam_plugin.compilers.spec.ir import Step
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
 from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS
 from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.compilers.spec.request_quantities import quantities_in
 from sam_plugin.compilers.spec.schema import (
     HELD_SUMMARY_CHARS,
     SCOPE_DESCRIPTION,
@@ -30,6 +31,7 @@ from sam_plugin.compilers.spec.schema import (
 )
 from sam_plugin.compilers.spec.values import Language, ValueDef
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
+from sam_plugin.compilers.units import UnitSystem
 
 WORDS_MAX_CHARS = 60  # the quote of the request an action answers: a few words
 NAMES_SHOWN = 40
@@ -365,6 +367,20 @@ def _example_value(value: ValueDef, facts: StepFacts, key: str) -> Any:
                   if k in schema.get("required", ())}
         return {k: v for k, v in record.items() if v is not None}
     return None
+
+
+def quantities_words(request: str, system: UnitSystem) -> str:
+    """The request's quantities said in another unit than the model's, converted by the
+    product (the model is never asked to convert): ``The request's quantities in this model's
+    units (write these numbers): 70 GPa = 70000 MPa in this model.``; ``""`` when there are
+    none."""
+    said = [q.conversion_words(system) for q in quantities_in(request)
+            if q.differs_from(system) and q.value_in(system) is not None]
+    said = list(dict.fromkeys(said))
+    if not said:
+        return ""
+    return ("The request's quantities in this model's units (write these numbers): "
+            + "; ".join(said) + ".")
 
 
 def values_messages(*, system: str, head: str, facts_text: str, planned: Sequence[PlannedAction],

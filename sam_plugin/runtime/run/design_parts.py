@@ -33,6 +33,8 @@ from sam_plugin.compilers.spec.reading import json_object_of, spec_from_json
 from sam_plugin.compilers.spec.refusal_words import refusal_sentence
 from sam_plugin.compilers.spec.schema import ScopeBounds
 from sam_plugin.compilers.spec.vocabulary import ActionDef
+from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import (
     CompileError,
     FailRun,
@@ -278,9 +280,17 @@ def _values_messages(ctx: StepContext, run: RunState, state: PartsDesign, index:
             continue
     return parts.values_messages(
         system=_system(ctx, run), head=_head(run),
-        facts_text=_facts_text(run, _action(run, state, index), facts),
+        facts_text=_with_quantities(_facts_text(run, _action(run, state, index), facts),
+                                    run.inputs.request, ctx.units or DEFAULT_UNITS),
         planned=state.planned, index=index, written=written, vocabulary=module.vocabulary,
         example=example)
+
+
+def _with_quantities(facts_text: str, request: str, system: UnitSystem) -> str:
+    """The facts, then the request's quantities converted into ``system`` (the model's
+    units; the product's default, mm-N-t-s, where none is known)."""
+    quantities = parts.quantities_words(request, system)
+    return f"{facts_text}\n{quantities}" if quantities else facts_text
 
 
 def _facts_text(run: RunState, action: ActionDef, facts: parts.StepFacts) -> str:
