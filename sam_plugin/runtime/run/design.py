@@ -15,7 +15,7 @@ import json
 import logging
 from collections.abc import Mapping
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, NoReturn
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
@@ -209,9 +209,20 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     try:
         await _write_spec(ctx, run, remark)
     except FailRun as failure:
-        if failure.layer == "design" and _words_refuse_whole(ctx, remark):
+        refused = isinstance(failure, RefusedByCategory)  # the words were read for it
+        if failure.layer == "design" and not refused and _words_refuse_whole(ctx, remark):
             design_parts.refuse_by_words(run, ctx.language)
         raise
+
+
+def _model_refused(ctx: StepContext, run: RunState, refused: DesignRefused,
+                   remark: str) -> NoReturn:
+    """The model answered ``{"refuse"}``: the category the request's words ask for, the
+    model's reason quoted after; else ``other``, with the model's reason."""
+    if _words_refuse_whole(ctx, remark):
+        design_parts.refuse_by_words(run, ctx.language, model_said=refused.reason)
+    raise RefusedByCategory("other", design_answer.refusal_message(
+        refused, run.inputs.module)) from None
 
 
 def _words_refuse_whole(ctx: StepContext, remark: str) -> bool:
@@ -267,11 +278,9 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
             raise FailRun("design", design_answer.failure_message(
                 again.problems, response.content)) from None
         except DesignRefused as refused:
-            raise RefusedByCategory("other", design_answer.refusal_message(
-                refused, run.inputs.module)) from None
+            _model_refused(ctx, run, refused, remark)
     except DesignRefused as refused:
-        raise RefusedByCategory("other", design_answer.refusal_message(
-            refused, run.inputs.module)) from None
+        _model_refused(ctx, run, refused, remark)
     if _words_refuse_whole(ctx, remark):
         design_parts.refuse_by_words(run, ctx.language)
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,

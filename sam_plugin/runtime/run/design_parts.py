@@ -442,13 +442,18 @@ def _spend(ctx: StepContext, run: RunState, state: PartsDesign, step: int, actio
     return True
 
 
-def refuse_by_words(run: RunState, language: str) -> None:
+def refuse_by_words(run: RunState, language: str, model_said: str = "") -> None:
     """The second signal as a refusal: the request's words ask for a category the mode does
-    not do and name nothing it does (``out_of_mode.refused_by_words``)."""
+    not do and name nothing it does (``out_of_mode.refused_by_words``); ``model_said``: the
+    reason of a model that refused too, quoted after."""
     asked = refused_by_words(run.inputs.request, run.inputs.mode)
-    if asked is not None:
-        raise RefusedByCategory(asked.category,
-                                words_refusal(asked, run.inputs.mode, language))
+    if asked is None:
+        return
+    message = words_refusal(asked, run.inputs.mode, language)
+    if model_said:
+        message += (f"模型的回答：“{model_said}”。" if language.lower().startswith("zh")
+                    else f" The model answered: “{model_said}”.")
+    raise RefusedByCategory(asked.category, message)
 
 
 def out_of_mode_warnings(run: RunState, language: str) -> list[str]:
