@@ -18,6 +18,9 @@ from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 
 _GAP = r"[^.;,:!?。，；：！？]{0,30}?"  # a few words within one clause
 _ZH_GAP = r"[^。，；：！？,.;:]{0,10}?"
+# a build's object may follow its sizes ("建一块 100 × 50 的板", "build a 1.2 m by 80 cm plate")
+_WIDE = r"[^;:!?。，；：！？]{0,50}?"
+_ZH_WIDE = r"[^。，；：！？,;:]{0,24}?"
 _NUMBER = r"\d[\d.,]*(?:e[-+]?\d+)?"
 
 
@@ -87,6 +90,7 @@ ASKS: Mapping[RefusalCategory, tuple[Asks, ...]] = {
              r"\bpoisson'?s? ratio\b|\bmass density\b"),
         Asks(r"\bmaterials? (?:properties|property|data|model|definition|named|called)\b"),
         Asks(rf"\b(?:define|defining|create|assign|set|give|new|change)\b{_GAP}\bmaterials?\b"),
+        Asks(rf"\bassign\b{_GAP}\b(?:steel|alumin(?:i)?um|titanium|copper|concrete)\b"),
         Asks(rf"\bdensity\b{_GAP}{_NUMBER}\s*(?:kg|t|g)/|\b(?:kg/m|t/mm|g/cm)(?:3|³|\^3)"),
         Asks(r"弹性模量|杨氏模量|泊松比|质量密度|材料(?:属性|参数|特性|的?密度)"),
         Asks(rf"(?:定义|新建|创建|赋予?|指定|设置|设定|改成|改为|换成){_ZH_GAP}材料|"
@@ -108,6 +112,8 @@ ASKS: Mapping[RefusalCategory, tuple[Asks, ...]] = {
              rf"shrink|lift|raise|lower|drag)\b(?!-){_GAP}\b(?:nodes?|elements?|elems?|"
              r"the part|the plate|the model|the geometry|everything|the whole (?:part|thing|"
              r"model|plate))\b"),
+        Asks(rf"\b(?:add|create|build)\b{_GAP}\b(?:(?:free |loose )?nodes?|elements?|elems?|"
+             r"quads?|tris?|triangles?|plates?)\b"),
         Asks(rf"\b(?:rotate|turn|spin)\b{_GAP}\b(?:{_NUMBER}\s*(?:deg|degrees|°)|"
              r"about (?:the )?[xyz][- ]?axis)\b"),
         Asks(rf"(?:平移|移动|挪|旋转|镜像|复制|阵列|删除|删掉|缩放|放大|缩小)"
@@ -122,7 +128,9 @@ ASKS: Mapping[RefusalCategory, tuple[Asks, ...]] = {
         Asks(r"\b(?:tri|triangle|triangular|quad|quadrilateral|hex|tet)[- ]?mesh\b",
              not_in=("part",)),
         Asks(r"粗化|变粗|重新划分网格|重划网格|重新网格划分|网格重划|重新剖分"),
-        Asks(r"(?:单元|网格)尺寸", not_in=("part",)),
+        Asks(r"(?:单元|网格)尺寸|单元类型", not_in=("part",)),
+        Asks(r"\belement types?\b|\b(?:quadratic|second[- ]order|reduced[- ]integration) "
+             r"elements?\b", not_in=("part",)),
         Asks(rf"(?:换成|改成|转成|转换成|转换为|变成){_ZH_GAP}(?:三角形|四边形)"),
     ),
     "other": (
@@ -139,7 +147,7 @@ _AUDIT = (r"\b(?:audit|check|checks|inspect|verify|report|count|how many|list)\b
 # the words asking for something else are a Review warning, not a refusal (a mixed request)
 MODE_DOES: Mapping[str, tuple[str, ...]] = {
     "part": (
-        rf"\b(?:build|create|make|lay|add)\b{_GAP}\b(?:plates?|panels?|"
+        rf"\b(?:build|create|make|lay|add)\b{_WIDE}\b(?:plates?|panels?|"
         r"rectangles?|squares?|strips?|floors?|webs?|columns?|lines?|grids?|meshes|nodes?|"
         r"elements?|elems?|quads?|tris?|triangles?|patch(?:es)?|rows?|stiffeners?|copy|"
         r"copies|sets?|beams?(?! section| profile))\b",
@@ -148,7 +156,7 @@ MODE_DOES: Mapping[str, tuple[str, ...]] = {
         r"enlarge|shrink|array|repeat|pattern|merge|stitch|join|tidy|clean|extend|group)\b|"
         r"\b(?:a|an|the|element|node|new) set\b|\bset (?:called|named)\b|\bbeam line\b|"
         r"\+\s*\d+ (?:free )?nodes\b|\bn\d+\s*->",
-        rf"(?:建|铺|(?<!施)加|补){_ZH_GAP}(?:板|梁|网格|单元|节点|零件|集合)|删|去掉|清理|清空|"
+        rf"(?:建|铺|(?<!施)加|补){_ZH_WIDE}(?:板|梁|网格|单元|节点|零件|集合)|删|去掉|清理|清空|"
         r"平移|移动|挪|复制|旋转|绕[^。，]{0,10}转|转\s*\d+\s*度|镜像|缩放|放大|缩小|阵列|再排|"
         r"合并|集合",
         _AUDIT,
