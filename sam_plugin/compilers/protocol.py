@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.ir import Spec
     from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 
-ModeName = Literal["part", "property", "mesh"]
+ModeName = Literal["part", "property", "mesh", "load"]
 
 # A diagnostic quotes at most this much of any value: a 5 MB field name must not become a
 # 10 MB message in result.json, events.jsonl and on the terminal.
