@@ -2,7 +2,7 @@
 
 The controller knows nothing about QUAD having four nodes; it asks a module for its design
 prompt, its routing, the tool definitions of the capabilities still missing, and to compile
-one call at a time against the observed model. Modules (Part, Property, Mesh) implement this.
+one call at a time against the observed model. Modules (Part, Property, Mesh, Load) implement this.
 """
 
 from __future__ import annotations
@@ -133,7 +133,7 @@ class Route(BaseModel):
 
 @runtime_checkable
 class DomainModule(Protocol):
-    """One object mode of the dock (Part / Property / Mesh)."""
+    """One object mode of the dock (Part / Property / Mesh / Load)."""
 
     mode: ModeName
     title: str  # "Part", as in "Planned Part capabilities: ..."

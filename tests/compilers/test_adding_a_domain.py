@@ -112,9 +112,11 @@ def test_its_compiled_call_is_snapshotted_with_its_repositories(note_domain):
     ctx = CompileContext(request_text="", target=Target(model_name="M", part_name="P"),
                          state=state)
     fragment = note_domain.compile("annotate_note", {"text": "hi"}, ctx)
-    assert registry.snapshot_covers() == ("note_cover",)
+    # after the registered domains' covers (the Load mode's steps, loads and conditions)
+    covers = registry.snapshot_covers()
+    assert covers == ("load_cover", "note_cover")
     script = composer.compose([fragment]).text
-    assert "_snapshot.take(_model, _part_name, covers=('note_cover',))" in script
+    assert "_snapshot.take(_model, _part_name, covers=('load_cover', 'note_cover',))" in script
 
 
 def test_its_observation_lines_show_in_its_mode_only(note_domain, fresh_sam):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, Field, field_validator
+from pydantic import BaseModel, Field, field_validator, model_validator
 
 from sam_plugin.compilers.ir_common import IR_CONFIG, Coord, Name, Vec3
 from sam_plugin.compilers.selectors import Selector
@@ -77,19 +77,33 @@ class FixCondition(BaseModel):
         return [d for d in DOFS if d in dofs]  # in DOFS order
 
 
+class DofValues(BaseModel):
+    """Each prescribed dof and its value; a dof left out stays free."""
+
+    model_config = IR_CONFIG
+
+    u1: Coord | None = None
+    u2: Coord | None = None
+    u3: Coord | None = None
+    ur1: Coord | None = None
+    ur2: Coord | None = None
+    ur3: Coord | None = None
+
+    @model_validator(mode="after")
+    def _one_at_least(self) -> DofValues:
+        if all(getattr(self, dof) is None for dof in DOFS):
+            raise ValueError(f"name at least one dof of {', '.join(DOFS)} and its value")
+        return self
+
+
 class DisplaceCondition(BaseModel):
     model_config = IR_CONFIG
 
     name: Name
     kind: Literal["displace"]
     step: Name = INITIAL
-    values: dict[Dof, Coord] = Field(min_length=1)
+    values: DofValues
     selection: Selector
-
-    @field_validator("values")
-    @classmethod
-    def _canonical(cls, values: dict[Dof, float]) -> dict[Dof, float]:
-        return {d: values[d] for d in DOFS if d in values}
 
 
 Condition = Annotated[FixCondition | DisplaceCondition, Field(discriminator="kind")]
