@@ -76,3 +76,108 @@ def test_a_rule_of_the_mode_is_refused_naming_the_legal_set(tmp_path, capsys, mo
     run, out = _run(tmp_path, capsys, monkeypatch, answer(bad, summary="A load."))
     assert run.code != 0 and not out.exists()
     assert words in run.out + run.err
+
+
+def _with_loads(path):
+    """A workspace that holds a step, a set, a pressure and a condition before the run."""
+    import sam
+
+    new_workspace(path, quads=2)
+    sam.openMdb(str(path))
+    model = sam.mdb.models["Model-1"]
+    part = model.parts["Plate"]
+    part.Set(name="S0", elements=part.elements.sequenceFromLabels([1]))
+    part.Set(name="N0", nodes=part.nodes.sequenceFromLabels([1, 4]))
+    model.StaticStep(name="Pre", previous="Initial")
+    model.Pressure(name="P0", createStepName="Pre", region=part.sets["S0"], magnitude=3.0)
+    model.EncastreBC(name="B0", createStepName="Initial", region=part.sets["N0"])
+    sam.mdb.saveAs(str(path))
+    return path
+
+
+def _loads_of(model):
+    from sam_plugin.samops.load_cover import capture
+
+    return capture(model), sorted(model.parts["Plate"].sets.keys())
+
+
+def test_a_failed_run_puts_steps_loads_conditions_and_sets_back(tmp_path, capsys,
+                                                                monkeypatch):
+    import sam
+    from sam_plugin.samops import load_ops
+
+    workspace = _with_loads(tmp_path / "w.sam.json")
+    sam.openMdb(str(workspace))
+    before = _loads_of(sam.mdb.models["Model-1"])
+    made = load_ops.apply_conditions
+
+    def half_then_fail(model, part, conditions):
+        made(model, part, conditions[:1])
+        raise RuntimeError("the host failed half-way")
+
+    monkeypatch.setattr(load_ops, "apply_conditions", half_then_fail)
+    monkeypatch.setenv("SAM_AGENT_CALLS", "spec")
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(LOAD_SPEC)
+    args = base_args(workspace, tmp_path / "runs", mode="load") + [
+        "--spec", str(spec_file), "--json", "--yes"]
+    run = run_cli(args, capsys)
+    assert run.code == 1
+    assert run.result["status"] == "failed" and run.result["restored"] is True
+    assert _loads_of(sam.mdb.models["Model-1"]) == before
+    assert "Push" not in sam.mdb.models["Model-1"].steps.keys()
+
+
+def test_undo_puts_steps_loads_conditions_and_sets_back(tmp_path, capsys, monkeypatch):
+    import sam
+
+    workspace = _with_loads(tmp_path / "w.sam.json")
+    sam.openMdb(str(workspace))
+    before = _loads_of(sam.mdb.models["Model-1"])
+    monkeypatch.setenv("SAM_AGENT_CALLS", "spec")
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(LOAD_SPEC)
+    out = tmp_path / "out.sam.json"
+    args = base_args(workspace, tmp_path / "runs", mode="load") + [
+        "--spec", str(spec_file), "--json", "--yes", "--save", str(out)]
+    run = run_cli(args, capsys)
+    assert run.code == 0, run.out + run.err
+    assert run.result["undoable"] is True
+    undone = tmp_path / "undone.sam.json"
+    back = run_cli(["undo", run.result["run_id"], "--workspace", str(out), "--save",
+                    str(undone), "--runs-dir", str(tmp_path / "runs")], capsys)
+    assert back.code == 0, back.out + back.err
+    sam.openMdb(str(undone))
+    assert _loads_of(sam.mdb.models["Model-1"]) == before
+
+
+def _adds_a_material(model, part):
+    model.Material(name="Extra")
+
+
+def _moves_a_node(model, part):
+    part.editNode(nodes=[part.nodes.getFromLabel(1)], coordinates=[(0.0, 0.0, 1.0)])
+
+
+@pytest.mark.parametrize(("change", "check"), [(_adds_a_material, "properties unchanged"),
+                                               (_moves_a_node, "geometry unchanged")])
+def test_a_load_run_that_changes_geometry_or_properties_fails_and_is_restored(
+        tmp_path, capsys, monkeypatch, change, check):
+    import sam
+    from sam_plugin.samops import load_ops
+
+    applied = load_ops.apply_loads
+
+    def and_more(model, part, loads):
+        change(model, part)
+        return applied(model, part, loads)
+
+    monkeypatch.setattr(load_ops, "apply_loads", and_more)
+    run, out = _run(tmp_path, capsys, monkeypatch, LOAD_SPEC)
+    assert run.code == 1 and not out.exists()
+    result = run.result
+    assert result["status"] == "failed" and result["restored"] is True
+    failed = [c["name"] for c in result["checks"] if not c["ok"]]
+    assert check in failed
+    model = sam.mdb.models["Model-1"]
+    assert "Extra" not in model.materials.keys() and list(model.loads.keys()) == []
