@@ -51,6 +51,10 @@ def test_steps_loads_and_conditions_verify(tmp_path, capsys, monkeypatch):
     assert checks["boundary condition Pull u2"]["actual"] == "free"
     assert checks["step Push"]["actual"] == "present"
     assert result["after"]["sets"] == ["BC-Clamp", "BC-Pull", "LOAD-F1", "LOAD-P1"]
+    assert result["before"]["steps"] == ["Initial"] and result["before"]["loads"] == []
+    assert result["after"]["steps"] == ["Initial", "Push"]
+    assert result["after"]["loads"] == ["P1", "F1"]
+    assert result["after"]["boundary_conditions"] == ["Clamp", "Pull"]
     saved = json.loads(out.read_text())
     model = saved["models"][0]
     assert [s["name"] for s in model["steps"]][-1] == "Push"

@@ -23,6 +23,7 @@ from sam_plugin.samops.load_read import read_loads
 from sam_plugin.samops.property_readback import read_property_values
 
 VALUES_FILE = "load_values.json"
+OBSERVED_NAMES = 200  # names of each kind an observation lists
 REL_TOLERANCE = 1e-9
 _SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
 _QUANTITY: dict[str, Quantity | None] = {"magnitude": "stress", "cf1": "force", "cf2": "force",
@@ -189,14 +190,7 @@ def _write(run_dir: Path, payload: dict[str, Any]) -> None:
 
 
 def observation(model: Any) -> dict[str, Any]:
-    """What the Load mode's observation shows of the model: its steps, loads and boundary
-    conditions (each list bounded)."""
-    data = read_loads(model)
-    return {"steps": [s["name"] for s in data["steps"]][:50],
-            "loads": [{"name": k, "kind": v["kind"], "step": v["step"], "set": v["region"][1]}
-                      for k, v in list(data["loads"].items())[:50]],
-            "boundary_conditions": [{"name": k, "kind": v["kind"], "step": v["step"],
-                                     "set": v["region"][1]}
-                                    for k, v in list(data["boundary_conditions"].items())[:50]]}
-
-
+    """What the Load mode's observation shows of the model, and ``result.json``'s
+    ``before``/``after`` hold: the names of its steps (in order), loads and boundary
+    conditions, each list bounded."""
+    return {key: found[:OBSERVED_NAMES] for key, found in names(read_loads(model)).items()}
