@@ -1,6 +1,7 @@
 """One example per Load tool, for MCP ``capabilities`` (docs/mcp.md "Tools"): a spec step and
 the call that carries it out, about the part ``mcp_server.examples.EXAMPLE_PART`` describes
-(a 2 x 1 plate of unit QUADs, elements 1 and 2)."""
+(a 2 x 1 plate of unit QUADs, elements 1 and 2) in a model that has the static step Load-1 (a
+load cannot be created in ``Initial``)."""
 
 from __future__ import annotations
 
@@ -11,9 +12,10 @@ _EDGE: dict[str, Any] = {"by": "box", "min": [0, 0, 0], "max": [0, 1, 0]}
 
 MCP_EXAMPLES: dict[str, dict[str, Any]] = {
     "define_step": {
-        "step": {"capability": "step", "action": "define_step", "values": {"name": "Load-1"},
-                 "text": "Define the static step Load-1."},
-        "arguments": {"steps": [{"name": "Load-1"}]},
+        "step": {"capability": "step", "action": "define_step",
+                 "values": {"name": "Load-2", "previous": "Load-1"},
+                 "text": "Define the static step Load-2 after Load-1."},
+        "arguments": {"steps": [{"name": "Load-2", "previous": "Load-1"}]},
     },
     "apply_load": {
         "step": {"capability": "load", "action": "pressure", "scope": _ALL,
