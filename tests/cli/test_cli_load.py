@@ -108,6 +108,7 @@ def _loads_of(model):
 def test_a_failed_run_puts_steps_loads_conditions_and_sets_back(tmp_path, capsys,
                                                                 monkeypatch):
     import sam
+
     from sam_plugin.samops import load_ops
 
     workspace = _with_loads(tmp_path / "w.sam.json")
@@ -168,6 +169,7 @@ def _moves_a_node(model, part):
 def test_a_load_run_that_changes_geometry_or_properties_fails_and_is_restored(
         tmp_path, capsys, monkeypatch, change, check):
     import sam
+
     from sam_plugin.samops import load_ops
 
     applied = load_ops.apply_loads

@@ -29,7 +29,6 @@ def test_mode_combo_offers_every_mode_with_load(dock):
 
 def test_a_load_request_runs_to_verified_and_is_undone(qtbot, dock, fake_provider, monkeypatch):
     import sam
-
     from PySide6.QtWidgets import QMessageBox
 
     monkeypatch.setenv("SAM_AGENT_BASE_URL", fake_provider.base_url)
