@@ -35,8 +35,7 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="define the static step[ {name}][ after {previous}]",
         zh="定义静力分析步[ {name}][（接在 {previous} 之后）]",
         required=("name",), keeps_counts=True,
-        asks="an analysis step (a static step) that loads are applied in",
-        defines=("steps", "name")),
+        asks="an analysis step (a static step) that loads are applied in"),
     ActionDef(
         "pressure", "load",
         {"name": v.name("the load's name"), "step": v.name("the step it is created in"),
