@@ -10,9 +10,9 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
-from sam_plugin.compilers.load.compile import previous_steps
 from sam_plugin.compilers.load.ir import DefineStep
 from sam_plugin.compilers.load.regions import MEMBERS, made_set, picked, region_name
+from sam_plugin.compilers.load.tool_compilers import previous_steps
 from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation
 from sam_plugin.compilers.predicted_part import before_contents, unchanged
 from sam_plugin.compilers.protocol import CompileContext, Fragment

@@ -3,7 +3,8 @@ in this mode."""
 
 from __future__ import annotations
 
-from sam_plugin.compilers.load import actions, compile, describe, prompts, step_calls
+from sam_plugin.compilers.load import actions, describe, prompts, step_calls
+from sam_plugin.compilers.load import tool_compilers as tc
 from sam_plugin.compilers.load import value_checks as values
 from sam_plugin.compilers.load.ir import ApplyBoundary, ApplyLoad, AuditLoads, DefineStep
 from sam_plugin.compilers.load.mcp_examples import MCP_EXAMPLES
@@ -20,11 +21,10 @@ MODULE = TableDrivenModule(
     schemas=SCHEMAS,
     descriptions=DESCRIPTIONS,
     compilers={
-        "define_step": ToolCompiler(DefineStep, compile.step_checks, compile.compile_step),
-        "apply_load": ToolCompiler(ApplyLoad, compile.load_checks, compile.compile_load),
-        "apply_boundary": ToolCompiler(ApplyBoundary, compile.boundary_checks,
-                                       compile.compile_boundary),
-        "audit_loads": ToolCompiler(AuditLoads, compile.audit_checks, compile.compile_audit),
+        "define_step": ToolCompiler(DefineStep, tc.step_checks, tc.compile_step),
+        "apply_load": ToolCompiler(ApplyLoad, tc.load_checks, tc.compile_load),
+        "apply_boundary": ToolCompiler(ApplyBoundary, tc.boundary_checks, tc.compile_boundary),
+        "audit_loads": ToolCompiler(AuditLoads, tc.audit_checks, tc.compile_audit),
     },
     prompts=prompts,
     vocabulary=actions.VOCABULARY,
