@@ -13,7 +13,8 @@ from pydantic import TypeAdapter
 from sam_plugin.compilers.load.ir import DefineStep
 from sam_plugin.compilers.load.regions import MEMBERS, made_set, picked, region_name
 from sam_plugin.compilers.load.tool_compilers import previous_steps
-from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation
+from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation, Touched, touched
+from sam_plugin.compilers.plan_words import picked_elements
 from sam_plugin.compilers.predicted_part import before_contents, unchanged
 from sam_plugin.compilers.protocol import CompileContext, Fragment
 from sam_plugin.compilers.selectors import Selector
@@ -63,11 +64,25 @@ def region_words(item: Mapping[str, Any], part: Any) -> str:
                            members=members if count != 1 else members[:-1])
 
 
-def _item_line(item: Mapping[str, Any], ctx: CompileContext) -> str:
+def _item_line(item: Mapping[str, Any], ctx: CompileContext) -> PlanOperation:
     units = context_units(ctx)
-    return WORDS[item["kind"]].format(name=item["name"], values=values_words(item, units),
+    text = WORDS[item["kind"]].format(name=item["name"], values=values_words(item, units),
                                       region=region_words(item, ctx.part),
                                       step=item.get("step", INITIAL))
+    return PlanOperation(text=text, touched=region_touched(item, ctx.part))
+
+
+def region_touched(item: Mapping[str, Any], part: Any) -> list[Touched]:
+    """The members the load or condition acts on: their labels, or a count and a box."""
+    selector = _SELECTOR.validate_python(item["selection"])
+    members = MEMBERS[item["kind"]]
+    labels = picked(part, selector, members)
+    if not labels:
+        return []
+    if members == "elements":
+        return picked_elements(part, {"by": "labels", "labels": labels})
+    points = [tuple(n.coordinates) for n in part.nodes.sequenceFromLabels(labels)]
+    return [touched("nodes", labels, points)]
 
 
 def _operations(fragment: Fragment, ctx: CompileContext) -> list[PlanOperation]:
@@ -78,7 +93,7 @@ def _operations(fragment: Fragment, ctx: CompileContext) -> list[PlanOperation]:
                 for s, p in zip(ir.steps, previous_steps(ir, ctx), strict=True)]
     if fragment.tool in ("apply_load", "apply_boundary"):
         items = args.get("loads") or args.get("conditions") or []
-        return [PlanOperation(text=_item_line(item, ctx)) for item in items]
+        return [_item_line(item, ctx) for item in items]
     return [PlanOperation(text=WORDS["audit"])]
 
 
