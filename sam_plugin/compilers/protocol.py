@@ -2,7 +2,7 @@
 
 The controller knows nothing about QUAD having four nodes; it asks a module for its design
 prompt, its routing, the tool definitions of the capabilities still missing, and to compile
-one call at a time against the observed model. Modules (Part, Property, Mesh) implement this.
+one call at a time against the observed model. Modules (Part, Property, Mesh, Load) implement this.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.ir import Spec
     from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 
-ModeName = Literal["part", "property", "mesh"]
+ModeName = Literal["part", "property", "mesh", "load"]
 
 # A diagnostic quotes at most this much of any value: a 5 MB field name must not become a
 # 10 MB message in result.json, events.jsonl and on the terminal.
@@ -136,7 +136,7 @@ class Route(BaseModel):
 
 @runtime_checkable
 class DomainModule(Protocol):
-    """One object mode of the dock (Part / Property / Mesh)."""
+    """One object mode of the dock (Part / Property / Mesh / Load)."""
 
     mode: ModeName
     title: str  # "Part", as in "Planned Part capabilities: ..."

@@ -10,6 +10,7 @@ _MODULE_PATHS = {
     "part": "sam_plugin.compilers.part",
     "property": "sam_plugin.compilers.property",
     "mesh": "sam_plugin.compilers.mesh",
+    "load": "sam_plugin.compilers.load",
 }
 
 MODES: tuple[str, ...] = tuple(_MODULE_PATHS)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-Quantity = Literal["length", "stress", "density", "mass"]
+Quantity = Literal["length", "stress", "density", "mass", "force"]
 
 
 @dataclass(frozen=True)
@@ -27,6 +27,7 @@ class UnitSystem:
     stress: str = ""
     density: str = ""
     mass: str = ""
+    force: str = ""
 
     def unit(self, quantity: Quantity | None) -> str:
         return getattr(self, quantity) if quantity is not None else ""
@@ -41,10 +42,10 @@ class UnitSystem:
 
 
 SYSTEMS: tuple[UnitSystem, ...] = (
-    UnitSystem("mm-N-t-s", "mm", "MPa", "t/mm³", "t"),
-    UnitSystem("m-N-kg-s", "m", "Pa", "kg/m³", "kg"),
-    UnitSystem("mm-kN-kg-ms", "mm", "GPa", "kg/mm³", "kg"),
-    UnitSystem("in-lbf-s", "in", "psi", "lbf·s²/in⁴", "lbf·s²/in"),
+    UnitSystem("mm-N-t-s", "mm", "MPa", "t/mm³", "t", "N"),
+    UnitSystem("m-N-kg-s", "m", "Pa", "kg/m³", "kg", "N"),
+    UnitSystem("mm-kN-kg-ms", "mm", "GPa", "kg/mm³", "kg", "kN"),
+    UnitSystem("in-lbf-s", "in", "psi", "lbf·s²/in⁴", "lbf·s²/in", "lbf"),
 )
 DEFAULT = SYSTEMS[0]
 # a bare length unit means the usual consistent system of that length

@@ -153,9 +153,9 @@ def test_missing_workspace_and_bad_mode_are_usage_exit_2(tmp_path, capsys, provi
     )
     assert run.code == 2
     assert "sam-agent: error: --workspace: no such file" in run.err
-    args = base_args(tmp_path / "w.sam.json", tmp_path / "r", mode="load") + ["--request", "q"]
+    args = base_args(tmp_path / "w.sam.json", tmp_path / "r", mode="contact") + ["--request", "q"]
     run = run_cli(args, capsys)
-    assert run.code == 2 and "invalid choice: 'load'" in run.err
+    assert run.code == 2 and "invalid choice: 'contact'" in run.err
     run = run_cli(base_args(tmp_path / "w.sam.json", tmp_path / "r"), capsys)
     assert run.code == 2
     assert "one of the arguments --request --request-file --spec is required" in run.err

@@ -112,9 +112,11 @@ def test_its_compiled_call_is_snapshotted_with_its_repositories(note_domain):
     ctx = CompileContext(request_text="", target=Target(model_name="M", part_name="P"),
                          state=state)
     fragment = note_domain.compile("annotate_note", {"text": "hi"}, ctx)
-    assert registry.snapshot_covers() == ("note_cover",)
+    # after the registered domains' covers (the Load mode's steps, loads and conditions)
+    covers = registry.snapshot_covers()
+    assert covers == ("load_cover", "note_cover")
     script = composer.compose([fragment]).text
-    assert "_snapshot.take(_model, _part_name, covers=('note_cover',))" in script
+    assert "_snapshot.take(_model, _part_name, covers=('load_cover', 'note_cover',))" in script
 
 
 def test_its_observation_lines_show_in_its_mode_only(note_domain, fresh_sam):
@@ -140,7 +142,7 @@ def _paths(section: str) -> list[str]:
     return re.findall(r"`((?:sam_plugin|stubs|docs|tests)/[\w/.<>-]+)`", section)
 
 
-@pytest.mark.parametrize("domain", ["part", "property", "mesh"])
+@pytest.mark.parametrize("domain", ["part", "property", "mesh", "load"])
 def test_every_package_file_the_walkthrough_names_exists_in_each_domain(domain):
     named = [p for p in _paths(_walkthrough("Adding a domain"))
              if p.startswith("sam_plugin/compilers/<domain>/") and not p.endswith("/")]
@@ -154,7 +156,9 @@ def test_the_files_outside_its_package_are_those_the_walkthrough_names():
                if not p.startswith(("sam_plugin/compilers/<domain>/", "sam_plugin/samops/",
                                     "tests/"))}
     assert outside == {"sam_plugin/compilers/registry.py", "sam_plugin/compilers/protocol.py",
-                       "stubs/sam/", "docs/architecture.md"}
+                       "stubs/sam/", "docs/architecture.md",
+                       "sam_plugin/ui/translations/sam_agent_zh_CN.ts",
+                       "sam_plugin/compilers/units.py", "sam_plugin/evaluation/load_checks.py"}
     for path in outside:
         assert (ROOT / path).exists(), path
 

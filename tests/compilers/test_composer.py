@@ -33,7 +33,8 @@ def test_layout_orders_all_preflights_then_mutations_then_postflights() -> None:
              '_part_name = SAM_AGENT_TARGET["part_name"]',
              "# --- preflight: edit_part (call 1) ---\ncheck_a()",
              "# --- preflight: audit_part (call 2) ---\ncheck_b()",
-             "SAM_AGENT_SNAPSHOT = _snapshot.take(_model, _part_name)\ntry:\n",
+             "SAM_AGENT_SNAPSHOT = _snapshot.take(_model, _part_name, covers=('load_cover',))"
+             "\ntry:\n",
              "    # --- mutation: edit_part (call 1) ---\n    do_a()",
              "    # --- mutation: audit_part (call 2) ---\n    do_b()",
              "    # --- postflight: edit_part (call 1) ---\n    after_a()",

@@ -155,8 +155,9 @@ def test_submit_refuses_incomplete_settings_naming_the_fields(tmp_path):
 
 def test_submit_refuses_bad_mode_and_empty_request(tmp_path):
     controller, _, _ = make(tmp_path, ScriptedProvider())
-    with pytest.raises(SubmitRefused, match=r"mode: unknown mode 'load'; legal modes: part"):
-        asyncio.run(controller.submit("x", "load", TARGET))
+    with pytest.raises(SubmitRefused, match=r"mode: unknown mode 'contact'; legal modes: "
+                                            r"part, property, mesh, load"):
+        asyncio.run(controller.submit("x", "contact", TARGET))
     with pytest.raises(SubmitRefused, match="request: empty"):
         asyncio.run(controller.submit("  ", "part", TARGET))
 

@@ -54,6 +54,15 @@ def mesh(action: str, scope: dict[str, Any] | None = None, **values: Any) -> dic
     return step(action, scope, mode="mesh", **values)
 
 
+def load(action: str, scope: dict[str, Any] | None = None, **values: Any) -> dict[str, Any]:
+    return step(action, scope, mode="load", **values)
+
+
+def edge(low: list[float], high: list[float]) -> dict[str, Any]:
+    return {"by": "box", "min": low, "max": high}
+
+
+SIX = ["u1", "u2", "u3", "ur1", "ur2", "ur3"]
 MERGE_STEP = part("merge_nodes", tolerance=0.001)
 
 # task name -> (the spec's steps, or the words of a refusal; [(tool, arguments)])
@@ -195,4 +204,46 @@ ORACLE: dict[str, tuple[Steps | str, list[tuple[str, dict[str, Any]]]]] = {
                                     "makes.", []),
     "refuse_zh_property_translate": ("这是几何变换，属性模式不能修改几何。", []),
     "refuse_mesh_delete": ("Mesh mode has no operation for this request.", []),
+    "load_pressure_set": (
+        [load("pressure", {"by": "set", "name": "TOP"}, name="PTOP", step="Load-1",
+              magnitude=5)],
+        [("apply_load", {"loads": [{"name": "PTOP", "kind": "pressure", "step": "Load-1",
+                                    "magnitude": 5,
+                                    "selection": {"by": "set", "name": "TOP"}}]})]),
+    "load_force_node_at_point": (
+        [load("force", edge([40, 40, 0], [40, 40, 0]), name="TIP", step="Load-1",
+              vector=[0, -200, 0])],
+        [("apply_load", {"loads": [{"name": "TIP", "kind": "force", "step": "Load-1",
+                                    "vector": [0, -200, 0],
+                                    "selection": edge([40, 40, 0], [40, 40, 0])}]})]),
+    "load_fix_edge": (
+        [load("fix", edge([0, 0, 0], [0, 40, 0]), name="CLAMP")],
+        [("apply_boundary", {"conditions": [{"name": "CLAMP", "kind": "fix",
+                                             "step": "Initial", "dofs": SIX,
+                                             "selection": edge([0, 0, 0], [0, 40, 0])}]})]),
+    "load_displace_edge": (
+        [load("displace", edge([40, 0, 0], [40, 40, 0]), name="PULL", step="Load-1",
+              values={"u1": 0.5})],
+        [("apply_boundary", {"conditions": [{"name": "PULL", "kind": "displace",
+                                             "step": "Load-1", "values": {"u1": 0.5},
+                                             "selection": edge([40, 0, 0], [40, 40, 0])}]})]),
+    "load_step_then_pressure": (
+        [load("define_step", name="Load-1", previous="Initial"),
+         load("pressure", ALL, name="PALL", step="Load-1", magnitude=2)],
+        [("define_step", {"steps": [{"name": "Load-1", "previous": "Initial"}]}),
+         ("apply_load", {"loads": [{"name": "PALL", "kind": "pressure", "step": "Load-1",
+                                    "magnitude": 2, "selection": ALL}]})]),
+    "load_zh_fix_bottom": (
+        [load("fix", edge([0, 0, 0], [40, 0, 0]), name="BASE")],
+        [("apply_boundary", {"conditions": [{"name": "BASE", "kind": "fix",
+                                             "step": "Initial", "dofs": SIX,
+                                             "selection": edge([0, 0, 0], [40, 0, 0])}]})]),
+    "load_zh_force_point": (
+        [load("force", edge([40, 0, 0], [40, 0, 0]), name="F1", step="Load-1",
+              vector=[100, 0, 0])],
+        [("apply_load", {"loads": [{"name": "F1", "kind": "force", "step": "Load-1",
+                                    "vector": [100, 0, 0],
+                                    "selection": edge([40, 0, 0], [40, 0, 0])}]})]),
+    "refuse_load_pressure_initial": ("A load cannot be created in the Initial step; Load "
+                                     "mode applies loads in a later step.", []),
 }

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from oracle import ALL, Steps, box, element, mesh, part, prop, rect, step_patch
+from oracle import ALL, Steps, box, edge, element, load, mesh, part, prop, rect, step_patch
 
 
 def labels(*numbers: int) -> dict[str, Any]:
@@ -208,4 +208,19 @@ ORACLE_WORDS: dict[str, Steps | str] = {
     "refuse_zh_part_remesh": "重新划分网格不在部件模式的能力范围内。",
     "refuse_part_export_inp": "Exporting files is not something Part mode does.",
     "refuse_zh_property_save_as": "另存模型不是属性模式的操作。",
+    "load_words_pressure_on_roof": [load("pressure", named("ROOF"), name="ROOFP",
+                                         step="Squeeze", magnitude=3)],
+    "load_words_push_corner": [load("force", edge([0, 40, 0], [0, 40, 0]), name="PUSH",
+                                    step="Squeeze", vector=[0, -50, 0])],
+    "load_words_clamp_bottom": [load("fix", edge([0, 0, 0], [40, 0, 0]), name="ROOT")],
+    "load_words_lift_top": [load("displace", edge([0, 40, 0], [40, 40, 0]), name="LIFT",
+                                 step="Squeeze", values={"u2": 0.2})],
+    "load_words_step_then_pull": [load("define_step", name="Bend", previous="Initial"),
+                                  load("force", labels(25), name="SIDE", step="Bend",
+                                       vector=[10, 0, 0])],
+    "load_words_zh_pressure": [load("pressure", named("ROOF"), name="P4", step="Squeeze",
+                                    magnitude=4)],
+    "load_words_zh_pin_left": [load("fix", edge([0, 0, 0], [0, 40, 0]), name="PIN",
+                                    dofs=["u1", "u2"])],
+    "refuse_zh_load_initial_pressure": "初始步 Initial 里不能施加载荷，载荷要放在后面的分析步里。",
 }

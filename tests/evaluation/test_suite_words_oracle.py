@@ -48,7 +48,7 @@ def test_the_suite_asks_every_refusal_category_and_enough_of_everything():
     assert len(refusals) >= 12 and all(t.category is not None for t in refusals)
     assert {t.category for t in refusals} == set(REFUSAL_CATEGORIES)
     assert any("zh" in t.tags for t in refusals)
-    assert {t.mode for t in refusals} == {"part", "property", "mesh"}
+    assert {t.mode for t in refusals} == {"part", "property", "mesh", "load"}
 
 
 def test_no_request_is_one_of_eval_suite():

@@ -18,6 +18,8 @@ def _with_a_section() -> None:
     model = sam.mdb.models[MODEL]
     model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
     model.HomogeneousShellSection(name="Shell1", material="Steel", thickness=1.0)
+    # the step the Load examples start from (compilers/load/mcp_examples.py)
+    model.StaticStep(name="Load-1", previous="Initial")
 
 
 @pytest.mark.parametrize("mode", registry.MODES)
@@ -62,7 +64,7 @@ def test_observe_is_bounded_and_answers_queries(in_memory):
                 "model": MODEL, "part": PART,
                 "query": {"entity": "elements", "by": "labels", "labels": [99]}})
             assert failed and "99" in bad["error"]["message"]
-            failed, bad = await call(client, "capabilities", {"mode": "load"})
-            assert failed and "'part', 'property' or 'mesh'" in bad["error"]["message"]
+            failed, bad = await call(client, "capabilities", {"mode": "contact"})
+            assert failed and "'part', 'property', 'mesh' or 'load'" in bad["error"]["message"]
 
     asyncio.run(scenario())

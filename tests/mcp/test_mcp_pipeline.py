@@ -374,7 +374,7 @@ def test_list_targets_and_the_plan_name_the_target(in_memory):
     async def scenario() -> None:
         async with in_memory.connect() as client:
             failed, data = await call(client, "list_targets", {})
-            assert not failed and data["modes"] == ["part", "property", "mesh"]
+            assert not failed and data["modes"] == ["part", "property", "mesh", "load"]
             assert data["models"][0]["name"] == MODEL
             assert {"name": PART, "nodes": 8, "elements": 2} in data["models"][0]["parts"]
             planned = await plan(client, translate(5))

@@ -99,11 +99,12 @@ def test_a_key_twice_is_the_models_mistake_not_a_broken_constraint():
 
 
 def test_the_spec_schema_goes_as_response_format_where_the_profile_takes_it():
+    from sam_plugin.compilers import registry
     from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, outside_subset
     from sam_plugin.compilers.spec import spec_json_schema
     from sam_plugin.runtime.provider.constraint import spec_response_format
 
-    for mode in ("part", "property", "mesh"):
+    for mode in registry.MODES:
         held = spec_response_format(spec_json_schema(mode), "json_schema")
         assert held is not None and held["type"] == "json_schema"
         assert outside_subset(held["json_schema"]["schema"],

@@ -114,8 +114,10 @@ def _fragment() -> Fragment:
 
 
 def test_the_script_names_covered_repositories_only_when_a_domain_has_one():
-    plain = composer.compose([_fragment()])
+    plain = composer.compose([_fragment()], covers=())
     assert "_snapshot.take(_model, _part_name)\n" in plain.text
+    registered = composer.compose([_fragment()])  # the Load mode's steps, loads, conditions
+    assert "_snapshot.take(_model, _part_name, covers=('load_cover',))\n" in registered.text
     covered = composer.compose([_fragment()], covers=(NAME,))
     assert f"_snapshot.take(_model, _part_name, covers=({NAME!r},))\n" in covered.text
 

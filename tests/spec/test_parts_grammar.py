@@ -73,7 +73,7 @@ def test_a_set_named_exists_and_labels_lie_within_the_part():
         "scope.labels: 17 lie outside the part's labels 1–16"]
 
 
-@pytest.mark.parametrize("mode", ["part", "property", "mesh"])
+@pytest.mark.parametrize("mode", registry.MODES)
 def test_every_grammar_stays_within_what_servers_turn_into_a_grammar(mode):
     vocabulary = registry.get_module(mode).vocabulary
     first = grammar_schema(parts.actions_schema(vocabulary), max_unrolled=SPEC_UNROLLED_ITEMS)

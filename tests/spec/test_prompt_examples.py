@@ -13,9 +13,6 @@ from pathlib import Path
 import pytest
 
 from sam_plugin.compilers import registry
-from sam_plugin.compilers.mesh import prompts as mesh_prompts
-from sam_plugin.compilers.part import prompts as part_prompts
-from sam_plugin.compilers.property import prompts as property_prompts
 from sam_plugin.compilers.spec.reading import json_object_of, read_spec
 from sam_plugin.demo.examples import load_examples
 from sam_plugin.errors import SpecRejected
@@ -25,8 +22,7 @@ from sam_plugin.runtime.provider.stream import StreamAccumulator
 from sam_plugin.runtime.run.design_answer import copied_examples
 
 ROOT = Path(__file__).resolve().parents[2]
-EXAMPLES = {"part": part_prompts.EXAMPLES, "property": property_prompts.EXAMPLES,
-            "mesh": mesh_prompts.EXAMPLES}
+EXAMPLES = {mode: registry.get_module(mode).design_examples() for mode in registry.MODES}
 PAIRS = [(mode, request, answer) for mode, pairs in EXAMPLES.items()
          for request, answer in pairs if '"refuse"' not in answer]
 

@@ -85,8 +85,8 @@ def test_schema_is_a_fresh_dict_each_time():
 
 
 def test_unknown_mode_names_the_legal_ones():
-    with pytest.raises(ValueError, match="legal modes: part, property, mesh"):
-        spec_json_schema("load")
+    with pytest.raises(ValueError, match="legal modes: part, property, mesh, load"):
+        spec_json_schema("contact")
 
 
 # The schema and the reader must agree: what one accepts the other accepts.

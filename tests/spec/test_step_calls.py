@@ -167,6 +167,38 @@ def mesh_steps() -> dict[str, Steps]:
                 else [step("audit", mode="mesh")])}
 
 
+def load_steps() -> dict[str, Steps]:
+    nodes = st.one_of(
+        st.just({"by": "all"}),
+        st.lists(st.integers(1, (N + 1) ** 2), min_size=1, max_size=5, unique=True).map(
+            lambda ls: {"by": "labels", "labels": ls}),
+        st.tuples(st.integers(0, 1), st.integers(2, 4)).map(
+            lambda t: {"by": "box", "min": [t[0], t[0], 0], "max": [t[1], t[1], 0]}))
+    number = st.floats(-1e3, 1e3, allow_nan=False).map(lambda x: round(x, 3))
+    define = step("define_step", mode="load", name="Push")
+    dofs = st.lists(st.sampled_from(["u1", "u2", "u3", "ur1", "ur2", "ur3"]), min_size=1,
+                    max_size=6, unique=True)
+    return {
+        "define_step": st.just([define]),
+        "pressure": st.tuples(_scopes("elements").filter(lambda s: s["by"] != "labels"
+                                                         or max(s["labels"]) <= N * N),
+                              number).map(
+            lambda t: [define, step("pressure", t[0], mode="load", name="P", step="Push",
+                                    magnitude=t[1])]),
+        "force": st.tuples(nodes, number).map(
+            lambda t: [define, step("force", t[0], mode="load", name="F", step="Push",
+                                    vector=[t[1], 0, 0])]),
+        "fix": st.tuples(nodes, dofs).map(
+            lambda t: [step("fix", t[0], mode="load", name="B", dofs=t[1])]),
+        "displace": st.tuples(nodes, number).map(
+            lambda t: [define, step("displace", t[0], mode="load", name="D", step="Push",
+                                    values={"u2": t[1]})]),
+        "audit": st.booleans().map(
+            lambda more: [define, step("audit", mode="load")] if more
+            else [step("audit", mode="load")]),
+    }
+
+
 @contextlib.contextmanager
 def _part(mode: str) -> Iterator[Any]:
     for sam in fresh_database():
@@ -207,6 +239,7 @@ CASES: list[tuple[str, str, Callable[[], Steps]]] = [
     *[("property", action, (lambda a=action: property_steps()[a]))
       for action in property_steps()],
     *[("mesh", action, (lambda a=action: mesh_steps()[a])) for action in mesh_steps()],
+    *[("load", action, (lambda a=action: load_steps()[a])) for action in load_steps()],
 ]
 
 

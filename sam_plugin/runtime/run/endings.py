@@ -73,8 +73,10 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
         submissions=run.submissions,
         script_sha256=run.script_sha256,
         repairs=run.repairs.used,
-        before=StateSummary.from_readback(run.before) if run.before else None,
-        after=StateSummary.from_readback(after) if after else None,
+        before=StateSummary.from_readback(
+            run.before, run.observation.domain if run.observation else None)
+        if run.before else None,
+        after=StateSummary.from_readback(after, _domain_lines(ctx, run)) if after else None,
         checks=list(checks or []),
         error=error.model_copy(update={"message": ctx.scrubber.text(error.message)})
         if error is not None else None,
@@ -84,6 +86,17 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
         spec_versions=max(1, run.spec_versions),
         **(run.detection.result_fields() if run.detection else {}),
     )
+
+
+def _domain_lines(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
+    """What the mode's observation adds about the model, read now (``result.json``'s
+    ``after``); None when the mode adds nothing or the model cannot be read."""
+    if not (run.observation and run.observation.domain):
+        return None
+    try:
+        return run.inputs.module.observation_lines(ctx.host.model(run.target.model_name))
+    except Exception:  # noqa: BLE001 - result.json says what it read; the lines are additive
+        return None
 
 
 def write(run: RunState, ending: RunResult) -> None:
@@ -98,7 +111,11 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
     ctx.emit(ReadbackVerified(ok=True, checks=len(checks)))
     ctx.phases.set(Phase.COMPLETE, "Verified")
     ending = result(ctx, run, "verified", after=after, checks=checks)
-    write(run, ending.model_copy(update=keep_for_undo()))
+    kept = keep_for_undo()
+    extra = ending.after.model_extra if ending.after is not None else None
+    if extra and isinstance(kept.get("after"), StateSummary):  # the mode's own lines stay
+        kept["after"] = StateSummary.model_validate({**kept["after"].model_dump(), **extra})
+    write(run, ending.model_copy(update=kept))
     assert run.result is not None
     try:  # what a rerun may start from (docs/architecture.md §7 ``outcome_seal.json``)
         seal_outcome(run.dir, run.result)

@@ -12,12 +12,14 @@ import logging
 import os
 import re
 import secrets
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
+    ConfigDict,
     Field,
     SerializerFunctionWrapHandler,
     ValidationError,
@@ -66,7 +68,11 @@ def run_started(run_id: str) -> str:
 
 
 class StateSummary(BaseModel):
-    """``before``/``after`` in ``result.json``."""
+    """``before``/``after`` in ``result.json``; a mode whose observation has lines of its own
+    (``DomainModule.observation_lines``: the Load mode's steps, loads and boundary conditions)
+    adds them, as extra keys."""
+
+    model_config = ConfigDict(extra="allow")
 
     node_count: int
     element_count: int
@@ -76,7 +82,8 @@ class StateSummary(BaseModel):
     fingerprint: str | None = None
 
     @classmethod
-    def from_readback(cls, readback: Readback) -> StateSummary:
+    def from_readback(cls, readback: Readback,
+                      domain: Mapping[str, Any] | None = None) -> StateSummary:
         from sam_plugin.runtime.observe.observation import target_fingerprint
 
         return cls(
@@ -85,6 +92,7 @@ class StateSummary(BaseModel):
             shape_counts={s: readback.shape_counts.get(s, 0) for s in SHAPES},
             sets=list(readback.sets),
             fingerprint=target_fingerprint(readback) if readback.fingerprint else None,
+            **{key: value for key, value in (domain or {}).items() if key not in cls.model_fields},
         )
 
 

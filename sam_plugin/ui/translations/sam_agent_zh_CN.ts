@@ -208,6 +208,10 @@
         <translation>网格</translation>
     </message>
     <message>
+        <source>Load</source>
+        <translation>载荷</translation>
+    </message>
+    <message>
         <source>Examples</source>
         <translation>示例</translation>
     </message>

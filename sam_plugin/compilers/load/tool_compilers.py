@@ -1,0 +1,230 @@
+"""The Load tools' compilers: checks against the live model (docs/architecture.md §4 "Load
+mode rules"), the script's code and the prediction. Nothing here changes geometry or
+properties: each call predicts them unchanged, and adds only the region sets it makes."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from sam_plugin.compilers.codegen import PART, plain_literal, variable
+from sam_plugin.compilers.load.ir import (
+    ApplyBoundary,
+    ApplyLoad,
+    AuditLoads,
+    DefineStep,
+)
+from sam_plugin.compilers.load.regions import made_set, region_checks, region_name
+from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
+from sam_plugin.samops.load_audit import AUDIT_FILE
+from sam_plugin.samops.load_ops import INITIAL
+
+HELPERS = ["load_ops"]
+
+
+def _model_names(model: Any, repository: str) -> list[str]:
+    found = getattr(model, repository, None) if model is not None else None
+    return [str(k) for k in found.keys()] if found is not None else []
+
+
+def _prior(ctx: CompileContext, tool: str, array: str) -> list[dict[str, Any]]:
+    return [item for f in ctx.prior_fragments if f.tool == tool
+            for item in f.normalized.get(array, ())]
+
+
+def known_steps(ctx: CompileContext) -> list[str]:
+    """The model's steps and those an earlier call of this run defines, in order."""
+    steps = _model_names(ctx.model, "steps") or [INITIAL]
+    return steps + [s["name"] for s in _prior(ctx, "define_step", "steps")]
+
+
+def _missing_model(ctx: CompileContext) -> list[Diagnostic]:
+    if ctx.model is None:
+        return [Diagnostic(path="", message=(
+            f"model {ctx.target.model_name!r} does not exist; steps, loads and boundary "
+            "conditions belong to a model"))]
+    return []
+
+
+def _missing_part(ctx: CompileContext) -> list[Diagnostic]:
+    if ctx.part is None:
+        return [Diagnostic(path="", message=(
+            f"part {ctx.target.part_name!r} does not exist in model "
+            f"{ctx.target.model_name!r}; a load or boundary condition acts on a set of it"))]
+    return []
+
+
+def _new_names(names: Iterable[str], taken: Sequence[str], noun: str, path: str
+               ) -> list[Diagnostic]:
+    found, seen = [], set(taken)
+    for index, name in enumerate(names):
+        if name in seen:
+            found.append(Diagnostic(path=f"{path}[{index}].name", message=(
+                f"the {noun} {name!r} already exists; existing {noun}s: "
+                f"{', '.join(taken) or 'none'}; choose a new name")))
+        seen.add(name)
+    return found
+
+
+# -- define_step ----------------------------------------------------------------------------
+
+
+def step_checks(ir: DefineStep, ctx: CompileContext) -> list[Diagnostic]:
+    found = _missing_model(ctx)
+    if found:
+        return found
+    steps = known_steps(ctx)
+    found = _new_names((s.name for s in ir.steps), steps, "step", "steps")
+    legal = list(steps)
+    for index, step in enumerate(ir.steps):
+        if step.previous is not None and step.previous not in legal:
+            found.append(Diagnostic(path=f"steps[{index}].previous", message=(
+                f"unknown step {step.previous!r}; legal steps: {', '.join(legal)}")))
+        legal.append(step.name)
+    return found
+
+
+def previous_steps(ir: DefineStep, ctx: CompileContext) -> list[str]:
+    """Each new step's previous step, the last step where the call names none."""
+    steps = known_steps(ctx)
+    found = []
+    for step in ir.steps:
+        found.append(step.previous or steps[-1])
+        steps.append(step.name)
+    return found
+
+
+def compile_step(ir: DefineStep, ctx: CompileContext) -> Fragment:
+    normalized = ir.model_dump(mode="json", exclude_none=True)
+    steps = [{"name": s.name, "previous": p} for s, p in zip(ir.steps, previous_steps(ir, ctx),
+                                                                strict=True)]
+    var = variable("define_step", normalized)
+    return Fragment(
+        tool="define_step",
+        mutation=f"{var} = _load_ops.define_steps(_model, {plain_literal(steps)})\n"
+        f'print("define_step:", {var})\n',
+        postflight=f"_load_ops.verify_present(_model, {plain_literal([s.name for s in ir.steps])}"
+        ", [], [])\n",
+        normalized=normalized,
+        evidence=_unchanged(ctx, ()),
+        helpers=HELPERS,
+    )
+
+
+# -- apply_load / apply_boundary --------------------------------------------------------------
+
+
+def _step_check(step: str, ctx: CompileContext, path: str, load: bool) -> list[Diagnostic]:
+    steps = known_steps(ctx)
+    legal = [s for s in steps if s != INITIAL] if load else steps
+    if load and step == INITIAL:
+        return [Diagnostic(path=path, message=(
+            "loads cannot be created in the Initial step; legal steps: "
+            f"{', '.join(legal) or 'none yet (define a step first: define_step)'}"))]
+    if step not in steps:
+        return [Diagnostic(path=path, message=(
+            f"unknown step {step!r}; legal steps: "
+            f"{', '.join(legal) or 'none yet (define a step first: define_step)'}"))]
+    return []
+
+
+def load_checks(ir: ApplyLoad, ctx: CompileContext) -> list[Diagnostic]:
+    found = _missing_model(ctx) or _missing_part(ctx)
+    if found:
+        return found
+    found = _new_names((x.name for x in ir.loads),
+                       _model_names(ctx.model, "loads")
+                       + [x["name"] for x in _prior(ctx, "apply_load", "loads")],
+                       "load", "loads")
+    for index, load in enumerate(ir.loads):
+        path = f"loads[{index}]"
+        found += _step_check(load.step, ctx, f"{path}.step", load=True)
+        found += region_checks(ctx.part, load.kind, load.name, load.selection, path)
+    return found
+
+
+def boundary_checks(ir: ApplyBoundary, ctx: CompileContext) -> list[Diagnostic]:
+    found = _missing_model(ctx) or _missing_part(ctx)
+    if found:
+        return found
+    found = _new_names((x.name for x in ir.conditions),
+                       _model_names(ctx.model, "boundaryConditions")
+                       + [x["name"] for x in _prior(ctx, "apply_boundary", "conditions")],
+                       "boundary condition", "conditions")
+    for index, condition in enumerate(ir.conditions):
+        path = f"conditions[{index}]"
+        found += _step_check(condition.step, ctx, f"{path}.step", load=False)
+        found += region_checks(ctx.part, condition.kind, condition.name, condition.selection,
+                               path)
+    return found
+
+
+def _script_items(items: Sequence[Any]) -> list[dict[str, Any]]:
+    """Each item as the host operations take it: with the set it acts on (``region``)."""
+    return [{**item.model_dump(mode="json", exclude_none=True),
+             "region": region_name(item.kind, item.name, item.selection)} for item in items]
+
+
+def made_sets(items: Sequence[Any]) -> list[str]:
+    return [name for item in items
+            if (name := made_set(item.kind, item.name, item.selection)) is not None]
+
+
+def compile_load(ir: ApplyLoad, ctx: CompileContext) -> Fragment:
+    return _applied("apply_load", "apply_loads", ir, ir.loads, ctx,
+                    ([x.name for x in ir.loads], []))
+
+
+def compile_boundary(ir: ApplyBoundary, ctx: CompileContext) -> Fragment:
+    return _applied("apply_boundary", "apply_conditions", ir, ir.conditions, ctx,
+                    ([], [x.name for x in ir.conditions]))
+
+
+def _applied(tool: str, operation: str, ir: Any, items: Sequence[Any], ctx: CompileContext,
+             names: tuple[list[str], list[str]]) -> Fragment:
+    normalized = ir.model_dump(mode="json", exclude_none=True)
+    var = variable(tool, normalized)
+    made = made_sets(items)
+    notes = [f"the selection of {item.name} is not a set: the run makes the set "
+             f"{made_set(item.kind, item.name, item.selection)}"
+             for item in items if made_set(item.kind, item.name, item.selection)]
+    loads, conditions = names
+    return Fragment(
+        tool=tool,
+        mutation=f"{var} = _load_ops.{operation}(_model, {PART}, "
+        f"{plain_literal(_script_items(items))})\n"
+        f'print("{tool}:", {var})\n',
+        postflight=f"_load_ops.verify_present(_model, [], {plain_literal(loads)}, "
+        f"{plain_literal(conditions)})\n",
+        normalized=normalized,
+        evidence=_unchanged(ctx, made),
+        helpers=HELPERS,
+        notes=notes,
+    )
+
+
+def _unchanged(ctx: CompileContext, made: Iterable[str]) -> Any:
+    """The state after a Load call: geometry and properties as they were, the sets it makes
+    added."""
+    state = ctx.state
+    return state.model_copy(update={"geometry_unchanged": True,
+                                    "sets_present": sorted({*state.sets_present, *made})})
+
+
+# -- audit_loads ----------------------------------------------------------------------------
+
+
+def audit_checks(ir: AuditLoads, ctx: CompileContext) -> list[Diagnostic]:
+    return _missing_model(ctx)
+
+
+def compile_audit(ir: AuditLoads, ctx: CompileContext) -> Fragment:
+    return Fragment(
+        tool="audit_loads",
+        postflight="_load_audit.write_audit(_model, SAM_AGENT_OUTPUT_DIR)\n",
+        normalized={},
+        evidence=ctx.state.model_copy(update={"files": sorted({*ctx.state.files,
+                                                               AUDIT_FILE})}),
+        helpers=["load_audit"],
+        read_only=True,
+    )

@@ -1,0 +1,118 @@
+"""The Load mode's rules (docs/architecture.md §4 "Load mode rules"), each refused at compile
+naming the legal set, tried against a live stub model: a load in Initial, an unknown step or
+set, a pressure on nodes, a force or condition on elements, a pressure on BEAM elements, a
+name taken; and the words that send a Part request for a load to the Load mode."""
+
+from __future__ import annotations
+
+import pytest
+
+from sam_plugin.compilers import registry
+from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.protocol import CompileContext, Target
+from sam_plugin.compilers.spec.refusal_words import refusal_sentence
+from sam_plugin.errors import CompileError
+from sam_plugin.runtime.host_gateway import HostGateway
+from tests.support.pipeline import fresh_database
+from tests.support.plates import quad_plate
+
+LOAD = registry.get_module("load")
+TARGET = Target(model_name="Model-1", part_name="Plate")
+
+
+@pytest.fixture
+def ctx():
+    for sam in fresh_database():
+        model = sam.mdb.models["Model-1"]
+        part = quad_plate(model, "Plate", 2)  # nodes 1-9, QUADs 1-4
+        part.Set(name="ELEMS", elements=part.elements.sequenceFromLabels([1, 2]))
+        part.Set(name="NODES", nodes=part.nodes.sequenceFromLabels([1, 2]))
+        from samConstants import BEAM
+
+        part.Element(nodes=(part.nodes.getFromLabel(1), part.nodes.getFromLabel(2)),
+                     elemShape=BEAM)  # element 5
+        model.StaticStep(name="Push", previous="Initial")
+        model.Pressure(name="P0", createStepName="Push", region=part.sets["ELEMS"],
+                       magnitude=1.0)
+        readback = HostGateway(sam).readback(TARGET)
+        yield CompileContext(request_text="", target=TARGET,
+                             state=Prediction.from_readback(readback), model=model, part=part)
+
+
+def _refused(tool, arguments, ctx) -> str:
+    with pytest.raises(CompileError) as refused:
+        LOAD.compile(tool, arguments, ctx)
+    return str(refused.value)
+
+
+def _pressure(selection, step="Push", name="P1"):
+    return {"loads": [{"name": name, "kind": "pressure", "step": step, "magnitude": 2.0,
+                       "selection": selection}]}
+
+
+def _force(selection, step="Push"):
+    return {"loads": [{"name": "F1", "kind": "force", "step": step, "vector": [1, 0, 0],
+                       "selection": selection}]}
+
+
+def _fix(selection, step="Initial"):
+    return {"conditions": [{"name": "B1", "kind": "fix", "step": step, "selection": selection}]}
+
+
+@pytest.mark.parametrize(("tool", "arguments", "words"), [
+    ("apply_load", _pressure({"by": "all"}, step="Initial"),
+     "loads[0].step: loads cannot be created in the Initial step; legal steps: Push"),
+    ("apply_load", _pressure({"by": "all"}, step="Later"),
+     "loads[0].step: unknown step 'Later'; legal steps: Push"),
+    ("apply_boundary", _fix({"by": "all"}, step="Later"),
+     "conditions[0].step: unknown step 'Later'; legal steps: Initial, Push"),
+    ("apply_load", _pressure({"by": "set", "name": "NOPE"}),
+     "loads[0].selection.name: unknown set 'NOPE'; existing sets: ELEMS, NODES"),
+    ("apply_load", _pressure({"by": "set", "name": "NODES"}),
+     "a pressure acts on elements; set 'NODES' holds no elements; sets that hold elements: "
+     "ELEMS"),
+    ("apply_load", _force({"by": "set", "name": "ELEMS"}),
+     "a force acts on nodes; set 'ELEMS' holds no nodes; sets that hold nodes: NODES"),
+    ("apply_load", _force({"by": "shape", "shape": "QUAD"}),
+     "a force acts on nodes, and a shape picks elements; legal selections: node labels, a set "
+     "that holds nodes, a box, all"),
+    ("apply_boundary", _fix({"by": "shape", "shape": "QUAD"}),
+     "a boundary condition acts on nodes, and a shape picks elements"),
+    ("apply_load", _pressure({"by": "labels", "labels": [9]}),
+     "loads[0].selection.labels: unknown element label(s) 9"),
+    ("apply_load", _pressure({"by": "labels", "labels": [4, 5]}),
+     "a pressure acts on QUAD and TRI faces only; the selection holds BEAM element(s) 5; "
+     "legal shapes: QUAD, TRI"),
+    ("apply_load", _pressure({"by": "all"}, name="P0"),
+     "loads[0].name: the load 'P0' already exists; existing loads: P0; choose a new name"),
+    ("define_step", {"steps": [{"name": "Push"}]},
+     "steps[0].name: the step 'Push' already exists; existing steps: Initial, Push"),
+    ("define_step", {"steps": [{"name": "Two", "previous": "One"}]},
+     "steps[0].previous: unknown step 'One'; legal steps: Initial, Push"),
+])
+def test_each_rule_is_refused_naming_the_legal_set(ctx, tool, arguments, words):
+    assert words in _refused(tool, arguments, ctx)
+
+
+def test_a_load_in_initial_before_any_step_says_to_define_one(ctx):
+    del ctx.model.loads["P0"]
+    del ctx.model.steps["Push"]
+    assert "legal steps: none yet (define a step first: define_step)" in _refused(
+        "apply_load", _pressure({"by": "all"}, step="Initial"), ctx)
+
+
+def test_a_step_an_earlier_call_defines_is_known(ctx):
+    step = LOAD.compile("define_step", {"steps": [{"name": "Later"}]}, ctx)
+    later = CompileContext(request_text="", target=TARGET, state=step.evidence,
+                           model=ctx.model, part=ctx.part, prior_fragments=(step,))
+    fragment = LOAD.compile("apply_load", _pressure({"by": "shape", "shape": "QUAD"},
+                                                    step="Later"), later)
+    assert "LOAD-P1" in fragment.evidence.sets_present and fragment.evidence.geometry_unchanged
+
+
+def test_a_part_request_for_a_load_points_to_the_load_mode():
+    assert "load" in registry.MODES
+    assert refusal_sentence("boundary_condition", "part") == (
+        "this asks for a boundary condition, which the Part mode does not do; the Load mode "
+        "does that: pick it and submit again. Nothing was run.")
+    assert "请在 Load 模式中完成" in refusal_sentence("load", "mesh", "zh")

@@ -1,0 +1,78 @@
+"""The dock runs a Load request to Verified and undoes it, offscreen (docs/architecture.md §9):
+``modeCombo`` offers Load; a scripted provider answers the spec; the plan shows each load and
+boundary condition with its region, step and values with units."""
+
+from __future__ import annotations
+
+import json
+
+from plan_steps import approve_plan
+
+from tests.support.specs import ALL, answer, labels, step
+
+TIMEOUT_MS = 20_000
+REQUEST = ("Define the step Push, apply the pressure P1 of 2 on all elements in Push, and fix "
+           "node 1 as Clamp")
+SPEC = answer(
+    step("define_step", mode="load", name="Push"),
+    step("pressure", ALL, mode="load", name="P1", step="Push", magnitude=2),
+    step("fix", labels(1), mode="load", name="Clamp"),
+    summary="Step Push, pressure P1 of 2 on all elements, node 1 fixed as Clamp.")
+
+
+def test_mode_combo_offers_every_mode_with_load(dock):
+    combo = dock.mode_combo
+    assert [combo.itemData(i) for i in range(combo.count())] == [
+        "part", "property", "mesh", "load"]
+    assert combo.itemText(3) == "Load"
+
+
+def test_a_load_request_runs_to_verified_and_is_undone(qtbot, dock, fake_provider, monkeypatch):
+    import sam
+    from PySide6.QtWidgets import QMessageBox
+
+    monkeypatch.setenv("SAM_AGENT_BASE_URL", fake_provider.base_url)
+    monkeypatch.setenv("SAM_AGENT_API_KEY", "sk-dock-load")
+    monkeypatch.setenv("SAM_AGENT_MODEL", "fake-model")
+    monkeypatch.setenv("SAM_AGENT_PROFILE", "generic")
+    monkeypatch.setenv("SAM_AGENT_CALLS", "spec")
+    fake_provider.enqueue_reply(SPEC)
+    model = sam.mdb.models["Model-1"]
+    dock.set_target("load", "Model-1", "Panel")
+    dock.request_edit.setPlainText(REQUEST)
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Review" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and "Plan" in dock.status_label.text(),
+                    timeout=TIMEOUT_MS)
+    plan = dock.plan_view.toPlainText()
+    assert "pressure P1 of 2 MPa on LOAD-P1 (16 elements, a new set made from the " \
+           "selection) in step Push" in plan
+    assert "fix all six dofs of BC-Clamp (1 node, a new set made from the selection) as " \
+           "Clamp in step Initial" in plan
+    approve_plan(qtbot, dock)
+    assert dock.status_label.text() == "Verified", dock.status_label.text()
+    assert list(model.loads.keys()) == ["P1"]
+    assert list(model.boundaryConditions.keys()) == ["Clamp"]
+    run_dir = dock.runs_dir / dock.controller.run_id
+    result = json.loads((run_dir / "result.json").read_text())
+    assert result["after"]["loads"] == ["P1"] and result["before"]["loads"] == []
+    assert dock.undo.button.isEnabled(), dock.undo.button.toolTip()
+    dock.undo.button.click()
+    box = dock.findChild(QMessageBox, "undoConfirmDialog")
+    box.button(QMessageBox.StandardButton.Yes).click()
+    assert "Undone" in dock.status_label.text()
+    model = sam.mdb.models["Model-1"]
+    assert list(model.loads.keys()) == [] and list(model.boundaryConditions.keys()) == []
+    assert list(model.steps.keys()) == ["Initial"]
+    assert "LOAD-P1" not in model.parts["Panel"].sets.keys()
+
+
+def test_every_mode_of_the_combo_is_said_in_chinese():
+    from sam_plugin.ui.dock import MODES
+    from sam_plugin.ui.i18n import read_ts, translation_file
+
+    table = read_ts(translation_file("zh_CN"))
+    assert {title: table.get(("SamAgent", title)) for _, title in MODES} == {
+        "Part": "部件", "Property": "属性", "Mesh": "网格", "Load": "载荷"}
