@@ -7,7 +7,6 @@ TASK = Task(
     mode="load", part="Shed",
     request="在初始步 Initial 里给全部单元加 1 MPa 的压力。",
     expect="nothing_runs",
-    category="other",
     tags=["refuse", "zh"],
 )
 

@@ -39,9 +39,9 @@ def test_the_counts_are_printed_per_suite(capsys):
     assert main([str(p) for p in SUITES]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].endswith("eval/suite: refusals caught by their category 6/6 (another "
-                           "category 0, missed 0); edits wrongly refused 0/34")
+                           "category 0, missed 0); edits wrongly refused 0/41")
     assert out[1].endswith("eval/suite-words: refusals caught by their category 18/18 "
-                           "(another category 0, missed 0); edits wrongly refused 0/90")
+                           "(another category 0, missed 0); edits wrongly refused 0/97")
 
 
 # edits that mention what another mode does, in passing: never refused
@@ -157,3 +157,22 @@ def test_the_refusal_quotes_the_words_and_names_the_mode_that_does_it():
     assert words_refusal(zh, "property", "zh") == (
         "请求中的“集中力”：这个请求要求载荷，Property 模式不做这件事；请在 Load 模式中完成。"
         "未执行任何操作。")
+
+
+# Load mode: what it does is named by the categories it owns, and by its own words
+@pytest.mark.parametrize("request_text", [
+    "Add a pressure on the elements.",
+    "Apply a pressure of 2 MPa on the top row of elements.",
+    "Move the nodes of the right edge by 0.5 in X in a new step.",
+    "Create a static step called Push, then put 1 MPa on all elements.",
+    "Fix the nodes of the left edge.",
+    "在顶部单元上加 2 MPa 压力",
+    "把右边节点在新分析步里沿 X 移动 0.5",
+])
+def test_a_load_mode_request_is_never_refused_by_its_words(request_text):
+    assert refused_by_words(request_text, "load") is None
+
+
+def test_the_load_mode_refuses_a_change_of_geometry_by_its_words():
+    asked = refused_by_words("Delete the top elements", "load")
+    assert asked is not None and asked.category == "geometry"

@@ -75,7 +75,11 @@ def out_of_mode(request: str, mode: str) -> list[OutOfMode]:
 
 _ASKING = {category: tuple((re.compile(a.pattern, re.IGNORECASE), a.not_in) for a in asks)
            for category, asks in ASKS.items()}
-_DOES = {mode: re.compile("|".join(words), re.IGNORECASE) for mode, words in MODE_DOES.items()}
+# a mode also does what the categories it owns ask for ("apply a pressure" in Load mode)
+_DOES = {mode: re.compile("|".join((*words, *(a.pattern for category, asks in ASKS.items()
+                                               if CATEGORY_WORDS[category].mode == mode
+                                               for a in asks))), re.IGNORECASE)
+         for mode, words in MODE_DOES.items()}
 
 
 @dataclass(frozen=True)

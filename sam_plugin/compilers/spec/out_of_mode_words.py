@@ -173,4 +173,11 @@ MODE_DOES: Mapping[str, tuple[str, ...]] = {
         r"细化|加密|加细|细分|一分为",
         _AUDIT,
     ),
+    "load": (
+        r"\b(?:steps?|loads?|loaded|loading|pressures?|forces?|push|pull|fix|fixed|clamp\w*|"
+        r"pin|pinned|supports?|supported|restrain\w*|constrain\w*|encastre|boundary|bcs?|"
+        r"displace\w*|prescribe\w*|dofs?|u[123]|ur[123]|mpa|kpa|kn)\b",
+        r"分析步|载荷|荷载|压力|压强|(?<![自能动])力|固定|固支|铰支|简支|约束|位移|边界条件|支座",
+        _AUDIT,
+    ),
 }
