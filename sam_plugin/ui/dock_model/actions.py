@@ -45,6 +45,7 @@ CANCEL_GRACE_S = 1.0  # Cancel closes the stream within a second
 
 ControllerFactory = Callable[[], DockController]
 
+
 class RunActions:
     """The analyst's answers to a run, from the request to its result."""
 
@@ -83,9 +84,8 @@ class RunActions:
         dock.controller = None
 
     def start(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Future[Any]:
-        dock = self.dock
         task = asyncio.ensure_future(coro)
-        dock._task = task
+        self.dock._task = task
         task.add_done_callback(self._task_done)
         return task
 
@@ -100,26 +100,22 @@ class RunActions:
             dock._show_panel(Phase.IDLE)
 
     def on_submit_clicked(self, *args: Any) -> None:
-        dock = self.dock
-        if dock.busy or dock._phase() is Phase.PLAN:
+        if self.dock.busy or self.dock._phase() is Phase.PLAN:
             return
         self.start(self.submit())
 
     def on_revise_clicked(self, *args: Any) -> None:
-        dock = self.dock
-        if dock.busy or dock._phase() is not Phase.REVIEW:
+        if self.dock.busy or self.dock._phase() is not Phase.REVIEW:
             return
         self.start(self.revise())
 
     def on_confirm_clicked(self, *args: Any) -> None:
-        dock = self.dock
-        if dock.busy or dock._phase() is not Phase.REVIEW:
+        if self.dock.busy or self.dock._phase() is not Phase.REVIEW:
             return
         self.start(self.confirm())
 
     def on_execute_clicked(self, *args: Any) -> None:
-        dock = self.dock
-        if dock.busy or dock._phase() is not Phase.PLAN:
+        if self.dock.busy or self.dock._phase() is not Phase.PLAN:
             return
         self.start(self.execute())
 
@@ -127,8 +123,7 @@ class RunActions:
         self._start_cancel()
 
     def _start_cancel(self) -> asyncio.Future[Any] | None:
-        dock = self.dock
-        if dock.controller is None:
+        if self.dock.controller is None:
             return None
         return asyncio.ensure_future(self.cancel())
 
@@ -279,8 +274,7 @@ class RunActions:
 
     def pick_for_editor(self) -> Any:
         """What is picked on the target part now, small enough for a scope (else None)."""
-        dock = self.dock
-        picked = dock.selection_row.selection
+        picked = self.dock.selection_row.selection
         return None if picked is None or picked.too_large else picked
 
     async def confirm(self) -> Any:
@@ -321,7 +315,6 @@ class RunActions:
         return await self._after_run(controller, result)
 
     async def _after_run(self, controller: DockController, result: Any) -> Any:
-        dock = self.dock
         back_in_review = controller.phase is Phase.REVIEW
         # Give Qt a turn between the controller's synchronous tail (compile → execute →
         # verify) and the result widgets, so the two never add up to one long stall.
@@ -329,7 +322,7 @@ class RunActions:
         self.finish_ui(result, back_in_review=back_in_review)
         if result is not None and result.submissions:
             await asyncio.sleep(0)
-            dock.refresh_targets()
+            self.dock.refresh_targets()
         return result
 
     async def cancel(self) -> None:

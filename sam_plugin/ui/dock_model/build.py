@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 
 REPLAY_STYLE = "background:#fff4ce; color:#5c4400; padding:4px; border:1px solid #e0c060;"
 
+
 class DockWidgets:
     """Every child widget of the dock; the dock lays them out in itself (``setWidget``)."""
 

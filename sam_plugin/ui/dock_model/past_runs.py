@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from sam_plugin.ui.dock import SamAgentDock
 
 
-
 class PastRuns:
     """What the dock does with a run once it has ended."""
 
@@ -127,8 +126,7 @@ class PastRuns:
         QTimer.singleShot(0, dock.history.refresh)
 
     def describe_error(self) -> str:
-        dock = self.dock
-        result = dock.controller.result if dock.controller is not None else None
+        result = self.dock.controller.result if self.dock.controller is not None else None
         if result is None or result.error is None:
             return ""
         return f"{layer_name(result.error.layer)}: {result.error.message}"

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from sam_plugin.ui.dock import SamAgentDock
 
 
-
 class ProviderSection:
     """The provider row of the dock and what the replay can and cannot do."""
 
@@ -152,8 +151,7 @@ class ProviderSection:
     def replay_ignores_pick(self, controller: DockController) -> list[str]:
         """The Replay answers with a recorded spec: when the analyst acts on a pick that no
         step's scope names, it says so (a live model is sent the pick)."""
-        dock = self.dock
-        picked = dock._run_selection
+        picked = self.dock._run_selection
         spec = controller.spec
         if picked is None or spec is None or not self.answers_from_replay():
             return []

@@ -33,6 +33,7 @@ def lock_tooltip() -> str:
     return tr("Locked: the spec was written for this mode and target. Cancel the run to "
               "change them.")
 
+
 class TargetSection:
     """Mode and target as the analyst picks them, and what follows from them."""
 
@@ -44,8 +45,7 @@ class TargetSection:
         self._explore_chosen = False  # the analyst's own choice wins over the size default
 
     def mode(self) -> str:
-        dock = self.dock
-        return str(dock.mode_combo.currentData())
+        return str(self.dock.mode_combo.currentData())
 
     def target(self) -> Target:
         dock = self.dock
@@ -255,8 +255,7 @@ class TargetSection:
 
     def show_selection(self, *args: Any) -> None:
         """The selection row follows what is picked on the target part."""
-        dock = self.dock
-        dock.selection_row.show_selection(dock.viewport_link.selection_for(self.target()))
+        self.dock.selection_row.show_selection(self.dock.viewport_link.selection_for(self.target()))
 
     def picked_now(self) -> dict[str, Any]:
         """For a run submitted with a selection: what is picked now (the controller calls a
@@ -267,9 +266,8 @@ class TargetSection:
         return {"selection": dock.viewport_link.selection_for(self.target())}
 
     def live_part(self) -> Any:
-        dock = self.dock
         target = self.target()
         try:
-            return dock.sam.mdb.models[target.model_name].parts[target.part_name]
+            return self.dock.sam.mdb.models[target.model_name].parts[target.part_name]
         except (AttributeError, KeyError):
             return None
