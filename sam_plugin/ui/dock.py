@@ -34,7 +34,6 @@ from PySide6.QtWidgets import (
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.runtime import event_types as ev
-from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.ui.bridge import ControllerBridge
 from sam_plugin.ui.dock_model import (
@@ -165,7 +164,7 @@ class SamAgentDock(QDockWidget):
         self.viewport_link = viewport if viewport is not None else ViewportLink(None)
         self._run_selection: Any = None  # the Selection the run was submitted with
         self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
-        self._observed: dict[str, Any] = {}  # the last observation_completed event's data
+        self._observed: ev.ObservationCompleted | None = None  # the last observation
         self._waiting_for_words = False  # designing, and nothing streamed yet
         self.controller: DockController | None = None
         self.bridge = ControllerBridge(self)
@@ -278,10 +277,9 @@ class SamAgentDock(QDockWidget):
         self.spec_extras.json_button.setEnabled(not editing)  # the JSON is in the editor
         self.widgets.fit_run_splitter()
 
-    def _on_event(self, event: ControllerEvent) -> None:
+    def _on_event(self, event: ev.RunEvent) -> None:
         self._check_thread()
-        typed = event.typed
-        match typed:
+        match event:
             case ev.DesignDelta(text=text, reset=reset):
                 self._model_writes()
                 if reset:
@@ -296,14 +294,14 @@ class SamAgentDock(QDockWidget):
                     self.spec_view.setPlaceholderText(reasoning_placeholder())
                 self.widgets.append(self.reasoning_view, text)
             case ev.ObservationCompleted():
-                self._observed = dict(event.data)
+                self._observed = event
             case ev.CollectionProgress(collected=collected, expected=expected):
                 self._progress = (collected, expected)
                 self.set_status(phase_words("collecting", self._progress))
             case ev.PhaseChanged(phase=phase):
                 self._on_phase(phase)
             case ev.ServerDetected():
-                self.provider.show_server(dict(event.data))
+                self.provider.show_server(event)
             case (ev.ProviderRetry() | ev.RepairRequested() | ev.ToolCallRejected()
                   | ev.ExecutionSubmitted() | ev.ExecutionCompleted() | ev.RunCancelled()
                   | ev.ExplorationStarted() | ev.ExplorationQuery() | ev.ExplorationTurn()
@@ -314,11 +312,15 @@ class SamAgentDock(QDockWidget):
                   | ev.DecisionForged() | ev.PlanApproved() | ev.PlanDeclined() | ev.SnapshotTaken()
                   | ev.ReadbackVerified() | ev.RestoreCompleted() | ev.RestoreFailed()
                   | ev.RunUndone() | ev.ReturnedToReview() | ev.RunFailed()):
-                words = event_words(typed)
+                words = event_words(event)
                 if words:
                     self.set_status(words)
             case _:
-                assert_never(typed)
+                assert_never(event)
+
+    def observed_nodes(self) -> int:
+        """The nodes of the target part the run's observation counted (0 before one)."""
+        return self._observed.node_count if self._observed is not None else 0
 
     def _model_writes(self) -> None:
         """The first word of the model's answer: the status says it is writing now."""

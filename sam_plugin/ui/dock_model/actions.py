@@ -206,7 +206,7 @@ class RunActions:
         if build_became_edit(route):
             words += " — " + tr("{message} (this spec edits it)").format(
                 message=existing_target_message(controller_target(controller).part_name,
-                                                int(dock._observed.get("node_count", 0))))
+                                                dock.observed_nodes()))
         dock.route_label.setText(words)
         dock.route_label.setToolTip(route.detail if route is not None else "")
         dock.route_label.setVisible(bool(words))
@@ -220,7 +220,7 @@ class RunActions:
         if error is not None and error.layer in ("tool_call", "compile") and \
                 build_became_edit(route):
             return existing_target_message(controller_target(dock.controller).part_name,
-                                           int(dock._observed.get("node_count", 0)))
+                                           dock.observed_nodes())
         return None
 
     async def revise(self) -> str:

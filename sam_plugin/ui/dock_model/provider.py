@@ -7,6 +7,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from sam_plugin.runtime.event_types import ServerDetected
 from sam_plugin.ui.dock_model import (
     DockController,
     locked,
@@ -87,18 +88,18 @@ class ProviderSection:
 
         loop.create_task(ask())
 
-    def show_server(self, data: dict[str, Any]) -> None:
+    def show_server(self, detected: ServerDetected) -> None:
         from sam_plugin.runtime.provider.probe import Detection, ServerInfo
 
         choice = self._provider_choice() if self._provider_choice is not None else None
-        server = data.get("server") or {}
+        server = detected.server or {}
         try:
             detection = Detection(
                 server=ServerInfo(kind=server.get("kind", "unknown"),
                                   version=str(server.get("version", "")),
-                                  note=str(data.get("note", ""))),
-                profile=data.get("profile", "generic"),
-                profile_from=data.get("profile_from", "setting"))
+                                  note=str(detected.note)),
+                profile=detected.profile,
+                profile_from=detected.profile_from)
         except ValueError:
             return
         self._show_detection(choice, detection)
