@@ -1,5 +1,5 @@
 """What the steps of a run return (docs/architecture.md §1): the compiled calls, the plan
-shown with its script, and the working record of collecting and of executing.
+shown with its script, and the working record of designing, collecting and executing.
 
 ``RunState`` keeps each as one field, in the order of the phases: a step hands its result
 to the next one through the controller rather than leaving it in a field of its own.
@@ -17,6 +17,19 @@ from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.computed import ComputedCall
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.repair import RepairBudget
+from sam_plugin.runtime.run.step_repair import StepRepair
+
+
+@dataclass
+class Conversation:
+    """Designing (``design.py``, ``design_parts.py``): what the model was sent and the
+    analyst said, and for the design asked in parts its steps asked again (at most 2) and
+    the requests it took."""
+
+    messages: list[dict[str, Any]] = field(default_factory=list)
+    remarks: list[str] = field(default_factory=list)  # Ask for changes: the analyst's words
+    repairs: list[StepRepair] = field(default_factory=list)
+    requests: int = 0
 
 
 @dataclass

@@ -170,7 +170,7 @@ class RunController:
     def design_repairs(self) -> list[StepRepair]:
         """The design's steps asked again before Review, and why (the design asked in parts):
         data, each said by ``StepRepair.words``."""
-        return list(self._run.design_repairs) if self._run else []
+        return list(self._run.conversation.repairs) if self._run else []
 
     @property
     def spec_changes(self) -> list[FieldChange]:

@@ -78,7 +78,7 @@ async def design_in_parts(ctx: StepContext, run: RunState) -> WholeAnswer | dict
     """The spec document the parts make up; or the whole answer a request was given, or the
     first answer when it is no plan (the caller reads it as a whole design answer). Raises
     :class:`RefusedByCategory` for a category."""
-    state = PartsDesign(repaired=run.design_repairs)
+    state = PartsDesign(repaired=run.conversation.repairs)
     first = await _ask_actions(ctx, run, state)
     if isinstance(first, WholeAnswer):
         return first
@@ -385,7 +385,7 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]], 
                        spec_response_format({}, spec_format) if spec_format == "json_object"
                        else None)
     options = RequestOptions(max_tokens=tokens, response_format=response_format)
-    run.design_requests += 1
+    run.conversation.requests += 1
     try:
         response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
     except ProviderError as error:

@@ -10,7 +10,6 @@ spec, route, plan and result are read-only views of it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import DomainModule, Route, Target
@@ -19,8 +18,7 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.region_schema import RegionIndex
 from sam_plugin.runtime.provider.probe import Detection
-from sam_plugin.runtime.run.artifacts import Collection, Execution, ShownPlan
-from sam_plugin.runtime.run.step_repair import StepRepair
+from sam_plugin.runtime.run.artifacts import Collection, Conversation, Execution, ShownPlan
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, RunSource
 from sam_plugin.runtime.store.usage import UsageMeter
@@ -54,17 +52,13 @@ class RunState:
     regions: RegionIndex | None = None
     exploration: str = ""
     # Designing, Review
-    design_messages: list[dict[str, Any]] = field(default_factory=list)
-    remarks: list[str] = field(default_factory=list)  # Ask for changes: the analyst's words
+    conversation: Conversation = field(default_factory=Conversation)
     spec: str = ""  # the spec in words (its rendering): shown, confirmed, design.txt
     spec_ir: Spec | None = None  # the same spec as data: spec.json, what calls are bound to
     review_warnings: list[str] = field(default_factory=list)  # where it disagrees, now
     unsourced: list[str] = field(default_factory=list)  # numbers its writer was not shown
     spec_changes: list[FieldChange] = field(default_factory=list)  # the last revision's
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
-    # the design asked in parts: its steps asked again (at most 2) and the requests it took
-    design_repairs: list[StepRepair] = field(default_factory=list)
-    design_requests: int = 0
     route: Route | None = None
     invalidated: str | None = None  # the dock's mode or target changed meanwhile
     # Collecting (or computing the calls from the steps): the calls and their rounds
