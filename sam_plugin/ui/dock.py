@@ -162,7 +162,7 @@ class SamAgentDock(QDockWidget):
         self.settings_store = settings_store
         # the host's viewport: its pick and the plan drawn there (viewport_link.py)
         self.viewport_link = viewport if viewport is not None else ViewportLink(None)
-        self._run_selection: Any = None  # the Selection the run was submitted with
+        self.run_selection: Any = None  # the Selection the run was submitted with
         self._last_run: tuple[str, Target] | None = None  # mode and target of the last run
         self._observed: ev.ObservationCompleted | None = None  # the last observation
         self._waiting_for_words = False  # designing, and nothing streamed yet
@@ -170,7 +170,7 @@ class SamAgentDock(QDockWidget):
         self.bridge = ControllerBridge(self)
         self.offthread_updates = 0  # widget updates attempted off the GUI thread (must stay 0)
         self._task: asyncio.Future[Any] | None = None
-        self._progress: tuple[int, int] | None = None
+        self.progress: tuple[int, int] | None = None
         self._connections: list[tuple[Any, Any]] = []
         self.targets = TargetSection(self, highlight)
         self.provider = ProviderSection(self, provider_choice)
@@ -180,7 +180,7 @@ class SamAgentDock(QDockWidget):
         self._wire()
         self.refresh_targets()
         self.history.refresh()
-        self._show_panel(Phase.IDLE)
+        self.show_panel(Phase.IDLE)
         self.set_status(phase_words("idle"))
         self.undo.show_capability(self.sam)
         self.refresh_provider()
@@ -228,21 +228,21 @@ class SamAgentDock(QDockWidget):
 
     def set_status(self, text: str, kind: str | None = None) -> None:
         """``kind``: the colour's kind when not the run's (a view cleared of a failed run)."""
-        self._check_thread()
+        self.check_thread()
         self.status_label.setText(breakable(text))
         result = self.controller.result if self.controller is not None else None
-        kind = kind or status_kind(self._phase(), result)
+        kind = kind or status_kind(self.phase(), result)
         colour = STATUS_COLOURS.get(kind, "#24292f")
         self.status_label.setStyleSheet(f"font-weight: bold; color: {colour};")
 
-    def _check_thread(self) -> None:
+    def check_thread(self) -> None:
         if QThread.currentThread() is not self.thread():
             self.offthread_updates += 1
 
-    def _phase(self) -> Phase:
+    def phase(self) -> Phase:
         return self.controller.phase if self.controller is not None else Phase.IDLE
 
-    def _show_panel(self, phase: Phase) -> None:
+    def show_panel(self, phase: Phase) -> None:
         """The buttons for ``phase`` (``dock_model.panel``): the run's phase, or the one the
         action being started enters."""
         shown = panel(phase)
@@ -271,14 +271,14 @@ class SamAgentDock(QDockWidget):
 
     def _on_editing_changed(self, editing: bool) -> None:
         """While the spec is edited, Ask for changes waits (it would drop the edit)."""
-        answers = panel(self._phase()).answers.enabled
+        answers = panel(self.phase()).answers.enabled
         for widget in (self.remark_edit, self.revise_button):
             widget.setEnabled(answers and not editing)
         self.spec_extras.json_button.setEnabled(not editing)  # the JSON is in the editor
         self.widgets.fit_run_splitter()
 
     def _on_event(self, event: ev.RunEvent) -> None:
-        self._check_thread()
+        self.check_thread()
         match event:
             case ev.DesignDelta(text=text, reset=reset):
                 self._model_writes()
@@ -296,8 +296,8 @@ class SamAgentDock(QDockWidget):
             case ev.ObservationCompleted():
                 self._observed = event
             case ev.CollectionProgress(collected=collected, expected=expected):
-                self._progress = (collected, expected)
-                self.set_status(phase_words("collecting", self._progress))
+                self.progress = (collected, expected)
+                self.set_status(phase_words("collecting", self.progress))
             case ev.PhaseChanged(phase=phase):
                 self._on_phase(phase)
             case ev.ServerDetected():
@@ -331,8 +331,8 @@ class SamAgentDock(QDockWidget):
     def _on_phase(self, name: str) -> None:
         phase = Phase(name)
         controller = self.controller
-        if phase is Phase.COLLECTING and self._progress is None:
-            self._progress = (0, collecting_expected(controller.route if controller else None))
+        if phase is Phase.COLLECTING and self.progress is None:
+            self.progress = (0, collecting_expected(controller.route if controller else None))
         self._waiting_for_words = phase is Phase.DESIGNING
         plan = controller.plan if controller is not None else None
         if phase is Phase.PLAN and plan is not None:
@@ -340,7 +340,7 @@ class SamAgentDock(QDockWidget):
         elif phase is Phase.DESIGNING:
             self.set_status(waiting_words())
         elif not ended(phase) and phase is not Phase.REVIEW:
-            self.set_status(phase_words(phase, self._progress))
+            self.set_status(phase_words(phase, self.progress))
 
     @property
     def busy(self) -> bool:

@@ -76,7 +76,7 @@ class RunActions:
         """Drop the controller (settings changed); the next submit builds a new one. During a
         run or a Review the change waits for the next submit."""
         dock = self.dock
-        if locked(dock._phase()):
+        if locked(dock.phase()):
             self._reset_pending = True
             return
         self._reset_pending = False
@@ -97,25 +97,25 @@ class RunActions:
         if error is not None:
             log.error("SAM Agent task failed", exc_info=error)
             dock.set_status(tr("Failed — internal error: {error}").format(error=error))
-            dock._show_panel(Phase.IDLE)
+            dock.show_panel(Phase.IDLE)
 
     def on_submit_clicked(self, *args: Any) -> None:
-        if self.dock.busy or self.dock._phase() is Phase.PLAN:
+        if self.dock.busy or self.dock.phase() is Phase.PLAN:
             return
         self.start(self.submit())
 
     def on_revise_clicked(self, *args: Any) -> None:
-        if self.dock.busy or self.dock._phase() is not Phase.REVIEW:
+        if self.dock.busy or self.dock.phase() is not Phase.REVIEW:
             return
         self.start(self.revise())
 
     def on_confirm_clicked(self, *args: Any) -> None:
-        if self.dock.busy or self.dock._phase() is not Phase.REVIEW:
+        if self.dock.busy or self.dock.phase() is not Phase.REVIEW:
             return
         self.start(self.confirm())
 
     def on_execute_clicked(self, *args: Any) -> None:
-        if self.dock.busy or self.dock._phase() is not Phase.PLAN:
+        if self.dock.busy or self.dock.phase() is not Phase.PLAN:
             return
         self.start(self.execute())
 
@@ -144,10 +144,10 @@ class RunActions:
         if missing:
             dock.set_status(missing)
             return "idle"
-        if dock.controller is not None and dock._phase() is Phase.REVIEW:
+        if dock.controller is not None and dock.phase() is Phase.REVIEW:
             await dock.controller.cancel()  # submit anew: the spec in review is dropped
         dock.tabs.setCurrentIndex(0)  # the spec and the outcome are on the Run tab
-        dock._show_panel(Phase.OBSERVING)
+        dock.show_panel(Phase.OBSERVING)
         select_example(dock.example_combo, dock.mode(), dock.target(), request)
         if self._prewarm is not None:
             await self._prewarm.wait()
@@ -165,21 +165,21 @@ class RunActions:
         dock.result_view.clear()
         self.clear_plan()
         dock.widgets.fit_run_splitter()
-        dock._progress = None
+        dock.progress = None
         try:
             controller = self._ensure_controller()
         except Exception as error:  # settings that do not validate, a missing module, ...
-            dock._show_panel(Phase.IDLE)
+            dock.show_panel(Phase.IDLE)
             dock.set_status(tr("Not submitted — {error}").format(error=error))
             return "idle"
-        dock._show_panel(Phase.OBSERVING)
-        picked = dock._run_selection = dock.selection_row.chosen()
+        dock.show_panel(Phase.OBSERVING)
+        picked = dock.run_selection = dock.selection_row.chosen()
         try:  # the selection keyword only with one: a controller without picking still works
             phase = await controller.submit(
                 request, dock.mode(), dock.target(), explore=dock.explore_check.isChecked(),
                 **({"selection": picked} if picked is not None else {}))
         except SubmitRefused as refused:
-            dock._show_panel(Phase.IDLE)
+            dock.show_panel(Phase.IDLE)
             dock.set_status(tr("Not submitted — {error}").format(error=refused))
             return "idle"
         dock._last_run = (dock.mode(), dock.target())
@@ -187,7 +187,7 @@ class RunActions:
         dock.spec_view.setPlaceholderText("")
         if phase is Phase.REVIEW:
             self._show_spec(controller)
-            dock._show_panel(Phase.REVIEW)
+            dock.show_panel(Phase.REVIEW)
             dock.set_status(phase_words("review"))
             dock.result_view.set_run_dir(self._run_dir())
         else:
@@ -239,7 +239,7 @@ class RunActions:
                                "unchanged. Confirm or Cancel, or choose a live model in "
                                "Settings to ask for changes"))
             return str(controller.phase)
-        dock._show_panel(Phase.DESIGNING)
+        dock.show_panel(Phase.DESIGNING)
         previous = dock.spec_view.toPlainText()
         dock.spec_view.clear()
         dock.reasoning_view.clear()
@@ -247,7 +247,7 @@ class RunActions:
             phase = await controller.revise(remark)
         except RevisionRefused as refused:
             dock.spec_view.setPlainText(previous)
-            dock._show_panel(Phase.REVIEW)
+            dock.show_panel(Phase.REVIEW)
             dock.set_status(tr("Not sent — {error}").format(error=refused))
             return "review"
         if phase is not Phase.REVIEW:
@@ -262,7 +262,7 @@ class RunActions:
         dock.result_view.clear()
         dock.result_view.set_run_dir(self._run_dir())
         dock.widgets.fit_run_splitter()
-        dock._show_panel(Phase.REVIEW)
+        dock.show_panel(Phase.REVIEW)
         if controller.spec_changes:
             dock.set_status(tr("Review — the spec was revised with your remark ({count} "
                                "field(s) changed); Confirm, ask for more changes, or Cancel")
@@ -287,8 +287,8 @@ class RunActions:
             return None
         if adoption.adopted:
             self._show_spec(controller, revised=bool(controller.spec_changes))
-        dock._progress = None
-        dock._show_panel(Phase.COLLECTING)
+        dock.progress = None
+        dock.show_panel(Phase.COLLECTING)
         output = _Tee()
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.confirm(dock.mode(), dock.target(),
@@ -305,7 +305,7 @@ class RunActions:
         """The analyst approved the plan: the one submission, then verification."""
         dock = self.dock
         controller = self._ensure_controller()
-        dock._show_panel(Phase.EXECUTING)
+        dock.show_panel(Phase.EXECUTING)
         output = _Tee()
         with contextlib.redirect_stdout(output):  # the script's prints go to the run view
             result = await controller.execute(dock.mode(), dock.target(),
@@ -360,7 +360,7 @@ class RunActions:
 
     def finish_ui(self, result: Any, back_in_review: bool) -> None:
         dock = self.dock
-        dock._check_thread()
+        dock.check_thread()
         self.clear_plan()  # the run left its plan (plan.json keeps it); the result gets the room
         dock.spec_view.setPlaceholderText("")
         if result is not None:
@@ -373,9 +373,9 @@ class RunActions:
             error = result.error
             dock.status_label.setToolTip(error.message if error is not None else "")
         if back_in_review:
-            dock._show_panel(Phase.REVIEW)
+            dock.show_panel(Phase.REVIEW)
         else:
-            dock._show_panel(Phase.IDLE)
+            dock.show_panel(Phase.IDLE)
             dock.undo.refresh(dock.controller, result)
         QTimer.singleShot(0, dock.history.refresh)  # reads the runs directory: not in this turn
         dock.runFinished.emit(result)
@@ -392,7 +392,7 @@ class RunActions:
             dock.plan_preview.show_preview(dock.targets.live_part(), plan.preview)
             dock.viewport_link.show_preview(dock.target(), dock.plan_preview.layers)
         dock.widgets.compact_spec(True)  # the plan gets the room; the spec keeps three lines
-        dock._show_panel(Phase.PLAN)
+        dock.show_panel(Phase.PLAN)
         dock.set_status(plan_words(plan))
 
     def clear_plan(self) -> None:

@@ -30,7 +30,7 @@ class PastRuns:
     def run_again(self, request: RunRequest) -> bool:
         """History's Run again: a new run with the same request, mode and target."""
         dock = self.dock
-        if dock.busy or locked(dock._phase()):
+        if dock.busy or locked(dock.phase()):
             dock.history_panel.note.setText(tr("A run is in progress or in review: finish or "
                                                "cancel it first."))
             return False
@@ -45,7 +45,7 @@ class PastRuns:
         from sam_plugin.ui.rerun_dialog import open_rerun_dialog
 
         dock = self.dock
-        if dock.busy or locked(dock._phase()):
+        if dock.busy or locked(dock.phase()):
             dock.history_panel.note.setText(tr("A run is in progress or in review: finish or "
                                                "cancel it first."))
             return None

@@ -62,7 +62,7 @@ class ProviderSection:
         # the examples are the Replay's requests on the demo's sample workspace
         dock.example_label.setVisible(replay)
         dock.example_combo.setVisible(replay)
-        if self.run_provider not in (None, text) and not locked(dock._phase()):
+        if self.run_provider not in (None, text) and not locked(dock.phase()):
             dock.run_actions.clear_run_view()  # what is shown was answered by another provider
         reason = self._provider_reason(choice)
         if replay:  # the label is the replay notice; how to go live is one hover away
@@ -152,7 +152,7 @@ class ProviderSection:
     def replay_ignores_pick(self, controller: DockController) -> list[str]:
         """The Replay answers with a recorded spec: when the analyst acts on a pick that no
         step's scope names, it says so (a live model is sent the pick)."""
-        picked = self.dock._run_selection
+        picked = self.dock.run_selection
         spec = controller.spec
         if picked is None or spec is None or not self.answers_from_replay():
             return []

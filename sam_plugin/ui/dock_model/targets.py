@@ -139,7 +139,7 @@ class TargetSection:
     def on_example_chosen(self, index: int) -> None:
         dock = self.dock
         example = dock.example_combo.itemData(index)
-        if not example or locked(dock._phase()):
+        if not example or locked(dock.phase()):
             return
         self.set_target(example["mode"], example["model"], example["part"])
         dock.request_edit.setPlainText(example["request"])
@@ -161,15 +161,15 @@ class TargetSection:
             return
         self._update_explore_default()
         self._update_unit()
-        if not locked(dock._phase()):
+        if not locked(dock.phase()):
             self._display_target()
             self.show_selection()
         if dock.controller is None:
             return
-        if ended(dock._phase()) and dock._last_run != (self.mode(), self.target()):
+        if ended(dock.phase()) and dock._last_run != (self.mode(), self.target()):
             dock.run_actions.clear_run_view()  # what is shown belongs to another target
             return
-        if dock._phase() not in (Phase.REVIEW, Phase.PLAN):
+        if dock.phase() not in (Phase.REVIEW, Phase.PLAN):
             return
         target = self.target()
         reason = tr("the dock now shows {mode} {model}/{part}").format(
@@ -235,7 +235,7 @@ class TargetSection:
             "The model declares no units: {units}, the ones chosen in Settings…").format(
             units=said))
         dock.result_view.units = units
-        if dock.controller is not None and not locked(dock._phase()):
+        if dock.controller is not None and not locked(dock.phase()):
             dock.controller.units = units
 
     def highlight_elements(self, labels: list[int]) -> int:
@@ -261,7 +261,7 @@ class TargetSection:
         """For a run submitted with a selection: what is picked now (the controller calls a
         difference drift); nothing for a run without one."""
         dock = self.dock
-        if dock._run_selection is None:
+        if dock.run_selection is None:
             return {}
         return {"selection": dock.viewport_link.selection_for(self.target())}
 
