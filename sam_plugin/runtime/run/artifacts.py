@@ -18,6 +18,7 @@ from sam_plugin.compilers.spec.computed import ComputedCall
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.repair import RepairBudget
 from sam_plugin.runtime.run.step_repair import StepRepair
+from sam_plugin.words.phrase import Phrase
 
 
 @dataclass
@@ -55,7 +56,7 @@ class Compiled:
     fragments: list[Fragment]
     prediction: Prediction
     bound: list[tuple[int, BoundStep]]  # (call index, step)
-    claims: list[str]  # steps' counts the calls do not make
+    claims: list[Phrase]  # steps' counts the calls do not make
     normalized: list[dict[str, Any]]  # normalized_calls.json
 
 

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.plan_phrases import text_phrase
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
 from sam_plugin.compilers.spec.computed import diagnostics_by_step
 from sam_plugin.errors import CompileError, FailRun, ReturnToReview
@@ -27,6 +28,7 @@ from sam_plugin.runtime.run.recount import recounted
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.source_seal import seal_sources
+from sam_plugin.words.phrase import RECORD, render
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +95,8 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     run.dir.write_json("normalized_calls.json", normalized)
     return Compiled(fragments=chain.fragments,
                     prediction=chain.state.model_copy(update={"files": files}),
-                    bound=list(chain.bound), claims=list(chain.claims), normalized=normalized)
+                    bound=list(chain.bound), claims=list(chain.claim_phrases),
+                    normalized=normalized)
 
 
 def _refusal(run: RunState, index: int, error: CompileError) -> str:
@@ -153,9 +156,11 @@ def show_plan(ctx: StepContext, run: RunState, compiled: Compiled,
                                   units=ctx.units)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
-    warnings = [*run.unsourced, *compiled.claims, *warnings]
-    if warnings:
-        plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
+    said = [*map(text_phrase, run.unsourced), *compiled.claims, *map(text_phrase, warnings)]
+    if said:
+        plan = plan.model_copy(update={
+            "warnings": [*plan.warnings, *(render(p, RECORD, plan.unit_table()) for p in said)],
+            "warning_phrases": [*plan.warning_phrases, *said]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))
     seal_sources(run.dir)  # what a rerun may start from (docs/architecture.md §7)
     shown = ShownPlan(plan=plan, script=script, key=key, prediction=prediction,
