@@ -140,7 +140,7 @@ def main() -> int:
     dock.set_target(example.mode, example.model, example.part)
     dock._ensure_controller().subscribe(
         lambda e: execution.append(time.perf_counter())
-        if e.event in ("execution_submitted", "execution_completed") else None)
+        if e.name in ("execution_submitted", "execution_completed") else None)
     heartbeat.start()
     started = time.perf_counter()
     status = run_request(dock, example.mode, example.model, example.part, example.request)

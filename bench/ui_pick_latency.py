@@ -150,12 +150,12 @@ def main() -> int:
 
     def on_event(event: Any) -> None:
         now = time.perf_counter()
-        if event.event == "design_delta":
+        if event.name == "design_delta":
             marks.setdefault("streaming", now)
-        elif event.event == "design_received":
+        elif event.name == "design_received":
             marks["streamed"] = now
-        elif event.event in ("execution_submitted", "execution_completed"):
-            marks[event.event] = now
+        elif event.name in ("execution_submitted", "execution_completed"):
+            marks[event.name] = now
 
     dock._ensure_controller().subscribe(on_event)
     heartbeat.start()

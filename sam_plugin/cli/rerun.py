@@ -36,7 +36,7 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.errors import UsageError
 
 if TYPE_CHECKING:
-    from sam_plugin.runtime.events import ControllerEvent
+    from sam_plugin.runtime.events import RunEvent
     from sam_plugin.runtime.rerun.outcome import RerunSummary
     from sam_plugin.runtime.rerun.session import TargetPlan
     from sam_plugin.runtime.rerun.source import RerunSource
@@ -195,13 +195,12 @@ class _Progress:
     def __init__(self, err: TextIO) -> None:
         self.err = err
 
-    def __call__(self, event: ControllerEvent) -> None:
+    def __call__(self, event: RunEvent) -> None:
         from sam_plugin.runtime.event_types import PhaseChanged
 
-        typed = event.typed
-        if isinstance(typed, PhaseChanged) and typed.phase not in (
+        if isinstance(event, PhaseChanged) and event.phase not in (
                 "plan", "complete", "failed", "cancelled"):
-            print(f"  [{typed.phase}] {typed.label}", file=self.err)
+            print(f"  [{event.phase}] {event.label}", file=self.err)
 
 
 class _Approver:

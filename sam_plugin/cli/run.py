@@ -39,7 +39,6 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
 from sam_plugin.errors import UsageError
 from sam_plugin.runtime import event_types as ev
-from sam_plugin.runtime.events import ControllerEvent
 from sam_plugin.runtime.store.run_store import RunDir
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
 from sam_plugin.runtime.text_safety import visible_json
@@ -635,8 +634,7 @@ class _Progress:
         self.streaming = False
         self.plan = plan  # the plan shown, for what a setting approves without asking
 
-    def __call__(self, event: ControllerEvent) -> None:
-        typed = event.typed
+    def __call__(self, typed: ev.RunEvent) -> None:
         if isinstance(typed, ev.PlanApproved) and typed.by.startswith("plan_wait="):
             self._approved_unasked()
             return

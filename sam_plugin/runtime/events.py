@@ -2,8 +2,9 @@
 in-process listeners.
 
 Each event is a type (``event_types.py``), from the step that emits it to the listener that
-shows it; names and dicts appear only in the log. Persisted events are the contract other tools
-read. A few listener-only events carry the live view (phase labels, streamed spec text,
+shows it: a listener is handed the scrubbed typed event; names and dicts appear only in the
+log (``ControllerEvent``, the record its writer makes). Persisted events are the contract
+other tools read. A few listener-only events carry the live view (phase labels, streamed spec text,
 collection progress) and are never written to disk.
 """
 
@@ -13,6 +14,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable, Iterator
+from dataclasses import fields, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,6 +44,8 @@ class Emit(Protocol):
 
 
 class ControllerEvent(BaseModel):
+    """One line of ``events.jsonl``: the record the log's writer makes of an event."""
+
     run_id: str
     event: str
     timestamp: str
@@ -53,11 +57,6 @@ class ControllerEvent(BaseModel):
         record.update({k: v for k, v in self.data.items() if k not in record})
         return json.dumps(record, ensure_ascii=False, default=str)
 
-    @property
-    def typed(self) -> RunEvent:
-        """The event as its type (``event_types.py``), for a ``match`` over ``RunEvent``."""
-        return event_from(self.event, self.data)
-
     @classmethod
     def of(cls, run_id: str, event: RunEvent) -> ControllerEvent:
         """The record of an event now: its fields in declared order."""
@@ -65,7 +64,7 @@ class ControllerEvent(BaseModel):
                    data=event.data())
 
 
-Listener = Callable[[ControllerEvent], None]
+Listener = Callable[[RunEvent], None]  # handed the scrubbed typed event
 
 
 def utc_timestamp() -> str:
@@ -99,19 +98,29 @@ class EventBus:
 
         return unsubscribe
 
-    def emit(self, run_id: str, event: RunEvent) -> ControllerEvent:
-        name = event.name
-        record = ControllerEvent(run_id=run_id, event=name, timestamp=utc_timestamp(),
-                                 data=dict(self.scrub(event.data())))
-        if event.persisted and self.log_path is not None:
+    def emit(self, run_id: str, event: RunEvent) -> RunEvent:
+        """Scrub ``event``, append it to the log when it is persisted, and hand it to each
+        listener; the scrubbed event is returned."""
+        scrubbed = self.scrubbed(event)
+        if scrubbed.persisted and self.log_path is not None:
             with open_append(self.log_path) as handle:
-                handle.write(record.to_line() + "\n")
+                handle.write(ControllerEvent.of(run_id, scrubbed).to_line() + "\n")
         for listener in list(self._listeners):
             try:
-                listener(record)
+                listener(scrubbed)
             except Exception:  # a broken view must never break the run it is watching
-                log.exception("event listener failed on %s", name)
-        return record
+                log.exception("event listener failed on %s", scrubbed.name)
+        return scrubbed
+
+    def scrubbed(self, event: RunEvent) -> RunEvent:
+        """``event`` with each field's value scrubbed; the event itself when none changes."""
+        changed = {}
+        for spec in fields(event):
+            value = getattr(event, spec.name)
+            clean = self.scrub(value)
+            if clean is not value:
+                changed[spec.name] = clean
+        return replace(event, **changed) if changed else event
 
 
 def read_events(path: Path) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, Signal
 
 
 class ControllerBridge(QObject):
-    eventReceived = Signal(object)  # noqa: N815 (Qt naming): a ControllerEvent
+    eventReceived = Signal(object)  # noqa: N815 (Qt naming): a RunEvent
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -41,7 +41,7 @@ def test_explore_puts_the_explorer_text_into_the_design_prompt(tmp_path):
     controller, _ = make(tmp_path, provider, host=FakeHost(quads=2), explorer=explorer)
     phases = []
     controller.subscribe(
-        lambda e: phases.append(e.data["phase"]) if e.event == "phase_changed" else 0
+        lambda e: phases.append(e.data()["phase"]) if e.name == "phase_changed" else 0
     )
     assert asyncio.run(controller.submit("x", "part", TARGET, explore=True)) == Phase.REVIEW
     assert phases == ["observing", "exploring", "designing", "review"]
@@ -56,7 +56,7 @@ def test_explore_is_skipped_for_an_empty_target_and_says_so(tmp_path):
     provider = ScriptedProvider(design(SPEC))
     controller, _ = make(tmp_path, provider)
     labels = []
-    controller.subscribe(lambda e: labels.append(e.data.get("label")))
+    controller.subscribe(lambda e: labels.append(e.data().get("label")))
     assert asyncio.run(controller.submit("x", "part", TARGET, explore=True)) == Phase.REVIEW
     assert "Exploring skipped: the target part is missing or empty" in labels
     assert len(provider.requests) == 1  # the design request only: nothing to ask about
@@ -100,7 +100,7 @@ def test_collection_text_never_poses_as_the_spec(tmp_path):
     controller, _ = make(tmp_path, provider)
     deltas = []
     controller.subscribe(
-        lambda e: deltas.append(e.data["text"]) if e.event == "design_delta" else 0
+        lambda e: deltas.append(e.data()["text"]) if e.name == "design_delta" else 0
     )
     asyncio.run(controller.submit("x", "part", TARGET))
     asyncio.run(controller.confirm("part", TARGET))

@@ -59,7 +59,7 @@ def test_build_and_audit_is_verified_with_every_artifact(tmp_path):
     )
     controller, host, _ = make(tmp_path, provider)
     seen: list[str] = []
-    controller.subscribe(lambda e: seen.append(e.event))
+    controller.subscribe(lambda e: seen.append(e.name))
 
     assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.REVIEW
     # what Review shows is the spec rendered from its data; spec.json holds the data
@@ -115,7 +115,7 @@ def test_status_words_follow_the_truth(tmp_path):
     controller, _, _ = make(tmp_path, provider)
     labels: list[str] = []
     controller.subscribe(
-        lambda e: labels.append(e.data["label"]) if e.event == "phase_changed" else None
+        lambda e: labels.append(e.data()["label"]) if e.name == "phase_changed" else None
     )
     asyncio.run(controller.submit("a plate", "part", TARGET))
     asyncio.run(controller.confirm("part", TARGET))

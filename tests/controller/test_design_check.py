@@ -46,7 +46,7 @@ def test_an_answer_that_is_not_a_spec_fails_at_design_and_is_never_in_review(
     provider = ScriptedProvider(design(answer), design(answer))
     controller = _controller(tmp_path, provider)
     phases = []
-    controller.subscribe(lambda e: phases.append(e.data.get("phase")))
+    controller.subscribe(lambda e: phases.append(e.data().get("phase")))
     assert asyncio.run(controller.submit("a plate", "part", TARGET)) == Phase.FAILED
     assert controller.result.error.layer == "design"
     assert problem in controller.result.error.message

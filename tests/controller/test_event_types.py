@@ -103,7 +103,7 @@ def test_a_typed_event_writes_the_line_its_name_and_dict_wrote(tmp_path):
     bus = EventBus()
     bus.log_path = tmp_path / "events.jsonl"
     seen: list[RunEvent] = []
-    bus.subscribe(lambda record: seen.append(record.typed))
+    bus.subscribe(seen.append)
     event = RepairRequested(repair=1, of=1, layer="design", tool="", headline="h",
                             problems=["h", "i"])
     bus.emit("r", event)
@@ -113,6 +113,39 @@ def test_a_typed_event_writes_the_line_its_name_and_dict_wrote(tmp_path):
              "layer": "design", "tool": "", "headline": "h", "problems": ["h", "i"]}
     assert json.dumps(line) == json.dumps(named)  # the same keys, in the same order
     assert seen == [event]
+
+
+def test_a_listener_is_handed_the_scrubbed_typed_event_and_the_log_its_dict(tmp_path):
+    def scrub(value):  # as the run's scrubber: every string, in lists and dicts too; the
+        # value itself when nothing in it changes
+        if isinstance(value, str):
+            return value.replace("sk-secret", "[redacted]")
+        if isinstance(value, list):
+            items = [scrub(item) for item in value]
+            return value if items == value else items
+        if isinstance(value, dict):
+            return {scrub(key): scrub(item) for key, item in value.items()}
+        return value
+
+    bus = EventBus(scrubber=scrub)
+    bus.log_path = tmp_path / "events.jsonl"
+    seen: list[RunEvent] = []
+    bus.subscribe(seen.append)
+    event = RepairRequested(repair=1, of=2, layer="compile", tool="edit_part",
+                            headline="key sk-secret refused", problems=["sk-secret", "x"])
+    returned = bus.emit("r", event)
+    [line] = bus.log_path.read_text(encoding="utf-8").splitlines()
+    record = json.loads(line)
+    assert seen == [returned] and isinstance(returned, RepairRequested)
+    assert returned.headline == "key [redacted] refused"
+    assert returned.problems == ["[redacted]", "x"]
+    assert "sk-secret" not in line
+    # the bytes the log held when listeners were handed the record of the scrubbed dict
+    assert line == ControllerEvent(run_id="r", event="repair_requested",
+                                   timestamp=record["timestamp"],
+                                   data=scrub(event.data())).to_line()
+    unchanged = DesignConfirmed(tools=["build_part"])
+    assert bus.emit("r", unchanged) is unchanged  # nothing to scrub: the event itself
 
 
 def test_a_run_today_writes_lines_its_typed_events_write_again(controller):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -241,7 +242,7 @@ def test_a_script_changed_after_the_plan_was_shown_is_never_submitted(fresh_sam,
                             ScriptedProvider(design(TRANSLATE_SPEC), translate_s1([5, 0, 0])))
     to_plan(controller)
     run = controller._run  # noqa: SLF001 - trying to break I11 from inside
-    run.script = run.script.replace("5.0", "500.0")
+    run.shown = replace(run.shown, script=run.shown.script.replace("5.0", "500.0"))
     result = asyncio.run(controller.execute())
     assert (result.status, result.error.layer, result.submissions) == ("failed", "execution", 0)
     assert "is not the one the plan showed" in result.error.message

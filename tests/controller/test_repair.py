@@ -31,7 +31,7 @@ def make(tmp_path: Path, provider: ScriptedProvider, repairs: int = 2, **overrid
                              policy=policy(repair_rounds=repairs))
     labels: list[str] = []
     built.controller.subscribe(
-        lambda e: labels.append(e.data["label"]) if e.event == "phase_changed" else None
+        lambda e: labels.append(e.data()["label"]) if e.name == "phase_changed" else None
     )
     return built.controller, built.host, built.module, labels
 

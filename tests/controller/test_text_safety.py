@@ -42,8 +42,8 @@ def test_what_the_dock_shows_what_design_txt_stores_and_what_is_sent_are_one_tex
                                provider_factory=provider.factory,
                                module_factory=lambda mode: FakePartModule())
     streamed: list[str] = []
-    controller.subscribe(lambda e: streamed.append(e.data.get("text", ""))
-                         if e.event == "design_delta" else None)
+    controller.subscribe(lambda e: streamed.append(e.data().get("text", ""))
+                         if e.name == "design_delta" else None)
     asyncio.run(controller.submit("a plate", "part", TARGET))
     shown = controller.spec_text
     assert not any(ord(c) < 32 and c not in "\n\t" for c in shown)

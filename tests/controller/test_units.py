@@ -159,8 +159,8 @@ def test_events_persist_contract_events_only(tmp_path):
     [record, failed] = read_events(tmp_path / "events.jsonl")
     assert set(record) == {"run_id", "event", "timestamp", "tools"}
     assert record["event"] == "design_confirmed" and failed["layer"] == "design"
-    assert [e.event for e in seen] == ["design_delta", "design_confirmed"]
-    assert [e.typed for e in seen] == [DesignDelta(text="Build"), confirmed]
+    assert [e.name for e in seen] == ["design_delta", "design_confirmed"]
+    assert seen == [DesignDelta(text="Build"), confirmed]
 
 
 # -- observation ------------------------------------------------------------------------------

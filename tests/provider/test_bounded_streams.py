@@ -118,7 +118,7 @@ def test_a_cancelled_design_stream_keeps_every_byte_in_its_sse_file(tmp_path, fa
         runs_dir=tmp_path / "runs", settings=settings_for(fake_provider), host=FakeHost(),
         module_factory=lambda mode: FakePartModule(),
     )
-    controller.subscribe(lambda event: listener.content.append(event.event))
+    controller.subscribe(lambda event: listener.content.append(event.name))
 
     async def scenario() -> None:
         submitting = asyncio.ensure_future(controller.submit("x", "part", TARGET))

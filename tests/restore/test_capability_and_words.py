@@ -58,8 +58,8 @@ def test_the_controller_label_says_restored(fresh_sam_database, tmp_path):
     phases: list[str] = []
 
     def record(event) -> None:
-        if event.event == "phase_changed":
-            phases.append(event.data["phase"])
+        if event.name == "phase_changed":
+            phases.append(event.data()["phase"])
 
     result, controller, _ = run(sam, tmp_path, EDIT, gateway=FaultyGateway(sam, fault_at=1),
                                 listener=record)

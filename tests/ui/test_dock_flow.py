@@ -198,7 +198,7 @@ def test_ctrl_enter_submits(qtbot, replay, dock):
 
 
 def test_events_from_a_worker_thread_update_widgets_on_the_gui_thread(qtbot, dock):
-    from sam_plugin.runtime.events import ControllerEvent
+    from sam_plugin.runtime.events import event_from
 
     threads: list[QThread] = []
     original = dock._on_event
@@ -209,8 +209,7 @@ def test_events_from_a_worker_thread_update_widgets_on_the_gui_thread(qtbot, doc
 
     dock.bridge.eventReceived.disconnect(dock._on_event)
     dock.bridge.eventReceived.connect(spy)
-    event = ControllerEvent(run_id="r", event="design_delta", timestamp="t",
-                            data={"text": "from a worker"})
+    event = event_from("design_delta", {"text": "from a worker"})
     worker = threading.Thread(target=dock.bridge._forward, args=(event,))
     worker.start()
     worker.join()
@@ -343,12 +342,12 @@ def test_explore_switch_defaults_by_part_size_and_reaches_the_controller(
 
 
 def test_a_repair_round_is_named_in_the_status_line(qtbot, dock):
-    from sam_plugin.runtime.events import ControllerEvent
+    from sam_plugin.runtime.events import event_from
 
-    dock._on_event(ControllerEvent(
-        run_id="r", event="repair_requested", timestamp="t",
-        data={"repair": 1, "of": 2, "tool": "edit_part", "layer": "compile",
-              "headline": "E1: QUAD needs 4 distinct nodes, got 3", "diagnostic": "..."},
+    dock._on_event(event_from(
+        "repair_requested",
+        {"repair": 1, "of": 2, "tool": "edit_part", "layer": "compile",
+         "headline": "E1: QUAD needs 4 distinct nodes, got 3", "diagnostic": "..."},
     ))
     assert dock.status_label.text() == (
         "Repair 1/2: edit_part — E1: QUAD needs 4 distinct nodes, got 3")

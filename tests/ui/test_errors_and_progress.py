@@ -63,10 +63,10 @@ def test_the_replay_advises_an_example_for_a_request_it_does_not_know(qtbot, rep
 
 
 def test_designing_waits_for_the_first_word_before_saying_the_model_writes(qtbot, dock):
-    from sam_plugin.runtime.events import ControllerEvent
+    from sam_plugin.runtime.events import event_from
 
     def event(name, **data):
-        return ControllerEvent(run_id="r", event=name, timestamp="t", data=data)
+        return event_from(name, data)
 
     dock._on_event(event("phase_changed", phase="designing", label="Designing"))  # noqa: SLF001
     assert dock.status_label.text() == "Designing — waiting for the model to answer"

@@ -9,7 +9,7 @@ from plan_steps import approve_plan
 
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.protocol import Target
-from sam_plugin.runtime.events import ControllerEvent
+from sam_plugin.runtime.events import RunEvent, event_from
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, StateSummary
 
 TIMEOUT_MS = 20_000
@@ -168,8 +168,8 @@ def test_history_names_each_runs_target(qtbot, tmp_path):
     assert view.headerItem().text(3) == "Target"
 
 
-def _event(name: str, **data: object) -> ControllerEvent:
-    return ControllerEvent(run_id=RUN_ID, event=name, timestamp="t", data=data)
+def _event(name: str, **data: object) -> RunEvent:
+    return event_from(name, data)
 
 
 def test_the_spec_box_says_the_model_is_reasoning_until_the_spec_arrives(qtbot, dock):
@@ -192,7 +192,7 @@ def test_a_deepseek_style_run_reaches_review_with_only_the_spec_in_the_box(
     seen: list[str] = []
     dock.bridge.eventReceived.connect(
         lambda event: seen.append(dock.spec_view.placeholderText())
-        if event.event == "reasoning_delta" and not dock.spec_view.toPlainText() else None)
+        if event.name == "reasoning_delta" and not dock.spec_view.toPlainText() else None)
     example = example_by_id("copy_merge")  # recorded in DeepSeek style: reasoning first
     dock.set_target(example.mode, example.model, example.part)
     dock.request_edit.setPlainText(example.request)

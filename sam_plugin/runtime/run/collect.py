@@ -63,9 +63,9 @@ async def collect_calls(ctx: StepContext, run: RunState) -> list[CollectedCall]:
     expected = run.expected_tools()
     remaining = list(expected)
     collected: list[CollectedCall] = []
-    run.rounds, run.repairs = 0, RepairBudget(ctx.policy.repair_rounds)
-    run.one_call = ctx.settings.capabilities.one_call_per_round
-    bound = max_rounds(expected, one_call_per_round=run.one_call)
+    run.collection.rounds, run.collection.repairs = 0, RepairBudget(ctx.policy.repair_rounds)
+    run.collection.one_call = ctx.settings.capabilities.one_call_per_round
+    bound = max_rounds(expected, one_call_per_round=run.collection.one_call)
     first_answers = 0
     repair: Rejection | None = None
     while remaining:
@@ -74,7 +74,7 @@ async def collect_calls(ctx: StepContext, run: RunState) -> list[CollectedCall]:
                 raise ReturnToReview("tool_call", f"the model did not deliver "
                                      f"{', '.join(remaining)} within {bound} rounds")
             first_answers += 1
-        offered = offered_tools(remaining, one_call_per_round=run.one_call)
+        offered = offered_tools(remaining, one_call_per_round=run.collection.one_call)
         try:
             taken = await _round(ctx, run, collected, offered, repair)
         except RoundRejected as rejected:
@@ -85,7 +85,7 @@ async def collect_calls(ctx: StepContext, run: RunState) -> list[CollectedCall]:
         remaining = remaining[len(taken):]
         ctx.emit(CollectionProgress(collected=len(collected), expected=len(expected)))
         ctx.phases.relabel(collecting_label(run, len(collected)))
-    run.collected = collected
+    run.collection.calls = collected
     return collected
 
 
@@ -128,7 +128,7 @@ def computed_calls(ctx: StepContext, run: RunState) -> list[CollectedCall]:
     except StepsNotComputable as refused:
         raise ReturnToReview("compile", f"the calls cannot be computed from the spec: "
                              f"{refused.message}") from None
-    run.computed = computed
+    run.collection.computed = computed
     return _taken(ctx, run, [(c.tool, json.dumps(c.arguments, ensure_ascii=False))
                              for c in computed], "spec")
 
@@ -142,21 +142,22 @@ def _taken(ctx: StepContext, run: RunState, calls: Sequence[tuple[str, str]],
         check_calls(round_calls, scrubber=ctx.scrubber, max_bytes=ctx.settings.max_argument_bytes)
     except CollectionViolation as refused:
         raise ReturnToReview("tool_call", str(refused)) from None
-    run.collected = [CollectedCall(round=0, call_id=c.id, tool=c.name, arguments=c.arguments,
+    run.collection.calls = [CollectedCall(round=0, call_id=c.id, tool=c.name, arguments=c.arguments,
                                    source=source) for c in round_calls]
-    for call in run.collected:
+    for call in run.collection.calls:
         ctx.emit(ToolCallCollected(round=0, tool=call.tool, source=call.source))
-    return list(run.collected)
+    return list(run.collection.calls)
 
 
 def grant_repair(ctx: StepContext, run: RunState, refused: Rejection) -> Rejection:
     """Grant a repair round for ``refused`` (status, event), or return to Review with the
     last diagnostic when the budget is spent."""
-    if not run.repairs.spend(refused):
-        raise ReturnToReview(refused.layer, run.repairs.exhausted_message(refused))
-    refused = run.repairs.numbered(refused)
-    label = run.repairs.label(refused)
-    ctx.emit(RepairRequested(repair=run.repairs.used, of=run.repairs.limit, layer=refused.layer,
+    repairs = run.collection.repairs
+    if not repairs.spend(refused):
+        raise ReturnToReview(refused.layer, repairs.exhausted_message(refused))
+    refused = repairs.numbered(refused)
+    label = repairs.label(refused)
+    ctx.emit(RepairRequested(repair=repairs.used, of=repairs.limit, layer=refused.layer,
                              tool=refused.tool, headline=refused.headline,
                              diagnostic=refused.diagnostic))
     if ctx.phases.phase != Phase.COLLECTING:
@@ -170,8 +171,8 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
                  offered: list[str], repair: Rejection | None) -> list[CollectedCall]:
     """One round: the calls it delivered, checked (I4, I5); raises RoundRejected for an
     answer that breaks the rules."""
-    run.rounds += 1
-    round_number = run.rounds
+    run.collection.rounds += 1
+    round_number = run.collection.rounds
     module, caps = run.inputs.module, ctx.settings.capabilities
     messages = round_messages(
         system_prompt=module.collection_prompt(ctx.language),
@@ -184,7 +185,7 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
     definitions = module.tool_definitions(offered, strict=caps.strict_tools)
     cut = repair.cut_tokens if repair is not None else None
     shape = constrained.shape_for(
-        ctx.settings, definitions, entities=_entities(run), dropped=run.dropped,
+        ctx.settings, definitions, entities=_entities(run), dropped=run.collection.dropped,
         max_tokens=budgets.after_cut(cut, ctx.settings) if cut else None)
     answer = await _ask(ctx, run, messages, definitions, shape, offered, round_number)
     for call in answer.calls:
@@ -199,7 +200,7 @@ async def _round(ctx: StepContext, run: RunState, collected: list[CollectedCall]
     for call in answer.calls:
         taken.append(CollectedCall(round=round_number, call_id=call.id, tool=call.name,
                                    arguments=call.arguments, source=call.source,
-                                   repair=run.repairs.used if repair is not None else 0))
+                                   repair=run.collection.repairs.used if repair is not None else 0))
         ctx.emit(ToolCallCollected(round=round_number, tool=call.name, source=call.source))
     return taken
 
@@ -217,18 +218,19 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
         check_calls(calls, scrubber=ctx.scrubber, max_bytes=ctx.settings.max_argument_bytes)
 
     for attempt in (shape, constrained.retry_shape(shape, definitions)):
-        run.sse_count += 1
+        run.collection.sse_count += 1
         try:
             response = await ctx.calls.stream(
                 constrained.with_call_note(messages, attempt, definitions), attempt.tools,
-                spec=False, sse=tool_response_name(run.sse_count), options=attempt.options)
+                spec=False, sse=tool_response_name(run.collection.sse_count),
+                options=attempt.options)
         except ProviderError as error:
             if constrained.refused(error, attempt):
                 _drop_constraint(ctx, run, attempt, round_number, str(error))
                 continue
             if not is_call_format_error(error.message):
                 raise ReturnToReview("provider", f"round {round_number}: {error}") from None
-            run.one_call = True  # the server takes one call per answer: ask for one
+            run.collection.one_call = True  # the server takes one call per answer: ask for one
             _reject(ctx, round_number,
                     call_format_rejection(error.message, offered, round_number))
         answer = constrained.read_answer(response, attempt, offered, known,
@@ -248,7 +250,7 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
 
 def _drop_constraint(ctx: StepContext, run: RunState, shape: RoundShape, round_number: int,
                      reason: str) -> None:
-    run.dropped.add(shape.tool)
+    run.collection.dropped.add(shape.tool)
     ctx.emit(ConstraintDropped(round=round_number, tool=shape.tool,
                                constraint=shape.constraint, reason=reason))
 

@@ -14,12 +14,12 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
-from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.plan_phrases import text_phrase
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
 from sam_plugin.compilers.spec.computed import diagnostics_by_step
 from sam_plugin.errors import CompileError, FailRun, ReturnToReview
 from sam_plugin.runtime.event_types import PlanShown, ScriptComposed, ToolCallCompiled
+from sam_plugin.runtime.run.artifacts import Compiled, ShownPlan
 from sam_plugin.runtime.run.collection import CollectedCall
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import Phase
@@ -61,7 +61,7 @@ def computing_label(run: RunState) -> str:
 
 
 async def compile_calls(ctx: StepContext, run: RunState, collected: list[CollectedCall],
-                        repair: Repair | None) -> tuple[list[Fragment], Prediction]:
+                        repair: Repair | None) -> Compiled:
     """The fragments of every call, and the state they predict (with the audit files)."""
     assert run.before is not None
     target = run.target
@@ -84,26 +84,27 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
             collected[index] = await repair(collected, index, refused)
             ctx.phases.set(Phase.COMPILING, compiling_label(collected))
     run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
-    run.collected = collected
+    run.collection.calls = collected
     unbound = chain.unbound()
     if unbound:  # a step whose capability had no call: nothing runs (I15)
         raise ReturnToReview("compile", "; ".join(c.message for c in unbound))
-    run.bound = list(chain.bound)
-    run.claims = list(chain.claim_phrases)
     files: list[str] = []
     for fragment in chain.fragments:
         files += [f for f in fragment.evidence.files if f not in files]
-    run.normalized = [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments]
-    run.dir.write_json("normalized_calls.json", run.normalized)
-    return chain.fragments, chain.state.model_copy(update={"files": files})
+    normalized = [{"tool": f.tool, "arguments": f.normalized} for f in chain.fragments]
+    run.dir.write_json("normalized_calls.json", normalized)
+    return Compiled(fragments=chain.fragments,
+                    prediction=chain.state.model_copy(update={"files": files}),
+                    bound=list(chain.bound), claims=list(chain.claim_phrases),
+                    normalized=normalized)
 
 
 def _refusal(run: RunState, index: int, error: CompileError) -> str:
     """A compile error with no repair round: a computed call's said against its steps
     ("step 2 (delete elements 99): delete_elements: label 99 ..."), a given one as it is."""
-    if run.collected[index].source != "spec" or run.spec_ir is None:
+    if run.collection.calls[index].source != "spec" or run.spec_ir is None:
         return str(error)
-    call = run.computed[index]
+    call = run.collection.computed[index]
     said = diagnostics_by_step(call, error.diagnostics, run.spec_ir,
                                run.inputs.module.vocabulary)
     return "; ".join(said) or str(error)
@@ -123,12 +124,13 @@ def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> 
     return fragment
 
 
-def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
-              prediction: Prediction, warnings: Sequence[str] = ()) -> Plan:
+def show_plan(ctx: StepContext, run: RunState, compiled: Compiled,
+              warnings: Sequence[str] = ()) -> ShownPlan:
     """Compose the script, build the plan (a shadow run that raises is a compile error, I7),
     write ``generated_script.py`` and ``plan.json`` with the script's hash, stop in Plan.
     ``warnings``: the caller's own, added to the plan's (``plan_calls``)."""
     inputs = run.inputs
+    fragments, prediction = compiled.fragments, compiled.prediction
     script, sha, key = ctx.composer(fragments, inputs.run_id, inputs.target)
     if ctx.scrubber.contains(script):
         raise ReturnToReview("compile", SCRIPT_HOLDS_KEY)
@@ -144,28 +146,30 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
         part=ctx.host.part(inputs.target),
         extra={"units": ctx.units} if ctx.units is not None else {},
     )
-    recounted(run, prediction, ctx.language)
+    recounted(run, prediction, compiled.bound, ctx.language)
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,
                                   before=run.before, spec=run.spec_ir, script_sha256=sha,
-                                  bound=run.bound, sources=[c.source for c in run.collected],
+                                  bound=compiled.bound,
+                                  sources=[c.source for c in run.collection.calls],
                                   units=ctx.units)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
-    said = [*map(text_phrase, run.unsourced), *run.claims, *map(text_phrase, warnings)]
+    said = [*map(text_phrase, run.unsourced), *compiled.claims, *map(text_phrase, warnings)]
     if said:
         plan = plan.model_copy(update={
             "warnings": [*plan.warnings, *(render(p, RECORD, plan.unit_table()) for p in said)],
             "warning_phrases": [*plan.warning_phrases, *said]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))
     seal_sources(run.dir)  # what a rerun may start from (docs/architecture.md §7)
-    run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail
-    run.plan = plan
+    shown = ShownPlan(plan=plan, script=script, key=key, prediction=prediction,
+                      predicted=detail, normalized=compiled.normalized)
+    run.shown = shown
     ctx.phases.set(Phase.PLAN, f"Plan: {plan.summary()}, waiting for you to execute")
     ctx.emit(PlanShown(script_sha256=plan.script_sha256, destructive=len(plan.destructive),
                        warnings=len(plan.warnings), calls=len(plan.calls)))
-    return plan
+    return shown
 
 
 def _headline(error: CompileError) -> str:

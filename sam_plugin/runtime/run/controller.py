@@ -170,7 +170,7 @@ class RunController:
     def design_repairs(self) -> list[StepRepair]:
         """The design's steps asked again before Review, and why (the design asked in parts):
         data, each said by ``StepRepair.words``."""
-        return list(self._run.design_repairs) if self._run else []
+        return list(self._run.conversation.repairs) if self._run else []
 
     @property
     def spec_changes(self) -> list[FieldChange]:
@@ -189,7 +189,7 @@ class RunController:
         run = self._run
         if run is None or run.observation is None:
             return None, []
-        return run.observation.fingerprint, list(run.normalized)
+        return run.observation.fingerprint, list(run.shown.normalized if run.shown else [])
 
     @property
     def route(self) -> Route | None:
@@ -198,7 +198,7 @@ class RunController:
     @property
     def plan(self) -> Plan | None:
         """The plan of the current run, once shown."""
-        return self._run.plan if self._run else None
+        return self._run.shown.plan if self._run and self._run.shown else None
 
     @property
     def result(self) -> RunResult | None:
@@ -303,15 +303,14 @@ class RunController:
             if self.policy.calls == "spec":  # the calls computed from the steps, no model
                 ctx.phases.set(Phase.COMPILING, compiling.computing_label(run))
                 collected = collect.computed_calls(ctx, run)
-                fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
+                compiled = await compiling.compile_calls(ctx, run, collected, None)
             else:
                 ctx.phases.set(Phase.COLLECTING, collect.collecting_label(run, 0))
                 collected = await collect.collect_calls(ctx, run)
                 ctx.phases.set(Phase.COMPILING, compiling.compiling_label(collected))
                 repair = functools.partial(collect.recollect, ctx, run)
-                fragments, prediction = await compiling.compile_calls(ctx, run, collected,
-                                                                      repair)
-            plan = compiling.show_plan(ctx, run, fragments, prediction)
+                compiled = await compiling.compile_calls(ctx, run, collected, repair)
+            plan = compiling.show_plan(ctx, run, compiled).plan
             if plan_waits(plan, wait):
                 return None
             ctx.emit(ev.PlanApproved(by=f"plan_wait={wait}"))
@@ -346,10 +345,10 @@ class RunController:
             else:
                 ctx.phases.set(Phase.COMPILING, f"Compiling {len(calls)} given call(s)")
                 collected = collect.given_calls(ctx, run, calls)
-            fragments, prediction = await compiling.compile_calls(ctx, run, collected, None)
-            warnings = (plan_warnings(fragments, prediction) if plan_warnings is not None
-                        else [])
-            compiling.show_plan(ctx, run, fragments, prediction, warnings)
+            compiled = await compiling.compile_calls(ctx, run, collected, None)
+            warnings = (plan_warnings(compiled.fragments, compiled.prediction)
+                        if plan_warnings is not None else [])
+            compiling.show_plan(ctx, run, compiled, warnings)
         return self.phase
 
     def approval_requested(self, channel: str) -> None:

@@ -233,12 +233,12 @@ def _words_refuse_whole(ctx: StepContext, remark: str) -> bool:
 async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
     assert run.observation is not None
     if remark:
-        run.remarks.append(remark)  # its numbers are the analyst's (shown_numbers)
+        run.conversation.remarks.append(remark)  # its numbers are the analyst's (shown_numbers)
         previous = design_answer.spec_json_text(run.spec_ir) if run.spec_ir else run.spec
-        messages = revision.revision_messages(run.design_messages, previous, remark,
+        messages = revision.revision_messages(run.conversation.messages, previous, remark,
                                               ctx.language)
     else:
-        messages = run.design_messages = _design_messages(ctx, run)
+        messages = run.conversation.messages = _design_messages(ctx, run)
     version = run.spec_versions + 1
     if not remark and ctx.policy.design == "parts":  # revisions send the whole spec back
         parted = await _write_in_parts(ctx, run, version)
@@ -312,8 +312,8 @@ def _adopted(ctx: StepContext, run: RunState, reading: design_answer.DesignReadi
         changes=[c.as_json() for c in run.spec_changes],
         # calls answered to a tool-less design request are ignored, never collected
         ignored_tool_calls=ignored,
-        repaired=tuple(r.model_dump() for r in run.design_repairs) if parted else (),
-        requests=run.design_requests if parted else None,
+        repaired=tuple(r.model_dump() for r in run.conversation.repairs) if parted else (),
+        requests=run.conversation.requests if parted else None,
     ))
 
 
@@ -525,7 +525,7 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                                    "sets": list(readback.sets)},
                 language=ctx.language, part_name=target.part_name,
                 sources=shown_numbers(run) if checked or edited is not None else None,
-                unchanged_from=edited, said=(run.inputs.request, *run.remarks),
+                unchanged_from=edited, said=(run.inputs.request, *run.conversation.remarks),
                 units=ctx.units)
     except SpecRejected:
         if keep_answer:
@@ -545,8 +545,8 @@ def shown_numbers(run: RunState) -> Sources:
     as words), the observation's and the exploration's, and the picked labels
     (``compilers/spec/provenance.py``)."""
     picked = run.inputs.selection
-    return text_sources((run.inputs.request, *run.remarks), observed=(run.exploration,),
-                        data=prompt_observation(run),
+    return text_sources((run.inputs.request, *run.conversation.remarks),
+                        observed=(run.exploration,), data=prompt_observation(run),
                         picked=picked.labels if picked is not None else ())
 
 

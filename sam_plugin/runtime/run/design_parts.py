@@ -87,7 +87,7 @@ async def design_in_parts(ctx: StepContext, run: RunState) -> WholeAnswer | dict
     :class:`RefusedByCategory` for a category: the request's own words asking for what the
     mode does not do (before any request), or the model's first answer planning nothing."""
     refuse_by_words(run, ctx.language)
-    state = PartsDesign(repaired=run.design_repairs)
+    state = PartsDesign(repaired=run.conversation.repairs)
     first = await _ask_actions(ctx, run, state)
     if isinstance(first, WholeAnswer):
         return first
@@ -402,7 +402,7 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]], 
                        spec_response_format({}, spec_format) if spec_format == "json_object"
                        else None)
     options = RequestOptions(max_tokens=tokens, response_format=response_format)
-    run.design_requests += 1
+    run.conversation.requests += 1
     try:
         response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
     except ProviderError as error:

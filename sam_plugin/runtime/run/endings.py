@@ -70,9 +70,9 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
         source=inputs.source,
         source_run=inputs.source_run,
         tools=list(run.route.tools) if run.route else [],
-        submissions=run.submissions,
+        submissions=run.execution.submissions,
         script_sha256=run.script_sha256,
-        repairs=run.repairs.used,
+        repairs=run.collection.repairs.used,
         before=StateSummary.from_readback(
             run.before, run.observation.domain if run.observation else None)
         if run.before else None,
@@ -80,8 +80,8 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
         checks=list(checks or []),
         error=error.model_copy(update={"message": ctx.scrubber.text(error.message)})
         if error is not None else None,
-        restored=run.restored,
-        restore_unavailable=run.restore_unavailable,
+        restored=run.execution.restored,
+        restore_unavailable=run.execution.restore_unavailable,
         provider=run.usage.usage if run.usage else None,
         spec_versions=max(1, run.spec_versions),
         **(run.detection.result_fields() if run.detection else {}),
@@ -127,11 +127,11 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
 def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
            after: Readback | None = None, checks: list[Check] | None = None,
            category: RefusalCategory | None = None) -> None:
-    if run.restore_after is not None:
-        after = run.restore_after  # the live part after the restore (the proof)
-    if after is None and run.submissions:
+    if run.execution.restore_after is not None:
+        after = run.execution.restore_after  # the live part after the restore (the proof)
+    if after is None and run.execution.submissions:
         after = _try(lambda: ctx.host.readback(run.target))
-    words = f"Failed at {layer}; part restored" if run.restored else f"Failed at {layer}"
+    words = f"Failed at {layer}; part restored" if run.execution.restored else f"Failed at {layer}"
     ctx.phases.set(Phase.FAILED, words)
     error = ErrorRecord(layer=layer, message=message, part=part_outcome(run),
                         category=category)
@@ -171,9 +171,10 @@ def internal_error(ctx: StepContext, run: RunState, error: BaseException,
     log.error("run %s: internal error while %s\n%s", run.inputs.run_id, phase,
               ctx.scrubber.text(traceback.format_exc()))
     message = f"internal error while {phase}: {ctx.scrubber.text(repr(error))}."
-    if run.submissions and restore is not None and phase in (Phase.EXECUTING, Phase.VERIFYING):
+    executed = run.execution.submissions
+    if executed and restore is not None and phase in (Phase.EXECUTING, Phase.VERIFYING):
         message += f" {restore()}"
-    elif run.submissions:
+    elif executed:
         message += " The script was submitted: the part may have been modified; re-observe it."
     else:
         message += " Nothing was executed."
@@ -187,9 +188,9 @@ def refusal_category(name: str) -> RefusalCategory:
 
 def part_outcome(run: RunState) -> PartOutcome:
     """What became of the target part in a failed run (``result.json`` ``error.part``)."""
-    if not run.submissions or run.stopped_before_change:
+    if not run.execution.submissions or run.execution.stopped_before_change:
         return "unchanged"
-    return "restored" if run.restored else "may_be_changed"
+    return "restored" if run.execution.restored else "may_be_changed"
 
 
 def _try(read: Callable[[], _T]) -> _T | None:

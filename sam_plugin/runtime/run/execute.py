@@ -26,6 +26,7 @@ from sam_plugin.runtime.event_types import (
 from sam_plugin.runtime.observe.observation import target_fingerprint
 from sam_plugin.runtime.ports import Receipt, SnapshotHost
 from sam_plugin.runtime.run import endings
+from sam_plugin.runtime.run.artifacts import ShownPlan
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.restore import (
@@ -54,6 +55,12 @@ SCRIPT_REFUSED = (
 )
 
 
+def shown_plan(run: RunState) -> ShownPlan:
+    """The plan the analyst approved and its script (``compile.show_plan``)."""
+    assert run.shown is not None, "no plan was shown"
+    return run.shown
+
+
 def approved_script(run: RunState) -> str:
     """The script to submit: its bytes must hash to the SHA-256 in plan.json (I11)."""
     try:
@@ -62,29 +69,30 @@ def approved_script(run: RunState) -> str:
     except (OSError, ValueError, KeyError) as error:
         raise FailRun("execution", f"plan.json cannot be read ({error}); nothing executed") \
             from None
-    actual = hashlib.sha256(run.script.encode("utf-8")).hexdigest()
+    script = shown_plan(run).script
+    actual = hashlib.sha256(script.encode("utf-8")).hexdigest()
     if not (actual == approved == run.script_sha256):
         raise FailRun("execution",
                       f"the script to submit (sha256 {actual[:12]}) is not the one the plan "
                       f"showed (sha256 {approved[:12]}); nothing executed")
-    return run.script
+    return script
 
 
 def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
                  script: str) -> None:
     """The one submission: journalled first (I8), never retried (I10)."""
-    assert run.script_sha256 is not None and run.key is not None
-    sha = run.script_sha256
+    assert run.script_sha256 is not None
+    sha, key = run.script_sha256, shown_plan(run).key
     # If the process dies from here on, result.json must not keep saying "nothing executed"
     # (e.g. a "rejected" written by an earlier round): it says "unknown" until the outcome.
     run.dir.write_result(endings.result(
         ctx, run, "unknown", error=ErrorRecord(layer="execution", message=UNKNOWN_ADVICE),
     ).model_copy(update={"submissions": 1}))
     try:
-        journal.record_submitted(run.inputs.run_id, sha, run.key)  # flushed + fsynced first
+        journal.record_submitted(run.inputs.run_id, sha, key)  # flushed + fsynced first
     except AlreadySubmitted as refused:
         raise FailRun("execution", str(refused)) from None
-    run.submissions = 1
+    run.execution.submissions = 1
     ctx.phases.set(Phase.EXECUTING, "Executing: script submitted once")
     ctx.emit(ExecutionSubmitted(script_sha256=sha))
     if isinstance(ctx.host, SnapshotHost) and run.before is not None:
@@ -112,7 +120,7 @@ def execute_once(ctx: StepContext, run: RunState, journal: SubmissionJournal,
 def _failed_execution(ctx: StepContext, run: RunState, receipt: Receipt | None, status: str,
                       trace: str) -> None:
     if receipt is not None and receipt.nothing_changed:
-        run.stopped_before_change = True
+        run.execution.stopped_before_change = True
         warning = SCRIPT_REFUSED if receipt.stage == "refused" else PREFLIGHT_STOPPED
     elif _read_only(run):
         warning = _unchanged_after_failure(ctx, run)
@@ -132,8 +140,9 @@ def verify_readback(ctx: StepContext, run: RunState) -> None:
 
 
 def _verify_readback(ctx: StepContext, run: RunState) -> None:
-    prediction = run.prediction
-    assert run.before is not None and prediction is not None
+    shown = shown_plan(run)
+    prediction = shown.prediction
+    assert run.before is not None
     ctx.phases.set(Phase.VERIFYING, "Verifying: reading the part back")
     try:
         # one read: the fingerprint and the comparison with the plan both work on it
@@ -144,7 +153,7 @@ def _verify_readback(ctx: StepContext, run: RunState) -> None:
                           + restore(ctx, run, None)) from None
         raise FailRun("verification", f"the model WAS changed, but reading it back failed: "
                       f"{error}; re-observe the part") from None
-    checks = verify(prediction, run.before, after, run.dir.path, run.predicted,
+    checks = verify(prediction, run.before, after, run.dir.path, shown.predicted,
                     _part_or_none(ctx, run), _model_or_none(ctx, run))
     checks += _value_checks(ctx, run)
     if all_passed(checks):
@@ -159,8 +168,8 @@ def _verify_readback(ctx: StepContext, run: RunState) -> None:
     else:
         message = (f"the model WAS changed, but verification failed: {failed}. "
                    "Inspect the part before submitting again.")
-        if run.restore_unavailable:
-            message += " " + NO_RESTORE_NOTE.format(reason=run.restore_unavailable)
+        if run.execution.restore_unavailable:
+            message += " " + NO_RESTORE_NOTE.format(reason=run.execution.restore_unavailable)
     endings.failed(ctx, run, "verification", message, after=after, checks=checks)
 
 
@@ -179,20 +188,22 @@ def _note_snapshot(ctx: StepContext, run: RunState, receipt: Receipt | None) -> 
     """``snapshot_taken``, or why there is no snapshot (kept for result.json)."""
     if receipt is not None and receipt.snapshot == "taken":
         ctx.emit(SnapshotTaken(part=run.target.part_name))
-    run.restore_unavailable = snapshot_unavailable(ctx.host, receipt)
+    run.execution.restore_unavailable = snapshot_unavailable(ctx.host, receipt)
 
 
 def restore(ctx: StepContext, run: RunState, receipt: Receipt | None) -> str:
     """RESTORING: the target back as it was, proven by reading it back; the words to add
     to the failure (the run still fails at its layer; a restore is never retried)."""
     in_script = receipt.restored if receipt is not None else None
-    if run.restore_unavailable or (in_script is None and not can_restore(ctx.host)):
-        run.restore_unavailable = run.restore_unavailable or "the script kept no snapshot"
-        return unavailable_words(run.restore_unavailable)
+    execution = run.execution
+    if execution.restore_unavailable or (in_script is None and not can_restore(ctx.host)):
+        execution.restore_unavailable = (execution.restore_unavailable
+                                         or "the script kept no snapshot")
+        return unavailable_words(execution.restore_unavailable)
     ctx.phases.set(Phase.RESTORING, "Restoring: putting the part back as it was")
     expected = run.observation.fingerprint if run.observation else None
     verdict = put_back(ctx.host, run.target, expected, receipt)
-    run.restore_after, run.restored = verdict.after, verdict.restored
+    run.execution.restore_after, run.execution.restored = verdict.after, verdict.restored
     if verdict.restored:
         ctx.emit(RestoreCompleted(fingerprint=verdict.fingerprint))
     else:
@@ -223,7 +234,7 @@ def keep_for_undo(ctx: StepContext, run: RunState, after: Readback) -> dict[str,
 
 def _read_only(run: RunState) -> bool:
     """The plan's calls change nothing (audits): no snapshot, no restore, no undo."""
-    return run.plan is not None and run.plan.read_only
+    return run.shown is not None and run.shown.plan.read_only
 
 
 def _unchanged_after_failure(ctx: StepContext, run: RunState) -> str:
@@ -235,7 +246,7 @@ def _unchanged_after_failure(ctx: StepContext, run: RunState) -> str:
     except Exception as error:  # noqa: BLE001 - said plainly
         return f"The calls change nothing, but the part could not be read back ({error})."
     if now == expected:
-        run.stopped_before_change = True
+        run.execution.stopped_before_change = True
         return (f"The calls change nothing (read-only) and the part reads back unchanged "
                 f"(fingerprint {now}): there is nothing to restore. This run is not retried.")
     return (f"The calls change nothing (read-only), yet the part reads back changed "

@@ -6,9 +6,11 @@ what History shows agree with the plan."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sam_plugin.compilers.evidence import SHAPES, Prediction
+from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.ir import Expected, Spec
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.values import is_claim
@@ -16,13 +18,14 @@ from sam_plugin.runtime.run import revision
 from sam_plugin.runtime.run.state import RunState
 
 
-def recounted(run: RunState, prediction: Prediction, language: str) -> None:
+def recounted(run: RunState, prediction: Prediction, bound: Sequence[tuple[int, BoundStep]],
+               language: str) -> None:
     spec = run.spec_ir
     if not run.recount or spec is None:
         return
     run.recount = False
     spec = spec.model_copy(update={"expected": _expected(spec.expected, prediction),
-                                   "steps": _claims(run, spec)})
+                                   "steps": _claims(run, spec, bound)})
     run.spec_ir = spec
     run.spec = render_spec(spec, run.inputs.module.vocabulary, language)
     run.dir.write_text("design.txt", run.spec + "\n")
@@ -43,10 +46,11 @@ def _expected(stated: Expected, prediction: Prediction) -> Expected:
     return stated.model_copy(update=update)
 
 
-def _claims(run: RunState, spec: Spec) -> tuple[Any, ...]:
+def _claims(run: RunState, spec: Spec,
+            bound_steps: Sequence[tuple[int, BoundStep]]) -> tuple[Any, ...]:
     steps = list(spec.steps)
     vocabulary = run.inputs.module.vocabulary
-    for _, bound in run.bound:
+    for _, bound in bound_steps:
         step = steps[bound.step]
         action = vocabulary.action(step.action)
         if action is None:

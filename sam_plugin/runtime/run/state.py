@@ -2,32 +2,26 @@
 in (``RunState``), in the order of the phases (docs/architecture.md §1).
 
 The step modules of ``runtime/run/`` share nothing but this state, the endings
-(``endings.py``) and the ports they are handed (``context.py``); the controller's spec,
-route, plan and result are read-only views of it.
+(``endings.py``) and the ports they are handed (``context.py``); what a step makes for the
+next one is what it returns (``artifacts.py``), kept here as one field. The controller's
+spec, route, plan and result are read-only views of it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
-from sam_plugin.compilers.evidence import Prediction, Readback
-from sam_plugin.compilers.plan import Plan, PlanDetail
+from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import DomainModule, Route, Target
-from sam_plugin.compilers.spec.binding import BoundStep
-from sam_plugin.compilers.spec.computed import ComputedCall
 from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.runtime.observe.observation import Observation
 from sam_plugin.runtime.observe.region_schema import RegionIndex
 from sam_plugin.runtime.provider.probe import Detection
-from sam_plugin.runtime.run.collection import CollectedCall
-from sam_plugin.runtime.run.repair import RepairBudget
-from sam_plugin.runtime.run.step_repair import StepRepair
+from sam_plugin.runtime.run.artifacts import Collection, Conversation, Execution, ShownPlan
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, RunSource
 from sam_plugin.runtime.store.usage import UsageMeter
-from sam_plugin.words.phrase import Phrase
 
 
 @dataclass(frozen=True)
@@ -58,44 +52,23 @@ class RunState:
     regions: RegionIndex | None = None
     exploration: str = ""
     # Designing, Review
-    design_messages: list[dict[str, Any]] = field(default_factory=list)
-    remarks: list[str] = field(default_factory=list)  # Ask for changes: the analyst's words
+    conversation: Conversation = field(default_factory=Conversation)
     spec: str = ""  # the spec in words (its rendering): shown, confirmed, design.txt
     spec_ir: Spec | None = None  # the same spec as data: spec.json, what calls are bound to
     review_warnings: list[str] = field(default_factory=list)  # where it disagrees, now
     unsourced: list[str] = field(default_factory=list)  # numbers its writer was not shown
     spec_changes: list[FieldChange] = field(default_factory=list)  # the last revision's
     spec_versions: int = 0  # versions of the spec written so far (Ask for changes adds one)
-    # the design asked in parts: its steps asked again (at most 2) and the requests it took
-    design_repairs: list[StepRepair] = field(default_factory=list)
-    design_requests: int = 0
     route: Route | None = None
     invalidated: str | None = None  # the dock's mode or target changed meanwhile
-    # Collecting (or computing the calls from the steps)
-    collected: list[CollectedCall] = field(default_factory=list)
-    computed: list[ComputedCall] = field(default_factory=list)  # with the steps they carry
-    rounds: int = 0  # collection rounds sent, repair rounds included
-    sse_count: int = 0  # tool responses kept (provider_tool_response[.N].sse)
-    one_call: bool = False  # ask for one tool per round (profile, or the server needs it)
-    repairs: RepairBudget = field(default_factory=lambda: RepairBudget(0))
-    dropped: set[str] = field(default_factory=set)  # tools whose constraint the server broke
+    # Collecting (or computing the calls from the steps): the calls and their rounds
+    collection: Collection = field(default_factory=Collection)
     # Compiling, Plan
-    bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
-    normalized: list[dict[str, Any]] = field(default_factory=list)  # normalized_calls.json
-    claims: list[Phrase] = field(default_factory=list)  # steps' counts the calls do not make
     recount: bool = False  # an edit dropped stale counts: the plan states them again
-    script: str = ""
-    script_sha256: str | None = None
-    key: str | None = None  # the idempotency key (journal)
-    prediction: Prediction | None = None
-    predicted: PlanDetail | None = None
-    plan: Plan | None = None  # once shown
+    script_sha256: str | None = None  # once the script is composed (result.json says it)
+    shown: ShownPlan | None = None  # the plan shown and its script, once shown
     # Executing, Verifying, Restoring
-    submissions: int = 0
-    stopped_before_change: bool = False  # the script failed in its preflight or was refused
-    restored: bool = False
-    restore_unavailable: str | None = None
-    restore_after: Readback | None = None  # the readback that proved (or disproved) a restore
+    execution: Execution = field(default_factory=Execution)
     # how the run ended so far (each ending writes it to result.json)
     result: RunResult | None = None
 
