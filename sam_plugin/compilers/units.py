@@ -74,7 +74,8 @@ def unit_table(units: UnitSystem | None) -> dict[str, str] | None:
     """Quantity -> unit, as a phrase is rendered with (``sam_plugin/words/phrase.py``)."""
     if units is None:
         return None
-    return {q: units.unit(q) for q in ("length", "stress", "density", "mass") if units.unit(q)}
+    return {q: units.unit(q) for q in ("length", "stress", "density", "mass", "force")
+            if units.unit(q)}
 
 
 def context_units(ctx: Any) -> UnitSystem | None:

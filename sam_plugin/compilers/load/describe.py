@@ -11,6 +11,7 @@ from typing import Any
 from pydantic import TypeAdapter
 
 from sam_plugin.compilers.load.ir import DefineStep
+from sam_plugin.compilers.load.phrases import CATALOGUE as _WORDS  # noqa: F401 (registers)
 from sam_plugin.compilers.load.regions import MEMBERS, made_set, picked, region_name
 from sam_plugin.compilers.load.tool_compilers import previous_steps
 from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation, Touched, touched

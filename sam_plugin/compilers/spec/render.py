@@ -96,7 +96,7 @@ def _system(units: Units | None) -> UnitSystem | None:
         return None
     return UnitSystem(name=units.get("name", ""), length=units.get("length", ""),
                       stress=units.get("stress", ""), density=units.get("density", ""),
-                      mass=units.get("mass", ""))
+                      mass=units.get("mass", ""), force=units.get("force", ""))
 
 
 def expected_words(expected: Expected, language: Language = "en",
