@@ -1,13 +1,68 @@
-"""The Load mode's words, as phrases (``sam_plugin/words/phrase.py``): its spec step and its
-tools, in the record and the dock's English and Chinese."""
+"""The Load mode's words, as phrases (``sam_plugin/words/phrase.py``): its spec step, its
+tools and its plan (each step, load and boundary condition with its region and its values,
+the notes its compilers make, how After is worked out), in the record and the dock's English
+and Chinese.
+
+A value carries its quantity: a pressure is a stress, a force a force, a displacement u1..u3
+a length; a rotation ur1..ur3 is in radians, which no unit system changes.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from sam_plugin.compilers.load.actions import VOCABULARY
 from sam_plugin.compilers.spec.render import step_entry
-from sam_plugin.words.phrase import Catalogue, register
+from sam_plugin.compilers.spec.values import number_words
+from sam_plugin.samops.load_ops import DOFS
+from sam_plugin.words.phrase import Catalogue, Measure, Phrase, Value, phrase, register
 
 CATALOGUE: Catalogue = {
+    "load.define_step": {
+        "record": "define the static step {name} after {previous}",
+        "en": "define the static step {name} after {previous}",
+        "zh_CN": "定义静力分析步 {name}（接在 {previous} 之后）"},
+    "load.pressure": {
+        "record": "pressure {name} of {values} on {region} in step {step}",
+        "en": "pressure {name} of {values} on {region} in step {step}",
+        "zh_CN": "在{region}上施加压力 {name}：{values}（分析步 {step}）"},
+    "load.force": {
+        "record": "force {name} of {values} on each node of {region} in step {step}",
+        "en": "force {name} of {values} on each node of {region} in step {step}",
+        "zh_CN": "在{region}的每个节点上施加集中力 {name}：{values}（分析步 {step}）"},
+    "load.fix": {
+        "record": "fix {values} of {region} as {name} in step {step}",
+        "en": "fix {values} of {region} as {name} in step {step}",
+        "zh_CN": "固定{region}的 {values}，名为 {name}（分析步 {step}）"},
+    "load.displace": {
+        "record": "displace {region} by {values} as {name} in step {step}",
+        "en": "displace {region} by {values} as {name} in step {step}",
+        "zh_CN": "给{region}施加位移 {values}，名为 {name}（分析步 {step}）"},
+    "load.all_dofs": {"record": "all six dofs", "en": "all six dofs",
+                      "zh_CN": "全部六个自由度"},
+    "load.dof_value": {"record": "{dof} = {value}", "en": "{dof} = {value}",
+                       "zh_CN": "{dof} = {value}"},
+    # the region: the set it names, or the set the run makes from the selection
+    "load.region.named": {"record": "set {set} ({members})", "en": "set {set} ({members})",
+                          "zh_CN": "集合 {set}（{members}）"},
+    "load.region.made": {
+        "record": "{set} ({members}, a new set made from the selection)",
+        "en": "{set} ({members}, a new set made from the selection)",
+        "zh_CN": "{set}（{members}，由所选内容新建的集合）"},
+    "load.note.made_set": {
+        "record": "the selection of {name} is not a set: the run makes the set {set}",
+        "en": "note: the selection of {name} is not a set: the run makes the set {set}",
+        "zh_CN": "说明：{name} 的所选内容不是集合：运行时会新建集合 {set}"},
+    "load.basis": {
+        "record": "geometry and properties unchanged (node and element records compared "
+                  "through the fingerprint); the steps, loads and boundary conditions read "
+                  "back one by one",
+        "en": "After: geometry and properties stay as they are (compared through the part's "
+              "fingerprint); the steps, loads and boundary conditions are read back one by "
+              "one.",
+        "zh_CN": "“之后”：几何和属性保持不变（通过部件指纹比较）；分析步、载荷和边界条件逐一"
+                 "回读。"},
     "tool.define_step": {"record": "define_step", "en": "define steps", "zh_CN": "定义分析步"},
     "tool.apply_load": {"record": "apply_load", "en": "apply loads", "zh_CN": "施加载荷"},
     "tool.apply_boundary": {"record": "apply_boundary", "en": "apply boundary conditions",
@@ -17,3 +72,35 @@ CATALOGUE: Catalogue = {
 }
 register(CATALOGUE)
 register({"load.step": step_entry(VOCABULARY)})
+
+# a translation is a length; a rotation is in radians (no unit system changes it)
+DOF_QUANTITY = {dof: "length" if not dof.startswith("ur") else "rotation" for dof in DOFS}
+
+
+def values_phrase(item: Mapping[str, Any]) -> Value:
+    """A load's or condition's values, each with its quantity (``-5`` a stress;
+    ``(0, -100, 0)`` a force; ``u1, u2``; ``u2 = -0.5`` a length)."""
+    kind = item["kind"]
+    if kind == "pressure":
+        return Measure(said=number_words(item["magnitude"]), quantity="stress")
+    if kind == "force":
+        vector = ", ".join(number_words(c) for c in item["vector"])
+        return Measure(said=f"({vector})", quantity="force")
+    if kind == "fix":
+        dofs: Sequence[str] = item.get("dofs") or DOFS
+        return phrase("load.all_dofs") if len(dofs) == len(DOFS) else ", ".join(dofs)
+    return [phrase("load.dof_value", dof=dof,
+                   value=Measure(said=number_words(value), quantity=DOF_QUANTITY[dof]))
+            for dof, value in item["values"].items()]
+
+
+def region_phrase(name: str, members: str, count: int, made: bool) -> Phrase:
+    """``set ELEMS (2 elements)`` / ``LOAD-P2 (1 element, a new set made from the
+    selection)``."""
+    return phrase("load.region.made" if made else "load.region.named", set=name,
+                  members=phrase(f"plan.{members}", count=count))
+
+
+def item_phrase(item: Mapping[str, Any], region: Phrase, step: str) -> Phrase:
+    return phrase(f"load.{item['kind']}", name=str(item["name"]), values=values_phrase(item),
+                  region=region, step=step)

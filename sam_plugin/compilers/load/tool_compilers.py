@@ -18,6 +18,7 @@ from sam_plugin.compilers.load.regions import made_set, region_checks, region_na
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.samops.load_audit import AUDIT_FILE
 from sam_plugin.samops.load_ops import INITIAL
+from sam_plugin.words.phrase import Phrase, phrase, render
 
 HELPERS = ["load_ops"]
 
@@ -185,9 +186,8 @@ def _applied(tool: str, operation: str, ir: Any, items: Sequence[Any], ctx: Comp
     normalized = ir.model_dump(mode="json", exclude_none=True)
     var = variable(tool, normalized)
     made = made_sets(items)
-    notes = [f"the selection of {item.name} is not a set: the run makes the set "
-             f"{made_set(item.kind, item.name, item.selection)}"
-             for item in items if made_set(item.kind, item.name, item.selection)]
+    notes = {render(said): said for item in items
+             if (said := made_set_note(item)) is not None}
     loads, conditions = names
     return Fragment(
         tool=tool,
@@ -199,8 +199,15 @@ def _applied(tool: str, operation: str, ir: Any, items: Sequence[Any], ctx: Comp
         normalized=normalized,
         evidence=_unchanged(ctx, made),
         helpers=HELPERS,
-        notes=notes,
+        notes=list(notes),
+        note_phrases=notes,
     )
+
+
+def made_set_note(item: Any) -> Phrase | None:
+    """The note of a selection that is not a set: the run makes the set it acts on."""
+    made = made_set(item.kind, item.name, item.selection)
+    return None if made is None else phrase("load.note.made_set", name=item.name, set=made)
 
 
 def _unchanged(ctx: CompileContext, made: Iterable[str]) -> Any:
