@@ -60,7 +60,10 @@ class OptionalHostMembers(Protocol):
     def show_plan_preview(self, model_name: str, part_name: str,
                           layers: dict[str, Any]) -> int:
         """Draw a plan's outlines over the part, ``{touched, added, deleted: [[[x, y, z],
-        ...], ...]}`` (amber, green, red), until ``clear_plan_preview``; returns how many."""
+        ...], ...]}`` (amber, green, red), and ``acted_on`` when the plan has it (the region
+        a load or condition acts on, left as it is: element outlines, a node as a one-point
+        outline; a host that does not know the layer leaves it out), until
+        ``clear_plan_preview``; returns how many."""
 
     def clear_plan_preview(self) -> None:
         """Take the plan's outlines away again."""

@@ -121,7 +121,9 @@ class Preview(BaseModel):
     """What the viewport shows over the current part before execution (element outlines).
 
     ``added`` are predicted outlines (point lists); ``deleted`` and ``moved`` are labels of
-    the live part's elements; ``moved_to`` the moved elements' predicted outlines.
+    the live part's elements; ``moved_to`` the moved elements' predicted outlines;
+    ``acted_on`` and ``acted_on_nodes`` the labels of the elements and nodes the calls act
+    on and leave as they are (the region of a load or boundary condition).
     """
 
     added: list[list[Vec3]] = Field(default_factory=list)
@@ -129,6 +131,9 @@ class Preview(BaseModel):
     moved: list[int] = Field(default_factory=list)
     moved_to: list[list[Vec3]] = Field(default_factory=list)
     truncated: bool = False
+    acted_on: list[int] = Field(default_factory=list, exclude_if=lambda labels: not labels)
+    acted_on_nodes: list[int] = Field(default_factory=list,
+                                      exclude_if=lambda labels: not labels)
 
 
 class Plan(BaseModel):

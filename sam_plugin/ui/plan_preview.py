@@ -2,8 +2,10 @@
 
 Before anything runs, the elements the plan will add, delete and move are drawn over the
 current part in distinct colours, with a legend: current part grey, added green, deleted red,
-moved amber (at their predicted place; their current place stays grey). A plain projection on
-the plane of the part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
+moved amber (at their predicted place; their current place stays grey), and what the plan acts
+on and leaves as it is blue (the region of a load or a boundary condition: its elements'
+outlines, its nodes as dots; in the legend only when there is one). A plain projection on the
+plane of the part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
 """
 
 from __future__ import annotations
@@ -18,15 +20,19 @@ from sam_plugin.ui.i18n import tr
 
 Outline = list[tuple[float, float, float]]
 PREVIEW_COLOURS = {"current": "#8c959f", "added": "#1a7f37", "deleted": "#cf222e",
-                   "moved": "#d4a000"}  # amber, as the host viewport draws it
+                   "moved": "#d4a000",  # amber, as the host viewport draws it
+                   "acted_on": "#0969da"}
 DRAWN_LIMIT = 20_000
 PREVIEW_MIN_HEIGHT = 110  # the legend and a readable sketch; a 640-px screen has no more
-LAYER_ORDER = ("current", "deleted", "moved", "added")
+LAYER_ORDER = ("current", "acted_on", "deleted", "moved", "added")
+# layers said in the legend only when the plan has one (a Part plan acts on no region)
+SHOWN_WHEN_DRAWN = ("acted_on",)
+NODE_DOT_RADIUS = 3.0
 
 
 def legend_words() -> dict[str, str]:
     return {"current": tr("current part"), "added": tr("added"), "deleted": tr("deleted"),
-            "moved": tr("moved (new place)")}
+            "moved": tr("moved (new place)"), "acted_on": tr("acted on (unchanged)")}
 
 
 class PlanPreview(QWidget):
@@ -43,8 +49,10 @@ class PlanPreview(QWidget):
         """``part``: the live host part (or None); ``preview``: the plan's Preview."""
         deleted = set(preview.deleted)
         moved = set(preview.moved)
+        acted = set(preview.acted_on)
         current: list[Outline] = []
         gone: list[Outline] = []
+        region: list[Outline] = []
         if part is not None:
             coordinates = {n.label: tuple(n.coordinates) for n in part.nodes}
             for element in part.elements:
@@ -53,8 +61,12 @@ class PlanPreview(QWidget):
                     gone.append(outline)
                 elif len(current) < DRAWN_LIMIT:
                     current.append(outline)
+                if element.label in acted:
+                    region.append(outline)
+            region += [[coordinates[k]] for k in preview.acted_on_nodes if k in coordinates]
         self.layers = {
             "current": current,
+            "acted_on": region[:DRAWN_LIMIT],
             "deleted": gone[:DRAWN_LIMIT],
             "moved": [list(map(tuple, o)) for o in preview.moved_to[:DRAWN_LIMIT]],
             "added": [list(map(tuple, o)) for o in preview.added[:DRAWN_LIMIT]],
@@ -102,7 +114,9 @@ class PlanPreview(QWidget):
             painter.setPen(pen)
             for outline in self.layers[name]:
                 points = [screen(p) for p in outline]
-                if len(points) == 2:
+                if len(points) == 1:  # a node
+                    painter.drawEllipse(points[0], NODE_DOT_RADIUS, NODE_DOT_RADIUS)
+                elif len(points) == 2:
                     painter.drawLine(points[0], points[1])
                 elif points:
                     painter.drawPolygon(points)
@@ -112,6 +126,8 @@ class PlanPreview(QWidget):
     def _draw_legend(self, painter: QPainter) -> None:
         x = 8.0
         for name, words in legend_words().items():
+            if name in SHOWN_WHEN_DRAWN and not self.layers.get(name):
+                continue
             colour = QColor(PREVIEW_COLOURS[name])
             painter.fillRect(QRectF(x, 6, 12, 12), colour)
             painter.setPen(QColor("#24292f"))

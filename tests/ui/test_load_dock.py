@@ -27,17 +27,13 @@ def test_mode_combo_offers_every_mode_with_load(dock):
     assert combo.itemText(3) == "Load"
 
 
-def test_a_load_request_runs_to_verified_and_is_undone(qtbot, dock, fake_provider, monkeypatch):
-    import sam
-    from PySide6.QtWidgets import QMessageBox
-
+def _to_plan(qtbot, dock, fake_provider, monkeypatch) -> None:
     monkeypatch.setenv("SAM_AGENT_BASE_URL", fake_provider.base_url)
     monkeypatch.setenv("SAM_AGENT_API_KEY", "sk-dock-load")
     monkeypatch.setenv("SAM_AGENT_MODEL", "fake-model")
     monkeypatch.setenv("SAM_AGENT_PROFILE", "generic")
     monkeypatch.setenv("SAM_AGENT_CALLS", "spec")
     fake_provider.enqueue_reply(SPEC)
-    model = sam.mdb.models["Model-1"]
     dock.set_target("load", "Model-1", "Panel")
     dock.request_edit.setPlainText(REQUEST)
     dock.submit_button.click()
@@ -46,6 +42,14 @@ def test_a_load_request_runs_to_verified_and_is_undone(qtbot, dock, fake_provide
     dock.confirm_button.click()
     qtbot.waitUntil(lambda: not dock.busy and "Plan" in dock.status_label.text(),
                     timeout=TIMEOUT_MS)
+
+
+def test_a_load_request_runs_to_verified_and_is_undone(qtbot, dock, fake_provider, monkeypatch):
+    import sam
+    from PySide6.QtWidgets import QMessageBox
+
+    _to_plan(qtbot, dock, fake_provider, monkeypatch)
+    model = sam.mdb.models["Model-1"]
     plan = dock.plan_view.toPlainText()
     assert "pressure P1 of 2 MPa on LOAD-P1 (16 elements, a new set made from the " \
            "selection) in step Push" in plan
@@ -76,3 +80,40 @@ def test_every_mode_of_the_combo_is_said_in_chinese():
     table = read_ts(translation_file("zh_CN"))
     assert {title: table.get(("SamAgent", title)) for _, title in MODES} == {
         "Part": "部件", "Property": "属性", "Mesh": "网格", "Load": "载荷"}
+
+
+def _seen(image, colour: str) -> int:
+    return sum(1 for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
+               if image.pixelColor(x, y).name() == colour)
+
+
+def test_the_region_of_each_load_and_condition_is_drawn_acted_on(
+        qtbot, dock, host_window, fake_provider, monkeypatch):
+    """The dock's preview and the host's main viewport draw P1's 16 elements and Clamp's
+    node 1 in the acted-on colour, with its legend entry; nothing is added or deleted."""
+    from sam_plugin.ui import i18n
+    from sam_plugin.ui.plan_preview import PREVIEW_COLOURS, legend_words
+
+    _to_plan(qtbot, dock, fake_provider, monkeypatch)
+    preview = dock.plan_preview
+    assert not preview.isHidden()
+    acted = preview.layers["acted_on"]
+    assert sum(len(o) == 4 for o in acted) == 16 and [o for o in acted if len(o) == 1] == [
+        [(0.0, 0.0, 0.0)]]  # node 1, as a dot
+    assert not (preview.layers["added"] or preview.layers["deleted"] or preview.layers["moved"])
+    preview.resize(400, 300)
+    assert _seen(preview.grab().toImage(), PREVIEW_COLOURS["acted_on"]) > 0
+    assert legend_words()["acted_on"] == "acted on (unchanged)"
+    translator = i18n.install_translator("zh_CN")
+    try:
+        assert legend_words()["acted_on"] == "作用区域（不变）"
+    finally:
+        i18n.remove_translator(translator)
+    viewport = host_window.viewport
+    assert viewport.overlay_counts == {"touched": 0, "added": 0, "deleted": 0, "acted_on": 17}
+    viewport.resize(600, 400)
+    viewport.render_now()
+    assert _seen(viewport.grab().toImage(), PREVIEW_COLOURS["acted_on"]) > 0
+    dock.cancel_button.click()
+    qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
+    assert not viewport.overlay_shown

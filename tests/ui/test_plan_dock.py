@@ -101,8 +101,8 @@ def test_the_preview_draws_added_deleted_and_moved_in_their_colours_with_a_legen
     assert not preview.isHidden()
     assert len(preview.layers["deleted"]) == 1 and len(preview.layers["added"]) == 1
     assert len(preview.layers["moved"]) == 1  # element 16 uses node 25
-    assert set(legend_words()) == {"current", "added", "deleted", "moved"}
-    assert len(set(PREVIEW_COLOURS.values())) == 4  # four distinct colours
+    assert set(legend_words()) == {"current", "added", "deleted", "moved", "acted_on"}
+    assert len(set(PREVIEW_COLOURS.values())) == 5  # five distinct colours
     preview.resize(400, 300)
     image = preview.grab().toImage()
     seen = {image.pixelColor(x, y).name() for x in range(0, 400, 1) for y in range(0, 300, 2)}

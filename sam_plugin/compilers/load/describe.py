@@ -19,6 +19,7 @@ from sam_plugin.compilers.plan import (
     PlanCall,
     PlanDetail,
     PlanOperation,
+    Preview,
     Touched,
     call_notes,
     touched,
@@ -64,6 +65,12 @@ def region_touched(item: Mapping[str, Any], part: Any) -> list[Touched]:
     return [touched("nodes", labels, points)]
 
 
+def _items(fragment: Fragment) -> list[dict[str, Any]]:
+    """The loads or conditions of an ``apply_load`` / ``apply_boundary`` call (else none)."""
+    args = fragment.normalized
+    return list(args.get("loads") or args.get("conditions") or [])
+
+
 def _operations(fragment: Fragment, ctx: CompileContext) -> list[PlanOperation]:
     args = fragment.normalized
     if fragment.tool == "define_step":
@@ -71,8 +78,7 @@ def _operations(fragment: Fragment, ctx: CompileContext) -> list[PlanOperation]:
         return [_said(phrase("load.define_step", name=s.name, previous=p))
                 for s, p in zip(ir.steps, previous_steps(ir, ctx), strict=True)]
     if fragment.tool in ("apply_load", "apply_boundary"):
-        items = args.get("loads") or args.get("conditions") or []
-        return [_item_line(item, ctx) for item in items]
+        return [_item_line(item, ctx) for item in _items(fragment)]
     return [_said(phrase("plan.audit", file=AUDIT_FILE))]
 
 
@@ -100,5 +106,19 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
         return PlanDetail(calls=calls, predicted=unchanged(before, fingerprint),
                           basis="read-only: the part stays as it is (fingerprint unchanged)",
                           basis_phrase=phrase("basis.read_only"))
-    return PlanDetail(calls=calls, basis=render(phrase("load.basis")),
-                      basis_phrase=phrase("load.basis"))
+    return PlanDetail(calls=calls, preview=regions_preview(fragments, ctx.part),
+                      basis=render(phrase("load.basis")), basis_phrase=phrase("load.basis"))
+
+
+def regions_preview(fragments: Sequence[Fragment], part: Any) -> Preview | None:
+    """The region of each load and condition, drawn as acted on and left as it is: the
+    elements a pressure acts on, the nodes a force or a condition does."""
+    found: dict[str, set[int]] = {"elements": set(), "nodes": set()}
+    for fragment in fragments:
+        for item in _items(fragment):
+            members = MEMBERS[item["kind"]]
+            found[members].update(picked(part, _SELECTOR.validate_python(item["selection"]),
+                                         members))
+    if not any(found.values()):
+        return None
+    return Preview(acted_on=sorted(found["elements"]), acted_on_nodes=sorted(found["nodes"]))

@@ -1212,6 +1212,10 @@ run {run_id}, started {started} (UTC)</source>
         <translation>移动（新位置）</translation>
     </message>
     <message>
+        <source>acted on (unchanged)</source>
+        <translation>作用区域（不变）</translation>
+    </message>
+    <message>
         <source>Plan waits for Execute</source>
         <translation>计划等待“执行”</translation>
     </message>

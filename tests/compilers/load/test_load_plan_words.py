@@ -53,3 +53,16 @@ def test_the_dock_says_each_value_in_the_models_units_in_its_language() -> None:
                      "u1 = 0.5 m, u3 = -2 m, ur2 = 0.01 as Pull in step Push")
     assert _lines("conditions", "mm", "zh_CN")[3] == (
         "固定集合 NODES（2 个节点）的 u2, ur3，名为 Roller（分析步 Push）")
+
+
+def test_the_preview_holds_each_region_acted_on_and_nothing_else() -> None:
+    loads = described("pressure_and_force", None).preview
+    assert loads is not None
+    assert loads.acted_on == [1, 2, 3]  # P1's set ELEMS and P2's element 3
+    assert loads.acted_on_nodes == list(range(1, 10))  # F2 acts on all nodes
+    assert not (loads.added or loads.deleted or loads.moved or loads.moved_to)
+    conditions = described("conditions", None).preview
+    assert conditions is not None
+    assert conditions.acted_on == [] and conditions.acted_on_nodes == [1, 2, 4, 7, 9]
+    assert "acted_on" not in conditions.model_dump(exclude_none=True)  # left out when empty
+    assert described("steps", None).preview is None  # no region: nothing to draw
