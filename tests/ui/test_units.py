@@ -83,3 +83,19 @@ def test_a_chinese_dock_says_the_units_too(qtbot, replay, workspace):
         assert values["截面 Shell-2mm 厚度"] == ("2 mm", "2 mm", "是")
     finally:
         window.shutdown()
+
+
+def test_design_txt_and_the_history_spec_versions_say_the_units(qtbot, replay, dock):
+    """What is stored (design.txt, design.N.txt) is what Review showed, units included."""
+    from sam_plugin.runtime.store.run_store import RunDir
+    from sam_plugin.ui.run_details import spec_versions
+
+    to_plan(qtbot, dock, "steel_shell")
+    controller = dock.controller
+    run = RunDir(controller.runs_dir, controller.run_id)
+    stored = run.file("design.txt").read_text(encoding="utf-8")
+    assert stored == controller.spec_text + "\n"
+    assert "E = 210000 MPa" in stored and "density 7.85e-09 t/mm³" in stored
+    assert "thickness 2 mm" in stored
+    for _title, text in spec_versions(run):
+        assert "E = 210000 MPa" in text, text

@@ -142,7 +142,7 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
         part=ctx.host.part(inputs.target),
         extra={"units": ctx.units} if ctx.units is not None else {},
     )
-    recounted(run, prediction, ctx.language)
+    recounted(run, prediction, ctx.language, ctx.units)
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,
