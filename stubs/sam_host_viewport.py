@@ -299,8 +299,8 @@ class MeshViewport(ViewportAnnotations, ViewportPicking, ViewportPlanOverlay, QW
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
-        if self.fitted:
-            self.fit_to_view()
+        if self.fitted:  # the plan, when one is drawn, is fitted with the part
+            self._fit_overlay() if self.overlay_shown else self.fit_to_view()
         else:
             self._view_changed()
 
