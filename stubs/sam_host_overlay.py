@@ -131,7 +131,7 @@ class ViewportPlanOverlay:
 
     def _draw_overlay_legend(self, painter: QPainter) -> None:
         """``plan preview (elements): ■ touched 16 ■ added 0 ■ deleted 0 ■ deleted nodes 5``,
-        right-aligned at the top."""
+        right-aligned at the bottom (the part's caption and the shapes hold the top)."""
         metrics = painter.fontMetrics()
         say = getattr(self, "words", None) or (lambda text: text)
         head = say("plan preview (elements):")  # the outlines are elements; nodes said apart
@@ -140,13 +140,14 @@ class ViewportPlanOverlay:
         width = metrics.horizontalAdvance(head) + 8 + sum(
             20 + metrics.horizontalAdvance(text) for text in items)
         x = max(8.0, float(self.width()) - width - 8)  # type: ignore[attr-defined]
+        base = float(self.height()) - 10  # type: ignore[attr-defined]
         painter.setPen(QColor("#222222"))
-        painter.drawText(QPointF(x, 16), head)
+        painter.drawText(QPointF(x, base), head)
         x += metrics.horizontalAdvance(head) + 8
         for colour, text in zip(colours, items, strict=True):
-            painter.fillRect(QRectF(x, 6, 10, 10), colour)
+            painter.fillRect(QRectF(x, base - 10, 10, 10), colour)
             painter.setPen(QColor("#222222"))
-            painter.drawText(QPointF(x + 13, 16), text)
+            painter.drawText(QPointF(x + 13, base), text)
             x += 20 + metrics.horizontalAdvance(text)
 
     def _overlay_geometry(self) -> dict[str, list[QPointF]]:

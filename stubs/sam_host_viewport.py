@@ -282,6 +282,9 @@ class MeshViewport(ViewportAnnotations, ViewportPicking, ViewportPlanOverlay, QW
     def _draw_legend(self, painter: QPainter) -> None:
         geometry = self.geometry_data
         painter.setPen(QColor("#222222"))
+        if geometry.is_empty and not geometry.part_name and self.overlay_shown:
+            painter.drawText(QPointF(8, 16), self._say("No part yet: the plan builds it"))
+            return
         if geometry.is_empty and not geometry.part_name:
             painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter,
                              self._say("No part displayed"))
