@@ -97,6 +97,13 @@ def test_the_errors_module_is_a_leaf() -> None:
     assert found == []
 
 
+def test_the_phrases_are_a_leaf_that_imports_nothing_of_the_product() -> None:
+    """``sam_plugin/words`` renders a phrase anywhere: the standard library and pydantic."""
+    found = [f"{path.relative_to(ROOT)} imports {name}" for path in sources("words")
+             for name in imported_modules(path) if not within(name, (*STDLIB, "pydantic"))]
+    assert sources("words") and found == []
+
+
 def test_samops_imports_only_the_stdlib_numpy_the_host_and_samops() -> None:
     allowed = (*STDLIB, "numpy", *HOST_MODULES, "sam_plugin.samops", "sam_plugin.errors")
     found = []

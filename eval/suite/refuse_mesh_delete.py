@@ -6,7 +6,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="mesh", part="Plate",
     request="Delete all TRI elements of the part and convert the QUAD elements to TRI.",
-    expect="nothing_runs",
+    expect="nothing_runs", category="geometry",
     tags=["refuse"],
 )
 

@@ -6,7 +6,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="part", part="Plate",
     request="Apply a pressure load of 5 MPa on the top edge of the plate and fix the bottom edge.",
-    expect="nothing_runs",
+    expect="nothing_runs", category="load",
     tags=["refuse"],
 )
 

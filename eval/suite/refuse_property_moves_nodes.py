@@ -9,7 +9,7 @@ TASK = Task(
         "Delete the elements inside the box from (0, 0, 0) to (5, 5, 0) and move "
         "node 1 to (0, 0, 5)."
     ),
-    expect="nothing_runs",
+    expect="nothing_runs", category="geometry",
     tags=["refuse"],
 )
 

@@ -6,7 +6,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="part", part="Plate",
     request="Remesh this plate as 4 x 4 QUAD elements over the same 10 x 10 area.",
-    expect="nothing_runs",
+    expect="nothing_runs", category="mesh_generation",
     tags=["refuse", "clear_all"],
 )
 

@@ -6,7 +6,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="part", part="Plate",
     request="对板的底边施加固定约束，并对顶边施加 10 N 的拉力。",
-    expect="nothing_runs",
+    expect="nothing_runs", category="boundary_condition",
     tags=["refuse", "zh"],
 )
 

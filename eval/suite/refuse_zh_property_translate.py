@@ -6,7 +6,7 @@ from sam_plugin.evaluation.task import Task
 TASK = Task(
     mode="property", part="Plate",
     request="把零件的所有节点沿 Z 方向平移 10。",
-    expect="nothing_runs",
+    expect="nothing_runs", category="geometry",
     tags=["refuse", "zh"],
 )
 

@@ -17,6 +17,7 @@ from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.compilers.spec.binding import BoundStep, Contradiction, bind_call, unbound_steps
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.errors import CompileError
+from sam_plugin.words.phrase import Phrase
 
 
 class CompileChain:
@@ -37,6 +38,7 @@ class CompileChain:
         self.bound: list[tuple[int, BoundStep]] = []
         # the steps' counts the calls do not make (the model's arithmetic): plan warnings
         self.claims: list[str] = []
+        self.claim_phrases: list[Phrase] = []  # the claims as phrases, one each
 
     def context(self) -> CompileContext:
         """What the next call's compiler may consult."""
@@ -74,4 +76,5 @@ class CompileChain:
         if not binding.holds:
             raise CompileError(fragment.tool, [c.diagnostic() for c in binding.contradictions])
         self.claims += binding.claims
+        self.claim_phrases += binding.claim_phrases
         return list(binding.bound)

@@ -10,15 +10,17 @@ script's SHA-256, and writes it all to ``plan.json``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import numpy as np
 from pydantic import BaseModel, Field
 
+from sam_plugin.compilers.plan_phrases import operation_phrase, text_phrase, touched_phrase
 from sam_plugin.compilers.predicted_part import Box, PredictedPart, Vec3
 from sam_plugin.samops.mesh_read import column_box
+from sam_plugin.words.phrase import RECORD, Phrase, phrase, render
 
 __all__ = ["Box", "PlanCall", "PlanDetail", "PlanOperation", "PlanState", "PredictedPart",
            "Preview", "Touched", "Vec3", "touched"]
@@ -43,11 +45,28 @@ class Touched(BaseModel):
             text += f" in box {_box(self.box, length_unit)}"
         return text
 
+    def phrase(self) -> Phrase:
+        """The group as a phrase (its record is :meth:`describe`)."""
+        return touched_phrase(self.kind, self.count,
+                              label_runs(self.labels) if self.labels is not None else "",
+                              self.box)
+
+
+def _no_phrase(value: object) -> bool:
+    return not value
+
 
 class PlanOperation(BaseModel):
     text: str
     destructive: bool = False
     touched: list[Touched] = Field(default_factory=list)
+    # ``text`` as a phrase (its record); None in plans written before phrases
+    phrase: Phrase | None = Field(default=None, exclude_if=_no_phrase)
+
+    def words(self) -> Phrase:
+        """The operation with what it touches, as a phrase (its record is :meth:`describe`)."""
+        return operation_phrase(self.phrase or text_phrase(self.text),
+                                [t.phrase() for t in self.touched])
 
     def describe(self, length_unit: str = "") -> str:
         parts = [self.text, *(t.describe(length_unit) for t in self.touched)]
@@ -59,6 +78,8 @@ class PlanCall(BaseModel):
     tool: str
     operations: list[PlanOperation] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # the notes as phrases, one each, in order (empty in plans written before phrases)
+    note_phrases: list[Phrase] = Field(default_factory=list, exclude_if=_no_phrase)
     # where the call came from (``tool_calls.json``'s source: spec, model, text, mcp, ...)
     source: str = ""
 
@@ -71,12 +92,14 @@ class PlanStep(BaseModel):
     call: int  # 1-based, PlanCall.index
     path: str = ""  # where in the call's arguments (``operations[1]``)
     text: str  # the step in words, as confirmed
-    text_zh: str = ""  # the same in Chinese (the dock's zh_CN plan)
+    # the step as its phrase (worded by its action in any language); None before phrases
+    phrase: Phrase | None = Field(default=None, exclude_if=_no_phrase)
     # what the call's scope picked when it runs (after the earlier operations), if resolved
     picked: Touched | None = None
 
-    def describe(self, length_unit: str = "") -> str:
-        said = f"step {self.step} ✓ {self.text}"
+    def describe(self, length_unit: str = "", units: Mapping[str, str] | None = None) -> str:
+        words = render(self.phrase, RECORD, units) if self.phrase is not None else self.text
+        said = f"step {self.step} ✓ {words}"
         return (f"{said} — {self.picked.describe(length_unit)}" if self.picked is not None
                 else said)
 
@@ -132,6 +155,13 @@ class Plan(BaseModel):
     # the unit of its coordinates and boxes, for people; "" (and left out of plan.json) when
     # the run was given no unit system
     length_unit: str = Field(default="", exclude_if=lambda unit: not unit)
+    # the destructive lines, warnings and prediction as phrases (one each, in order); empty
+    # in plans written before phrases, which show their stored English
+    destructive_phrases: list[Phrase] = Field(default_factory=list, exclude_if=_no_phrase)
+    warning_phrases: list[Phrase] = Field(default_factory=list, exclude_if=_no_phrase)
+    prediction_phrase: Phrase | None = Field(default=None, exclude_if=_no_phrase)
+    # the unit system the plan's values are said in (quantity -> unit), for its phrases
+    units: dict[str, str] = Field(default_factory=dict, exclude_if=_no_phrase)
 
     @property
     def needs_attention(self) -> bool:
@@ -151,23 +181,39 @@ class Plan(BaseModel):
         ``warning``, ``call``, ``step``, ``operation``, ``state`` or ``note``. The last names
         the script's SHA-256 as ``hash_name``: ``plan_sha256``, its one name wherever the
         plan is read (``plan.json`` and ``result.json`` keep the field ``script_sha256``)."""
-        out = [("destructive", f"DESTRUCTIVE: {text}") for text in self.destructive]
-        out += [("warning", f"WARNING: {text}") for text in self.warnings]
+        units = self.unit_table()
+        domain_words(self.module)
+        out = [("destructive", f"DESTRUCTIVE: {text}")
+               for text in said(self.destructive_phrases, self.destructive, RECORD, units)]
+        out += [("warning", f"WARNING: {text}")
+                for text in said(self.warning_phrases, self.warnings, RECORD, units)]
         for call in self.calls:
             out.append(("call", f"{call.index}. {call.tool}{self._origin(call)}"))
-            out += [("step", f"   {step.describe(self.length_unit)}") for step in self.steps
-                    if step.call == call.index]
+            out += [("step", f"   {step.describe(self.length_unit, units)}")
+                    for step in self.steps if step.call == call.index]
             for op in call.operations:
                 mark = "  [destructive]" if op.destructive else ""
+                text = (render(op.words(), RECORD, units) if op.phrase is not None
+                        else op.describe(self.length_unit))
                 out.append(("destructive" if op.destructive else "operation",
-                            f"   - {op.describe(self.length_unit)}{mark}"))
-            out += [("note", f"   note: {note}") for note in call.notes]
+                            f"   - {text}{mark}"))
+            out += [("note", f"   note: {note}")
+                    for note in said(call.note_phrases, call.notes, RECORD, units)]
         out.append(("state", "before: " + _state_text(self.before, self.length_unit)))
         out.append(("state", "after:  " + _state_text(self.after, self.length_unit)))
         if self.prediction:
-            out.append(("note", f"prediction: {self.prediction}"))
+            basis = (render(self.prediction_phrase, RECORD, units)
+                     if self.prediction_phrase is not None else self.prediction)
+            out.append(("note", f"prediction: {basis}"))
         out.append(("note", f"{hash_name}: {self.script_sha256}"))
         return out
+
+    def unit_table(self) -> dict[str, str] | None:
+        """The units its phrases are rendered with (quantity -> unit); a plan written before
+        phrases knows its length unit alone."""
+        if self.units:
+            return self.units
+        return {"length": self.length_unit} if self.length_unit else None
 
     def text(self, hash_name: str = "plan_sha256") -> str:
         return "\n".join(line for _, line in self.lines(hash_name))
@@ -192,10 +238,45 @@ class PlanDetail:
     basis: str = ""  # how the prediction was made, or why there is none
     preview: Preview | None = None
     warnings: list[str] = field(default_factory=list)
+    # ``basis`` and ``warnings`` as phrases (a domain may give none: its English is shown)
+    basis_phrase: Phrase | None = None
+    warning_phrases: list[Phrase] = field(default_factory=list)
     # the sets the calls leave with no member (a deletion can empty a set it does not name)
     empty_sets: list[str] = field(default_factory=list)
     # the nodes the calls leave with no element that had one (free nodes the verifier reads)
     free_nodes: list[int] = field(default_factory=list)
+
+
+def domain_words(mode: str) -> None:
+    """Make sure ``mode``'s domain has registered its words (a plan read from ``plan.json``
+    in a process that has not used the domain yet); an unknown mode has none."""
+    from sam_plugin.compilers.registry import MODES, get_module
+
+    if mode in MODES:
+        get_module(mode)
+
+
+def every_domain_words() -> None:
+    """Every registered domain's words (a line of a plan written before phrases is looked up
+    among them all)."""
+    from sam_plugin.compilers.registry import MODES
+
+    for mode in MODES:
+        domain_words(mode)
+
+
+def said(phrases: Sequence[Phrase], stored: Sequence[str], language: str,
+         units: Mapping[str, str] | None) -> list[str]:
+    """Lines in ``language`` from their phrases; a plan written before phrases (or a line
+    made without one) keeps its stored English."""
+    if len(phrases) != len(stored):
+        return list(stored)
+    return [render(p, language, units) for p in phrases]
+
+
+def call_notes(notes: Sequence[str], phrases: Mapping[str, Phrase]) -> list[Phrase]:
+    """Each note as its phrase (a note given none is said as it is)."""
+    return [phrases.get(note) or phrase("plan.note", text=note) for note in notes]
 
 
 def touched(kind: Literal["nodes", "elements"], labels: list[int],
@@ -268,11 +349,14 @@ def generic_detail(fragments: Any, ctx: Any) -> PlanDetail:
     whose changes a shadow run does not predict (the verifier then checks what it can)."""
     calls = []
     for index, fragment in enumerate(fragments, start=1):
-        operations = [PlanOperation(text=f"{key}: {_compact(value)}")
+        operations = [PlanOperation(text=(said := f"{key}: {_compact(value)}"),
+                                    phrase=text_phrase(said))
                       for key, value in fragment.normalized.items() if value not in (None, [], {})]
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
-                              notes=list(fragment.notes)))
-    return PlanDetail(calls=calls, basis="counts and names predicted by the compilers")
+                              notes=list(fragment.notes),
+                              note_phrases=call_notes(fragment.notes, fragment.note_phrases)))
+    return PlanDetail(calls=calls, basis="counts and names predicted by the compilers",
+                      basis_phrase=phrase("basis.compilers_names", more=""))
 
 
 def _compact(value: Any, limit: int = 240) -> str:

@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sam_plugin.compilers.evidence import Check, Prediction, ValueRow
 from sam_plugin.compilers.plan import PlanDetail
+from sam_plugin.words.phrase import Phrase
 
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.computed import ComputedCall
@@ -97,6 +98,8 @@ class Fragment(BaseModel):
     constants: list[str] = Field(default_factory=list)
     helpers: list[str] = Field(default_factory=list)
     notes: list[str] = Field(default_factory=list)
+    # a note's phrase, by the note (a note without one is shown as it is); never dumped
+    note_phrases: dict[str, Phrase] = Field(default_factory=dict, exclude=True)
     # the call changes nothing (an audit): a run of such calls gets no shadow, no snapshot
     # and no undo (docs/architecture.md §5 "Snapshot and restore")
     read_only: bool = False

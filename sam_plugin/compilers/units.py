@@ -69,6 +69,13 @@ def with_unit(words: str, quantity: Quantity | None, units: UnitSystem | None) -
     return f"{words} {unit}" if unit else words
 
 
+def unit_table(units: UnitSystem | None) -> dict[str, str] | None:
+    """Quantity -> unit, as a phrase is rendered with (``sam_plugin/words/phrase.py``)."""
+    if units is None:
+        return None
+    return {q: units.unit(q) for q in ("length", "stress", "density", "mass") if units.unit(q)}
+
+
 def context_units(ctx: Any) -> UnitSystem | None:
     """The unit system a plan's words say, from a ``CompileContext``'s ``extra["units"]``
     (set for people's plans only; never for what a model is sent)."""

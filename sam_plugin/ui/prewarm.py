@@ -4,8 +4,8 @@ Measured on the 2-core CI machine (bench/ui_latency.py): importing the controlle
 domain modules took 0.7 s + 0.5 s, and every new ``httpx.AsyncClient`` 0.1 s (its TLS context
 loads the CA bundle). Done in the first submit, that froze the GUI for about a second. A
 daemon thread now imports them and builds one HTTP client that the dock's providers share
-(timeouts are passed per request, so one client serves any settings). The plan's words
-compile their patterns here too (40 ms when the first plan was shown).
+(timeouts are passed per request, so one client serves any settings). Importing the domain
+modules registers their plan words (``sam_plugin/words/phrase.py``) too.
 """
 
 from __future__ import annotations
@@ -61,9 +61,6 @@ class Prewarm:
 
             for mode in MODES:
                 self._try(get_module, mode)
-            from sam_plugin.ui.plan_text import compiled_phrases
-
-            self._try(compiled_phrases)
             self.http_client = self._try(_new_http_client)
         finally:
             self.done.set()

@@ -44,12 +44,26 @@ def test_a_shell_section_given_a_profile_is_asked_again_and_said_at_review(
 
 
 def test_a_category_ends_the_run_at_design_with_exit_1(tmp_path, capsys, provider_env):
-    _reply(provider_env, {"cannot": "mesh_generation", "words": "coarsen the mesh"})
+    _reply(provider_env, {"cannot": "mesh_generation", "actions": []})
     workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
     run = run_cli(base_args(workspace, tmp_path / "runs", mode="mesh")
-                  + ["--request", "coarsen the mesh by half", "--yes", "--json"], capsys)
+                  + ["--request", "make the elements bigger", "--yes", "--json"], capsys)
     assert run.code == 1
     error = run.result["error"]
     assert (error["layer"], error["category"]) == ("design", "mesh_generation")
     assert error["message"].startswith("this asks for a remesh, which the Mesh mode does not "
                                        "do; no mode of the plugin does that yet.")
+
+
+def test_the_requests_own_words_end_the_run_at_design_with_no_model_asked(
+        tmp_path, capsys, provider_env):
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="mesh")
+                  + ["--request", "Coarsen the mesh: every 2 x 2 block into one quad.", "--yes",
+                     "--json"], capsys)
+    assert run.code == 1
+    error = run.result["error"]
+    assert (error["layer"], error["category"]) == ("design", "mesh_generation")
+    assert error["message"].startswith("the request says “Coarsen”: this asks for a remesh, "
+                                       "which the Mesh mode does not do;")
+    assert provider_env.requests == []

@@ -115,7 +115,10 @@ def test_a_step_copied_from_the_prompts_example_gets_the_repair_round(fresh_sam,
             "request") in repair
     result = controller.result
     assert result is not None and result.status == "failed" and result.submissions == 0
-    assert "“Loads are not Part operations.”" in result.error.message
+    # the request's words name the category; the model's reason is quoted after
+    assert result.error.category == "load"
+    assert result.error.message.endswith("The model answered: “Loads are not Part "
+                                         "operations.”.")
 
 
 def test_numbers_from_nowhere_are_plan_warnings_too_so_yes_stops(fresh_sam, plate, tmp_path):

@@ -106,10 +106,48 @@ def test_a_category_ends_the_run_at_design_naming_it_and_the_mode_that_does_it(
 
 
 def test_the_refusal_answer_stays_valid_as_the_category_other(fresh_sam, plate, tmp_path):
-    controller, _ = make(fresh_sam, tmp_path, design('{"refuse": "no contact here"}'))
-    assert asyncio.run(controller.submit("Add contact.", "part", TARGET)) == Phase.FAILED
+    controller, _ = make(fresh_sam, tmp_path, design('{"refuse": "not a mesh edit"}'))
+    assert asyncio.run(controller.submit("Make it nicer.", "part", TARGET)) == Phase.FAILED
     error = result_json(controller)["error"]
-    assert error["category"] == "other" and "“no contact here”" in error["message"]
+    assert error["category"] == "other" and "“not a mesh edit”" in error["message"]
+
+
+def test_the_requests_own_words_refuse_before_any_request_by_their_category(
+        fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path, actions(("translate", "put pressure")))
+    assert asyncio.run(controller.submit("Put 2 MPa of pressure on the top face.", "part",
+                                         TARGET)) == Phase.FAILED
+    error = result_json(controller)["error"]
+    assert (error["layer"], error["category"], error["part"]) == ("design", "load", "unchanged")
+    assert error["message"] == (
+        "the request says “Put 2 MPa of pressure”: this asks for a load, which the Part mode "
+        "does not do; the Load mode does that: pick it and submit again. Nothing was run.")
+    assert provider.requests == []  # no model was asked
+
+
+def test_a_category_beside_planned_actions_is_no_refusal(fresh_sam, plate, tmp_path):
+    controller, _ = make(fresh_sam, tmp_path, design(json.dumps(
+        {"cannot": "job", "actions": [{"action": "rotate", "words": "rot 90 deg about Z"}]})),
+        values({"by": "all"}, angle_deg=90, axis=[0, 0, 1]))
+    assert asyncio.run(controller.submit("rot 90 deg about Z", "part", TARGET)) == Phase.REVIEW
+    assert controller.spec is not None and controller.spec.steps[0].action == "rotate"
+
+
+def test_a_value_of_the_wrong_kind_is_asked_again_naming_it(fresh_sam, plate, tmp_path):
+    controller, provider = make(
+        fresh_sam, tmp_path, actions(("rotate", "rot 90 deg about Z")),
+        values({"by": "all"}, angle_deg=90, axis="Z"),
+        values({"by": "all"}, angle_deg=90, axis=[0, 0, 1]))
+    assert asyncio.run(controller.submit("rot 90 deg about Z", "part", TARGET)) == Phase.REVIEW
+    assert controller.spec is not None and controller.spec.steps[0].values["axis"] == [0, 0, 1]
+    assert "axis" in provider.requests[2].messages[-1]["content"]
+
+
+def test_a_category_with_no_action_planned_ends_the_run_by_the_models_category(
+        fresh_sam, plate, tmp_path):
+    controller, _ = make(fresh_sam, tmp_path, design('{"cannot":"other","actions":[]}'))
+    assert asyncio.run(controller.submit("Make it nicer.", "part", TARGET)) == Phase.FAILED
+    assert result_json(controller)["error"]["category"] == "other"
 
 
 def test_a_whole_spec_answered_to_the_first_request_is_the_spec(fresh_sam, plate, tmp_path):
@@ -218,7 +256,9 @@ def test_each_request_is_held_to_its_own_grammar_where_the_profile_takes_one(
     assert asyncio.run(controller.submit("Move set S1 by 5 in x.", "part",
                                          TARGET)) == Phase.REVIEW
     first = provider.requests[0].options.response_format["json_schema"]["schema"]
-    assert [v["required"] for v in first["anyOf"]] == [["actions"], ["cannot", "words"]]
+    assert first["required"] == ["cannot", "actions"]  # "cannot" first: "none" plans
+    assert first["properties"]["cannot"]["enum"][0] == "none"
+    assert "geometry" not in first["properties"]["cannot"]["enum"]  # Part mode's own
     second = provider.requests[1].options.response_format["json_schema"]["schema"]
     assert second["required"] == ["scope", "values"]
     sets = [v for v in second["properties"]["scope"]["anyOf"]
@@ -269,3 +309,19 @@ def test_steps_that_make_no_spec_of_the_mode_end_the_run_at_design_saying_why(
     assert error["message"].startswith(
         "the steps the model wrote make no spec of this mode (steps: Plate already has 9 "
         "nodes: ask to edit it, or pick a new part name")
+
+
+def test_a_unit_in_the_request_is_converted_by_the_product_in_the_values_question(
+        fresh_sam, plate, tmp_path):
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        actions(("define_material", "Aluminium at 70 GPa, nu 0.33")),
+        values(name="Alu", E=70000, nu=0.33))
+    request = "Aluminium at 70 GPa with a Poisson's ratio of 0.33."
+    assert asyncio.run(controller.submit(request, "property", TARGET)) == Phase.REVIEW
+    asked = provider.requests[1].messages[-1]["content"]
+    assert ("The request's quantities in this model's units (write these numbers): "
+            "70 GPa = 70000 MPa in this model.") in asked
+    # the first question is the request alone: the values questions carry the conversion
+    assert "70000" not in provider.requests[0].messages[-1]["content"]
+    assert controller.spec is not None and controller.spec.steps[0].values["E"] == 70000

@@ -86,12 +86,27 @@ def test_every_grammar_stays_within_what_servers_turn_into_a_grammar(mode):
 def test_the_first_answer_is_an_ordered_plan_or_one_category():
     vocabulary = registry.get_module("mesh").vocabulary
     schema = parts.actions_schema(vocabulary)
-    assert valid(schema, {"actions": [{"action": "refine", "words": "refine twice"}]})
-    assert not valid(schema, {"actions": [{"action": "coarsen", "words": "coarsen"}]})
-    for category in REFUSAL_CATEGORIES:
-        assert valid(schema, {"cannot": category, "words": "as asked"})
+    plan = [{"action": "refine", "words": "refine twice"}]
+    assert valid(schema, {"cannot": "none", "actions": plan})
+    assert not valid(schema, {"actions": plan})  # "cannot" first, always
+    assert not valid(schema, {"cannot": "none",
+                              "actions": [{"action": "coarsen", "words": "coarsen"}]})
+    for category in REFUSAL_CATEGORIES:  # no category is the Mesh mode's own
+        assert valid(schema, {"cannot": category, "actions": []})
+    part = parts.actions_schema(registry.get_module("part").vocabulary)
+    assert not valid(part, {"cannot": "geometry", "actions": []})  # the Part mode's own
+    assert not valid(schema, {"cannot": "mesh_generation"})
+    read = parts.read_actions({"cannot": "mesh_generation", "actions": []}, vocabulary)
+    assert read == parts.ActionsAnswer(category="mesh_generation")
+    # the earlier forms, as scripted providers answer
     read = parts.read_actions({"cannot": "mesh_generation", "words": "coarsen it"}, vocabulary)
     assert read == parts.ActionsAnswer(category="mesh_generation", words="coarsen it")
+    assert parts.read_actions({"actions": plan}, vocabulary) == parts.ActionsAnswer(
+        actions=(parts.PlannedAction("refine", "refine twice"),))
+    # planned actions win over a category beside them; neither is no first answer
+    assert parts.read_actions({"cannot": "job", "actions": plan}, vocabulary) == \
+        parts.ActionsAnswer(actions=(parts.PlannedAction("refine", "refine twice"),))
+    assert parts.read_actions({"cannot": "none", "actions": []}, vocabulary) is None
 
 
 def test_examples_come_from_the_part_so_no_two_parts_share_one():
@@ -139,3 +154,20 @@ def test_where_no_server_holds_the_grammar_the_same_rules_are_said():
                                                   "divisions": [6], "plane": "XY"}}, FACTS) == [
         "values.shape: 'BEAM' cannot be stated by size and divisions; legal: QUAD, TRI (else "
         "give the coordinates: a line by its start and end)"]
+
+
+def test_the_requests_quantities_are_said_converted_into_the_models_units():
+    from sam_plugin.compilers.units import unit_system
+
+    mm, m = unit_system("mm-N-t-s"), unit_system("m-N-kg-s")
+    request = "A floor 1.2 m by 80 cm, 2.5 mm thick, of 70 GPa aluminium."
+    assert parts.quantities_words(request, mm) == (
+        "The request's quantities in this model's units (write these numbers): "
+        "1.2 m = 1200 mm in this model; 80 cm = 800 mm in this model; "
+        "70 GPa = 70000 MPa in this model.")
+    assert parts.quantities_words(request, m) == (
+        "The request's quantities in this model's units (write these numbers): "
+        "80 cm = 0.8 m in this model; 2.5 mm = 0.0025 m in this model; "
+        "70 GPa = 70000000000 Pa in this model.")
+    assert parts.quantities_words("Move set S1 by 5 mm.", mm) == ""  # already its unit
+    assert parts.quantities_words("Move set S1 by 5.", mm) == ""

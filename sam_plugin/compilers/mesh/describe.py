@@ -5,9 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sam_plugin.compilers.mesh.phrases import times
 from sam_plugin.compilers.mesh.preview import refine_preview
-from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation
-from sam_plugin.compilers.plan_words import picked_elements, selector_words
+from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation, call_notes
+from sam_plugin.compilers.plan_phrases import selector_phrase
+from sam_plugin.compilers.plan_words import picked_elements
 from sam_plugin.compilers.predicted_part import (
     NEW_ENTITIES,
     PredictedPart,
@@ -21,6 +23,7 @@ from sam_plugin.samops import selection
 from sam_plugin.samops.mesh_read import mesh_of
 from sam_plugin.samops.part_contents import PartContents
 from sam_plugin.samops.part_scope import Scope, labels_array
+from sam_plugin.words.phrase import phrase, render
 
 
 def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
@@ -33,27 +36,29 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
         if fragment.tool == "refine_mesh":
             literal = args["selection"]
             levels = int(args.get("levels", 1))
-            ops.append(PlanOperation(text=(
-                f"refine elements {selector_words(literal)} by {levels} level(s): each parent "
-                f"is replaced by its children (QUAD/TRI x{4 ** levels}, BEAM x{2 ** levels}); "
-                "sections, orientations and sets are inherited"),
-                touched=picked_elements(ctx.part, literal)))
+            said = phrase("mesh.refine", which=selector_phrase(literal), levels=levels,
+                          times=times(levels), quad=4 ** levels, beam=2 ** levels)
+            ops.append(PlanOperation(text=render(said), phrase=said,
+                                     touched=picked_elements(ctx.part, literal)))
             parents.update(_picked(ctx.part, literal))
         else:
-            ops.append(PlanOperation(text="audit (read-only); writes mesh_audit.json"))
+            audit = phrase("plan.audit", file="mesh_audit.json")
+            ops.append(PlanOperation(text=render(audit), phrase=audit))
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=ops,
-                              notes=list(fragment.notes)))
+                              notes=list(fragment.notes),
+                              note_phrases=call_notes(fragment.notes, fragment.note_phrases)))
     if ctx.part is None:
-        return PlanDetail(calls=calls, basis="counts predicted by the compilers")
+        return PlanDetail(calls=calls, basis="counts predicted by the compilers",
+                          basis_phrase=phrase("basis.compilers"))
     fingerprint = str(ctx.extra.get("before_fingerprint", ""))
     before = before_contents(ctx.model, ctx.part, fingerprint)
     if all(f.read_only for f in fragments):
         return PlanDetail(calls=calls, predicted=unchanged(before, fingerprint),
-                          basis="read-only: the part stays as it is (fingerprint unchanged)")
+                          basis="read-only: the part stays as it is (fingerprint unchanged)",
+                          basis_phrase=phrase("basis.read_only"))
     return PlanDetail(calls=calls, predicted=_refined(before, parents),
-                      preview=refine_preview(ctx.part, sorted(parents), levels), basis=(
-        "the refined elements are gone, their children and new nodes counted; the rest of "
-        "the part compared through the fingerprint"))
+                      preview=refine_preview(ctx.part, sorted(parents), levels),
+                      basis=render(phrase("mesh.basis")), basis_phrase=phrase("mesh.basis"))
 
 
 def _picked(part: Any, literal: Any) -> list[int]:

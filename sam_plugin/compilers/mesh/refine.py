@@ -12,9 +12,11 @@ from typing import Any
 from sam_plugin.compilers.codegen import PART, plain_literal, variable
 from sam_plugin.compilers.evidence import Prediction, Range
 from sam_plugin.compilers.mesh.ir import RefineMesh
+from sam_plugin.compilers.mesh.phrases import CATALOGUE as _WORDS  # noqa: F401 (registers)
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import check_selector, selector_literal
 from sam_plugin.samops import mesh_audit, mesh_ops, selection
+from sam_plugin.words.phrase import Phrase, phrase, render
 
 TOOL = "refine_mesh"
 _SHOWN = 20
@@ -91,19 +93,21 @@ def predict(state: Prediction, part: Any, mesh: mesh_ops.MeshData,
 
 
 def _notes(mesh: mesh_ops.MeshData, plan: mesh_ops.RefinePlan,
-           after: list[int]) -> list[str]:
+           after: list[int]) -> dict[str, Phrase]:
+    """The refinement's notes, each its record and its phrase (the record is the note)."""
     before = mesh_audit.hanging_nodes(mesh)
     new = [n for n in after if n < 0]
-    notes = [
-        f"refines {len(plan.parents)} element(s) {plan.levels} level(s): +{plan.node_delta()} "
-        f"nodes, {plan.child_count} children replace {len(plan.parents)} parents",
-        f"predicted hanging nodes after refinement: {len(after)} ({len(new)} new on the "
-        f"border with unrefined elements; {len(before)} before)",
+    said = [
+        phrase("mesh.refines", parents=len(plan.parents), levels=plan.levels,
+               nodes=plan.node_delta(), children=plan.child_count),
+        phrase("mesh.hanging", n=len(after), new=len(new), before=len(before)),
     ]
+    notes = {render(p): p for p in said}
     if plan.reused_nodes:
         reused = sorted(plan.reused_nodes)
         shown = ", ".join(str(n) for n in reused[:_SHOWN])
-        notes.append(f"reuses {len(reused)} existing node(s) at edge midpoints: {shown}")
+        text = f"reuses {len(reused)} existing node(s) at edge midpoints: {shown}"
+        notes[text] = phrase("plan.note", text=text)
     return notes
 
 
@@ -131,5 +135,6 @@ def compile_refine(ir: RefineMesh, ctx: CompileContext) -> Fragment:
         normalized=normalized,
         evidence=predict(ctx.state, part, mesh, plan, hanging),
         helpers=["mesh_ops"],
-        notes=_notes(mesh, plan, hanging),
+        notes=list(notes := _notes(mesh, plan, hanging)),
+        note_phrases=notes,
     )

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from sam_plugin.compilers.part.phrases import CATALOGUE as _WORDS  # noqa: F401 (registers)
 from sam_plugin.compilers.part.plan_findings import (
     collapsed_elements,
     elements_using,
@@ -36,9 +37,12 @@ from sam_plugin.compilers.plan import (
     Preview,
     Touched,
     Vec3,
+    call_notes,
     touched,
 )
-from sam_plugin.compilers.plan_words import point, selector_words
+from sam_plugin.compilers.plan_phrases import length as _length
+from sam_plugin.compilers.plan_phrases import selector_phrase, text_phrase
+from sam_plugin.compilers.plan_words import point
 from sam_plugin.compilers.predicted_part import before_contents, unchanged
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.units import length_unit
@@ -49,6 +53,7 @@ from sam_plugin.samops.mesh_read import mesh_of
 from sam_plugin.samops.part_contents import PartContents, read_definitions
 from sam_plugin.samops.part_scope import among, labels_array, unique
 from sam_plugin.samops.part_shadow import ShadowModel, ShadowPart
+from sam_plugin.words.phrase import RECORD, Phrase, known, phrase, render
 
 PREVIEW_LIMIT = 5_000  # outlines drawn in the viewport preview
 
@@ -69,10 +74,12 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     length = length_unit(ctx)
     if all(f.read_only for f in fragments):
         words = [PlanCall(index=i, tool=f.tool, operations=_operations(f, None, length=length),
-                          notes=f.notes) for i, f in enumerate(fragments, start=1)]
+                          notes=f.notes, note_phrases=call_notes(f.notes, f.note_phrases))
+                 for i, f in enumerate(fragments, start=1)]
         before = before_contents(ctx.model, part, fingerprint) if part is not None else None
         return PlanDetail(calls=words, predicted=unchanged(before, fingerprint),
-                          basis="read-only: the part stays as it is (fingerprint unchanged)")
+                          basis="read-only: the part stays as it is (fingerprint unchanged)",
+                          basis_phrase=phrase("basis.read_only"))
     name = ctx.target.part_name
     model = ShadowModel()
     if part is not None:
@@ -82,6 +89,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
               else PartContents(mesh=mesh_of((), ()), definitions=read_definitions(ctx.model)))
     calls: list[PlanCall] = []
     basis = "exact: the script's own operations run on a copy of the part"
+    basis_phrase = phrase("basis.exact_copy")
     simulated = True
     for index, fragment in enumerate(fragments, start=1):
         shadow = model.parts.get(name) if simulated else None
@@ -93,6 +101,7 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
             except Doubted as doubt:
                 simulated = False
                 basis = f"counts as ranges: {doubt}"
+                basis_phrase = phrase("basis.ranges", why=str(doubt))
             except NotSimulated as failure:
                 raise CompileError(fragment.tool, [Diagnostic(path="", message=(
                     f"call {index} cannot run on the part as the earlier calls leave it "
@@ -104,16 +113,21 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
                          if after is not None else None)
                 operations += [freed] if freed is not None else []
         calls.append(PlanCall(index=index, tool=fragment.tool, operations=operations,
-                              notes=list(fragment.notes)))
+                              notes=list(fragment.notes),
+                              note_phrases=call_notes(fragment.notes, fragment.note_phrases)))
     if not simulated:
-        return PlanDetail(calls=calls, basis=basis)
+        return PlanDetail(calls=calls, basis=basis, basis_phrase=basis_phrase)
     final = model.parts.get(name)
     if final is None:
-        return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls")
+        return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls",
+                          basis_phrase=phrase("basis.gone"))
     predicted = predicted_from_shadow(final, before)
-    return PlanDetail(calls=calls, predicted=predicted, basis=basis,
+    collapsed = collapsed_elements(final, before)
+    units = {"length": length} if length else None
+    return PlanDetail(calls=calls, predicted=predicted, basis=basis, basis_phrase=basis_phrase,
                       preview=_preview(final, before), empty_sets=sorted(filled - _filled(final)),
-                      warnings=collapsed_elements(final, before, length),
+                      warnings=[render(w, RECORD, units) for w in collapsed],
+                      warning_phrases=collapsed,
                       free_nodes=free_labels(final, final.removed_elements))
 
 
@@ -149,28 +163,30 @@ def _build(args: Mapping[str, Any], shadow: ShadowPart | None,
     ops = []
     for patch in args.get("patches", ()) or args.get("add_patches", ()):
         nu, nv = patch["divisions"]
-        ops.append(PlanOperation(text=(
-            f"mesh patch {patch['id']}: {patch['shape']} {nu} x {nv} cells over corners "
-            + _len(", ".join(point(c) for c in patch["corners"]), length))))
+        ops.append(_op(phrase("part.patch", id=str(patch["id"]), shape=str(patch["shape"]),
+                              nu=nu, nv=nv, corners=_length(", ".join(
+                                  point(c) for c in patch["corners"]))), length))
     for line in args.get("lines", ()) or args.get("add_lines", ()):
-        ops.append(PlanOperation(text=(
-            f"beam line {line['id']}: {line['divisions']} BEAM elements from "
-            f"{point(line['start'])} to {_len(point(line['end']), length)}")))
+        ops.append(_op(phrase("part.beam_line", id=str(line["id"]), n=line["divisions"],
+                              start=point(line["start"]), end=_length(point(line["end"]))),
+                       length))
     elements = args.get("elements", ()) or args.get("add_elements", ())
     if elements:
         shapes: dict[str, int] = {}
         for element in elements:
             shapes[element["shape"]] = shapes.get(element["shape"], 0) + 1
-        ops.append(PlanOperation(text="add elements " + ", ".join(
-            f"{n} {s}" for s, n in sorted(shapes.items()))))
+        ops.append(_op(phrase("part.add_elements", shapes=", ".join(
+            f"{n} {s}" for s, n in sorted(shapes.items())))))
     nodes = args.get("nodes", ())
     if nodes:
-        ops.append(PlanOperation(text=f"coordinate table of {len(nodes)} node(s) "
-                                 "(an existing node at a coordinate is reused)"))
+        ops.append(_op(phrase("part.node_table", n=len(nodes))))
     for element_set in args.get("element_sets", ()):
-        how = (f"{len(element_set.get('element_ids') or ())} listed element(s)"
-               if element_set.get("element_ids") else selector_words(element_set.get("selection")))
-        ops.append(PlanOperation(text=f"element set {element_set['name']}: {how}"))
+        name = str(element_set["name"])
+        ops.append(_op(phrase("part.listed_set", name=name,
+                              n=len(element_set.get("element_ids") or ()))
+                       if element_set.get("element_ids") else
+                       phrase("part.selected_set", name=name,
+                              which=selector_phrase(element_set.get("selection")))))
     return ops
 
 
@@ -179,22 +195,21 @@ def _edit(args: Mapping[str, Any], shadow: ShadowPart | None,
     ops = []
     if args.get("clear_all"):
         picked = list(shadow.elements) if shadow is not None else []
-        ops.append(PlanOperation(text="clear the whole part (every node and element)",
-                                 destructive=True, touched=_elements(picked, shadow)))
+        ops.append(_op(phrase("part.clear"), destructive=True,
+                       touched=_elements(picked, shadow)))
     if args.get("delete_elements"):
         literal = args["delete_elements"]
         picked = _pick(selection.select_elements, shadow, literal)
-        ops.append(PlanOperation(text=f"delete elements {selector_words(literal)}",
-                                 destructive=True, touched=_elements(picked, shadow)))
+        ops.append(_op(phrase("part.delete_elements", which=selector_phrase(literal)),
+                       destructive=True, touched=_elements(picked, shadow)))
     if args.get("delete_nodes"):
         literal = args["delete_nodes"]
         picked = _pick(selection.select_nodes, shadow, literal)
-        ops.append(PlanOperation(text=f"delete nodes {selector_words(literal)} (and the elements "
-                                 "using them)", destructive=True,
-                                 touched=[*_nodes(picked), *_users(picked, shadow)]))
+        ops.append(_op(phrase("part.delete_nodes", which=selector_phrase(literal, "nodes")),
+                       destructive=True, touched=[*_nodes(picked), *_users(picked, shadow)]))
     for move in args.get("move_nodes", ()):
-        ops.append(PlanOperation(
-            text=f"move node {move['label']} to {_len(point(move['coordinates']), length)}"))
+        ops.append(_op(phrase("part.move_node", label=move["label"],
+                              to=_length(point(move["coordinates"]))), length))
     return ops + _build(args, shadow)
 
 
@@ -202,24 +217,8 @@ def _transform(args: Mapping[str, Any], shadow: ShadowPart | None,
                before: PartContents | None = None, length: str = "") -> list[PlanOperation]:
     ops = []
     for op in args.get("operations", ()):
-        kind = op["op"]
-        at = _len(point(op["origin"]), length) if "origin" in op else ""
-        moved = _len(point(op["vector"]), length) if "vector" in op else ""
-        if kind == "translate":
-            text = f"translate by {moved}"
-        elif kind == "rotate":
-            text = f"rotate {op['angle_deg']:g} deg about axis {point(op['axis'])} through {at}"
-        elif kind == "mirror":
-            text = (f"mirror {'a copy ' if op.get('copy') else ''}in the plane through "
-                    f"{at} with normal {point(op['normal'])}")
-        elif kind == "scale":
-            text = f"scale by {op['factor']:g} about {at}"
-        elif kind == "translate_copy":
-            text = f"copy translated by {moved}"
-        else:
-            text = f"linear array of {op['count']} (step {moved})"
         literal = op.get("selection") or {"by": "all"}
-        text += f", {selector_words(literal)}"
+        said = _transform_phrase(op, selector_phrase(literal))
         found: list[Touched] = []
         if shadow is not None and literal == {"by": "all"} and before is not None \
                 and shadow.untouched:
@@ -227,8 +226,28 @@ def _transform(args: Mapping[str, Any], shadow: ShadowPart | None,
         elif shadow is not None:
             elements, nodes = selection.select_transform_nodes(shadow, literal)
             found = [*_elements(elements, shadow)[:1], *_nodes(nodes)]
-        ops.append(PlanOperation(text=text, touched=found))
+        ops.append(_op(said, length, touched=found))
     return ops
+
+
+def _transform_phrase(op: Mapping[str, Any], which: Phrase) -> Phrase:
+    """One transform operation in words; ``which``: what its selection picks."""
+    kind = op["op"]
+    at = _length(point(op["origin"])) if "origin" in op else _length("")
+    moved = _length(point(op["vector"])) if "vector" in op else _length("")
+    if kind == "translate":
+        return phrase("part.translate", vector=moved, which=which)
+    if kind == "rotate":
+        return phrase("part.rotate", angle=f"{op['angle_deg']:g}", axis=point(op["axis"]),
+                      origin=at, which=which)
+    if kind == "mirror":
+        return phrase("part.mirror_copy" if op.get("copy") else "part.mirror", origin=at,
+                      normal=point(op["normal"]), which=which)
+    if kind == "scale":
+        return phrase("part.scale", factor=f"{op['factor']:g}", origin=at, which=which)
+    if kind == "translate_copy":
+        return phrase("part.translate_copy", vector=moved, which=which)
+    return phrase("part.linear_array", copies=op["count"], step=moved, which=which)
 
 
 def _everything(before: PartContents) -> list[Touched]:
@@ -245,24 +264,27 @@ def _repair(args: Mapping[str, Any], shadow: ShadowPart | None,
     merge = args.get("merge_coincident_nodes")
     if merge is not None:
         tol = merge.get("tolerance")
-        ops.append(PlanOperation(text="merge coincident nodes within " + (
-            _len(f"{tol:g}", length) if tol is not None
-            else "the part's default tolerance")))
+        ops.append(_op(phrase("part.merge", tolerance=_length(f"{tol:g}")) if tol is not None
+                       else phrase("part.merge_default"), length))
     if args.get("delete_duplicate_elements"):
-        ops.append(PlanOperation(text="delete duplicate elements"))
+        ops.append(_op(phrase("part.delete_duplicates")))
     if args.get("delete_free_nodes"):
-        ops.append(PlanOperation(text="delete free nodes"))
+        ops.append(_op(phrase("part.delete_free_nodes")))
     return ops
 
 
 def _audit(args: Mapping[str, Any], shadow: ShadowPart | None) -> list[PlanOperation]:
-    checks = ", ".join(args.get("checks", ())) or "default checks"
-    return [PlanOperation(text=f"audit (read-only): {checks}; writes part_audit.json")]
+    checks = [phrase(f"part.check.{name}") if known(f"part.check.{name}") else text_phrase(name)
+              for name in args.get("checks", ())] or [phrase("part.check.default")]
+    return [_op(phrase("part.audit", checks=checks, file="part_audit.json"))]
 
 
-def _len(words: str, length: str) -> str:
-    """A coordinate, vector or distance, with the length unit when the plan has one."""
-    return f"{words} {length}" if length else words
+def _op(said: Phrase, length: str = "", *, destructive: bool = False,
+        touched: list[Touched] | None = None) -> PlanOperation:
+    """An operation of the plan: its phrase, and its record (``plan.json``'s English) with
+    the length unit when the plan has one."""
+    return PlanOperation(text=render(said, RECORD, {"length": length} if length else None),
+                         phrase=said, destructive=destructive, touched=touched or [])
 
 
 _DESCRIBERS = {"build_part": _build, "edit_part": _edit, "repair_part": _repair,
@@ -312,9 +334,8 @@ def _changes(mark: _Mark, after: ShadowPart | None,
         if not gone:
             continue
         beyond = len(gone) > named[kind]
-        ops.append(PlanOperation(
-            text="removes, beyond what the call names" if beyond else "removes",
-            destructive=beyond, touched=[touched(kind, gone, points())]))
+        ops.append(_op(phrase("plan.removes_beyond" if beyond else "plan.removes"),
+                       destructive=beyond, touched=[touched(kind, gone, points())]))
     added_nodes = after.alive(sorted(after.created_nodes - mark.created_nodes), True)
     added_elements = after.alive(sorted(after.created_elements - mark.created_elements), False)
     if added_elements or added_nodes:
@@ -325,7 +346,7 @@ def _changes(mark: _Mark, after: ShadowPart | None,
         if added_nodes:
             found.append(touched("nodes", [n.label for n in added_nodes],
                                  [n.coordinates for n in added_nodes], labels_known=False))
-        ops.append(PlanOperation(text="adds", touched=found))
+        ops.append(_op(phrase("plan.adds"), touched=found))
     return ops
 
 

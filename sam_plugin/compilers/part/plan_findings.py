@@ -19,6 +19,7 @@ from sam_plugin.compilers.plan_words import point
 from sam_plugin.samops.part_contents import PartContents
 from sam_plugin.samops.part_scope import among, labels_array
 from sam_plugin.samops.part_shadow import ShadowPart
+from sam_plugin.words.phrase import Measure, Phrase, phrase
 
 FREE_NODES = "leaves nodes with no element (free nodes)"
 # a run moving more nodes than this is a transform of a region, which keeps its elements'
@@ -33,7 +34,7 @@ def freed_nodes(after: ShadowPart, removed_elements: Iterable[int]) -> PlanOpera
     nodes = after.alive(free_labels(after, removed_elements), True)
     if not nodes:
         return None
-    return PlanOperation(text=FREE_NODES, touched=[touched(
+    return PlanOperation(text=FREE_NODES, phrase=phrase("part.free_nodes"), touched=[touched(
         "nodes", [n.label for n in nodes], [n.coordinates for n in nodes])])
 
 
@@ -47,9 +48,9 @@ def free_labels(after: ShadowPart, removed_elements: Iterable[int]) -> list[int]
     return [n.label for n in after.alive(sorted(candidates), True) if not after.users(n.label)]
 
 
-def collapsed_elements(final: ShadowPart, before: PartContents, length: str = "") -> list[str]:
+def collapsed_elements(final: ShadowPart, before: PartContents) -> list[Phrase]:
     """One warning naming the elements with a node the run moved that have two nodes at one
-    point after it, that node one of them; ``length``: the unit of the point, if any."""
+    point after it, that node one of them (its point a length)."""
     moved = final.changed_nodes - final.deleted_nodes
     if not moved or len(moved) > MOVED_CHECKED:
         return []
@@ -65,12 +66,10 @@ def collapsed_elements(final: ShadowPart, before: PartContents, length: str = ""
             meeting = meeting or met
     if not collapsed or meeting is None:
         return []
-    noun = "element" if len(collapsed) == 1 else "elements"
     first, second, at = meeting
-    labels = ", ".join(str(k) for k in collapsed)
-    where = f"{point(at)} {length}" if length else point(at)
-    return [f"the plan leaves {len(collapsed)} {noun} ({labels}) degenerate: nodes {first} and "
-            f"{second} meet at {where}, so an element has two corners at one point"]
+    return [phrase("part.collapsed", count=len(collapsed),
+                   labels=", ".join(str(k) for k in collapsed), first=first, second=second,
+                   at=Measure(said=point(at), quantity="length"))]
 
 
 def _meeting(part: ShadowPart, connectivity: Sequence[int], moved: set[int]

@@ -14,8 +14,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sam_plugin.compilers.plan import PlanCall, PlanDetail, PlanOperation, touched
-from sam_plugin.compilers.plan_words import picked_elements, point, selector_words
+from sam_plugin.compilers.plan import (
+    PlanCall,
+    PlanDetail,
+    PlanOperation,
+    Touched,
+    call_notes,
+    touched,
+)
+from sam_plugin.compilers.plan_phrases import selector_phrase
+from sam_plugin.compilers.plan_words import picked_elements, point
 from sam_plugin.compilers.predicted_part import (
     DEFINITIONS,
     PredictedPart,
@@ -25,11 +33,14 @@ from sam_plugin.compilers.predicted_part import (
     unchanged,
 )
 from sam_plugin.compilers.protocol import CompileContext, Fragment
-from sam_plugin.compilers.units import Quantity, UnitSystem, context_units, with_unit
+from sam_plugin.compilers.units import Quantity, UnitSystem, context_units, unit_table
 from sam_plugin.samops import property_ops
 from sam_plugin.samops.mesh_read import mesh_of
 from sam_plugin.samops.part_contents import Keyed, PartContents
 from sam_plugin.samops.part_scope import Scope, among, labels_array
+from sam_plugin.words.phrase import RECORD, Measure, Phrase, Value, phrase, render
+
+from . import phrases as _words  # noqa: F401 (registers the Property words)
 
 METHOD = "N1_COSINES"  # how the script orients beams (property_ops.apply_assignments)
 
@@ -41,16 +52,20 @@ def describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
     changes = _Changes(before)
     units = context_units(ctx)
     calls = [PlanCall(index=i, tool=f.tool, operations=_operations(f, part, changes, units),
-                      notes=list(f.notes)) for i, f in enumerate(fragments, start=1)]
+                      notes=list(f.notes), note_phrases=call_notes(f.notes, f.note_phrases))
+             for i, f in enumerate(fragments, start=1)]
     if before is None:
-        return PlanDetail(calls=calls, basis=(
-            "counts and names predicted by the compilers; the geometry must stay unchanged"))
+        return _detail(calls, phrase("basis.compilers_names",
+                                     more="; the geometry must stay unchanged"))
     if all(f.read_only for f in fragments):
-        return PlanDetail(calls=calls, predicted=unchanged(before, fingerprint),
-                          basis="read-only: the part stays as it is (fingerprint unchanged)")
-    return PlanDetail(calls=calls, predicted=changes.predicted(before), basis=(
-        "exact: the geometry unchanged, the sections and orientations the calls give the "
-        "elements they pick; the definitions they write read back by value"))
+        return _detail(calls, phrase("basis.read_only"), unchanged(before, fingerprint))
+    return _detail(calls, phrase("property.basis"), changes.predicted(before))
+
+
+def _detail(calls: list[PlanCall], basis: Phrase,
+            predicted: PredictedPart | None = None) -> PlanDetail:
+    return PlanDetail(calls=calls, predicted=predicted, basis=render(basis),
+                      basis_phrase=basis)
 
 
 class _Changes:
@@ -87,9 +102,16 @@ class _Changes:
                       unpredicted=(DEFINITIONS,) if self.definitions else ())
 
 
-def _said(value: float, quantity: Quantity, units: UnitSystem | None) -> str:
-    """``210000``, or ``210000 MPa`` when the plan says units."""
-    return with_unit(f"{value:g}", quantity, units)
+def _said(value: float, quantity: Quantity) -> Measure:
+    """``210000``, said ``210000 MPa`` when the plan says units."""
+    return Measure(said=f"{value:g}", quantity=quantity)
+
+
+def _op(said: Phrase, units: UnitSystem | None, *, destructive: bool = False,
+        touched: list[Touched] | None = None) -> PlanOperation:
+    """An operation of the plan: its phrase, and its record in the plan's units."""
+    return PlanOperation(text=render(said, RECORD, unit_table(units)), phrase=said,
+                         destructive=destructive, touched=touched or [])
 
 
 def _operations(fragment: Fragment, part: Any, changes: _Changes,
@@ -100,37 +122,43 @@ def _operations(fragment: Fragment, part: Any, changes: _Changes,
     for material in args.get("materials", ()):
         density = material.get("density")
         changes.definitions.add(("material", material["name"]))
-        ops.append(PlanOperation(text=(
-            f"material {material['name']}: E {_said(material['youngs_modulus'], 'stress', units)}"
-            f", nu {material['poisson_ratio']:g}"
-            + (f", density {_said(density, 'density', units)}" if density is not None else ""))))
+        values: dict[str, Value] = {"name": str(material["name"]),
+                                    "E": _said(material["youngs_modulus"], "stress"),
+                                    "nu": f"{material['poisson_ratio']:g}"}
+        if density is not None:
+            values["density"] = _said(density, "density")
+        ops.append(_op(Phrase(key="property.material_density" if density is not None
+                              else "property.material", values=values), units))
     for section in args.get("sections", ()):
         changes.definitions.add(("section", section["name"]))
+        name, material_name = str(section["name"]), str(section["material"])
         if section.get("kind") == "shell":
-            what = f"shell, thickness {_said(section['thickness'], 'length', units)}"
+            said = phrase("property.shell", name=name, material=material_name,
+                          thickness=_said(section["thickness"], "length"))
         else:
             changes.definitions.add(("profile", property_ops.profile_name(section["name"])))
             profile = dict(section.get("profile") or {})
             shape = profile.pop("shape", "?")
-            what = f"beam, {shape} profile " + ", ".join(
-                f"{k} {_said(v, 'length', units)}" for k, v in profile.items())
-        ops.append(PlanOperation(text=f"section {section['name']} ({what}) of material "
-                                 f"{section['material']}"))
+            said = phrase("property.beam", name=name, material=material_name, shape=str(shape),
+                          dimensions=[phrase("property.dimension", name=str(k),
+                                             value=_said(v, "length"))
+                                      for k, v in profile.items()])
+        ops.append(_op(said, units))
     for assignment in args.get("assignments", ()):
         literal = assignment["selection"]
         name = assignment["section"]
-        ops.append(PlanOperation(
-            text=f"assign section {name} to elements {selector_words(literal)}",
-            touched=picked_elements(part, literal)))
+        ops.append(_op(phrase("property.assign", name=str(name),
+                              which=selector_phrase(literal)), units,
+                       touched=picked_elements(part, literal)))
         ops += _reassigned(part, literal, name, changes)
     for orientation in args.get("beam_orientations", ()):
         literal = orientation["selection"]
-        ops.append(PlanOperation(
-            text=f"orient beams {selector_words(literal)} with n1 {point(orientation['n1'])}",
-            touched=picked_elements(part, literal)))
+        ops.append(_op(phrase("property.orient", which=selector_phrase(literal, "beams"),
+                              n1=point(orientation["n1"])), units,
+                       touched=picked_elements(part, literal)))
         _oriented(part, literal, orientation["n1"], changes)
     if fragment.tool == "audit_property":
-        ops.append(PlanOperation(text="audit (read-only); writes property_audit.json"))
+        ops.append(_op(phrase("plan.audit", file="property_audit.json"), units))
     return ops
 
 
@@ -149,8 +177,8 @@ def _reassigned(part: Any, literal: Any, name: str, changes: _Changes) -> list[P
         changes.sections[label] = name
     if not taken:
         return []
-    return [PlanOperation(text=f"replaces section {', '.join(lost)} on", destructive=True,
-                          touched=[touched("elements", taken)])]
+    return [_op(phrase("property.replaces", names=", ".join(lost)), None, destructive=True,
+                touched=[touched("elements", taken)])]
 
 
 def _oriented(part: Any, literal: Any, n1: Any, changes: _Changes) -> None:

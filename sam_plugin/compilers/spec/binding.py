@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from sam_plugin.compilers.plan_phrases import CATALOGUE as _PLAN_WORDS  # noqa: F401 (registers)
 from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.compilers.selectors import selector_literal
 from sam_plugin.compilers.spec.ir import Spec
@@ -31,6 +32,7 @@ from sam_plugin.compilers.spec.vocabulary import (
 )
 from sam_plugin.errors import SelectionError
 from sam_plugin.samops import selection
+from sam_plugin.words.phrase import Phrase, phrase, render
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,7 @@ class Binding:
     bound: tuple[BoundStep, ...]
     contradictions: tuple[Contradiction, ...]
     claims: tuple[str, ...] = ()
+    claim_phrases: tuple[Phrase, ...] = ()  # the claims as phrases, one each
 
     @property
     def holds(self) -> bool:
@@ -168,9 +171,10 @@ class _Binder:
         found += [Contradiction(f"{step_words(self.spec, i, self.vocabulary)}; no call "
                                 "carries it out", i) for i in free]
         claims = [claim for b in bound for claim in self._claims(b)]
-        return Binding(tuple(bound), tuple(found), tuple(claims))
+        return Binding(tuple(bound), tuple(found), tuple(render(c) for c in claims),
+                       tuple(claims))
 
-    def _claims(self, bound: BoundStep) -> list[str]:
+    def _claims(self, bound: BoundStep) -> list[Phrase]:
         """The counts step ``bound.step`` claims that its operation does not make."""
         step = self.spec.steps[bound.step]
         action = self.vocabulary.action(step.action)
@@ -183,10 +187,9 @@ class _Binder:
                 continue
             got = bound.operation.counts.get(key)
             if got is not None and not same_value(wanted, got):
-                found.append(f"step {bound.step + 1} counts {key} "
-                             f"{value_words(value_def, wanted, 'en')}; the calls make "
-                             f"{value_words(value_def, got, 'en')} (the step's count is the "
-                             "model's arithmetic: check it)")
+                found.append(phrase("plan.claim", step=bound.step + 1, key=key,
+                                    wanted=value_words(value_def, wanted, "en"),
+                                    got=value_words(value_def, got, "en")))
         return found
 
     def _same_action(self, index: int, operation: CallOperation) -> bool:

@@ -1,9 +1,17 @@
 """A second signal beside the model's: the request's own words naming something the mode does
 not do (docs/architecture.md §4 "The design, asked in parts").
 
-When the model planned actions anyway, each finding is a Review warning that names the words
-and the mode that does them. It is never a refusal on its own: "fix the duplicate nodes" is a
-repair, and an analyst may mention a load while asking for a mesh.
+Two readings of the same request:
+
+- :func:`out_of_mode`: every word that *names* a category the mode does not do ("a load",
+  "fixed edge", "material"). Each is a Review warning that names the words and the mode that
+  does them, never a refusal on its own: "fix the duplicate nodes" is a repair.
+- :func:`refused_by_words`: the category a request *asks* for, by a phrase of
+  ``out_of_mode_words.ASKS`` (a verb with its object, or a term of art), when the request names
+  nothing this mode does (``MODE_DOES``). That ends the run at design with the category, whatever
+  the model answered: the small models do not decide between planning and refusing from the
+  request, so the refusal cannot wait for them to volunteer it. A request that asks for both
+  ("refine the mesh, then apply the pressure") is planned, with the warning.
 """
 
 from __future__ import annotations
@@ -12,8 +20,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from sam_plugin.compilers.spec.out_of_mode_words import ASKS, MODE_DOES
 from sam_plugin.compilers.spec.refusal_category import RefusalCategory
-from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS, mode_doing, mode_title
+from sam_plugin.compilers.spec.refusal_words import (
+    CATEGORY_WORDS,
+    mode_doing,
+    mode_title,
+    refusal_sentence,
+)
 from sam_plugin.compilers.spec.request_words import fold
 
 # the analyst's words for what no action of a geometry, property or mesh edit does
@@ -59,6 +73,51 @@ def out_of_mode(request: str, mode: str) -> list[OutOfMode]:
     return found
 
 
+_ASKING = {category: tuple((re.compile(a.pattern, re.IGNORECASE), a.not_in) for a in asks)
+           for category, asks in ASKS.items()}
+_DOES = {mode: re.compile("|".join(words), re.IGNORECASE) for mode, words in MODE_DOES.items()}
+
+
+@dataclass(frozen=True)
+class AskedOutOfMode:
+    """The category a request asks for that its mode does not do, with the words that ask."""
+
+    category: RefusalCategory
+    words: str
+    at: int  # where the words begin in the folded request
+
+
+def asked_out_of_mode(request: str, mode: str) -> list[AskedOutOfMode]:
+    """Each category the request's phrases ask for that ``mode`` does not do, in the order
+    the request says them (its first phrase each)."""
+    folded = fold(request)
+    found = []
+    for category, patterns in _ASKING.items():
+        if CATEGORY_WORDS[category].mode == mode:
+            continue
+        hits = [m for pattern, not_in in patterns if mode not in not_in
+                for m in pattern.finditer(folded)]
+        if hits:
+            first = min(hits, key=lambda m: m.start())
+            found.append(AskedOutOfMode(category, first.group(0).strip(), first.start()))
+    return sorted(found, key=lambda f: f.at)
+
+
+def names_what_mode_does(request: str, mode: str) -> bool:
+    """Whether the request's words name something ``mode`` does (an action of its own)."""
+    pattern = _DOES.get(mode)
+    return pattern is not None and pattern.search(fold(request)) is not None
+
+
+def refused_by_words(request: str, mode: str) -> AskedOutOfMode | None:
+    """The refusal the request's own words make: the first category they ask for that
+    ``mode`` does not do, when they name nothing the mode does; None otherwise."""
+    asked = asked_out_of_mode(request, mode)
+    if not asked or names_what_mode_does(request, mode):
+        return None
+    return asked[0]
+
+
 def out_of_mode_warning(finding: OutOfMode, mode: str, language: str = "en") -> str:
     """The Review warning of one finding, naming the words and the mode that does them."""
     words = CATEGORY_WORDS[finding.category]
@@ -73,3 +132,12 @@ def out_of_mode_warning(finding: OutOfMode, mode: str, language: str = "en") -> 
     tail = f"the {mode_title(doer)} mode does that" if doer else "no mode of the plugin does that"
     return (f"the request says {said}: that is {words.en}, which the {here} mode does not "
             f"do ({tail}); this spec carries out only the steps below")
+
+
+def words_refusal(asked: AskedOutOfMode, mode: str, language: str = "en") -> str:
+    """The words a run refused by the request's own words ends with: the words quoted, then
+    the category and the mode that does it."""
+    sentence = refusal_sentence(asked.category, mode, language)
+    if language.lower().startswith("zh"):
+        return f"请求中的“{asked.words}”：{sentence}"
+    return f"the request says “{asked.words}”: {sentence}"

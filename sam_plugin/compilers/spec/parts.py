@@ -21,6 +21,7 @@ from sam_plugin.compilers.spec.ir import Step
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
 from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS
 from sam_plugin.compilers.spec.render import step_phrase
+from sam_plugin.compilers.spec.request_quantities import quantities_in
 from sam_plugin.compilers.spec.schema import (
     HELD_SUMMARY_CHARS,
     SCOPE_DESCRIPTION,
@@ -30,6 +31,7 @@ from sam_plugin.compilers.spec.schema import (
 )
 from sam_plugin.compilers.spec.values import Language, ValueDef
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
+from sam_plugin.compilers.units import UnitSystem
 
 WORDS_MAX_CHARS = 60  # the quote of the request an action answers: a few words
 NAMES_SHOWN = 40
@@ -37,10 +39,11 @@ NAMES_SHOWN = 40
 ACTIONS_FORMAT = """\
 First question, asked with the request alone: the actions. Answer with ONE compact JSON object
 on one line and nothing else:
-{"actions":[{"action":<an action below>,"words":<the few words of the request it answers>},...]}
-listing, in order, only the actions the request asks for; or, when the request asks for
-something this mode does not do:
-{"cannot":<a category below>,"words":<the words of the request that ask for it>}"""
+{"cannot":"none","actions":[{"action":<an action below>,"words":<request words it answers>},...]}
+listing, in order, only the actions the request asks for, each with the few words of the
+request it answers. Only when the request asks for
+nothing this mode does, "cannot" names the category below of what it asks for, and "actions"
+is []."""
 
 VALUES_FORMAT = """\
 Then, one action at a time, its values: you write ONE step of the spec the analyst reviews
@@ -88,16 +91,22 @@ class StepFacts:
 
 
 def actions_schema(vocabulary: Vocabulary) -> dict[str, Any]:
-    """The first answer's schema: the ordered actions, each an enum of the mode's actions
-    with a short quote; or one refusal category."""
+    """The first answer's schema: ``cannot`` first, ``"none"`` or a category this mode does
+    not do, then the ordered actions (an enum of the mode's actions with a short quote each).
+    Held to a choice between planning and refusing, a small model takes whichever the
+    structure offers first (docs/models.md): this one plans, and the refusal comes from the
+    request's own words (``out_of_mode.refused_by_words``)."""
     words = {"type": "string", "minLength": 1, "maxLength": WORDS_MAX_CHARS}
     item = sc.obj({"action": {"type": "string", "enum": list(vocabulary.names())},
                    "words": dict(words)}, ["action", "words"])
-    planned = sc.obj({"actions": sc.array(item, min_items=1, max_items=vocabulary.max_steps)},
-                     ["actions"])
-    cannot = sc.obj({"cannot": {"type": "string", "enum": list(REFUSAL_CATEGORIES)},
-                     "words": dict(words)}, ["cannot", "words"])
-    return {"anyOf": [planned, cannot]}
+    return sc.obj({"cannot": {"type": "string", "enum": ["none", *outside(vocabulary)]},
+                   "actions": sc.array(item, min_items=0, max_items=vocabulary.max_steps)},
+                  ["cannot", "actions"])
+
+
+def outside(vocabulary: Vocabulary) -> tuple[RefusalCategory, ...]:
+    """The refusal categories of what the mode does not do (every one but its own)."""
+    return tuple(c for c in REFUSAL_CATEGORIES if CATEGORY_WORDS[c].mode != vocabulary.mode)
 
 
 def parts_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> str:
@@ -110,8 +119,7 @@ def parts_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> st
     lines += [f"- {a.name}: {a.asks or a.description or a.name}" for a in vocabulary.actions]
     lines += ["", f"Categories the {vocabulary.title} mode does not do (category: what it "
               "covers):"]
-    lines += [f"- {c}: {CATEGORY_WORDS[c].covers}" for c in REFUSAL_CATEGORIES
-              if CATEGORY_WORDS[c].mode != vocabulary.mode]
+    lines += [f"- {c}: {CATEGORY_WORDS[c].covers}" for c in outside(vocabulary)]
     lines += ["", VALUES_FORMAT]
     if language.lower().startswith("zh"):
         lines += ["", "The request may be in Chinese; quote its words as written."]
@@ -121,22 +129,24 @@ def parts_prompt(vocabulary: Vocabulary, intro: str, language: str = "en") -> st
 
 def read_actions(document: Any, vocabulary: Vocabulary) -> ActionsAnswer | None:
     """The first answer as planned actions or a category; None when it is neither (a whole
-    spec, a ``refuse`` answer: the caller reads those as ever)."""
-    if not isinstance(document, dict):
+    spec, a ``refuse`` answer: the caller reads those as ever). Planned actions win over a
+    category named beside them; ``{"actions": [...]}`` alone and ``{"cannot": category,
+    "words": ...}`` alone are read too (scripted providers, the earlier form)."""
+    if not isinstance(document, dict) or "steps" in document:
         return None
-    if "cannot" in document and document.get("cannot") in REFUSAL_CATEGORIES:
-        category = next(c for c in REFUSAL_CATEGORIES if c == document["cannot"])
-        return ActionsAnswer(category=category, words=_words(document.get("words")))
     listed = document.get("actions")
-    if "steps" in document or not isinstance(listed, list) or not listed:
-        return None
     planned = []
-    for item in listed[: vocabulary.max_steps]:
+    for item in (listed if isinstance(listed, list) else [])[: vocabulary.max_steps]:
         name = item.get("action") if isinstance(item, dict) else item
         if isinstance(name, str) and vocabulary.action(name) is not None:
             planned.append(PlannedAction(name, _words(item.get("words"))
                                          if isinstance(item, dict) else ""))
-    return ActionsAnswer(actions=tuple(planned)) if planned else None
+    if planned:
+        return ActionsAnswer(actions=tuple(planned))
+    category = next((c for c in REFUSAL_CATEGORIES if c == document.get("cannot")), None)
+    if category is not None:
+        return ActionsAnswer(category=category, words=_words(document.get("words")))
+    return None
 
 
 def _words(value: Any) -> str:
@@ -359,6 +369,20 @@ def _example_value(value: ValueDef, facts: StepFacts, key: str) -> Any:
     return None
 
 
+def quantities_words(request: str, system: UnitSystem) -> str:
+    """The request's quantities said in another unit than the model's, converted by the
+    product (the model is never asked to convert): ``The request's quantities in this model's
+    units (write these numbers): 70 GPa = 70000 MPa in this model.``; ``""`` when there are
+    none."""
+    said = [q.conversion_words(system) for q in quantities_in(request)
+            if q.differs_from(system) and q.value_in(system) is not None]
+    said = list(dict.fromkeys(said))
+    if not said:
+        return ""
+    return ("The request's quantities in this model's units (write these numbers): "
+            + "; ".join(said) + ".")
+
+
 def values_messages(*, system: str, head: str, facts_text: str, planned: Sequence[PlannedAction],
                     index: int, written: Sequence[Step], vocabulary: Vocabulary,
                     example: Mapping[str, Any]) -> list[dict[str, Any]]:
@@ -409,7 +433,8 @@ def _summary(steps: Sequence[Mapping[str, Any]], vocabulary: Vocabulary, languag
         try:
             said.append(step_phrase(Step.model_validate({**data, "text": ""}), vocabulary,
                                     words))
-        except ValueError:
+        except (ValueError, TypeError, AttributeError):  # a value of the wrong kind: the
+            # reader names it after this
             said.append(str(data.get("action")))
     text = ("；" if words == "zh" else "; ").join(said)
     text = text[:1].upper() + text[1:]

@@ -17,6 +17,7 @@ from sam_plugin.compilers.spec.ir import Expected, Spec, Step
 from sam_plugin.compilers.spec.values import Language
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
 from sam_plugin.compilers.units import UnitSystem
+from sam_plugin.words.phrase import Computed, Phrase, Units
 
 _WORDS = {
     "en": {"head": "Spec: ", "steps": "Steps:", "expected": "Expected results: ",
@@ -72,6 +73,30 @@ def step_phrase(step: Step, vocabulary: Vocabulary, language: Language = "en",
     if action is None:
         return step.action
     return action.phrase(step.values, step.scope, language, units=units)
+
+
+def step_entry(vocabulary: Vocabulary) -> Computed:
+    """A catalogue entry wording a spec step by its action (``<mode>.step``): one phrase
+    says the step in the spec and on the plan's ``step 2 ✓`` line."""
+
+    def words(said: Phrase, language: str, units: Units | None) -> str:
+        step = Step.model_validate(said.data["step"])
+        return step_phrase(step, vocabulary, language_of(language), _system(units))
+
+    return words
+
+
+def step_said(mode: str, step: Step) -> Phrase:
+    """A step as its phrase (worded by :func:`step_entry` of ``mode``)."""
+    return Phrase(key=f"{mode}.step", data={"step": step.model_dump(mode="json")})
+
+
+def _system(units: Units | None) -> UnitSystem | None:
+    if units is None:
+        return None
+    return UnitSystem(name=units.get("name", ""), length=units.get("length", ""),
+                      stress=units.get("stress", ""), density=units.get("density", ""),
+                      mass=units.get("mass", ""))
 
 
 def expected_words(expected: Expected, language: Language = "en",

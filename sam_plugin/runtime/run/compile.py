@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.plan import Plan
+from sam_plugin.compilers.plan_phrases import text_phrase
 from sam_plugin.compilers.protocol import CompileContext, Fragment, Target
 from sam_plugin.compilers.spec.computed import diagnostics_by_step
 from sam_plugin.errors import CompileError, FailRun, ReturnToReview
@@ -27,6 +28,7 @@ from sam_plugin.runtime.run.recount import recounted
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.source_seal import seal_sources
+from sam_plugin.words.phrase import RECORD, render
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +89,7 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     if unbound:  # a step whose capability had no call: nothing runs (I15)
         raise ReturnToReview("compile", "; ".join(c.message for c in unbound))
     run.bound = list(chain.bound)
-    run.claims = list(chain.claims)
+    run.claims = list(chain.claim_phrases)
     files: list[str] = []
     for fragment in chain.fragments:
         files += [f for f in fragment.evidence.files if f not in files]
@@ -151,9 +153,11 @@ def show_plan(ctx: StepContext, run: RunState, fragments: list[Fragment],
                                   units=ctx.units)
     except CompileError as error:
         raise ReturnToReview("compile", str(error)) from None
-    warnings = [*run.unsourced, *run.claims, *warnings]
-    if warnings:
-        plan = plan.model_copy(update={"warnings": [*plan.warnings, *warnings]})
+    said = [*map(text_phrase, run.unsourced), *run.claims, *map(text_phrase, warnings)]
+    if said:
+        plan = plan.model_copy(update={
+            "warnings": [*plan.warnings, *(render(p, RECORD, plan.unit_table()) for p in said)],
+            "warning_phrases": [*plan.warning_phrases, *said]})
     run.dir.write_json("plan.json", plan.model_dump(mode="json"))
     seal_sources(run.dir)  # what a rerun may start from (docs/architecture.md §7)
     run.script, run.key, run.prediction, run.predicted = script, key, prediction, detail

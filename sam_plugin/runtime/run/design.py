@@ -14,7 +14,7 @@ import dataclasses
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NoReturn
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
@@ -197,7 +197,39 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
     spec as data; the answer read as the spec (docs/architecture.md §4 "The spec"). Prose or
     JSON that fails the schema gets one design repair round naming the problems, then the
     run fails at design with advice. The spec and its route become the run's only when every
-    check holds; a revision that fails leaves the standing spec as it was."""
+    check holds; a revision that fails leaves the standing spec as it was.
+
+    The request's own words asking for what the mode does not do end the run at design with
+    their category (``design_parts.refuse_by_words``): asked in parts, before any request;
+    asked whole, once the design's requests are answered, over what the model answered (a
+    spec, a refusal or a failure), so that the whole design sends exactly what it sent
+    before. With ``calls: model`` the model's calls follow the design (its recordings go on
+    past it), and the words do not refuse there."""
+    try:
+        await _write_spec(ctx, run, remark)
+    except FailRun as failure:
+        refused = isinstance(failure, RefusedByCategory)  # the words were read for it
+        if failure.layer == "design" and not refused and _words_refuse_whole(ctx, remark):
+            design_parts.refuse_by_words(run, ctx.language)
+        raise
+
+
+def _model_refused(ctx: StepContext, run: RunState, refused: DesignRefused,
+                   remark: str) -> NoReturn:
+    """The model answered ``{"refuse"}``: the category the request's words ask for, the
+    model's reason quoted after; else ``other``, with the model's reason."""
+    if _words_refuse_whole(ctx, remark):
+        design_parts.refuse_by_words(run, ctx.language, model_said=refused.reason)
+    raise RefusedByCategory("other", design_answer.refusal_message(
+        refused, run.inputs.module)) from None
+
+
+def _words_refuse_whole(ctx: StepContext, remark: str) -> bool:
+    """Whether the words refuse after the whole design's requests (see ``write_spec``)."""
+    return not remark and ctx.policy.design == "whole" and ctx.policy.calls == "spec"
+
+
+async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
     assert run.observation is not None
     if remark:
         run.remarks.append(remark)  # its numbers are the analyst's (shown_numbers)
@@ -245,11 +277,11 @@ async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
             raise FailRun("design", design_answer.failure_message(
                 again.problems, response.content)) from None
         except DesignRefused as refused:
-            raise RefusedByCategory("other", design_answer.refusal_message(
-                refused, run.inputs.module)) from None
+            _model_refused(ctx, run, refused, remark)
     except DesignRefused as refused:
-        raise RefusedByCategory("other", design_answer.refusal_message(
-            refused, run.inputs.module)) from None
+        _model_refused(ctx, run, refused, remark)
+    if _words_refuse_whole(ctx, remark):
+        design_parts.refuse_by_words(run, ctx.language)
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
              ignored=len(response.tool_calls))
 

@@ -23,11 +23,18 @@ from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.spec import parts
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.out_of_mode import out_of_mode, out_of_mode_warning
+from sam_plugin.compilers.spec.out_of_mode import (
+    out_of_mode,
+    out_of_mode_warning,
+    refused_by_words,
+    words_refusal,
+)
 from sam_plugin.compilers.spec.reading import json_object_of, spec_from_json
 from sam_plugin.compilers.spec.refusal_words import refusal_sentence
 from sam_plugin.compilers.spec.schema import ScopeBounds
 from sam_plugin.compilers.spec.vocabulary import ActionDef
+from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import (
     CompileError,
     FailRun,
@@ -77,7 +84,9 @@ class PartsDesign:
 async def design_in_parts(ctx: StepContext, run: RunState) -> WholeAnswer | dict[str, Any]:
     """The spec document the parts make up; or the whole answer a request was given, or the
     first answer when it is no plan (the caller reads it as a whole design answer). Raises
-    :class:`RefusedByCategory` for a category."""
+    :class:`RefusedByCategory` for a category: the request's own words asking for what the
+    mode does not do (before any request), or the model's first answer planning nothing."""
+    refuse_by_words(run, ctx.language)
     state = PartsDesign(repaired=run.design_repairs)
     first = await _ask_actions(ctx, run, state)
     if isinstance(first, WholeAnswer):
@@ -271,9 +280,17 @@ def _values_messages(ctx: StepContext, run: RunState, state: PartsDesign, index:
             continue
     return parts.values_messages(
         system=_system(ctx, run), head=_head(run),
-        facts_text=_facts_text(run, _action(run, state, index), facts),
+        facts_text=_with_quantities(_facts_text(run, _action(run, state, index), facts),
+                                    run.inputs.request, ctx.units or DEFAULT_UNITS),
         planned=state.planned, index=index, written=written, vocabulary=module.vocabulary,
         example=example)
+
+
+def _with_quantities(facts_text: str, request: str, system: UnitSystem) -> str:
+    """The facts, then the request's quantities converted into ``system`` (the model's
+    units; the product's default, mm-N-t-s, where none is known)."""
+    quantities = parts.quantities_words(request, system)
+    return f"{facts_text}\n{quantities}" if quantities else facts_text
 
 
 def _facts_text(run: RunState, action: ActionDef, facts: parts.StepFacts) -> str:
@@ -423,6 +440,20 @@ def _spend(ctx: StepContext, run: RunState, state: PartsDesign, step: int, actio
                              layer="design", tool="", headline=reason, problems=[reason],
                              stage="design", step=step))
     return True
+
+
+def refuse_by_words(run: RunState, language: str, model_said: str = "") -> None:
+    """The second signal as a refusal: the request's words ask for a category the mode does
+    not do and name nothing it does (``out_of_mode.refused_by_words``); ``model_said``: the
+    reason of a model that refused too, quoted after."""
+    asked = refused_by_words(run.inputs.request, run.inputs.mode)
+    if asked is None:
+        return
+    message = words_refusal(asked, run.inputs.mode, language)
+    if model_said:
+        message += (f"模型的回答：“{model_said}”。" if language.lower().startswith("zh")
+                    else f" The model answered: “{model_said}”.")
+    raise RefusedByCategory(asked.category, message)
 
 
 def out_of_mode_warnings(run: RunState, language: str) -> list[str]:

@@ -23,6 +23,7 @@ from typing import Literal
 
 from sam_plugin.compilers.evidence import Prediction, Readback
 from sam_plugin.compilers.spec.request_words import fold
+from sam_plugin.words.phrase import Phrase, phrase
 
 _NOT = (r"(?:do not|don't|dont|never|must not|mustn't|should not|shouldn't|cannot|can't|"
         r"may not|please do not|please don't|without)")
@@ -56,6 +57,13 @@ class Attention:
 
     key: Key
     values: tuple[str, ...]
+
+    def phrase(self) -> Phrase:
+        """The warning as a phrase (``compilers/plan_phrases.py``); its record is
+        :meth:`words`."""
+        name = "count" if self.key == "empties_part" else (
+            "said" if self.key == "changes_despite_request" else "name")
+        return phrase(f"plan.{self.key}", **{name: self.values[0]})
 
     def words(self) -> str:
         if self.key == "empties_part":

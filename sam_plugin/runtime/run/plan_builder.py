@@ -15,15 +15,17 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Literal
 
-from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, Readback
+from sam_plugin.compilers.evidence import SHAPES, Prediction, Readback
 from sam_plugin.compilers.plan import Plan, PlanDetail, PlanState, PlanStep, Touched, touched
+from sam_plugin.compilers.plan_phrases import NOUNS, text_phrase, tool_phrase
 from sam_plugin.compilers.protocol import CompileContext, DomainModule, Fragment
 from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.ir import Expected, Spec
-from sam_plugin.compilers.spec.render import step_phrase
-from sam_plugin.compilers.units import UnitSystem
+from sam_plugin.compilers.spec.render import step_phrase, step_said
+from sam_plugin.compilers.units import UnitSystem, unit_table
 from sam_plugin.runtime.config.policy import PLAN_WAITS
-from sam_plugin.runtime.run.plan_attention import attention_warnings
+from sam_plugin.runtime.run.plan_attention import attention
+from sam_plugin.words.phrase import RECORD, Phrase, Value, phrase, render
 
 # operations describing a shadow difference (not a selection)
 _CHANGE_WORDS = ("adds", "removes", "removes, beyond what the call names")
@@ -53,6 +55,12 @@ def build_plan(
     expectations = spec.expected if spec is not None else Expected()
     read_only = bool(fragments) and all(f.read_only for f in fragments)
     after = _after_state(prediction, detail)
+    length = units.length if units is not None else ""
+    attention_found = attention(ctx.request_text, before, prediction, read_only,
+                                detail.empty_sets)
+    mismatches = _mismatches(expectations, prediction, detail)
+    destructive = _destructive(detail, before, prediction)
+    table = unit_table(units)
     plan = Plan(
         run_id=run_id,
         module=module.mode,
@@ -62,17 +70,21 @@ def build_plan(
                for i, call in enumerate(detail.calls)],
         before=_before_state(before),
         after=after,
-        destructive=_destructive(detail, before, prediction,
-                                 units.length if units is not None else ""),
-        warnings=[*attention_warnings(ctx.request_text, before, prediction, read_only,
-                                      detail.empty_sets),
-                  *_mismatches(expectations, prediction, detail), *detail.warnings],
+        destructive=[render(p, RECORD, table) for p in destructive],
+        warnings=[*(found.words() for found in attention_found),
+                  *(render(p, RECORD, table) for p in mismatches), *detail.warnings],
         expectations=expectations.as_json(),
         prediction=detail.basis,
         preview=detail.preview,
         read_only=read_only,
         steps=_steps(module, spec, bound, units),
-        length_unit=units.length if units is not None else "",
+        length_unit=length,
+        destructive_phrases=destructive,
+        warning_phrases=[*(found.phrase() for found in attention_found), *mismatches,
+                         *_domain_warnings(detail)],
+        prediction_phrase=detail.basis_phrase or (
+            phrase("basis.other", text=detail.basis) if detail.basis else None),
+        units=table or {},
     )
     return plan, detail
 
@@ -85,7 +97,7 @@ def _steps(module: DomainModule, spec: Spec | None,
     vocabulary = module.vocabulary
     return sorted((PlanStep(step=b.step + 1, call=call + 1, path=b.operation.path,
                             text=step_phrase(spec.steps[b.step], vocabulary, "en", units),
-                            text_zh=step_phrase(spec.steps[b.step], vocabulary, "zh", units),
+                            phrase=step_said(module.mode, spec.steps[b.step]),
                             picked=_picked(b))
                    for call, b in bound), key=lambda s: (s.call, s.step))
 
@@ -140,51 +152,63 @@ def _after_state(prediction: Prediction, detail: PlanDetail) -> PlanState:
     )
 
 
-def _destructive(detail: PlanDetail, before: Readback, prediction: Prediction,
-                 length_unit: str = "") -> list[str]:
+def _domain_warnings(detail: PlanDetail) -> list[Phrase]:
+    """The domain's warnings as phrases; one it gave no phrase for is said as it is."""
+    if len(detail.warning_phrases) == len(detail.warnings):
+        return list(detail.warning_phrases)
+    return [text_phrase(text) for text in detail.warnings]
+
+
+def _destructive(detail: PlanDetail, before: Readback, prediction: Prediction) -> list[Phrase]:
     lines = []
     for call in detail.calls:
         for op in call.operations:
             if op.destructive:
-                lines.append(f"call {call.index} {call.tool}: {op.describe(length_unit)}")
+                lines.append(phrase("plan.destructive.call", n=call.index,
+                                    tool=tool_phrase(call.tool), what=op.words()))
     if not lines:
         # whatever the module said, fewer entities after the run than before is a removal
         for noun, now, then in (("nodes", before.node_count, prediction.node_count),
                                 ("elements", before.element_count, prediction.element_count)):
             if then.min < now:
-                lines.append(f"the calls may remove up to {now - then.min} of the {now} {noun}")
+                lines.append(phrase("plan.destructive.fewer", n=now - then.min, total=now,
+                                    noun=phrase(NOUNS[noun])))
     return lines
 
 
-def _mismatches(expect: Expected, prediction: Prediction, detail: PlanDetail) -> list[str]:
+def _mismatches(expect: Expected, prediction: Prediction, detail: PlanDetail) -> list[Phrase]:
     if expect.empty:
         return []
     found = []
     for noun, wanted, predicted in (("nodes", expect.nodes, prediction.node_count),
                                     ("elements", expect.elements, prediction.element_count)):
         if wanted is not None and not predicted.contains(wanted):
-            found.append(_differs(f"{wanted} {noun}", predicted, noun))
+            found.append(_differs(
+                phrase("plan.count", count=wanted, noun=phrase(NOUNS[noun])),
+                phrase("plan.count", count=predicted.describe(), noun=phrase(NOUNS[noun]))))
     for shape, wanted in expect.shapes.items():
         shape_count = prediction.shape_counts.get(shape)
         if shape_count is not None and not shape_count.contains(wanted):
-            found.append(_differs(f"{wanted} {shape} elements", shape_count,
-                                  f"{shape} elements"))
+            found.append(_differs(
+                phrase("plan.shape_count", count=wanted, shape=shape),
+                phrase("plan.shape_count", count=shape_count.describe(), shape=shape)))
     for name in expect.sets:
         if name not in prediction.sets_present:
-            sets = ", ".join(prediction.sets_present) or "none"
-            found.append(f"the spec expects a set {name}; the calls leave no set {name} "
-                         f"(sets after: {sets})")
+            sets: Value = (", ".join(prediction.sets_present) if prediction.sets_present
+                           else phrase("plan.none"))
+            found.append(_differs(phrase("plan.set_missing", name=name),
+                                  phrase("plan.no_set", name=name, sets=sets)))
     if expect.selected is not None:
         wanted = expect.selected
         counts = [(call, op, t) for call in detail.calls for op in call.operations
                   if op.text not in _CHANGE_WORDS for t in op.touched]
         if counts and all(t.count != wanted for _, _, t in counts):
             call, op, touched = counts[0]
-            found.append(f"the spec expects its steps to act on {wanted}; the calls act on "
-                         f"{touched.count} {touched.kind} (call {call.index} {call.tool}: "
-                         f"{op.text})")
+            found.append(phrase("plan.spec_acts_on", wanted=wanted, count=touched.count,
+                                kind=phrase(NOUNS[touched.kind]), n=call.index,
+                                tool=call.tool, text=op.phrase or text_phrase(op.text)))
     return found
 
 
-def _differs(expected: str, predicted: Range, noun: str) -> str:
-    return f"the spec expects {expected}; the calls leave {predicted.describe()} {noun}"
+def _differs(expected: Phrase, predicted: Phrase) -> Phrase:
+    return phrase("plan.spec_differs", expected=expected, predicted=predicted)

@@ -27,6 +27,7 @@ from sam_plugin.runtime.run.step_repair import StepRepair
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.run_store import RunDir, RunResult, RunSource
 from sam_plugin.runtime.store.usage import UsageMeter
+from sam_plugin.words.phrase import Phrase
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,7 @@ class RunState:
     # Compiling, Plan
     bound: list[tuple[int, BoundStep]] = field(default_factory=list)  # (call index, step)
     normalized: list[dict[str, Any]] = field(default_factory=list)  # normalized_calls.json
-    claims: list[str] = field(default_factory=list)  # steps' counts the calls do not make
+    claims: list[Phrase] = field(default_factory=list)  # steps' counts the calls do not make
     recount: bool = False  # an edit dropped stale counts: the plan states them again
     script: str = ""
     script_sha256: str | None = None

@@ -1568,22 +1568,6 @@ run {run_id}, started {started} (UTC)</source>
         <translation>1 个警告</translation>
     </message>
     <message>
-        <source>After is a range: {why}</source>
-        <translation>之后为一个范围：{why}</translation>
-    </message>
-    <message>
-        <source>After is exact: the part stays as it is, with the sections assigned.</source>
-        <translation>“之后”是精确的：部件保持不变，只赋予截面。</translation>
-    </message>
-    <message>
-        <source>After is exact: these operations were tried on a copy of the part.</source>
-        <translation>“之后”是精确的：这些操作已在部件的副本上试运行。</translation>
-    </message>
-    <message>
-        <source>After: counts and names worked out from the operations (not tried on a copy); the readback checks them.</source>
-        <translation>之后：数量和名称由操作推算（未在副本上试运行）；回读时会检查。</translation>
-    </message>
-    <message>
         <source>After: {state}</source>
         <translation>之后：{state}</translation>
     </message>
@@ -1602,10 +1586,6 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>Destructive: {text}</source>
         <translation>破坏性：{text}</translation>
-    </message>
-    <message>
-        <source>How After was worked out: {basis}</source>
-        <translation>“之后”的推算方式：{basis}</translation>
     </message>
     <message>
         <source>Repair: merged nodes closer than</source>
@@ -1648,52 +1628,12 @@ run {run_id}, started {started} (UTC)</source>
         <translation>[破坏性]</translation>
     </message>
     <message>
-        <source>add elements: {shapes}</source>
-        <translation>添加单元：{shapes}</translation>
-    </message>
-    <message>
-        <source>adds {what}</source>
-        <translation>新增 {what}</translation>
-    </message>
-    <message>
-        <source>all {noun}</source>
-        <translation>全部{noun}</translation>
-    </message>
-    <message>
-        <source>all {shape} {noun}</source>
-        <translation>全部 {shape} {noun}</translation>
-    </message>
-    <message>
         <source>already there as asked: {names}</source>
         <translation>已按要求存在：{names}</translation>
     </message>
     <message>
-        <source>also removes {what} (more than the operation names)</source>
-        <translation>还会删除 {what}（超出该操作所指定的范围）</translation>
-    </message>
-    <message>
         <source>as before the run</source>
         <translation>与运行前相同</translation>
-    </message>
-    <message>
-        <source>assign section {name} to {which}</source>
-        <translation>将截面 {name} 赋予{which}</translation>
-    </message>
-    <message>
-        <source>audit, read-only (report {file})</source>
-        <translation>审计，只读（报告 {file}）</translation>
-    </message>
-    <message>
-        <source>audit, read-only: {checks} (report {file})</source>
-        <translation>审计，只读：{checks}（报告 {file}）</translation>
-    </message>
-    <message>
-        <source>beam line {id}: {n} BEAM elements from {start} to {end}</source>
-        <translation>梁线 {id}：从 {start} 到 {end} 的 {n} 个 BEAM 单元</translation>
-    </message>
-    <message>
-        <source>beam section {name}, {shape} profile {dimensions}, of material {material}</source>
-        <translation>梁截面 {name}，{shape} 型材 {dimensions}，材料 {material}</translation>
     </message>
     <message>
         <source>beams</source>
@@ -1708,20 +1648,12 @@ run {run_id}, started {started} (UTC)</source>
         <translation>已改变</translation>
     </message>
     <message>
-        <source>clear the whole part (every node and element)</source>
-        <translation>清空整个部件（全部节点和单元）</translation>
-    </message>
-    <message>
         <source>coincident nodes</source>
         <translation>重合节点</translation>
     </message>
     <message>
         <source>compared with the plan</source>
         <translation>与计划比较</translation>
-    </message>
-    <message>
-        <source>copy {which}, moved by {vector}</source>
-        <translation>复制{which}，平移 {vector}</translation>
     </message>
     <message>
         <source>counts</source>
@@ -1748,24 +1680,8 @@ run {run_id}, started {started} (UTC)</source>
         <translation>删除自由节点</translation>
     </message>
     <message>
-        <source>delete {which}</source>
-        <translation>删除{which}</translation>
-    </message>
-    <message>
-        <source>delete {which} (and the elements that use them)</source>
-        <translation>删除{which}（以及使用它们的单元）</translation>
-    </message>
-    <message>
         <source>duplicate elements</source>
         <translation>重复单元</translation>
-    </message>
-    <message>
-        <source>element set {name} of {n} listed elements</source>
-        <translation>单元集合 {name}，含列出的 {n} 个单元</translation>
-    </message>
-    <message>
-        <source>element set {name}: {which}</source>
-        <translation>单元集合 {name}：{which}</translation>
     </message>
     <message>
         <source>elements</source>
@@ -1776,48 +1692,8 @@ run {run_id}, started {started} (UTC)</source>
         <translation>自由节点</translation>
     </message>
     <message>
-        <source>hanging nodes after refining: {n} ({new} new at the border with unrefined elements; {before} before)</source>
-        <translation>细化后的悬挂节点：{n} 个（与未细化单元交界处新增 {new} 个；之前 {before} 个）</translation>
-    </message>
-    <message>
         <source>in the box {low} to {high}</source>
         <translation>位于 {low} 到 {high} 的范围内</translation>
-    </message>
-    <message>
-        <source>material {name}: E {E}, ν {nu}</source>
-        <translation>材料 {name}：E {E}，ν {nu}</translation>
-    </message>
-    <message>
-        <source>material {name}: E {E}, ν {nu}, density {density}</source>
-        <translation>材料 {name}：E {E}，ν {nu}，密度 {density}</translation>
-    </message>
-    <message>
-        <source>merge coincident nodes (within the part's default tolerance)</source>
-        <translation>合并重合节点（使用部件的默认容差）</translation>
-    </message>
-    <message>
-        <source>merge nodes closer than {tolerance} (coincident nodes)</source>
-        <translation>合并距离小于 {tolerance} 的节点（重合节点）</translation>
-    </message>
-    <message>
-        <source>mesh patch {id}: {nu} x {nv} {shape} elements over the corners {corners}</source>
-        <translation>网格面片 {id}：{nu} x {nv} 个 {shape} 单元，角点 {corners}</translation>
-    </message>
-    <message>
-        <source>mirror a copy of {which} in the plane through {origin} (normal {normal})</source>
-        <translation>将{which}的副本关于过 {origin} 的平面镜像（法向 {normal}）</translation>
-    </message>
-    <message>
-        <source>mirror {which} in the plane through {origin} (normal {normal})</source>
-        <translation>将{which}关于过 {origin} 的平面镜像（法向 {normal}）</translation>
-    </message>
-    <message>
-        <source>move node {label} to {to}</source>
-        <translation>将节点 {label} 移到 {to}</translation>
-    </message>
-    <message>
-        <source>move {which} by {vector}</source>
-        <translation>将{which}平移 {vector}</translation>
     </message>
     <message>
         <source>nodes</source>
@@ -1840,36 +1716,12 @@ run {run_id}, started {started} (UTC)</source>
         <translation>一次</translation>
     </message>
     <message>
-        <source>operation {n} ({tool}): {what}</source>
-        <translation>操作 {n}（{tool}）：{what}</translation>
-    </message>
-    <message>
-        <source>orient {which} with n1 = {n1}</source>
-        <translation>设置{which}的方向 n1 = {n1}</translation>
-    </message>
-    <message>
         <source>quality</source>
         <translation>质量</translation>
     </message>
     <message>
-        <source>refine {which} {levels}: each becomes {quad} smaller ones ({beam} for a beam) that keep its section, orientation and sets</source>
-        <translation>细化{which}{levels}：每个单元变为 {quad} 个更小的单元（梁为 {beam} 个），保留其截面、方向和集合</translation>
-    </message>
-    <message>
-        <source>removes {what}</source>
-        <translation>删除 {what}</translation>
-    </message>
-    <message>
         <source>replaced: {what}</source>
         <translation>已替换：{what}</translation>
-    </message>
-    <message>
-        <source>rotate {which} {angle}° about the axis {axis} through {origin}</source>
-        <translation>将{which}绕过 {origin} 的轴 {axis} 旋转 {angle}°</translation>
-    </message>
-    <message>
-        <source>scale {which} by {factor} about {origin}</source>
-        <translation>以 {origin} 为中心将{which}缩放 {factor} 倍</translation>
     </message>
     <message>
         <source>section {section} on {count} elements</source>
@@ -1884,52 +1736,16 @@ run {run_id}, started {started} (UTC)</source>
         <translation>集合 {names}</translation>
     </message>
     <message>
-        <source>shell section {name}, thickness {thickness}, of material {material}</source>
-        <translation>壳截面 {name}，厚度 {thickness}，材料 {material}</translation>
-    </message>
-    <message>
-        <source>takes section {names} off</source>
-        <translation>移除截面 {names}</translation>
-    </message>
-    <message>
         <source>the part's default</source>
         <translation>部件默认值</translation>
-    </message>
-    <message>
-        <source>the spec expects {expected}; these operations leave {predicted}</source>
-        <translation>规格预期 {expected}；这些操作之后为 {predicted}</translation>
-    </message>
-    <message>
-        <source>the usual checks</source>
-        <translation>常规检查</translation>
-    </message>
-    <message>
-        <source>the {noun} in set {name}</source>
-        <translation>集合 {name} 中的{noun}</translation>
-    </message>
-    <message>
-        <source>the {noun} in the box {low} to {high}</source>
-        <translation>位于 {low} 到 {high} 范围内的{noun}</translation>
-    </message>
-    <message>
-        <source>the {noun} with labels {labels}</source>
-        <translation>编号为 {labels} 的{noun}</translation>
     </message>
     <message>
         <source>these operations</source>
         <translation>这些操作</translation>
     </message>
     <message>
-        <source>these operations may remove up to {n} of the {total} {noun}</source>
-        <translation>这些操作最多可能删除 {total} 个{noun}中的 {n} 个</translation>
-    </message>
-    <message>
         <source>twice</source>
         <translation>两次</translation>
-    </message>
-    <message>
-        <source>{count} copies of {which} in a row, each moved {step} from the last</source>
-        <translation>{which}的 {count} 个副本排成一列，每个相对上一个平移 {step}</translation>
     </message>
     <message>
         <source>{count} destructive</source>
@@ -1952,24 +1768,12 @@ run {run_id}, started {started} (UTC)</source>
         <translation>{count} 个警告</translation>
     </message>
     <message>
-        <source>{first} and {last}</source>
-        <translation>{first} 和 {last}</translation>
-    </message>
-    <message>
         <source>{nodes} nodes, {elements} elements</source>
         <translation>{nodes} 个节点，{elements} 个单元</translation>
     </message>
     <message>
-        <source>{n} node positions (a node already at a position is used again)</source>
-        <translation>{n} 个节点位置（某位置已有节点时重用该节点）</translation>
-    </message>
-    <message>
         <source>{n} times</source>
         <translation>{n} 次</translation>
-    </message>
-    <message>
-        <source>{parents} elements become {children}, with {nodes} new nodes</source>
-        <translation>{parents} 个单元变为 {children} 个，新增 {nodes} 个节点</translation>
     </message>
     <message>
         <source>{refined} elements refined {levels}, {created} new elements in their place; {nodes} new nodes</source>
@@ -1978,10 +1782,6 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>, </source>
         <translation>，</translation>
-    </message>
-    <message>
-        <source>{what}: {entities}</source>
-        <translation>{what}：{entities}</translation>
     </message>
     <message>
         <source> ({shapes})</source>
@@ -2334,22 +2134,6 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>rest of the part unchanged</source>
         <translation>部件其余部分未改变</translation>
-    </message>
-    <message>
-        <source>After is exact: these operations only read; the part stays as it is.</source>
-        <translation>“之后”是精确的：这些操作只读取；部件保持不变。</translation>
-    </message>
-    <message>
-        <source>After is exact: the geometry stays as it is; the elements picked get the sections and orientations of these operations, and the definitions they write are read back by value.</source>
-        <translation>“之后”是精确的：几何保持不变；选中的单元获得这些操作给出的截面和方向，它们写入的定义按数值回读。</translation>
-    </message>
-    <message>
-        <source>After: the refined elements are replaced by their children and the new nodes counted; the rest of the part is compared through its fingerprint.</source>
-        <translation>“之后”：被细化的单元由其子单元取代，并统计新增节点；部件其余部分通过其指纹比较。</translation>
-    </message>
-    <message>
-        <source>After: the part does not exist after these operations.</source>
-        <translation>“之后”：这些操作之后部件不存在。</translation>
     </message>
     <message>
         <source>the message is below</source>

@@ -1,0 +1,1 @@
+"""Messages as data: phrases (a key plus values) and their rendering (``phrase.py``)."""
