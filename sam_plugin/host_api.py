@@ -60,7 +60,10 @@ class OptionalHostMembers(Protocol):
     def show_plan_preview(self, model_name: str, part_name: str,
                           layers: dict[str, Any]) -> int:
         """Draw a plan's outlines over the part, ``{touched, added, deleted: [[[x, y, z],
-        ...], ...]}`` (amber, green, red), until ``clear_plan_preview``; returns how many."""
+        ...], ...]}`` (amber, green, red), and the nodes it deletes, ``deleted_nodes: [[x, y,
+        z], ...]`` (red points; a host may ignore the key), until ``clear_plan_preview``; a
+        part that does not exist yet (a build) is drawn on its own. Fit the view to the part
+        and the plan together; returns how many are drawn."""
 
     def clear_plan_preview(self) -> None:
         """Take the plan's outlines away again."""

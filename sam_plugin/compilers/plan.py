@@ -121,11 +121,14 @@ class Preview(BaseModel):
     """What the viewport shows over the current part before execution (element outlines).
 
     ``added`` are predicted outlines (point lists); ``deleted`` and ``moved`` are labels of
-    the live part's elements; ``moved_to`` the moved elements' predicted outlines.
+    the live part's elements; ``moved_to`` the moved elements' predicted outlines;
+    ``deleted_nodes`` the points of the nodes the plan deletes (a merge's duplicates, which
+    may be nodes the plan itself added), as many as the plan says it removes.
     """
 
     added: list[list[Vec3]] = Field(default_factory=list)
     deleted: list[int] = Field(default_factory=list)
+    deleted_nodes: list[Vec3] = Field(default_factory=list)
     moved: list[int] = Field(default_factory=list)
     moved_to: list[list[Vec3]] = Field(default_factory=list)
     truncated: bool = False

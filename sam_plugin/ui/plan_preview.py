@@ -2,7 +2,8 @@
 
 Before anything runs, the elements the plan will add, delete and move are drawn over the
 current part in distinct colours, with a legend: current part grey, added green, deleted red,
-moved amber (at their predicted place; their current place stays grey). A plain projection on
+moved amber (at their predicted place; their current place stays grey); the nodes the plan
+deletes (a merge's duplicates) are red crosses. A plain projection on
 the plane of the part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
 """
 
@@ -21,7 +22,8 @@ PREVIEW_COLOURS = {"current": "#8c959f", "added": "#1a7f37", "deleted": "#cf222e
                    "moved": "#d4a000"}  # amber, as the host viewport draws it
 DRAWN_LIMIT = 20_000
 PREVIEW_MIN_HEIGHT = 110  # the legend and a readable sketch; a 640-px screen has no more
-LAYER_ORDER = ("current", "deleted", "moved", "added")
+LAYER_ORDER = ("current", "deleted", "moved", "added", "deleted_nodes")
+CROSS = 3.0  # half a deleted node's cross, in pixels
 
 
 def legend_words() -> dict[str, str]:
@@ -58,6 +60,9 @@ class PlanPreview(QWidget):
             "deleted": gone[:DRAWN_LIMIT],
             "moved": [list(map(tuple, o)) for o in preview.moved_to[:DRAWN_LIMIT]],
             "added": [list(map(tuple, o)) for o in preview.added[:DRAWN_LIMIT]],
+            # one point each: drawn as a cross, sent to the host's viewport as its points
+            "deleted_nodes": [[tuple(p)] for p in
+                              getattr(preview, "deleted_nodes", [])[:DRAWN_LIMIT]],
         }
         self.moved_count = len(moved)
         self._axes = self._projection_axes()
@@ -97,12 +102,14 @@ class PlanPreview(QWidget):
             return QPointF(left + (p[a] - x0) * scale, top + (y1 - p[b]) * scale)
 
         for name in LAYER_ORDER:
-            pen = QPen(QColor(PREVIEW_COLOURS[name]))
+            pen = QPen(QColor(PREVIEW_COLOURS[_colour_of(name)]))
             pen.setWidthF(1.0 if name == "current" else 2.0)
             painter.setPen(pen)
             for outline in self.layers[name]:
                 points = [screen(p) for p in outline]
-                if len(points) == 2:
+                if len(points) == 1:
+                    _cross(painter, points[0])
+                elif len(points) == 2:
                     painter.drawLine(points[0], points[1])
                 elif points:
                     painter.drawPolygon(points)
@@ -117,3 +124,14 @@ class PlanPreview(QWidget):
             painter.setPen(QColor("#24292f"))
             painter.drawText(QRectF(x + 16, 2, 140, 20), Qt.AlignmentFlag.AlignVCenter, words)
             x += 24 + painter.fontMetrics().horizontalAdvance(words)
+
+
+def _colour_of(layer: str) -> str:
+    return "deleted" if layer == "deleted_nodes" else layer
+
+
+def _cross(painter: QPainter, at: QPointF) -> None:
+    painter.drawLine(QPointF(at.x() - CROSS, at.y() - CROSS), QPointF(at.x() + CROSS,
+                                                                      at.y() + CROSS))
+    painter.drawLine(QPointF(at.x() - CROSS, at.y() + CROSS), QPointF(at.x() + CROSS,
+                                                                      at.y() - CROSS))

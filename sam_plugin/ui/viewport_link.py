@@ -21,7 +21,9 @@ from sam_plugin.runtime.selection import Selection
 
 log = logging.getLogger(__name__)
 # the dock preview's layer -> the host's (the moved elements at their new place are touched)
-HOST_LAYERS = {"touched": "moved", "added": "added", "deleted": "deleted"}
+# and the nodes the plan deletes, as points (a host that does not draw them ignores the key)
+HOST_LAYERS = {"touched": "moved", "added": "added", "deleted": "deleted",
+               "deleted_nodes": "deleted_nodes"}
 
 
 class ViewportLink(QObject):
@@ -76,6 +78,8 @@ class ViewportLink(QObject):
             return
         host_layers = {name: [list(map(list, outline)) for outline in layers.get(ours) or []]
                        for name, ours in HOST_LAYERS.items()}
+        host_layers["deleted_nodes"] = [outline[0] for outline in host_layers["deleted_nodes"]
+                                        if outline]
         self._call("show_plan_preview", target.model_name, target.part_name, host_layers)
         self.preview_shown = True
 

@@ -367,12 +367,15 @@ def _preview(final: ShadowPart, before: PartContents) -> Preview:
     moved_count = int(kept.sum())
     moved: list[int] = candidates[kept][:PREVIEW_LIMIT].tolist()
     truncated = max(len(added), moved_count, len(deleted) // 4) > PREVIEW_LIMIT
+    gone_nodes: list[Any] = [node for label, node in sorted(final.removed_nodes.items())
+                  if final.entity(label, True) is node]  # removed, and not made again
     return Preview(
         added=[_outline(final, label) for label in added[:PREVIEW_LIMIT]],
         deleted=deleted[:4 * PREVIEW_LIMIT],  # labels only: the view draws them from the part
         moved=moved,
         moved_to=[_outline(final, label) for label in moved],
-        truncated=truncated,
+        deleted_nodes=[tuple(node.coordinates) for node in gone_nodes[:4 * PREVIEW_LIMIT]],
+        truncated=truncated or len(gone_nodes) > 4 * PREVIEW_LIMIT,
     )
 
 

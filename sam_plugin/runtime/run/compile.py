@@ -146,7 +146,7 @@ def show_plan(ctx: StepContext, run: RunState, compiled: Compiled,
         part=ctx.host.part(inputs.target),
         extra={"units": ctx.units} if ctx.units is not None else {},
     )
-    recounted(run, prediction, compiled.bound, ctx.language)
+    recounted(run, prediction, compiled.bound, ctx.language, ctx.units)
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,
