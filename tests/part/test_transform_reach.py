@@ -10,6 +10,7 @@ from pydantic import TypeAdapter
 
 from sam_plugin.compilers.part.ir import TransformOp
 from sam_plugin.compilers.part.transform_reach import check_reach
+from sam_plugin.samops.mesh_read import node_box
 from tests.support.pipeline import fresh_database
 from tests.support.plates import quad_plate
 
@@ -37,7 +38,7 @@ REACH = [
 @pytest.mark.parametrize(("operations", "refused"), REACH)
 def test_a_transform_beyond_the_coordinate_limit_is_one_line(fresh_sam, operations, refused):
     part = quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
-    found = check_reach([OP.validate_python(op) for op in operations], part)
+    found = check_reach([OP.validate_python(op) for op in operations], node_box(part))
     if refused is None:
         assert found == []
     else:

@@ -25,7 +25,7 @@ from sam_plugin.compilers.part.predict import state_is_live
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic
 from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops.geometry import RELATIVE_TOLERANCE
-from sam_plugin.samops.mesh_read import node_box
+from sam_plugin.samops.mesh_read import Box, node_box
 from sam_plugin.samops.part_shadow import close_pairs
 from sam_plugin.samops.readback import read_mesh
 
@@ -37,6 +37,7 @@ SUGGESTED_FRACTION = 1e-3  # of the smallest element edge
 class Scale:
     span: float  # bounding-box diagonal
     tolerance: float  # the part's merge tolerance (relative to its size)
+    bounds: Box | None = None  # the nodes' box it was judged from (None: no nodes)
 
 
 def part_met(ctx: CompileContext) -> Any:
@@ -60,7 +61,7 @@ def scale_of(part: Any) -> Scale:
         return Scale(span=1.0, tolerance=RELATIVE_TOLERANCE)
     low, high = bounds
     span = float(np.linalg.norm(np.subtract(high, low)))
-    return Scale(span=span, tolerance=RELATIVE_TOLERANCE * max(span, 1.0))
+    return Scale(span=span, tolerance=RELATIVE_TOLERANCE * max(span, 1.0), bounds=bounds)
 
 
 def check_direction(vector: Sequence[float], scale: Scale, path: str,

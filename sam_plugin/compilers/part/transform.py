@@ -49,7 +49,7 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
             found.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
         found.extend(_degenerate(op, scale, here))
     if not found:  # a degenerate axis or normal has no rotation to carry the box through
-        found.extend(check_reach(ir.operations, met))
+        found.extend(check_reach(ir.operations, scale.bounds))  # the box read once
     return found
 
 
