@@ -180,9 +180,9 @@ def _bits_differ(now: np.ndarray, saved: np.ndarray, length: int) -> list[int]:
     if now is saved:
         return []
     rows = min(length, len(now), len(saved))
-    differ = np.flatnonzero(np.ascontiguousarray(now[:rows]).view(np.uint64).reshape(-1)
-                            != np.ascontiguousarray(saved[:rows]).view(np.uint64).reshape(-1))
-    moved: list[int] = np.unique(differ // 3).tolist()
+    differ = np.ascontiguousarray(now[:rows]).view(np.uint64) != \
+        np.ascontiguousarray(saved[:rows]).view(np.uint64)
+    moved: list[int] = np.flatnonzero(differ[:, 0] | differ[:, 1] | differ[:, 2]).tolist()
     return moved
 
 
