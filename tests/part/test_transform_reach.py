@@ -47,3 +47,22 @@ def test_a_transform_beyond_the_coordinate_limit_is_one_line(fresh_sam, operatio
         assert said.startswith(refused), said
         assert said.endswith("beyond the ±1e+09 a coordinate may hold; nothing runs (use a "
                              "smaller factor or vector)")
+
+
+def test_the_box_of_the_part_as_observed_is_the_part_s_own(fresh_sam):
+    """A transform meeting the live part is judged on the read the run observed (kept by its
+    fingerprint): the same scale and box as reading the coordinates again."""
+    from types import SimpleNamespace
+
+    from sam_plugin.compilers.part import scale_checks
+    from sam_plugin.samops.readback import read_part
+
+    model = fresh_sam.mdb.models["Model-1"]
+    part = quad_plate(model, "Plate", 2)
+    fingerprint = read_part(model, "Plate").fingerprint
+    observed = scale_checks.observed_contents(SimpleNamespace(
+        extra={"before_fingerprint": fingerprint}))
+    assert observed is not None
+    assert scale_checks.scale_of(part, observed) == scale_checks.scale_of(part)
+    assert scale_checks.scale_of(part, observed).bounds == node_box(part)
+    assert scale_checks.observed_contents(SimpleNamespace(extra={})) is None
