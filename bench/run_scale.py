@@ -40,8 +40,8 @@ the floor measured in the same sitting, and the audit's and the scoped edits' ru
 to within 0.2 of it. The rest is 0.04 s CPU (audit), 0.06 s (move one node) and 0.07 s (set
 translate) at 188k: the observation's regions (17 ms: components, grid, stations), the plan,
 the one script, the undo data (the moved rows found by comparing the reads' arrays) and the
-run directory's files. Measured +0.07 to +0.24 on a machine with a load of 3 to 6 (nine
-sittings; once, at a load of 5.4, the set translate +0.76 with the same code).
+run directory's files. Measured +0.07 to +0.24 on a machine with a load of 3 to 6 (twelve
+sittings; once, at a load of 5.4, the set translate at +0.76 with the same code).
 Translating everything is not held to the floor: its plan runs the move on a copy of every
 node (the shadow), and the script moves every node and the snapshot keeps them all.
 
