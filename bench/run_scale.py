@@ -41,7 +41,7 @@ to within 0.2 of it. The rest is 0.04 s CPU (audit), 0.06 s (move one node) and 
 translate) at 188k: the observation's regions (17 ms: components, grid, stations), the plan,
 the one script, the undo data (the moved rows found by comparing the reads' arrays) and the
 run directory's files. Measured +0.07 to +0.24 on a machine with a load of 3 to 6 (twelve
-sittings; once, at a load of 5.4, the set translate at +0.76 with the same code).
+sittings; once, at a load of 5.4, the set translate at +0.76 and the audit at +0.27).
 Translating everything is not held to the floor: its plan runs the move on a copy of every
 node (the shadow), and the script moves every node and the snapshot keeps them all.
 
