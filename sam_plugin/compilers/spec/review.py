@@ -55,6 +55,9 @@ def review_warnings(spec: Spec, vocabulary: Vocabulary, part: Any,
 def _picked(part: Any, literal: Mapping[str, Any], members: Members) -> tuple[int, int]:
     if part is None:
         raise SelectionError("the part does not exist")
+    if literal.get("by") == "all":  # what each selection of "all" picks, counted not listed
+        return (0 if members == "nodes" else len(part.elements),
+                len(part.nodes) if members != "elements" else 0)
     if members == "nodes":
         return 0, len(selection.select_nodes(part, literal))
     if members == "transform":

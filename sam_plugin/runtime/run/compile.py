@@ -69,7 +69,10 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     chain = CompileChain(run.inputs.module, request=run.inputs.request, target=target,
                          start=Prediction.from_readback(run.before),
                          model=ctx.host.model(target.model_name), part=ctx.host.part(target),
-                         spec=run.spec_ir)
+                         spec=run.spec_ir,
+                         # the part as observed, kept by its fingerprint: the execution runs
+                         # only on that very part (the drift check right before it)
+                         extra={"before_fingerprint": run.before.fingerprint})
     while len(chain.fragments) < len(collected):
         run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
         index = len(chain.fragments)
