@@ -35,11 +35,13 @@ lists). The drift check at confirm reads only what the spec names and the counts
 
 with each read a ``read_part`` of the loaded part (warm: the memo of the last read reuses
 every value whose object it saw, so it costs the attribute reads and an identity pass). It
-measures 1.31-1.35 at 188k on this machine (CPU); each case prints its ratio's distance from
+measures 1.29-1.35 at 188k on this machine (CPU); each case prints its ratio's distance from
 the floor measured in the same sitting, and the audit's and the scoped edits' runs are held
-to within 0.2 of it (the rest is the observation's regions, the plan, the one script, the
-undo data and the run directory's files: 0.1-0.15 s CPU at 188k; measured +0.07 to +0.40 on
-a machine with a load of 8-9, the set translate at +0.27 to +0.31).
+to within 0.2 of it. The rest is 0.04 s CPU (audit), 0.06 s (move one node) and 0.07 s (set
+translate) at 188k: the observation's regions (17 ms: components, grid, stations), the plan,
+the one script, the undo data (the moved rows found by comparing the reads' arrays) and the
+run directory's files. Measured +0.07 to +0.24 on a machine with a load of 3 to 6 (twelve
+sittings; once, at a load of 5.4, the set translate at +0.76 and the audit at +0.27).
 Translating everything is not held to the floor: its plan runs the move on a copy of every
 node (the shadow), and the script moves every node and the snapshot keeps them all.
 

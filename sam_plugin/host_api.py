@@ -60,10 +60,13 @@ class OptionalHostMembers(Protocol):
     def show_plan_preview(self, model_name: str, part_name: str,
                           layers: dict[str, Any]) -> int:
         """Draw a plan's outlines over the part, ``{touched, added, deleted: [[[x, y, z],
-        ...], ...]}`` (amber, green, red), and ``acted_on`` when the plan has it (the region
-        a load or condition acts on, left as it is: element outlines, a node as a one-point
-        outline; a host that does not know the layer leaves it out), until
-        ``clear_plan_preview``; returns how many."""
+        ...], ...]}`` (amber, green, red), and the nodes it deletes, ``deleted_nodes: [[x, y,
+        z], ...]`` (red points; a host may ignore the key), until ``clear_plan_preview``; a
+        part that does not exist yet (a build) is drawn on its own. Fit the view to the part
+        and the plan together; returns how many are drawn. A plan that acts on a region and
+        leaves it as it is (a load or boundary condition) sends it as ``acted_on`` (element
+        outlines) and ``acted_on_nodes`` (points), each only when it has one; a host may
+        ignore them."""
 
     def clear_plan_preview(self) -> None:
         """Take the plan's outlines away again."""

@@ -4,7 +4,10 @@
   the spec in Review reads "the 12 selected elements";
 - ``docs/viewport-plan.png``: the same run's plan waiting, drawn in the main viewport
   (isometric: the touched elements in amber at their new place);
-- ``docs/viewport-frame.png``: the Frame, which lies in the XZ plane, seen from +Y.
+- ``docs/viewport-frame.png``: the Frame, which lies in the XZ plane, seen from +Y;
+- ``docs/viewport-merge.png``: copy_merge's plan waiting, fitted to the Panel
+  and its copy, the 5 duplicate nodes the merge deletes as red crosses, counted in the legend;
+- ``docs/viewport-build.png``: the plate build's plan, drawn alone (no part yet), fitted.
 
     QT_QPA_PLATFORM=offscreen .venv/bin/python scripts/viewport_screenshots.py [OUT_DIR]
 
@@ -82,6 +85,43 @@ def main(out: Path) -> int:
     finally:
         window.shutdown()
         provider.close()
+    for example, name, locale in (("copy_merge", "viewport-merge.png", None),
+                                  ("plate", "viewport-build.png", None)):
+        if _plan_shot(app, work, example, out / name, locale):
+            return 1
+    return 0
+
+
+def _plan_shot(app: object, work: Path, example_id: str, path: Path,
+               locale: str | None) -> int:
+    """A bundled example's plan waiting (the Replay answers it), in ``locale``."""
+    import sam_host
+
+    from sam_plugin.demo.examples import WORKSPACE_FILE, example_by_id
+    from sam_plugin.launch import Launch
+    from sam_plugin.ui.automation import pump_until, submit_request
+    from sam_plugin.ui.dock import SamAgentDock
+
+    shutil.copyfile(WORKSPACE_FILE, work / "plan.sam.json")
+    launch = Launch(replay=True, replay_by_default=True, runs_dir=work / "runs")
+    window = sam_host.create_window(work / "plan.sam.json", locale=locale,
+                                    plugin_options={"launch": launch})
+    window.resize(*SIZE)
+    window.show()
+    dock = window.findChild(SamAgentDock, "samAgentDock")
+    example = example_by_id(example_id)
+    try:
+        request = example.request_in("zh" if locale else "en")
+        if not submit_request(dock, example.mode, example.model, example.part, request):
+            print(f"not in Review: {dock.status_label.text()}", file=sys.stderr)
+            return 1
+        dock.confirm_button.click()
+        pump_until(lambda: not dock.busy, 60, "the plan")
+        _shot(app, window, path)
+        dock.cancel_button.click()
+        pump_until(lambda: not dock.busy, 30, "the cancel")
+    finally:
+        window.shutdown()
     return 0
 
 

@@ -290,14 +290,19 @@ class SamMainWindow(QMainWindow):
 
     def show_plan_preview(self, model_name: str, part_name: str,
                           layers: dict[str, Any]) -> int:
-        """Draw a plan's ``touched``/``added``/``deleted`` outlines over the part (displayed
-        first when it is not); returns how many outlines are drawn: none for a part that does
-        not exist yet (a build: the dock's own preview shows what it adds)."""
+        """Draw a plan's ``touched``/``added``/``deleted`` outlines (and ``deleted_nodes``
+        points) over the part (displayed first when it is not); returns how many are drawn.
+        A part that does not exist yet (a build) is drawn alone in an empty view; a model that
+        does not exist draws nothing."""
         model = self.sam.mdb.models.get(model_name)
-        if model is None or part_name not in model.parts:
+        if model is None:
             self.viewport.clear_plan_overlay()
             return 0
-        if self.part_names_of(self.displayed_part()) != (model_name, part_name):
+        if part_name not in model.parts:
+            if self.displayed_part() is not None:
+                self._viewport().setValues(displayedObject=None)
+                self.refresh_from_host()
+        elif self.part_names_of(self.displayed_part()) != (model_name, part_name):
             self.display_part(model_name, part_name)
         return self.viewport.show_plan_overlay(layers)
 

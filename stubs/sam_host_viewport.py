@@ -282,6 +282,9 @@ class MeshViewport(ViewportAnnotations, ViewportPicking, ViewportPlanOverlay, QW
     def _draw_legend(self, painter: QPainter) -> None:
         geometry = self.geometry_data
         painter.setPen(QColor("#222222"))
+        if geometry.is_empty and not geometry.part_name and self.overlay_shown:
+            painter.drawText(QPointF(8, 16), self._say("No part yet: the plan builds it"))
+            return
         if geometry.is_empty and not geometry.part_name:
             painter.drawText(QRectF(self.rect()), Qt.AlignmentFlag.AlignCenter,
                              self._say("No part displayed"))
@@ -299,8 +302,8 @@ class MeshViewport(ViewportAnnotations, ViewportPicking, ViewportPlanOverlay, QW
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802
         super().resizeEvent(event)
-        if self.fitted:
-            self.fit_to_view()
+        if self.fitted:  # the plan, when one is drawn, is fitted with the part
+            self._fit_overlay() if self.overlay_shown else self.fit_to_view()
         else:
             self._view_changed()
 

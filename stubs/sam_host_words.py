@@ -22,10 +22,10 @@ ZH_CN = {
     "&Isometric": "等轴测(&I)",
     "Model / part": "模型 / 部件", "Nodes": "节点", "Elements": "单元",
     "plan preview (elements):": "计划预览（单元）：",
-    "plan preview (elements; nodes as dots):": "计划预览（单元；节点为圆点）：",
-    "touched": "改动", "added": "新增", "deleted": "删除",
-    "acted on (unchanged)": "作用区域（不变）",
+    "touched": "改动", "added": "新增", "deleted": "删除", "deleted nodes": "删除节点",
+    "acted on (unchanged)": "作用区域（不变）", "nodes acted on (unchanged)": "作用节点（不变）",
     "No part displayed": "未显示部件",
+    "No part yet: the plan builds it": "尚无部件：计划将新建它",
     "{part}: {nodes} nodes, {elements} elements": "{part}：{nodes} 个节点，{elements} 个单元",
     "The model has changes that are not saved in {where}. Save them before you {doing}?":
         "模型有未保存到 {where} 的更改。在{doing}之前保存吗？",

@@ -24,7 +24,8 @@ def add_parser(commands: Any) -> None:
         description=HEADER.replace("\n", " "),
     )
     examples.add_argument("--json", action="store_true",
-                          help="print them as JSON (id, mode, model, part, request, request_zh)")
+                          help="print them as JSON (id, mode, model, part, new_part: the "
+                          "run builds the part, request, request_zh)")
     examples.set_defaults(handler=handle)
 
 
@@ -33,15 +34,17 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def examples_command(args: argparse.Namespace, *, out: TextIO) -> int:
-    from sam_plugin.demo.examples import load_examples
+    from sam_plugin.demo.examples import builds_new_part, load_examples
 
     examples = load_examples()
     if args.json:
         rows = [{"id": e.id, "mode": e.mode, "model": e.model, "part": e.part,
-                 "request": e.request, "request_zh": e.request_zh} for e in examples]
+                 "new_part": builds_new_part(e), "request": e.request,
+                 "request_zh": e.request_zh} for e in examples]
         out.write(json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
         return 0
-    table = [COLUMNS, *((e.id, e.mode, f"{e.model} / {e.part}", e.request) for e in examples)]
+    table = [COLUMNS, *((e.id, e.mode, _where(e, builds_new_part(e)), e.request)
+                        for e in examples)]
     widths = [max(len(row[i]) for row in table) for i in range(3)]
     print(HEADER, file=out)
     print(file=out)
@@ -52,9 +55,15 @@ def examples_command(args: argparse.Namespace, *, out: TextIO) -> int:
         if zh:
             print(" " * (sum(widths) + 6) + f"zh: {zh}", file=out)
     first = examples[0]
+    new_part = "--new-part " if builds_new_part(first) else ""
     print(file=out)
     print("For example:", file=out)
     print(f"  sam-agent run --replay --workspace W.sam.json --mode {first.mode} "
           f"--model {shlex.quote(first.model)} --part {shlex.quote(first.part)} "
-          f"--request {shlex.quote(first.request)}", file=out)
+          f"{new_part}--request {shlex.quote(first.request)}", file=out)
     return 0
+
+
+def _where(example: Any, new_part: bool) -> str:
+    """``Model-1 / Plate (new)``: a part the sample workspace lacks is built by the run."""
+    return f"{example.model} / {example.part}" + (" (new)" if new_part else "")

@@ -56,10 +56,10 @@ def add_parser(commands: Any) -> None:
     run.add_argument("--mode", required=True, choices=MODES)
     run.add_argument("--model", required=True, help="target model name")
     run.add_argument("--part", required=True,
-                     help="target part name (in Part mode a new name builds a new part)")
+                     help="target part name (an existing part; Part mode builds a new one with "
+                     "--new-part)")
     run.add_argument("--new-part", action="store_true",
-                     help="Part mode: --part names a part to build, even if its name is close "
-                     "to an existing one's")
+                     help="Part mode: --part names a new part to build")
     source = run.add_mutually_exclusive_group(required=True)
     source.add_argument("--request", metavar="TEXT")
     source.add_argument("--request-file", type=Path, metavar="F")
@@ -497,9 +497,8 @@ def _seconds(text: str) -> float:
 def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str, *,
                   new_part: bool = False) -> None:
     """The target must be there before a provider is asked: the model always, the part
-    unless the mode that builds one (Part) does. A new part whose name is close to an existing
-    one's is taken for a misspelling (a usage error listing the parts) unless ``--new-part``
-    says so."""
+    unless ``--new-part`` says Part mode is to build it. A part that is not there is a usage
+    error listing the parts (and the name it may be a misspelling of), as in every mode."""
     from sam_plugin.compilers.registry import get_module
     from sam_plugin.runtime.run.target_check import (
         building_module,
@@ -527,11 +526,13 @@ def _check_target(sam: Any, workspace: Path, mode: str, model: str, part: str, *
     if new_part and part in existing:
         raise UsageError(f"--new-part: model {model!r} already has a part {part!r}; leave out "
                          "--new-part to change it")
-    close = [] if new_part or part in existing else _close_names(part, existing)
-    if close:
-        raise UsageError(
-            f"--part: no part {part!r} in model {model!r} (parts: {names(existing)}); did you "
-            f"mean {close[0]!r}? To build a new part named {part!r}, add --new-part")
+    if new_part or part in existing:
+        return
+    close = _close_names(part, existing)
+    build = f"build a new part named {part!r}, add --new-part"
+    said = f"did you mean {close[0]!r}? To {build}" if close else f"to {build}"
+    raise UsageError(f"--part: no part {part!r} in model {model!r} (parts: {names(existing)}); "
+                     + said)
 
 
 def _close_names(name: str, existing: Sequence[str]) -> list[str]:
@@ -560,12 +561,10 @@ def _show_spec(spec: str, err: TextIO, warnings: Sequence[str] = (),
 def _units(host: Any, model_name: str, err: TextIO) -> Any:
     """The unit system the words say: the model's, else the one chosen in the dock's
     Settings (mm-N-t-s by default), said once."""
-    from sam_plugin.compilers.units import declared_units, unit_system
-    from sam_plugin.runtime.config.store import SettingsStore
+    from sam_plugin.runtime.config.units import model_units
 
-    declared = declared_units(host.model(model_name))
-    units = declared or unit_system(str(SettingsStore().load().get("length_unit") or "mm"))
-    where = "the model's" if declared is not None else (
+    units, declared = model_units(host, model_name)
+    where = "the model's" if declared else (
         "the model declares none; the dock's Settings choose them")
     print(f"sam-agent: units: {units.words()} ({where})", file=err)
     return units

@@ -26,8 +26,9 @@ class CompileChain:
 
     def __init__(self, module: DomainModule, *, request: str, target: Target,
                  start: Prediction, model: Any = None, part: Any = None,
-                 spec: Spec | None = None) -> None:
+                 spec: Spec | None = None, extra: Mapping[str, Any] | None = None) -> None:
         self.module = module
+        self.extra = dict(extra or {})  # CompileContext.extra of every call
         self.request = request
         self.target = target
         self.state = start  # what the part is predicted to be after the calls so far
@@ -44,7 +45,7 @@ class CompileChain:
         """What the next call's compiler may consult."""
         return CompileContext(request_text=self.request, target=self.target, state=self.state,
                               model=self.model, part=self.part,
-                              prior_fragments=tuple(self.fragments))
+                              prior_fragments=tuple(self.fragments), extra=self.extra)
 
     def add(self, tool: str, arguments: Mapping[str, Any] | str) -> Fragment:
         """Compile ``tool(arguments)`` after the calls so far, bound to the spec (raises

@@ -122,12 +122,15 @@ class Preview(BaseModel):
 
     ``added`` are predicted outlines (point lists); ``deleted`` and ``moved`` are labels of
     the live part's elements; ``moved_to`` the moved elements' predicted outlines;
+    ``deleted_nodes`` the points of the nodes the plan deletes (a merge's duplicates, which
+    may be nodes the plan itself added), as many as the plan says it removes;
     ``acted_on`` and ``acted_on_nodes`` the labels of the elements and nodes the calls act
     on and leave as they are (the region of a load or boundary condition).
     """
 
     added: list[list[Vec3]] = Field(default_factory=list)
     deleted: list[int] = Field(default_factory=list)
+    deleted_nodes: list[Vec3] = Field(default_factory=list)
     moved: list[int] = Field(default_factory=list)
     moved_to: list[list[Vec3]] = Field(default_factory=list)
     truncated: bool = False

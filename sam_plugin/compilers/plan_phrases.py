@@ -185,7 +185,7 @@ def selector_phrase(literal: Mapping[str, Any] | None, noun: str = "elements") -
     if kind == "shape":
         return phrase("selector.shape", noun=what, shape=str(literal["shape"]))
     return phrase("selector.box", noun=what, low=_point(literal["min"]),
-                  high=_point(literal["max"]))
+                  high=length(_point(literal["max"])))
 
 
 def touched_phrase(kind: str, count: int, labels: str = "",

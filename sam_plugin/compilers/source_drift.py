@@ -24,10 +24,12 @@ from sam_plugin.samops import selection
 
 
 def drift_warnings(module: DomainModule, fragments: Sequence[Fragment], *, source_part: str,
-                   target_part: str, source: Any, target: Any) -> list[str]:
+                   target_part: str, source: Any, target: Any,
+                   length_unit: str = "") -> list[str]:
     """One warning per selection of ``fragments`` that depends on the part ``source_part``
     (``source``: that part now, or None when it is not in the model); ``target`` is the part
-    ``target_part`` as observed before the run. None when the two are the same part."""
+    ``target_part`` as observed before the run. None when the two are the same part.
+    ``length_unit``: said after each box and point (none when not known)."""
     if source_part == target_part:
         return []
     found: list[str] = []
@@ -38,29 +40,35 @@ def drift_warnings(module: DomainModule, fragments: Sequence[Fragment], *, sourc
                 continue
             action = module.vocabulary.action(operation.action)
             nodes = action is not None and action.members == "nodes"
-            text = _warning(scope, nodes, source_part, target_part, source, target)
+            text = _warning(scope, nodes, (source_part, target_part), (source, target),
+                            length_unit)
             if text not in found:
                 found.append(text)
     return found
 
 
-def _warning(scope: BaseModel, nodes: bool, source_part: str, target_part: str, source: Any,
-             target: Any) -> str:
+def _warning(scope: BaseModel, nodes: bool, names: tuple[str, str], parts: tuple[Any, Any],
+             length_unit: str) -> str:
+    (source_part, target_part), (source, target) = names, parts
     noun = "node" if nodes else "element"
-    then = f"; on {source_part} now: {_picked(scope, nodes, source)}" if source is not None \
-        else ""
+    then = (f"; on {source_part} now: {_picked(scope, nodes, source, length_unit)}"
+            if source is not None else "")
     if isinstance(scope, LabelsSelector):
         one = len(scope.labels) == 1
         return (f"selection by {noun} label{'' if one else 's'} {label_words(scope.labels)} "
                 f"came from part {source_part}; on {target_part} {'it is' if one else 'they are'} "
-                f"{_picked(scope, nodes, target)}{then}")
+                f"{_picked(scope, nodes, target, length_unit)}{then}")
     assert isinstance(scope, BoxSelector)
-    return (f"selection by the box {point_words(scope.min)}-{point_words(scope.max)} came "
-            f"from part {source_part}; on {target_part} it picks "
-            f"{_picked(scope, nodes, target)}{then}")
+    box = _measured(f"{point_words(scope.min)}-{point_words(scope.max)}", length_unit)
+    return (f"selection by the box {box} came from part {source_part}; on {target_part} it "
+            f"picks {_picked(scope, nodes, target, length_unit)}{then}")
 
 
-def _picked(scope: BaseModel, nodes: bool, part: Any) -> str:
+def _measured(words: str, length_unit: str) -> str:
+    return f"{words} {length_unit}" if length_unit else words
+
+
+def _picked(scope: BaseModel, nodes: bool, part: Any, length_unit: str = "") -> str:
     """What ``scope`` picks on ``part``: a count and the bounding box of its nodes."""
     literal = selector_literal(scope)
     try:
@@ -78,8 +86,9 @@ def _picked(scope: BaseModel, nodes: bool, part: Any) -> str:
     low = [min(float(p[axis]) for p in points) for axis in range(3)]
     high = [max(float(p[axis]) for p in points) for axis in range(3)]
     if low == high:
-        return f"{len(members)} {noun} at {point_words(low)}"
-    return f"{len(members)} {noun} in the box {point_words(low)}-{point_words(high)}"
+        return f"{len(members)} {noun} at {_measured(point_words(low), length_unit)}"
+    box = _measured(f"{point_words(low)}-{point_words(high)}", length_unit)
+    return f"{len(members)} {noun} in the box {box}"
 
 
 def _not_all_there(scope: BaseModel, nodes: bool, part: Any) -> str:

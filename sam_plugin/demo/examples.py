@@ -65,6 +65,20 @@ def load_examples() -> tuple[Example, ...]:
     return tuple(Example.model_validate(item) for item in data)
 
 
+@lru_cache(maxsize=1)
+def sample_parts() -> frozenset[tuple[str, str]]:
+    """(model, part) of each part in the bundled sample workspace."""
+    data = json.loads(WORKSPACE_FILE.read_text(encoding="utf-8"))
+    return frozenset((model["name"], part["name"]) for model in data["models"]
+                     for part in model.get("parts", ()))
+
+
+def builds_new_part(example: Example) -> bool:
+    """Whether the example's part is not in the sample workspace (the run builds it: the
+    CLI's ``--new-part``)."""
+    return (example.model, example.part) not in sample_parts()
+
+
 def example_by_id(example_id: str) -> Example:
     for example in load_examples():
         if example.id == example_id:

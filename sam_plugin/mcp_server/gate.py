@@ -462,7 +462,8 @@ class Gate:
             if controller.phase in TERMINAL or controller.phase == Phase.IDLE:
                 return controller
         return RunController(runs_dir=self.runs_dir, settings=self.settings, host=self.host,
-                             policy=self.policy, provider_name="mcp", regions=self.regions)
+                             policy=self.policy, provider_name="mcp", regions=self.regions,
+                             units_from_model=True)
 
     def _saved(self, result: RunResult) -> RunResult:
         if self.save is None or result.status not in ("verified", "undone"):

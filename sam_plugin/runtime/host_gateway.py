@@ -226,10 +226,11 @@ class HostGateway:
             raise ValueError("the script kept no snapshot")
         target = Target(model_name=self._snapshot_model, part_name=self._snapshot.part_name)
         last = self._read_with(target, after) if after else None
-        live = last[0] if last is not None else None
+        live, mesh = last if last is not None else (None, None)
         with collector_paused():  # one tuple per moved node, in bulk (samops.gc_pause)
             size = snapshot_file.save(self._snapshot, Path(path),
-                                      self.model(self._snapshot_model), live=live)
+                                      self.model(self._snapshot_model), live=live,
+                                      live_mesh=mesh)
         self._snapshot = None  # the memory goes; the run directory keeps it
         return size
 

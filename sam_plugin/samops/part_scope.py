@@ -221,17 +221,30 @@ def _outside_of(records: Keyed, inside: np.ndarray, slot_keys: list[bytes],
 
 
 def among(labels: np.ndarray, pool: np.ndarray) -> np.ndarray:
-    """Which ``labels`` are in ``pool`` (sorted, unique); a run of labels by its ends."""
+    """Which ``labels`` are in ``pool`` (sorted, unique); a run of labels by its ends, else a
+    table of the pool's span when it is no longer than a few bytes per label looked up (one
+    gather: measured 1.1 ms for 750,000 labels against 31 ms of binary searches), else a
+    binary search per label (np.isin measured 6-10x slower on 60,000 labels)."""
     if not len(pool) or not len(labels):
         return np.zeros(len(labels), dtype=bool)
     first, last = int(pool[0]), int(pool[-1])
     if last - first + 1 == len(pool):
         return (labels >= first) & (labels <= last)
-    # a binary search per label (np.isin measured 6-10x slower on 60,000 labels)
+    span = last - first + 1
+    if first >= 0 and span <= _TABLE_BYTES_PER_LABEL * (len(labels) + len(pool)):
+        table = np.zeros(span, dtype=bool)
+        table[pool - first] = True
+        at = labels - first
+        np.clip(at, 0, span - 1, out=at)
+        inside: np.ndarray = table[at] & (labels >= first) & (labels <= last)
+        return inside
     at = np.searchsorted(pool, labels)
     np.minimum(at, len(pool) - 1, out=at)
     found: np.ndarray = pool[at] == labels
     return found
+
+
+_TABLE_BYTES_PER_LABEL = 8
 
 
 def sub_mesh(mesh: PartMesh, nodes: np.ndarray, elements: np.ndarray) -> PartMesh:

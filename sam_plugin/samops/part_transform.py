@@ -16,7 +16,7 @@ import numpy as np
 from samConstants import OFF
 
 from sam_plugin.samops.mesh_read import coordinate_array
-from sam_plugin.samops.selection import select_transform_nodes
+from sam_plugin.samops.selection import select_transform_nodes, transform_nodes
 
 Point = tuple[float, float, float]
 Mapper = Callable[[Point], Point]
@@ -125,15 +125,19 @@ def _mirror_in_place(part: Any, elements: list[Any], nodes: list[Any], mapper: M
 
 
 def apply_operation(part: Any, op: Mapping[str, Any]) -> None:
-    elements, nodes = select_transform_nodes(part, op["selection"])
     kind = op["op"]
     if kind == "translate":
-        _translate(part, nodes, op["vector"])
-    elif kind == "rotate":
-        _move(part, nodes, rotation(op["origin"], op["axis"], op["angle_deg"]))
-    elif kind == "scale":
-        _move(part, nodes, scaling(op["origin"], op["factor"]))
-    elif kind == "mirror":
+        _translate(part, transform_nodes(part, op["selection"]), op["vector"])
+        return
+    if kind == "rotate":
+        _move(part, transform_nodes(part, op["selection"]),
+              rotation(op["origin"], op["axis"], op["angle_deg"]))
+        return
+    if kind == "scale":
+        _move(part, transform_nodes(part, op["selection"]), scaling(op["origin"], op["factor"]))
+        return
+    elements, nodes = select_transform_nodes(part, op["selection"])
+    if kind == "mirror":
         mapper = reflection(op["origin"], op["normal"])
         if op["copy"]:
             _copy(part, elements, nodes, mapper, reverse=True)

@@ -134,3 +134,11 @@ def select_transform_nodes(part: Any, selector: Mapping[str, Any],
     if selector["by"] == "all":
         return elements, sorted(part.nodes, key=_LABEL)
     return elements, nodes_of(part, elements)
+
+
+def transform_nodes(part: Any, selector: Mapping[str, Any]) -> list[Any]:
+    """The nodes of ``select_transform_nodes``, for a transform that only moves nodes: ``all``
+    takes every node without going through the elements (a pass over each of them)."""
+    if selector["by"] == "all":
+        return sorted(part.nodes, key=_LABEL)
+    return nodes_of(part, select_elements(part, selector))

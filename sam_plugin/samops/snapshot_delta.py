@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from sam_plugin.samops.covered import Covered
-from sam_plugin.samops.mesh_read import HostRead, coordinate_array
+from sam_plugin.samops.mesh_read import HostRead, PartMesh, coordinate_array
 from sam_plugin.samops.snapshot import (
     Definitions,
     PartState,
@@ -107,10 +107,13 @@ class PartDelta:
                 + sum(len(nodes) + len(elements) for _, nodes, elements in self.sets_changed))
 
 
-def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> PartDelta:
+def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None,
+             live_mesh: PartMesh | None = None) -> PartDelta:
     """What differs between ``snapshot`` (taken before the run) and the live part now.
     ``live``: the part's nodes and elements as the caller read them just now (the readback
-    that verified the run): compared list to list, by identity first, no attribute read."""
+    that verified the run): compared list to list, by identity first, no attribute read;
+    ``live_mesh``: that read's arrays, compared with the arrays of the read the snapshot
+    took (bit for bit, in numpy) instead of the lists when the snapshot took one."""
     if not snapshot.usable:
         raise ValueError("an unusable snapshot (the host lacks " + ", ".join(snapshot.missing)
                          + ") cannot be kept")
@@ -125,7 +128,10 @@ def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> Pa
     nodes = live.nodes if live is not None and live.nodes is not None else list(part.nodes)
     keep = min(_kept_prefix(nodes, saved.node_objects, saved.node_labels_from),
                len(saved.coordinates))
-    if live is not None and live.nodes is not None:
+    arrays = live_mesh if live is not None and live.nodes is not None else None
+    if arrays is not None and saved.mesh is not None:
+        moved = _bits_differ(arrays.coordinates, saved.mesh.coordinates, keep)
+    elif live is not None and live.nodes is not None:
         suspects = _not_identical(live.points, saved.coordinates, keep)
         moved = _bit_different(suspects, list(map(live.points.__getitem__, suspects)),
                                saved.coordinates)
@@ -137,7 +143,10 @@ def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> Pa
                                      lambda start: saved.elements_from(start)[0]),
                         len(saved.connectivity))
     rows = saved.connectivity
-    if live is not None and live.elements is not None:
+    if arrays is not None and saved.mesh is not None and live is not None and \
+            live.elements is not None and _same_rows(arrays, saved.mesh):
+        repointed = []
+    elif live is not None and live.elements is not None:
         repointed = [i for i in _not_identical(live.rows, rows, keep_elements)
                      if tuple(live.rows[i]) != rows[i]]
     else:
@@ -163,6 +172,24 @@ def delta_of(snapshot: Snapshot, model: Any, live: HostRead | None = None) -> Pa
         orientations_prefix=keep_o, orientations_tail=list(saved.orientations[keep_o:]),
         covered=snapshot.covered,
     )
+
+
+def _bits_differ(now: np.ndarray, saved: np.ndarray, length: int) -> list[int]:
+    """Rows below ``length`` whose coordinates differ bit for bit (0.0 and -0.0 differ), as
+    ``_bit_different`` finds them from the lists: the arrays are those lists converted."""
+    if now is saved:
+        return []
+    rows = min(length, len(now), len(saved))
+    differ = np.ascontiguousarray(now[:rows]).view(np.uint64) != \
+        np.ascontiguousarray(saved[:rows]).view(np.uint64)
+    moved: list[int] = np.flatnonzero(differ[:, 0] | differ[:, 1] | differ[:, 2]).tolist()
+    return moved
+
+
+def _same_rows(now: PartMesh, saved: PartMesh) -> bool:
+    """The very connectivity arrays: a read reuses them only for equal rows (``read_mesh``),
+    so no element was re-pointed."""
+    return now.offsets is saved.offsets and now.connectivity is saved.connectivity
 
 
 def _not_identical(now: list[Any], saved: list[Any], length: int) -> list[int]:

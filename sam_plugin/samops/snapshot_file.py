@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from sam_plugin.samops.covered import Covered, covering_module
-from sam_plugin.samops.mesh_read import HostRead
+from sam_plugin.samops.mesh_read import HostRead, PartMesh
 from sam_plugin.samops.snapshot import Definitions, Snapshot
 from sam_plugin.samops.snapshot_delta import NodeColumns, PartDelta, delta_of, expand
 
@@ -63,12 +63,13 @@ class Limits:
         return header + rows * width * np.dtype(dtype).itemsize
 
 
-def save(snapshot: Snapshot, path: Path, model: Any = None, live: HostRead | None = None
-         ) -> int:
+def save(snapshot: Snapshot, path: Path, model: Any = None, live: HostRead | None = None,
+         live_mesh: PartMesh | None = None) -> int:
     """Write what undo needs of ``snapshot``: what differs from the live ``model`` (all of it
-    without a model; ``live``: the part's nodes and elements as just read, see
-    ``snapshot_delta.delta_of``). Complete or absent; returns the bytes written."""
-    delta = delta_of(snapshot, model, live) if model is not None else \
+    without a model; ``live``: the part's nodes and elements as just read, ``live_mesh`` that
+    read's arrays, see ``snapshot_delta.delta_of``). Complete or absent; returns the bytes
+    written."""
+    delta = delta_of(snapshot, model, live, live_mesh) if model is not None else \
         delta_of(snapshot, _NoModel())
     return save_delta(delta, Path(path))
 

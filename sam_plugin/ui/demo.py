@@ -93,7 +93,7 @@ SAMPLE_NEXT = """\
 It holds Model-1 with parts Panel (4 x 4 QUAD) and Frame (9 BEAM); "Plate" does not exist
 yet. The requests the Replay answers on it: sam-agent examples. For example:
   sam-agent run --replay --workspace {path} --mode part --model Model-1 --part Plate \\
-    --request "build a 60 x 100 plate meshed 6 x 10 with QUAD elements"
+    --new-part --request "build a 60 x 100 plate meshed 6 x 10 with QUAD elements"
 """
 
 

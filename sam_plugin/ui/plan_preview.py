@@ -2,10 +2,11 @@
 
 Before anything runs, the elements the plan will add, delete and move are drawn over the
 current part in distinct colours, with a legend: current part grey, added green, deleted red,
-moved amber (at their predicted place; their current place stays grey), and what the plan acts
-on and leaves as it is blue (the region of a load or a boundary condition: its elements'
-outlines, its nodes as dots; in the legend only when there is one). A plain projection on the
-plane of the part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
+moved amber (at their predicted place; their current place stays grey); the nodes the plan
+deletes (a merge's duplicates) are red crosses; what the plan acts on and leaves as it is
+(the region of a load or a boundary condition) is blue, its elements' outlines and its nodes
+as dots, with a legend entry only when there is one. A plain projection on the plane of the
+part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
 """
 
 from __future__ import annotations
@@ -24,10 +25,12 @@ PREVIEW_COLOURS = {"current": "#8c959f", "added": "#1a7f37", "deleted": "#cf222e
                    "acted_on": "#0969da"}
 DRAWN_LIMIT = 20_000
 PREVIEW_MIN_HEIGHT = 110  # the legend and a readable sketch; a 640-px screen has no more
-LAYER_ORDER = ("current", "acted_on", "deleted", "moved", "added")
-# layers said in the legend only when the plan has one (a Part plan acts on no region)
-SHOWN_WHEN_DRAWN = ("acted_on",)
-NODE_DOT_RADIUS = 3.0
+LAYER_ORDER = ("current", "acted_on", "acted_on_nodes", "deleted", "moved", "added",
+               "deleted_nodes")
+CROSS = 3.0  # half a deleted node's cross, in pixels
+DOT = 3.0  # the radius of a node acted on, in pixels
+# what a legend entry stands for, when it is said only if the plan has one
+SHOWN_WHEN_DRAWN = {"acted_on": ("acted_on", "acted_on_nodes")}
 
 
 def legend_words() -> dict[str, str]:
@@ -49,10 +52,11 @@ class PlanPreview(QWidget):
         """``part``: the live host part (or None); ``preview``: the plan's Preview."""
         deleted = set(preview.deleted)
         moved = set(preview.moved)
-        acted = set(preview.acted_on)
+        acted = set(getattr(preview, "acted_on", ()))
         current: list[Outline] = []
         gone: list[Outline] = []
         region: list[Outline] = []
+        dots: list[Outline] = []
         if part is not None:
             coordinates = {n.label: tuple(n.coordinates) for n in part.nodes}
             for element in part.elements:
@@ -63,13 +67,18 @@ class PlanPreview(QWidget):
                     current.append(outline)
                 if element.label in acted:
                     region.append(outline)
-            region += [[coordinates[k]] for k in preview.acted_on_nodes if k in coordinates]
+            dots = [[coordinates[k]] for k in getattr(preview, "acted_on_nodes", ())
+                    if k in coordinates]
         self.layers = {
             "current": current,
             "acted_on": region[:DRAWN_LIMIT],
+            "acted_on_nodes": dots[:DRAWN_LIMIT],
             "deleted": gone[:DRAWN_LIMIT],
             "moved": [list(map(tuple, o)) for o in preview.moved_to[:DRAWN_LIMIT]],
             "added": [list(map(tuple, o)) for o in preview.added[:DRAWN_LIMIT]],
+            # one point each: drawn as a cross, sent to the host's viewport as its points
+            "deleted_nodes": [[tuple(p)] for p in
+                              getattr(preview, "deleted_nodes", [])[:DRAWN_LIMIT]],
         }
         self.moved_count = len(moved)
         self._axes = self._projection_axes()
@@ -109,13 +118,15 @@ class PlanPreview(QWidget):
             return QPointF(left + (p[a] - x0) * scale, top + (y1 - p[b]) * scale)
 
         for name in LAYER_ORDER:
-            pen = QPen(QColor(PREVIEW_COLOURS[name]))
+            pen = QPen(QColor(PREVIEW_COLOURS[_colour_of(name)]))
             pen.setWidthF(1.0 if name == "current" else 2.0)
             painter.setPen(pen)
             for outline in self.layers[name]:
                 points = [screen(p) for p in outline]
-                if len(points) == 1:  # a node
-                    painter.drawEllipse(points[0], NODE_DOT_RADIUS, NODE_DOT_RADIUS)
+                if len(points) == 1 and name == "acted_on_nodes":
+                    painter.drawEllipse(points[0], DOT, DOT)
+                elif len(points) == 1:
+                    _cross(painter, points[0])
                 elif len(points) == 2:
                     painter.drawLine(points[0], points[1])
                 elif points:
@@ -126,10 +137,22 @@ class PlanPreview(QWidget):
     def _draw_legend(self, painter: QPainter) -> None:
         x = 8.0
         for name, words in legend_words().items():
-            if name in SHOWN_WHEN_DRAWN and not self.layers.get(name):
+            drawn_as = SHOWN_WHEN_DRAWN.get(name)
+            if drawn_as is not None and not any(self.layers.get(k) for k in drawn_as):
                 continue
             colour = QColor(PREVIEW_COLOURS[name])
             painter.fillRect(QRectF(x, 6, 12, 12), colour)
             painter.setPen(QColor("#24292f"))
             painter.drawText(QRectF(x + 16, 2, 140, 20), Qt.AlignmentFlag.AlignVCenter, words)
             x += 24 + painter.fontMetrics().horizontalAdvance(words)
+
+
+def _colour_of(layer: str) -> str:
+    return {"deleted_nodes": "deleted", "acted_on_nodes": "acted_on"}.get(layer, layer)
+
+
+def _cross(painter: QPainter, at: QPointF) -> None:
+    painter.drawLine(QPointF(at.x() - CROSS, at.y() - CROSS), QPointF(at.x() + CROSS,
+                                                                      at.y() + CROSS))
+    painter.drawLine(QPointF(at.x() - CROSS, at.y() + CROSS), QPointF(at.x() + CROSS,
+                                                                      at.y() - CROSS))

@@ -98,7 +98,8 @@ class StepBox(QGroupBox):
         form.setVerticalSpacing(3)
         self.scope: ScopeField | None = None
         if action.scope != "none":
-            self.scope = ScopeField(join(self.path, "scope"))
+            self.scope = ScopeField(join(self.path, "scope"),
+                                    units.length if units is not None else "")
             form.addRow(value_label(tr("Scope"), None, action.scope == "required"), self.scope)
         self.values: dict[str, Field] = {}
         for key, value_def in action.values.items():

@@ -304,9 +304,10 @@ PICKED = "picked"  # the scope kind offered for the viewport's pick (labels from
 
 
 class ScopeField(Field):
-    """The entities a step acts on: the whole part, labels, a set, a shape or a box."""
+    """The entities a step acts on: the whole part, labels, a set, a shape or a box (its
+    corners labelled with ``length_unit``, ``min (mm)``, when it is known)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, length_unit: str = "") -> None:
         super().__init__(path)
         self._picked: list[int] = []
         self.kind = narrow_combo()
@@ -328,8 +329,9 @@ class ScopeField(Field):
             for member in members:
                 if kind == "box":
                     corner = member.path.rsplit(".", 1)[1]
-                    self.column.addRow(QLabel(tr("min") if corner == "min" else tr("max")),
-                                       member)
+                    said = tr("min") if corner == "min" else tr("max")
+                    self.column.addRow(QLabel(f"{said} ({length_unit})" if length_unit
+                                              else said), member)
                 else:
                     self.column.addRow(member)
                 member.changed.connect(self._changed)

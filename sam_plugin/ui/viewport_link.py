@@ -21,10 +21,13 @@ from sam_plugin.runtime.selection import Selection
 
 log = logging.getLogger(__name__)
 # the dock preview's layer -> the host's (the moved elements at their new place are touched)
-HOST_LAYERS = {"touched": "moved", "added": "added", "deleted": "deleted"}
+# and the nodes the plan deletes, as points (a host that does not draw them ignores the key)
+HOST_LAYERS = {"touched": "moved", "added": "added", "deleted": "deleted",
+               "deleted_nodes": "deleted_nodes"}
 # sent only when the plan has one: the region a load or condition acts on, left as it is
-# (element outlines, and a node as a one-point outline)
-HOST_OPTIONAL_LAYERS = {"acted_on": "acted_on"}
+# (element outlines, and its nodes as points)
+HOST_REGION_LAYERS = {"acted_on": "acted_on", "acted_on_nodes": "acted_on_nodes"}
+POINT_LAYERS = ("deleted_nodes", "acted_on_nodes")
 
 
 class ViewportLink(QObject):
@@ -74,14 +77,17 @@ class ViewportLink(QObject):
     def show_preview(self, target: Target,
                      layers: Mapping[str, Sequence[Sequence[Sequence[float]]]]) -> None:
         """The dock preview's outlines (``PlanPreview.layers``) drawn over the part in the
-        host's viewport: touched amber, added green, deleted red, and a region acted on
-        (``acted_on``, only when the plan has one)."""
+        host's viewport: touched amber, added green, deleted red, and the region a load or
+        condition acts on (``acted_on``, ``acted_on_nodes``), only when the plan has one."""
         if not self.can_preview:
             return
         host_layers = {name: [list(map(list, outline)) for outline in layers.get(ours) or []]
                        for name, ours in HOST_LAYERS.items()}
         host_layers.update({name: [list(map(list, outline)) for outline in layers[ours]]
-                            for name, ours in HOST_OPTIONAL_LAYERS.items() if layers.get(ours)})
+                            for name, ours in HOST_REGION_LAYERS.items() if layers.get(ours)})
+        for name in POINT_LAYERS:
+            if name in host_layers:
+                host_layers[name] = [outline[0] for outline in host_layers[name] if outline]
         self._call("show_plan_preview", target.model_name, target.part_name, host_layers)
         self.preview_shown = True
 

@@ -70,7 +70,12 @@ def run_cli(argv: Sequence[str], capsys: Any, stdin: str = "") -> CliRun:
     return CliRun(code=code, out=captured.out, err=captured.err)
 
 
-def base_args(workspace: Path, runs: Path, mode: str = "part", part: str = "Plate") -> list[str]:
+def base_args(workspace: Path, runs: Path, mode: str = "part", part: str = "Plate",
+              new_part: bool | None = None) -> list[str]:
+    """``run`` with its target; ``--new-part`` when Part mode names a part the workspace
+    lacks (the run builds it), unless ``new_part`` says otherwise."""
+    if new_part is None:
+        new_part = mode == "part" and part not in workspace_parts(Path(workspace))
     return [
         "run",
         "--workspace",
@@ -81,9 +86,23 @@ def base_args(workspace: Path, runs: Path, mode: str = "part", part: str = "Plat
         "Model-1",
         "--part",
         part,
+        *(["--new-part"] if new_part else []),
         "--runs-dir",
         str(runs),
     ]
+
+
+def workspace_parts(path: Path, model: str = "Model-1") -> set[str]:
+    """The part names of ``model`` in a saved workspace (none when there is no file: a
+    device such as /dev/zero, a loop or a folder is what some tests name on purpose)."""
+    if not path.is_file() or path.is_symlink():
+        return set()
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return set()
+    return {p["name"] for m in data.get("models", []) if m.get("name") == model
+            for p in m.get("parts", [])}
 
 
 class StubQuadModule:

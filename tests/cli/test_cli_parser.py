@@ -77,7 +77,7 @@ def test_an_unusable_environment_value_is_a_usage_error_naming_it(monkeypatch, c
     workspace = new_workspace(tmp_path / "w.sam.json")
     monkeypatch.setenv("SAM_AGENT_UNDO_RUNS", "many")
     assert cli.main(["run", "--workspace", str(workspace), "--mode", "part", "--model",
-                     "Model-1", "--part", "Plate", "--request", "x", "--replay",
+                     "Model-1", "--part", "Plate", "--new-part", "--request", "x", "--replay",
                      "--runs-dir", str(tmp_path / "runs")]) == 2
     assert ("sam-agent: error: SAM_AGENT_UNDO_RUNS: 'many' cannot be used; legal: a whole "
             "number, 0 or more (0 turns undo off)\n") in capsys.readouterr().err

@@ -142,7 +142,7 @@ def test_a_label_selection_warns_refuses_where_it_does_not_resolve_and_yes_skips
     assert [t["outcome"] for t in targets] == ["skipped", "refused"]
     assert targets[0]["message"].startswith("the plan has warnings; --yes approves only")
     assert "WARNING: selection by element labels 1-4 came from part Plate; on Plate-2 they " \
-           "are 4 elements in the box (10, 0, 0)-(12, 2, 0)" in run.err
+           "are 4 elements in the box (10, 0, 0)-(12, 2, 0) mm" in run.err  # its unit
     assert "refused at compile" in targets[1]["message"]
     assert "unknown element label(s) 2, 3, 4" in targets[1]["message"]
     again = _rerun(tmp_path, source, workspace, "Plate-2",

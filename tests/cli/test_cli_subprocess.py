@@ -53,8 +53,8 @@ def test_fresh_process_puts_the_stub_on_the_path_and_says_so(tmp_path, fake_prov
     }
     args = [
         "run", "--workspace", str(workspace), "--mode", "part", "--model", "Model-1",
-        "--part", "Plate", "--request", "a 2 x 1 plate", "--runs-dir", str(tmp_path / "runs"),
-        "--json",
+        "--part", "Plate", "--new-part", "--request", "a 2 x 1 plate",
+        "--runs-dir", str(tmp_path / "runs"), "--json",
     ]  # fmt: skip
     done = cli(args, env, stdin="y\ny\n")  # the spec, then the plan
     assert done.returncode == 0, done.stderr

@@ -239,12 +239,31 @@ def test_a_request_over_64_kb_is_refused_with_its_size(tmp_path, capsys, provide
     assert provider_env.requests == []
 
 
+def test_a_part_that_is_not_there_in_part_mode_is_usage_listing_the_parts(tmp_path, capsys,
+                                                                         provider_env):
+    """As in Mesh mode: said before any provider is asked, and no run directory is made;
+    Part mode builds a new part only when --new-part says the name is meant."""
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=1, part="Panel")
+    args = base_args(workspace, tmp_path / "runs", part="Wing", new_part=False)
+    run = run_cli(args + ["--request", "move the whole plate 5 along x"], capsys)
+    _usage(run, "--part: no part 'Wing' in model 'Model-1' (parts: 'Panel'); to build a new "
+                "part named 'Wing', add --new-part")
+    empty = new_workspace(tmp_path / "e.sam.json")
+    run = run_cli(base_args(empty, tmp_path / "runs", new_part=False) + ["--request", "x"],
+                  capsys)
+    _usage(run, "--part: no part 'Plate' in model 'Model-1' (parts: none); to build a new part "
+                "named 'Plate', add --new-part")
+    assert provider_env.requests == []
+    assert not (tmp_path / "runs").exists()
+
+
 def test_a_misspelt_part_in_part_mode_is_usage_listing_the_parts(tmp_path, capsys,
                                                                  provider_env):
-    """Part mode builds a new part, but 'Pannel' next to 'Panel' is a typo: said before any
-    provider is asked, and no run directory is made."""
+    """'Pannel' next to 'Panel' is offered as the typo it may be: said before any provider is
+    asked, and no run directory is made."""
     workspace = new_workspace(tmp_path / "w.sam.json", quads=1, part="Panel")
-    args = base_args(workspace, tmp_path / "runs", part="Pannel") + ["--request", "x"]
+    args = base_args(workspace, tmp_path / "runs", part="Pannel", new_part=False) + [
+        "--request", "x"]
     run = run_cli(args, capsys)
     _usage(run, "--part: no part 'Pannel' in model 'Model-1' (parts: 'Panel'); did you mean "
                 "'Panel'? To build a new part named 'Pannel', add --new-part")
@@ -255,8 +274,8 @@ def test_a_misspelt_part_in_part_mode_is_usage_listing_the_parts(tmp_path, capsy
 def test_new_part_says_the_name_is_meant(tmp_path, capsys, provider_env, stub_module):
     workspace = new_workspace(tmp_path / "w.sam.json", quads=1, part="Panel")
     _script(provider_env)
-    run = run_cli(base_args(workspace, tmp_path / "runs", part="Pannel")
-                  + ["--new-part", "--request", "x", "--yes"], capsys)
+    run = run_cli(base_args(workspace, tmp_path / "runs", part="Pannel", new_part=True)
+                  + ["--request", "x", "--yes"], capsys)
     assert run.code == 0, run.err
     taken = run_cli(base_args(workspace, tmp_path / "runs", part="Panel")
                     + ["--new-part", "--request", "x"], capsys)

@@ -19,7 +19,7 @@ def _plate_run(tmp_path: Path, capsys, *extra: str) -> tuple[Path, object]:
     workspace = tmp_path / "w.sam.json"
     shutil.copyfile(WORKSPACE_FILE, workspace)
     run = run_cli(["run", "--replay", "--yes", "--workspace", str(workspace), "--mode", "part",
-                   "--model", "Model-1", "--part", "Plate", "--request", PLATE,
+                   "--model", "Model-1", "--part", "Plate", "--new-part", "--request", PLATE,
                    "--runs-dir", str(tmp_path / "runs"), *extra], capsys)
     assert run.code == 0, run.err
     return workspace, run

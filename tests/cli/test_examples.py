@@ -53,6 +53,7 @@ def test_every_listed_request_is_answered_by_the_replay(tmp_path, capsys, langua
         shutil.copyfile(WORKSPACE_FILE, workspace)
         run = run_cli(["run", "--replay", "--yes", "--json", "--workspace", str(workspace),
                        "--mode", row["mode"], "--model", row["model"], "--part", row["part"],
+                       *(["--new-part"] if row["new_part"] else []),
                        "--request", row[language], "--runs-dir", str(tmp_path / "runs")],
                       capsys)
         assert run.code == 0, (row["id"], language, run.err[-600:])

@@ -66,6 +66,9 @@ async def build_plan_approve_verify(env: Env, part: str) -> None:
     assert "step 1 ✓ build" in planned["text"] and planned["plan"]["steps"][0]["step"] == 1
     assert planned["spec_text"].startswith("Spec: Build a 3 x 2 QUAD plate.")
     assert planned["spec_warnings"] == []
+    # in the model's units (none declared: the Settings' mm-N-t-s), as the dock says them
+    assert "1. build a mesh of QUAD elements, size 3 x 2 mm, divided 3 x 2" in planned["spec_text"]
+    assert "step 1 ✓ build a mesh of QUAD elements, size 3 x 2 mm" in planned["text"]
     # one name for the plan's hash in every result, and in the words
     assert planned["plan"]["plan_sha256"] == planned["plan_sha256"]
     assert "script_sha256" not in json.dumps(planned) and "script sha256" not in planned["text"]

@@ -10,6 +10,7 @@ from pydantic import TypeAdapter
 
 from sam_plugin.compilers.part.ir import TransformOp
 from sam_plugin.compilers.part.transform_reach import check_reach
+from sam_plugin.samops.mesh_read import node_box
 from tests.support.pipeline import fresh_database
 from tests.support.plates import quad_plate
 
@@ -37,7 +38,7 @@ REACH = [
 @pytest.mark.parametrize(("operations", "refused"), REACH)
 def test_a_transform_beyond_the_coordinate_limit_is_one_line(fresh_sam, operations, refused):
     part = quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
-    found = check_reach([OP.validate_python(op) for op in operations], part)
+    found = check_reach([OP.validate_python(op) for op in operations], node_box(part))
     if refused is None:
         assert found == []
     else:
@@ -46,3 +47,22 @@ def test_a_transform_beyond_the_coordinate_limit_is_one_line(fresh_sam, operatio
         assert said.startswith(refused), said
         assert said.endswith("beyond the ±1e+09 a coordinate may hold; nothing runs (use a "
                              "smaller factor or vector)")
+
+
+def test_the_box_of_the_part_as_observed_is_the_part_s_own(fresh_sam):
+    """A transform meeting the live part is judged on the read the run observed (kept by its
+    fingerprint): the same scale and box as reading the coordinates again."""
+    from types import SimpleNamespace
+
+    from sam_plugin.compilers.part import scale_checks
+    from sam_plugin.samops.readback import read_part
+
+    model = fresh_sam.mdb.models["Model-1"]
+    part = quad_plate(model, "Plate", 2)
+    fingerprint = read_part(model, "Plate").fingerprint
+    observed = scale_checks.observed_contents(SimpleNamespace(
+        extra={"before_fingerprint": fingerprint}))
+    assert observed is not None
+    assert scale_checks.scale_of(part, observed) == scale_checks.scale_of(part)
+    assert scale_checks.scale_of(part, observed).bounds == node_box(part)
+    assert scale_checks.observed_contents(SimpleNamespace(extra={})) is None

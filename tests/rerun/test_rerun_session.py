@@ -98,7 +98,8 @@ def test_a_label_that_does_not_resolve_refuses_that_part_by_name_and_the_others_
     plan = json.loads((runs / summary.targets[0].run_id / "plan.json").read_text())
     assert plan["warnings"] == [
         "selection by element labels 1-9 came from part Plate; on Plate-2 they are 9 elements "
-        "in the box (10, 0, 0)-(13, 3, 0); on Plate now: 9 elements in the box (0, 0, 0)-(3, 3, 0)"]
+        "in the box (10, 0, 0)-(13, 3, 0) mm; on Plate now: 9 elements in the box (0, 0, 0)-(3, "
+        "3, 0) mm"]  # in the model's units (the Settings' mm when it declares none)
 
 
 def test_a_fault_on_the_second_of_three_restores_it_and_the_third_continues(fresh_sam,

@@ -213,3 +213,50 @@ def test_a_host_that_never_reuses_a_label_gets_a_fresh_rebuild(fresh_sam_databas
     assert model.parts.keys() == ["Plate"]  # no helper part left behind (I14)
     assert _fingerprint(sam) == fingerprint
     assert without_counters(saved(sam, tmp_path / "a.sam.json")) == without_counters(before)
+
+
+def _offered_snapshot(model):
+    """A snapshot taken from the read just made, as the run's script takes it."""
+    from sam_plugin.samops.mesh_read import last_read, offer_read, read_mesh
+
+    part = model.parts["Plate"]
+    read_mesh(part)
+    read, mesh = last_read(part)
+    offer_read(part, read, mesh)
+    taken = snapshot.take(model, "Plate")
+    assert taken.part.mesh is mesh  # the arrays of that read
+    return taken
+
+
+def _delta_rows(delta):
+    return (delta.node_prefix, delta.moved.rows(), delta.repointed, delta.element_prefix)
+
+
+def test_the_undo_delta_from_the_arrays_is_the_delta_from_the_lists(fresh_sam_database):
+    """The moved nodes and re-pointed elements found by comparing the readback's arrays with
+    the snapshot's read are the ones the lists give: a sign bit, a move, a re-pointed element."""
+    from sam_plugin.samops.mesh_read import last_read, read_mesh
+    from sam_plugin.samops.snapshot_delta import delta_of
+
+    sam = fresh_sam_database
+    _plate_with_everything(sam)
+    model = sam.mdb.models["Model-1"]
+    part = model.parts["Plate"]
+    taken = _offered_snapshot(model)
+    part.editNode(nodes=part.nodes.getFromLabel(1), coordinates=(-0.0, 0.0, 0.0))  # a sign bit
+    part.editNode(nodes=part.nodes.getFromLabel(5), coordinates=(9.0, 9.0, 9.0))
+    same = part.nodes.getFromLabel(6)
+    part.editNode(nodes=same, coordinates=tuple(same.coordinates))  # a new, equal tuple
+    read_mesh(part)
+    live, mesh = last_read(part)
+    from_arrays = delta_of(taken, model, live, mesh)
+    assert from_arrays.moved.labels.tolist() == [1, 5]
+    assert _delta_rows(from_arrays) == _delta_rows(delta_of(taken, model, live))
+    assert _delta_rows(from_arrays) == _delta_rows(delta_of(taken, model))
+
+    taken = _offered_snapshot(model)
+    _vandalize(sam)  # elements re-created and re-pointed, nodes merged and added
+    read_mesh(part)
+    live, mesh = last_read(part)
+    assert _delta_rows(delta_of(taken, model, live, mesh)) == _delta_rows(
+        delta_of(taken, model, live)) == _delta_rows(delta_of(taken, model))

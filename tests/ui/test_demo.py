@@ -151,7 +151,7 @@ def test_replay_answers_only_the_offered_tools_and_admits_unknown_requests():
     message = json.loads(refused.body)["error"]["message"]
     assert message == unknown_request_message(load_examples())
     assert message.startswith("Replay mode (recorded responses, not a live model) has no "
-                              "recorded answer for this request: it answers only the 4 bundled "
+                              "recorded answer for this request: it answers only the 5 bundled "
                               "example requests, word for word. Pick one under Examples")
     assert responder.answered == [("copy_merge", "tools"), ("", "design")]
 
@@ -171,7 +171,7 @@ def test_an_unknown_request_in_replay_fails_at_provider_without_a_spec(
     assert status == (
         "Failed — provider: the design request failed: the provider refused the request: "
         "Replay mode (recorded responses, not a live model) has no recorded answer for this "
-        "request: it answers only the 4 bundled example requests, word for word.")
+        "request: it answers only the 5 bundled example requests, word for word.")
     assert "bad_request" in dock.status_label.toolTip()  # the raw message stays at hand
     assert dock.result_view.error_label.text() == (
         "Nothing was executed. Pick a request under Examples (the replay answers only those), "

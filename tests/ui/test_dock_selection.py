@@ -208,7 +208,8 @@ def test_the_replay_says_nothing_of_a_pick_not_acted_on(qtbot, replay, host_wind
 def test_a_refine_plan_is_drawn_with_the_plans_counts(qtbot, replay, host_window, dock):
     """16 parents go, 64 children come: the viewport's legend says the plan's numbers."""
     to_plan(qtbot, dock, "refine")
-    assert host_window.viewport.overlay_counts == {"touched": 0, "added": 64, "deleted": 16}
+    assert host_window.viewport.overlay_counts == {"touched": 0, "added": 64, "deleted": 16,
+                                                   "deleted_nodes": 0}
     assert "16 elements become 64" in dock.plan_view.toPlainText()
     dock.cancel_button.click()
     qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
@@ -229,15 +230,41 @@ def test_refining_splits_each_shape_as_the_refinement_does():
 def test_a_plan_beyond_the_part_is_fitted_into_the_view(qtbot, replay, host_window, dock):
     """The copy 40 along X lies beside the Panel: the view takes both in, then the part
     alone again when the plan is gone."""
+    from test_viewport_picking import _assert_fitted
+
     viewport = host_window.viewport
     viewport.resize(800, 600)
     (_, radius) = viewport.geometry_data.center_and_radius()
     part_only = 0.45 * 600 / radius
     to_plan(qtbot, dock, "copy_merge")
     assert viewport.overlay_counts["added"] == 16
-    assert viewport.scale < 0.6 * part_only  # zoomed out to take the copy in
+    assert viewport.scale < part_only  # zoomed out to take the copy in
+    _assert_fitted(viewport, [(0, 0, 0), (80, 40, 0)])  # the Panel and its copy, centred
     dock.cancel_button.click()
     qtbot.waitUntil(lambda: "Cancelled" in dock.status_label.text(), timeout=TIMEOUT_MS)
     (_, radius) = viewport.geometry_data.center_and_radius()
     assert viewport.scale == pytest.approx(0.45 * min(viewport.width(), viewport.height())
                                            / radius)
+
+
+def test_a_merges_deleted_nodes_are_drawn_and_counted_as_the_plan_counts_them(
+        qtbot, replay, host_window, dock):
+    """The plan removes 5 duplicate nodes: the legend said 'deleted 0'."""
+    to_plan(qtbot, dock, "copy_merge")
+    assert "also removes 5 nodes [26, 31, 36, 41, 46]" in dock.plan_view.toPlainText()
+    viewport = host_window.viewport
+    assert viewport.overlay_counts["deleted_nodes"] == 5
+    assert viewport.legend_items() == ["touched 0", "added 16", "deleted 0",
+                                       "deleted nodes 5"]
+    assert [o[0][0] for o in dock.plan_preview.layers["deleted_nodes"]] == [40.0] * 5
+
+
+def test_a_build_is_drawn_in_the_main_viewport_fitted(qtbot, replay, host_window, dock):
+    from test_viewport_picking import _assert_fitted
+
+    viewport = host_window.viewport
+    viewport.resize(800, 600)
+    to_plan(qtbot, dock, "plate")
+    assert viewport.overlay_counts["added"] == 60  # 6 x 10 QUAD elements
+    assert host_window.displayed_part() is None  # no part yet: the plan alone
+    _assert_fitted(viewport, [(0, 0, 0), (60, 100, 0)])

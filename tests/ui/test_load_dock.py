@@ -97,9 +97,8 @@ def test_the_region_of_each_load_and_condition_is_drawn_acted_on(
     _to_plan(qtbot, dock, fake_provider, monkeypatch)
     preview = dock.plan_preview
     assert not preview.isHidden()
-    acted = preview.layers["acted_on"]
-    assert sum(len(o) == 4 for o in acted) == 16 and [o for o in acted if len(o) == 1] == [
-        [(0.0, 0.0, 0.0)]]  # node 1, as a dot
+    assert [len(o) for o in preview.layers["acted_on"]] == [4] * 16  # P1's elements
+    assert preview.layers["acted_on_nodes"] == [[(0.0, 0.0, 0.0)]]  # Clamp's node 1, a dot
     assert not (preview.layers["added"] or preview.layers["deleted"] or preview.layers["moved"])
     preview.resize(400, 300)
     assert _seen(preview.grab().toImage(), PREVIEW_COLOURS["acted_on"]) > 0
@@ -110,7 +109,11 @@ def test_the_region_of_each_load_and_condition_is_drawn_acted_on(
     finally:
         i18n.remove_translator(translator)
     viewport = host_window.viewport
-    assert viewport.overlay_counts == {"touched": 0, "added": 0, "deleted": 0, "acted_on": 17}
+    assert viewport.overlay_counts == {"touched": 0, "added": 0, "deleted": 0,
+                                       "deleted_nodes": 0, "acted_on": 16,
+                                       "acted_on_nodes": 1}
+    assert viewport.legend_items()[3:] == ["acted on (unchanged) 16",
+                                           "nodes acted on (unchanged) 1"]
     viewport.resize(600, 400)
     viewport.render_now()
     assert _seen(viewport.grab().toImage(), PREVIEW_COLOURS["acted_on"]) > 0

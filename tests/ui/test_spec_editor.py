@@ -414,3 +414,13 @@ def test_a_measured_value_is_labelled_with_its_unit(qtbot, replay, dock):
     _open_editor(qtbot, dock)
     labels = [label.text() for label in dock.spec_editor.form.findChildren(QLabel)]
     assert "vector (mm) *" in labels, labels
+
+
+def test_a_box_scopes_corners_are_labelled_with_the_length_unit(qtbot, replay, dock):
+    _to_review(qtbot, replay, dock)
+    _open_editor(qtbot, dock)
+    kind = _child(dock, QComboBox, "specField:steps[0].scope.by")
+    kind.setCurrentIndex(kind.findData("box"))
+    labels = [label.text() for label in dock.spec_editor.form.findChildren(QLabel)
+              if label.text().startswith(("min", "max"))]
+    assert labels == ["min (mm)", "max (mm)"], labels

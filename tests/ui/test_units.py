@@ -83,3 +83,46 @@ def test_a_chinese_dock_says_the_units_too(qtbot, replay, workspace):
         assert values["截面 Shell-2mm 厚度"] == ("2 mm", "2 mm", "是")
     finally:
         window.shutdown()
+
+
+def test_design_txt_and_the_history_spec_versions_say_the_units(qtbot, replay, dock):
+    """What is stored (design.txt, design.N.txt) is what Review showed, units included."""
+    from sam_plugin.runtime.store.run_store import RunDir
+    from sam_plugin.ui.run_details import spec_versions
+
+    to_plan(qtbot, dock, "steel_shell")
+    controller = dock.controller
+    run = RunDir(controller.runs_dir, controller.run_id)
+    stored = run.file("design.txt").read_text(encoding="utf-8")
+    assert stored == controller.spec_text + "\n"
+    assert "E = 210000 MPa" in stored and "density 7.85e-09 t/mm³" in stored
+    assert "thickness 2 mm" in stored
+    for _title, text in spec_versions(run):
+        assert "E = 210000 MPa" in text, text
+
+
+def test_a_mesh_box_selector_says_its_length_unit(qtbot, replay, dock):
+    """A {"by": "box"} scope in words: the spec and the plan's operation say the box in mm."""
+    import json
+
+    from sam_plugin.demo.streams import openai_stream
+
+    box = {"summary": "Refine the elements in the lower left corner.",
+           "steps": [{"capability": "refine", "action": "refine",
+                      "scope": {"by": "box", "min": [0, 0, -1], "max": [20, 20, 1]},
+                      "values": {"levels": 1}, "text": ""}]}
+    replay.enqueue_stream(openai_stream(content=json.dumps(box)))
+    dock.set_target("mesh", "Model-1", "Panel")
+    dock.request_edit.setPlainText("refine the lower left corner of the panel")
+    dock.submit_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and dock.controller is not None
+                    and str(dock.controller.phase) == "review", timeout=TIMEOUT_MS)
+    assert "inside the box (0, 0, -1)-(20, 20, 1) mm" in dock.spec_view.toPlainText()
+    replay.enqueue_stream(openai_stream(tool_calls=[("refine_mesh", json.dumps(
+        {"selection": box["steps"][0]["scope"], "levels": 1}))]))  # the replay asks for calls
+    dock.confirm_button.click()
+    qtbot.waitUntil(lambda: not dock.busy and str(dock.controller.phase) != "review",
+                    timeout=TIMEOUT_MS)
+    assert str(dock.controller.phase) == "plan", dock.describe_error()
+    plan = dock.plan_view.toPlainText()
+    assert "(0, 0, -1)..(20, 20, 1) mm" in plan or "(0, 0, -1) to (20, 20, 1) mm" in plan, plan

@@ -153,7 +153,9 @@ def test_a_plan_preview_is_drawn_over_the_part_and_cleared(qtbot, host_window):
     drawn = host_window.host.show_plan_preview(
         "Model-1", "Panel", {"touched": [square], "added": [square, square], "deleted": []})
     assert drawn == 3 and viewport.overlay_shown
-    assert viewport.overlay_counts == {"touched": 1, "added": 2, "deleted": 0}
+    assert viewport.overlay_counts == {"touched": 1, "added": 2, "deleted": 0,
+                                       "deleted_nodes": 0}
+    assert viewport.legend_items() == ["touched 1", "added 2", "deleted 0"]
     viewport.render_now()
     image = viewport.grab().toImage()
     amber = sum(1 for y in range(0, image.height(), 2) for x in range(0, image.width(), 2)
@@ -163,9 +165,37 @@ def test_a_plan_preview_is_drawn_over_the_part_and_cleared(qtbot, host_window):
     assert not viewport.overlay_shown
 
 
-def test_a_plan_for_a_part_not_built_yet_draws_nothing_and_raises_nothing(host_window):
-    """The demo's plate build printed a traceback: the preview asked to display 'Plate'
-    before the build made it."""
+def test_a_plan_for_a_part_not_built_yet_is_drawn_alone_and_raises_nothing(host_window):
+    """The demo's plate build once printed a traceback: the preview asked to display 'Plate'
+    before the build made it. A build's outlines are drawn in an empty view, fitted."""
+    viewport = host_window.viewport
+    viewport.resize(600, 400)
     assert host_window.show_plan_preview("Model-1", "Plate", {"added": [], "touched": [],
                                                              "deleted": []}) == 0
     assert host_window.show_plan_preview("Nope", "Plate", {}) == 0
+    plate = [(100.0, 0.0, 0.0), (160.0, 0.0, 0.0), (160.0, 100.0, 0.0), (100.0, 100.0, 0.0)]
+    assert host_window.show_plan_preview("Model-1", "Plate", {"added": [plate]}) == 1
+    assert host_window.displayed_part() is None and viewport.overlay_shown
+    _assert_fitted(viewport, plate)
+
+
+def _assert_fitted(viewport, points) -> None:
+    """Every point inside the view, and the points' middle at the view's middle."""
+    from sam_host_mesh import rotation
+
+    (cx, cy, cz), _ = viewport.geometry_data.center_and_radius()
+    row_u, row_v, _ = rotation(viewport.yaw, viewport.pitch)
+    ox, oy, sx, sy = viewport._to_screen()
+    centre = (cx, cy, cz)
+
+    def along(row, q):
+        return sum(r * (p - c) for r, p, c in zip(row, q, centre, strict=True))
+
+    screen = [(ox + sx * along(row_u, q), oy + sy * along(row_v, q)) for q in points]
+    xs, ys = [s[0] for s in screen], [s[1] for s in screen]
+    assert min(xs) >= 0 and max(xs) <= viewport.width(), xs
+    assert min(ys) >= 0 and max(ys) <= viewport.height(), ys
+    assert abs((min(xs) + max(xs)) / 2 - viewport.width() / 2) < 1
+    assert abs((min(ys) + max(ys)) / 2 - viewport.height() / 2) < 1
+    assert max(max(xs) - min(xs), max(ys) - min(ys)) > 0.5 * min(viewport.width(),
+                                                                  viewport.height())

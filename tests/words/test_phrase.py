@@ -21,7 +21,7 @@ register({
                   "zh_CN": "将{which}平移 {vector}"},
     "test.nodes": {"record": ("1 node", "{count} nodes"), "zh_CN": ("1 个节点", "{count} 个节点")},
     "test.list": {"record": "{items|; }", "en": "{items}"},
-    "test.fixed": {"record": "delete free nodes", "en": "delete free nodes"},
+    "test.fixed": {"record": "a fixed test line", "en": "a fixed test line"},
 })
 MOVE = phrase("test.move", vector=Measure(said="(5, 0, 0)", quantity="length"),
               which=phrase("test.nodes", count=3))
@@ -64,6 +64,6 @@ def test_an_unknown_key_or_a_key_owned_twice_is_refused() -> None:
 
 
 def test_a_fixed_line_of_stored_english_is_found_exactly_and_only_exactly() -> None:
-    assert recorded("delete free nodes") == Phrase(key="test.fixed")
-    assert recorded("delete free nodes ") is None
+    assert recorded("a fixed test line") == Phrase(key="test.fixed")
+    assert recorded("a fixed test line ") is None
     assert recorded("translate by (5, 0, 0), 3 nodes") is None  # a line with values

@@ -122,10 +122,12 @@ def _describe(fragments: Sequence[Fragment], ctx: CompileContext) -> PlanDetail:
         return PlanDetail(calls=calls, basis="counts: the part does not exist after the calls",
                           basis_phrase=phrase("basis.gone"))
     predicted = predicted_from_shadow(final, before)
-    collapsed = collapsed_elements(final, before)
+    using = elements_using(before, final.changed_nodes)  # one pass for both below
+    collapsed = collapsed_elements(final, using)
     units = {"length": length} if length else None
     return PlanDetail(calls=calls, predicted=predicted, basis=basis, basis_phrase=basis_phrase,
-                      preview=_preview(final, before), empty_sets=sorted(filled - _filled(final)),
+                      preview=_preview(final, before, using),
+                      empty_sets=sorted(filled - _filled(final)),
                       warnings=[render(w, RECORD, units) for w in collapsed],
                       warning_phrases=collapsed,
                       free_nodes=free_labels(final, final.removed_elements))
@@ -350,15 +352,16 @@ def _changes(mark: _Mark, after: ShadowPart | None,
     return ops
 
 
-def _preview(final: ShadowPart, before: PartContents) -> Preview:
-    """Outlines of what the calls add, move and delete, from the touched entities alone."""
+def _preview(final: ShadowPart, before: PartContents, using_changed: np.ndarray) -> Preview:
+    """Outlines of what the calls add, move and delete, from the touched entities alone
+    (``using_changed``: the part's elements that used a node the calls changed)."""
     alive = final.element_labels_alive()
     changed = labels_array(final.changed_elements)
     if len(changed):
         changed = changed[among(changed, unique(before.mesh.element_labels))]
     deleted = [k for k in changed.tolist() if k not in alive]
     added = sorted(k for k in final.created_elements if k in alive)
-    candidates = unique(np.concatenate([elements_using(before, final.changed_nodes), changed]))
+    candidates = unique(np.concatenate([using_changed, changed]))
     # an element the part had is still there unless the run deleted it (and only a deleted
     # label can be missing, or created again): the store is asked about those alone
     kept = ~among(candidates, labels_array(final.deleted_elements))
@@ -367,12 +370,15 @@ def _preview(final: ShadowPart, before: PartContents) -> Preview:
     moved_count = int(kept.sum())
     moved: list[int] = candidates[kept][:PREVIEW_LIMIT].tolist()
     truncated = max(len(added), moved_count, len(deleted) // 4) > PREVIEW_LIMIT
+    gone_nodes: list[Any] = [node for label, node in sorted(final.removed_nodes.items())
+                  if final.entity(label, True) is node]  # removed, and not made again
     return Preview(
         added=[_outline(final, label) for label in added[:PREVIEW_LIMIT]],
         deleted=deleted[:4 * PREVIEW_LIMIT],  # labels only: the view draws them from the part
         moved=moved,
         moved_to=[_outline(final, label) for label in moved],
-        truncated=truncated,
+        deleted_nodes=[tuple(node.coordinates) for node in gone_nodes[:4 * PREVIEW_LIMIT]],
+        truncated=truncated or len(gone_nodes) > 4 * PREVIEW_LIMIT,
     )
 
 

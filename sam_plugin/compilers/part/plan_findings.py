@@ -48,15 +48,17 @@ def free_labels(after: ShadowPart, removed_elements: Iterable[int]) -> list[int]
     return [n.label for n in after.alive(sorted(candidates), True) if not after.users(n.label)]
 
 
-def collapsed_elements(final: ShadowPart, before: PartContents) -> list[Phrase]:
+def collapsed_elements(final: ShadowPart, using_changed: np.ndarray) -> list[Phrase]:
     """One warning naming the elements with a node the run moved that have two nodes at one
-    point after it, that node one of them (its point a length)."""
+    point after it, that node one of them (its point a length). ``using_changed``:
+    ``elements_using(before, final.changed_nodes)``, the part's elements that used a node the
+    run changed (those using only a deleted one meet no moved node)."""
     moved = final.changed_nodes - final.deleted_nodes
     if not moved or len(moved) > MOVED_CHECKED:
         return []
     collapsed: list[int] = []
     meeting: tuple[int, int, Sequence[float]] | None = None
-    for label in elements_using(before, moved).tolist():
+    for label in using_changed.tolist():
         element = final.entity(int(label), False)
         if element is None or int(label) not in final.element_labels_alive():
             continue

@@ -25,9 +25,10 @@ from sam_plugin.compilers.part.predict import state_is_live
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic
 from sam_plugin.errors import ShadowDoubt
 from sam_plugin.samops.geometry import RELATIVE_TOLERANCE
-from sam_plugin.samops.mesh_read import node_box
+from sam_plugin.samops.mesh_read import Box, node_box
+from sam_plugin.samops.part_contents import PartContents
 from sam_plugin.samops.part_shadow import close_pairs
-from sam_plugin.samops.readback import read_mesh
+from sam_plugin.samops.readback import read_mesh, recent_contents
 
 DIRECTION_FLOOR = 1e-9
 SUGGESTED_FRACTION = 1e-3  # of the smallest element edge
@@ -37,6 +38,7 @@ SUGGESTED_FRACTION = 1e-3  # of the smallest element edge
 class Scale:
     span: float  # bounding-box diagonal
     tolerance: float  # the part's merge tolerance (relative to its size)
+    bounds: Box | None = None  # the nodes' box it was judged from (None: no nodes)
 
 
 def part_met(ctx: CompileContext) -> Any:
@@ -52,15 +54,27 @@ def part_met(ctx: CompileContext) -> Any:
         return ctx.part
 
 
-def scale_of(part: Any) -> Scale:
+def observed_contents(ctx: CompileContext) -> PartContents | None:
+    """The part as the run observed it (the read kept by the fingerprint the caller gives in
+    ``ctx.extra["before_fingerprint"]``), else None. A call that meets the live part may be
+    judged on it: the script runs only on a part that still reads back as observed."""
+    fingerprint = str(ctx.extra.get("before_fingerprint", ""))
+    return recent_contents(fingerprint) if fingerprint else None
+
+
+def scale_of(part: Any, observed: PartContents | None = None) -> Scale:
+    # ``observed``: the part as observed (``observed_contents``), its box already known; else
     # the coordinates only, and a live part's box from the observation's read when nothing
     # moved since (samops/mesh_read.py node_box): not one more conversion of every node
-    bounds = None if part is None else node_box(part)
+    if observed is not None:
+        bounds = observed.mesh.bounds
+    else:
+        bounds = None if part is None else node_box(part)
     if bounds is None:
         return Scale(span=1.0, tolerance=RELATIVE_TOLERANCE)
     low, high = bounds
     span = float(np.linalg.norm(np.subtract(high, low)))
-    return Scale(span=span, tolerance=RELATIVE_TOLERANCE * max(span, 1.0))
+    return Scale(span=span, tolerance=RELATIVE_TOLERANCE * max(span, 1.0), bounds=bounds)
 
 
 def check_direction(vector: Sequence[float], scale: Scale, path: str,

@@ -40,7 +40,8 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     live = state_is_live(ctx)
     met = scale_checks.part_met(ctx)
-    scale = scale_checks.scale_of(met)
+    observed = scale_checks.observed_contents(ctx) if met is ctx.part else None
+    scale = scale_checks.scale_of(met, observed)
     for i, op in enumerate(ir.operations):
         here = f"operations[{i}]"
         found.extend(check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
@@ -49,7 +50,7 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
             found.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
         found.extend(_degenerate(op, scale, here))
     if not found:  # a degenerate axis or normal has no rotation to carry the box through
-        found.extend(check_reach(ir.operations, met))
+        found.extend(check_reach(ir.operations, scale.bounds))  # the box read once
     return found
 
 

@@ -26,12 +26,12 @@ from sam_plugin.compilers.part.ir import (
 )
 from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.compilers.schema_common import COORDINATE_LIMIT
-from sam_plugin.samops.mesh_read import node_box
+from sam_plugin.samops.mesh_read import Box
 
 
-def check_reach(operations: Sequence[Any], part: Any) -> list[Diagnostic]:
-    """The first operation that carries a coordinate beyond ±COORDINATE_LIMIT, one line."""
-    bounds = None if part is None else node_box(part)
+def check_reach(operations: Sequence[Any], bounds: Box | None) -> list[Diagnostic]:
+    """The first operation that carries a coordinate beyond ±COORDINATE_LIMIT, one line;
+    ``bounds``: the part's node box (``mesh_read.node_box``; None without nodes)."""
     if bounds is None:
         return []
     points = _corners(np.asarray(bounds[0], float), np.asarray(bounds[1], float))

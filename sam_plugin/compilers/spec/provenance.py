@@ -126,16 +126,19 @@ class Unsourced:
 
 
 def unsourced_values(spec: Spec, vocabulary: Vocabulary, sources: Sources, *,
-                     unchanged_from: Spec | None = None) -> list[str]:
+                     unchanged_from: Spec | None = None,
+                     units: UnitSystem | None = None) -> list[str]:
     """One warning per step whose numbers its writer was not shown, naming them.
     ``unchanged_from``: the spec an analyst edited; only the values the edit left as they
-    were are checked (the analyst is the source of the others)."""
+    were are checked (the analyst is the source of the others); ``units``: the step is said
+    with them."""
     return [found.words() for found in unsourced(spec, vocabulary, sources,
-                                                   unchanged_from=unchanged_from)]
+                                                   unchanged_from=unchanged_from, units=units)]
 
 
 def unsourced(spec: Spec, vocabulary: Vocabulary, sources: Sources, *,
-              unchanged_from: Spec | None = None) -> list[Unsourced]:
+              unchanged_from: Spec | None = None,
+              units: UnitSystem | None = None) -> list[Unsourced]:
     found = []
     for number, step in enumerate(spec.steps, start=1):
         action = vocabulary.action(step.action)
@@ -150,7 +153,7 @@ def unsourced(spec: Spec, vocabulary: Vocabulary, sources: Sources, *,
         unstated = ({n for n in moves if not sources.states(n, label=False)}
                     | {n for n in scope if not sources.states(n, label=True)}) - stray
         if stray or unstated:
-            found.append(Unsourced(number, step_phrase(step, vocabulary),
+            found.append(Unsourced(number, step_phrase(step, vocabulary, units=units),
                                    tuple(sorted(stray)), tuple(sorted(unstated))))
     return found
 

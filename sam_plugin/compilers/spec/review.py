@@ -15,14 +15,16 @@ from sam_plugin.compilers.selectors import selector_literal
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.render import step_phrase
 from sam_plugin.compilers.spec.vocabulary import Members, Vocabulary
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import SelectionError
 from sam_plugin.samops import selection
 
 
 def review_warnings(spec: Spec, vocabulary: Vocabulary, part: Any,
-                    counts: Mapping[str, Any]) -> list[str]:
+                    counts: Mapping[str, Any], units: UnitSystem | None = None) -> list[str]:
     """What the analyst should know before confirming. ``counts`` is the part as observed:
-    ``nodes``, ``elements``, ``shapes`` (shape -> count) and ``sets`` (names)."""
+    ``nodes``, ``elements``, ``shapes`` (shape -> count) and ``sets`` (names); ``units``: the
+    steps' values are said with them (``compilers/units.py``)."""
     found: list[str] = []
     picked: list[tuple[int, int, int]] = []  # (step number, elements, nodes)
     created = _created_sets(spec)
@@ -30,7 +32,7 @@ def review_warnings(spec: Spec, vocabulary: Vocabulary, part: Any,
         action = vocabulary.action(step.action)
         if action is None or step.scope is None:
             continue
-        said = f"step {number} ({step_phrase(step, vocabulary)})"
+        said = f"step {number} ({step_phrase(step, vocabulary, units=units)})"
         literal = selector_literal(step.scope)
         if literal.get("by") == "set" and literal.get("name") in created.get(number, set()):
             continue
@@ -53,6 +55,9 @@ def review_warnings(spec: Spec, vocabulary: Vocabulary, part: Any,
 def _picked(part: Any, literal: Mapping[str, Any], members: Members) -> tuple[int, int]:
     if part is None:
         raise SelectionError("the part does not exist")
+    if literal.get("by") == "all":  # what each selection of "all" picks, counted not listed
+        return (0 if members == "nodes" else len(part.elements),
+                len(part.nodes) if members != "elements" else 0)
     if members == "nodes":
         return 0, len(selection.select_nodes(part, literal))
     if members == "transform":

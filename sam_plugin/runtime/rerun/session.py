@@ -75,7 +75,7 @@ def rerun_controller(*, runs_dir: Path, host: Host, policy: RunPolicy | None = N
     """A controller that can run given calls only: it has no provider to ask."""
     return RunController(runs_dir=runs_dir, settings=ProviderSettings(), host=host,
                          provider_factory=refuse_provider, language=language, policy=policy,
-                         provider_name=NO_MODEL)
+                         provider_name=NO_MODEL, units_from_model=True)
 
 
 class RerunSession:
@@ -184,8 +184,10 @@ class RerunSession:
             return []
         names = self._names(target)
         module: DomainModule = registry.get_module(self.source.mode)
+        units = self.controller.units  # the target's model's (units_from_model)
         return drift_warnings(module, fragments, source_part=names[0], target_part=names[1],
-                              source=host.part(before), target=host.part(target))
+                              source=host.part(before), target=host.part(target),
+                              length_unit=units.length if units is not None else "")
 
 
 def _counts(state: PlanState) -> dict[str, str]:

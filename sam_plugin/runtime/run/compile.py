@@ -69,7 +69,10 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
     chain = CompileChain(run.inputs.module, request=run.inputs.request, target=target,
                          start=Prediction.from_readback(run.before),
                          model=ctx.host.model(target.model_name), part=ctx.host.part(target),
-                         spec=run.spec_ir)
+                         spec=run.spec_ir,
+                         # the part as observed, kept by its fingerprint: the execution runs
+                         # only on that very part (the drift check right before it)
+                         extra={"before_fingerprint": run.before.fingerprint})
     while len(chain.fragments) < len(collected):
         run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
         index = len(chain.fragments)
@@ -146,7 +149,7 @@ def show_plan(ctx: StepContext, run: RunState, compiled: Compiled,
         part=ctx.host.part(inputs.target),
         extra={"units": ctx.units} if ctx.units is not None else {},
     )
-    recounted(run, prediction, compiled.bound, ctx.language)
+    recounted(run, prediction, compiled.bound, ctx.language, ctx.units)
     try:
         plan, detail = build_plan(run_id=inputs.run_id, module=inputs.module,
                                   fragments=fragments, ctx=context, prediction=prediction,

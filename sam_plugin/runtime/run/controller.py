@@ -27,7 +27,6 @@ from sam_plugin.compilers.plan import Plan
 from sam_plugin.compilers.protocol import DomainModule, Fragment, Route, Target
 from sam_plugin.compilers.spec.diff import FieldChange
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import (
     ControllerBusy,
@@ -39,6 +38,7 @@ from sam_plugin.errors import (
 from sam_plugin.runtime import event_types as ev
 from sam_plugin.runtime.config.policy import RunPolicy
 from sam_plugin.runtime.config.settings import ProviderSettings
+from sam_plugin.runtime.config.units import model_units
 from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.ports import ChatModel, Host
@@ -52,6 +52,7 @@ from sam_plugin.runtime.run.phases import BUSY, STREAMING, TERMINAL, Phase
 from sam_plugin.runtime.run.plan_builder import plan_waits
 from sam_plugin.runtime.run.provider_call import ProviderCall, chat_provider
 from sam_plugin.runtime.run.restore import PARTIAL_WARNING, can_restore
+from sam_plugin.runtime.run.spec_words import people_words
 from sam_plugin.runtime.run.state import RunInputs, RunState
 from sam_plugin.runtime.run.step_repair import StepRepair
 from sam_plugin.runtime.run.typed_spec import check_typed_spec
@@ -96,6 +97,7 @@ class RunController:
         max_revisions: int = revision.DEFAULT_MAX_REVISIONS,
         regions: RegionIndexCache | None = None,
         server_probe: Probe | None = None,
+        units_from_model: bool = False,
     ):
         self.runs_dir = Path(runs_dir)
         self.provider_name = provider_name or settings.profile
@@ -108,6 +110,8 @@ class RunController:
         # the unit system the words for people say (compilers/units.py); None: bare numbers.
         # Never what a model is sent: that stays the words the recordings were made on.
         self.units: UnitSystem | None = None
+        # each run's units read from its target's model (else Settings): MCP plans, reruns
+        self.units_from_model = units_from_model
         self._provider_factory = provider_factory
         self._server_probe = server_probe
         self._module_factory = module_factory or registry.get_module
@@ -147,14 +151,11 @@ class RunController:
     @property
     def spec_text(self) -> str:
         """The spec in words, as the analyst reads and confirms it: with the unit system of
-        :attr:`units` (``design.txt`` and what a model is sent keep the bare words)."""
+        :attr:`units`, as ``design.txt`` stores it (what a model is sent keeps the bare
+        words)."""
         if self._run is None:
             return ""
-        if self.units is not None and self._run.spec_ir is not None:
-            with design.selection_words(self._run):
-                return render_spec(self._run.spec_ir, self._run.inputs.module.vocabulary,
-                                   self.language, units=self.units)
-        return self._run.spec
+        return people_words(self._run, self.units, self.language)
 
     @property
     def spec(self) -> Spec | None:
@@ -277,7 +278,8 @@ class RunController:
         remark = revision.check_remark(remark, run.spec_versions - 1, self.max_revisions)
         run.result = None  # a revision starts a new answer to the same run
         if run.spec_versions == 1:
-            revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
+            revision.keep_version(run.dir, 1, people_words(run, ctx.units, ctx.language),
+                                  run.spec_ir)
         with self._outcome():
             ctx.emit(ev.RevisionRequested(version=run.spec_versions + 1, remark=remark))
             ctx.phases.set(Phase.DESIGNING, "Designing: the model is revising the spec")
@@ -466,6 +468,8 @@ class RunController:
                            selection=selection)
         usage = UsageMeter(self.provider_name, self.settings.model)
         run = RunState(inputs=inputs, usage=usage)
+        if self.units_from_model:
+            self.units = model_units(self.host, target.model_name)[0]
         emit = functools.partial(self._bus.emit, run_id)
         self._bus.log_path = run_dir.file("events.jsonl")
         self._calls = ProviderCall(self._provider_factory, self.settings, run_dir, usage, emit)

@@ -14,7 +14,6 @@ import dataclasses
 import json
 import logging
 from collections.abc import Mapping
-from contextlib import AbstractContextManager
 from typing import Any, NoReturn
 
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
@@ -23,7 +22,6 @@ from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
-from sam_plugin.compilers.spec.vocabulary import selected_scope
 from sam_plugin.errors import (
     DesignRefused,
     ExplorationChangedModel,
@@ -51,6 +49,7 @@ from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.phases import Phase
+from sam_plugin.runtime.run.spec_words import people_words, selection_words
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.run.target_check import building_module, target_problem
 from sam_plugin.runtime.text_safety import visible_text
@@ -272,7 +271,7 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
             reading = _read_round(ctx, run, response, bound, looped=held is not None)
         except SpecRejected as again:
             if run.spec_ir is not None:
-                _store(run)  # a revision's standing spec shows again
+                _store(ctx, run)  # a revision's standing spec shows again
             if _cut(response):
                 raise FailRun("design", _cut_again(bound, looped=held is not None)) from None
             raise FailRun("design", design_answer.failure_message(
@@ -292,10 +291,11 @@ def _adopted(ctx: StepContext, run: RunState, reading: design_answer.DesignReadi
     """The reading becomes the run's spec; a revision keeps its version and changes."""
     run.spec_versions = version
     before = run.spec_ir
-    _adopt(run, reading)
+    _adopt(ctx, run, reading)
     run.spec_changes = []
     if remark:
-        revision.keep_version(run.dir, version, reading.text, reading.spec)
+        revision.keep_version(run.dir, version, people_words(run, ctx.units, ctx.language),
+                              reading.spec)
         if before is not None:
             run.spec_changes = spec_changes(before, reading.spec, run.inputs.module.vocabulary,
                                             ctx.language, ctx.units)
@@ -359,7 +359,7 @@ def analyst_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str
     except SpecRejected as refused:
         raise FailRun("design", "the given spec is not a spec of this mode: "
                       + "; ".join(refused.problems)) from None
-    _adopt(run, reading)
+    _adopt(ctx, run, reading)
     _received(ctx, run, reading, author="analyst")
 
 
@@ -378,12 +378,14 @@ def edited_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str,
         reading.warnings[:0] = [_stale_words(ctx.language) + "; ".join(fresh.dropped)]
         run.recount = True
     if run.spec_versions == 1:
-        revision.keep_version(run.dir, 1, run.spec, run.spec_ir)
-    _adopt(run, reading)
+        revision.keep_version(run.dir, 1, people_words(run, ctx.units, ctx.language),
+                              run.spec_ir)
+    _adopt(ctx, run, reading)
     run.spec_versions = version
     run.spec_changes = (spec_changes(before, reading.spec, run.inputs.module.vocabulary,
                                      ctx.language, ctx.units) if before is not None else [])
-    revision.keep_version(run.dir, version, reading.text, reading.spec)
+    revision.keep_version(run.dir, version, people_words(run, ctx.units, ctx.language),
+                          reading.spec)
     revision.record_remark(run.dir, version, "edited by the analyst", run.spec_changes,
                            author="analyst")
     _received(ctx, run, reading, author="analyst")
@@ -419,7 +421,7 @@ def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, 
     except SpecRejected as refused:  # the caller's spec: nothing to go back to but the caller
         raise ReturnToReview("design", "the given spec is not a spec of this mode: "
                              + "; ".join(refused.problems)) from None
-    _adopt(run, reading)
+    _adopt(ctx, run, reading)
     ctx.emit(DesignConfirmed(tools=list(reading.route.tools), given=True))
 
 
@@ -533,13 +535,6 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
         raise
 
 
-def selection_words(run: RunState) -> AbstractContextManager[None]:
-    """While rendering the run's spec: its labels scope equal to the viewport's selection is
-    "the 12 selected elements" (``spec/vocabulary.py`` ``selected_scope``)."""
-    picked = run.inputs.selection
-    return selected_scope(picked.kind if picked else None, picked.labels if picked else ())
-
-
 def shown_numbers(run: RunState) -> Sources:
     """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
     as words), the observation's and the exploration's, and the picked labels
@@ -550,17 +545,18 @@ def shown_numbers(run: RunState) -> Sources:
                         picked=picked.labels if picked is not None else ())
 
 
-def _adopt(run: RunState, reading: design_answer.DesignReading) -> None:
+def _adopt(ctx: StepContext, run: RunState, reading: design_answer.DesignReading) -> None:
     run.spec, run.spec_ir, run.route = reading.text, reading.spec, reading.route
     run.review_warnings = list(reading.warnings)
     run.unsourced = list(reading.unsourced)
-    _store(run)
+    _store(ctx, run)
 
 
-def _store(run: RunState) -> None:
-    """design.txt (the words) and spec.json (the data): what is shown is what is stored,
-    confirmed and sent on."""
-    run.dir.write_text("design.txt", run.spec + "\n" if run.spec else "")
+def _store(ctx: StepContext, run: RunState) -> None:
+    """design.txt (the words, with the run's units as Review shows them) and spec.json (the
+    data): what is shown is what is stored and confirmed."""
+    words = people_words(run, ctx.units, ctx.language)
+    run.dir.write_text("design.txt", words + "\n" if words else "")
     if run.spec_ir is not None:
         run.dir.write_json("spec.json", run.spec_ir.as_json())
     if run.route is not None:

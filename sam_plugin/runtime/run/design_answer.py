@@ -82,9 +82,9 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     if route.capabilities != planned:
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
     warnings = review_warnings(spec, module.vocabulary, None if target_is_empty else part,
-                               counts)
+                               counts, units)
     unsourced = (unsourced_values(spec, module.vocabulary, sources,
-                                  unchanged_from=unchanged_from)
+                                  unchanged_from=unchanged_from, units=units)
                  if sources is not None else [])
     if sources is not None:
         unsourced += [m.words() for m in unit_mismatches(said, spec, units)]

@@ -14,12 +14,14 @@ from sam_plugin.compilers.spec.binding import BoundStep
 from sam_plugin.compilers.spec.ir import Expected, Spec
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.values import is_claim
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.runtime.run import revision
+from sam_plugin.runtime.run.spec_words import people_words
 from sam_plugin.runtime.run.state import RunState
 
 
 def recounted(run: RunState, prediction: Prediction, bound: Sequence[tuple[int, BoundStep]],
-               language: str) -> None:
+              language: str, units: UnitSystem | None = None) -> None:
     spec = run.spec_ir
     if not run.recount or spec is None:
         return
@@ -28,9 +30,10 @@ def recounted(run: RunState, prediction: Prediction, bound: Sequence[tuple[int, 
                                    "steps": _claims(run, spec, bound)})
     run.spec_ir = spec
     run.spec = render_spec(spec, run.inputs.module.vocabulary, language)
-    run.dir.write_text("design.txt", run.spec + "\n")
+    words = people_words(run, units, language)
+    run.dir.write_text("design.txt", words + "\n")
     run.dir.write_json("spec.json", spec.as_json())
-    revision.keep_version(run.dir, run.spec_versions, run.spec, spec)
+    revision.keep_version(run.dir, run.spec_versions, words, spec)
 
 
 def _expected(stated: Expected, prediction: Prediction) -> Expected:
