@@ -14,7 +14,7 @@ from pydantic import TypeAdapter
 from sam_plugin.compilers.load.ir import DefineStep
 from sam_plugin.compilers.load.phrases import item_phrase, region_phrase
 from sam_plugin.compilers.load.regions import MEMBERS, made_set, picked, region_name
-from sam_plugin.compilers.load.tool_compilers import previous_steps
+from sam_plugin.compilers.load.tool_compilers import previous_steps, reused_steps
 from sam_plugin.compilers.plan import (
     PlanCall,
     PlanDetail,
@@ -75,8 +75,11 @@ def _operations(fragment: Fragment, ctx: CompileContext) -> list[PlanOperation]:
     args = fragment.normalized
     if fragment.tool == "define_step":
         ir = DefineStep.model_validate(args)
-        return [_said(phrase("load.define_step", name=s.name, previous=p))
-                for s, p in zip(ir.steps, previous_steps(ir, ctx), strict=True)]
+        reused = reused_steps(ir, ctx)
+        return [_said(phrase("load.step_reused" if index in reused else "load.define_step",
+                             name=s.name, previous=p))
+                for index, (s, p) in enumerate(zip(ir.steps, previous_steps(ir, ctx),
+                                                   strict=True))]
     if fragment.tool in ("apply_load", "apply_boundary"):
         return [_item_line(item, ctx) for item in _items(fragment)]
     return [_said(phrase("plan.audit", file=AUDIT_FILE))]

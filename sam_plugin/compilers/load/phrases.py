@@ -23,6 +23,10 @@ CATALOGUE: Catalogue = {
         "record": "define the static step {name} after {previous}",
         "en": "define the static step {name} after {previous}",
         "zh_CN": "定义静力分析步 {name}（接在 {previous} 之后）"},
+    "load.step_reused": {
+        "record": "use the static step {name} after {previous} as it is (it exists already)",
+        "en": "use the static step {name} after {previous} as it is (it exists already)",
+        "zh_CN": "沿用已有的静力分析步 {name}（接在 {previous} 之后），不再重新定义"},
     "load.pressure": {
         "record": "pressure {name} of {values} on {region} in step {step}",
         "en": "pressure {name} of {values} on {region} in step {step}",
@@ -54,6 +58,13 @@ CATALOGUE: Catalogue = {
         "record": "the selection of {name} is not a set: the run makes the set {set}",
         "en": "note: the selection of {name} is not a set: the run makes the set {set}",
         "zh_CN": "说明：{name} 的所选内容不是集合：运行时会新建集合 {set}"},
+    "load.note.step_reused": {
+        "record": "the model has the step {name} after {previous} already: the run uses it "
+                  "and does not define it again",
+        "en": "note: the model has the step {name} after {previous} already: the run uses it "
+              "and does not define it again",
+        "zh_CN": "说明：模型中已有分析步 {name}（接在 {previous} 之后）：本次运行沿用它，"
+                 "不再重新定义"},
     "load.basis": {
         "record": "geometry and properties unchanged (node and element records compared "
                   "through the fingerprint); the steps, loads and boundary conditions read "

@@ -55,14 +55,17 @@ def _missing_part(ctx: CompileContext) -> list[Diagnostic]:
     return []
 
 
-def _new_names(names: Iterable[str], taken: Sequence[str], noun: str, path: str
-               ) -> list[Diagnostic]:
+def _new_names(names: Iterable[str], taken: Sequence[str], noun: str, path: str,
+               model_name: str) -> list[Diagnostic]:
+    """A name a load or condition of the model has, or one of the call has twice. The names
+    are the model's: a run repeated on another part of it repeats its source's names."""
     found, seen = [], set(taken)
     for index, name in enumerate(names):
         if name in seen:
             found.append(Diagnostic(path=f"{path}[{index}].name", message=(
                 f"the {noun} {name!r} already exists; existing {noun}s: "
-                f"{', '.join(taken) or 'none'}; choose a new name")))
+                f"{', '.join(taken) or 'none'}; choose a new name (a {noun}'s name is the "
+                f"model's: every part of {model_name} shares it)")))
         seen.add(name)
     return found
 
@@ -70,26 +73,76 @@ def _new_names(names: Iterable[str], taken: Sequence[str], noun: str, path: str
 # -- define_step ----------------------------------------------------------------------------
 
 
+def existing_steps(ctx: CompileContext) -> dict[str, str]:
+    """The model's steps after Initial, each with the step it follows."""
+    steps = getattr(ctx.model, "steps", None) if ctx.model is not None else None
+    if steps is None:
+        return {}
+    return {str(name): str(getattr(step, "previous", None) or INITIAL)
+            for name, step in steps.items() if str(name) != INITIAL}
+
+
+def reused_steps(ir: DefineStep, ctx: CompileContext) -> dict[int, str]:
+    """The call's steps the model has already, after the step the call names (or with none
+    named): index -> the step it follows. The run uses each as it is and defines it not
+    again (a run repeated on another part of the model finds its source's steps)."""
+    model = existing_steps(ctx)
+    earlier = {s["name"] for s in _prior(ctx, "define_step", "steps")}
+    found: dict[int, str] = {}
+    for index, step in enumerate(ir.steps):
+        if (step.name in model and step.name not in earlier
+                and step.previous in (None, model[step.name])):
+            found[index] = model[step.name]
+        earlier.add(step.name)
+    return found
+
+
 def step_checks(ir: DefineStep, ctx: CompileContext) -> list[Diagnostic]:
     found = _missing_model(ctx)
     if found:
         return found
     steps = known_steps(ctx)
-    found = _new_names((s.name for s in ir.steps), steps, "step", "steps")
+    reused = reused_steps(ir, ctx)
+    model = existing_steps(ctx)
+    seen = set(steps)
+    for index, step in enumerate(ir.steps):
+        if index not in reused and step.name in seen:
+            found.append(_step_taken(index, step.name, step.previous, steps, model))
+        seen.add(step.name)
     legal = list(steps)
     for index, step in enumerate(ir.steps):
         if step.previous is not None and step.previous not in legal:
             found.append(Diagnostic(path=f"steps[{index}].previous", message=(
                 f"unknown step {step.previous!r}; legal steps: {', '.join(legal)}")))
-        legal.append(step.name)
+        if step.name not in legal:
+            legal.append(step.name)
     return found
 
 
+def _step_taken(index: int, name: str, previous: str | None, steps: Sequence[str],
+                model: dict[str, str]) -> Diagnostic:
+    """A step name taken: by the model's step after another step (named as such), or by a
+    step this run defines already."""
+    if name in model and previous is not None and previous != model[name]:
+        return Diagnostic(path=f"steps[{index}].previous", message=(
+            f"the step {name!r} already exists after {model[name]!r}, not after "
+            f"{previous!r}; leave previous out or name {model[name]!r} to use it as it is, "
+            "or choose a new name"))
+    return Diagnostic(path=f"steps[{index}].name", message=(
+        f"the step {name!r} already exists; existing steps: {', '.join(steps)}; "
+        "choose a new name"))
+
+
 def previous_steps(ir: DefineStep, ctx: CompileContext) -> list[str]:
-    """Each new step's previous step, the last step where the call names none."""
+    """Each step's previous step: the one it follows already when the model has it, else
+    the one the call names, else the last step."""
     steps = known_steps(ctx)
+    reused = reused_steps(ir, ctx)
     found = []
-    for step in ir.steps:
+    for index, step in enumerate(ir.steps):
+        if index in reused:
+            found.append(reused[index])
+            continue
         found.append(step.previous or steps[-1])
         steps.append(step.name)
     return found
@@ -97,8 +150,13 @@ def previous_steps(ir: DefineStep, ctx: CompileContext) -> list[str]:
 
 def compile_step(ir: DefineStep, ctx: CompileContext) -> Fragment:
     normalized = ir.model_dump(mode="json", exclude_none=True)
-    steps = [{"name": s.name, "previous": p} for s, p in zip(ir.steps, previous_steps(ir, ctx),
-                                                                strict=True)]
+    reused = reused_steps(ir, ctx)
+    steps = [{"name": s.name, "previous": p}
+             for index, (s, p) in enumerate(zip(ir.steps, previous_steps(ir, ctx), strict=True))
+             if index not in reused]
+    notes = {render(said): said for said in (
+        phrase("load.note.step_reused", name=ir.steps[index].name, previous=previous)
+        for index, previous in reused.items())}
     var = variable("define_step", normalized)
     return Fragment(
         tool="define_step",
@@ -109,6 +167,8 @@ def compile_step(ir: DefineStep, ctx: CompileContext) -> Fragment:
         normalized=normalized,
         evidence=_unchanged(ctx, ()),
         helpers=HELPERS,
+        notes=list(notes),
+        note_phrases=notes,
     )
 
 
@@ -136,7 +196,7 @@ def load_checks(ir: ApplyLoad, ctx: CompileContext) -> list[Diagnostic]:
     found = _new_names((x.name for x in ir.loads),
                        _model_names(ctx.model, "loads")
                        + [x["name"] for x in _prior(ctx, "apply_load", "loads")],
-                       "load", "loads")
+                       "load", "loads", ctx.target.model_name)
     for index, load in enumerate(ir.loads):
         path = f"loads[{index}]"
         found += _step_check(load.step, ctx, f"{path}.step", load=True)
@@ -151,7 +211,7 @@ def boundary_checks(ir: ApplyBoundary, ctx: CompileContext) -> list[Diagnostic]:
     found = _new_names((x.name for x in ir.conditions),
                        _model_names(ctx.model, "boundaryConditions")
                        + [x["name"] for x in _prior(ctx, "apply_boundary", "conditions")],
-                       "boundary condition", "conditions")
+                       "boundary condition", "conditions", ctx.target.model_name)
     for index, condition in enumerate(ir.conditions):
         path = f"conditions[{index}]"
         found += _step_check(condition.step, ctx, f"{path}.step", load=False)

@@ -85,13 +85,40 @@ def _fix(selection, step="Initial"):
      "legal shapes: QUAD, TRI"),
     ("apply_load", _pressure({"by": "all"}, name="P0"),
      "loads[0].name: the load 'P0' already exists; existing loads: P0; choose a new name"),
-    ("define_step", {"steps": [{"name": "Push"}]},
-     "steps[0].name: the step 'Push' already exists; existing steps: Initial, Push"),
+    ("define_step", {"steps": [{"name": "Hold"}, {"name": "Push", "previous": "Hold"}]},
+     "steps[1].previous: the step 'Push' already exists after 'Initial', not after 'Hold'; "
+     "leave previous out or name 'Initial' to use it as it is, or choose a new name"),
+    ("define_step", {"steps": [{"name": "Push"}, {"name": "Push"}]},
+     "steps[1].name: the step 'Push' already exists; existing steps: Initial, Push"),
+    ("define_step", {"steps": [{"name": "Initial"}]},
+     "steps[0].name: the step 'Initial' already exists; existing steps: Initial, Push"),
     ("define_step", {"steps": [{"name": "Two", "previous": "One"}]},
      "steps[0].previous: unknown step 'One'; legal steps: Initial, Push"),
 ])
 def test_each_rule_is_refused_naming_the_legal_set(ctx, tool, arguments, words):
     assert words in _refused(tool, arguments, ctx)
+
+
+@pytest.mark.parametrize("step", [{"name": "Push"}, {"name": "Push", "previous": "Initial"}])
+def test_a_step_the_model_has_after_the_same_step_is_used_as_it_is(ctx, step):
+    """Not defined again (a run repeated on another part of the model finds its source's
+    steps): the script makes no step, the plan says so, later calls act in it."""
+    from sam_plugin.words.phrase import render
+
+    fragment = LOAD.compile("define_step", {"steps": [step, {"name": "Hold"}]}, ctx)
+    assert "_load_ops.define_steps(_model, [{'name': 'Hold', 'previous': 'Push'}])" in (
+        fragment.mutation)
+    assert fragment.notes == ["the model has the step Push after Initial already: the run "
+                              "uses it and does not define it again"]
+    detail = LOAD.describe([fragment], ctx)
+    assert [render(op.words()) for op in detail.calls[0].operations] == [
+        "use the static step Push after Initial as it is (it exists already)",
+        "define the static step Hold after Push"]
+    assert [render(p, "zh_CN") for p in detail.calls[0].note_phrases] == [
+        "说明：模型中已有分析步 Push（接在 Initial 之后）：本次运行沿用它，不再重新定义"]
+    later = CompileContext(request_text="", target=TARGET, state=fragment.evidence,
+                           model=ctx.model, part=ctx.part, prior_fragments=(fragment,))
+    LOAD.compile("apply_load", _pressure({"by": "shape", "shape": "QUAD"}, step="Hold"), later)
 
 
 def test_a_load_in_initial_before_any_step_says_to_define_one(ctx):
