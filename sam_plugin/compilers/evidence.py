@@ -13,6 +13,7 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializationInfo,
     SerializerFunctionWrapHandler,
     model_serializer,
     model_validator,
@@ -150,13 +151,20 @@ class Check(BaseModel):
                    actual_phrase=actual if isinstance(actual, Phrase) else None)
 
     @model_serializer(mode="wrap")
-    def _quantity_when_known(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _quantity_when_known(self, handler: SerializerFunctionWrapHandler,
+                             info: SerializationInfo) -> Any:
+        """``quantity`` only when known; the phrases only in JSON (``result.json``, MCP):
+        a Python dump keeps the four fields its readers compare."""
         dumped = handler(self)
         if isinstance(dumped, dict):
-            for optional in ("quantity", "name_phrase", "expected_phrase", "actual_phrase"):
-                if dumped.get(optional) is None:
+            for optional in ("quantity", *_PHRASES):
+                if dumped.get(optional) is None or (optional in _PHRASES
+                                                    and not info.mode_is_json()):
                     dumped.pop(optional, None)
         return dumped
+
+
+_PHRASES = ("name_phrase", "expected_phrase", "actual_phrase")
 
 
 def _record(value: Phrase | str) -> str:
