@@ -1,5 +1,11 @@
 """The analyst's words for what the pipeline says in a programmer's: tool names, provider error
 kinds, HTTP codes, the routing line. The raw text stays in the tooltip and the run directory.
+
+A failed provider call is said from its data (:func:`error_words`: ``result.json``
+``error.provider``, ``provider_retry``'s ``failure``): its kind and what the transport said.
+The patterns below read a message that carries no such data (a run written before it); the
+two that read httpx's English are gone: the transport's cause is typed where httpx is called
+(``runtime/provider/transport.py``).
 """
 
 from __future__ import annotations
@@ -7,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
 from sam_plugin.ui.i18n import tr
 
@@ -15,14 +22,6 @@ PROVIDER_KIND = re.compile(
 HTTP_CODE = re.compile(r"\s*\(HTTP \d{3}\)")
 ROUND_PREFIX = re.compile(r"^round \d+: ")
 NO_TOOL_CALL = re.compile(r"the response carried no tool call; expected one of: ([\w, ]+)")
-# httpx's words for a port where nothing listens, and for a host name that does not resolve
-NOTHING_ANSWERS = re.compile(
-    r"(?:connection: )?cannot reach (\S+): (?:All connection attempts failed|"
-    r"\[Errno 111\] Connection refused|\[Errno 61\] Connection refused)")
-UNKNOWN_HOST = re.compile(
-    r"(?:connection: )?cannot reach (\S+): \[Errno -?\d+\] (?:Name or service not known|"
-    r"nodename nor servname provided, or not known|No address associated with hostname|"
-    r"Temporary failure in name resolution|getaddrinfo failed)")
 
 
 def tool_words(tool: str) -> str:
@@ -77,9 +76,6 @@ def plain_message(message: str) -> str:
     text = (message or "").strip()
     text = text.replace(" " + REPLAY_ADVICE, "")  # the dock says what to do, once, below
     text = ROUND_PREFIX.sub("", text)
-    text = NOTHING_ANSWERS.sub(lambda m: nothing_answers(m.group(1)), text)
-    text = UNKNOWN_HOST.sub(lambda m: tr("{host} is not a host name this computer knows").format(
-        host=m.group(1)), text)
     text = NO_TOOL_CALL.sub(lambda m: tr(
         "the model answered without filling in the operation ({operations})").format(
         operations=", ".join(tool_words(t.strip()) for t in m.group(1).split(","))), text)
@@ -94,4 +90,27 @@ def plain_message(message: str) -> str:
 
 def nothing_answers(host: str) -> str:
     return tr("nothing answers at {host}").format(host=host)
+
+
+def failure_words(failure: ProviderFailure) -> str | None:
+    """A failed provider call in words, by what the transport said; None: by its kind."""
+    if failure.cause == "refused":
+        return nothing_answers(failure.host)
+    if failure.cause == "unknown_host":
+        return tr("{host} is not a host name this computer knows").format(host=failure.host)
+    return None
+
+
+def error_words(message: str, failure: ProviderFailure | None) -> str:
+    """A run's message in words: the failed provider call's part of it (``failure.said``,
+    recorded exactly) said from its data, the rest as :func:`plain_message` says it."""
+    words = failure_words(failure) if failure is not None else None
+    if failure is not None and words is not None and failure.said in message:
+        message = message.replace(failure.said, words, 1)
+    return plain_message(message)
+
+
+def unreachable(failure: ProviderFailure) -> bool:
+    """No connection to the provider: the base URL or the server is what to check."""
+    return failure.cause in ("refused", "unknown_host", "unreachable", "connect_timeout")
 
