@@ -228,12 +228,14 @@ class ProviderFailure:
     """A failed provider call as data, for the words at the edge (docs/architecture.md
     "Messages as data"): its ``kind``, what the transport said (``cause``, None when the
     provider answered), the ``host`` it called, and ``said``: the call's part of the run's
-    message as recorded (``str`` of the error), which the front ends say from the kind."""
+    message as recorded (``str`` of the error), which the front ends say from the kind;
+    ``detail``: the provider's own words in it (without the HTTP status)."""
 
     kind: ErrorKind
     cause: TransportCause | None = None
     host: str = ""
     said: str = ""
+    detail: str = ""
 
 
 class ProviderError(SamAgentError):
@@ -251,6 +253,7 @@ class ProviderError(SamAgentError):
     raw_sse: bytes
     cause: TransportCause | None
     host: str
+    detail: str
 
     def __init__(
         self,
@@ -262,6 +265,7 @@ class ProviderError(SamAgentError):
         raw_sse: bytes = b"",
         cause: TransportCause | None = None,
         host: str = "",
+        detail: str | None = None,
     ) -> None:
         if kind not in ERROR_KINDS:
             raise ValueError(f"ProviderError kind must be one of {list(ERROR_KINDS)}, got {kind!r}")
@@ -273,10 +277,12 @@ class ProviderError(SamAgentError):
         self.raw_sse = raw_sse
         self.cause = cause
         self.host = host
+        self.detail = message if detail is None else detail
 
     @property
     def failure(self) -> ProviderFailure:
-        return ProviderFailure(kind=self.kind, cause=self.cause, host=self.host, said=str(self))
+        return ProviderFailure(kind=self.kind, cause=self.cause, host=self.host, said=str(self),
+                               detail=self.detail)
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -289,15 +295,15 @@ class ProviderError(SamAgentError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (_rebuild, (self.kind, self.message, self.status_code, self.retry_after,
-                           self.cause, self.host))
+                           self.cause, self.host, self.detail))
 
 
 def _rebuild(
     kind: ErrorKind, message: str, status: int | None, retry: float | None,
-    cause: TransportCause | None = None, host: str = "",
+    cause: TransportCause | None = None, host: str = "", detail: str | None = None,
 ) -> ProviderError:
     return ProviderError(kind, message, status_code=status, retry_after=retry, cause=cause,
-                         host=host)
+                         host=host, detail=detail)
 
 
 class ExplorationChangedModel(SamAgentError, RuntimeError):

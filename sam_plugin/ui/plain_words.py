@@ -73,7 +73,10 @@ def existing_target_message(part: str, node_count: int) -> str:
 
 def plain_message(message: str) -> str:
     """``message`` without provider kinds, HTTP codes, round prefixes or tool names."""
-    text = (message or "").strip()
+    return _plain((message or "").strip())
+
+
+def _plain(text: str) -> str:
     text = text.replace(" " + REPLAY_ADVICE, "")  # the dock says what to do, once, below
     text = ROUND_PREFIX.sub("", text)
     text = NO_TOOL_CALL.sub(lambda m: tr(
@@ -81,6 +84,11 @@ def plain_message(message: str) -> str:
         operations=", ".join(tool_words(t.strip()) for t in m.group(1).split(","))), text)
     text = PROVIDER_KIND.sub(lambda m: kind_words(m.group(1)) + ": ", text)
     text = HTTP_CODE.sub("", text)
+    return _tools(text)
+
+
+def _tools(text: str) -> str:
+    """The tool names a message quotes, in words."""
     for tool in ("build_part", "edit_part", "transform_part", "repair_part", "audit_part",
                  "define_property", "assign_property", "audit_property", "refine_mesh",
                  "audit_mesh"):
@@ -93,21 +101,26 @@ def nothing_answers(host: str) -> str:
 
 
 def failure_words(failure: ProviderFailure) -> str | None:
-    """A failed provider call in words, by what the transport said; None: by its kind."""
+    """A failed provider call in words: by what the transport said, else by its kind with
+    the provider's own words (None: the failure has neither)."""
     if failure.cause == "refused":
         return nothing_answers(failure.host)
     if failure.cause == "unknown_host":
         return tr("{host} is not a host name this computer knows").format(host=failure.host)
-    return None
+    if not failure.detail:
+        return None
+    detail = _tools(failure.detail.replace(" " + REPLAY_ADVICE, ""))  # said once, below
+    return f"{kind_words(failure.kind)}: {detail}"
 
 
 def error_words(message: str, failure: ProviderFailure | None) -> str:
     """A run's message in words: the failed provider call's part of it (``failure.said``,
     recorded exactly) said from its data, the rest as :func:`plain_message` says it."""
     words = failure_words(failure) if failure is not None else None
-    if failure is not None and words is not None and failure.said in message:
-        message = message.replace(failure.said, words, 1)
-    return plain_message(message)
+    if failure is None or words is None or not failure.said or failure.said not in message:
+        return plain_message(message)
+    before, _, after = message.strip().partition(failure.said)
+    return _plain(before) + words + _plain(after)  # the words are not read again
 
 
 def unreachable(failure: ProviderFailure) -> bool:

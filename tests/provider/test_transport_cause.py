@@ -58,11 +58,11 @@ def test_the_failure_travels_as_data_into_result_json_beside_the_message() -> No
                           cause="refused", host="h:1")
     failure = error.failure
     assert failure == ProviderFailure(kind="connection", cause="refused", host="h:1",
-                                      said=str(error))
+                                      said=str(error), detail=error.message)
     record = ErrorRecord(layer="provider", message=f"the design request failed: {error}",
                          provider=failure)
     dumped = record.model_dump(mode="json")
     assert dumped["provider"] == {"kind": "connection", "cause": "refused", "host": "h:1",
-                                  "said": str(error)}
+                                  "said": str(error), "detail": error.message}
     assert ErrorRecord.model_validate(dumped) == record
     assert "provider" not in ErrorRecord(layer="design", message="x").model_dump(mode="json")

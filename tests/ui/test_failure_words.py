@@ -35,3 +35,21 @@ def test_a_message_without_data_is_no_longer_read_for_httpx_words() -> None:
     old = "connection: cannot reach h:1: [Errno 111] Connection refused"
     assert error_words(old, None) == (
         "the provider could not be reached: cannot reach h:1: [Errno 111] Connection refused")
+
+
+def test_every_kind_is_said_from_its_data_as_the_message_was_read_before() -> None:
+    from sam_plugin.errors import ERROR_KINDS, ProviderError
+    from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
+    from sam_plugin.runtime.provider.errors import error_from_http
+    from sam_plugin.ui.plain_words import plain_message
+
+    errors = [ProviderError(kind, "the provider's words") for kind in ERROR_KINDS]  # type: ignore[arg-type]
+    errors.append(error_from_http(401, b'{"error": {"message": "Incorrect API key"}}', {},
+                                  secret=""))
+    errors.append(error_from_http(400, b'{"error": {"message": "no build_part here. '
+                                  + REPLAY_ADVICE.encode() + b'"}}', {}, secret=""))
+    for error in errors:
+        message = f"the design request failed: {error}"
+        assert error_words(message, error.failure) == plain_message(message), error
+    assert error_words(f"x: {errors[-2]}", errors[-2].failure) == (
+        "x: the provider refused the API key: Incorrect API key")
