@@ -4,6 +4,9 @@ before phrases, and the dock's words from the phrases are the words it read from
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 from sam_plugin.compilers.check_phrases import CATALOGUE, tally
@@ -175,3 +178,23 @@ def test_result_json_keeps_the_english_with_the_phrases_beside_it() -> None:
                                 "actual": "present", "ok": True})
     assert "name_phrase" not in old.model_dump(mode="json")
     assert render(again.name_phrase or P("sep"), "zh_CN") == "部件存在"
+
+
+RECORDED = Path(__file__).parents[1] / "fixtures" / "checks" / "recorded_checks.json"
+
+
+def test_over_every_eval_task_the_checks_say_what_they_said_before_phrases() -> None:
+    """Each distinct check of the eval suite's replays: its English is what ``result.json``
+    said before phrases, and the dock's words from its phrases are those it read from that
+    English."""
+    rows = json.loads(RECORDED.read_text("utf-8"))["checks"]
+    assert len(rows) > 100
+    for row in rows:
+        check = Check.model_validate(row["check"])
+        assert check.name_phrase is not None, row
+        before = Check.model_validate(row["before"] | {"quantity": check.quantity})
+        assert check.model_dump() == before.model_dump(), row["task"]
+        assert Check.said(check.name_phrase, check.expected_phrase or check.expected,
+                          check.actual_phrase or check.actual, check.ok,
+                          check.quantity) == check
+        assert check_row(check) == recorded_check_row(before), row["task"]
