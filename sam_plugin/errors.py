@@ -67,6 +67,7 @@ raise it, the controller turns it into the run's ending; it never leaves the con
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol, get_args
 
 
@@ -213,11 +214,36 @@ ErrorKind = Literal[
 ERROR_KINDS: tuple[str, ...] = get_args(ErrorKind)
 
 
+# what the transport said, by the exception httpx raised (mapped where the provider client
+# calls httpx, ``runtime/provider/transport.py``): nothing listens at the port, the host name
+# does not resolve, another connect failure, no connection in time, no data in time, the
+# stream broke after it began
+TransportCause = Literal["refused", "unknown_host", "unreachable", "connect_timeout",
+                         "read_timeout", "broken_stream"]
+TRANSPORT_CAUSES: tuple[str, ...] = get_args(TransportCause)
+
+
+@dataclass(frozen=True)
+class ProviderFailure:
+    """A failed provider call as data, for the words at the edge (docs/architecture.md
+    "Messages as data"): its ``kind``, what the transport said (``cause``, None when the
+    provider answered), the ``host`` it called, and ``said``: the call's part of the run's
+    message as recorded (``str`` of the error), which the front ends say from the kind;
+    ``detail``: the provider's own words in it (without the HTTP status)."""
+
+    kind: ErrorKind
+    cause: TransportCause | None = None
+    host: str = ""
+    said: str = ""
+    detail: str = ""
+
+
 class ProviderError(SamAgentError):
     """A failed provider call. ``str(e)`` is ``"<kind>: <message>"`` and never holds the key.
 
     ``raw_sse`` holds the bytes of the failed response body when one had started (for the
-    ``provider_*.sse`` artifact); it is empty for errors before the body.
+    ``provider_*.sse`` artifact); it is empty for errors before the body. ``cause`` and
+    ``host``: what the transport said, as data (:class:`ProviderFailure`).
     """
 
     kind: ErrorKind
@@ -225,6 +251,9 @@ class ProviderError(SamAgentError):
     status_code: int | None
     retry_after: float | None
     raw_sse: bytes
+    cause: TransportCause | None
+    host: str
+    detail: str
 
     def __init__(
         self,
@@ -234,6 +263,9 @@ class ProviderError(SamAgentError):
         status_code: int | None = None,
         retry_after: float | None = None,
         raw_sse: bytes = b"",
+        cause: TransportCause | None = None,
+        host: str = "",
+        detail: str | None = None,
     ) -> None:
         if kind not in ERROR_KINDS:
             raise ValueError(f"ProviderError kind must be one of {list(ERROR_KINDS)}, got {kind!r}")
@@ -243,6 +275,14 @@ class ProviderError(SamAgentError):
         self.status_code = status_code
         self.retry_after = retry_after
         self.raw_sse = raw_sse
+        self.cause = cause
+        self.host = host
+        self.detail = message if detail is None else detail
+
+    @property
+    def failure(self) -> ProviderFailure:
+        return ProviderFailure(kind=self.kind, cause=self.cause, host=self.host, said=str(self),
+                               detail=self.detail)
 
     def __str__(self) -> str:
         return f"{self.kind}: {self.message}"
@@ -254,13 +294,16 @@ class ProviderError(SamAgentError):
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (self.kind, self.message, self.status_code, self.retry_after))
+        return (_rebuild, (self.kind, self.message, self.status_code, self.retry_after,
+                           self.cause, self.host, self.detail))
 
 
 def _rebuild(
-    kind: ErrorKind, message: str, status: int | None, retry: float | None
+    kind: ErrorKind, message: str, status: int | None, retry: float | None,
+    cause: TransportCause | None = None, host: str = "", detail: str | None = None,
 ) -> ProviderError:
-    return ProviderError(kind, message, status_code=status, retry_after=retry)
+    return ProviderError(kind, message, status_code=status, retry_after=retry, cause=cause,
+                         host=host, detail=detail)
 
 
 class ExplorationChangedModel(SamAgentError, RuntimeError):
@@ -286,12 +329,15 @@ ErrorLayer = Literal[
 
 
 class RunEnding(SamAgentError):
-    """A step of a run ended it early at ``layer``; the controller writes the ending."""
+    """A step of a run ended it early at ``layer``; the controller writes the ending.
+    ``provider``: the failed provider call that ended it, as data."""
 
-    def __init__(self, layer: ErrorLayer, message: str):
+    def __init__(self, layer: ErrorLayer, message: str, *,
+                 provider: ProviderFailure | None = None):
         super().__init__(message)
         self.layer: ErrorLayer = layer
         self.message = message
+        self.provider = provider
 
 
 class ReturnToReview(RunEnding):

@@ -37,7 +37,7 @@ from sam_plugin.cli.common import (
 )
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.registry import MODES
-from sam_plugin.errors import UsageError
+from sam_plugin.errors import ProviderFailure, UsageError
 from sam_plugin.runtime import event_types as ev
 from sam_plugin.runtime.store.run_store import RunDir
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
@@ -783,7 +783,8 @@ UNANSWERED = ("Nothing was executed: the question got no answer (the input is no
 
 
 def next_step(status: str, layer: str | None, base_url: str, message: str = "",
-              *, given_spec: bool = False, unanswered: bool = False) -> str | None:
+              *, given_spec: bool = False, unanswered: bool = False,
+              failure: ProviderFailure | None = None) -> str | None:
     """What the analyst should do after a run that did not verify, by where it stopped."""
     if status == "verified":
         return None
@@ -801,7 +802,7 @@ def next_step(status: str, layer: str | None, base_url: str, message: str = "",
         "again.",
         "design": "Nothing was executed. Rephrase the request (what to change, on which part) "
         "and run again.",
-        "provider": _provider_step(message, base_url),
+        "provider": _provider_step(message, base_url, failure),
         "tool_call": "Nothing was executed. Edit the request and run again.",
         "compile": "Nothing was executed. Edit the request and run again.",
         "execution": "The part may be partly modified: re-observe it (open the workspace "
@@ -811,11 +812,14 @@ def next_step(status: str, layer: str | None, base_url: str, message: str = "",
     }.get(layer or "", "Nothing was verified: check the run directory before the next run.")
 
 
-def _provider_step(message: str, base_url: str) -> str:
-    if "connection:" in message or "timeout:" in message:
+def _provider_step(message: str, base_url: str, failure: ProviderFailure | None) -> str:
+    """By the failed call's kind (in a run written before it was data, by the message's)."""
+    kind = failure.kind if failure is not None else next(
+        (k for k in ("connection", "timeout", "auth") if f"{k}:" in message), "")
+    if kind in ("connection", "timeout"):
         return (f"Nothing was executed. Check that the provider at {base_url} is running and "
                 "reachable (--base-url or SAM_AGENT_BASE_URL), then run again.")
-    if "auth:" in message:
+    if kind == "auth":
         return ("Nothing was executed. Check the API key (SAM_AGENT_API_KEY) for "
                 f"{base_url}, then run again.")
     return ("Nothing was executed. Read the provider's message above; fix the request or the "
@@ -827,7 +831,8 @@ def _print_next_step(result: Any, base_url: str, save_path: Path | None, out: Te
     error = result.error
     layer, message = (error.layer, error.message) if error is not None else (None, "")
     step = next_step(result.status, layer, base_url, message, given_spec=given_spec,
-                     unanswered=unanswered)
+                     unanswered=unanswered,
+                     failure=getattr(error, "provider", None) if error is not None else None)
     if step:
         print(f"  next: {step}", file=out)
     if save_path is not None and result.status != "verified":

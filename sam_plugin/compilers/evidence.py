@@ -13,13 +13,16 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    SerializationInfo,
     SerializerFunctionWrapHandler,
     model_serializer,
     model_validator,
 )
 
+from sam_plugin.compilers import check_phrases as _check_words  # noqa: F401 (registers the words)
 from sam_plugin.compilers.units import Quantity
 from sam_plugin.samops.records import SHAPES, PartRecord, ShapeName
+from sam_plugin.words.phrase import RECORD, Phrase, render
 
 __all__ = ["SHAPES", "Check", "Prediction", "Range", "Readback", "ShapeName", "ValueRow"]
 
@@ -131,13 +134,41 @@ class Check(BaseModel):
     actual: str
     ok: bool
     quantity: Quantity | None = None
+    # ``name``, ``expected`` and ``actual`` as phrases, each written only when there is one
+    # (docs/architecture.md "Messages as data"): a value with none (a number, a range, a list
+    # of differences) and a check of a run written before phrases are shown as recorded
+    name_phrase: Phrase | None = None
+    expected_phrase: Phrase | None = None
+    actual_phrase: Phrase | None = None
+
+    @classmethod
+    def said(cls, name: Phrase, expected: Phrase | str, actual: Phrase | str, ok: bool,
+             quantity: Quantity | None = None) -> Check:
+        """A check made from phrases: its English (the record) is rendered from them."""
+        return cls(name=render(name, RECORD), expected=_record(expected),
+                   actual=_record(actual), ok=ok, quantity=quantity, name_phrase=name,
+                   expected_phrase=expected if isinstance(expected, Phrase) else None,
+                   actual_phrase=actual if isinstance(actual, Phrase) else None)
 
     @model_serializer(mode="wrap")
-    def _quantity_when_known(self, handler: SerializerFunctionWrapHandler) -> Any:
+    def _quantity_when_known(self, handler: SerializerFunctionWrapHandler,
+                             info: SerializationInfo) -> Any:
+        """``quantity`` only when known; the phrases only in JSON (``result.json``, MCP):
+        a Python dump keeps the four fields its readers compare."""
         dumped = handler(self)
-        if isinstance(dumped, dict) and dumped.get("quantity") is None:
-            dumped.pop("quantity", None)
+        if isinstance(dumped, dict):
+            for optional in ("quantity", *_PHRASES):
+                if dumped.get(optional) is None or (optional in _PHRASES
+                                                    and not info.mode_is_json()):
+                    dumped.pop(optional, None)
         return dumped
+
+
+_PHRASES = ("name_phrase", "expected_phrase", "actual_phrase")
+
+
+def _record(value: Phrase | str) -> str:
+    return render(value, RECORD) if isinstance(value, Phrase) else value
 
 
 class ValueRow(BaseModel):

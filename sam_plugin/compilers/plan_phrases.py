@@ -23,7 +23,6 @@ from sam_plugin.words.phrase import (
 )
 
 CATALOGUE: Catalogue = {
-    "sep": {"record": ", ", "en": ", ", "zh_CN": "，"},
     "plan.text": {"record": "{text}", "en": "{text}", "zh_CN": "{text}"},
     "plan.and": {"record": "{first} and {last}", "en": "{first} and {last}",
                  "zh_CN": "{first} 和 {last}"},

@@ -15,6 +15,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import MISSING, dataclass, field, fields
 from typing import Any, ClassVar, cast
 
+from sam_plugin.errors import ProviderFailure
+
 
 def _omitted(default: Any) -> Any:
     """A field written only when it is not ``default`` (the events that had the key only
@@ -351,13 +353,15 @@ class RunCancelled(_Event):
 
 @dataclass(frozen=True)
 class ProviderRetry(_Event):
-    """Nothing answered the provider call yet; try ``attempt`` of ``of`` follows."""
+    """Nothing answered the provider call yet; try ``attempt`` of ``of`` follows.
+    ``failure``: the last try's failure as data (the views say it from its kind)."""
     name: ClassVar[str] = "provider_retry"
     persisted: ClassVar[bool] = False
     attempt: int
     of: int
     host: str
     reason: str
+    failure: ProviderFailure | None = None
 
 
 RunEvent = (

@@ -62,7 +62,7 @@ async def check_connection(settings: ProviderSettings) -> ConnectionVerdict:
 
 def connection_failure(error: httpx.HTTPError, settings: ProviderSettings) -> str:
     """Why Test connection got no answer, in words (httpx's own names are in the log)."""
-    from sam_plugin.ui.plain_words import UNKNOWN_HOST
+    from sam_plugin.runtime.provider.transport import transport_cause
 
     host = urlsplit(settings.base_url.strip()).netloc or settings.base_url.strip()
     if isinstance(error, httpx.ConnectTimeout):
@@ -70,7 +70,7 @@ def connection_failure(error: httpx.HTTPError, settings: ProviderSettings) -> st
                   "the server is running and reachable from here.").format(
             host=host, seconds=settings.connect_timeout)
     if isinstance(error, httpx.ConnectError):
-        if UNKNOWN_HOST.search(f"cannot reach {host}: {error}"):
+        if transport_cause(error) == "unknown_host":
             return tr("{host} is not a host name this computer knows: check the base "
                       "URL.").format(host=host)
         return tr("Nothing answers at {host}: check the base URL, and that the server is "

@@ -1,5 +1,11 @@
 """The analyst's words for what the pipeline says in a programmer's: tool names, provider error
 kinds, HTTP codes, the routing line. The raw text stays in the tooltip and the run directory.
+
+A failed provider call is said from its data (:func:`error_words`: ``result.json``
+``error.provider``, ``provider_retry``'s ``failure``): its kind and what the transport said.
+The patterns below read a message that carries no such data (a run written before it); the
+two that read httpx's English are gone: the transport's cause is typed where httpx is called
+(``runtime/provider/transport.py``).
 """
 
 from __future__ import annotations
@@ -7,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
 from sam_plugin.ui.i18n import tr
 
@@ -15,14 +22,6 @@ PROVIDER_KIND = re.compile(
 HTTP_CODE = re.compile(r"\s*\(HTTP \d{3}\)")
 ROUND_PREFIX = re.compile(r"^round \d+: ")
 NO_TOOL_CALL = re.compile(r"the response carried no tool call; expected one of: ([\w, ]+)")
-# httpx's words for a port where nothing listens, and for a host name that does not resolve
-NOTHING_ANSWERS = re.compile(
-    r"(?:connection: )?cannot reach (\S+): (?:All connection attempts failed|"
-    r"\[Errno 111\] Connection refused|\[Errno 61\] Connection refused)")
-UNKNOWN_HOST = re.compile(
-    r"(?:connection: )?cannot reach (\S+): \[Errno -?\d+\] (?:Name or service not known|"
-    r"nodename nor servname provided, or not known|No address associated with hostname|"
-    r"Temporary failure in name resolution|getaddrinfo failed)")
 
 
 def tool_words(tool: str) -> str:
@@ -74,17 +73,22 @@ def existing_target_message(part: str, node_count: int) -> str:
 
 def plain_message(message: str) -> str:
     """``message`` without provider kinds, HTTP codes, round prefixes or tool names."""
-    text = (message or "").strip()
+    return _plain((message or "").strip())
+
+
+def _plain(text: str) -> str:
     text = text.replace(" " + REPLAY_ADVICE, "")  # the dock says what to do, once, below
     text = ROUND_PREFIX.sub("", text)
-    text = NOTHING_ANSWERS.sub(lambda m: nothing_answers(m.group(1)), text)
-    text = UNKNOWN_HOST.sub(lambda m: tr("{host} is not a host name this computer knows").format(
-        host=m.group(1)), text)
     text = NO_TOOL_CALL.sub(lambda m: tr(
         "the model answered without filling in the operation ({operations})").format(
         operations=", ".join(tool_words(t.strip()) for t in m.group(1).split(","))), text)
     text = PROVIDER_KIND.sub(lambda m: kind_words(m.group(1)) + ": ", text)
     text = HTTP_CODE.sub("", text)
+    return _tools(text)
+
+
+def _tools(text: str) -> str:
+    """The tool names a message quotes, in words."""
     for tool in ("build_part", "edit_part", "transform_part", "repair_part", "audit_part",
                  "define_property", "assign_property", "audit_property", "refine_mesh",
                  "audit_mesh"):
@@ -94,4 +98,32 @@ def plain_message(message: str) -> str:
 
 def nothing_answers(host: str) -> str:
     return tr("nothing answers at {host}").format(host=host)
+
+
+def failure_words(failure: ProviderFailure) -> str | None:
+    """A failed provider call in words: by what the transport said, else by its kind with
+    the provider's own words (None: the failure has neither)."""
+    if failure.cause == "refused":
+        return nothing_answers(failure.host)
+    if failure.cause == "unknown_host":
+        return tr("{host} is not a host name this computer knows").format(host=failure.host)
+    if not failure.detail:
+        return None
+    detail = _tools(failure.detail.replace(" " + REPLAY_ADVICE, ""))  # said once, below
+    return f"{kind_words(failure.kind)}: {detail}"
+
+
+def error_words(message: str, failure: ProviderFailure | None) -> str:
+    """A run's message in words: the failed provider call's part of it (``failure.said``,
+    recorded exactly) said from its data, the rest as :func:`plain_message` says it."""
+    words = failure_words(failure) if failure is not None else None
+    if failure is None or words is None or not failure.said or failure.said not in message:
+        return plain_message(message)
+    before, _, after = message.strip().partition(failure.said)
+    return _plain(before) + words + _plain(after)  # the words are not read again
+
+
+def unreachable(failure: ProviderFailure) -> bool:
+    """No connection to the provider: the base URL or the server is what to check."""
+    return failure.cause in ("refused", "unknown_host", "unreachable", "connect_timeout")
 

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from sam_plugin.compilers.evidence import ValueRow
 from sam_plugin.compilers.registry import MODES, get_module
 from sam_plugin.compilers.units import UnitSystem
+from sam_plugin.errors import ProviderFailure
 from sam_plugin.ui.audit_findings import Finding, audit_findings
 from sam_plugin.ui.check_words import CheckRow, check_row
 from sam_plugin.ui.fitting import breakable, wrap_in_width
@@ -231,7 +232,8 @@ class ResultView(QWidget):
             usage = getattr(result, "provider", None)
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
                             part=getattr(result.error, "part", None), said=said,
-                            replay=getattr(usage, "name", "") == "Replay")
+                            replay=getattr(usage, "name", "") == "Replay",
+                            failure=getattr(result.error, "provider", None))
         self.set_run_dir(run_dir)
         self._fill_values(values_set(result.module, run_dir))
         self._fill_audit(run_dir)
@@ -403,14 +405,15 @@ class ResultView(QWidget):
 
     def show_error(self, layer: str, message: str, back_in_review: bool,
                    plain: str | None = None, part: str | None = None, said: str = "",
-                   replay: bool = False) -> None:
+                   replay: bool = False, failure: ProviderFailure | None = None) -> None:
         """The message in words (``plain`` when the dock knows better words), the raw one in
         the tooltip and the run directory; then what to do. When ``said`` (the status line)
         already holds the whole message, only what to do is added here."""
-        from sam_plugin.ui.plain_words import plain_message
+        from sam_plugin.ui.plain_words import error_words
 
-        words = plain or plain_message(message)
-        action = error_action(layer, back_in_review, part, message=message, replay=replay)
+        words = plain or error_words(message, failure)
+        action = error_action(layer, back_in_review, part, message=message, replay=replay,
+                              failure=failure)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)
         if said and _one_line(words) in _one_line(said):
             text = ""

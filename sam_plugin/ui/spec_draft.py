@@ -36,7 +36,6 @@ EXPECTED: Final = v.record("the results expected of the whole part after the cha
 
 WHOLE_SPEC: Final = "(the spec)"  # the reader's path of the document itself
 _PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*")
-_REQUIRED = re.compile(r"^'(\w+)' is a required property")
 
 
 def join(path: str, key: str | int) -> str:
@@ -168,9 +167,9 @@ def place_problems(problems: list[str], fields: Collection[str]) -> Placement:
     placement = Placement()
     for problem in problems:
         path, words = split_problem(problem)
-        required = _REQUIRED.match(words)
-        if required and join(path, required.group(1)) in fields:
-            path = join(path, required.group(1))
+        missing = getattr(problem, "missing", None)  # the schema's typed error said which key
+        if missing is not None and join(path, missing) in fields:
+            path = join(path, missing)
         owner = _owner(path, fields) if path else None
         if owner is None:
             placement.elsewhere.append(problem)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, assert_never
 
+from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime import event_types as ev
 from sam_plugin.ui.i18n import tr
 
@@ -45,11 +46,11 @@ def waiting_words() -> str:
 
 def retry_words(event: ev.ProviderRetry) -> str:
     """The call failed before any answer and is tried again (``provider_retry``)."""
-    from sam_plugin.ui.plain_words import plain_message
+    from sam_plugin.ui.plain_words import error_words
 
     return tr("Connecting to {host} (try {attempt} of {of}) — the last try: {reason}").format(
         host=event.host, attempt=event.attempt, of=event.of,
-        reason=plain_message(event.reason))
+        reason=error_words(event.reason, event.failure))
 
 
 def event_words(event: ev.RunEvent) -> str | None:
@@ -96,10 +97,12 @@ def layer_name(layer: str) -> str:
 
 
 def error_action(layer: str, back_in_review: bool, part: str | None = None,
-                 message: str = "", replay: bool = False) -> str:
+                 message: str = "", replay: bool = False,
+                 failure: ProviderFailure | None = None) -> str:
     """What the analyst should do next, by the layer that failed and what became of the part
     (``result.json`` ``error.part``: unchanged / restored / may_be_changed); for the provider,
-    by who answered (``replay``) and what failed (``message``)."""
+    by who answered (``replay``) and what failed (``failure``; in a run written before it,
+    the ``message``)."""
     if back_in_review:
         return tr("Nothing was executed. Edit the request or confirm again.")
     if layer == "execution" and part == "unchanged":
@@ -111,7 +114,7 @@ def error_action(layer: str, back_in_review: bool, part: str | None = None,
     if layer in {"execution", "verification"}:
         return tr("The part may be partly modified: re-observe before the next run.")
     if layer == "provider":
-        return provider_action(message, replay)
+        return provider_action(message, replay, failure)
     if layer == "observation":
         return tr("Nothing was executed. Check the mode, model and part shown above, then "
                   "submit again.")
@@ -119,18 +122,26 @@ def error_action(layer: str, back_in_review: bool, part: str | None = None,
               "again.")
 
 
-def provider_action(message: str, replay: bool) -> str:
+def provider_action(message: str, replay: bool,
+                    failure: ProviderFailure | None = None) -> str:
     """The next step after a provider failure: only the replay is helped by an example."""
-    from sam_plugin.ui.plain_words import NOTHING_ANSWERS, UNKNOWN_HOST
+    from sam_plugin.ui.plain_words import unreachable
 
     if replay:
         return tr("Nothing was executed. Pick a request under Examples (the replay answers "
                   "only those), or choose a live model in Settings….")
-    if NOTHING_ANSWERS.search(message) or UNKNOWN_HOST.search(message) or \
-            "could not connect to" in message:
+    if failure is not None:
+        return _provider_advice(unreachable(failure), failure.kind == "auth")
+    # a run written before its failure was data: the kind and the transport's words
+    return _provider_advice("connection: cannot reach " in message
+                            or "could not connect to" in message, "auth: " in message)
+
+
+def _provider_advice(unreachable: bool, refused_key: bool) -> str:
+    if unreachable:
         return tr("Nothing was executed. Check the base URL in Settings… and that the model "
                   "server there is running, then submit again.")
-    if "auth: " in message:
+    if refused_key:
         return tr("Nothing was executed. Check the API key in Settings…, then submit again.")
     return tr("Nothing was executed. Check the provider in Settings… (URL, model, API key), "
               "then submit again.")
@@ -154,7 +165,8 @@ def final_words(result: Any, back_in_review: bool = False, plain: str | None = N
     if plain:
         reason = plain
     elif error is not None:
-        reason = f"{layer_name(error.layer)}: {_summary(error.message)}"
+        reason = (f"{layer_name(error.layer)}: "
+                  f"{_summary(error.message, getattr(error, 'provider', None))}")
     if back_in_review:
         return tr("Review — returned, nothing executed ({reason})").format(reason=reason)
     if status == "cancelled":
@@ -168,13 +180,13 @@ def final_words(result: Any, back_in_review: bool = False, plain: str | None = N
     return tr("Failed — {reason}").format(reason=reason) if reason else tr("Failed")
 
 
-def _summary(text: str, limit: int = 300) -> str:
+def _summary(text: str, failure: ProviderFailure | None = None, limit: int = 300) -> str:
     """The message on one line in the analyst's words (diagnostic bullets joined); when that
     is long, only a pointer to it: the result view's error label shows it once, whole (a first
     sentence here would be read twice), the tooltip the raw one."""
-    from sam_plugin.ui.plain_words import plain_message
+    from sam_plugin.ui.plain_words import error_words
 
-    plain = plain_message(text)
+    plain = error_words(text, failure)
     parts = [line.strip().lstrip("- ").strip() for line in plain.splitlines()]
     line = " — ".join(p for p in parts if p)
     if len(line) <= limit:

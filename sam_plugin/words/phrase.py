@@ -58,7 +58,8 @@ Computed = Callable[[Phrase, str, Units | None], str]
 Entry = Mapping[str, Template] | Computed
 Catalogue = Mapping[str, Entry]
 
-_CATALOGUES: dict[str, Entry] = {}
+# the list separator belongs to the renderer itself: a list is joined before any catalogue is
+_CATALOGUES: dict[str, Entry] = {"sep": {RECORD: ", ", "en": ", ", "zh_CN": "，"}}
 # ``{name}``, or ``{name|, }``: a list joined with what follows the bar (else ``sep``)
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^{}]*))?\}")
 

@@ -244,3 +244,14 @@ def test_a_problem_with_no_path_is_said_whole():
     assert placed.on_fields == {"steps": [routed.removeprefix("steps: ")]}
     assert split_problem("(the spec): 'steps' is a required property") == (
         "", "'steps' is a required property")
+
+
+def test_each_missing_required_value_is_placed_by_the_schemas_typed_error_not_its_words():
+    placed = place_problems(problems_of({"expected": {}}, PART), FIELDS)
+    assert placed.on_fields == {"summary": ["'summary' is a required property"],
+                                "steps": ["'steps' is a required property"]}
+    # the words alone no longer place a problem: a line made elsewhere, saying the same,
+    # stays on the object's own field
+    said = "steps[0].values: 'vector' is a required property"
+    assert place_problems([said], FIELDS).on_fields == {
+        "steps[0]": [".values: 'vector' is a required property"]}

@@ -48,6 +48,20 @@ CATALOGUE: Catalogue = {
                              "zh_CN": "指派截面"},
     "tool.audit_property": {"record": "audit_property", "en": "audit the properties",
                             "zh_CN": "审计属性"},
+    # -- the value checks: a value the calls set, read back by name --
+    "property.check.material": {"record": "material {name} {field}",
+                                "en": "material {name} {field}",
+                                "zh_CN": "材料 {name} {field}"},
+    "property.check.section": {"record": "section {name} {field}",
+                               "en": "section {name} {field}", "zh_CN": "截面 {name} {field}"},
+    "property.field.E": {"record": "E", "en": "E", "zh_CN": "E"},
+    "property.field.ν": {"record": "ν", "en": "ν", "zh_CN": "ν"},
+    "property.field.density": {"record": "density", "en": "density", "zh_CN": "密度"},
+    "property.field.thickness": {"record": "thickness", "en": "thickness", "zh_CN": "厚度"},
+    "property.field.material": {"record": "material", "en": "material", "zh_CN": "材料"},
+    "property.field.profile": {"record": "profile", "en": "profile", "zh_CN": "剖面"},
+    "property.field.dimension": {"record": "profile {dimension}",
+                                 "en": "profile {dimension}", "zh_CN": "剖面 {dimension}"},
 }
 register(CATALOGUE)
 register({"property.step": step_entry(VOCABULARY)})

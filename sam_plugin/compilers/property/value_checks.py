@@ -16,8 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from sam_plugin.compilers.evidence import Check, ValueRow
+from sam_plugin.compilers.property import phrases as _words  # noqa: F401 (registers the words)
 from sam_plugin.compilers.units import Quantity
 from sam_plugin.samops.property_readback import read_property_values
+from sam_plugin.words.phrase import Phrase, phrase
 
 VALUES_FILE = "property_values.json"
 DEFINE_TOOL = "define_property"
@@ -54,25 +56,30 @@ def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
         found = after["materials"].get(material["name"])
         for field, label in MATERIAL_FIELDS:
             if material.get(field) is not None:
-                checks.append(_value(f"material {material['name']} {label}", material[field],
+                checks.append(_value(_named("material", material["name"], phrase(
+                                         f"property.field.{label}")), material[field],
                                      None if found is None else found.get(field),
                                      value_quantity(label)))
     for section in defined["sections"]:
         found = after["sections"].get(section["name"])
-        name = f"section {section['name']}"
-        checks.append(_text(f"{name} material", section["material"],
+        name = section["name"]
+        checks.append(_text(_named("section", name, phrase("property.field.material")),
+                            section["material"],
                             None if found is None else found.get("material")))
         if section.get("kind") == "shell":
-            checks.append(_value(f"{name} thickness", section["thickness"],
+            checks.append(_value(_named("section", name, phrase("property.field.thickness")),
+                                 section["thickness"],
                                  None if found is None else found.get("thickness"),
                                  value_quantity("thickness")))
             continue
         wanted = dict(section.get("profile") or {})
         profile = (found or {}).get("profile") or {}
-        checks.append(_text(f"{name} profile", wanted.pop("shape", ""), profile.get("shape")))
+        checks.append(_text(_named("section", name, phrase("property.field.profile")),
+                            wanted.pop("shape", ""), profile.get("shape")))
         for dimension, value in wanted.items():
-            checks.append(_value(f"{name} profile {dimension}", value, profile.get(dimension),
-                                 value_quantity(dimension)))
+            said = phrase("property.field.dimension", dimension=dimension)
+            checks.append(_value(_named("section", name, said), value,
+                                 profile.get(dimension), value_quantity(dimension)))
     return checks
 
 
@@ -133,18 +140,22 @@ def _number(value: Any) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _value(name: str, expected: Any, actual: Any, quantity: Quantity | None) -> Check:
+def _named(kind: str, name: str, field: Phrase) -> Phrase:
+    """``material Steel E``, ``section Beam-1 profile r``: the check's name."""
+    return phrase(f"property.check.{kind}", name=name, field=field)
+
+
+def _value(name: Phrase, expected: Any, actual: Any, quantity: Quantity | None) -> Check:
     if not isinstance(actual, int | float):
-        return Check(name=name, expected=_number(expected), actual="missing", ok=False,
-                     quantity=quantity)
+        return Check.said(name, _number(expected), phrase("check.missing"), ok=False,
+                          quantity=quantity)
     ok = math.isclose(float(actual), float(expected), rel_tol=REL_TOLERANCE, abs_tol=0.0)
-    return Check(name=name, expected=_number(expected), actual=_number(actual), ok=ok,
-                 quantity=quantity)
+    return Check.said(name, _number(expected), _number(actual), ok=ok, quantity=quantity)
 
 
-def _text(name: str, expected: Any, actual: Any) -> Check:
-    shown = "missing" if actual is None else str(actual)
-    return Check(name=name, expected=str(expected), actual=shown, ok=actual == expected)
+def _text(name: Phrase, expected: Any, actual: Any) -> Check:
+    shown: Phrase | str = phrase("check.missing") if actual is None else str(actual)
+    return Check.said(name, str(expected), shown, ok=actual == expected)
 
 
 def _read(run_dir: Path) -> dict[str, Any]:

@@ -161,7 +161,7 @@ def spec_problems(document: Any, vocabulary: Vocabulary) -> list[str]:
     if not isinstance(document, dict):
         return ["the answer must be one JSON object with summary, steps and expected"]
     loose = top_schema(vocabulary, {"type": "object"})
-    problems = [_words(e, "") for e in _errors(loose, document)]
+    problems: list[str] = [_words(e, "", missing=m) for e, m in _errors(loose, document)]
     steps = document.get("steps")
     if isinstance(steps, list):
         for index, step in enumerate(steps[: 2 * MAX_PROBLEMS]):
@@ -185,7 +185,8 @@ def _step_problems(index: int, step: Any, vocabulary: Vocabulary) -> list[str]:
     if action.scope == "required" and step.get("scope") is None:
         return [f"{here}.scope: {action.name} needs a scope, the entities it acts on "
                 '({"by":"all"} for the whole part)']
-    problems = [_words(e, here, action) for e in _errors(step_schema(action), step)]
+    problems: list[str] = [_words(e, here, action, m)
+                           for e, m in _errors(step_schema(action), step)]
     if not problems:
         problems += _consistency(here, step, action)
     return problems
@@ -226,9 +227,40 @@ def _stated(group: tuple[str, ...], values: Mapping[str, Any],
             if key in values and not is_claim(action.values[key], values[key])]
 
 
-def _errors(schema: dict[str, Any], document: Any) -> list[SchemaError]:
+class SchemaProblem(str):
+    """A problem the schema found, said as the reader's line (the string, what the model is
+    sent), with where it is as data: ``path`` (the field's, ``""`` for the whole spec) and
+    ``missing`` (the required key the object at ``path`` lacks), for a form to place it
+    without reading the words back."""
+
+    path: str
+    missing: str | None
+
+    def __new__(cls, text: str, path: str, missing: str | None = None) -> SchemaProblem:
+        problem = super().__new__(cls, text)
+        problem.path, problem.missing = path, missing
+        return problem
+
+
+def _errors(schema: dict[str, Any], document: Any) -> list[tuple[SchemaError, str | None]]:
+    """The schema's errors by path, each with the key it finds missing (a ``required``
+    error). jsonschema yields one ``required`` error per missing key, in the order of the
+    keyword's list, and names the key only in its message: the instance and the list say
+    which one each is."""
     validator = Draft202012Validator(schema)
-    return sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
+    errors = sorted(validator.iter_errors(document), key=lambda e: [str(p) for p in e.path])
+    claimed: dict[tuple[Any, ...], int] = {}
+    out: list[tuple[SchemaError, str | None]] = []
+    for error in errors:
+        missing = None
+        if error.validator == "required" and isinstance(error.instance, dict):
+            where = (*error.absolute_path, *error.absolute_schema_path)
+            lacking = [key for key in error.validator_value if key not in error.instance]
+            index = claimed.get(where, 0)
+            claimed[where] = index + 1
+            missing = lacking[index] if index < len(lacking) else None
+        out.append((error, missing))
+    return out
 
 
 def _path(prefix: str, error: SchemaError) -> str:
@@ -238,8 +270,14 @@ def _path(prefix: str, error: SchemaError) -> str:
     return path or "(the spec)"
 
 
-def _words(error: SchemaError, prefix: str, action: ActionDef | None = None) -> str:
+def _words(error: SchemaError, prefix: str, action: ActionDef | None = None,
+           missing: str | None = None) -> SchemaProblem:
     path = _path(prefix, error)
+    return SchemaProblem(_line(error, path, action), "" if path == "(the spec)" else path,
+                         missing)
+
+
+def _line(error: SchemaError, path: str, action: ActionDef | None) -> str:
     if error.validator == "additionalProperties":
         legal = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
         extra = sorted(set(error.instance) - set(legal)) if isinstance(error.instance, dict) \

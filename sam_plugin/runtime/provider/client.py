@@ -30,6 +30,7 @@ from sam_plugin.runtime.config.settings import MIB, ProviderSettings
 from sam_plugin.runtime.provider.errors import error_from_http, is_retryable_status, scrub
 from sam_plugin.runtime.provider.sse import SSEDecoder
 from sam_plugin.runtime.provider.stream import StreamAccumulator
+from sam_plugin.runtime.provider.transport import transport_cause
 from sam_plugin.runtime.provider.types import (
     ChatResponse,
     RequestOptions,
@@ -290,6 +291,7 @@ class ChatProvider:
                     "timeout",
                     f"could not connect to {_host(settings.base_url)} within "
                     f"{settings.connect_timeout:g}s",
+                    cause=transport_cause(exc), host=_host(settings.base_url),
                 ),
                 retryable=True,
             ) from exc
@@ -300,9 +302,11 @@ class ChatProvider:
                 f"no data from the provider for {settings.idle_read_timeout:g}s {where} "
                 "(idle read timeout)",
                 raw_sse=self._scrubber.bytes(raw.joined()),
+                cause=transport_cause(exc), host=_host(settings.base_url),
             ) from exc
         except httpx.TransportError as exc:
             detail = scrub(str(exc) or type(exc).__name__, secret)
+            cause = transport_cause(exc, started=started)
             if started:
                 received = raw.size
                 raise _BrokenStream(
@@ -310,10 +314,12 @@ class ChatProvider:
                         "protocol",
                         f"the stream broke after {received} bytes: {detail}",
                         raw_sse=self._scrubber.bytes(raw.joined()),
+                        cause=cause, host=_host(settings.base_url),
                     )
                 ) from exc
             raise _FailedBeforeBody(
-                ProviderError("connection", f"cannot reach {_host(settings.base_url)}: {detail}"),
+                ProviderError("connection", f"cannot reach {_host(settings.base_url)}: {detail}",
+                              cause=cause, host=_host(settings.base_url)),
                 retryable=True,
             ) from exc
 

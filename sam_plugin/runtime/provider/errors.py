@@ -118,6 +118,7 @@ def error_from_http(
         scrub(f"{message} (HTTP {status})", secret),
         status_code=status,
         retry_after=parse_retry_after(headers),
+        detail=scrub(message, secret),
     )
 
 

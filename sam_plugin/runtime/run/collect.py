@@ -229,7 +229,8 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
                 _drop_constraint(ctx, run, attempt, round_number, str(error))
                 continue
             if not is_call_format_error(error.message):
-                raise ReturnToReview("provider", f"round {round_number}: {error}") from None
+                raise ReturnToReview("provider", f"round {round_number}: {error}",
+                                     provider=error.failure) from None
             run.collection.one_call = True  # the server takes one call per answer: ask for one
             _reject(ctx, round_number,
                     call_format_rejection(error.message, offered, round_number))

@@ -155,7 +155,8 @@ async def _explore_with_model(ctx: StepContext, run: RunState) -> str:
     except ProviderError as error:
         if error.raw_sse:  # every byte received is evidence, a failed turn's too
             run.dir.write_bytes("provider_exploration_response.failed.sse", error.raw_sse)
-        raise FailRun("provider", f"the exploration request failed: {error}") from None
+        raise FailRun("provider", f"the exploration request failed: {error}",
+                      provider=error.failure) from None
     run.dir.write_json("exploration.json", result)
     for turn, raw in enumerate(result.raw_sse, start=1):
         run.dir.write_bytes(f"provider_exploration_response.{turn}.sse", raw)
@@ -189,7 +190,7 @@ async def revise_spec(ctx: StepContext, run: RunState, remark: str) -> None:
     except FailRun as failure:  # the standing spec stays (write_spec)
         run.spec_changes = []
         raise ReturnToReview(failure.layer, "the revision failed, the previous spec "
-                             f"stands: {failure.message}") from None
+                             f"stands: {failure.message}", provider=failure.provider) from None
 
 
 async def write_spec(ctx: StepContext, run: RunState, remark: str = "") -> None:
@@ -462,7 +463,8 @@ async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str
     try:
         response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
     except ProviderError as error:
-        raise FailRun("provider", f"the design request failed: {error}") from None
+        raise FailRun("provider", f"the design request failed: {error}",
+                      provider=error.failure) from None
     content = visible_text_of(response.content or "")
     if not content:
         raise FailRun("design", "the model returned an empty spec, so there is nothing to "

@@ -406,7 +406,8 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]], 
     try:
         response = await ctx.calls.stream(messages, None, spec=True, sse=sse, options=options)
     except ProviderError as error:
-        raise FailRun("provider", f"the design request failed: {error}") from None
+        raise FailRun("provider", f"the design request failed: {error}",
+                      provider=error.failure) from None
     content = visible_text(response.content or "").strip()
     if not content:
         raise FailRun("design", "the model returned an empty spec, so there is nothing to "

@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
-from sam_plugin.errors import FailRun, RefusedByCategory, ReturnToReview
+from sam_plugin.errors import FailRun, ProviderFailure, RefusedByCategory, ReturnToReview
 from sam_plugin.runtime.event_types import (
     ReadbackVerified,
     ReturnedToReview,
@@ -126,7 +126,8 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
 
 def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
            after: Readback | None = None, checks: list[Check] | None = None,
-           category: RefusalCategory | None = None) -> None:
+           category: RefusalCategory | None = None,
+           provider: ProviderFailure | None = None) -> None:
     if run.execution.restore_after is not None:
         after = run.execution.restore_after  # the live part after the restore (the proof)
     if after is None and run.execution.submissions:
@@ -134,23 +135,27 @@ def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
     words = f"Failed at {layer}; part restored" if run.execution.restored else f"Failed at {layer}"
     ctx.phases.set(Phase.FAILED, words)
     error = ErrorRecord(layer=layer, message=message, part=part_outcome(run),
-                        category=category)
+                        category=category, provider=provider)
     write(run, result(ctx, run, "failed", error=error, after=after, checks=checks))
     ctx.emit(RunFailed(layer=layer, message=message))
 
 
-def returned(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -> None:
+def returned(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str,
+             provider: ProviderFailure | None = None) -> None:
     """Back to Review, nothing executed: the analyst may confirm again or cancel."""
     ctx.phases.set(Phase.REVIEW, f"Review: returned, nothing executed ({layer})")
-    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message)))
+    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message,
+                                                              provider=provider)))
     ctx.emit(ReturnedToReview(layer=layer, message=message))
 
 
-def rejected(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str) -> None:
+def rejected(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str,
+             provider: ProviderFailure | None = None) -> None:
     """A run from given calls that did not reach its plan: it ends ``rejected`` with the
     diagnostics (there is no Review to go back to: no model wrote the calls)."""
     ctx.phases.set(Phase.FAILED, f"Rejected at {layer}: nothing executed")
-    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message)))
+    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message,
+                                                              provider=provider)))
     ctx.emit(RunFailed(layer=layer, message=message))
 
 
@@ -210,12 +215,12 @@ def outcome(ctx: StepContext, run: RunState, *, rejects: bool,
     try:
         yield
     except ReturnToReview as back:
-        (rejected if rejects else returned)(ctx, run, back.layer, back.message)
+        (rejected if rejects else returned)(ctx, run, back.layer, back.message, back.provider)
     except RefusedByCategory as refusal:
         failed(ctx, run, refusal.layer, refusal.message,
                category=refusal_category(refusal.category))
     except FailRun as failure:
-        failed(ctx, run, failure.layer, failure.message)
+        failed(ctx, run, failure.layer, failure.message, provider=failure.provider)
     except asyncio.CancelledError:
         cancelled(ctx, run)
         if not cancel_requested():

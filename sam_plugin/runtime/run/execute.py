@@ -42,6 +42,7 @@ from sam_plugin.runtime.store.run_store import ErrorRecord, StateSummary
 from sam_plugin.runtime.store.undo import CHANGED_NOTHING, keep_snapshot
 from sam_plugin.runtime.verify.verifier import all_passed, verify
 from sam_plugin.samops import gc_pause
+from sam_plugin.words.phrase import phrase
 
 log = logging.getLogger(__name__)
 
@@ -180,8 +181,9 @@ def _value_checks(ctx: StepContext, run: RunState) -> list[Check]:
     try:
         return module.value_checks(run.dir.path, ctx.host.model(run.target.model_name))
     except Exception as error:
-        return [Check(name=f"{module.title} values", expected="read back",
-                      actual=f"could not be read: {error}", ok=False)]
+        return [Check.said(phrase("check.domain_values", domain=module.title),
+                           phrase("check.read_back"),
+                           phrase("check.unreadable", error=str(error)), ok=False)]
 
 
 def _note_snapshot(ctx: StepContext, run: RunState, receipt: Receipt | None) -> None:

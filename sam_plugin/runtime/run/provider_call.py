@@ -53,7 +53,9 @@ class _Relay(StreamListener):
 
     def on_connect_retry(self, error: Exception, attempt: int, attempts: int, host: str) -> None:
         # nothing answered yet: views say which try follows (``provider_retry``, §8)
-        self._emit(ProviderRetry(attempt=attempt, of=attempts, host=host, reason=str(error)))
+        failure = error.failure if isinstance(error, ProviderError) else None
+        self._emit(ProviderRetry(attempt=attempt, of=attempts, host=host, reason=str(error),
+                                 failure=failure))
 
 
 class ProviderCall:

@@ -31,6 +31,7 @@ from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 from sam_plugin.errors import ErrorLayer as ErrorLayer
 from sam_plugin.errors import NotUnknown as NotUnknown
+from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime.store import private
 from sam_plugin.runtime.store.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.store.scrubber import Scrubber
@@ -112,13 +113,18 @@ class ErrorRecord(BaseModel):
     # a design refusal's category (docs/architecture.md §4 "The design, asked in parts"):
     # what the mode does not do; written only for a refusal (an additive key)
     category: RefusalCategory | None = None
+    # a failed provider call as data (its kind, what the transport said, the host, and its
+    # part of ``message`` as recorded): the front ends say it from the kind, never by reading
+    # the message; written only when a provider call ended the run (an additive key)
+    provider: ProviderFailure | None = None
 
     @model_serializer(mode="wrap")
     def _without_absent_category(self, handler: SerializerFunctionWrapHandler
                                  ) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        if data.get("category") is None:
-            data.pop("category", None)
+        for optional in ("category", "provider"):
+            if data.get(optional) is None:
+                data.pop(optional, None)
         return data
 
 

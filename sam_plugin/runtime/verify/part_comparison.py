@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from sam_plugin.compilers.check_phrases import tally as _tally
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.compilers.predicted_part import DEFINITIONS, NEW_ENTITIES, PredictedPart
 from sam_plugin.runtime.verify.entity_matching import (
@@ -45,24 +46,32 @@ from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.part_contents import Keyed, PartContents, read_contents
 from sam_plugin.samops.part_scope import among, sub_mesh
 from sam_plugin.samops.readback import recent_contents
+from sam_plugin.words.phrase import Phrase, phrase, render
 
 RELATIVE_TOLERANCE = 1e-6
 ULPS = 4  # the tolerance is never below this many ulps of the planned coordinate
 SHOWN = 5  # differences named per check
-REST = "the rest of the part is unchanged (fingerprint)"
-NOT_COMPARED = "part compared with the plan"
-BY_VALUES = "definitions the calls write"  # a note: the property values rows compare them
+# the recorded names of the rows the front ends treat on their own
+REST = render(phrase("check.rest"))
+NOT_COMPARED = render(phrase("check.not_compared"))
+BY_VALUES = render(phrase("check.by_values"))  # a note: the property values rows compare them
 
 
 
 def compare_with_plan(predicted: PredictedPart | None, live_part: Any, after: Readback,
-                      basis: str = "", live_model: Any = None) -> list[Check]:
+                      basis: str = "", live_model: Any = None,
+                      basis_phrase: Phrase | None = None) -> list[Check]:
+    """The live part against the plan's; ``basis`` (with its phrase, when the plan has one):
+    why there is no predicted part."""
     if predicted is None:
-        return [Check(name=NOT_COMPARED, expected="counts and names only",
-                      actual=basis or "the plan has no predicted part", ok=True)]
+        said: Phrase | str = (phrase("check.basis", basis=basis_phrase)
+                              if basis_phrase is not None else
+                              basis or phrase("check.no_predicted_part"))
+        return [Check.said(phrase("check.not_compared"), phrase("check.counts_names"), said,
+                           ok=True)]
     if live_part is None:
-        return [Check(name=NOT_COMPARED, expected="the part", actual="missing",
-                      ok=False)]
+        return [Check.said(phrase("check.not_compared"), phrase("check.the_part"),
+                           phrase("check.missing"), ok=False)]
     live = recent_contents(after.fingerprint) if after.fingerprint else None
     read = live is not None or live_model is not None
     if live is None:
@@ -106,9 +115,9 @@ class Comparison:
             if name == "nodes" and not check.ok:
                 break  # without the node pairing the rest cannot be compared
         if DEFINITIONS in predicted.unpredicted:
-            checks.append(Check(
-                name=BY_VALUES, expected="their values read back",
-                actual=f"{len(predicted.scope.definitions)} checked by the property values",
+            checks.append(Check.said(
+                phrase("check.by_values"), phrase("check.values_read_back"),
+                phrase("check.checked_by_values", count=len(predicted.scope.definitions)),
                 ok=True))
         elif predicted.scope.definitions or image.definitions:
             checks.append(self._definitions())
@@ -123,34 +132,32 @@ class Comparison:
         sets = len(set(inside.set_names) | {str(k) for k in inside.set_nodes.keys}
                    | {str(k) for k in inside.set_elements.keys})
         checks = [
-            Check(name="nodes match the plan (exact)",
-                  expected=f"{nodes}; changed ones at the planned coordinates "
-                           f"(within {self.tol:.3g})",
-                  actual=f"{nodes} as planned", ok=True),
-            Check(name="elements match the plan (exact)",
-                  expected=f"{elements}; changed ones with the planned shapes and nodes",
-                  actual=f"{elements} as planned", ok=True),
-            Check(name="set members match the plan (exact)",
-                  expected=f"{sets} set(s) with the planned members",
-                  actual=f"{sets} set(s) as planned", ok=True)]
+            Check.said(phrase("check.nodes_as_planned"),
+                       phrase("check.tally.coordinates", tally=nodes,
+                              tolerance=f"{self.tol:.3g}"),
+                       phrase("check.tally.as_planned", tally=nodes), ok=True),
+            Check.said(phrase("check.elements_as_planned"),
+                       phrase("check.tally.shapes", tally=elements),
+                       phrase("check.tally.as_planned", tally=elements), ok=True),
+            Check.said(phrase("check.set_members_as_planned"),
+                       phrase("check.sets_with_members", count=sets),
+                       phrase("check.sets_as_planned", count=sets), ok=True)]
         for name, records, noun in (
-                ("section assignments match the plan (exact)", inside.assignments, "sections"),
-                ("beam orientations match the plan (exact)", inside.orientations,
-                 "orientations")):
+                ("check.sections_as_planned", inside.assignments, "sections"),
+                ("check.orientations_as_planned", inside.orientations, "orientations")):
             if len(records):
-                count = len(set(records.labels.tolist()))
-                checks.append(Check(name=name,
-                                    expected=f"{count} elements with the planned {noun}",
-                                    actual=f"{count} elements with the planned {noun}",
-                                    ok=True))
+                said = phrase(f"check.elements_with_{noun}",
+                              count=len(set(records.labels.tolist())))
+                checks.append(Check.said(phrase(name), said, said, ok=True))
         if len(inside.definitions):
-            checks.append(Check(name="definitions match the plan (exact)",
-                                expected=f"{len(inside.definitions)} definitions",
-                                actual=f"{len(inside.definitions)} definitions as planned",
-                                ok=True))
+            checks.append(Check.said(
+                phrase("check.definitions_as_planned"),
+                phrase("check.definitions", count=len(inside.definitions)),
+                phrase("check.definitions_as_planned_count", count=len(inside.definitions)),
+                ok=True))
         return checks
 
-    def _planned_tally(self, noun: str) -> str:
+    def _planned_tally(self, noun: str) -> Phrase:
         """Kept, removed and new as the prediction has them (the live part has its very
         fingerprint, so the live tally is the same)."""
         scope, image = self.predicted.scope, self.predicted.image
@@ -198,10 +205,12 @@ class Comparison:
             after = predicted.after
             if after is not None and self.live.digest() == after:
                 fine += f"; the whole part has the predicted after-fingerprint {after}"
-            return Check(name=REST, expected=expected, actual=fine, ok=True)
+            return Check.said(phrase("check.rest"), phrase("check.as_before", text=expected),
+                              phrase("check.as_before", text=fine), ok=True)
         problems = [f"{kind} changed" + _named(self._what_differs(kind)) for kind in differ]
-        return Check(name=REST, expected=expected, actual="; ".join(problems)
-                     + f" (fingerprint {now_text})", ok=False)
+        return Check.said(phrase("check.rest"), phrase("check.as_before", text=expected),
+                          phrase("check.changed", text="; ".join(problems)
+                                 + f" (fingerprint {now_text})"), ok=False)
 
     def _what_differs(self, kind: str) -> list[str]:
         """Names of the untouched records that differ (from the before read, when kept)."""
@@ -265,12 +274,14 @@ class Comparison:
         touched = len(scope.nodes)
         predicted_new = NEW_ENTITIES not in self.predicted.unpredicted
         return _check(_compared_name("nodes", predicted_new),
-                      _tally("nodes", len(kept), touched - len(kept),
-                             len(new) if predicted_new else None)
-                      + f"; changed ones at the planned coordinates (within {self.tol:.3g})",
+                      phrase("check.tally.coordinates",
+                             tally=_tally("nodes", len(kept), touched - len(kept),
+                                          len(new) if predicted_new else None),
+                             tolerance=f"{self.tol:.3g}"),
                       problems,
-                      _tally("nodes", len(live_kept), touched - len(live_kept),
-                             len(live_new) if predicted_new else None) + " as planned")
+                      phrase("check.tally.as_planned",
+                             tally=_tally("nodes", len(live_kept), touched - len(live_kept),
+                                          len(live_new) if predicted_new else None)))
 
     def _moved(self, pairs: list[tuple[int, Vec3, int, Vec3]]) -> list[str]:
         if not pairs:
@@ -324,12 +335,14 @@ class Comparison:
         predicted_new = NEW_ENTITIES not in self.predicted.unpredicted
         planned_new_count = sum(1 for k in planned if k not in prior)
         return _check(_compared_name("elements", predicted_new),
-                      _tally("elements", len(kept), touched - len(kept),
-                             planned_new_count if predicted_new else None)
-                      + "; changed ones with the planned shapes and nodes",
+                      phrase("check.tally.shapes",
+                             tally=_tally("elements", len(kept), touched - len(kept),
+                                          planned_new_count if predicted_new else None)),
                       problems,
-                      _tally("elements", len(live_kept), touched - len(live_kept),
-                             len(live_new) if predicted_new else None) + " as planned")
+                      phrase("check.tally.as_planned",
+                             tally=_tally("elements", len(live_kept),
+                                          touched - len(live_kept),
+                                          len(live_new) if predicted_new else None)))
 
     # -- sets, sections, orientations, definitions -----------------------------------------
 
@@ -352,21 +365,21 @@ class Comparison:
                                     f"{_diff(have.get(name, set()), want.get(name, set()))}")
         count = len(set(image.set_names) | {str(k) for k in image.set_nodes.keys}
                     | {str(k) for k in image.set_elements.keys})
-        return _check("set members match the plan (exact)",
-                      f"{count} set(s) with the planned members", problems,
-                      f"{count} set(s) as planned")
+        return _check(phrase("check.set_members_as_planned"),
+                      phrase("check.sets_with_members", count=count), problems,
+                      phrase("check.sets_as_planned", count=count))
 
     def _assignments(self) -> Check:
-        return self._by_element("section assignments match the plan (exact)",
+        return self._by_element(phrase("check.sections_as_planned"),
                                 self.predicted.image.assignments, self.inside.assignments,
                                 "sections", lambda v: f"section {v}")
 
     def _orientations(self) -> Check:
-        return self._by_element("beam orientations match the plan (exact)",
+        return self._by_element(phrase("check.orientations_as_planned"),
                                 self.predicted.image.orientations, self.inside.orientations,
                                 "orientations", lambda v: f"n1 {_pt(v[1])}")
 
-    def _by_element(self, name: str, planned: Keyed, found: Keyed, noun: str,
+    def _by_element(self, name: Phrase, planned: Keyed, found: Keyed, noun: str,
                     word: Any) -> Check:
         skip_new = NEW_ENTITIES in self.predicted.unpredicted
         prior = self.predicted.scope.prior_elements
@@ -385,8 +398,8 @@ class Comparison:
                 shown = f"element {label}" if label > 0 else f"new element (planned {-label})"
                 problems.append(f"{shown} has {_words(b, word, noun)}, the plan gives it "
                                 f"{_words(a, word, noun)}")
-        return _check(name, f"{len(want)} elements with the planned {noun}", problems,
-                      f"{len(have)} elements with the planned {noun}")
+        return _check(name, phrase(f"check.elements_with_{noun}", count=len(want)), problems,
+                      phrase(f"check.elements_with_{noun}", count=len(have)))
 
     def _definitions(self) -> Check:
         want = set(self.predicted.image.definitions)
@@ -395,8 +408,9 @@ class Comparison:
                     for d in sorted(have - want)]
         problems += [f"{d[0]} {d[1]} missing" for d in sorted(want - have)
                      if not any(h[:2] == d[:2] for h in have)]
-        return _check("definitions match the plan (exact)", f"{len(want)} definitions",
-                      problems, f"{len(have)} definitions as planned")
+        return _check(phrase("check.definitions_as_planned"),
+                      phrase("check.definitions", count=len(want)), problems,
+                      phrase("check.definitions_as_planned_count", count=len(have)))
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -486,28 +500,23 @@ def _words(values: tuple[Any, ...], word: Any, noun: str) -> str:
     return ", ".join(word(v) for v in values) if values else f"no {noun[:-1]}"
 
 
-def _compared_name(noun: str, predicted_new: bool) -> str:
+def _compared_name(noun: str, predicted_new: bool) -> Phrase:
     """The row's name says what it compares: with new entities the host numbers and the plan
     does not predict one by one, only the existing ones the calls touch (the new ones are in
     the count checks)."""
-    return (f"{noun} match the plan (exact)" if predicted_new
-            else f"existing {noun} match the plan (exact)")
+    return phrase(f"check.{noun}_as_planned" if predicted_new
+                  else f"check.existing_{noun}_as_planned")
 
 
-def _tally(noun: str, kept: int, removed: int, new: int | None) -> str:
-    """``3 nodes changed, 2 removed, 4 new``: the existing ones the calls touch and keep, those
-    they remove, and the new ones; the same words on the expected and the actual side, so a
-    row that holds shows equal values (``new`` is left out when not predicted)."""
-    text = f"{kept} {noun} changed, {removed} removed"
-    return text if new is None else f"{text}, {new} new"
-
-
-def _check(name: str, expected: str, problems: list[str], fine: str) -> Check:
+def _check(name: Phrase, expected: Phrase, problems: list[str], fine: Phrase) -> Check:
+    """``fine`` when nothing differs, else the first differences as recorded (a tally says
+    the existing ones the calls touch and keep, those they remove, and the new ones; the same
+    words on the expected and the actual side, so a row that holds shows equal values)."""
     if not problems:
-        return Check(name=name, expected=expected, actual=fine, ok=True)
+        return Check.said(name, expected, fine, ok=True)
     shown = problems[:SHOWN]
     more = f"; +{len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
-    return Check(name=name, expected=expected, actual="; ".join(shown) + more, ok=False)
+    return Check.said(name, expected, "; ".join(shown) + more, ok=False)
 
 
 def _diff(live: Iterable[int], planned: Iterable[int]) -> str:

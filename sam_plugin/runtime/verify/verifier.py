@@ -13,8 +13,9 @@ from sam_plugin.compilers.evidence import SHAPES, Check, Prediction, Range, Read
 from sam_plugin.compilers.plan import PlanDetail
 from sam_plugin.runtime.verify.part_comparison import compare_with_plan
 from sam_plugin.samops.part_inspect import free_node_labels
+from sam_plugin.words.phrase import Phrase, phrase, render
 
-FREE_NODES_CHECK = "free nodes the run leaves"
+FREE_NODES_CHECK = render(phrase("check.free_nodes"))
 
 
 def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: Path,
@@ -23,54 +24,58 @@ def verify(prediction: Prediction, before: Readback, after: Readback, run_dir: P
     """Counts, names and files against the prediction; with the plan's detail also the live
     part against the predicted one (I13, ``part_comparison``)."""
     checks = [
-        Check(
-            name="part exists",
-            expected="present",
-            actual="present" if after.part_exists else "missing",
+        Check.said(
+            phrase("check.part_exists"),
+            phrase("check.present"),
+            phrase("check.present" if after.part_exists else "check.missing"),
             ok=after.part_exists,
         ),
-        _in_range("node count", prediction.node_count, after.node_count),
-        _in_range("element count", prediction.element_count, after.element_count),
+        _in_range(phrase("check.node_count"), prediction.node_count, after.node_count),
+        _in_range(phrase("check.element_count"), prediction.element_count,
+                  after.element_count),
     ]
     for shape in SHAPES:
         predicted = prediction.shape_counts.get(shape)
         if predicted is not None:
             checks.append(
-                _in_range(f"{shape} elements", predicted, after.shape_counts.get(shape, 0))
+                _in_range(phrase("check.shape_elements", shape=shape), predicted,
+                          after.shape_counts.get(shape, 0))
             )
     checks += [_present("set", name, after.sets) for name in prediction.sets_present]
     if prediction.geometry_unchanged:
         # the node and element records; what else may change is the plan comparison's
-        unchanged = before.geometry_fingerprint == after.geometry_fingerprint
+        held = (before.geometry_fingerprint == after.geometry_fingerprint
+                and bool(after.geometry_fingerprint))
         checks.append(
-            Check(
-                name="geometry unchanged",
-                expected=before.geometry_fingerprint,
-                actual=after.geometry_fingerprint,
-                ok=unchanged and bool(after.geometry_fingerprint),
+            Check.said(
+                phrase("check.geometry_unchanged"),
+                phrase("check.as_before", text=before.geometry_fingerprint),
+                phrase("check.as_before" if held else "check.changed",
+                       text=after.geometry_fingerprint),
+                ok=held,
             )
         )
     checks += [_present("material", name, after.materials) for name in prediction.materials_present]
     checks += [_present("section", name, after.sections) for name in prediction.sections_present]
     if prediction.assigned_elements is not None:
         checks.append(
-            _in_range(
-                "elements with a section", prediction.assigned_elements, after.assigned_elements
-            )
+            _in_range(phrase("check.elements_with_section"), prediction.assigned_elements,
+                      after.assigned_elements)
         )
     if prediction.oriented_beams is not None:
         checks.append(
-            _in_range("oriented beam elements", prediction.oriented_beams, after.oriented_beams)
+            _in_range(phrase("check.oriented_beams"), prediction.oriented_beams,
+                      after.oriented_beams)
         )
     if prediction.hanging_nodes is not None:
         checks.append(_hanging_nodes(prediction.hanging_nodes, after.hanging_nodes))
     checks += [_file_written(Path(run_dir), name) for name in prediction.files]
     if after.non_finite:  # refused by the fingerprint: nothing else can be compared exactly
-        return [*checks, Check(name="every coordinate and value is finite",
-                               expected="finite", actual="; ".join(after.non_finite),
-                               ok=False)]
+        return [*checks, Check.said(phrase("check.finite"), phrase("check.finite_values"),
+                                    "; ".join(after.non_finite), ok=False)]
     if plan is not None and after.part_exists:
-        checks += compare_with_plan(plan.predicted, live_part, after, plan.basis, live_model)
+        checks += compare_with_plan(plan.predicted, live_part, after, plan.basis, live_model,
+                                    plan.basis_phrase)
     if plan is not None and plan.free_nodes and live_part is not None:
         checks.append(_free_nodes(plan.free_nodes, live_part))
     return checks
@@ -81,43 +86,37 @@ def _free_nodes(planned: list[int], live_part: Any) -> Check:
     many of them are free (a count, in any language; the plan's line names them)."""
     free = set(free_node_labels(live_part))
     found = [label for label in planned if label in free]
-    return Check(name=FREE_NODES_CHECK, expected=str(len(planned)), actual=str(len(found)),
-                 ok=found == planned)
+    return Check.said(phrase("check.free_nodes"), str(len(planned)), str(len(found)),
+                      ok=found == planned)
 
 
 def all_passed(checks: list[Check]) -> bool:
     return bool(checks) and all(check.ok for check in checks)
 
 
-def _in_range(name: str, expected: Range, actual: int) -> Check:
-    return Check(
-        name=name, expected=expected.describe(), actual=str(actual), ok=expected.contains(actual)
-    )
+def _in_range(name: Phrase, expected: Range, actual: int) -> Check:
+    return Check.said(name, expected.describe(), str(actual), ok=expected.contains(actual))
 
 
 def _hanging_nodes(expected: Range, actual: int | None) -> Check:
     if actual is None:  # never pass the prediction off as what was found
-        return Check(name="hanging nodes", expected=expected.describe(), actual="not read",
-                     ok=False)
-    return _in_range("hanging nodes", expected, actual)
+        return Check.said(phrase("check.hanging_nodes"), expected.describe(),
+                          phrase("check.not_read"), ok=False)
+    return _in_range(phrase("check.hanging_nodes"), expected, actual)
 
 
 def _present(kind: str, name: str, actual_names: list[str]) -> Check:
     found = name in actual_names
-    return Check(
-        name=f"{kind} {name}",
-        expected="present",
-        actual="present" if found else "missing",
-        ok=found,
-    )
+    return Check.said(phrase(f"check.{kind}", name=name), phrase("check.present"),
+                      phrase("check.present" if found else "check.missing"), ok=found)
 
 
 def _file_written(run_dir: Path, name: str) -> Check:
     path = run_dir / name
     if path.is_file() and path.stat().st_size > 0:
-        actual, ok = f"written ({path.stat().st_size} bytes)", True
+        actual, ok = phrase("check.written_bytes", bytes=path.stat().st_size), True
     elif path.is_file():
-        actual, ok = "empty", False
+        actual, ok = phrase("check.empty"), False
     else:
-        actual, ok = "missing", False
-    return Check(name=f"file {name}", expected="written", actual=actual, ok=ok)
+        actual, ok = phrase("check.missing"), False
+    return Check.said(phrase("check.file", name=name), phrase("check.written"), actual, ok=ok)

@@ -1,0 +1,55 @@
+"""A failed provider call is said from its data (kind, what the transport said, host), not
+by reading its message; a run written before that data shows its stored words."""
+
+from __future__ import annotations
+
+from sam_plugin.errors import ProviderFailure
+from sam_plugin.ui.plain_words import error_words
+from sam_plugin.ui.status_words import error_action
+
+
+def _failure(cause: str | None, kind: str = "connection", said: str = "") -> ProviderFailure:
+    return ProviderFailure(kind=kind, cause=cause, host="h:1", said=said)  # type: ignore[arg-type]
+
+
+def test_the_call_is_said_by_its_cause_whatever_words_httpx_used() -> None:
+    said = "connection: cannot reach h:1: some words httpx may use one day"
+    message = f"the design request failed: {said}"
+    assert error_words(message, _failure("refused", said=said)) == (
+        "the design request failed: nothing answers at h:1")
+    assert error_words(message, _failure("unknown_host", said=said)) == (
+        "the design request failed: h:1 is not a host name this computer knows")
+
+
+def test_the_advice_follows_the_kind_not_the_message() -> None:
+    base_url = ("Nothing was executed. Check the base URL in Settings… and that the model "
+                "server there is running, then submit again.")
+    assert error_action("provider", False, message="x", failure=_failure("refused")) == base_url
+    assert error_action("provider", False, message="x",
+                        failure=_failure("connect_timeout", kind="timeout")) == base_url
+    assert "API key" in error_action("provider", False, message="connection: cannot reach",
+                                     failure=_failure(None, kind="auth"))
+
+
+def test_a_message_without_data_is_no_longer_read_for_httpx_words() -> None:
+    old = "connection: cannot reach h:1: [Errno 111] Connection refused"
+    assert error_words(old, None) == (
+        "the provider could not be reached: cannot reach h:1: [Errno 111] Connection refused")
+
+
+def test_every_kind_is_said_from_its_data_as_the_message_was_read_before() -> None:
+    from sam_plugin.errors import ERROR_KINDS, ProviderError
+    from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
+    from sam_plugin.runtime.provider.errors import error_from_http
+    from sam_plugin.ui.plain_words import plain_message
+
+    errors = [ProviderError(kind, "the provider's words") for kind in ERROR_KINDS]  # type: ignore[arg-type]
+    errors.append(error_from_http(401, b'{"error": {"message": "Incorrect API key"}}', {},
+                                  secret=""))
+    errors.append(error_from_http(400, b'{"error": {"message": "no build_part here. '
+                                  + REPLAY_ADVICE.encode() + b'"}}', {}, secret=""))
+    for error in errors:
+        message = f"the design request failed: {error}"
+        assert error_words(message, error.failure) == plain_message(message), error
+    assert error_words(f"x: {errors[-2]}", errors[-2].failure) == (
+        "x: the provider refused the API key: Incorrect API key")
