@@ -81,8 +81,10 @@ class ViewportLink(QObject):
         condition acts on (``acted_on``, ``acted_on_nodes``), only when the plan has one."""
         if not self.can_preview:
             return
-        host_layers = {name: [list(map(list, outline)) for outline in layers.get(ours) or []]
-                       for name, ours in HOST_LAYERS.items()}
+        # outlines (point lists), and a point layer's points
+        host_layers: dict[str, list[Any]] = {
+            name: [list(map(list, outline)) for outline in layers.get(ours) or []]
+            for name, ours in HOST_LAYERS.items()}
         host_layers.update({name: [list(map(list, outline)) for outline in layers[ours]]
                             for name, ours in HOST_REGION_LAYERS.items() if layers.get(ours)})
         for name in POINT_LAYERS:
