@@ -266,6 +266,32 @@ def test_each_request_is_held_to_its_own_grammar_where_the_profile_takes_one(
     assert sets[0]["properties"]["name"]["enum"] == ["S1"]
 
 
+def test_the_first_question_offers_only_the_actions_the_target_allows(
+        fresh_sam, plate, tmp_path):
+    # recorded: the 0.5B planned "build" on parts that have nodes, and "add_elements" on
+    # parts that have none; each run then ended at design
+    controller, provider = make(fresh_sam, tmp_path, actions(("translate", "move S1")),
+                                values(named_set("S1"), vector=[5, 0, 0]), profile="llamacpp")
+    assert asyncio.run(controller.submit("Move set S1 by 5 in x.", "part",
+                                         TARGET)) == Phase.REVIEW
+    first = provider.requests[0].options.response_format["json_schema"]["schema"]
+    offered = first["properties"]["actions"]["items"]["properties"]["action"]["enum"]
+    assert "build" not in offered and {"translate", "move_nodes", "audit"} <= set(offered)
+
+
+def test_an_empty_target_is_offered_a_build_and_an_audit_only(fresh_sam, tmp_path):
+    from sam_plugin.compilers.protocol import Target
+
+    controller, provider = make(fresh_sam, tmp_path, actions(("build", "a 10 x 10 plate")),
+                                values(shape="QUAD", size=[10, 10], divisions=[1, 1]),
+                                profile="llamacpp")
+    asyncio.run(controller.submit("A 10 x 10 plate, one QUAD.", "part",
+                                  Target(model_name="Model-1", part_name="Fresh")))
+    first = provider.requests[0].options.response_format["json_schema"]["schema"]
+    offered = first["properties"]["actions"]["items"]["properties"]["action"]["enum"]
+    assert offered == ["build", "audit"]
+
+
 def test_a_panel_in_the_xz_plane_is_built_in_the_xz_plane(fresh_sam, tmp_path):
     from sam_plugin.compilers.protocol import Target
 

@@ -90,14 +90,18 @@ class StepFacts:
 # -- the first question: the actions ----------------------------------------------------------
 
 
-def actions_schema(vocabulary: Vocabulary) -> dict[str, Any]:
+def actions_schema(vocabulary: Vocabulary,
+                   legal: Sequence[str] | None = None) -> dict[str, Any]:
     """The first answer's schema: ``cannot`` first, ``"none"`` or a category this mode does
     not do, then the ordered actions (an enum of the mode's actions with a short quote each).
     Held to a choice between planning and refusing, a small model takes whichever the
     structure offers first (docs/models.md): this one plans, and the refusal comes from the
-    request's own words (``out_of_mode.refused_by_words``)."""
+    request's own words (``out_of_mode.refused_by_words``). ``legal``: the actions the target
+    as it is allows (an empty part can only be built, an existing one never), in vocabulary
+    order; None: all of them."""
     words = {"type": "string", "minLength": 1, "maxLength": WORDS_MAX_CHARS}
-    item = sc.obj({"action": {"type": "string", "enum": list(vocabulary.names())},
+    names = [n for n in vocabulary.names() if legal is None or n in legal]
+    item = sc.obj({"action": {"type": "string", "enum": names or list(vocabulary.names())},
                    "words": dict(words)}, ["action", "words"])
     return sc.obj({"cannot": {"type": "string", "enum": ["none", *outside(vocabulary)]},
                    "actions": sc.array(item, min_items=0, max_items=vocabulary.max_steps)},

@@ -40,6 +40,7 @@ from sam_plugin.errors import (
     FailRun,
     ProviderError,
     RefusedByCategory,
+    RouteRefused,
     SpecRejected,
     StepsNotComputable,
 )
@@ -135,7 +136,7 @@ async def _ask_actions(ctx: StepContext, run: RunState, state: PartsDesign
     one design repair round."""
     vocabulary = run.inputs.module.vocabulary
     messages = _actions_messages(ctx, run)
-    held = _held(ctx, parts.actions_schema(vocabulary))
+    held = _held(ctx, parts.actions_schema(vocabulary, legal_actions(run)))
     tokens = budgets.design_tokens(ctx.settings, held)
     response = await _ask(ctx, run, messages, "provider_design_response.sse", tokens, held)
     answer = None if _cut(response) else parts.read_actions(_document(response), vocabulary)
@@ -144,6 +145,23 @@ async def _ask_actions(ctx: StepContext, run: RunState, state: PartsDesign
     if answer.category is not None:
         raise RefusedByCategory(answer.category, _refused(run, answer, ctx.language))
     return answer
+
+
+def legal_actions(run: RunState) -> list[str]:
+    """The actions the target as observed allows, each alone: the route says which (an empty
+    part can only be built, an existing one is edited), so the first answer cannot plan a
+    build on a part that has nodes, or an edit of a part that has none."""
+    module = run.inputs.module
+    empty = run.observation is None or run.observation.target_is_empty
+    legal = []
+    for action in module.vocabulary.actions:
+        try:
+            routed = module.route_steps([action.capability], empty).capabilities
+        except RouteRefused:
+            continue
+        if action.capability in routed:  # as the reader holds a spec (design_answer)
+            legal.append(action.name)
+    return legal
 
 
 def _refused(run: RunState, answer: parts.ActionsAnswer, language: str) -> str:
