@@ -18,6 +18,7 @@ from sam_plugin.compilers.load.regions import MEMBERS, picked, region_name
 from sam_plugin.compilers.selectors import Selector
 from sam_plugin.compilers.spec.values import number_words
 from sam_plugin.compilers.units import Quantity
+from sam_plugin.compilers.values_file import read_values, write_values
 from sam_plugin.samops.load_ops import INITIAL, displacement_values, is_encastre
 from sam_plugin.samops.load_read import read_loads
 from sam_plugin.samops.property_readback import read_property_values
@@ -41,7 +42,7 @@ def names(values: dict[str, Any]) -> dict[str, list[str]]:
 def record_before(run_dir: Path, model: Any) -> None:
     """The model's steps, loads, conditions and property values as observed."""
     before = read_loads(model) if model is not None else {}
-    _write(run_dir, {"before": before, "before_names": names(before),
+    write_values(run_dir, VALUES_FILE, {"before": before, "before_names": names(before),
                      "properties_before": read_property_values(model)})
 
 
@@ -52,9 +53,9 @@ def load_value_checks(run_dir: Path, model: Any) -> list[Check]:
     if not any(made.values()):
         return []
     after = read_loads(model)
-    stored = _read(run_dir)
+    stored = read_values(run_dir, VALUES_FILE)
     stored.update(after=after, after_names=names(after))
-    _write(run_dir, stored)
+    write_values(run_dir, VALUES_FILE, stored)
     steps = {s["name"]: s for s in after["steps"]}
     checks: list[Check] = []
     for step in made["steps"]:
@@ -114,7 +115,7 @@ def _entry_checks(noun: str, item: dict[str, Any], found: dict[str, Any] | None,
 
 def values_table(run_dir: Path) -> list[ValueRow]:
     """Every value a run set, before and after it (the dock's before/after)."""
-    made, stored = made_by_run(run_dir), _read(run_dir)
+    made, stored = made_by_run(run_dir), read_values(run_dir, VALUES_FILE)
     rows: list[ValueRow] = []
     for key, items in (("loads", made["loads"]), ("boundary_conditions", made["conditions"])):
         for item in items:
@@ -173,20 +174,6 @@ def _text(name: str, expected: Any, actual: Any) -> Check:
     shown = "missing" if actual is None else str(actual)
     return Check(name=name, expected=str(expected), actual=shown, ok=actual == expected)
 
-
-def _read(run_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((Path(run_dir) / VALUES_FILE).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write(run_dir: Path, payload: dict[str, Any]) -> None:
-    path = Path(run_dir) / VALUES_FILE
-    temp = path.with_name(path.name + ".tmp")
-    temp.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    temp.replace(path)
 
 
 def observation(model: Any) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from typing import Any
 from sam_plugin.compilers.evidence import Check, ValueRow
 from sam_plugin.compilers.property import phrases as _words  # noqa: F401 (registers the words)
 from sam_plugin.compilers.units import Quantity
+from sam_plugin.compilers.values_file import read_values, write_values
 from sam_plugin.samops.property_readback import read_property_values
 from sam_plugin.words.phrase import Phrase, phrase
 
@@ -39,7 +40,7 @@ def value_quantity(field: str) -> Quantity | None:
 
 def record_before(run_dir: Path, model: Any) -> None:
     """The model's values as observed (the drift check keeps them valid until execution)."""
-    _write(run_dir, {"before": read_property_values(model)})
+    write_values(run_dir, VALUES_FILE, {"before": read_property_values(model)})
 
 
 def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
@@ -48,9 +49,9 @@ def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
     if not defined["materials"] and not defined["sections"]:
         return []
     after = read_property_values(model)
-    stored = _read(run_dir)
+    stored = read_values(run_dir, VALUES_FILE)
     stored["after"] = after
-    _write(run_dir, stored)
+    write_values(run_dir, VALUES_FILE, stored)
     checks: list[Check] = []
     for material in defined["materials"]:
         found = after["materials"].get(material["name"])
@@ -85,7 +86,7 @@ def property_value_checks(run_dir: Path, model: Any) -> list[Check]:
 
 def values_table(run_dir: Path) -> list[ValueRow]:
     """Every value a run defined, before and after it (the dock's before/after)."""
-    defined, stored = _defined(run_dir), _read(run_dir)
+    defined, stored = _defined(run_dir), read_values(run_dir, VALUES_FILE)
     before, after = stored.get("before", {}), stored.get("after", {})
     rows: list[ValueRow] = []
     for material in defined["materials"]:
@@ -157,17 +158,3 @@ def _text(name: Phrase, expected: Any, actual: Any) -> Check:
     shown: Phrase | str = phrase("check.missing") if actual is None else str(actual)
     return Check.said(name, str(expected), shown, ok=actual == expected)
 
-
-def _read(run_dir: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((Path(run_dir) / VALUES_FILE).read_text("utf-8"))
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _write(run_dir: Path, payload: dict[str, Any]) -> None:
-    path = Path(run_dir) / VALUES_FILE
-    temp = path.with_name(path.name + ".tmp")
-    temp.write_text(json.dumps(payload, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
-    temp.replace(path)
