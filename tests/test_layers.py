@@ -164,8 +164,8 @@ FRONT_ENDS = ("sam_plugin.cli", "sam_plugin.ui", "sam_plugin.demo", "sam_plugin.
               "sam_plugin.mcp_server", "mcp", "mcp_types")
 # the step modules of one run (docs/architecture.md §2 "Where things are decided once")
 RUN = "sam_plugin.runtime.run"
-STEPS = tuple(f"{RUN}.{name}" for name in ("design", "collect", "compile", "execute",
-                                            "provider_call"))
+STEPS = tuple(f"{RUN}.{name}" for name in ("observing", "design", "collect", "compile",
+                                            "execute", "provider_call"))
 
 
 def test_the_compilers_never_import_the_runtime() -> None:

@@ -43,7 +43,16 @@ from sam_plugin.runtime.events import ControllerEvent, EventBus, Listener
 from sam_plugin.runtime.observe.regions import RegionIndexCache
 from sam_plugin.runtime.ports import ChatModel, Host
 from sam_plugin.runtime.provider.probe import Probe
-from sam_plugin.runtime.run import collect, design, endings, execute, revision, server, start
+from sam_plugin.runtime.run import (
+    collect,
+    design,
+    endings,
+    execute,
+    observing,
+    revision,
+    server,
+    start,
+)
 from sam_plugin.runtime.run import compile as compiling
 from sam_plugin.runtime.run.collect import GivenCall
 from sam_plugin.runtime.run.context import Composer, Explorer, PhaseTracker, StepContext
@@ -231,9 +240,9 @@ class RunController:
         run.detection = detection
         with self._outcome():
             server.report_server(ctx, detection)
-            design.observe_target(ctx, run)
+            observing.observe_target(ctx, run)
             if explore:
-                await design.explore_target(ctx, run)
+                await observing.explore_target(ctx, run)
             ctx.phases.set(Phase.DESIGNING, "Designing: the model is writing the spec")
             await design.write_spec(ctx, run)
             ctx.calls.honour_cancel()
@@ -252,7 +261,7 @@ class RunController:
         words = request.strip() or start.summary_of(spec)
         run, ctx = self._start(words, mode, target, source, None)
         with self._outcome():
-            design.observe_target(ctx, run)
+            observing.observe_target(ctx, run)
             design.analyst_spec(ctx, run, spec)
             ctx.phases.set(Phase.REVIEW, "Review: your spec, waiting for your confirmation")
         return self.phase
@@ -339,7 +348,7 @@ class RunController:
         start.refuse_if_busy(self.phase, "plan_calls")
         run, ctx = self._start(request, mode, target, source, source_run, run_id)
         with self._outcome(rejects=True):
-            design.observe_target(ctx, run)
+            observing.observe_target(ctx, run)
             design.given_spec(ctx, run, spec)
             if calls is None:
                 ctx.phases.set(Phase.COMPILING, compiling.computing_label(run))

@@ -1,6 +1,6 @@
-"""Observing → (Exploring) → Designing: read the target, ask the model for the spec with no
-tools at all (I1), read the answer as the spec IR and route its steps (docs/architecture.md
-§1, §4 "The spec").
+"""Designing: ask the model for the spec with no tools at all (I1), read the answer as the
+spec IR and route its steps (docs/architecture.md §1, §4 "The spec"); the target is observed
+before (``observing.py``).
 
 What the analyst sees is what is stored and sent as confirmed: the spec rendered in words
 from its data (``design.txt``, ``spec.json``), the model's words in it filtered as every
@@ -9,7 +9,6 @@ shown text (``visible_text``).
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import json
 import logging
@@ -24,7 +23,6 @@ from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
 from sam_plugin.errors import (
     DesignRefused,
-    ExplorationChangedModel,
     FailRun,
     ProviderError,
     RefusedByCategory,
@@ -35,13 +33,8 @@ from sam_plugin.runtime.event_types import (
     DesignConfirmed,
     DesignDelta,
     DesignReceived,
-    ObservationCompleted,
     RepairRequested,
 )
-from sam_plugin.runtime.observe.exploration import explore
-from sam_plugin.runtime.observe.observation import Observation, observe, target_fingerprint
-from sam_plugin.runtime.observe.place_words import names_a_place
-from sam_plugin.runtime.observe.regions import region_index
 from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
 from sam_plugin.runtime.run import budgets, design_answer, design_parts, revision
@@ -49,137 +42,12 @@ from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.phases import Phase
+from sam_plugin.runtime.run.prompt_observation import prompt_observation
 from sam_plugin.runtime.run.spec_words import people_words, selection_words
 from sam_plugin.runtime.run.state import RunState
-from sam_plugin.runtime.run.target_check import building_module, target_problem
 from sam_plugin.runtime.text_safety import visible_text
 
 log = logging.getLogger(__name__)
-
-
-def observe_target(ctx: StepContext, run: RunState) -> None:
-    """Observing: the request kept, L0–L3 of the target read (read-only) into
-    ``workspace.json``; the values checked after the run are recorded before it."""
-    inputs = run.inputs
-    ctx.phases.set(Phase.OBSERVING, "Observing the workspace (read-only)")
-    run.dir.write_text("request.txt", inputs.request)
-    if inputs.selection is not None:  # what the request acts on, frozen with the target
-        run.dir.write_json("selection.json", inputs.selection.model_dump(mode="json"))
-    try:
-        observation = observe(ctx.host, inputs.mode, inputs.target)
-    except Exception as error:  # the host's own failure, reported at its layer
-        log.exception("observation failed")
-        raise FailRun("observation", f"could not read the workspace: {error}") from None
-    _check_target_exists(run, observation)
-    run.observation = observation
-    run.before = observation.readback
-    if not observation.target_is_empty:
-        run.regions = region_index(ctx.host.part(inputs.target), observation.fingerprint,
-                                   cache=ctx.regions)
-    workspace = observation.model_dump(mode="json")
-    workspace["regions"] = run.regions.model_dump(mode="json") if run.regions else None
-    run.dir.write_json("workspace.json", workspace)
-    _record_values(ctx, run)
-    ctx.emit(ObservationCompleted(
-        target_exists=observation.index.target_part_exists,
-        node_count=observation.readback.node_count,
-        element_count=observation.readback.element_count,
-        fingerprint=observation.fingerprint,
-    ))
-
-
-def _check_target_exists(run: RunState, observation: Observation) -> None:
-    """Fail before any provider call when the target cannot be acted on."""
-    target, module = run.target, run.inputs.module
-    problem = target_problem({m.name: m.parts for m in observation.index.models}, target,
-                             module)
-    if problem is not None and problem.missing == "model":
-        raise FailRun("observation", f"model {target.model_name!r} does not exist; "
-                      f"models: {', '.join(problem.models) or 'none'}")
-    if problem is not None:
-        raise FailRun(
-            "observation",
-            f"part {target.part_name!r} does not exist in model {target.model_name!r} "
-            f"(parts: {', '.join(problem.parts) or 'none'}); {module.title} mode works "
-            "on an existing part: pick one, or build it in "
-            f"{building_module().title} mode first",
-        )
-
-
-def _record_values(ctx: StepContext, run: RunState) -> None:
-    """The values the domain checks after the run, as observed (``DomainModule``)."""
-    try:
-        run.inputs.module.record_values(run.dir.path, ctx.host.model(run.target.model_name))
-    except Exception:  # a host that cannot say: nothing to compare later
-        log.debug("values not read before run %s", run.inputs.run_id, exc_info=True)
-
-
-async def explore_target(ctx: StepContext, run: RunState) -> None:
-    """Bounded read-only questions about the target before the spec (docs/architecture.md
-    §1): the facts go into the design request as text; it still has no tools (I1)."""
-    assert run.observation is not None
-    if run.observation.target_is_empty:
-        ctx.phases.set(Phase.EXPLORING, "Exploring skipped: the target part is missing or empty")
-        return
-    ctx.phases.set(Phase.EXPLORING, "Exploring the target (read-only)")
-    if ctx.explorer is not None:
-        try:
-            found = ctx.explorer(ctx.host, run.observation)
-            if asyncio.iscoroutine(found):
-                found = await found
-        except Exception as error:
-            raise FailRun("observation", f"exploration failed: {error}") from None
-        run.exploration = str(found or "")
-        return
-    run.exploration = await _explore_with_model(ctx, run)
-
-
-async def _explore_with_model(ctx: StepContext, run: RunState) -> str:
-    assert run.observation is not None
-    target, fingerprint = run.target, run.observation.fingerprint
-    summary = prompt_observation(run)
-    try:
-        result = await ctx.calls.task(lambda provider: explore(
-            provider,
-            request=run.inputs.request,
-            observation_summary=summary,
-            part=ctx.host.part(target),
-            fingerprint_fn=lambda: target_fingerprint(ctx.host.readback(target)),
-            fingerprint=fingerprint,
-            listener=ctx.emit,
-            cache=ctx.regions,
-            max_tokens=budgets.design_tokens(ctx.settings),
-        ))
-    except ExplorationChangedModel as error:
-        raise FailRun("observation", str(error)) from None
-    except ProviderError as error:
-        if error.raw_sse:  # every byte received is evidence, a failed turn's too
-            run.dir.write_bytes("provider_exploration_response.failed.sse", error.raw_sse)
-        raise FailRun("provider", f"the exploration request failed: {error}",
-                      provider=error.failure) from None
-    run.dir.write_json("exploration.json", result)
-    for turn, raw in enumerate(result.raw_sse, start=1):
-        run.dir.write_bytes(f"provider_exploration_response.{turn}.sse", raw)
-    return result.design_context()
-
-
-def prompt_observation(run: RunState) -> dict[str, Any]:
-    """L0/L1 with the part's label ranges, and L2 (the regions) only where the request names
-    a place or the exploration ran: bounded whatever the model size, and no longer than the
-    spec needs (``observe/place_words.py``)."""
-    assert run.observation is not None
-    summary: dict[str, Any] = json.loads(run.observation.prompt_json())
-    regions = run.regions
-    if regions is None:
-        return summary
-    if run.exploration or names_a_place(run.inputs.request):
-        summary["regions"] = regions.model_dump(mode="json")
-    elif isinstance(summary.get("part"), dict):
-        for key, span in (("node_labels", regions.node_labels),
-                          ("element_labels", regions.element_labels)):
-            if span is not None:
-                summary["part"][key] = list(span)
-    return summary
 
 
 async def revise_spec(ctx: StepContext, run: RunState, remark: str) -> None:
