@@ -1,8 +1,9 @@
 """``calls: spec`` (docs/architecture.md §4 "Calls from the steps"): after Confirm the calls
 are computed from the confirmed steps, and the design request is the run's only model
 request. Computed calls take the path every call takes (schema, binding, compile, plan, one
-execution, verification); what does not compile goes back to Review in the step's words,
-with no repair round."""
+execution, verification); a step that does not compute or compile is asked again once
+before Review, naming the diagnostic; what still does not compile goes back to Review in the
+step's words, with no repair round of calls."""
 
 from __future__ import annotations
 
@@ -73,30 +74,63 @@ def test_a_step_that_states_too_little_returns_to_review_in_its_words(
         fresh_sam, plate, tmp_path):
     """The 0.5B's add_elements without coordinates: nothing to compute from, no round."""
     spec = answer(step("add_elements", count=1, shape="QUAD"))
-    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    controller, provider = make(fresh_sam, tmp_path, design(spec), design(spec))
     asyncio.run(controller.submit("Add one QUAD element next to the plate.", "part", TARGET))
     result = asyncio.run(controller.confirm("part", TARGET))
     assert result is not None and result.status == "rejected"
     assert controller.phase == Phase.REVIEW  # the analyst may edit the spec, or cancel
+    said = ("step 1 (add 1 QUAD elements) states no coordinates: give the elements by the "
+            "coordinates of their nodes, or patches, or lines")
     assert result.error is not None and result.error.message == (
-        "the calls cannot be computed from the spec: step 1 (add 1 QUAD elements) states no "
-        "coordinates: give the elements by the coordinates of their nodes, or patches, or "
-        "lines")
-    assert len(provider.requests) == 1  # no repair round: no model wrote a call
+        "the calls cannot be computed from the spec: " + said)
+    # the design was asked again once before Review, naming the diagnostic; the step
+    # that still does not compute is not asked a second time
+    assert len(provider.requests) == 2
+    assert said in provider.requests[1].messages[-1]["content"]
 
 
 def test_a_computed_call_that_does_not_compile_names_the_step_and_the_value(
         fresh_sam, plate, tmp_path):
     spec = answer(step("delete_elements", labels(99)))
-    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    controller, provider = make(fresh_sam, tmp_path, design(spec), design(spec))
     asyncio.run(controller.submit("Delete element 99.", "part", TARGET))
     result = asyncio.run(controller.confirm("part", TARGET))
     assert result is not None and result.status == "rejected"
     assert result.error is not None
-    assert result.error.message == (
-        "step 1 (delete element 99): delete_elements.labels: unknown element label(s) 99; "
-        "existing element labels: 1..4 (4 elements)")
-    assert len(provider.requests) == 1 and controller.phase == Phase.REVIEW
+    said = ("step 1 (delete element 99): delete_elements.labels: unknown element label(s) 99; "
+            "existing element labels: 1..4 (4 elements)")
+    assert result.error.message == said
+    assert len(provider.requests) == 2 and controller.phase == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"] == (
+        "SAM Agent cannot use this spec as it is:\n- " + said + "\n\nAnswer again with the "
+        "whole spec as ONE JSON object: change what this problem names, keep the other steps "
+        "as they were, and nothing else.")
+
+
+def test_a_step_that_does_not_compile_is_asked_again_and_review_says_why(
+        fresh_sam, plate, tmp_path):
+    """One repair before Review: the diagnostic goes back to the model, the repaired spec is
+    the one the analyst reviews, and Review keeps which step was asked again and why."""
+    wrong = answer(step("delete_elements", labels(99)))
+    right = answer(step("delete_elements", labels(4)))
+    controller, provider = make(fresh_sam, tmp_path, design(wrong), design(right))
+    asyncio.run(controller.submit("Delete element 4.", "part", TARGET))
+    assert controller.phase == Phase.REVIEW and "delete element 4" in controller.spec_text
+    repairs = controller.design_repairs
+    assert [(r.step, r.action) for r in repairs] == [(1, "delete_elements")]
+    assert repairs[0].words().startswith(
+        "step 1 (delete_elements) was asked again once, because: step 1 (delete element 99): ")
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result is not None and result.status == "verified"
+    assert len(provider.requests) == 2
+    assert [e.label for e in plate.elements] == [1, 2, 3]
+
+
+def test_a_spec_that_compiles_is_asked_once(fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path,
+                                design(answer(step("delete_elements", labels(4)))))
+    asyncio.run(controller.submit("Delete element 4.", "part", TARGET))
+    assert len(provider.requests) == 1 and not controller.design_repairs
 
 
 def test_an_edited_spec_is_a_new_revision_and_plans_without_a_model(

@@ -28,7 +28,8 @@ def plate(fresh_sam: Any) -> Any:
 
 
 def planned(sam: Any, tmp_path: Path, request: str, *steps: dict[str, Any]) -> RunController:
-    provider = ScriptedProvider(design(answer(*steps)))
+    # the same answer again where the design's repair before Review asks once more
+    provider = ScriptedProvider(design(answer(*steps)), design(answer(*steps)))
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
                                policy=policy(calls="spec", plan_wait="always"),
                                host=HostGateway(sam), provider_factory=provider.factory)

@@ -74,7 +74,8 @@ def test_a_review_warning_says_the_steps_units(fresh_sam, tmp_path):
     absent = answer(step("translate", named_set("S9"), vector=[5, 0, 0]))
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
                                policy=policy(calls="spec"), host=HostGateway(fresh_sam),
-                               provider_factory=ScriptedProvider(design(absent)).factory)
+                               provider_factory=ScriptedProvider(design(absent),
+                                                                 design(absent)).factory)
     controller.units = unit_system("mm")
     asyncio.run(controller.submit("Translate set S9 by (5, 0, 0).", "part", TARGET))
     assert [w for w in controller.review_warnings if w.startswith("step 1 (")] == [

@@ -164,10 +164,17 @@ def test_the_requests_quantities_are_said_converted_into_the_models_units():
     assert parts.quantities_words(request, mm) == (
         "The request's quantities in this model's units (write these numbers): "
         "1.2 m = 1200 mm in this model; 80 cm = 800 mm in this model; "
-        "70 GPa = 70000 MPa in this model.")
+        "2.5 mm = 2.5 mm in this model; 70 GPa = 70000 MPa in this model.")
     assert parts.quantities_words(request, m) == (
         "The request's quantities in this model's units (write these numbers): "
-        "80 cm = 0.8 m in this model; 2.5 mm = 0.0025 m in this model; "
+        "1.2 m = 1.2 m in this model; 80 cm = 0.8 m in this model; "
+        "2.5 mm = 0.0025 m in this model; "
         "70 GPa = 70000000000 Pa in this model.")
-    assert parts.quantities_words("Move set S1 by 5 mm.", mm) == ""  # already its unit
+    # a quantity already in the model's unit is said too: the number to write is the same
+    assert parts.quantities_words("Move set S1 by 5 mm.", mm) == (
+        "The request's quantities in this model's units (write these numbers): "
+        "5 mm = 5 mm in this model.")
+    assert parts.quantities_words("Density 7850 kg/m3.", mm) == (
+        "The request's quantities in this model's units (write these numbers): "
+        "7850 kg/m³ = 7.85e-09 t/mm³ in this model.")
     assert parts.quantities_words("Move set S1 by 5.", mm) == ""

@@ -374,12 +374,12 @@ def _example_value(value: ValueDef, facts: StepFacts, key: str) -> Any:
 
 
 def quantities_words(request: str, system: UnitSystem) -> str:
-    """The request's quantities said in another unit than the model's, converted by the
-    product (the model is never asked to convert): ``The request's quantities in this model's
-    units (write these numbers): 70 GPa = 70000 MPa in this model.``; ``""`` when there are
-    none."""
+    """Every quantity the request states with a unit, in the model's units, converted by
+    the product (the model is never asked to convert, nor to keep a unit it was given):
+    ``The request's quantities in this model's units (write these numbers): 70 GPa = 70000
+    MPa in this model; 3 MPa = 3 MPa in this model.``; ``""`` when there are none."""
     said = [q.conversion_words(system) for q in quantities_in(request)
-            if q.differs_from(system) and q.value_in(system) is not None]
+            if q.value_in(system) is not None]
     said = list(dict.fromkeys(said))
     if not said:
         return ""

@@ -201,6 +201,10 @@ def _be(numbers: tuple[float, ...]) -> str:
     return "is" if len(numbers) == 1 else "are"
 
 
+_PLURAL = {"length": "lengths", "stress": "stresses", "force": "forces",
+           "density": "densities"}
+
+
 @dataclass(frozen=True)
 class UnitMismatch:
     """A quantity the request states in another unit than the model's (``5 cm`` of a model
@@ -211,8 +215,9 @@ class UnitMismatch:
 
     def words(self) -> str:
         quantity = self.quantity
-        return (f"the request says {quantity.said}, and this model's {quantity.kind}s are in "
-                f"{quantity.unit_in(self.system)}: {quantity.conversion_words(self.system)}; "
+        return (f"the request says {quantity.said}, and this model's "
+                f"{_PLURAL[quantity.kind]} are in {quantity.unit_in(self.system)}: "
+                f"{quantity.conversion_words(self.system)}; "
                 "a step's number is taken in the model's units, so check that the steps use "
                 f"{_converted(quantity, self.system)} (edit the step if they do not)")
 

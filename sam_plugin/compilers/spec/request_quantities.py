@@ -17,9 +17,9 @@ from sam_plugin.compilers.spec.request_words import fold
 from sam_plugin.compilers.spec.values import number_words
 from sam_plugin.compilers.units import UnitSystem
 
-QuantityKind = Literal["length", "stress", "force"]
+QuantityKind = Literal["length", "stress", "force", "density"]
 
-# each unit a request may say: its kind and its size in SI (m, Pa, N)
+# each unit a request may say: its kind and its size in SI (m, Pa, N, kg/m³)
 UNITS: dict[str, tuple[QuantityKind, float]] = {
     "mm": ("length", 1e-3), "cm": ("length", 1e-2), "m": ("length", 1.0),
     "in": ("length", 0.0254),
@@ -27,6 +27,8 @@ UNITS: dict[str, tuple[QuantityKind, float]] = {
     "GPa": ("stress", 1e9), "psi": ("stress", 6894.757293168361),
     "N": ("force", 1.0), "kN": ("force", 1e3), "MN": ("force", 1e6),
     "lbf": ("force", 4.4482216152605),
+    "kg/m³": ("density", 1.0), "g/cm³": ("density", 1e3), "kg/mm³": ("density", 1e9),
+    "t/mm³": ("density", 1e12), "t/m³": ("density", 1e3),
 }
 # the words a request writes for them (longest first where one begins another)
 _SPELLINGS = {
@@ -38,10 +40,12 @@ _SPELLINGS = {
     "psi": "psi", "帕": "Pa", "千帕": "kPa", "兆帕": "MPa", "吉帕": "GPa",
     "N": "N", "newtons?": "N", "牛(?:顿)?": "N", "kN|KN|kn": "kN", "千牛(?:顿)?": "kN",
     "MN": "MN", "lbf": "lbf",
+    "kg/m(?:3|³|\\^3)": "kg/m³", "g/cm(?:3|³|\\^3)": "g/cm³", "kg/mm(?:3|³|\\^3)": "kg/mm³",
+    "t/mm(?:3|³|\\^3)": "t/mm³", "t/m(?:3|³|\\^3)": "t/m³", "千克/立方米": "kg/m³",
 }
 _UNIT_WORD = "|".join(sorted(_SPELLINGS, key=len, reverse=True))
 _QUANTITY = re.compile(
-    r"(?<![A-Za-z0-9_.])([-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*"
+    r"(?<![A-Za-z0-9_.\-−])([-+−]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*"
     rf"({_UNIT_WORD})(?![A-Za-z0-9²³/])")
 _CANONICAL = [(re.compile(rf"(?:{spelling})\Z"), unit) for spelling, unit in _SPELLINGS.items()]
 

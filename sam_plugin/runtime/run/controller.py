@@ -178,7 +178,7 @@ class RunController:
 
     @property
     def design_repairs(self) -> list[StepRepair]:
-        """The design's steps asked again before Review, and why (the design asked in parts):
+        """The design's steps asked again before Review, and why (either design):
         data, each said by ``StepRepair.words``."""
         return list(self._run.conversation.repairs) if self._run else []
 

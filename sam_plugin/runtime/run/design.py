@@ -19,8 +19,10 @@ from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_sch
 from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.parts import quantities_words
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
+from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.errors import (
     DesignRefused,
     FailRun,
@@ -37,7 +39,7 @@ from sam_plugin.runtime.event_types import (
 )
 from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
-from sam_plugin.runtime.run import budgets, design_answer, design_parts, revision
+from sam_plugin.runtime.run import budgets, design_answer, design_parts, design_repair, revision
 from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
@@ -122,9 +124,11 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
         tokens = budgets.design_tokens(ctx.settings, held)
         response = await _design_round(ctx, run, messages, _design_sse(version), tokens, held)
     run.spec_versions = version
+    schema_repairs = 0
     try:
         reading = _read_round(ctx, run, response, tokens, looped=held is not None)
     except SpecRejected as rejected:
+        schema_repairs = 1
         ctx.emit(RepairRequested(
             repair=1, of=design_answer.DESIGN_REPAIR_ROUNDS, layer="design",
             tool="", headline=rejected.problems[0], problems=rejected.problems))
@@ -151,6 +155,12 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
         _model_refused(ctx, run, refused, remark)
     if _words_refuse_whole(ctx, remark):
         design_parts.refuse_by_words(run, ctx.language)
+    if ctx.policy.design == "whole" and ctx.policy.calls == "spec":
+        reading = await design_repair.compiled_or_repaired(
+            ctx, run, reading, messages=messages, response=response, version=version,
+            spent=schema_repairs,
+            ask=lambda asked, sse: _design_round(ctx, run, asked, sse, tokens, held),
+            read=lambda answer: _read_round(ctx, run, answer, tokens, looped=held is not None))
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
              ignored=len(response.tool_calls))
 
@@ -181,7 +191,7 @@ def _adopted(ctx: StepContext, run: RunState, reading: design_answer.DesignReadi
         changes=[c.as_json() for c in run.spec_changes],
         # calls answered to a tool-less design request are ignored, never collected
         ignored_tool_calls=ignored,
-        repaired=tuple(r.model_dump() for r in run.conversation.repairs) if parted else (),
+        repaired=tuple(r.model_dump() for r in run.conversation.repairs) if not remark else (),
         requests=run.conversation.requests if parted else None,
     ))
 
@@ -455,4 +465,5 @@ def _design_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
         exploration=run.exploration,
         request=inputs.request,
         selection=inputs.selection.prompt_line() if inputs.selection is not None else "",
+        quantities=quantities_words(inputs.request, ctx.units or DEFAULT_UNITS),
     )

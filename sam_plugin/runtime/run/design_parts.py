@@ -18,11 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sam_plugin.compilers.chain import CompileChain
-from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.spec import parts
-from sam_plugin.compilers.spec.computed import step_said
-from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.out_of_mode import (
     out_of_mode,
     out_of_mode_warning,
@@ -36,13 +32,11 @@ from sam_plugin.compilers.spec.vocabulary import ActionDef
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import (
-    CompileError,
     FailRun,
     ProviderError,
     RefusedByCategory,
     RouteRefused,
     SpecRejected,
-    StepsNotComputable,
 )
 from sam_plugin.runtime.event_types import RepairRequested
 from sam_plugin.runtime.observe.place_words import names_a_place
@@ -53,6 +47,7 @@ from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_answer import ADVICE
 from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.state import RunState
+from sam_plugin.runtime.run.step_check import failing_step
 from sam_plugin.runtime.run.step_repair import StepRepair
 from sam_plugin.runtime.text_safety import visible_text
 
@@ -345,7 +340,7 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
     asked_again = {r.step for r in state.repaired}
     while True:
         document = parts.assembled(state.planned, state.answers, vocabulary, ctx.language)
-        failing = _failing_step(ctx, run, document)
+        failing = failing_step(ctx, run, document)
         if failing is None:
             return document
         index, reason = failing
@@ -363,45 +358,6 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
         if whole is not None:  # a whole spec in a repair: its steps are the answer
             document = _document(whole.response)
             return document if isinstance(document, dict) else {}
-
-
-def _failing_step(ctx: StepContext, run: RunState,
-                  document: Mapping[str, Any]) -> tuple[int, str] | None:
-    """The first step that does not compute or compile, with the diagnostic in its words;
-    None when every step does (or the spec does not read: the reader says so after)."""
-    module = run.inputs.module
-    try:
-        spec = spec_from_json(dict(document), module.vocabulary)
-        route = module.route_steps(spec.capabilities(), run.observation is None
-                                   or run.observation.target_is_empty)
-        computed = module.calls_from_steps(spec, route.tools)
-    except StepsNotComputable as refused:
-        return refused.step, refused.message
-    except Exception:  # noqa: BLE001 - the reader names what does not read, after this
-        return None
-    assert run.before is not None
-    try:
-        chain = CompileChain(module, request=run.inputs.request, target=run.target,
-                             start=Prediction.from_readback(run.before),
-                             model=ctx.host.model(run.target.model_name),
-                             part=ctx.host.part(run.target), spec=spec)
-        for call in computed:
-            try:
-                chain.add(call.tool, json.dumps(call.arguments, ensure_ascii=False))
-            except CompileError as error:
-                return _compile_step(call, error, spec, module.vocabulary)
-    except Exception:  # noqa: BLE001 - a host or compiler fault: the compile after Confirm
-        log.debug("design check of the steps failed", exc_info=True)
-    return None
-
-
-def _compile_step(call: Any, error: CompileError, spec: Spec,
-                  vocabulary: Any) -> tuple[int, str] | None:
-    for diagnostic in error.diagnostics:
-        step = call.step_of(diagnostic.path)
-        if step is not None:
-            return step, f"{step_said(spec, step, vocabulary)}: {diagnostic}"
-    return None
 
 
 # -- the requests ---------------------------------------------------------------------------

@@ -1,0 +1,61 @@
+"""The first step of a design that does not compute or compile, checked before Review, with
+the compiler's diagnostic in its words (docs/architecture.md §4 "One repair before Review"):
+what a repair request names. Nothing is run; the host is only read."""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+from sam_plugin.compilers.chain import CompileChain
+from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.spec.computed import step_said
+from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.reading import spec_from_json
+from sam_plugin.errors import CompileError, StepsNotComputable
+from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.state import RunState
+
+log = logging.getLogger(__name__)
+
+
+def failing_step(ctx: StepContext, run: RunState,
+                 document: Mapping[str, Any]) -> tuple[int, str] | None:
+    """The first step that does not compute or compile (its 0-based index), with the
+    diagnostic in its words; None when every step does (or the spec does not read: the
+    reader says so after)."""
+    module = run.inputs.module
+    try:
+        spec = spec_from_json(dict(document), module.vocabulary)
+        route = module.route_steps(spec.capabilities(), run.observation is None
+                                   or run.observation.target_is_empty)
+        computed = module.calls_from_steps(spec, route.tools)
+    except StepsNotComputable as refused:
+        return refused.step, refused.message
+    except Exception:  # noqa: BLE001 - the reader names what does not read, after this
+        return None
+    assert run.before is not None
+    try:
+        chain = CompileChain(module, request=run.inputs.request, target=run.target,
+                             start=Prediction.from_readback(run.before),
+                             model=ctx.host.model(run.target.model_name),
+                             part=ctx.host.part(run.target), spec=spec)
+        for call in computed:
+            try:
+                chain.add(call.tool, json.dumps(call.arguments, ensure_ascii=False))
+            except CompileError as error:
+                return _compile_step(call, error, spec, module.vocabulary)
+    except Exception:  # noqa: BLE001 - a host or compiler fault: the compile after Confirm
+        log.debug("design check of the steps failed", exc_info=True)
+    return None
+
+
+def _compile_step(call: Any, error: CompileError, spec: Spec,
+                  vocabulary: Any) -> tuple[int, str] | None:
+    for diagnostic in error.diagnostics:
+        step = call.step_of(diagnostic.path)
+        if step is not None:
+            return step, f"{step_said(spec, step, vocabulary)}: {diagnostic}"
+    return None
