@@ -282,7 +282,22 @@ def _explain_any_of(error: SchemaError) -> list[Diagnostic]:
     for sub in error.context:
         if sub.schema_path and sub.schema_path[0] == index:
             found.extend(_explain(sub, hint))
+    fits = _variants_holding(variants, legal, instance, tag, index)
+    if fits:  # the fields say another variant: name it beside "remove it"
+        other = " or ".join(f"{tag} {quote(v)}" for v in fits)
+        found = [d.model_copy(update={"message": f"{d.message}, or write {other}, which "
+                                      "has it"})
+                 if d.message.startswith("unknown field ") else d for d in found]
     return found or [Diagnostic(path=path, message=error.message)]
+
+
+def _variants_holding(variants: Sequence[Any], legal: Sequence[str], instance: Mapping[str, Any],
+                      tag: str, chosen: int) -> list[str]:
+    """The other variants that have every field ``instance`` writes that the chosen one has
+    not (a section of kind shell given a profile: kind beam has one)."""
+    extra = set(instance) - set(variants[chosen].get("properties", {}))
+    return [legal[i] for i, variant in enumerate(variants)
+            if i != chosen and extra and extra <= set(variant.get("properties", {}))]
 
 
 def _json_type(value: Any) -> str:

@@ -27,7 +27,28 @@ def test_field_of_another_variant_says_remove_it() -> None:
     lines = _lines(TRANSFORM, {"operations": [{"op": "translate", "vector": [1, 0, 0],
                                                "count": 3}]})
     assert lines == ["operations[0].count: unknown field 'count' for op 'translate'; remove it "
-                     "(allowed fields: op, vector, selection)"]
+                     "(allowed fields: op, vector, selection), or write op 'linear_array', "
+                     "which has it"]
+
+
+def test_a_field_no_other_variant_has_only_says_remove_it() -> None:
+    lines = _lines(TRANSFORM, {"operations": [{"op": "translate", "vector": [1, 0, 0],
+                                               "colour": "red"}]})
+    assert lines == ["operations[0].colour: unknown field 'colour' for op 'translate'; remove "
+                     "it (allowed fields: op, vector, selection)"]
+
+
+def test_a_shell_section_given_a_profile_names_the_beam_kind() -> None:
+    """The 1.5B wrote a round bar as a shell section with a profile: the words name both
+    fixes, since only the analyst's request says which was meant."""
+    from sam_plugin.compilers.property.schemas import DEFINE
+
+    lines = _lines(DEFINE, {"sections": [{"kind": "shell", "name": "ROD", "material": "Steel",
+                                          "profile": {"shape": "circle", "r": 6}}]})
+    assert lines == [
+        "sections[0].profile: unknown field 'profile' for kind 'shell'; remove it (allowed "
+        "fields: kind, name, material, thickness), or write kind 'beam', which has it",
+        "sections[0].thickness: required field is missing"]
 
 
 def test_missing_field_of_the_chosen_variant() -> None:

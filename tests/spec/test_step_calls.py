@@ -7,6 +7,7 @@ independent check of the inverse: a computed call that contradicted its step wou
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -261,3 +262,19 @@ def test_computed_calls_compile_and_bind_to_their_steps(mode, action, strategy,
         _computes_compiles_and_binds(mode, part_name, steps, tmp_path_factory.mktemp("run"))
 
     check()
+
+
+def test_refining_the_same_elements_twice_says_one_step_with_the_levels_added() -> None:
+    from sam_plugin.errors import StepsNotComputable
+    from tests.support.specs import answer
+
+    mesh = registry.get_module("mesh")
+    twice = spec_from_json(json.loads(answer(
+        step("refine", {"by": "set", "name": "CORNER"}, mode="mesh", levels=1),
+        step("refine", {"by": "set", "name": "CORNER"}, mode="mesh", levels=1))),
+        mesh.vocabulary)
+    with pytest.raises(StepsNotComputable) as refused:
+        mesh.calls_from_steps(twice, ["refine_mesh"])
+    assert refused.value.message.endswith(
+        "step 2 (refine set CORNER, 1 level(s)) refines the same elements again after step 1; "
+        "refining them twice is one step with the levels added: make them one step of levels 2")

@@ -21,8 +21,15 @@ def calls_from_steps(spec: Spec, tools: Sequence[str]) -> list[ComputedCall]:
 def _refine(spec: Spec) -> ComputedCall:
     found = steps_of(spec, "refine")
     if len(found) > 1:
+        (first, before), (_, again) = found[0], found[1]
+        if scope_json(again) == scope_json(before):  # "refine it twice": one step, more levels
+            levels = before.values["levels"] + again.values["levels"]
+            raise refuse(spec, found[1][0], VOCABULARY, (
+                f"refines the same elements again after step {first + 1}; refining them "
+                f"twice is one step with the levels added: make them one step of "
+                f"levels {levels}"))
         raise refuse(spec, found[1][0], VOCABULARY, (
-            f"refines again after step {found[0][0] + 1}; one refine_mesh call refines one "
+            f"refines again after step {first + 1}; one refine_mesh call refines one "
             "selection: make them one step (a scope that holds both), or two runs"))
     index, step = found[0]
     return ComputedCall("refine_mesh", {"selection": scope_json(step),
