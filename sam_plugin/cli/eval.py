@@ -58,9 +58,9 @@ def add_parser(commands: Any) -> None:
                           "(default) or filled by the model in collection rounds; kept in "
                           "meta.json, so that a replay asks the same")
     evaluate.add_argument("--design", choices=["parts", "whole"],
-                          help="live: the spec asked in parts, the actions then each action's "
-                          "values (default), or whole in one request; kept in meta.json, so "
-                          "that a replay asks the same")
+                          help="live: the whole spec in one request (default; "
+                          "SAM_AGENT_DESIGN), or in parts, the actions then each action's "
+                          "values; kept in meta.json, so that a replay asks the same")
     evaluate.add_argument("--out", type=Path, default=Path("eval-report"), metavar="DIR",
                           help="report.json, report.md, outcomes.png and run dirs (default "
                           "./eval-report)")

@@ -105,8 +105,8 @@ def add_parser(commands: Any) -> None:
                      "(default; SAM_AGENT_CALLS) or filled in by the model in collection "
                      "rounds")
     run.add_argument("--design", choices=["parts", "whole"],
-                     help="how the spec is asked: the actions, then each action's values "
-                     "(default; SAM_AGENT_DESIGN), or the whole spec in one request")
+                     help="how the spec is asked: the whole spec in one request (default; "
+                     "SAM_AGENT_DESIGN), or in parts, the actions then each action's values")
     run.add_argument("--json", action="store_true", help="print result.json on stdout")
     run.set_defaults(handler=handle)
 
