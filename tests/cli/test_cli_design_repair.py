@@ -1,0 +1,57 @@
+"""``sam-agent run`` with the design asked whole (the default; docs/architecture.md §4 "One
+repair before Review"): a step that does not compile is sent back to the model once with the
+compiler's words, and Review says so."""
+
+from __future__ import annotations
+
+import json
+
+from cli_support import base_args, new_workspace, run_cli
+
+from tests.support.specs import ALL, answer, step
+
+REQUEST = "steel E 210000 nu 0.3, a 20 thick shell RECT on all elements"
+
+
+def _spec(section: dict[str, object]) -> str:
+    return answer(
+        step("define_material", mode="property", name="Steel2", E=210000, nu=0.3),
+        step("define_section", mode="property", **section),
+        step("assign_section", ALL, mode="property", section="RECT"),
+        summary="Steel and a shell section on all elements.")
+
+
+def test_a_shell_section_given_a_profile_is_repaired_before_review(tmp_path, capsys,
+                                                                    provider_env):
+    shell = {"name": "RECT", "kind": "shell", "material": "Steel2", "thickness": 20}
+    provider_env.enqueue_reply(_spec({**shell, "profile": {"shape": "rectangle", "a": 20,
+                                                           "b": 40}}))
+    provider_env.enqueue_reply(_spec(shell))
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="property")
+                  + ["--request", REQUEST, "--yes", "--json", "--design", "whole",
+                     "--calls", "spec"], capsys)
+    assert run.code == 0, run.err
+    assert run.result["status"] == "verified"
+    said = ("step 2 (define the shell section RECT of material Steel2, thickness 20, profile "
+            "rectangle, a 20, b 40): sections[0].profile: unknown field 'profile' for kind "
+            "'shell'; remove it (allowed fields: kind, name, material, thickness), or write "
+            "kind 'beam', which has it")
+    assert f"REPAIRED: step 2 (define_section) was asked again once, because: {said}" \
+        in run.err
+    sent = [r.json["messages"] for r in provider_env.requests]
+    assert len(sent) == 2  # the design, its one repair; the calls are computed
+    assert sent[1][-1]["content"].startswith(
+        f"SAM Agent cannot use this spec as it is:\n- {said}\n")
+    assert json.loads(sent[1][-2]["content"])["steps"][1]["values"]["profile"]
+
+
+def test_a_spec_that_compiles_is_asked_once(tmp_path, capsys, provider_env):
+    provider_env.enqueue_reply(_spec({"name": "RECT", "kind": "shell", "material": "Steel2",
+                                      "thickness": 20}))
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="property")
+                  + ["--request", REQUEST, "--yes", "--json", "--design", "whole",
+                     "--calls", "spec"], capsys)
+    assert run.code == 0 and run.result["status"] == "verified", run.err
+    assert "REPAIRED" not in run.err and len(provider_env.requests) == 1
