@@ -29,8 +29,16 @@ import numpy as np
 from sam_plugin.compilers.check_phrases import tally as _tally
 from sam_plugin.compilers.evidence import Check, Readback
 from sam_plugin.compilers.predicted_part import DEFINITIONS, NEW_ENTITIES, PredictedPart
+from sam_plugin.runtime.verify.comparison_words import (
+    SHOWN,
+    element_words,
+    label_diff,
+    named,
+    point_words,
+    record_words,
+    values_words,
+)
 from sam_plugin.runtime.verify.entity_matching import (
-    Element,
     Vec3,
     elements_of,
     grouped,
@@ -39,18 +47,21 @@ from sam_plugin.runtime.verify.entity_matching import (
     pair_by_geometry,
     pair_elements,
     prior_labels,
-    rows_differ,
+)
+from sam_plugin.runtime.verify.outside_scope import (
+    differing_entities,
+    outside,
+    outside_by_element,
 )
 from sam_plugin.samops.fingerprint import KINDS, Fingerprint
 from sam_plugin.samops.gc_pause import collector_paused
 from sam_plugin.samops.part_contents import Keyed, PartContents, read_contents
-from sam_plugin.samops.part_scope import among, sub_mesh
+from sam_plugin.samops.part_scope import among
 from sam_plugin.samops.readback import recent_contents
 from sam_plugin.words.phrase import Phrase, phrase, render
 
 RELATIVE_TOLERANCE = 1e-6
 ULPS = 4  # the tolerance is never below this many ulps of the planned coordinate
-SHOWN = 5  # differences named per check
 # the recorded names of the rows the front ends treat on their own
 REST = render(phrase("check.rest"))
 NOT_COMPARED = render(phrase("check.not_compared"))
@@ -207,7 +218,7 @@ class Comparison:
                 fine += f"; the whole part has the predicted after-fingerprint {after}"
             return Check.said(phrase("check.rest"), phrase("check.as_before", text=expected),
                               phrase("check.as_before", text=fine), ok=True)
-        problems = [f"{kind} changed" + _named(self._what_differs(kind)) for kind in differ]
+        problems = [f"{kind} changed" + named(self._what_differs(kind)) for kind in differ]
         return Check.said(phrase("check.rest"), phrase("check.as_before", text=expected),
                           phrase("check.changed", text="; ".join(problems)
                                  + f" (fingerprint {now_text})"), ok=False)
@@ -219,21 +230,21 @@ class Comparison:
             return []
         scope = self.predicted.scope
         if kind in ("nodes", "elements"):
-            return _differing_entities(base, self.live, scope, kind == "nodes")
+            return differing_entities(base, self.live, scope, kind == "nodes")
         if kind in ("section assignments", "beam orientations"):
             what = "assignments" if kind == "section assignments" else "orientations"
             word = (lambda v: f"section {v}") if what == "assignments" else (
-                lambda v: f"n1 {_pt(v[1])}")
-            was_by = _outside_by_element(base, scope, what)
-            now_by = _outside_by_element(self.live, scope, what)
-            return [f"element {k} has {_words(now_by.get(k, ()), word, kind.split()[-1])}, "
-                    f"was {_words(was_by.get(k, ()), word, kind.split()[-1])}"
+                lambda v: f"n1 {point_words(v[1])}")
+            was_by = outside_by_element(base, scope, what)
+            now_by = outside_by_element(self.live, scope, what)
+            return [f"element {k} has {values_words(now_by.get(k, ()), word, kind.split()[-1])}, "
+                    f"was {values_words(was_by.get(k, ()), word, kind.split()[-1])}"
                     for k in sorted(set(was_by) | set(now_by))
                     if was_by.get(k) != now_by.get(k)]
         readers: dict[str, Callable[[PartContents], set[tuple[Any, ...]]]] = {
-            "set members": lambda c: _outside(c, scope, "members"),
-            "section assignments": lambda c: _outside(c, scope, "assignments"),
-            "beam orientations": lambda c: _outside(c, scope, "orientations"),
+            "set members": lambda c: outside(c, scope, "members"),
+            "section assignments": lambda c: outside(c, scope, "assignments"),
+            "beam orientations": lambda c: outside(c, scope, "orientations"),
             "sets": lambda c: {(n, 0) for n in c.set_names if n not in scope.sets},
             DEFINITIONS: lambda c: {(d, 0) for d in c.definitions
                                     if (d[0], d[1]) not in scope.definitions}}
@@ -241,8 +252,8 @@ class Comparison:
         if pairs is None:
             return []
         was_p, now_p = pairs(base), pairs(self.live)
-        out = [f"{_record(kind, r)} gone" for r in sorted(was_p - now_p, key=repr)]
-        return out + [f"{_record(kind, r)} not in the plan" for r in sorted(now_p - was_p,
+        out = [f"{record_words(kind, r)} gone" for r in sorted(was_p - now_p, key=repr)]
+        return out + [f"{record_words(kind, r)} not in the plan" for r in sorted(now_p - was_p,
                                                                             key=repr)]
 
     # -- nodes ---------------------------------------------------------------------------
@@ -295,7 +306,7 @@ class Comparison:
         for i in bad[: SHOWN + 1].tolist():
             label, plan, live_label, live = pairs[i]
             name = f"node {live_label}" + (f" (planned as {label})" if label != live_label else "")
-            out.append(f"{name} at {_pt(live)}, the plan puts it at {_pt(plan)}")
+            out.append(f"{name} at {point_words(live)}, the plan puts it at {point_words(plan)}")
         if len(bad) > SHOWN + 1:
             out.append(f"... {len(bad)} nodes off the plan in all")
         return out
@@ -318,7 +329,8 @@ class Comparison:
         for k in sorted(kept & live_kept):
             want = mapped(planned[k], mapping)
             if found[k] != want:
-                problems.append(f"element {k} is {_elem(found[k])}, the plan says {_elem(want)}")
+                problems.append(f"element {k} is {element_words(found[k])}, "
+                                f"the plan says {element_words(want)}")
         self.element_map = {k: k for k in kept & live_kept}
         live_new = {k: e for k, e in found.items() if k not in prior}
         if NEW_ENTITIES in self.predicted.unpredicted:
@@ -326,9 +338,9 @@ class Comparison:
         else:
             planned_new = {k: mapped(e, mapping) for k, e in planned.items() if k not in prior}
             wanted, have = Counter(planned_new.values()), Counter(live_new.values())
-            problems += [f"new element {_elem(key)} missing (the plan creates it)"
+            problems += [f"new element {element_words(key)} missing (the plan creates it)"
                          for key in sorted(wanted - have)]
-            problems += [f"new element {_elem(key)} is not in the plan"
+            problems += [f"new element {element_words(key)} is not in the plan"
                          for key in sorted(have - wanted)]
             self.element_map.update(pair_elements(planned_new, live_new))
         touched = len(scope.elements)
@@ -362,7 +374,7 @@ class Comparison:
             for name in sorted(set(want) | set(have)):
                 if want.get(name, set()) != have.get(name, set()):
                     problems.append(f"set {name}: {kind} "
-                                    f"{_diff(have.get(name, set()), want.get(name, set()))}")
+                                    f"{label_diff(have.get(name, set()), want.get(name, set()))}")
         count = len(set(image.set_names) | {str(k) for k in image.set_nodes.keys}
                     | {str(k) for k in image.set_elements.keys})
         return _check(phrase("check.set_members_as_planned"),
@@ -377,7 +389,7 @@ class Comparison:
     def _orientations(self) -> Check:
         return self._by_element(phrase("check.orientations_as_planned"),
                                 self.predicted.image.orientations, self.inside.orientations,
-                                "orientations", lambda v: f"n1 {_pt(v[1])}")
+                                "orientations", lambda v: f"n1 {point_words(v[1])}")
 
     def _by_element(self, name: Phrase, planned: Keyed, found: Keyed, noun: str,
                     word: Any) -> Check:
@@ -396,8 +408,8 @@ class Comparison:
             a, b = want.get(label, ()), have.get(label, ())
             if a != b:
                 shown = f"element {label}" if label > 0 else f"new element (planned {-label})"
-                problems.append(f"{shown} has {_words(b, word, noun)}, the plan gives it "
-                                f"{_words(a, word, noun)}")
+                problems.append(f"{shown} has {values_words(b, word, noun)}, the plan gives it "
+                                f"{values_words(a, word, noun)}")
         return _check(name, phrase(f"check.elements_with_{noun}", count=len(want)), problems,
                       phrase(f"check.elements_with_{noun}", count=len(have)))
 
@@ -416,88 +428,9 @@ class Comparison:
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _differing_entities(base: PartContents, live: PartContents, scope: Any,
-                        of_nodes: bool) -> list[str]:
-    """Untouched nodes (or elements) that differ between the before read and the live one,
-    aligned by label and compared exactly, in numpy (any size)."""
-    was, now = (sub_mesh(c.mesh, ~scope.node_mask(c.mesh.node_labels), _none(c.mesh, False))
-                if of_nodes else
-                sub_mesh(c.mesh, _none(c.mesh, True), ~scope.element_mask(c.mesh.element_labels))
-                for c in (base, live))
-    was_labels, now_labels = (m.node_labels if of_nodes else m.element_labels
-                              for m in (was, now))
-    was_order, now_order = np.argsort(was_labels), np.argsort(now_labels)
-    was_sorted, now_sorted = was_labels[was_order], now_labels[now_order]
-    kept, still = among(was_sorted, now_sorted), among(now_sorted, was_sorted)
-    changed = rows_differ(was, was_order[kept], now, now_order[still], of_nodes)
-    noun = "node" if of_nodes else "element"
-    out = []
-    for label in was_sorted[kept][changed][: SHOWN + 1].tolist():
-        i, j = (int(np.nonzero(labels == label)[0][0]) for labels in (was_labels, now_labels))
-        if of_nodes:
-            out.append(f"node {label} at {_pt(now.coordinates[j])}, was {_pt(was.coordinates[i])}")
-        else:
-            out.append(f"element {label} is {_elem(now.element(j))}, was {_elem(was.element(i))}")
-    out += [f"{noun} {k} missing" for k in was_sorted[~kept][: SHOWN + 1].tolist()]
-    return out + [f"{noun} {k} not in the plan" for k in now_sorted[~still][: SHOWN + 1].tolist()]
-
-
-def _none(mesh: Any, of_nodes: bool) -> np.ndarray:
-    return np.zeros(mesh.node_count if of_nodes else mesh.element_count, dtype=bool)
-
-
-def _outside(contents: PartContents, scope: Any, what: str) -> set[tuple[Any, ...]]:
-    """The records of one kind outside ``scope`` (tagged tuples, for naming differences)."""
-    inside = scope.inside(contents)
-    if what == "members":
-        out: set[tuple[Any, ...]] = set()
-        for tag, attribute in (("nodes", "set_nodes"), ("elements", "set_elements")):
-            out |= {(tag, key, label) for key, label in getattr(contents, attribute).pairs()} \
-                - {(tag, key, label) for key, label in getattr(inside, attribute).pairs()}
-        return out
-    pairs: set[tuple[Any, ...]] = set(getattr(contents, what).pairs())
-    return pairs - set(getattr(inside, what).pairs())
-
-
-def _outside_by_element(contents: PartContents, scope: Any,
-                        what: str) -> dict[int, tuple[Any, ...]]:
-    records: Keyed = getattr(contents, what)
-    if not len(records):
-        return {}
-    inside = scope.element_mask(records.labels)
-    extra = scope.assigned if what == "assignments" else scope.oriented
-    if len(extra):
-        inside |= among(records.labels, extra)
-    return records.take(~inside).by_label()
-
-
-def _record(kind: str, record: Any) -> str:
-    if kind == "set members":
-        what, name, label = record
-        return f"{what[:-1]} {label} in set {name}"
-    if kind == "section assignments":
-        return f"section {record[0]} on element {record[1]}"
-    if kind == "beam orientations":
-        return f"n1 {_pt(record[0][1])} on element {record[1]}"
-    if kind == "sets":
-        return f"set {record[0]}"
-    return f"{record[0][0]} {record[0][1]} ({record[0][2]})"
-
-
-def _named(found: list[str]) -> str:
-    if not found:
-        return ""
-    more = f", +{len(found) - SHOWN} more" if len(found) > SHOWN else ""
-    return ": " + ", ".join(found[:SHOWN]) + more
-
-
 def _same_bits(a: Iterable[float], b: Iterable[float]) -> bool:
     return bool(np.array_equal(np.asarray(list(a), dtype=np.float64).view(np.uint64),
                                np.asarray(list(b), dtype=np.float64).view(np.uint64)))
-
-
-def _words(values: tuple[Any, ...], word: Any, noun: str) -> str:
-    return ", ".join(word(v) for v in values) if values else f"no {noun[:-1]}"
 
 
 def _compared_name(noun: str, predicted_new: bool) -> Phrase:
@@ -517,28 +450,6 @@ def _check(name: Phrase, expected: Phrase, problems: list[str], fine: Phrase) ->
     shown = problems[:SHOWN]
     more = f"; +{len(problems) - SHOWN} more" if len(problems) > SHOWN else ""
     return Check.said(name, expected, "; ".join(shown) + more, ok=False)
-
-
-def _diff(live: Iterable[int], planned: Iterable[int]) -> str:
-    live, planned = set(live), set(planned)
-    extra = sorted(k for k in live - planned if k > 0)
-    missing = sorted(k for k in planned - live)
-    parts = []
-    if missing:
-        parts.append("missing " + ", ".join(str(k) if k > 0 else f"(planned {-k})"
-                                            for k in missing[:10]))
-    if extra:
-        parts.append("not planned " + ", ".join(map(str, extra[:10])))
-    return "; ".join(parts)
-
-
-def _elem(value: Element) -> str:
-    shape, nodes = value
-    return f"{shape} on nodes {', '.join(str(k) if k > 0 else '?' for k in nodes)}"
-
-
-def _pt(p: Iterable[float]) -> str:
-    return "(" + ", ".join(f"{float(v):.6g}" for v in p) + ")"
 
 
 __all__ = ["BY_VALUES", "NOT_COMPARED", "REST", "Comparison", "Fingerprint", "compare_with_plan",
