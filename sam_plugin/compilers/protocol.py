@@ -8,7 +8,7 @@ one call at a time against the observed model. Modules (Part, Property, Mesh, Lo
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -220,6 +220,16 @@ class DomainModule(Protocol):
         """What this mode's observation adds about the target ``model`` beyond its part (a
         domain's own repositories, each list bounded): JSON data, shown to the model that
         writes the spec and kept in ``workspace.json``; ``{}`` (nothing shown) when none."""
+        ...
+
+    def restate_for_part(self, spec: Spec, calls: Sequence[tuple[str, Mapping[str, Any] | str]],
+                         read_model: Callable[[], Any], part_name: str
+                         ) -> tuple[Spec, tuple[tuple[str, Mapping[str, Any] | str], ...]]:
+        """A verified run's ``spec`` and ``calls`` (tool, arguments) as a rerun on another
+        part ``part_name`` carries them out (docs/architecture.md §6 "rerun"): what the parts
+        of the model share (a name of the model's) restated for that part, the calls and the
+        steps alike; as they are for a domain whose names are the part's. ``read_model``
+        reads the live model, only when the domain needs it."""
         ...
 
     def values_table(self, run_dir: Path) -> list[ValueRow]:

@@ -3,7 +3,7 @@ in this mode."""
 
 from __future__ import annotations
 
-from sam_plugin.compilers.load import actions, describe, prompts, step_calls
+from sam_plugin.compilers.load import actions, describe, part_names, prompts, step_calls
 from sam_plugin.compilers.load import tool_compilers as tc
 from sam_plugin.compilers.load import value_checks as values
 from sam_plugin.compilers.load.ir import ApplyBoundary, ApplyLoad, AuditLoads, DefineStep
@@ -37,4 +37,5 @@ MODULE = TableDrivenModule(
     mcp_examples=MCP_EXAMPLES,
     snapshot_covers=("load_cover",),
     observation_reader=values.observation,
+    part_restater=part_names.restate_for_part,
 )
