@@ -267,4 +267,4 @@ def test_the_mode_names_are_the_registry_s() -> None:
     assert get_args(ModeName) == MODES
     written = [path for path in sorted(PACKAGE.rglob("*.py"))
                if re.search(r"Literal\[\s*\"part\",\s*\"property\"", path.read_text("utf-8"))]
-    assert written == [PACKAGE / "compilers" / "protocol.py"]
+    assert written == [PACKAGE / "compilers" / "registry.py"]

@@ -2,7 +2,8 @@
 
 The controller knows nothing about QUAD having four nodes; it asks a module for its design
 prompt, its routing, the tool definitions of the capabilities still missing, and to compile
-one call at a time against the observed model. Modules (Part, Property, Mesh, Load) implement this.
+one call at a time against the observed model. Each registered domain
+(``compilers/registry.py``) implements this.
 """
 
 from __future__ import annotations
@@ -17,14 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sam_plugin.compilers.evidence import Check, Prediction, ValueRow
 from sam_plugin.compilers.plan import PlanDetail
+from sam_plugin.compilers.registry import ModeName as ModeName  # the registry's mode names
 from sam_plugin.words.phrase import Phrase
 
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.computed import ComputedCall
     from sam_plugin.compilers.spec.ir import Spec
     from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
-
-ModeName = Literal["part", "property", "mesh", "load"]
 
 # A diagnostic quotes at most this much of any value: a 5 MB field name must not become a
 # 10 MB message in result.json, events.jsonl and on the terminal.
@@ -136,7 +136,7 @@ class Route(BaseModel):
 
 @runtime_checkable
 class DomainModule(Protocol):
-    """One object mode of the dock (Part / Property / Mesh / Load)."""
+    """One object mode of the dock: a domain of the registry (``compilers/registry.py``)."""
 
     mode: ModeName
     title: str  # "Part", as in "Planned Part capabilities: ..."
