@@ -152,6 +152,11 @@ class DomainModule(Protocol):
     # repositories this domain's calls change beyond the target part and the property
     # definitions, so that restore and undo cover them (docs/architecture.md §5)
     snapshot_covers: tuple[str, ...]
+    # patterns of a request's words (case-insensitive, English and Chinese) that name
+    # something this mode does: a request that names one is planned, its words asking for
+    # another mode's business a Review warning (docs/architecture.md §4 "The design, asked in
+    # parts"); ``compilers/spec/out_of_mode_words.py`` holds pieces to build them of
+    does_words: tuple[str, ...]
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""

@@ -121,6 +121,8 @@ class TableDrivenModule:
     snapshot_covers: tuple[str, ...] = ()
     # what the mode's observation adds about the target model (protocol.observation_lines)
     observation_reader: ObservationLines = _no_lines
+    # a request's words that name something the mode does (protocol.DomainModule.does_words)
+    does_words: tuple[str, ...] = ()
     # a run's spec and calls restated for another part (protocol.restate_for_part)
     part_restater: PartRestater = _as_they_are
 
