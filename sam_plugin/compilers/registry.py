@@ -1,7 +1,8 @@
 """Mode name → DomainModule: the one list of the domains (docs/architecture.md "Adding a
-domain"). Modules are imported lazily so one broken domain stays local; what the dock says
-of a mode before it is imported (its title in each language) is a data file of the domain's
-own package, ``mode_title.json``, read without importing it."""
+domain"). Modules are imported lazily so one broken domain stays local; what a front end
+shows of a mode before it is imported is data files of the domain's own package, read
+without importing it: its title in each language (``mode_title.json``) and the demo's
+example requests with their recorded answers (``demo_examples.json``)."""
 
 from __future__ import annotations
 
@@ -38,16 +39,26 @@ def get_module(mode: str) -> DomainModule:
     return module
 
 
+def domain_file(mode: str, name: str) -> Path | None:
+    """The data file ``name`` of ``mode``'s package, found without running the package; None
+    when it has none (or the mode is unknown)."""
+    try:
+        found = importlib.util.find_spec(module_path(mode))
+    except (ValueError, ImportError):
+        return None
+    folders = list(found.submodule_search_locations or []) if found is not None else []
+    path = Path(folders[0]) / name if folders else None
+    return path if path is not None and path.is_file() else None
+
+
 @cache
 def mode_titles(mode: str) -> dict[str, str]:
     """``mode``'s title by language (``en``, ``zh_CN``), from its package's
     ``mode_title.json``; ``{"en": "Mode"}`` for a package that has none."""
-    try:
-        found = importlib.util.find_spec(module_path(mode))  # the package is not run
-        folders = list(found.submodule_search_locations or []) if found is not None else []
-        titles = json.loads((Path(folders[0]) / TITLE_FILE).read_text(encoding="utf-8"))
-    except (ValueError, IndexError, OSError):
+    path = domain_file(mode, TITLE_FILE)
+    if path is None:
         return {"en": mode.capitalize()}
+    titles = json.loads(path.read_text(encoding="utf-8"))
     return {str(language): str(title) for language, title in titles.items()}
 
 
