@@ -155,7 +155,7 @@ class DomainModule(Protocol):
     # patterns of a request's words (case-insensitive, English and Chinese) that name
     # something this mode does: a request that names one is planned, its words asking for
     # another mode's business a Review warning (docs/architecture.md §4 "The design, asked in
-    # parts"); ``compilers/spec/out_of_mode_words.py`` holds pieces to build them of
+    # parts"); ``compilers/spec/out_of_mode_words.py`` holds the pieces they are built of
     does_words: tuple[str, ...]
 
     def design_prompt(self, language: str = "en") -> str:
