@@ -64,7 +64,7 @@ class OptionalHostMembers(Protocol):
         z], ...]`` (red points; a host may ignore the key), until ``clear_plan_preview``; a
         part that does not exist yet (a build) is drawn on its own. Fit the view to the part
         and the plan together; returns how many are drawn. A plan that acts on a region and
-        leaves it as it is (a load or boundary condition) sends it as ``acted_on`` (element
+        leaves it as it is (applies something to it) sends it as ``acted_on`` (element
         outlines) and ``acted_on_nodes`` (points), each only when it has one; a host may
         ignore them."""
 

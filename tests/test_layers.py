@@ -267,4 +267,79 @@ def test_the_mode_names_are_the_registry_s() -> None:
     assert get_args(ModeName) == MODES
     written = [path for path in sorted(PACKAGE.rglob("*.py"))
                if re.search(r"Literal\[\s*\"part\",\s*\"property\"", path.read_text("utf-8"))]
-    assert written == [PACKAGE / "compilers" / "protocol.py"]
+    assert written == [PACKAGE / "compilers" / "registry.py"]
+
+
+# -- a domain's names stay in its package (docs/architecture.md "Adding a domain") ----------
+
+# domains built as a package from the start: nothing outside their package and samops/ (and
+# the registry) names their tools, their own actions or their host operations. Part,
+# Property and Mesh predate the contribution points: the dock's tool words still name them.
+PACKAGED_DOMAINS = ("load",)
+# a domain's own name that is also an ordinary word elsewhere, and where
+HOMONYMS = {"fix": "an English verb (Part's repair words) and numpy's fix (the sandbox's names)",
+            "force": "a quantity every unit system has (compilers/units.py, a request's units)"}
+
+
+def _own_names(mode: str, package: Path) -> set[str]:
+    """``mode``'s tool names, the actions no other mode has, and its samops modules."""
+    from sam_plugin.compilers.registry import MODES, get_module
+
+    module = get_module(mode)
+    others: set[str] = set()
+    for other in (m for m in MODES if m != mode):
+        found = get_module(other)
+        others |= {a.name for a in found.vocabulary.actions} | set(found.tool_names.values())
+    actions = {a.name for a in module.vocabulary.actions} - others
+    samops = {path.stem for path in (package / "samops").glob(f"{mode}_*.py")}
+    return (set(module.tool_names.values()) | actions | samops) - set(HOMONYMS)
+
+
+def _naming(path: Path, names: set[str]) -> set[str]:
+    """The ``names`` a product file says: a string of a module, a JSON file or a .ts, or an
+    import."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".py":
+        found = set()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.add(node.value)
+            elif isinstance(node, ast.ImportFrom | ast.Import):
+                found |= {part for alias in node.names for part in alias.name.split(".")}
+                found |= set(getattr(node, "module", None) and node.module.split(".") or ())
+        return found & names
+    return {name for name in names if re.search(rf"[\"'>]{re.escape(name)}[\"'<]", text)}
+
+
+def domain_names_outside(mode: str, package: Path) -> list[str]:
+    names = _own_names(mode, package)
+    inside = (f"compilers/{mode}/", "samops/")
+    found = []
+    for path in sorted(p for suffix in ("*.py", "*.json", "*.ts") for p in package.rglob(suffix)):
+        relative = path.relative_to(package).as_posix()
+        if relative.startswith(inside) or relative == "compilers/registry.py":
+            continue
+        found += [f"sam_plugin/{relative} names {name}"
+                  for name in sorted(_naming(path, names))]
+    return found
+
+
+@pytest.mark.parametrize("mode", PACKAGED_DOMAINS)
+def test_nothing_outside_a_packaged_domain_names_its_tools_actions_or_host_operations(
+        mode: str) -> None:
+    assert domain_names_outside(mode, PACKAGE) == []
+
+
+def test_the_names_rule_sees_a_front_end_and_a_data_file_naming_a_load_tool(
+        tmp_path: Path) -> None:
+    package = tmp_path / "sam_plugin"
+    (package / "ui").mkdir(parents=True)
+    (package / "samops").mkdir()
+    (package / "samops" / "load_ops.py").write_text("")
+    (package / "ui" / "words.py").write_text('WORDS = {"apply_load": "apply loads"}\n')
+    (package / "ui" / "more.py").write_text("from sam_plugin.samops import load_ops\n")
+    (package / "demo.json").write_text('[{"tool": "define_step"}]\n')
+    (package / "ui" / "fine.py").write_text('SAID = "fix the duplicate nodes"\n')
+    assert domain_names_outside("load", package) == [
+        "sam_plugin/demo.json names define_step", "sam_plugin/ui/more.py names load_ops",
+        "sam_plugin/ui/words.py names apply_load"]

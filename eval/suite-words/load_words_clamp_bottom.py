@@ -1,6 +1,6 @@
 """Load: a clamped edge, in everyday words."""
 
-from sam_plugin.evaluation import load_checks as lc
+from sam_plugin.compilers.load import acceptance as lc
 from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 

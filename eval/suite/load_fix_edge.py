@@ -1,6 +1,6 @@
 """Load: a fixed edge (every dof), in the Initial step."""
 
-from sam_plugin.evaluation import load_checks as lc
+from sam_plugin.compilers.load import acceptance as lc
 from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 

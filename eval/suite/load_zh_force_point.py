@@ -1,6 +1,6 @@
 """Load, Chinese request: a force on the node at a point."""
 
-from sam_plugin.evaluation import load_checks as lc
+from sam_plugin.compilers.load import acceptance as lc
 from sam_plugin.evaluation import workspaces as w
 from sam_plugin.evaluation.task import Task
 

@@ -125,7 +125,7 @@ class Preview(BaseModel):
     ``deleted_nodes`` the points of the nodes the plan deletes (a merge's duplicates, which
     may be nodes the plan itself added), as many as the plan says it removes;
     ``acted_on`` and ``acted_on_nodes`` the labels of the elements and nodes the calls act
-    on and leave as they are (the region of a load or boundary condition).
+    on and leave as they are (the region a call applies something to).
     """
 
     added: list[list[Vec3]] = Field(default_factory=list)

@@ -2,13 +2,14 @@
 
 The controller knows nothing about QUAD having four nodes; it asks a module for its design
 prompt, its routing, the tool definitions of the capabilities still missing, and to compile
-one call at a time against the observed model. Modules (Part, Property, Mesh, Load) implement this.
+one call at a time against the observed model. Each registered domain
+(``compilers/registry.py``) implements this.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
@@ -17,14 +18,13 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from sam_plugin.compilers.evidence import Check, Prediction, ValueRow
 from sam_plugin.compilers.plan import PlanDetail
+from sam_plugin.compilers.registry import ModeName as ModeName  # the registry's mode names
 from sam_plugin.words.phrase import Phrase
 
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.computed import ComputedCall
     from sam_plugin.compilers.spec.ir import Spec
     from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
-
-ModeName = Literal["part", "property", "mesh", "load"]
 
 # A diagnostic quotes at most this much of any value: a 5 MB field name must not become a
 # 10 MB message in result.json, events.jsonl and on the terminal.
@@ -136,7 +136,7 @@ class Route(BaseModel):
 
 @runtime_checkable
 class DomainModule(Protocol):
-    """One object mode of the dock (Part / Property / Mesh / Load)."""
+    """One object mode of the dock: a domain of the registry (``compilers/registry.py``)."""
 
     mode: ModeName
     title: str  # "Part", as in "Planned Part capabilities: ..."
@@ -152,6 +152,11 @@ class DomainModule(Protocol):
     # repositories this domain's calls change beyond the target part and the property
     # definitions, so that restore and undo cover them (docs/architecture.md §5)
     snapshot_covers: tuple[str, ...]
+    # patterns of a request's words (case-insensitive, English and Chinese) that name
+    # something this mode does: a request that names one is planned, its words asking for
+    # another mode's business a Review warning (docs/architecture.md §4 "The design, asked in
+    # parts"); ``compilers/spec/out_of_mode_words.py`` holds the pieces they are built of
+    does_words: tuple[str, ...]
 
     def design_prompt(self, language: str = "en") -> str:
         """System prompt for the design request (which carries no tools)."""
@@ -220,6 +225,16 @@ class DomainModule(Protocol):
         """What this mode's observation adds about the target ``model`` beyond its part (a
         domain's own repositories, each list bounded): JSON data, shown to the model that
         writes the spec and kept in ``workspace.json``; ``{}`` (nothing shown) when none."""
+        ...
+
+    def restate_for_part(self, spec: Spec, calls: Sequence[tuple[str, Mapping[str, Any] | str]],
+                         read_model: Callable[[], Any], part_name: str
+                         ) -> tuple[Spec, tuple[tuple[str, Mapping[str, Any] | str], ...]]:
+        """A verified run's ``spec`` and ``calls`` (tool, arguments) as a rerun on another
+        part ``part_name`` carries them out (docs/architecture.md §6 "rerun"): what the parts
+        of the model share (a name of the model's) restated for that part, the calls and the
+        steps alike; as they are for a domain whose names are the part's. ``read_model``
+        reads the live model, only when the domain needs it."""
         ...
 
     def values_table(self, run_dir: Path) -> list[ValueRow]:

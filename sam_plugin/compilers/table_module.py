@@ -33,6 +33,10 @@ ValueRecorder = Callable[[Path, Any], None]  # (run dir, live model)
 ValueChecker = Callable[[Path, Any], list[Check]]
 ValuesTable = Callable[[Path], list[ValueRow]]  # (run dir) -> the values a run set
 ObservationLines = Callable[[Any], dict[str, Any]]  # (live model) -> JSON data
+GivenCall = tuple[str, Mapping[str, Any] | str]  # (tool, its arguments)
+# (spec, calls, reads the live model, target part name) -> the spec and calls for that part
+PartRestater = Callable[[Spec, Sequence[GivenCall], Callable[[], Any], str],
+                        tuple[Spec, tuple[GivenCall, ...]]]
 
 
 class Prompts(Protocol):
@@ -71,6 +75,11 @@ def _no_values(run_dir: Path) -> list[ValueRow]:
 
 def _no_lines(model: Any) -> dict[str, Any]:
     return {}
+
+
+def _as_they_are(spec: Spec, calls: Sequence[GivenCall], read_model: Callable[[], Any],
+                 part_name: str) -> tuple[Spec, tuple[GivenCall, ...]]:
+    return spec, tuple(calls)
 
 
 def _the_part_as_observed(fragment: Fragment, index: int, ctx: CompileContext) -> Any:
@@ -112,6 +121,10 @@ class TableDrivenModule:
     snapshot_covers: tuple[str, ...] = ()
     # what the mode's observation adds about the target model (protocol.observation_lines)
     observation_reader: ObservationLines = _no_lines
+    # a request's words that name something the mode does (protocol.DomainModule.does_words)
+    does_words: tuple[str, ...] = ()
+    # a run's spec and calls restated for another part (protocol.restate_for_part)
+    part_restater: PartRestater = _as_they_are
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
@@ -182,6 +195,11 @@ class TableDrivenModule:
 
     def observation_lines(self, model: Any) -> dict[str, Any]:
         return self.observation_reader(model)
+
+    def restate_for_part(self, spec: Spec, calls: Sequence[GivenCall],
+                         read_model: Callable[[], Any], part_name: str
+                         ) -> tuple[Spec, tuple[GivenCall, ...]]:
+        return self.part_restater(spec, calls, read_model, part_name)
 
     def values_table(self, run_dir: Path) -> list[ValueRow]:
         return self.value_rows(run_dir)

@@ -13,7 +13,7 @@ before (a model recording is frozen on it).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 Quantity = Literal["length", "stress", "density", "mass", "force"]
 
@@ -74,8 +74,7 @@ def unit_table(units: UnitSystem | None) -> dict[str, str] | None:
     """Quantity -> unit, as a phrase is rendered with (``sam_plugin/words/phrase.py``)."""
     if units is None:
         return None
-    return {q: units.unit(q) for q in ("length", "stress", "density", "mass", "force")
-            if units.unit(q)}
+    return {q: units.unit(q) for q in get_args(Quantity) if units.unit(q)}
 
 
 def context_units(ctx: Any) -> UnitSystem | None:

@@ -1,4 +1,6 @@
-"""The bundled example requests and their recorded provider responses (``examples.json``)."""
+"""The bundled example requests and their recorded provider responses: each domain's
+(``compilers/<domain>/demo_examples.json``, found through the registry), in the registry's
+order of modes."""
 
 from __future__ import annotations
 
@@ -9,9 +11,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.protocol import ModeName
 
-EXAMPLES_FILE = Path(__file__).resolve().parent / "examples.json"
+EXAMPLES_FILE = "demo_examples.json"  # in each domain's package
 WORKSPACE_FILE = Path(__file__).resolve().parent / "workspace.sam.json"
 
 
@@ -61,8 +64,12 @@ class Example(BaseModel):
 
 @lru_cache(maxsize=1)
 def load_examples() -> tuple[Example, ...]:
-    data = json.loads(EXAMPLES_FILE.read_text(encoding="utf-8"))
-    return tuple(Example.model_validate(item) for item in data)
+    found: list[Example] = []
+    for mode in registry.MODES:
+        path = registry.domain_file(mode, EXAMPLES_FILE)
+        data = json.loads(path.read_text(encoding="utf-8")) if path is not None else []
+        found += [Example.model_validate(item) for item in data]
+    return tuple(found)
 
 
 @lru_cache(maxsize=1)

@@ -41,7 +41,7 @@ def count(suite: Path, tasks: Sequence[Task] | None = None) -> SignalCounts:
     for task in tasks if tasks is not None else load_suite(suite):
         asked = refused_by_words(task.request, task.mode)
         if task.expect == "nothing_runs" and task.category is None:
-            continue  # refused by the mode's own rules (a load in Initial), not by category
+            continue  # refused by the mode's own rules, not by category
         if task.expect == "nothing_runs":
             counts.refusals += 1
             if asked is None:

@@ -66,9 +66,9 @@ from sam_plugin.ui.status_words import (
 from sam_plugin.ui.undo_control import UndoControl
 from sam_plugin.ui.viewport_link import ViewportLink
 
-# (mode, title): the registry's modes; a title is its module's ``title`` (Part, Property,
-# Mesh), spelled here so that the dock opens without importing every domain
-MODES = tuple((mode, mode.capitalize()) for mode in registry.MODES)
+# (mode, title): the registry's modes, each with its module's English ``title``, read from
+# its package's data so that the dock opens without importing every domain
+MODES = tuple((mode, registry.mode_title(mode)) for mode in registry.MODES)
 
 
 def reasoning_placeholder() -> str:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from sam_plugin.compilers.registry import mode_title
 from sam_plugin.ui.i18n import tr
-from sam_plugin.ui.plan_text import plan_summary
+from sam_plugin.ui.plan_text import language, plan_summary
 from sam_plugin.ui.status_words import final_words
 from sam_plugin.ui.undo_view import existed
 
@@ -23,7 +24,8 @@ def target_words(target: Any) -> str:
 
 def asks_to_execute(client: str, run_id: str, target: Any, mode: str) -> str:
     return tr("{client} asks to execute run {run_id} on {target} ({mode})").format(
-        client=client, run_id=run_id, target=target_words(target), mode=tr(mode.capitalize()))
+        client=client, run_id=run_id, target=target_words(target),
+        mode=mode_title(mode, language()))
 
 
 def asks_to_undo(client: str, run_id: str, target: Any) -> str:

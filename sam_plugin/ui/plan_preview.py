@@ -4,7 +4,7 @@ Before anything runs, the elements the plan will add, delete and move are drawn 
 current part in distinct colours, with a legend: current part grey, added green, deleted red,
 moved amber (at their predicted place; their current place stays grey); the nodes the plan
 deletes (a merge's duplicates) are red crosses; what the plan acts on and leaves as it is
-(the region of a load or a boundary condition) is blue, its elements' outlines and its nodes
+(the region a call applies something to) is blue, its elements' outlines and its nodes
 as dots, with a legend entry only when there is one. A plain projection on the plane of the
 part's two largest extents; at most ``DRAWN_LIMIT`` outlines per layer.
 """

@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 # and the nodes the plan deletes, as points (a host that does not draw them ignores the key)
 HOST_LAYERS = {"touched": "moved", "added": "added", "deleted": "deleted",
                "deleted_nodes": "deleted_nodes"}
-# sent only when the plan has one: the region a load or condition acts on, left as it is
+# sent only when the plan has one: the region the calls act on, left as it is
 # (element outlines, and its nodes as points)
 HOST_REGION_LAYERS = {"acted_on": "acted_on", "acted_on_nodes": "acted_on_nodes"}
 POINT_LAYERS = ("deleted_nodes", "acted_on_nodes")
@@ -77,8 +77,8 @@ class ViewportLink(QObject):
     def show_preview(self, target: Target,
                      layers: Mapping[str, Sequence[Sequence[Sequence[float]]]]) -> None:
         """The dock preview's outlines (``PlanPreview.layers``) drawn over the part in the
-        host's viewport: touched amber, added green, deleted red, and the region a load or
-        condition acts on (``acted_on``, ``acted_on_nodes``), only when the plan has one."""
+        host's viewport: touched amber, added green, deleted red, and the region the calls
+        act on (``acted_on``, ``acted_on_nodes``), only when the plan has one."""
         if not self.can_preview:
             return
         # outlines (point lists), and a point layer's points

@@ -135,7 +135,7 @@ def test_an_unknown_auto_run_example_writes_no_picture(ui_env, tmp_path, capsys)
     assert main(["--replay", "--auto-run", "nope", "--screenshot", str(shot)]) == 2
     err = capsys.readouterr().err
     assert ("sam-agent demo: --auto-run: example: unknown id 'nope'; known: plate, copy_merge, "
-            "refine, steel_shell") in err
+            "steel_shell, refine, pressure_clamp") in err
     assert not shot.exists()
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from plan_steps import approve_plan
 
 from tests.support.specs import ALL, answer, labels, step
@@ -74,12 +75,31 @@ def test_a_load_request_runs_to_verified_and_is_undone(qtbot, dock, fake_provide
 
 
 def test_every_mode_of_the_combo_is_said_in_chinese():
+    """A mode's title in each language is its domain's (``mode_title.json`` of its package),
+    read without importing the domain."""
+    from sam_plugin.compilers.registry import mode_title
     from sam_plugin.ui.dock import MODES
-    from sam_plugin.ui.i18n import read_ts, translation_file
 
-    table = read_ts(translation_file("zh_CN"))
-    assert {title: table.get(("SamAgent", title)) for _, title in MODES} == {
+    assert {title: mode_title(mode, "zh_CN") for mode, title in MODES} == {
         "Part": "部件", "Property": "属性", "Mesh": "网格", "Load": "载荷"}
+
+
+@pytest.fixture
+def chinese(qapp):
+    from sam_plugin.ui import i18n
+
+    translator = i18n.install_translator("zh_CN")
+    yield
+    i18n.remove_translator(translator)
+
+
+def test_the_combo_says_each_mode_in_the_dock_s_language(chinese, host_window):
+    from sam_plugin.ui.dock import SamAgentDock
+
+    combo = host_window.findChild(SamAgentDock, "samAgentDock").widgets.mode_combo
+    assert [combo.itemText(i) for i in range(combo.count())] == ["部件", "属性", "网格", "载荷"]
+    assert [combo.itemData(i) for i in range(combo.count())] == ["part", "property", "mesh",
+                                                                 "load"]
 
 
 def _seen(image, colour: str) -> int:

@@ -3,12 +3,12 @@ in this mode."""
 
 from __future__ import annotations
 
-from sam_plugin.compilers.load import actions, describe, prompts, step_calls
+from sam_plugin.compilers.load import actions, describe, part_names, prompts, step_calls
 from sam_plugin.compilers.load import tool_compilers as tc
 from sam_plugin.compilers.load import value_checks as values
 from sam_plugin.compilers.load.ir import ApplyBoundary, ApplyLoad, AuditLoads, DefineStep
 from sam_plugin.compilers.load.mcp_examples import MCP_EXAMPLES
-from sam_plugin.compilers.load.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
+from sam_plugin.compilers.load.routing_rules import CAPABILITIES, DOES_WORDS, RULES, TOOL_NAMES
 from sam_plugin.compilers.load.schemas import DESCRIPTIONS, SCHEMAS
 from sam_plugin.compilers.table_module import TableDrivenModule, ToolCompiler
 
@@ -37,4 +37,6 @@ MODULE = TableDrivenModule(
     mcp_examples=MCP_EXAMPLES,
     snapshot_covers=("load_cover",),
     observation_reader=values.observation,
+    part_restater=part_names.restate_for_part,
+    does_words=DOES_WORDS,
 )

@@ -65,6 +65,19 @@ CATALOGUE: Catalogue = {
               "and does not define it again",
         "zh_CN": "说明：模型中已有分析步 {name}（接在 {previous} 之后）：本次运行沿用它，"
                  "不再重新定义"},
+    "load.note.named_for_part.load": {
+        "record": "the model has a load named {model_name} already: the one on {part} is "
+                  "named {name}",
+        "en": "note: the model has a load named {model_name} already: the one on {part} is "
+              "named {name}",
+        "zh_CN": "说明：模型中已有名为 {model_name} 的载荷：{part} 上的载荷命名为 {name}"},
+    "load.note.named_for_part.condition": {
+        "record": "the model has a boundary condition named {model_name} already: the one on "
+                  "{part} is named {name}",
+        "en": "note: the model has a boundary condition named {model_name} already: the one "
+              "on {part} is named {name}",
+        "zh_CN": "说明：模型中已有名为 {model_name} 的边界条件：{part} 上的边界条件命名为 "
+                 "{name}"},
     "load.basis": {
         "record": "geometry and properties unchanged (node and element records compared "
                   "through the fingerprint); the steps, loads and boundary conditions read "

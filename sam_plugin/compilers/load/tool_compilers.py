@@ -14,6 +14,7 @@ from sam_plugin.compilers.load.ir import (
     AuditLoads,
     DefineStep,
 )
+from sam_plugin.compilers.load.part_names import named_for_part_note
 from sam_plugin.compilers.load.regions import made_set, region_checks, region_name
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.samops.load_audit import AUDIT_FILE
@@ -246,8 +247,10 @@ def _applied(tool: str, operation: str, ir: Any, items: Sequence[Any], ctx: Comp
     normalized = ir.model_dump(mode="json", exclude_none=True)
     var = variable(tool, normalized)
     made = made_sets(items)
-    notes = {render(said): said for item in items
-             if (said := made_set_note(item)) is not None}
+    array = "loads" if tool == "apply_load" else "conditions"
+    notes = {render(said): said for item in items for said in (
+        named_for_part_note(array, item.name, ctx.model, ctx.target.part_name),
+        made_set_note(item)) if said is not None}
     loads, conditions = names
     return Fragment(
         tool=tool,

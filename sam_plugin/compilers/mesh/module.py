@@ -5,7 +5,7 @@ from __future__ import annotations
 from sam_plugin.compilers.mesh import actions, audit, describe, prompts, refine, step_calls
 from sam_plugin.compilers.mesh.ir import AuditMesh, RefineMesh
 from sam_plugin.compilers.mesh.mcp_examples import MCP_EXAMPLES
-from sam_plugin.compilers.mesh.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
+from sam_plugin.compilers.mesh.routing_rules import CAPABILITIES, DOES_WORDS, RULES, TOOL_NAMES
 from sam_plugin.compilers.mesh.schemas import DESCRIPTIONS, SCHEMAS
 from sam_plugin.compilers.table_module import TableDrivenModule, ToolCompiler
 
@@ -27,4 +27,5 @@ MODULE = TableDrivenModule(
     step_calls=step_calls.calls_from_steps,
     describer=describe.describe,
     mcp_examples=MCP_EXAMPLES,
+    does_words=DOES_WORDS,
 )

@@ -22,7 +22,7 @@ from sam_plugin.compilers.part.ir import (
     TransformPartIR,
 )
 from sam_plugin.compilers.part.mcp_examples import MCP_EXAMPLES
-from sam_plugin.compilers.part.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
+from sam_plugin.compilers.part.routing_rules import CAPABILITIES, DOES_WORDS, RULES, TOOL_NAMES
 from sam_plugin.compilers.part.schemas import DESCRIPTIONS, SCHEMAS
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic
 from sam_plugin.compilers.table_module import TableDrivenModule, ToolCompiler
@@ -61,4 +61,5 @@ MODULE = TableDrivenModule(
     describer=describe.describe,
     operation_state=operation_states.part_at,
     mcp_examples=MCP_EXAMPLES,
+    does_words=DOES_WORDS,
 )

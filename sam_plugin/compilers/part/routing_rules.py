@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sam_plugin.compilers.routing import RoutingRules
+from sam_plugin.compilers.spec.out_of_mode_words import AUDIT_WORDS, WIDE, ZH_WIDE
 
 CAPABILITIES: tuple[str, ...] = ("build", "edit", "transform", "repair", "audit")
 TOOL_NAMES = {
@@ -62,4 +63,22 @@ RULES = RoutingRules(
     combinable_only={"build": frozenset({"audit"})},
     nonempty_substitute={"build": "edit"},
     aliases=ALIASES,
+)
+
+# what the request's words name that this mode does: where a request names one of these, its
+# words asking for another mode's business are a Review warning, not a refusal (a mixed request)
+DOES_WORDS: tuple[str, ...] = (
+    rf"\b(?:build|create|make|lay|add)\b{WIDE}\b(?:plates?|panels?|"
+    r"rectangles?|squares?|strips?|floors?|webs?|columns?|lines?|grids?|meshes|nodes?|"
+    r"elements?|elems?|quads?|tris?|triangles?|patch(?:es)?|rows?|stiffeners?|copy|"
+    r"copies|sets?|beams?(?! section| profile))\b",
+    r"\b(?:delete|del|rm|remove|take out|erase|wipe|scrap|replace|move|translate|shift|"
+    r"offset|lift|raise|lower|copy|dup|duplicate|rotate|rot|mirror|reflect|flip|scale|"
+    r"enlarge|shrink|array|repeat|pattern|merge|stitch|join|tidy|clean|extend|group)\b|"
+    r"\b(?:a|an|the|element|node|new) set\b|\bset (?:called|named)\b|\bbeam line\b|"
+    r"\+\s*\d+ (?:free )?nodes\b|\bn\d+\s*->",
+    rf"(?:建|铺|(?<!施)加|补){ZH_WIDE}(?:板|梁|网格|单元|节点|零件|集合)|删|去掉|清理|清空|"
+    r"平移|移动|挪|复制|旋转|绕[^。，]{0,10}转|转\s*\d+\s*度|镜像|缩放|放大|缩小|阵列|再排|"
+    r"合并|集合",
+    AUDIT_WORDS,
 )

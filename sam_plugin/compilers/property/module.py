@@ -14,7 +14,7 @@ from sam_plugin.compilers.property import (
 )
 from sam_plugin.compilers.property.ir import AssignProperty, AuditProperty, DefineProperty
 from sam_plugin.compilers.property.mcp_examples import MCP_EXAMPLES
-from sam_plugin.compilers.property.routing_rules import CAPABILITIES, RULES, TOOL_NAMES
+from sam_plugin.compilers.property.routing_rules import CAPABILITIES, DOES_WORDS, RULES, TOOL_NAMES
 from sam_plugin.compilers.property.schemas import DESCRIPTIONS, SCHEMAS
 from sam_plugin.compilers.table_module import TableDrivenModule, ToolCompiler
 
@@ -44,4 +44,5 @@ MODULE = TableDrivenModule(
     value_checker=value_checks.property_value_checks,
     value_rows=value_checks.values_table,
     mcp_examples=MCP_EXAMPLES,
+    does_words=DOES_WORDS,
 )

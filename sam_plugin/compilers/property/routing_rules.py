@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sam_plugin.compilers.routing import RoutingRules
+from sam_plugin.compilers.spec.out_of_mode_words import AUDIT_WORDS
 
 CAPABILITIES: tuple[str, ...] = ("define", "assign", "audit")
 TOOL_NAMES = {
@@ -35,4 +36,13 @@ RULES = RoutingRules(
     keywords_en=KEYWORDS_EN,
     keywords_zh=KEYWORDS_ZH,
     aliases=ALIASES,
+)
+
+# what the request's words name that this mode does: where a request names one of these, its
+# words asking for another mode's business are a Review warning, not a refusal (a mixed request)
+DOES_WORDS: tuple[str, ...] = (
+    r"\b(?:materials?|sections?|assign|thickness|thick|profile|orientation|n1|"
+    r"1-direction|steel|alumin(?:i)?um)\b|\bsec\b",
+    r"材料|截面|赋|厚|方向 ?n1|梁方向",
+    AUDIT_WORDS,
 )

@@ -8,10 +8,11 @@ Two readings of the same request:
   does them, never a refusal on its own: "fix the duplicate nodes" is a repair.
 - :func:`refused_by_words`: the category a request *asks* for, by a phrase of
   ``out_of_mode_words.ASKS`` (a verb with its object, or a term of art), when the request names
-  nothing this mode does (``MODE_DOES``). That ends the run at design with the category, whatever
-  the model answered: the small models do not decide between planning and refusing from the
-  request, so the refusal cannot wait for them to volunteer it. A request that asks for both
-  ("refine the mesh, then apply the pressure") is planned, with the warning.
+  nothing this mode does (its domain's ``does_words``). That ends the run at design with the
+  category, whatever the model answered: the small models do not decide between planning and
+  refusing from the request, so the refusal cannot wait for them to volunteer it. A request
+  that asks for both ("refine the mesh, then apply the pressure") is planned, with the
+  warning.
 """
 
 from __future__ import annotations
@@ -19,8 +20,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
-from sam_plugin.compilers.spec.out_of_mode_words import ASKS, MODE_DOES
+from sam_plugin.compilers import registry
+from sam_plugin.compilers.spec.out_of_mode_words import ASKS
 from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 from sam_plugin.compilers.spec.refusal_words import (
     CATEGORY_WORDS,
@@ -75,11 +78,18 @@ def out_of_mode(request: str, mode: str) -> list[OutOfMode]:
 
 _ASKING = {category: tuple((re.compile(a.pattern, re.IGNORECASE), a.not_in) for a in asks)
            for category, asks in ASKS.items()}
-# a mode also does what the categories it owns ask for ("apply a pressure" in Load mode)
-_DOES = {mode: re.compile("|".join((*words, *(a.pattern for category, asks in ASKS.items()
-                                               if CATEGORY_WORDS[category].mode == mode
-                                               for a in asks))), re.IGNORECASE)
-         for mode, words in MODE_DOES.items()}
+
+
+@cache
+def _does(mode: str) -> re.Pattern[str] | None:
+    """The words that name something ``mode`` does: its domain's ``does_words``, and what
+    the categories it owns ask for ("apply a pressure" in the mode that applies loads)."""
+    if mode not in registry.MODES:
+        return None
+    words = (*registry.get_module(mode).does_words,
+             *(a.pattern for category, asks in ASKS.items()
+               if CATEGORY_WORDS[category].mode == mode for a in asks))
+    return re.compile("|".join(words), re.IGNORECASE) if words else None
 
 
 @dataclass(frozen=True)
@@ -109,7 +119,7 @@ def asked_out_of_mode(request: str, mode: str) -> list[AskedOutOfMode]:
 
 def names_what_mode_does(request: str, mode: str) -> bool:
     """Whether the request's words name something ``mode`` does (an action of its own)."""
-    pattern = _DOES.get(mode)
+    pattern = _does(mode)
     return pattern is not None and pattern.search(fold(request)) is not None
 
 

@@ -1,6 +1,7 @@
 """The words of the second signal (docs/architecture.md §4 "The design, asked in parts"),
-as data: per refusal category, the phrases that *ask* for it, and per mode, the words that
-name something the mode does. ``out_of_mode.py`` reads them; nothing else does.
+as data: per refusal category, the phrases that *ask* for it. The words that name something a
+mode does are its domain's (``DomainModule.does_words``), built of the pieces here.
+``out_of_mode.py`` reads them.
 
 A phrase that asks is a verb with its object, or a term of art that has no other meaning in a
 mesh pre-processor ("Young's modulus", "boundary condition", "分析步"): never a bare word that
@@ -19,8 +20,8 @@ from sam_plugin.compilers.spec.refusal_category import RefusalCategory
 _GAP = r"[^.;,:!?。，；：！？]{0,30}?"  # a few words within one clause
 _ZH_GAP = r"[^。，；：！？,.;:]{0,10}?"
 # a build's object may follow its sizes ("建一块 100 × 50 的板", "build a 1.2 m by 80 cm plate")
-_WIDE = r"[^;:!?。，；：！？]{0,50}?"
-_ZH_WIDE = r"[^。，；：！？,;:]{0,24}?"
+WIDE = r"[^;:!?。，；：！？]{0,50}?"
+ZH_WIDE = r"[^。，；：！？,;:]{0,24}?"
 _NUMBER = r"\d[\d.,]*(?:e[-+]?\d+)?"
 
 
@@ -141,43 +142,7 @@ ASKS: Mapping[RefusalCategory, tuple[Asks, ...]] = {
     ),
 }
 
-_AUDIT = (r"\b(?:audit|check|checks|inspect|verify|report|count|how many|list)\b|"
-          r"检查|审计|统计|查一下|查查|看看|报告|多少")
-# what each mode does, named by the request's words: where a request names one of these,
-# the words asking for something else are a Review warning, not a refusal (a mixed request)
-MODE_DOES: Mapping[str, tuple[str, ...]] = {
-    "part": (
-        rf"\b(?:build|create|make|lay|add)\b{_WIDE}\b(?:plates?|panels?|"
-        r"rectangles?|squares?|strips?|floors?|webs?|columns?|lines?|grids?|meshes|nodes?|"
-        r"elements?|elems?|quads?|tris?|triangles?|patch(?:es)?|rows?|stiffeners?|copy|"
-        r"copies|sets?|beams?(?! section| profile))\b",
-        r"\b(?:delete|del|rm|remove|take out|erase|wipe|scrap|replace|move|translate|shift|"
-        r"offset|lift|raise|lower|copy|dup|duplicate|rotate|rot|mirror|reflect|flip|scale|"
-        r"enlarge|shrink|array|repeat|pattern|merge|stitch|join|tidy|clean|extend|group)\b|"
-        r"\b(?:a|an|the|element|node|new) set\b|\bset (?:called|named)\b|\bbeam line\b|"
-        r"\+\s*\d+ (?:free )?nodes\b|\bn\d+\s*->",
-        rf"(?:建|铺|(?<!施)加|补){_ZH_WIDE}(?:板|梁|网格|单元|节点|零件|集合)|删|去掉|清理|清空|"
-        r"平移|移动|挪|复制|旋转|绕[^。，]{0,10}转|转\s*\d+\s*度|镜像|缩放|放大|缩小|阵列|再排|"
-        r"合并|集合",
-        _AUDIT,
-    ),
-    "property": (
-        r"\b(?:materials?|sections?|assign|thickness|thick|profile|orientation|n1|"
-        r"1-direction|steel|alumin(?:i)?um)\b|\bsec\b",
-        r"材料|截面|赋|厚|方向 ?n1|梁方向",
-        _AUDIT,
-    ),
-    "mesh": (
-        r"\b(?:refine|refined|refining|refinement|finer|finest|subdivide|subdivided|split|"
-        r"densify|levels?)\b|\b(?:as|more|too) fine\b",
-        r"细化|加密|加细|细分|一分为",
-        _AUDIT,
-    ),
-    "load": (
-        r"\b(?:steps?|loads?|loaded|loading|pressures?|forces?|push|pull|fix|fixed|clamp\w*|"
-        r"pin|pinned|supports?|supported|restrain\w*|constrain\w*|encastre|boundary|bcs?|"
-        r"displace\w*|prescribe\w*|dofs?|u[123]|ur[123]|mpa|kpa|kn)\b",
-        r"分析步|载荷|荷载|压力|压强|(?<![自能动])力|固定|固支|铰支|简支|约束|位移|边界条件|支座",
-        _AUDIT,
-    ),
-}
+# a request that asks to audit, check or count names what every mode does (each mode's own
+# ``DOES_WORDS`` hold it beside its other words)
+AUDIT_WORDS = (r"\b(?:audit|check|checks|inspect|verify|report|count|how many|list)\b|"
+               r"检查|审计|统计|查一下|查查|看看|报告|多少")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from sam_plugin.compilers import registry
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
 
 
@@ -54,10 +55,6 @@ CATEGORY_WORDS: Mapping[RefusalCategory, CategoryWords] = {
 }
 assert tuple(CATEGORY_WORDS) == REFUSAL_CATEGORIES  # one entry per category, in order
 
-_MODE_TITLES = {"part": ("Part", "Part"), "property": ("Property", "Property"),
-                "mesh": ("Mesh", "Mesh"), "load": ("Load", "Load")}
-
-
 def mode_doing(category: RefusalCategory, mode: str) -> str | None:
     """The mode that does ``category`` when it is another than ``mode`` (None: none does)."""
     doer = CATEGORY_WORDS[category].mode
@@ -65,8 +62,9 @@ def mode_doing(category: RefusalCategory, mode: str) -> str | None:
 
 
 def mode_title(mode: str, language: str = "en") -> str:
-    en, zh = _MODE_TITLES.get(mode, (mode.title(), mode.title()))
-    return zh if language.lower().startswith("zh") else en
+    """The mode's English title, in the sentences of every ``language`` ("Load 模式"): the
+    registry's, as a design prompt names the mode."""
+    return registry.mode_title(mode)
 
 
 def refusal_sentence(category: RefusalCategory, mode: str, language: str = "en") -> str:

@@ -13,6 +13,8 @@ are the words a model is sent (a collection round, a repair), unchanged byte for
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from sam_plugin.compilers.spec.ir import Expected, Spec, Step
 from sam_plugin.compilers.spec.values import Language
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
@@ -94,9 +96,7 @@ def step_said(mode: str, step: Step) -> Phrase:
 def _system(units: Units | None) -> UnitSystem | None:
     if units is None:
         return None
-    return UnitSystem(name=units.get("name", ""), length=units.get("length", ""),
-                      stress=units.get("stress", ""), density=units.get("density", ""),
-                      mass=units.get("mass", ""), force=units.get("force", ""))
+    return UnitSystem(**{field.name: units.get(field.name, "") for field in fields(UnitSystem)})
 
 
 def expected_words(expected: Expected, language: Language = "en",

@@ -147,7 +147,7 @@ def observe(host: Any, mode: str, target: Target) -> Observation:
 
 
 def _domain_lines(mdb: Any, mode: str, target: Target) -> dict[str, Any]:
-    """What the mode's domain adds about the target model (its steps and loads, say)."""
+    """What the mode's domain adds about the target model (its own repositories of it)."""
     if mode not in registry.MODES:
         return {}
     return registry.get_module(mode).observation_lines(mdb.models[target.model_name])

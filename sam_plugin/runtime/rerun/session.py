@@ -33,6 +33,7 @@ from sam_plugin.runtime.ports import ChatModel, Host
 from sam_plugin.runtime.rerun.expected import Restated, change_warnings, planned, restate
 from sam_plugin.runtime.rerun.outcome import FAILURES, RerunSummary, TargetOutcome
 from sam_plugin.runtime.rerun.source import RerunSource
+from sam_plugin.runtime.run.collect import GivenCall
 from sam_plugin.runtime.run.controller import RunController
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.store.run_store import RunDir
@@ -129,10 +130,16 @@ class RerunSession:
         restated = restate(source.spec, source.before,
                            lambda: controller.host.readback(target, with_fingerprint=False),
                            same_part=target == source.target)
+        spec = restated.spec
+        calls: tuple[GivenCall, ...] = source.calls
+        if target != source.target:  # names the model's parts share, restated for this one
+            spec, calls = registry.get_module(source.mode).restate_for_part(
+                spec, calls, lambda: controller.host.model(target.model_name),
+                target.part_name)
         warnings = functools.partial(self._warnings, target, restated.counts)
         try:
             phase = await controller.plan_calls(
-                source.request, source.mode, target, spec=restated.spec, calls=source.calls,
+                source.request, source.mode, target, spec=spec, calls=calls,
                 source="rerun", source_run=source.run_id, plan_warnings=warnings)
         except SubmitRefused as refused:  # no run was started for this target
             return TargetOutcome(target=target, outcome="refused", message=str(refused))

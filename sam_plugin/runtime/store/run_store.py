@@ -70,8 +70,8 @@ def run_started(run_id: str) -> str:
 
 class StateSummary(BaseModel):
     """``before``/``after`` in ``result.json``; a mode whose observation has lines of its own
-    (``DomainModule.observation_lines``: the Load mode's steps, loads and boundary conditions)
-    adds them, as extra keys."""
+    (``DomainModule.observation_lines``: the model's repositories its domain changes) adds
+    them, as extra keys."""
 
     model_config = ConfigDict(extra="allow")
 

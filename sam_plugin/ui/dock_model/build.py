@@ -24,10 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from sam_plugin.compilers.registry import mode_title
 from sam_plugin.ui.fitting import vertical_scroll, wrap_in_width
 from sam_plugin.ui.history_view import HistoryPanel, HistoryView
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plan_preview import PlanPreview
+from sam_plugin.ui.plan_text import language
 from sam_plugin.ui.plan_view import PlanView
 from sam_plugin.ui.result_view import ResultView
 from sam_plugin.ui.selection_row import SelectionRow
@@ -77,8 +79,8 @@ class DockWidgets:
         form = QGridLayout()  # three rows, not four: a 640-pixel screen needs the room
         self.mode_combo = QComboBox()
         self.mode_combo.setObjectName("modeCombo")
-        for value, title in self.modes:
-            self.mode_combo.addItem(tr(title), value)
+        for value, _ in self.modes:  # each title in the dock's language, from its domain
+            self.mode_combo.addItem(mode_title(value, language()), value)
         self.model_combo = QComboBox()
         self.model_combo.setObjectName("modelCombo")
         self.part_combo = QComboBox()

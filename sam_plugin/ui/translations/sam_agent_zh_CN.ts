@@ -200,18 +200,6 @@
         <translation>部件</translation>
     </message>
     <message>
-        <source>Property</source>
-        <translation>属性</translation>
-    </message>
-    <message>
-        <source>Mesh</source>
-        <translation>网格</translation>
-    </message>
-    <message>
-        <source>Load</source>
-        <translation>载荷</translation>
-    </message>
-    <message>
         <source>Examples</source>
         <translation>示例</translation>
     </message>

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sam_plugin.evaluation.checks import TOL, Check
+from sam_plugin.compilers.acceptance import TOL, Check
 from sam_plugin.samops.load_read import read_loads
 
 
