@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sam_plugin.errors import CompileError
 from sam_plugin.words.phrase import Catalogue, Phrase, known, phrase, register
 
 CATALOGUE: Catalogue = {
@@ -26,17 +27,25 @@ CATALOGUE: Catalogue = {
         "zh_CN": "模型的回答没有填写所需的操作（{expected}）"},
     "run.not_offered": {
         "record": "tool {quoted} was not offered in this round; offered: {offered|, }",
-        "en": "the model called {tool}, which this round did not offer; offered: {offered}",
+        "en": "tool '{tool}' was not offered in this round; offered: {offered}",
         "zh_CN": "模型调用了本轮未提供的操作 {tool}；本轮提供：{offered}"},
     "run.called_twice": {
         "record": "tool {quoted} was called more than once; each tool is called exactly once",
-        "en": "the model called {tool} more than once; each operation is called exactly once",
+        "en": "tool '{tool}' was called more than once; each tool is called exactly once",
         "zh_CN": "模型多次调用了 {tool}；每个操作只调用一次"},
     "run.out_of_order": {
         "record": "calls out of order: received {received|, }; the canonical order is "
                   "{offered|, }",
-        "en": "operations out of order: received {received}; the order is {offered}",
+        "en": "calls out of order: received {received}; the canonical order is {offered}",
         "zh_CN": "操作顺序不对：收到 {received}；应为 {offered}"},
+    "run.compile_problems": {
+        "record": "{tool}: {count} problem(s)\n{lines}",
+        "en": "{tool}: {count} problem(s)\n{lines}",
+        "zh_CN": "{tool}：{count} 个问题\n{lines}"},
+    "run.compiler_crashed": {
+        "record": "{tool}: internal compiler error ({error}); nothing executed",
+        "en": "{tool}: internal compiler error ({error}); nothing executed",
+        "zh_CN": "{tool}：编译器内部错误（{error}）；未执行任何操作"},
     "run.still_rejected": {
         "record": "{reason}\n(still rejected after {repairs} repair round(s); nothing was "
                   "executed)",
@@ -67,3 +76,11 @@ def tools(names: Sequence[str]) -> list[Phrase]:
 
 def in_round(round_number: int, reason: Phrase) -> Phrase:
     return phrase("run.round", round=round_number, reason=reason)
+
+
+def compile_problems(error: CompileError) -> Phrase:
+    """A call that does not compile: its tool, how many problems, and each in its English
+    (the compilers' diagnostics)."""
+    lines = "\n".join(f"  - {d}" for d in error.diagnostics)
+    return phrase("run.compile_problems", tool=tool(error.tool), count=len(error.diagnostics),
+                  lines=lines)
