@@ -65,8 +65,9 @@ def operations_text(route: Any) -> str:
 
 
 def build_became_edit(route: Any) -> bool:
-    """The spec said build, but the part exists: the route edits it instead."""
-    return "build -> edit" in str(getattr(route, "detail", "") or "")
+    """The spec said build, but the part exists: the route edits it instead (the route's
+    ``substituted``, the only substitution a domain has)."""
+    return bool(getattr(route, "substituted", None))
 
 
 def existing_target_message(part: str, node_count: int) -> str:
