@@ -525,10 +525,9 @@ def recover_unknown_runs(runs_dir: Path, scrubber: Scrubber | None = None) -> Re
 
 def _unknown_result(run_dir: RunDir, run_id: str) -> RunResult:
     from sam_plugin.runtime.run.phases import Phase
-    from sam_plugin.runtime.run.run_phrases import said
     from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE
 
-    error = ErrorRecord(layer="execution", message=UNKNOWN_ADVICE, phrase=said(UNKNOWN_ADVICE))
+    error = ErrorRecord(layer="execution", message=UNKNOWN_ADVICE)
     earlier = run_dir.read_result()
     if earlier is not None:
         return earlier.model_copy(
