@@ -135,3 +135,18 @@ def test_a_run_written_before_phrases_shows_its_message_as_it_was_read():
     from sam_plugin.runtime.store.run_store import ErrorRecord
 
     assert ErrorRecord.model_validate(stored).phrase is None
+
+
+def test_a_phrase_that_would_hold_the_key_is_not_written(tmp_path):
+    from controller_fakes import API_KEY
+
+    provider = ScriptedProvider(design(SPEC_BUILD), calls((f"tool_{API_KEY}", {})))
+    built = build_controller(tmp_path, provider, policy=policy(repair_rounds=0))
+    controller = built.controller
+    assert asyncio.run(controller.submit("plate", "part", TARGET)) == Phase.REVIEW
+    asyncio.run(controller.confirm("part", TARGET))
+    written = (controller.runs_dir / controller.run_id / "result.json").read_text()
+    assert API_KEY not in written
+    error = RunResult.model_validate_json(written).error
+    assert error is not None and "was not offered" in error.message
+    assert error.phrase is not None and render(error.phrase) == error.message

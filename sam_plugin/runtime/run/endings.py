@@ -91,9 +91,10 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
 
 def _scrubbed(ctx: StepContext, error: ErrorRecord) -> ErrorRecord:
     """``error`` as written: its message scrubbed, and its phrase kept only when its English
-    is that message (else the message itself, as said)."""
+    is that message and no value of it holds the key (else the message itself, as said)."""
     message = ctx.scrubber.text(error.message)
-    kept = error.phrase is not None and render(error.phrase) == message
+    kept = (error.phrase is not None and render(error.phrase) == message
+            and not ctx.scrubber.holds(error.phrase.model_dump(mode="json")))
     return error.model_copy(update={"message": message,
                                     "phrase": error.phrase if kept else said(message)})
 

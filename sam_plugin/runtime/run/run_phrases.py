@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sam_plugin.compilers.protocol import MAX_QUOTED_CHARS
 from sam_plugin.errors import CompileError
 from sam_plugin.words.phrase import Catalogue, Phrase, known, phrase, register
 
@@ -62,12 +63,15 @@ def said(text: str) -> Phrase:
 
 def tool(name: str) -> Phrase:
     """A tool by its domain's phrase (``tool.<name>``), or its name as said when no
-    registered domain has it (a model may call a tool that does not exist)."""
+    registered domain has it (a model may call a tool that does not exist: its name is
+    cut as a message quotes it)."""
     from sam_plugin.compilers.plan import every_domain_words
 
     every_domain_words()  # a domain registers its tools' words when first used
     key = f"tool.{name}"
-    return phrase(key) if known(key) else said(name)
+    if known(key):
+        return phrase(key)
+    return said(name if len(name) <= MAX_QUOTED_CHARS else name[:MAX_QUOTED_CHARS] + "…")
 
 
 def tools(names: Sequence[str]) -> list[Phrase]:
