@@ -64,10 +64,8 @@ def said(text: str) -> Phrase:
 def tool(name: str) -> Phrase:
     """A tool by its domain's phrase (``tool.<name>``), or its name as said when no
     registered domain has it (a model may call a tool that does not exist: its name is
-    cut as a message quotes it)."""
-    from sam_plugin.compilers.plan import every_domain_words
-
-    every_domain_words()  # a domain registers its tools' words when first used
+    cut as a message quotes it). The run's own domain has registered its words; no other
+    is loaded here (loading a domain is not a side effect a message may have)."""
     key = f"tool.{name}"
     if known(key):
         return phrase(key)
