@@ -19,6 +19,13 @@ from sam_plugin.words.phrase import render
 OFFERED = ["build_part", "audit_part"]
 
 
+@pytest.fixture(autouse=True)
+def _part_words() -> None:
+    from sam_plugin.compilers.registry import get_module
+
+    get_module("part")  # a run's own domain has registered its words
+
+
 def _call(name: str, index: int = 0) -> ToolCall:
     return ToolCall(index=index, id=f"c{index}", name=name, arguments="{}")
 
