@@ -11,6 +11,7 @@ import pytest
 from sam_plugin.compilers.protocol import Diagnostic
 from sam_plugin.errors import CollectionViolation, CompileError
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall
+from sam_plugin.runtime.run.collect import round_reason
 from sam_plugin.runtime.run.collection import call_format_rejection, check_round, read_round
 from sam_plugin.runtime.run.repair import RepairBudget
 from sam_plugin.runtime.run.run_phrases import compile_problems
@@ -62,6 +63,7 @@ def test_a_rejected_round_is_its_english_and_its_phrase(answer, english, dock):
     assert refused.diagnostic == f"round 3: {english}"  # what the repair round sends
     assert render(refused.phrase) == refused.diagnostic
     assert render(refused.phrase, "en") == dock
+    assert round_reason(refused) == english  # events.jsonl's tool_call_rejected reason
 
 
 def test_the_no_tool_call_line_in_chinese():

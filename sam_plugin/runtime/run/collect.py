@@ -49,7 +49,7 @@ from sam_plugin.runtime.run.repair import Rejection, RepairBudget
 from sam_plugin.runtime.run.run_phrases import in_round
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.run_store import tool_response_name
-from sam_plugin.words.phrase import phrase
+from sam_plugin.words.phrase import Phrase, phrase, render
 
 # a call handed to ``plan_calls``: (tool name, arguments as an object or as JSON text)
 GivenCall = tuple[str, Mapping[str, Any] | str]
@@ -267,7 +267,14 @@ def _entities(run: RunState) -> int:
     return part.node_count + part.element_count if part is not None else 0
 
 
+def round_reason(refused: Rejection) -> str:
+    """Why a round was refused, without its round (``tool_call_rejected``'s ``reason``):
+    the English of its phrase's reason."""
+    said = refused.phrase
+    reason = said.values.get("reason") if said is not None and said.key == "run.round" else None
+    return render(reason) if isinstance(reason, Phrase) else refused.diagnostic
+
+
 def _reject(ctx: StepContext, round_number: int, refused: Rejection) -> NoReturn:
-    reason = refused.diagnostic.removeprefix(f"round {round_number}: ")
-    ctx.emit(ToolCallRejected(round=round_number, reason=reason))
+    ctx.emit(ToolCallRejected(round=round_number, reason=round_reason(refused)))
     raise RoundRejected(refused)
