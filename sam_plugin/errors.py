@@ -196,7 +196,13 @@ class QueryError(SamAgentError, ValueError):
 
 
 class CollectionViolation(SamAgentError):
-    """A round that breaks the collection rules; the message says which rule and how."""
+    """A round that breaks the collection rules; the message says which rule and how.
+    ``phrase``: the same as data (a ``words.phrase.Phrase`` whose English is the message),
+    when the rule has one."""
+
+    def __init__(self, message: str, phrase: Any = None) -> None:
+        super().__init__(message)
+        self.phrase = phrase
 
 
 class RoundRejected(CollectionViolation):
@@ -330,14 +336,16 @@ ErrorLayer = Literal[
 
 class RunEnding(SamAgentError):
     """A step of a run ended it early at ``layer``; the controller writes the ending.
-    ``provider``: the failed provider call that ended it, as data."""
+    ``provider``: the failed provider call that ended it, as data; ``phrase``: the message
+    as data (a ``words.phrase.Phrase`` whose English is ``message``), when it has one."""
 
     def __init__(self, layer: ErrorLayer, message: str, *,
-                 provider: ProviderFailure | None = None):
+                 provider: ProviderFailure | None = None, phrase: Any = None):
         super().__init__(message)
         self.layer: ErrorLayer = layer
         self.message = message
         self.provider = provider
+        self.phrase = phrase
 
 
 class ReturnToReview(RunEnding):

@@ -132,6 +132,9 @@ class Route(BaseModel):
     capabilities: list[str]
     tools: list[str]
     detail: str = ""
+    # capability -> the one it became because the target is not empty (Part: build -> edit),
+    # as data beside ``detail``'s words (written only when there is one)
+    substituted: dict[str, str] = Field(default_factory=dict, exclude_if=lambda given: not given)
 
 
 @runtime_checkable

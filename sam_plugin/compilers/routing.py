@@ -238,9 +238,10 @@ def route(
     if substituted != caps:
         changed = [f"{a} -> {b}" for a, b in zip(caps, substituted, strict=True) if a != b]
         detail = f"the target part is not empty: {', '.join(changed)}"
+    became = {a: b for a, b in zip(caps, substituted, strict=True) if a != b}
     caps = [c for c in rules.capabilities if c in substituted]
     _check_combinations(rules, caps)
-    return _route(rules, method, caps, detail)
+    return _route(rules, method, caps, detail).model_copy(update={"substituted": became})
 
 
 def route_capabilities(rules: RoutingRules, capabilities: list[str],

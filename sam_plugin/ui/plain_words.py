@@ -1,11 +1,12 @@
 """The analyst's words for what the pipeline says in a programmer's: tool names, provider error
 kinds, HTTP codes, the routing line. The raw text stays in the tooltip and the run directory.
 
-A failed provider call is said from its data (:func:`error_words`: ``result.json``
-``error.provider``, ``provider_retry``'s ``failure``): its kind and what the transport said.
-The patterns below read a message that carries no such data (a run written before it); the
-two that read httpx's English are gone: the transport's cause is typed where httpx is called
-(``runtime/provider/transport.py``).
+A run's message is said from its data (:func:`error_words`): ``result.json``'s
+``error.phrase`` rendered in the dock's language, a failed provider call in it from
+``error.provider`` (``provider_retry``'s ``failure``): its kind and what the transport said.
+The patterns below read only a message that carries no phrase (a run written before
+phrases: :func:`plain_message`), and the provider's own words (``ProviderFailure.detail``),
+which may name a tool.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ from typing import Any
 
 from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
+from sam_plugin.runtime.run.run_phrases import said
 from sam_plugin.ui.i18n import tr
+from sam_plugin.words.phrase import Phrase, render
 
 PROVIDER_KIND = re.compile(
     r"\b(auth|rate_limit|server|bad_request|protocol|timeout|cancelled|connection): ")
@@ -62,8 +65,9 @@ def operations_text(route: Any) -> str:
 
 
 def build_became_edit(route: Any) -> bool:
-    """The spec said build, but the part exists: the route edits it instead."""
-    return "build -> edit" in str(getattr(route, "detail", "") or "")
+    """The spec said build, but the part exists: the route edits it instead (the route's
+    ``substituted``, the only substitution a domain has)."""
+    return bool(getattr(route, "substituted", None))
 
 
 def existing_target_message(part: str, node_count: int) -> str:
@@ -113,9 +117,22 @@ def failure_words(failure: ProviderFailure) -> str | None:
     return f"{kind_words(failure.kind)}: {detail}"
 
 
-def error_words(message: str, failure: ProviderFailure | None) -> str:
-    """A run's message in words: the failed provider call's part of it (``failure.said``,
-    recorded exactly) said from its data, the rest as :func:`plain_message` says it."""
+def provider_words(failure: ProviderFailure) -> str:
+    """A failed provider call in words, from its data alone."""
+    return failure_words(failure) or kind_words(failure.kind)
+
+
+def error_words(message: str, failure: ProviderFailure | None,
+                phrase: Phrase | None = None) -> str:
+    """A run's message in words: from its ``phrase`` when it has one (every run since
+    phrases), a failed provider call in it from ``failure``; else (a run written before) the
+    provider call's part (``failure.said``, recorded exactly) said from its data, the rest as
+    :func:`plain_message` says it."""
+    if phrase is not None:
+        try:
+            return phrase_words(phrase, failure)
+        except KeyError:  # a key no catalogue here has (a newer plugin wrote it)
+            return message.strip()
     words = failure_words(failure) if failure is not None else None
     if failure is None or words is None or not failure.said or failure.said not in message:
         return plain_message(message)
@@ -127,3 +144,35 @@ def unreachable(failure: ProviderFailure) -> bool:
     """No connection to the provider: the base URL or the server is what to check."""
     return failure.cause in ("refused", "unknown_host", "unreachable", "connect_timeout")
 
+
+
+def phrase_words(message: Phrase, failure: ProviderFailure | None) -> str:
+    """``message`` rendered in the dock's language; a failed provider call in it
+    (``run.provider_call``, or its recorded words inside English said as it is) from
+    ``failure``. Nothing is read back."""
+    from sam_plugin.compilers.plan import every_domain_words
+    from sam_plugin.ui.plan_text import language
+
+    every_domain_words()
+    return render(_spoken(message, failure), language())
+
+
+def _spoken(message: Phrase, failure: ProviderFailure | None) -> Phrase:
+    """``message`` with its provider call in words (a phrase of English as it is)."""
+    if message.key == "run.provider_call":
+        return said(provider_words(failure) if failure is not None
+                    else str(message.values.get("said", "")))
+    if message.key == "run.said" and failure is not None and failure.said:
+        text = str(message.values.get("text", ""))
+        if failure.said in text:  # the call's words exactly as recorded beside them
+            before, _, after = text.partition(failure.said)
+            return said(before + provider_words(failure) + after)
+        return message
+    values = {name: _spoken(value, failure) if isinstance(value, Phrase)
+              else [_spoken(v, failure) for v in value] if _phrases(value) else value
+              for name, value in message.values.items()}
+    return message.model_copy(update={"values": values})
+
+
+def _phrases(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(v, Phrase) for v in value)

@@ -34,6 +34,7 @@ from sam_plugin.ui.output_words import output_words
 from sam_plugin.ui.run_changes import PROPERTY_ROWS, is_property_check, property_changes
 from sam_plugin.ui.status_words import error_action, layer_name
 from sam_plugin.ui.undo_view import UndoOutcome, undo_checks, undo_headline
+from sam_plugin.words.phrase import Phrase
 
 COUNT_ROWS = ("nodes", "elements", "QUAD", "TRI", "BEAM", "sets")
 # "unchanged" stands for the six count rows when none of them changed (a Property run, an
@@ -233,7 +234,8 @@ class ResultView(QWidget):
             self.show_error(result.error.layer, result.error.message, back_in_review, plain,
                             part=getattr(result.error, "part", None), said=said,
                             replay=getattr(usage, "name", "") == "Replay",
-                            failure=getattr(result.error, "provider", None))
+                            failure=getattr(result.error, "provider", None),
+                            phrase=getattr(result.error, "phrase", None))
         self.set_run_dir(run_dir)
         self._fill_values(values_set(result.module, run_dir))
         self._fill_audit(run_dir)
@@ -405,13 +407,14 @@ class ResultView(QWidget):
 
     def show_error(self, layer: str, message: str, back_in_review: bool,
                    plain: str | None = None, part: str | None = None, said: str = "",
-                   replay: bool = False, failure: ProviderFailure | None = None) -> None:
+                   replay: bool = False, failure: ProviderFailure | None = None,
+                   phrase: Phrase | None = None) -> None:
         """The message in words (``plain`` when the dock knows better words), the raw one in
         the tooltip and the run directory; then what to do. When ``said`` (the status line)
         already holds the whole message, only what to do is added here."""
         from sam_plugin.ui.plain_words import error_words
 
-        words = plain or error_words(message, failure)
+        words = plain or error_words(message, failure, phrase)
         action = error_action(layer, back_in_review, part, message=message, replay=replay,
                               failure=failure)
         text = tr("Error in {layer}: {message}").format(layer=layer_name(layer), message=words)

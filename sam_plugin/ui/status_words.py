@@ -10,6 +10,7 @@ from typing import Any, assert_never
 from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime import event_types as ev
 from sam_plugin.ui.i18n import tr
+from sam_plugin.words.phrase import Phrase
 
 # Layers whose failure leaves the model untouched (the script was never submitted).
 UNTOUCHED_LAYERS = frozenset({"observation", "design", "provider", "tool_call", "compile"})
@@ -46,11 +47,13 @@ def waiting_words() -> str:
 
 def retry_words(event: ev.ProviderRetry) -> str:
     """The call failed before any answer and is tried again (``provider_retry``)."""
-    from sam_plugin.ui.plain_words import error_words
+    from sam_plugin.ui.plain_words import error_words, provider_words
 
+    # the reason is the failed call's own words (``failure.said``): said from its data
+    reason = (provider_words(event.failure) if event.failure is not None
+              else error_words(event.reason, None))
     return tr("Connecting to {host} (try {attempt} of {of}) — the last try: {reason}").format(
-        host=event.host, attempt=event.attempt, of=event.of,
-        reason=error_words(event.reason, event.failure))
+        host=event.host, attempt=event.attempt, of=event.of, reason=reason)
 
 
 def event_words(event: ev.RunEvent) -> str | None:
@@ -165,8 +168,9 @@ def final_words(result: Any, back_in_review: bool = False, plain: str | None = N
     if plain:
         reason = plain
     elif error is not None:
-        reason = (f"{layer_name(error.layer)}: "
-                  f"{_summary(error.message, getattr(error, 'provider', None))}")
+        summary = _summary(error.message, getattr(error, "provider", None),
+                           phrase=getattr(error, "phrase", None))
+        reason = f"{layer_name(error.layer)}: {summary}"
     if back_in_review:
         return tr("Review — returned, nothing executed ({reason})").format(reason=reason)
     if status == "cancelled":
@@ -180,13 +184,14 @@ def final_words(result: Any, back_in_review: bool = False, plain: str | None = N
     return tr("Failed — {reason}").format(reason=reason) if reason else tr("Failed")
 
 
-def _summary(text: str, failure: ProviderFailure | None = None, limit: int = 300) -> str:
+def _summary(text: str, failure: ProviderFailure | None = None, limit: int = 300,
+             phrase: Phrase | None = None) -> str:
     """The message on one line in the analyst's words (diagnostic bullets joined); when that
     is long, only a pointer to it: the result view's error label shows it once, whole (a first
     sentence here would be read twice), the tooltip the raw one."""
     from sam_plugin.ui.plain_words import error_words
 
-    plain = error_words(text, failure)
+    plain = error_words(text, failure, phrase)
     parts = [line.strip().lstrip("- ").strip() for line in plain.splitlines()]
     line = " — ".join(p for p in parts if p)
     if len(line) <= limit:

@@ -66,6 +66,17 @@ def test_build_on_a_non_empty_part_becomes_edit() -> None:
     assert result.detail == "the target part is not empty: build -> edit"
 
 
+def test_what_became_what_is_data_beside_the_words() -> None:
+    from sam_plugin.compilers.routing import route_capabilities
+
+    became = route_capabilities(RULES, ["build", "audit"], False)
+    assert became.substituted == {"build": "edit"}
+    kept = route_capabilities(RULES, ["edit", "audit"], False)
+    assert kept.substituted == {}
+    assert "substituted" not in kept.model_dump()  # design_route.json as it was
+    assert became.model_dump()["substituted"] == {"build": "edit"}
+
+
 def test_build_combines_with_audit_only() -> None:
     from sam_plugin.compilers.routing import RoutingRules
 

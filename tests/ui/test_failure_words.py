@@ -53,3 +53,18 @@ def test_every_kind_is_said_from_its_data_as_the_message_was_read_before() -> No
         assert error_words(message, error.failure) == plain_message(message), error
     assert error_words(f"x: {errors[-2]}", errors[-2].failure) == (
         "x: the provider refused the API key: Incorrect API key")
+
+
+def test_a_retry_is_said_from_its_failure_never_from_its_reason(monkeypatch):
+    from sam_plugin.runtime import event_types as ev
+    from sam_plugin.ui import plain_words
+    from sam_plugin.ui.status_words import retry_words
+
+    def never(text: str) -> str:
+        raise AssertionError(f"the retry's reason was read back: {text!r}")
+
+    monkeypatch.setattr(plain_words, "_plain", never)
+    failure = _failure("refused", said="connection: cannot reach h:1: [Errno 111]")
+    event = ev.ProviderRetry(attempt=1, of=3, host="h:1", reason=failure.said,
+                             failure=failure)
+    assert retry_words(event).endswith("the last try: nothing answers at h:1")

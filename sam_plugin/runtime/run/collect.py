@@ -46,8 +46,10 @@ from sam_plugin.runtime.run.collection import (
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.repair import Rejection, RepairBudget
+from sam_plugin.runtime.run.run_phrases import in_round
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.run_store import tool_response_name
+from sam_plugin.words.phrase import Phrase, phrase, render
 
 # a call handed to ``plan_calls``: (tool name, arguments as an object or as JSON text)
 GivenCall = tuple[str, Mapping[str, Any] | str]
@@ -154,7 +156,8 @@ def grant_repair(ctx: StepContext, run: RunState, refused: Rejection) -> Rejecti
     last diagnostic when the budget is spent."""
     repairs = run.collection.repairs
     if not repairs.spend(refused):
-        raise ReturnToReview(refused.layer, repairs.exhausted_message(refused))
+        raise ReturnToReview(refused.layer, repairs.exhausted_message(refused),
+                             phrase=repairs.exhausted_phrase(refused))
     refused = repairs.numbered(refused)
     label = repairs.label(refused)
     ctx.emit(RepairRequested(repair=repairs.used, of=repairs.limit, layer=refused.layer,
@@ -230,7 +233,9 @@ async def _ask(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
                 continue
             if not is_call_format_error(error.message):
                 raise ReturnToReview("provider", f"round {round_number}: {error}",
-                                     provider=error.failure) from None
+                                     provider=error.failure,
+                                     phrase=in_round(round_number, phrase(
+                                         "run.provider_call", said=str(error)))) from None
             run.collection.one_call = True  # the server takes one call per answer: ask for one
             _reject(ctx, round_number,
                     call_format_rejection(error.message, offered, round_number))
@@ -262,7 +267,14 @@ def _entities(run: RunState) -> int:
     return part.node_count + part.element_count if part is not None else 0
 
 
+def round_reason(refused: Rejection) -> str:
+    """Why a round was refused, without its round (``tool_call_rejected``'s ``reason``):
+    the English of its phrase's reason."""
+    said = refused.phrase
+    reason = said.values.get("reason") if said is not None and said.key == "run.round" else None
+    return render(reason) if isinstance(reason, Phrase) else refused.diagnostic
+
+
 def _reject(ctx: StepContext, round_number: int, refused: Rejection) -> NoReturn:
-    reason = refused.diagnostic.removeprefix(f"round {round_number}: ")
-    ctx.emit(ToolCallRejected(round=round_number, reason=reason))
+    ctx.emit(ToolCallRejected(round=round_number, reason=round_reason(refused)))
     raise RoundRejected(refused)

@@ -23,7 +23,9 @@ from pydantic import BaseModel
 from sam_plugin.compilers.protocol import Target, quote
 from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
+from sam_plugin.runtime.run.run_phrases import in_round, said, tool, tools
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
+from sam_plugin.words.phrase import Phrase, phrase
 
 # Where a call came from (``tool_calls.json``, docs/architecture.md §7): "model": the
 # model's structured tool call; "text": recovered from the message content; "content": the
@@ -130,24 +132,29 @@ def check_round(calls: Sequence[Any], remaining: Sequence[str]) -> list[str]:
     names = [call.name for call in calls]
     offered = ", ".join(remaining)
     if not names:
-        raise CollectionViolation(f"the response carried no tool call; expected one of: {offered}")
+        raise CollectionViolation(f"the response carried no tool call; expected one of: {offered}",
+                                  phrase("run.no_tool_call", expected=tools(remaining)))
     for name in names:
         if name not in remaining:
             raise CollectionViolation(
-                f"tool {quote(name)} was not offered in this round; offered: {offered}"
+                f"tool {quote(name)} was not offered in this round; offered: {offered}",
+                phrase("run.not_offered", quoted=quote(name), tool=tool(name),
+                       offered=tools(remaining)),
             )
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
         raise CollectionViolation(
             f"tool {quote(duplicates[0])} was called more than once; each tool is called "
-            "exactly once"
+            "exactly once",
+            phrase("run.called_twice", quoted=quote(duplicates[0]), tool=tool(duplicates[0])),
         )
     # No "more calls than remain" check: every name is offered and none repeats, so a round
     # can never hold more calls than remain.
     expected_prefix = list(remaining[: len(names)])
     if names != expected_prefix:
         raise CollectionViolation(
-            f"calls out of order: received {', '.join(names)}; the canonical order is {offered}"
+            f"calls out of order: received {', '.join(names)}; the canonical order is {offered}",
+            phrase("run.out_of_order", received=tools(names), offered=tools(remaining)),
         )
     return names
 
@@ -264,13 +271,14 @@ def read_round(
         return RoundAnswer(calls, rejection(
             "tool_call", offered[0], f"round {round_number}: {violation}",
             headline=str(violation), sent=sent, content="" if sent else response.content,
+            phrase=round_phrase(round_number, violation),
         ))
     try:
         guard(calls)
     except CollectionViolation as violation:
         return RoundAnswer(calls, rejection(
             "tool_call", offered[0], f"round {round_number}: {violation}",
-            headline=str(violation),
+            headline=str(violation), phrase=round_phrase(round_number, violation),
         ))
     return RoundAnswer(calls, None)
 
@@ -281,4 +289,11 @@ def call_format_rejection(message: str, offered: Sequence[str], round_number: in
         f"the server could not read the answer as a tool call ({message}); send exactly one "
         f"tool call, {offered[0]}, and nothing else"
     )
-    return rejection("tool_call", offered[0], f"round {round_number}: {reason}", headline=reason)
+    return rejection("tool_call", offered[0], f"round {round_number}: {reason}", headline=reason,
+                     phrase=in_round(round_number, said(reason)))
+
+
+def round_phrase(round_number: int, violation: CollectionViolation) -> Phrase:
+    """A round's violation as data: its phrase, or its English when it has none."""
+    reason = violation.phrase if violation.phrase is not None else said(str(violation))
+    return in_round(round_number, reason)

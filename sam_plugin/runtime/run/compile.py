@@ -26,9 +26,10 @@ from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.plan_builder import build_plan
 from sam_plugin.runtime.run.recount import recounted
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection
+from sam_plugin.runtime.run.run_phrases import compile_problems, tool
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.source_seal import seal_sources
-from sam_plugin.words.phrase import RECORD, render
+from sam_plugin.words.phrase import RECORD, phrase, render
 
 log = logging.getLogger(__name__)
 
@@ -81,9 +82,12 @@ async def compile_calls(ctx: StepContext, run: RunState, collected: list[Collect
             _compile_one(ctx, call, chain)
         except CompileError as error:
             if repair is None:
-                raise ReturnToReview("compile", _refusal(run, index, error)) from None
+                refusal = _refusal(run, index, error)
+                raise ReturnToReview("compile", refusal, phrase=compile_problems(error)
+                                     if refusal == str(error) else None) from None
             refused = rejection("compile", call.tool, str(error), headline=_headline(error),
-                                sent=[SentCall(call.tool, call.arguments, call.source)])
+                                sent=[SentCall(call.tool, call.arguments, call.source)],
+                                phrase=compile_problems(error))
             collected[index] = await repair(collected, index, refused)
             ctx.phases.set(Phase.COMPILING, compiling_label(collected))
     run.dir.write_json("tool_calls.json", [c.model_dump(mode="json") for c in collected])
@@ -122,7 +126,9 @@ def _compile_one(ctx: StepContext, call: CollectedCall, chain: CompileChain) -> 
     except Exception as error:  # a compiler bug: nothing ran, but say it plainly
         log.exception("compiler crashed on %s", call.tool)
         raise FailRun("compile", f"{call.tool}: internal compiler error ({error!r}); "
-                      "nothing executed") from None
+                      "nothing executed", phrase=phrase(
+                          "run.compiler_crashed", tool=tool(call.tool),
+                          error=repr(error))) from None
     ctx.emit(ToolCallCompiled(tool=call.tool, notes=fragment.notes))
     return fragment
 
@@ -158,7 +164,7 @@ def show_plan(ctx: StepContext, run: RunState, compiled: Compiled,
                                   sources=[c.source for c in run.collection.calls],
                                   units=ctx.units)
     except CompileError as error:
-        raise ReturnToReview("compile", str(error)) from None
+        raise ReturnToReview("compile", str(error), phrase=compile_problems(error)) from None
     said = [*map(text_phrase, run.unsourced), *compiled.claims, *map(text_phrase, warnings)]
     if said:
         plan = plan.model_copy(update={

@@ -26,8 +26,15 @@ from sam_plugin.runtime.provider.constraint import (
     unconstrained,
 )
 from sam_plugin.runtime.run import budgets
-from sam_plugin.runtime.run.collection import RoundAnswer, RoundCall, check_round, read_round
+from sam_plugin.runtime.run.collection import (
+    RoundAnswer,
+    RoundCall,
+    check_round,
+    read_round,
+    round_phrase,
+)
 from sam_plugin.runtime.run.repair import Rejection, rejection
+from sam_plugin.runtime.run.run_phrases import in_round, said
 from sam_plugin.runtime.run.text_tool_calls import find_text_calls, stray_call_text
 
 # provider errors that mean "this request shape", never "the server is away"
@@ -70,7 +77,8 @@ def read_answer(response: Any, shape: RoundShape, offered: Sequence[str], known:
     except StrictJSONError as error:
         reason = f"the arguments of {shape.tool} are not strict JSON: {error}"
         return RoundAnswer([], rejection("tool_call", shape.tool,
-                                         f"round {round_number}: {reason}", headline=reason))
+                                         f"round {round_number}: {reason}", headline=reason,
+                                         phrase=in_round(round_number, said(reason))))
     if arguments is None:
         return None
     calls = [RoundCall(0, CONTENT_CALL_ID, shape.tool, arguments, "content")]
@@ -80,7 +88,8 @@ def read_answer(response: Any, shape: RoundShape, offered: Sequence[str], known:
     except CollectionViolation as violation:
         return RoundAnswer(calls, rejection("tool_call", shape.tool,
                                             f"round {round_number}: {violation}",
-                                            headline=str(violation)))
+                                            headline=str(violation),
+                                            phrase=round_phrase(round_number, violation)))
     return RoundAnswer(calls, None)
 
 
@@ -103,7 +112,8 @@ def cut_rejection(shape: RoundShape, offered: Sequence[str], round_number: int) 
     reason = (f"the answer was cut off at {bound} before the call was complete; send the "
               f"{offered[0]} call again, complete and no longer than it needs to be")
     return rejection("tool_call", offered[0], f"round {round_number}: {reason}",
-                     headline=f"the answer was cut off at {bound}", cut_tokens=limit or 0)
+                     headline=f"the answer was cut off at {bound}", cut_tokens=limit or 0,
+                     phrase=in_round(round_number, said(reason)))
 
 
 def with_call_note(messages: list[dict[str, Any]], shape: RoundShape,

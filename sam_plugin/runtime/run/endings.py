@@ -27,6 +27,7 @@ from sam_plugin.runtime.event_types import (
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.drift import DRIFT_MESSAGE
 from sam_plugin.runtime.run.phases import TERMINAL, Phase
+from sam_plugin.runtime.run.run_phrases import said
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.store.outcome_seal import seal_outcome
 from sam_plugin.runtime.store.run_store import (
@@ -37,6 +38,7 @@ from sam_plugin.runtime.store.run_store import (
     RunStatus,
     StateSummary,
 )
+from sam_plugin.words.phrase import Phrase, render
 
 _T = TypeVar("_T")
 log = logging.getLogger(__name__)
@@ -78,14 +80,23 @@ def result(ctx: StepContext, run: RunState, status: RunStatus, *,
         if run.before else None,
         after=StateSummary.from_readback(after, _domain_lines(ctx, run)) if after else None,
         checks=list(checks or []),
-        error=error.model_copy(update={"message": ctx.scrubber.text(error.message)})
-        if error is not None else None,
+        error=_scrubbed(ctx, error) if error is not None else None,
         restored=run.execution.restored,
         restore_unavailable=run.execution.restore_unavailable,
         provider=run.usage.usage if run.usage else None,
         spec_versions=max(1, run.spec_versions),
         **(run.detection.result_fields() if run.detection else {}),
     )
+
+
+def _scrubbed(ctx: StepContext, error: ErrorRecord) -> ErrorRecord:
+    """``error`` as written: its message scrubbed, and its phrase kept only when its English
+    is that message and no value of it holds the key (else the message itself, as said)."""
+    message = ctx.scrubber.text(error.message)
+    kept = (error.phrase is not None and render(error.phrase) == message
+            and not ctx.scrubber.holds(error.phrase.model_dump(mode="json")))
+    return error.model_copy(update={"message": message,
+                                    "phrase": error.phrase if kept else said(message)})
 
 
 def _domain_lines(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
@@ -127,7 +138,7 @@ def verified(ctx: StepContext, run: RunState, after: Readback, checks: list[Chec
 def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
            after: Readback | None = None, checks: list[Check] | None = None,
            category: RefusalCategory | None = None,
-           provider: ProviderFailure | None = None) -> None:
+           provider: ProviderFailure | None = None, phrase: Phrase | None = None) -> None:
     if run.execution.restore_after is not None:
         after = run.execution.restore_after  # the live part after the restore (the proof)
     if after is None and run.execution.submissions:
@@ -135,27 +146,27 @@ def failed(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str, *,
     words = f"Failed at {layer}; part restored" if run.execution.restored else f"Failed at {layer}"
     ctx.phases.set(Phase.FAILED, words)
     error = ErrorRecord(layer=layer, message=message, part=part_outcome(run),
-                        category=category, provider=provider)
+                        category=category, provider=provider, phrase=phrase)
     write(run, result(ctx, run, "failed", error=error, after=after, checks=checks))
     ctx.emit(RunFailed(layer=layer, message=message))
 
 
 def returned(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str,
-             provider: ProviderFailure | None = None) -> None:
+             provider: ProviderFailure | None = None, phrase: Phrase | None = None) -> None:
     """Back to Review, nothing executed: the analyst may confirm again or cancel."""
     ctx.phases.set(Phase.REVIEW, f"Review: returned, nothing executed ({layer})")
-    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message,
-                                                              provider=provider)))
+    write(run, result(ctx, run, "rejected", error=ErrorRecord(
+        layer=layer, message=message, provider=provider, phrase=phrase)))
     ctx.emit(ReturnedToReview(layer=layer, message=message))
 
 
 def rejected(ctx: StepContext, run: RunState, layer: ErrorLayer, message: str,
-             provider: ProviderFailure | None = None) -> None:
+             provider: ProviderFailure | None = None, phrase: Phrase | None = None) -> None:
     """A run from given calls that did not reach its plan: it ends ``rejected`` with the
     diagnostics (there is no Review to go back to: no model wrote the calls)."""
     ctx.phases.set(Phase.FAILED, f"Rejected at {layer}: nothing executed")
-    write(run, result(ctx, run, "rejected", error=ErrorRecord(layer=layer, message=message,
-                                                              provider=provider)))
+    write(run, result(ctx, run, "rejected", error=ErrorRecord(
+        layer=layer, message=message, provider=provider, phrase=phrase)))
     ctx.emit(RunFailed(layer=layer, message=message))
 
 
@@ -215,12 +226,14 @@ def outcome(ctx: StepContext, run: RunState, *, rejects: bool,
     try:
         yield
     except ReturnToReview as back:
-        (rejected if rejects else returned)(ctx, run, back.layer, back.message, back.provider)
+        (rejected if rejects else returned)(ctx, run, back.layer, back.message, back.provider,
+                                            back.phrase)
     except RefusedByCategory as refusal:
         failed(ctx, run, refusal.layer, refusal.message,
                category=refusal_category(refusal.category))
     except FailRun as failure:
-        failed(ctx, run, failure.layer, failure.message, provider=failure.provider)
+        failed(ctx, run, failure.layer, failure.message, provider=failure.provider,
+               phrase=failure.phrase)
     except asyncio.CancelledError:
         cancelled(ctx, run)
         if not cancel_requested():

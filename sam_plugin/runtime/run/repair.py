@@ -16,6 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from sam_plugin.runtime.run import run_phrases  # noqa: F401 (registers the run's phrases)
+from sam_plugin.words.phrase import Phrase, phrase
+
 RejectedLayer = Literal["tool_call", "compile"]
 
 _SHOWN_CONTENT_CHARS = 1500
@@ -50,6 +53,8 @@ class Rejection:
     # was rejected before: a repair prompt never repeats an earlier one byte for byte
     attempt: int = 0
     repeated: bool = False
+    # ``diagnostic`` as data (its English is the diagnostic), for the words at the edge
+    phrase: Phrase | None = None
 
 
 def rejection(
@@ -61,11 +66,13 @@ def rejection(
     sent: Sequence[SentCall] = (),
     content: str = "",
     cut_tokens: int | None = None,
+    phrase: Phrase | None = None,
 ) -> Rejection:
     first = headline if headline is not None else diagnostic.strip().splitlines()[0]
     if len(first) > _HEADLINE_CHARS:
         first = first[: _HEADLINE_CHARS - 1] + "…"
-    return Rejection(layer, tool, diagnostic, first, tuple(sent), content, cut_tokens)
+    return Rejection(layer, tool, diagnostic, first, tuple(sent), content, cut_tokens,
+                     phrase=phrase)
 
 
 @dataclass
@@ -104,6 +111,12 @@ class RepairBudget:
             f"{refused.diagnostic}\n(still rejected after {self.used} repair round(s); "
             "nothing was executed)"
         )
+
+    def exhausted_phrase(self, refused: Rejection) -> Phrase | None:
+        """:meth:`exhausted_message` as data (None when the diagnostic has no phrase)."""
+        if refused.phrase is None or self.limit == 0:
+            return refused.phrase
+        return phrase("run.still_rejected", reason=refused.phrase, repairs=self.used)
 
 
 def repair_lines(refused: Rejection) -> list[str]:

@@ -35,6 +35,7 @@ from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime.store import private
 from sam_plugin.runtime.store.file_lock import FileLock, is_locked, try_lock
 from sam_plugin.runtime.store.scrubber import Scrubber
+from sam_plugin.words.phrase import Phrase
 
 log = logging.getLogger(__name__)
 
@@ -117,12 +118,17 @@ class ErrorRecord(BaseModel):
     # part of ``message`` as recorded): the front ends say it from the kind, never by reading
     # the message; written only when a provider call ended the run (an additive key)
     provider: ProviderFailure | None = None
+    # ``message`` as data (docs/architecture.md "Messages as data"): a phrase whose English
+    # is the message, ``run.said`` for English with no phrase yet; the front ends render it
+    # and never read the message. Written by every run since (an additive key); a run
+    # written before shows its stored message
+    phrase: Phrase | None = None
 
     @model_serializer(mode="wrap")
     def _without_absent_category(self, handler: SerializerFunctionWrapHandler
                                  ) -> dict[str, Any]:
         data: dict[str, Any] = handler(self)
-        for optional in ("category", "provider"):
+        for optional in ("category", "provider", "phrase"):
             if data.get(optional) is None:
                 data.pop(optional, None)
         return data

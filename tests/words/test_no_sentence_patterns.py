@@ -1,0 +1,98 @@
+"""The front ends render the product's words and never parse them (docs/architecture.md
+"Messages as data"): a regular expression in ``ui/``, ``cli/`` or ``mcp_server/`` reads what
+a person types, lays out text, or reads a run written before phrases; each one there is
+listed below with why. A new one fails here: make the words a phrase where they are made.
+
+And a new run's checks and errors never go through the readers kept for old runs."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+import sam_plugin
+from sam_plugin.compilers.check_phrases import CATALOGUE as _CHECKS  # noqa: F401 (registers)
+from sam_plugin.compilers.evidence import Check
+from sam_plugin.words.phrase import phrase
+
+PACKAGE = Path(sam_plugin.__file__).parent
+FRONT_ENDS = ("ui", "cli", "mcp_server")
+
+# module -> how many regular expressions it holds, and what they read
+ALLOWED: dict[str, tuple[int, str]] = {
+    "ui/field_text.py": (5, "numbers, ranges and points the analyst types in a field"),
+    "ui/fitting.py": (2, "where a long word of any text may break (layout)"),
+    "mcp_server/line_guard.py": (7, "a JSON-RPC line an MCP client sends"),
+    "ui/recorded_check_words.py": (7, "the checks of a run written before check phrases"),
+    "ui/plain_words.py": (5, "a run's message written before error.phrase, and tool names in "
+                             "the provider's own words (ProviderFailure.detail)"),
+    # not data yet: the script prints ``tool: {...}``; making it print data changes the
+    # bytes of every golden script
+    "ui/output_words.py": (2, "the script's printed report lines"),
+    # not data yet: the spec reader's problems other than the schema's (SchemaProblem has
+    # its path as data) are plain ``path: words`` strings made in compilers/spec
+    "ui/spec_draft.py": (1, "the path at the head of a spec reader's problem"),
+}
+
+
+def _patterns(source: str) -> int:
+    """Calls of the ``re`` module (``re.compile``, ``re.sub``, ...) in ``source``."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module == "re":
+            raise AssertionError("import the re module itself, so that its uses are counted")
+    return sum(1 for node in ast.walk(tree)
+               if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+               and isinstance(node.func.value, ast.Name) and node.func.value.id == "re")
+
+
+def test_no_new_pattern_reads_the_products_words_in_a_front_end():
+    found = {}
+    for package in FRONT_ENDS:
+        for path in sorted((PACKAGE / package).rglob("*.py")):
+            count = _patterns(path.read_text(encoding="utf-8"))
+            if count:
+                found[path.relative_to(PACKAGE).as_posix()] = count
+    assert found == {module: count for module, (count, _) in ALLOWED.items()}, (
+        "a front end reads words with a regular expression: words the product makes are a "
+        "phrase where they are made (sam_plugin/words/phrase.py), rendered here; a pattern "
+        "that reads what a person types is listed in ALLOWED with why")
+
+
+def test_the_count_is_of_calls_of_the_re_module():
+    assert _patterns("import re\nA = re.compile('x')\nre.sub('a', 'b', 'c')\n") == 2
+    assert _patterns("import re\nA.sub('b', 'c')\n") == 0
+    with pytest.raises(AssertionError):
+        _patterns("from re import compile\n")
+
+
+def test_a_new_check_is_said_from_its_phrases(monkeypatch):
+    from sam_plugin.ui import check_words
+
+    def never(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a new run's check was read back from its English")
+
+    monkeypatch.setattr(check_words, "recorded_check_row", never)
+    check = Check.said(phrase("check.node_count"), "40..50", "45", True)
+    row = check_words.check_row(Check.model_validate(check.model_dump(mode="json")))
+    assert (row.name, row.expected, row.actual) == ("node count", "40..50", "45")
+
+
+# checks made from English (no phrase): the dock reads them with the old runs' patterns.
+# Load's value checks are the ones left (compilers/load is its own package's to change).
+CHECKS_FROM_ENGLISH = {"compilers/load/value_checks.py": 4}
+
+
+def test_every_check_the_product_makes_has_phrases_but_those_listed():
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        count = sum(1 for node in ast.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and node.func.id == "Check")
+        if count:
+            found[path.relative_to(PACKAGE).as_posix()] = count
+    assert found == CHECKS_FROM_ENGLISH, (
+        "make a check with Check.said(phrases): one made from English is read back by "
+        "ui/recorded_check_words.py, which is for runs written before phrases")
