@@ -324,7 +324,10 @@ def _facts_text(run: RunState, action: ActionDef, facts: parts.StepFacts) -> str
             if names_a_place(run.inputs.request):
                 shown["regions"] = regions.model_dump(mode="json")
         shown["sets"] = [s.model_dump(mode="json") for s in part.sets]
-    for kind in {*action.refers.values(), *([action.defines[0]] if action.defines else [])}:
+    # in a fixed order (what it refers to, then what it defines): a set's order would change
+    # with the interpreter's hash seed, and with it the bytes a model is sent
+    for kind in dict.fromkeys([*action.refers.values(),
+                               *([action.defines[0]] if action.defines else [])]):
         shown[kind] = list(facts.names.get(kind, ()))
     return ("The part (JSON): "
             + json.dumps(shown, separators=(",", ":"), ensure_ascii=False))
