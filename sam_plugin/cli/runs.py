@@ -30,7 +30,8 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def runs_command(args: argparse.Namespace, *, out: TextIO) -> int:
-    from sam_plugin.runtime.store.run_store import NotUnknown, acknowledge_unknown_run, list_runs
+    from sam_plugin.errors import NotUnknown
+    from sam_plugin.runtime.store.run_history import acknowledge_unknown_run, list_runs
     from sam_plugin.runtime.text_safety import visible_json
 
     runs_dir = runs_dir_of(args)

@@ -28,7 +28,8 @@ from sam_plugin.mcp_server.waiting import standing
 from sam_plugin.runtime.observe.detail import query_entities
 from sam_plugin.runtime.observe.observation import observe
 from sam_plugin.runtime.observe.regions import region_index
-from sam_plugin.runtime.store.run_store import RunDir, list_runs
+from sam_plugin.runtime.store.run_history import list_runs
+from sam_plugin.runtime.store.run_store import RunDir
 
 MAX_LISTED_PARTS = 200  # per model in list_targets (the rest counted)
 

@@ -24,7 +24,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from sam_plugin.runtime.store.run_store import RunDir, RunResult, list_runs
+from sam_plugin.runtime.store.run_history import list_runs
+from sam_plugin.runtime.store.run_store import RunDir, RunResult
 from sam_plugin.ui.i18n import tr
 
 RUN_ID_ROLE = Qt.ItemDataRole.UserRole + 1

@@ -13,14 +13,10 @@ import pytest
 from cli_support import StubQuadModule, base_args, new_workspace, run_cli, saved_counts
 
 from sam_plugin.compilers import registry
+from sam_plugin.errors import NotUnknown
 from sam_plugin.runtime.store.journal import SubmissionJournal
-from sam_plugin.runtime.store.run_store import (
-    JOURNAL_NAME,
-    LOCK_NAME,
-    NotUnknown,
-    acknowledge_unknown_run,
-    list_runs,
-)
+from sam_plugin.runtime.store.run_history import acknowledge_unknown_run, list_runs
+from sam_plugin.runtime.store.run_store import JOURNAL_NAME, LOCK_NAME
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace, SaveConflict
 from tests.support.fake_vocabulary import fake_spec
 

@@ -22,7 +22,7 @@ from controller_fakes import (
 from sam_plugin.errors import ControllerBusy, ControllerStateError, ProviderError, SubmitRefused
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.run.controller import Phase, RunController
-from sam_plugin.runtime.store.run_store import list_runs
+from sam_plugin.runtime.store.run_history import list_runs
 
 SPEC_BUILD = fake_spec("build", "audit", summary="Build one QUAD plate.")
 SPEC_THREE = fake_spec("translate", "repair", "audit", summary="Move it, merge, audit.")

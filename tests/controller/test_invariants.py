@@ -27,7 +27,7 @@ from sam_plugin.errors import AlreadySubmitted, ControllerStateError, ProviderEr
 from sam_plugin.runtime.events import read_events
 from sam_plugin.runtime.run.controller import DRIFT_MESSAGE, PARTIAL_WARNING, Phase, RunController
 from sam_plugin.runtime.store.journal import UNKNOWN_ADVICE, SubmissionJournal
-from sam_plugin.runtime.store.run_store import list_runs
+from sam_plugin.runtime.store.run_history import list_runs
 
 SPEC_BUILD = fake_spec("build", "audit", summary="Build a plate.")
 SPEC_THREE = fake_spec("translate", "repair", "audit", summary="Move, merge, audit.")

@@ -207,7 +207,7 @@ def test_missing_part_is_an_empty_target():
 
 def test_list_runs_reports_incomplete_unknown_and_skips_foreign_entries(tmp_path):
     from sam_plugin.runtime.store.journal import SubmissionJournal
-    from sam_plugin.runtime.store.run_store import list_runs
+    from sam_plugin.runtime.store.run_history import list_runs
 
     (tmp_path / "notes").mkdir()
     for run_id, request in (("20261129T190000Z-aaaaaa", "old"), ("20261129T191000Z-bbbbbb", "new")):
@@ -230,7 +230,7 @@ def test_two_runs_of_one_second_are_listed_in_the_order_they_were_made(tmp_path)
     differ only by their random suffix."""
     import os
 
-    from sam_plugin.runtime.store.run_store import list_runs
+    from sam_plugin.runtime.store.run_history import list_runs
 
     for stamp, (run_id, request) in enumerate((("20261129T190000Z-ffffff", "first"),
                                                ("20261129T190000Z-000000", "second"))):

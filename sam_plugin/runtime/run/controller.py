@@ -67,13 +67,8 @@ from sam_plugin.runtime.run.step_repair import StepRepair
 from sam_plugin.runtime.run.typed_spec import check_typed_spec
 from sam_plugin.runtime.selection import Selection
 from sam_plugin.runtime.store.journal import SubmissionJournal
-from sam_plugin.runtime.store.run_store import (
-    JOURNAL_NAME,
-    RunDir,
-    RunResult,
-    RunSource,
-    recover_unknown_runs,
-)
+from sam_plugin.runtime.store.run_history import recover_unknown_runs
+from sam_plugin.runtime.store.run_store import JOURNAL_NAME, RunDir, RunResult, RunSource
 from sam_plugin.runtime.store.scrubber import Scrubber, ScrubberCache
 from sam_plugin.runtime.store.undo import undo_refusal, undo_run
 from sam_plugin.runtime.store.usage import UsageMeter
