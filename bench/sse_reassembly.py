@@ -143,6 +143,11 @@ def timed(label: str, fn, reads: list[bytes]):  # noqa: ANN001, ANN201
 
 
 def main() -> None:
+    try:
+        import openai  # noqa: F401 - only to say plainly what is missing
+    except ImportError:
+        sys.exit("bench/sse_reassembly.py compares with the openai package, which the bench "
+                 "extra installs: pip install -e '.[bench]'")
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     smoke = os.environ.get("BENCH_SMOKE") == "1"  # CI: a tenth of the arguments
     parser.add_argument("--mb", type=float, default=0.1 if smoke else 1.0,
