@@ -410,11 +410,18 @@ def _is_whole(document: Any) -> bool:
 
 def _spend(ctx: StepContext, run: RunState, state: PartsDesign, step: int, action: str,
            reason: str) -> bool:
-    """One repair of the run's design budget, said as an event; False when it is spent."""
-    if len(state.repaired) >= DESIGN_STEP_REPAIRS:
+    return spend_repair(ctx, state.repaired, step, action, reason)
+
+
+def spend_repair(ctx: StepContext, repaired: list[StepRepair], step: int, action: str,
+                 reason: str, *, spent: int = 0) -> bool:
+    """One repair of the run's design budget (``repaired``: the run's repairs so far;
+    ``spent``: other design repair requests it made), kept and said as an event; False when
+    the budget is spent. The design asked whole spends from the same budget."""
+    if spent + len(repaired) >= DESIGN_STEP_REPAIRS:
         return False
-    state.repaired.append(StepRepair(step=step, action=action, reason=reason))
-    ctx.emit(RepairRequested(repair=len(state.repaired), of=DESIGN_STEP_REPAIRS,
+    repaired.append(StepRepair(step=step, action=action, reason=reason))
+    ctx.emit(RepairRequested(repair=len(repaired), of=DESIGN_STEP_REPAIRS,
                              layer="design", tool="", headline=reason, problems=[reason],
                              stage="design", step=step))
     return True

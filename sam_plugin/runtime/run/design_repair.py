@@ -16,14 +16,13 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sam_plugin.errors import DesignRefused, FailRun, SpecRejected
-from sam_plugin.runtime.event_types import DesignDelta, RepairRequested
+from sam_plugin.runtime.event_types import DesignDelta
 from sam_plugin.runtime.provider.types import ChatResponse
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_answer import DesignReading
-from sam_plugin.runtime.run.design_parts import DESIGN_STEP_REPAIRS
+from sam_plugin.runtime.run.design_parts import spend_repair
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.run.step_check import failing_step
-from sam_plugin.runtime.run.step_repair import StepRepair
 
 Ask = Callable[[list[dict[str, Any]], str], Awaitable[ChatResponse]]
 Read = Callable[[ChatResponse], DesignReading]
@@ -52,13 +51,16 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
     asked_again: set[int] = set()
     while True:
         failing = failing_step(ctx, run, reading.spec.as_json())
-        if failing is None or failing[0] in asked_again \
-                or spent + len(run.conversation.repairs) >= DESIGN_STEP_REPAIRS:
+        if failing is None or failing[0] in asked_again:
             return reading
         index, reason = failing
         asked_again.add(index)
-        step = index + 1
-        _said(ctx, run, step, reason, reading)
+        steps = reading.spec.steps
+        action = steps[index].action if 0 <= index < len(steps) else ""
+        if not spend_repair(ctx, run.conversation.repairs, index + 1, action, reason,
+                            spent=spent):
+            return reading
+        ctx.emit(DesignDelta(text="", reset=True))  # the repair's answer streams anew
         messages = [*messages, {"role": "assistant", "content": response.content},
                     {"role": "user", "content": repair_message(reason, ctx.language)}]
         try:
@@ -71,17 +73,6 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
             reading = read(response)
         except (SpecRejected, DesignRefused):
             return reading  # the spec that stood; its diagnostic comes at the compile
-
-
-def _said(ctx: StepContext, run: RunState, step: int, reason: str,
-          reading: DesignReading) -> None:
-    """The repair kept with the run (Review shows it) and said as events."""
-    action = reading.spec.steps[step - 1].action if 0 < step <= len(reading.spec.steps) else ""
-    run.conversation.repairs.append(StepRepair(step=step, action=action, reason=reason))
-    ctx.emit(RepairRequested(repair=len(run.conversation.repairs), of=DESIGN_STEP_REPAIRS,
-                             layer="design", tool="", headline=reason, problems=[reason],
-                             stage="design", step=step))
-    ctx.emit(DesignDelta(text="", reset=True))
 
 
 def _repair_sse(version: int, repair: int) -> str:
