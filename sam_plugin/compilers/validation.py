@@ -182,7 +182,7 @@ def _unique(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     return ordered[:_MAX_DIAGNOSTICS]
 
 
-def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
+def _explain(error: SchemaError, variant_hint: str, alternative: str = "") -> list[Diagnostic]:
     path = format_path(error.absolute_path)
     # jsonschema types these as "or Unset"; a reported error always has them set
     kind: Any = error.validator
@@ -197,7 +197,7 @@ def _explain(error: SchemaError, variant_hint: str) -> list[Diagnostic]:
         return [
             Diagnostic(path=join_path(path, extra),
                        message=f"unknown field {quote(extra)}{variant_hint}; remove it (allowed "
-                       f"fields: {', '.join(allowed) or 'none'})")
+                       f"fields: {', '.join(allowed) or 'none'}){alternative}")
             for extra in extras
         ]
     if kind == "required":
@@ -278,21 +278,20 @@ def _explain_any_of(error: SchemaError) -> list[Diagnostic]:
                            f"{legal_text}")]
     index = legal.index(chosen)
     hint = f" for {tag} {quote(chosen)}"
+    # the fields say another variant: an unknown field names it beside "remove it"
+    fits = _variants_holding(variants, legal, instance, index)
+    alternative = (", or write " + " or ".join(f"{tag} {quote(v)}" for v in fits)
+                   + ", which has it") if fits else ""
     found: list[Diagnostic] = []
     for sub in error.context:
         if sub.schema_path and sub.schema_path[0] == index:
-            found.extend(_explain(sub, hint))
-    fits = _variants_holding(variants, legal, instance, tag, index)
-    if fits:  # the fields say another variant: name it beside "remove it"
-        other = " or ".join(f"{tag} {quote(v)}" for v in fits)
-        found = [d.model_copy(update={"message": f"{d.message}, or write {other}, which "
-                                      "has it"})
-                 if d.message.startswith("unknown field ") else d for d in found]
+            at_variant = list(sub.absolute_path) == list(error.absolute_path)
+            found.extend(_explain(sub, hint, alternative if at_variant else ""))
     return found or [Diagnostic(path=path, message=error.message)]
 
 
 def _variants_holding(variants: Sequence[Any], legal: Sequence[str], instance: Mapping[str, Any],
-                      tag: str, chosen: int) -> list[str]:
+                      chosen: int) -> list[str]:
     """The other variants that have every field ``instance`` writes that the chosen one has
     not (a section of kind shell given a profile: kind beam has one)."""
     extra = set(instance) - set(variants[chosen].get("properties", {}))
