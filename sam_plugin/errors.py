@@ -182,12 +182,14 @@ class DesignRefused(SamAgentError):
 class StepsNotComputable(SamAgentError, ValueError):
     """The tool calls cannot be computed from step ``step`` (0-based): it does not state
     enough (docs/architecture.md §4 "Calls from the steps"); the message names the step and
-    what to give."""
+    what to give. ``joins``: the earlier step (0-based) the remedy makes one step with
+    ("refining them twice is one step"), when it is that."""
 
-    def __init__(self, step: int, message: str) -> None:
+    def __init__(self, step: int, message: str, joins: int | None = None) -> None:
         super().__init__(message)
         self.step = step
         self.message = message
+        self.joins = joins
 
 
 class QueryError(SamAgentError, ValueError):

@@ -26,7 +26,7 @@ def test_a_shell_section_given_a_profile_is_repaired_before_review(tmp_path, cap
     shell = {"name": "RECT", "kind": "shell", "material": "Steel2", "thickness": 20}
     provider_env.enqueue_reply(_spec({**shell, "profile": {"shape": "rectangle", "a": 20,
                                                            "b": 40}}))
-    provider_env.enqueue_reply(_spec(shell))
+    provider_env.enqueue_reply(json.dumps(step("define_section", mode="property", **shell)))
     workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
     run = run_cli(base_args(workspace, tmp_path / "runs", mode="property")
                   + ["--request", REQUEST, "--yes", "--json", "--design", "whole",
@@ -41,9 +41,48 @@ def test_a_shell_section_given_a_profile_is_repaired_before_review(tmp_path, cap
         in run.err
     sent = [r.json["messages"] for r in provider_env.requests]
     assert len(sent) == 2  # the design, its one repair; the calls are computed
-    assert sent[1][-1]["content"].startswith(
-        f"SAM Agent cannot use this spec as it is:\n- {said}\n")
+    assert sent[1][-1]["content"] == (
+        f"SAM Agent cannot use step 2 of this spec as it is:\n- {said}\n\nAnswer with step 2 "
+        'written again as ONE step, ONE JSON object {"capability", "action", "scope" (only '
+        'for actions that act on existing entities), "values"} and nothing else: change what '
+        "this problem names. The other steps stay as they are.")
     assert json.loads(sent[1][-2]["content"])["steps"][1]["values"]["profile"]
+    # the step answered alone took its place; the others stayed as they were
+    kept = json.loads((tmp_path / "runs" / run.result["run_id"] / "spec.json").read_text())
+    assert [s["action"] for s in kept["steps"]] == ["define_material", "define_section",
+                                                    "assign_section"]
+    assert "profile" not in kept["steps"][1]["values"]
+
+
+def test_a_whole_spec_answered_to_the_steps_question_is_taken_as_the_spec(
+        tmp_path, capsys, provider_env):
+    shell = {"name": "RECT", "kind": "shell", "material": "Steel2", "thickness": 20}
+    provider_env.enqueue_reply(_spec({**shell, "profile": {"shape": "rectangle", "a": 20,
+                                                           "b": 40}}))
+    provider_env.enqueue_reply(_spec(shell))
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="property")
+                  + ["--request", REQUEST, "--yes", "--json", "--design", "whole",
+                     "--calls", "spec"], capsys)
+    assert run.code == 0 and run.result["status"] == "verified", run.err
+    assert len(provider_env.requests) == 2
+
+
+def test_a_step_answered_as_it_was_is_not_asked_again(tmp_path, capsys, provider_env):
+    """The 1.5B answered a whole spec asked again byte for byte as before in 15 of 24
+    repairs: the same step again ends the repairs, and the spec that stood goes to Review
+    (its diagnostic comes at the compile after Confirm)."""
+    profiled = {"name": "RECT", "kind": "shell", "material": "Steel2", "thickness": 20,
+                "profile": {"shape": "rectangle", "a": 20, "b": 40}}
+    provider_env.enqueue_reply(_spec(profiled))
+    provider_env.enqueue_reply(json.dumps(step("define_section", mode="property", **profiled)))
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="property")
+                  + ["--request", REQUEST, "--yes", "--json", "--design", "whole",
+                     "--calls", "spec"], capsys)
+    assert len(provider_env.requests) == 2
+    assert run.result["status"] != "verified"
+    assert "unknown field 'profile' for kind 'shell'" in run.err
 
 
 def test_a_spec_that_compiles_is_asked_once(tmp_path, capsys, provider_env):

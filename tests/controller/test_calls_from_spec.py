@@ -102,9 +102,10 @@ def test_a_computed_call_that_does_not_compile_names_the_step_and_the_value(
     assert result.error.message == said
     assert len(provider.requests) == 2 and controller.phase == Phase.REVIEW
     assert provider.requests[1].messages[-1]["content"] == (
-        "SAM Agent cannot use this spec as it is:\n- " + said + "\n\nAnswer again with the "
-        "whole spec as ONE JSON object: change what this problem names, keep the other steps "
-        "as they were, and nothing else.")
+        "SAM Agent cannot use step 1 of this spec as it is:\n- " + said + "\n\nAnswer with "
+        'step 1 written again as ONE step, ONE JSON object {"capability", "action", "scope" '
+        '(only for actions that act on existing entities), "values"} and nothing else: change '
+        "what this problem names. The other steps stay as they are.")
 
 
 def test_a_step_that_does_not_compile_is_asked_again_and_review_says_why(
@@ -217,3 +218,29 @@ def test_a_set_the_request_asks_to_keep_is_warned_about(fresh_sam, plate, tmp_pa
     assert controller.plan is not None
     assert "the request asks to keep set S1, and the plan leaves no set S1" in \
         controller.plan.warnings
+
+
+def test_two_steps_whose_remedy_is_one_step_are_asked_again_as_one(fresh_sam, plate,
+                                                                   tmp_path):
+    """"Refine the corner twice" came as two refine steps of the same elements: the
+    compiler's remedy makes them one step, so both are asked again as one, held to one step's
+    grammar, and the answer takes their place."""
+    twice = answer(step("refine", labels(1), mode="mesh", levels=1),
+                   step("refine", labels(1), mode="mesh", levels=1))
+    once = step("refine", labels(1), mode="mesh", levels=2)
+    controller, provider = make(fresh_sam, tmp_path, design(twice), design(json.dumps(once)))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Refine element 1 twice.", "mesh", TARGET)) \
+        == Phase.REVIEW
+    asked = provider.requests[1]
+    assert asked.messages[-1]["content"].startswith(
+        "SAM Agent cannot use steps 1 and 2 of this spec as it is:\n- step 2 (refine element "
+        "1, 1 level(s)) refines the same elements again after step 1; refining them twice is "
+        "one step with the levels added: make them one step of levels 2\n\nAnswer with steps "
+        "1 and 2 written again as ONE step")
+    grammar = asked.options.response_format["json_schema"]["schema"]
+    assert "steps" not in json.dumps(grammar)  # one step, not a spec
+    assert [v["properties"]["action"]["enum"] for v in grammar["anyOf"]] == [["refine"],
+                                                                             ["audit"]]
+    assert controller.spec is not None
+    assert [(s.action, s.values["levels"]) for s in controller.spec.steps] == [("refine", 2)]

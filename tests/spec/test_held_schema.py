@@ -111,11 +111,67 @@ def test_a_build_states_a_rectangle_or_coordinates_never_both():
     (0, 0, 0)–(0, 100, 0)–(100, 100, 0)–(100, 0, 0); binding caught the 100 × 100."""
     empty = ScopeBounds()
     rectangle = {"summary": "Build.", "steps": [{"capability": "build", "action": "build",
-                 "values": {"shape": "QUAD", "size": [60, 100], "divisions": [6, 10]}}]}
+                 "values": {"shape": "QUAD", "size": [60, 100], "divisions": [6, 10],
+                            "plane": "XY"}}]}
     patches = {"summary": "Build.", "steps": [{**BUILD_BOTH["steps"][0], "values": {
         k: v for k, v in BUILD_BOTH["steps"][0]["values"].items() if k == "patches"}}]}
     assert valid("part", rectangle, empty) and valid("part", patches, empty)
     assert not valid("part", BUILD_BOTH, empty)
+
+
+def build(**values: Any) -> dict[str, Any]:
+    return {"summary": "Build.", "steps": [{"capability": "build", "action": "build",
+                                             "values": values}]}
+
+
+def test_a_rectangle_states_its_plane_and_a_beam_line_its_ends():
+    """Both models built "a panel in the XZ plane" in XY (the grammar had no plane), and
+    stated a column as "size 0 x 0 x 3000" with no line."""
+    empty = ScopeBounds()
+    panel = {"shape": "QUAD", "size": [200, 200], "divisions": [8, 8]}
+    assert not valid("part", build(**panel), empty)
+    assert valid("part", build(**panel, plane="XZ"), empty)
+    assert not valid("part", build(**panel, plane="XY", origin=[0, 0, 0], lines=[]), empty)
+    assert not valid("part", build(shape="BEAM", size=[3000], divisions=[6], plane="XY"),
+                     empty)
+    assert valid("part", build(lines=[{"start": [0, 0, 0], "end": [0, 0, 3000],
+                                       "divisions": 6}]), empty)
+
+
+def section(**values: Any) -> dict[str, Any]:
+    return {"summary": "Define.", "steps": [{"capability": "define",
+                                              "action": "define_section",
+                                              "values": {"name": "S", "material": "Steel",
+                                                         **values}}]}
+
+
+def test_a_shell_section_has_a_thickness_and_never_a_profile():
+    """A shell section was given a beam ``profile`` 4 times ("unknown field 'profile' for
+    kind 'shell'") under the grammar that let any section state both."""
+    circle = {"shape": "circle", "r": 12}
+    assert valid("property", section(kind="shell", thickness=2.5))
+    assert valid("property", section(kind="beam", profile=circle))
+    assert not valid("property", section(kind="shell", thickness=8.5, profile=circle))
+    assert not valid("property", section(kind="shell", profile=circle))
+    assert not valid("property", section(kind="beam", thickness=2.5))
+
+
+def test_an_array_states_its_new_copies_and_reads_as_instances():
+    """"Copy it 3 more times, 10 apart" made the wrong number of copies: the grammar asks
+    for the new copies, and the reader makes the instances of them."""
+    from sam_plugin.compilers.spec.reading import spec_from_json
+
+    vocabulary = registry.get_module("part").vocabulary
+    array = {"summary": "Array.", "steps": [{"capability": "transform",
+                                             "action": "linear_array",
+                                             "scope": {"by": "all"},
+                                             "values": {"copies": 3, "vector": [10, 0, 0]}}]}
+    assert valid("part", array)
+    counted = {**array, "steps": [{**array["steps"][0],
+                                   "values": {"count": 4, "vector": [10, 0, 0]}}]}
+    assert not valid("part", counted)
+    assert spec_from_json(array, vocabulary).steps[0].values["count"] == 4
+    assert spec_from_json(counted, vocabulary).steps[0].values["count"] == 4
 
 
 def test_a_spec_stating_both_ways_is_a_design_problem_in_words():
@@ -124,4 +180,4 @@ def test_a_spec_stating_both_ways_is_a_design_problem_in_words():
     vocabulary = registry.get_module("part").vocabulary
     assert spec_problems(BUILD_BOTH, vocabulary) == [
         "steps[0].values: states size, divisions; patches: build takes one of size, "
-        "divisions, origin or patches, lines, elements, not both (they can disagree)"]
+        "divisions, origin, plane or patches, lines, elements, not both (they can disagree)"]

@@ -133,16 +133,23 @@ def test_a_build_states_its_plane_and_a_beam_line_its_start_and_end():
     assert not valid(grammar, {"values": {"lines": [{"start": [0, 0, 0], "divisions": 6}]}})
 
 
-def test_the_whole_specs_request_never_shows_the_plane():
+def test_the_whole_specs_grammar_holds_each_way_as_the_parts_do():
+    """One grammar per way of stating an action, derived once: the whole spec's step
+    variants state what the parts' values do (a rectangle its plane, QUAD or TRI)."""
     from sam_plugin.compilers.part.prompts import design_prompt
     from sam_plugin.compilers.spec.schema import schema_for
 
     vocabulary = registry.get_module("part").vocabulary
     held = schema_for(vocabulary, ScopeBounds(), refusal=True)
-    assert '"plane"' not in str(held).replace("'", '"')
+    variants = held["anyOf"][0]["properties"]["steps"]["items"]["anyOf"]
+    rectangle = next(v["properties"]["values"] for v in variants
+                     if v["properties"]["action"]["enum"] == ["build"]
+                     and "size" in v["properties"]["values"]["properties"])
+    assert "plane" in rectangle["required"]
+    assert rectangle["properties"]["shape"] == {"type": "string", "enum": ["QUAD", "TRI"]}
     line = next(x for x in design_prompt().splitlines() if x.startswith("- build: build"))
-    assert line.startswith("- build: build — shape, size, divisions, origin, patches, lines, "
-                           "nodes, elements, sets;")
+    assert line.startswith("- build: build — shape, size, divisions, origin, plane, patches, "
+                           "lines, nodes, elements, sets;")
 
 
 def test_where_no_server_holds_the_grammar_the_same_rules_are_said():

@@ -27,10 +27,11 @@ def _refine(spec: Spec) -> ComputedCall:
             raise refuse(spec, found[1][0], VOCABULARY, (
                 f"refines the same elements again after step {first + 1}; refining them "
                 f"twice is one step with the levels added: make them one step of "
-                f"levels {levels}"))
+                f"levels {levels}"), joins=first)
         raise refuse(spec, found[1][0], VOCABULARY, (
             f"refines again after step {first + 1}; one refine_mesh call refines one "
-            "selection: make them one step (a scope that holds both), or two runs"))
+            "selection: make them one step (a scope that holds both), or two runs"),
+            joins=first)
     index, step = found[0]
     return ComputedCall("refine_mesh", {"selection": scope_json(step),
                                         "levels": step.values["levels"]}, (index,))

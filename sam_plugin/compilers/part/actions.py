@@ -59,14 +59,14 @@ ACTIONS: tuple[ActionDef, ...] = (
             "[: {nodes} nodes][, {elements}]"),
         zh=("建立网格[（{shape} 单元）][，尺寸 {size}][，划分 {divisions}][，起点 {origin}]"
             "[，{plane} 平面内][：{patches;lines}][，集合 {sets}][：{nodes} 个节点][，{elements}]"),
-        description=("mesh an empty or missing part: a rectangle in the XY plane (shape, size "
-                     "[lx, ly], divisions [nu, nv], origin (else the origin); a BEAM line "
-                     "along X: size [length], divisions [n]), or patches, lines and elements "
-                     "by their coordinates"),
+        description=("mesh an empty or missing part: a QUAD or TRI rectangle (size [lx, ly], "
+                     "divisions [nu, nv], origin (else the origin), and its plane: XY, XZ or "
+                     "YZ), or patches, lines (a BEAM line: its start, end and divisions) and "
+                     "elements by their coordinates"),
         together=("patches", "lines", "elements"),
         alternatives=(("size", "divisions", "origin", "plane"),
                       ("patches", "lines", "elements")),
-        states=("plane",), narrows={"shape": ("QUAD", "TRI")}, whole_omits=("plane",),
+        states=("plane",), narrows={"shape": ("QUAD", "TRI")},
         asks=("build a new mesh on an empty part: a plate, a panel, a rectangle, a beam line "
               "or column")),
     ActionDef(

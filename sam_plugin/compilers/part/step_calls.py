@@ -156,7 +156,7 @@ def _edit(spec: Spec) -> ComputedCall:
                 first = paths[action] + 1
                 raise refuse(spec, index, VOCABULARY, (
                     f"and step {first} both {action.replace('_', ' ')}; one edit_part call "
-                    "does that once: make them one step"))
+                    "does that once: make them one step"), joins=first - 1)
             arguments[action] = True if action == "clear_all" else scope_json(step)
             paths[action] = index
         elif action == "move_nodes":

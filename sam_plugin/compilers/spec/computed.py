@@ -55,9 +55,12 @@ def step_said(spec: Spec, index: int, vocabulary: Vocabulary) -> str:
     return f"step {index + 1} ({step_phrase(spec.steps[index], vocabulary)})"
 
 
-def refuse(spec: Spec, index: int, vocabulary: Vocabulary, reason: str) -> StepsNotComputable:
-    """A step the calls cannot be computed from, in its words and the remedy."""
-    return StepsNotComputable(index, f"{step_said(spec, index, vocabulary)} {reason}")
+def refuse(spec: Spec, index: int, vocabulary: Vocabulary, reason: str, *,
+           joins: int | None = None) -> StepsNotComputable:
+    """A step the calls cannot be computed from, in its words and the remedy; ``joins``:
+    the earlier step (0-based) the remedy makes it one step with."""
+    return StepsNotComputable(index, f"{step_said(spec, index, vocabulary)} {reason}",
+                              joins=joins)
 
 
 def diagnostics_by_step(call: ComputedCall, diagnostics: Sequence[Diagnosed], spec: Spec,

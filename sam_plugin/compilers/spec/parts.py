@@ -26,8 +26,11 @@ from sam_plugin.compilers.spec.schema import (
     HELD_SUMMARY_CHARS,
     SCOPE_DESCRIPTION,
     ScopeBounds,
+    as_stated,
+    held_values,
     scope_schema,
     step_schema,
+    ways,
 )
 from sam_plugin.compilers.spec.values import Language, ValueDef
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
@@ -171,45 +174,19 @@ def step_grammar(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
     section with a profile), names held to those that exist or an earlier step defines,
     scopes held to the part."""
     variants = [_variant(action, facts, leave_out, fixed)
-                for leave_out, fixed in _ways(action)]
+                for leave_out, fixed in ways(action)]
     return variants[0] if len(variants) == 1 else {"anyOf": variants}
-
-
-def _ways(action: ActionDef) -> list[tuple[frozenset[str], tuple[str, str] | None]]:
-    """(values left out, (kind key, option) fixed) per way of stating the action."""
-    if action.kinds is not None:
-        key, options = action.kinds
-        return [(frozenset(k for other, keys in options.items() if other != option
-                           for k in keys), (key, option)) for option in options]
-    if action.alternatives:
-        return [(frozenset(k for other in action.alternatives if other != group
-                           for k in other), None) for group in action.alternatives]
-    return [(frozenset(), None)]
 
 
 def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
              fixed: tuple[str, str] | None) -> dict[str, Any]:
     full = step_schema(action, scope_schema(facts.bounds), facts.bounds, leave_out=leave_out)
     values = full["properties"]["values"]
-    properties, required = dict(values["properties"]), list(values["required"])
+    properties, required = held_values(action, values["properties"], values["required"], fixed)
     for key, kind in action.refers.items():
         known = facts.names.get(kind, ())
         if key in properties and known:
             properties[key] = {"type": "string", "enum": list(known)}
-    if action.states and all(key in properties for key in action.states):
-        required += [key for key in action.states if key not in required]
-        for key, options in action.narrows.items():
-            if key in properties:
-                properties[key] = {"type": "string", "enum": list(options)}
-    if fixed is not None and action.kinds is not None:
-        key, option = fixed
-        properties[key] = {"type": "string", "enum": [option]}
-        required += [k for k in action.kinds[1][option] if k not in required]
-    for key, (asked, offset, description) in action.asked_as.items():
-        if key in properties:
-            properties = {asked if k == key else k: _offset(v, -offset, description)
-                          if k == key else v for k, v in properties.items()}
-            required = [asked if k == key else k for k in required]
     answer: dict[str, Any] = {"values": sc.obj(properties, required)}
     needed = ["values"]
     if "scope" in full["properties"]:
@@ -217,24 +194,6 @@ def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
         if action.scope == "required":
             needed.insert(0, "scope")
     return sc.obj(answer, needed, action.asks or action.name)
-
-
-def _offset(schema: Mapping[str, Any], by: int, description: str) -> dict[str, Any]:
-    """An integer's schema with its bounds moved ``by`` (asked as new copies, not instances)."""
-    moved = {k: (v + by if k in ("minimum", "maximum") and isinstance(v, int) else v)
-             for k, v in schema.items()}
-    return {**moved, "description": description}
-
-
-def as_stated(action: ActionDef, values: Mapping[str, Any]) -> dict[str, Any]:
-    """An answer's values as the step states them (new copies back to instances)."""
-    out = dict(values)
-    for key, (asked, offset, _) in action.asked_as.items():
-        if asked in out:
-            given = out.pop(asked)
-            out[key] = given + offset if isinstance(given, int) and not isinstance(
-                given, bool) else given
-    return out
 
 
 def step_problems(action: ActionDef, answer: Mapping[str, Any], facts: StepFacts) -> list[str]:
@@ -324,8 +283,7 @@ def example_answer(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
             answer["scope"] = {"by": "labels", "labels": list(facts.first_labels)}
         else:
             answer["scope"] = {"by": "all"}
-    ways = _ways(action)
-    leave_out, fixed = ways[-1]
+    leave_out, fixed = ways(action)[-1]
     values: dict[str, Any] = {}
     for key in action.required or tuple(action.values)[:2]:
         if key in leave_out:

@@ -46,10 +46,23 @@ def actions_text(vocabulary: Vocabulary) -> str:
 def _action_line(action: ActionDef) -> str:
     scope = {"required": " (scope required)", "optional": " (scope optional)",
              "none": ""}[action.scope]
-    values = ", ".join(f"{key}{'*' if key in action.required else ''}"
-                       for key in action.values if key not in action.whole_omits) or "no values"
+    values = ", ".join(_value_word(action, key) for key in action.values) or "no values"
     note = f"; {action.description}" if action.description else ""
+    if action.kinds is not None:
+        key, options = action.kinds
+        note += "".join(f"; {key} {option} states {', '.join(keys)}"
+                        for option, keys in options.items())
     return f"{action.capability}: {action.name}{scope} — {values}{note}"
+
+
+def _value_word(action: ActionDef, key: str) -> str:
+    """``vector*``; a value asked under another key says what it counts: ``copies* (the new
+    copies, the original not counted)``."""
+    star = "*" if key in action.required else ""
+    if key not in action.asked_as:
+        return f"{key}{star}"
+    asked, _, description = action.asked_as[key]
+    return f"{asked}{star} ({description})"
 
 
 def examples_text(examples: Sequence[tuple[str, str]]) -> str:

@@ -149,7 +149,8 @@ def unsourced(spec: Spec, vocabulary: Vocabulary, sources: Sources, *,
             continue
         plain, moves, scope = _numbers(step, action, earlier)
         stray = ({n for n in [*plain, *moves] if not sources.sources(n)}
-                 | {n for n in scope if not sources.sources(n, label=True)})
+                 | {n for n in scope if not sources.sources(n, label=True)}) \
+            - _counted_as_asked(step, action, sources)
         unstated = ({n for n in moves if not sources.states(n, label=False)}
                     | {n for n in scope if not sources.states(n, label=True)}) - stray
         if stray or unstated:
@@ -173,6 +174,18 @@ def _numbers(step: Step, action: ActionDef, earlier: Step
     if step.scope is not None and step.scope == earlier.scope:
         scope = numbers_in_data(step.scope.model_dump(mode="json"))
     return plain, moves, scope
+
+
+def _counted_as_asked(step: Step, action: ActionDef, sources: Sources) -> set[float]:
+    """Values a person counts another way (``ActionDef.asked_as``): "four more copies"
+    sources an array of 5 instances."""
+    found: set[float] = set()
+    for key, (_, offset, _) in action.asked_as.items():
+        value = step.values.get(key)
+        if isinstance(value, int) and not isinstance(value, bool) and \
+                sources.sources(value - offset):
+            found.add(float(value))
+    return found
 
 
 def _is_move(definition: ValueDef) -> bool:

@@ -20,7 +20,12 @@ from pydantic import TypeAdapter, ValidationError
 from sam_plugin.compilers.protocol import quote
 from sam_plugin.compilers.selectors import Selector
 from sam_plugin.compilers.spec.ir import Expected, Spec, Step
-from sam_plugin.compilers.spec.schema import SCOPE_DESCRIPTION, step_schema, top_schema
+from sam_plugin.compilers.spec.schema import (
+    SCOPE_DESCRIPTION,
+    as_stated,
+    step_schema,
+    top_schema,
+)
 from sam_plugin.compilers.spec.values import is_claim, normalize
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 from sam_plugin.errors import SpecRejected, StrictJSONError
@@ -117,7 +122,10 @@ def _bare_objects(text: str) -> Iterable[dict[str, Any]]:
 
 
 def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
-    """``document`` as a :class:`Spec` of ``vocabulary``; raises :class:`SpecRejected`."""
+    """``document`` as a :class:`Spec` of ``vocabulary``; raises :class:`SpecRejected`. A
+    value a step states under the key a person counts it by (an array's new ``copies``,
+    ``ActionDef.asked_as``) is read as the value it makes (``count``, the instances)."""
+    document = _counted_as_stated(document, vocabulary)
     problems = spec_problems(document, vocabulary)
     if problems:
         raise SpecRejected(problems)
@@ -133,6 +141,20 @@ def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
         raise SpecRejected(problems[:MAX_PROBLEMS])
     return Spec(summary=one_line(document["summary"]), steps=tuple(steps),
                 expected=Expected(**document.get("expected", {})))
+
+
+def _counted_as_stated(document: Any, vocabulary: Vocabulary) -> Any:
+    if not isinstance(document, dict) or not isinstance(document.get("steps"), list):
+        return document
+    steps = []
+    for raw in document["steps"]:
+        action = vocabulary.action(str(raw.get("action"))) if isinstance(raw, dict) else None
+        values = raw.get("values") if isinstance(raw, dict) else None
+        if action is not None and action.asked_as and isinstance(values, dict) and not any(
+                key in values for key in action.asked_as):
+            raw = {**raw, "values": as_stated(action, values)}
+        steps.append(raw)
+    return {**document, "steps": steps}
 
 
 def one_line(text: str) -> str:
@@ -199,9 +221,7 @@ def _consistency(here: str, step: Mapping[str, Any], action: ActionDef) -> list[
     stated = [keys for keys in (_stated(group, values, action) for group in action.alternatives)
               if keys]
     if len(stated) > 1:
-        # the words the whole spec's request was recorded with (``ActionDef.whole_omits``)
-        ways = " or ".join(", ".join(k for k in group if k not in action.whole_omits)
-                           for group in action.alternatives)
+        ways = " or ".join(", ".join(group) for group in action.alternatives)
         return [f"{here}.values: states {'; '.join(', '.join(keys) for keys in stated)}: "
                 f"{action.name} takes one of {ways}, not both (they can disagree)"]
     if action.paired is None or not all(key in values for key in action.paired):

@@ -11,6 +11,7 @@ value the action does not take.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -61,14 +62,24 @@ def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
     """The spec schema of one vocabulary (a fresh dict each call). With ``bounds``: held to
     the observed part and the mode's step limit (what a design request is constrained to);
     with ``refusal``: an answer may instead be ``{"refuse": "why"}``."""
-    steps = {"anyOf": [variant for a in vocabulary.actions
-                       for variant in step_variants(a, SCOPE_REF, bounds,
-                                                    omit=frozenset(a.whole_omits))]}
+    steps = any_step(vocabulary, bounds)
     top = top_schema(vocabulary, steps, held=bounds is not None)
     defs = {"selector": scope_schema(bounds)}
     if refusal:
         return {"anyOf": [top, refusal_schema(vocabulary)], "$defs": defs}
     return {**top, "$defs": defs}
+
+
+def any_step(vocabulary: Vocabulary, bounds: ScopeBounds | None) -> dict[str, Any]:
+    """A step of any action of the mode (the scope a reference to ``$defs/selector``)."""
+    return {"anyOf": [variant for a in vocabulary.actions
+                      for variant in step_variants(a, SCOPE_REF, bounds)]}
+
+
+def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds) -> dict[str, Any]:
+    """One step of the mode alone, held as the spec's steps are: what a step asked again
+    answers (docs/architecture.md §4 "One repair before Review")."""
+    return {**any_step(vocabulary, bounds), "$defs": {"selector": scope_schema(bounds)}}
 
 
 def refusal_schema(vocabulary: Vocabulary) -> dict[str, Any]:
@@ -99,22 +110,79 @@ def top_schema(vocabulary: Vocabulary, step: dict[str, Any], *,
 SCOPE_REF = {"$ref": "#/$defs/selector"}
 
 
-def step_variants(action: ActionDef, scope: dict[str, Any], bounds: ScopeBounds | None, *,
-                  omit: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+def step_variants(action: ActionDef, scope: dict[str, Any],
+                  bounds: ScopeBounds | None) -> list[dict[str, Any]]:
     """The step schemas of one action in a spec schema: one, or with ``bounds`` (a grammar
-    holds the answer) one per way of stating its values (``ActionDef.alternatives``), so a
-    build is a rectangle or coordinates, never both; with ``bounds``, the values in ``omit``
-    are left out (``ActionDef.whole_omits``)."""
+    holds the answer) one per way of stating its values (:func:`ways`), each held to what
+    that way states: a build is a rectangle in its plane or coordinates, never both; a shell
+    section has a thickness and never a profile; an array states its new copies."""
     if bounds is None:
         return [step_schema(action, scope, bounds)]
-    if not action.alternatives:
-        return [step_schema(action, scope, bounds, leave_out=omit)]
-    return [step_schema(action, scope, bounds, leave_out=_others(action, group) | omit)
-            for group in action.alternatives]
+    return [held_step(step_schema(action, scope, bounds, leave_out=leave_out), action, fixed)
+            for leave_out, fixed in ways(action)]
 
 
-def _others(action: ActionDef, group: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(key for other in action.alternatives if other != group for key in other)
+def ways(action: ActionDef) -> list[tuple[frozenset[str], tuple[str, str] | None]]:
+    """(values left out, (kind key, option) fixed) per way of stating the action: one per
+    kind (``ActionDef.kinds``), else one per alternative (``ActionDef.alternatives``)."""
+    if action.kinds is not None:
+        key, options = action.kinds
+        return [(frozenset(k for other, keys in options.items() if other != option
+                           for k in keys), (key, option)) for option in options]
+    if action.alternatives:
+        return [(frozenset(k for other in action.alternatives if other != group
+                           for k in other), None) for group in action.alternatives]
+    return [(frozenset(), None)]
+
+
+def held_step(step: dict[str, Any], action: ActionDef,
+              fixed: tuple[str, str] | None) -> dict[str, Any]:
+    """A step schema (:func:`step_schema`) with its values held to one way of stating them."""
+    values = step["properties"]["values"]
+    properties, required = held_values(action, values["properties"], values["required"], fixed)
+    held_values_schema = {**values, "properties": properties, "required": required}
+    return {**step, "properties": {**step["properties"], "values": held_values_schema}}
+
+
+def held_values(action: ActionDef, properties: Mapping[str, Any], required: Sequence[str],
+                fixed: tuple[str, str] | None) -> tuple[dict[str, Any], list[str]]:
+    """One way's values: what the way states is required (a rectangle its plane) and the
+    choices it narrows to (QUAD or TRI), the kind fixed with what that kind states (a shell
+    its thickness), and a value asked under the key a person counts it by (new copies)."""
+    properties, required = dict(properties), list(required)
+    if action.states and all(key in properties for key in action.states):
+        required += [key for key in action.states if key not in required]
+        for key, options in action.narrows.items():
+            if key in properties:
+                properties[key] = {"type": "string", "enum": list(options)}
+    if fixed is not None and action.kinds is not None:
+        key, option = fixed
+        properties[key] = {"type": "string", "enum": [option]}
+        required += [k for k in action.kinds[1][option] if k not in required]
+    for key, (asked, offset, description) in action.asked_as.items():
+        if key in properties:
+            properties = {asked if k == key else k: _offset(v, -offset, description)
+                          if k == key else v for k, v in properties.items()}
+            required = [asked if k == key else k for k in required]
+    return properties, required
+
+
+def _offset(schema: Mapping[str, Any], by: int, description: str) -> dict[str, Any]:
+    """An integer's schema with its bounds moved ``by`` (asked as new copies, not instances)."""
+    moved = {k: (v + by if k in ("minimum", "maximum") and isinstance(v, int) else v)
+             for k, v in schema.items()}
+    return {**moved, "description": description}
+
+
+def as_stated(action: ActionDef, values: Mapping[str, Any]) -> dict[str, Any]:
+    """An answer's values as the step states them (new copies back to instances)."""
+    out = dict(values)
+    for key, (asked, offset, _) in action.asked_as.items():
+        if asked in out:
+            given = out.pop(asked)
+            out[key] = given + offset if isinstance(given, int) and not isinstance(
+                given, bool) else given
+    return out
 
 
 def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,

@@ -74,8 +74,7 @@ class ActionDef:
     # always, or when the value ``copies_if`` names is true (mirror's ``copy``)
     copies: bool = False
     copies_if: str | None = None
-    # -- the design asked in parts (compilers/spec/parts.py); the whole spec's schema and
-    # prompt never read these, so what a model asked for the whole spec sees is unchanged --
+    # -- the design's grammars (compilers/spec/schema.py, compilers/spec/parts.py) --
     # what the analyst says for this action, in the analyst's terms (the first question)
     asks: str = ""
     # (the choice value, {its option: the values only that option states}): a shell section
@@ -93,9 +92,6 @@ class ActionDef:
     # value -> (the key a step asked in parts states it under, what is added to that to make
     # the value, its description): an array's instances are asked as the new copies (+ 1)
     asked_as: Mapping[str, tuple[str, int, str]] = field(default_factory=dict)
-    # values the whole spec's request leaves out of its prompt and grammar (added after its
-    # recordings; the reader takes them from any spec)
-    whole_omits: tuple[str, ...] = ()
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step",

@@ -21,7 +21,7 @@ from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.parts import quantities_words
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
-from sam_plugin.compilers.spec.schema import ScopeBounds, schema_for
+from sam_plugin.compilers.spec.schema import ScopeBounds, one_step_schema, schema_for
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.errors import (
     DesignRefused,
@@ -156,10 +156,13 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
     if _words_refuse_whole(ctx, remark):
         design_parts.refuse_by_words(run, ctx.language)
     if ctx.policy.design == "whole" and ctx.policy.calls == "spec":
+        step_held = _held_step_schema(ctx, run)  # a step asked again answers one step
+        step_tokens = budgets.design_tokens(ctx.settings, step_held) if step_held else tokens
         reading = await design_repair.compiled_or_repaired(
             ctx, run, reading, messages=messages, response=response, version=version,
             spent=schema_repairs,
-            ask=lambda asked, sse: _design_round(ctx, run, asked, sse, tokens, held),
+            ask=lambda asked, sse: _design_round(ctx, run, asked, sse, step_tokens,
+                                                 step_held),
             read=lambda answer: _read_round(ctx, run, answer, tokens, looped=held is not None))
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
              ignored=len(response.tool_calls))
@@ -312,6 +315,14 @@ def _held_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
         return None
     return grammar_schema(schema_for(run.inputs.module.vocabulary, scope_bounds(run),
                                      refusal=True), max_unrolled=SPEC_UNROLLED_ITEMS)
+
+
+def _held_step_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
+    """One step of the mode as a step asked again is held to it, or None (as the spec's)."""
+    if ctx.settings.capabilities.spec_format != "json_schema":
+        return None
+    return grammar_schema(one_step_schema(run.inputs.module.vocabulary, scope_bounds(run)),
+                          max_unrolled=SPEC_UNROLLED_ITEMS)
 
 
 def scope_bounds(run: RunState) -> ScopeBounds:

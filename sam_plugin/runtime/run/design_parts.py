@@ -346,7 +346,7 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
         failing = failing_step(ctx, run, document)
         if failing is None:
             return document
-        index, reason = failing
+        index, reason = failing.index, failing.reason
         action = _action(run, state, index)
         if index + 1 in asked_again or not parts.asks_values(action) \
                 or not _spend(ctx, run, state, index + 1, action.name, reason):

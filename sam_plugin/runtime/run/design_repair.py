@@ -1,20 +1,27 @@
 """One repair before Review, for the design asked whole (docs/architecture.md §4 "One repair
 before Review"): the spec's steps are computed and compiled against the observed part before
 the analyst sees them; the first step that does not compute or compile is sent back to the
-model once, naming the compiler's diagnostic, and the whole spec is asked again. The run's
-design repairs are bounded (:data:`design_parts.DESIGN_STEP_REPAIRS`, the schema's repair
-round counted), and Review says which step was asked again and why.
+model once, naming the compiler's diagnostic, and that step alone is asked again, held to the
+grammar of one step (where the remedy makes it one step with an earlier one, both are asked
+again as one). The answer takes the step's place; the other steps stay as they were. The
+run's design repairs are bounded (:data:`design_parts.DESIGN_STEP_REPAIRS`, the schema's
+repair round counted), and Review says which step was asked again and why.
 
-A repaired answer that no longer reads as a spec, or a repair request the provider fails,
-leaves the spec that stood: its diagnostic comes back at the compile after Confirm, as it
-would have without a repair.
+Asked for the whole spec again, the small models answered the same spec, byte for byte, in
+15 of 24 repairs (docs/models.md): one step under its own grammar is a question they can
+change. A step answered as it was, a repaired answer that no longer reads as a spec, or a
+repair request the provider fails, leaves the spec that stood: its diagnostic comes back at
+the compile after Confirm, as it would have without a repair. A whole spec answered to the
+step's question is taken as the spec.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sam_plugin.compilers.spec.reading import json_object_of
 from sam_plugin.errors import DesignRefused, FailRun, SpecRejected
 from sam_plugin.runtime.event_types import DesignDelta
 from sam_plugin.runtime.provider.types import ChatResponse
@@ -22,57 +29,104 @@ from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_answer import DesignReading
 from sam_plugin.runtime.run.design_parts import spend_repair
 from sam_plugin.runtime.run.state import RunState
-from sam_plugin.runtime.run.step_check import failing_step
+from sam_plugin.runtime.run.step_check import FailingStep, failing_step
 
 Ask = Callable[[list[dict[str, Any]], str], Awaitable[ChatResponse]]
 Read = Callable[[ChatResponse], DesignReading]
 
+_STEP_FORM = '{{"capability", "action", "scope" (only for actions that act on existing ' \
+    'entities), "values"}}'
 _MESSAGE = {
-    "en": ("SAM Agent cannot use this spec as it is:\n- {reason}\n\nAnswer again with the "
-           "whole spec as ONE JSON object: change what this problem names, keep the other "
-           "steps as they were, and nothing else."),
-    "zh": ("SAM Agent 无法按原样使用这个规格：\n- {reason}\n\n请重新回答：只给出完整规格的一个 "
-           "JSON 对象，只改这个问题指出的地方，其他步骤保持不变，不要写其他内容。"),
+    "en": ("SAM Agent cannot use {which} of this spec as it is:\n- {reason}\n\n"
+           "Answer with {which} written again as ONE step, ONE JSON object " + _STEP_FORM
+           + " and nothing else: change what this problem names. The other steps stay as "
+           "they are."),
+    "zh": ("SAM Agent 无法按原样使用这个规格的{which_zh}：\n- {reason}\n\n"
+           "请把{which_zh}重新写成一个步骤：只给出一个 JSON 对象 " + _STEP_FORM
+           + "，不要写其他内容，只改这个问题指出的地方。其他步骤保持不变。"),
 }
 
 
-def repair_message(reason: str, language: str = "en") -> str:
-    """The user turn that sends a step's diagnostic back to the model."""
-    return _MESSAGE["zh" if language.lower().startswith("zh") else "en"].format(reason=reason)
+def repair_message(failing: FailingStep, language: str = "en") -> str:
+    """The user turn that sends a step's diagnostic back to the model and asks that step
+    (with the step it joins, if any) again as one step."""
+    asked = [failing.index + 1] if failing.joins is None else [failing.joins + 1,
+                                                               failing.index + 1]
+    which = f"step {asked[0]}" if len(asked) == 1 else f"steps {asked[0]} and {asked[1]}"
+    which_zh = f"第 {asked[0]} 步" if len(asked) == 1 else f"第 {asked[0]} 步和第 {asked[1]} 步"
+    text = _MESSAGE["zh" if language.lower().startswith("zh") else "en"]
+    return text.format(reason=failing.reason, which=which, which_zh=which_zh)
 
 
 async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignReading, *,
                                messages: list[dict[str, Any]], response: ChatResponse,
                                version: int, spent: int, ask: Ask, read: Read
                                ) -> DesignReading:
-    """``reading``, or the reading of the spec asked again after a step of it failed to
-    compute or compile (each repair naming the diagnostic; a step is asked again once);
-    ``spent``: the design repairs this run already made (the schema's repair round)."""
+    """``reading``, or the reading of the spec whose failing step was asked again (each
+    repair naming the diagnostic; a step is asked again once); ``spent``: the design
+    repairs this run already made (the schema's repair round); ``ask`` holds its answer to
+    one step's grammar."""
     asked_again: set[int] = set()
+    answer = response.content
     while True:
         failing = failing_step(ctx, run, reading.spec.as_json())
-        if failing is None or failing[0] in asked_again:
+        document = _object(answer)
+        steps = document.get("steps") if isinstance(document, dict) else None
+        if failing is None or failing.index in asked_again or not isinstance(steps, list) \
+                or not 0 <= failing.index < len(steps):
             return reading
-        index, reason = failing
-        asked_again.add(index)
-        steps = reading.spec.steps
-        action = steps[index].action if 0 <= index < len(steps) else ""
-        if not spend_repair(ctx, run.conversation.repairs, index + 1, action, reason,
-                            spent=spent):
+        asked_again.add(failing.index)
+        action = reading.spec.steps[failing.index].action
+        if not spend_repair(ctx, run.conversation.repairs, failing.index + 1, action,
+                            failing.reason, spent=spent):
             return reading
         ctx.emit(DesignDelta(text="", reset=True))  # the repair's answer streams anew
-        messages = [*messages, {"role": "assistant", "content": response.content},
-                    {"role": "user", "content": repair_message(reason, ctx.language)}]
+        asked = [*messages, {"role": "assistant", "content": answer},
+                 {"role": "user", "content": repair_message(failing, ctx.language)}]
         try:
-            response = await ask(messages, _repair_sse(version, len(run.conversation.repairs)))
+            repaired = await ask(asked, _repair_sse(version, len(run.conversation.repairs)))
         except FailRun as failure:
             if failure.layer != "provider":
                 raise
             return reading  # the provider failed the repair: the spec that stood
+        spliced = _spliced(document, failing, repaired.content)
+        if spliced is None:
+            return reading  # the same step again: the spec that stood
         try:
-            reading = read(response)
+            reading = read(repaired.model_copy(update={"content": spliced}))
         except (SpecRejected, DesignRefused):
             return reading  # the spec that stood; its diagnostic comes at the compile
+        answer = spliced
+
+
+def _spliced(document: dict[str, Any], failing: FailingStep, content: str) -> str | None:
+    """The spec with the step answered in the failing step's place (and the step it joins
+    gone), as text; a whole spec answered instead, as it is; None for the same step."""
+    answered = _object(content)
+    if not isinstance(answered, dict) or "steps" in answered or "refuse" in answered:
+        return content  # a whole spec or a refusal: read as any design answer
+    steps = list(document["steps"])
+    if failing.joins is None:
+        if _unchanged(answered, steps[failing.index]):
+            return None
+        steps[failing.index] = answered
+    else:
+        steps[failing.joins] = answered
+        del steps[failing.index]
+    return json.dumps({**document, "steps": steps}, ensure_ascii=False)
+
+
+def _unchanged(answered: dict[str, Any], before: Any) -> bool:
+    """The same step (its note aside)."""
+    return isinstance(before, dict) and {k: v for k, v in answered.items() if k != "text"} \
+        == {k: v for k, v in before.items() if k != "text"}
+
+
+def _object(content: str) -> Any:
+    try:
+        return json_object_of(content)
+    except SpecRejected:
+        return None
 
 
 def _repair_sse(version: int, repair: int) -> str:

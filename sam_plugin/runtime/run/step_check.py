@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from sam_plugin.compilers.chain import CompileChain
@@ -21,11 +22,21 @@ from sam_plugin.runtime.run.state import RunState
 log = logging.getLogger(__name__)
 
 
+@dataclass(frozen=True)
+class FailingStep:
+    """The first step that does not compute or compile: its 0-based ``index``, the
+    diagnostic in its words, and the earlier step its remedy makes it one with (``joins``,
+    0-based: "refining them twice is one step"), if any."""
+
+    index: int
+    reason: str
+    joins: int | None = None
+
+
 def failing_step(ctx: StepContext, run: RunState,
-                 document: Mapping[str, Any]) -> tuple[int, str] | None:
-    """The first step that does not compute or compile (its 0-based index), with the
-    diagnostic in its words; None when every step does (or the spec does not read: the
-    reader says so after)."""
+                 document: Mapping[str, Any]) -> FailingStep | None:
+    """The first step that does not compute or compile, with the diagnostic in its words;
+    None when every step does (or the spec does not read: the reader says so after)."""
     module = run.inputs.module
     try:
         spec = spec_from_json(dict(document), module.vocabulary)
@@ -33,7 +44,7 @@ def failing_step(ctx: StepContext, run: RunState,
                                    or run.observation.target_is_empty)
         computed = module.calls_from_steps(spec, route.tools)
     except StepsNotComputable as refused:
-        return refused.step, refused.message
+        return FailingStep(refused.step, refused.message, refused.joins)
     except Exception:  # noqa: BLE001 - the reader names what does not read, after this
         return None
     assert run.before is not None
@@ -53,9 +64,9 @@ def failing_step(ctx: StepContext, run: RunState,
 
 
 def _compile_step(call: Any, error: CompileError, spec: Spec,
-                  vocabulary: Any) -> tuple[int, str] | None:
+                  vocabulary: Any) -> FailingStep | None:
     for diagnostic in error.diagnostics:
         step = call.step_of(diagnostic.path)
         if step is not None:
-            return step, f"{step_said(spec, step, vocabulary)}: {diagnostic}"
+            return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}")
     return None
