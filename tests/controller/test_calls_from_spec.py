@@ -244,3 +244,31 @@ def test_two_steps_whose_remedy_is_one_step_are_asked_again_as_one(fresh_sam, pl
                                                                              ["audit"]]
     assert controller.spec is not None
     assert [(s.action, s.values["levels"]) for s in controller.spec.steps] == [("refine", 2)]
+
+
+def test_a_place_the_request_names_is_stated_as_the_parts_box(fresh_sam, plate, tmp_path):
+    """"The right half" is the part's own box, said on the design request's last line; a
+    step that takes it is not warned about as numbers the request never stated."""
+    right_half = {"by": "box", "min": [1, 0, 0], "max": [2, 2, 0]}
+    spec = answer(step("delete_elements", right_half))
+    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    assert asyncio.run(controller.submit("Delete the right half of the plate.", "part",
+                                         TARGET)) == Phase.REVIEW
+    assert provider.requests[0].messages[-1]["content"].endswith(
+        "Request:\nDelete the right half of the plate.\nThe request's places on this part, "
+        "computed from its nodes (a box picks the elements and nodes inside it; use these "
+        'numbers): “right half” = {"by":"box","min":[1,0,0],"max":[2,2,0]}.')
+    assert not any("not stated by the request" in w or "neither the request" in w
+                   for w in controller.review_warnings)
+    result = asyncio.run(controller.confirm("part", TARGET))
+    assert result is not None and result.status == "verified"
+    assert len(fresh_sam.mdb.models["Model-1"].parts["Plate"].elements) == 2
+
+
+def test_a_box_no_place_words_gave_is_still_said_at_review(fresh_sam, plate, tmp_path):
+    spec = answer(step("delete_elements", {"by": "box", "min": [1, 0, 0], "max": [2, 2, 0]}))
+    controller, provider = make(fresh_sam, tmp_path, design(spec))
+    assert asyncio.run(controller.submit("Delete some elements.", "part", TARGET)) \
+        == Phase.REVIEW
+    assert "places" not in provider.requests[0].messages[-1]["content"]
+    assert any("not stated by the request" in w for w in controller.review_warnings)

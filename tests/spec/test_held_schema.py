@@ -181,3 +181,24 @@ def test_a_spec_stating_both_ways_is_a_design_problem_in_words():
     assert spec_problems(BUILD_BOTH, vocabulary) == [
         "steps[0].values: states size, divisions; patches: build takes one of size, "
         "divisions, origin, plane or patches, lines, elements, not both (they can disagree)"]
+
+
+def load_step(action: str, scope: dict[str, Any], **values: Any) -> dict[str, Any]:
+    return {"summary": "Load.", "steps": [{"capability": "load" if action == "force" else
+                                           "boundary", "action": action, "scope": scope,
+                                           "values": values}]}
+
+
+def test_a_force_or_a_condition_on_nodes_cannot_pick_a_shape():
+    """Both models put a force on "the QUAD elements" ("a force acts on nodes, and a shape
+    picks elements"): the held grammar offers a node action only the selectors of nodes."""
+    quads = {"by": "shape", "shape": "QUAD"}
+    edge = {"by": "box", "min": [0, 0, 0], "max": [2, 0, 0]}
+    assert not valid("load", load_step("force", quads, name="F", step="S", vector=[0, 1, 0]))
+    assert valid("load", load_step("force", edge, name="F", step="S", vector=[0, 1, 0]))
+    assert not valid("load", load_step("fix", quads, name="ROOT"))
+    assert valid("load", load_step("fix", {"by": "set", "name": "S1"}, name="ROOT"))
+    pressure = {"summary": "Load.", "steps": [{"capability": "load", "action": "pressure",
+                                               "scope": quads, "values": {
+                                                   "name": "P", "step": "S", "magnitude": 1}}]}
+    assert valid("load", pressure)  # a pressure acts on elements: a shape picks them

@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import TypeAdapter
 
+from sam_plugin.compilers.load.regions import NODE_SELECTORS
 from sam_plugin.compilers.load.routing_rules import CAPABILITIES
 from sam_plugin.compilers.protocol import Fragment
 from sam_plugin.compilers.selectors import Selector
@@ -51,6 +52,7 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="apply the force[ {name}][ {vector}] on {scope}[ in step {step}]",
         zh="在{scope}上施加集中力[ {name}][ {vector}][（分析步 {step}）]",
         required=("name", "step", "vector"), scope="required", members="nodes",
+        selects=NODE_SELECTORS,
         asks="a concentrated force on nodes or a node set, in a step after Initial"),
     ActionDef(
         "fix", "boundary",
@@ -58,7 +60,7 @@ ACTIONS: tuple[ActionDef, ...] = (
          "dofs": v.choices("the dofs held at 0", DOF_WORDS)},
         en="fix[ {dofs} of] {scope}[ as {name}][ in step {step}]",
         zh="固定{scope}[的 {dofs}][（{name}）][（分析步 {step}）]",
-        required=("name",), scope="required", members="nodes",
+        required=("name",), scope="required", members="nodes", selects=NODE_SELECTORS,
         defaults={"step": INITIAL, "dofs": list(DOFS)},
         asks="fix, clamp or support nodes (all six dofs, or the ones named)"),
     ActionDef(
@@ -68,6 +70,7 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="displace {scope}[ by {values}][ as {name}][ in step {step}]",
         zh="给{scope}施加位移[ {values}][（{name}）][（分析步 {step}）]",
         required=("name", "values"), scope="required", members="nodes",
+        selects=NODE_SELECTORS,
         defaults={"step": INITIAL},
         asks="a prescribed displacement of nodes (each dof's value)"),
     ActionDef(

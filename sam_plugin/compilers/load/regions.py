@@ -17,6 +17,8 @@ from sam_plugin.samops import selection
 
 Members = Literal["elements", "nodes"]
 PREFIX = {"pressure": "LOAD", "force": "LOAD", "fix": "BC", "displace": "BC"}
+# what a selection of nodes may be: a shape picks elements (the check below says so)
+NODE_SELECTORS = ("all", "labels", "set", "box")
 MEMBERS: dict[str, Members] = {"pressure": "elements", "force": "nodes", "fix": "nodes",
                                "displace": "nodes"}
 _NOUN = {"pressure": "a pressure", "force": "a force", "fix": "a boundary condition",

@@ -46,6 +46,8 @@ def actions_text(vocabulary: Vocabulary) -> str:
 def _action_line(action: ActionDef) -> str:
     scope = {"required": " (scope required)", "optional": " (scope optional)",
              "none": ""}[action.scope]
+    if action.selects and action.scope != "none":
+        scope = f"{scope[:-1]}: by {' or '.join(action.selects)})"
     values = ", ".join(_value_word(action, key) for key in action.values) or "no values"
     note = f"; {action.description}" if action.description else ""
     if action.kinds is not None:

@@ -198,6 +198,8 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
     required = ["capability", "action"]
     if action.scope != "none":
         properties["scope"] = dict(scope) if scope is not None else scope_schema()
+        if action.selects and bounds is not None:  # held: only the selectors it takes
+            properties["scope"] = scope_schema(bounds, action.selects)
         if action.scope == "required":
             required.append("scope")
     values = {key: _bounded_labels(value.json_schema(), bounds)
@@ -220,15 +222,19 @@ def _count_only(schema: dict[str, Any]) -> dict[str, Any]:
     return next(v for v in schema["anyOf"] if v.get("type") == "integer")
 
 
-def scope_schema(bounds: ScopeBounds | None = None) -> dict[str, Any]:
+def scope_schema(bounds: ScopeBounds | None = None,
+                 selects: tuple[str, ...] = ()) -> dict[str, Any]:
     """The tool IR's Selector, described once (each step variant repeats it: kept short);
-    with ``bounds``, labels within the part's and set names from its sets only."""
+    with ``bounds``, labels within the part's and set names from its sets only; with
+    ``selects``, only those selectors (``ActionDef.selects``)."""
     schema = {**_undescribed(sc.selector()), "description": SCOPE_DESCRIPTION}
     if bounds is None:
         return schema
     variants = []
     for variant in schema["anyOf"]:
         kind = variant["properties"]["by"]["const"]
+        if selects and kind not in selects:
+            continue
         if kind == "labels":
             variant["properties"]["labels"] = _bounded_labels(
                 variant["properties"]["labels"], bounds)

@@ -74,6 +74,9 @@ class ActionDef:
     # always, or when the value ``copies_if`` names is true (mirror's ``copy``)
     copies: bool = False
     copies_if: str | None = None
+    # the selectors (``by``) this action's scope may take, when not every one: a force acts
+    # on nodes, and a shape picks elements; a grammar holding the step offers only these
+    selects: tuple[str, ...] = ()
     # -- the design's grammars (compilers/spec/schema.py, compilers/spec/parts.py) --
     # what the analyst says for this action, in the analyst's terms (the first question)
     asks: str = ""

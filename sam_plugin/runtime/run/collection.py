@@ -170,12 +170,14 @@ def design_messages(
     request: str,
     selection: str = "",
     quantities: str = "",
+    places: str = "",
 ) -> list[dict[str, Any]]:
     """The messages of the design request (which carries no tools, I1): the module's design
     prompt, then the frozen target and what it holds, the bounded observation and the
-    analyst's request; then ``selection``, the line saying what the analyst picked, and
-    ``quantities``, the request's quantities converted into the model's units, each only when
-    there is one (without them the request is byte for byte what it always was)."""
+    analyst's request; then ``selection``, the line saying what the analyst picked,
+    ``quantities``, the request's quantities converted into the model's units, and
+    ``places``, the places it names as the part's boxes and points, each only when there is
+    one (without them the request is byte for byte what it always was)."""
     explored = f"Exploration (read-only): {exploration}\n" if exploration else ""
     user = (
         f"Mode: {mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
@@ -186,6 +188,7 @@ def design_messages(
         f"Request:\n{request}"
         + (f"\n{selection}" if selection else "")
         + (f"\n{quantities}" if quantities else "")
+        + (f"\n{places}" if places else "")
     )
     return [
         {"role": "system", "content": system_prompt},

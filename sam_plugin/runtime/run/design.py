@@ -21,6 +21,7 @@ from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.parts import quantities_words
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
+from sam_plugin.compilers.spec.request_words import StatedNumbers
 from sam_plugin.compilers.spec.schema import ScopeBounds, one_step_schema, schema_for
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.errors import (
@@ -43,6 +44,7 @@ from sam_plugin.runtime.run import budgets, design_answer, design_parts, design_
 from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_context import target_state_note
+from sam_plugin.runtime.run.named_places import named_places
 from sam_plugin.runtime.run.phases import Phase
 from sam_plugin.runtime.run.prompt_observation import prompt_observation
 from sam_plugin.runtime.run.spec_words import people_words, selection_words
@@ -417,7 +419,8 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                                    "shapes": dict(readback.shape_counts),
                                    "sets": list(readback.sets)},
                 language=ctx.language, part_name=target.part_name,
-                sources=shown_numbers(run) if checked or edited is not None else None,
+                sources=shown_numbers(run, named_places(ctx, run)[1])
+                if checked or edited is not None else None,
                 unchanged_from=edited, said=(run.inputs.request, *run.conversation.remarks),
                 units=ctx.units)
     except SpecRejected:
@@ -426,14 +429,16 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
         raise
 
 
-def shown_numbers(run: RunState) -> Sources:
+def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sources:
     """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
-    as words), the observation's and the exploration's, and the picked labels
+    as words; ``placed``: the numbers of the places the request names, which the product
+    computed from them), the observation's and the exploration's, and the picked labels
     (``compilers/spec/provenance.py``)."""
     picked = run.inputs.selection
-    return text_sources((run.inputs.request, *run.conversation.remarks),
-                        observed=(run.exploration,), data=prompt_observation(run),
-                        picked=picked.labels if picked is not None else ())
+    sources = text_sources((run.inputs.request, *run.conversation.remarks),
+                           observed=(run.exploration,), data=prompt_observation(run),
+                           picked=picked.labels if picked is not None else ())
+    return dataclasses.replace(sources, said=sources.said | StatedNumbers(numbers=placed))
 
 
 def _adopt(ctx: StepContext, run: RunState, reading: design_answer.DesignReading) -> None:
@@ -477,4 +482,5 @@ def _design_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
         request=inputs.request,
         selection=inputs.selection.prompt_line() if inputs.selection is not None else "",
         quantities=quantities_words(inputs.request, ctx.units or DEFAULT_UNITS),
+        places=named_places(ctx, run)[0],
     )

@@ -1,0 +1,204 @@
+"""The places a request names on a flat part ("the left half", "the top edge", "the four
+elements in the middle", "左下角"), read as words and made into the part's own boxes and
+points by the product (docs/architecture.md §4 "Places"): a small model does not do a
+bounding box's arithmetic, as it does not convert units, so the design request states each
+place the request names as the box or point that picks it, and the model copies numbers.
+
+Read only where a person typed them; said only for a part that lies in one plane (two of
+its three extents nonzero: its first in-plane axis runs left to right, its second bottom to
+top). A box picks an element when all its nodes lie in it (DESIGN "selectors"): a half holds
+the elements of that half, the middle the elements within the middle half each way, a row or
+column the elements of the outermost strip, an edge the nodes on it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from sam_plugin.compilers.spec.values import number_words
+
+Side = Literal["left", "right", "bottom", "top"]
+Kind = Literal["middle", "centre", "half", "quarter", "corner", "edge", "row"]
+Vec3 = tuple[float, float, float]
+
+_SIDE: dict[str, Side] = {
+    "left": "left", "leftmost": "left", "right": "right", "rightmost": "right",
+    "top": "top", "topmost": "top", "upper": "top", "uppermost": "top",
+    "bottom": "bottom", "bottommost": "bottom", "lower": "bottom", "lowest": "bottom",
+    "左": "left", "右": "right", "上": "top", "顶": "top", "下": "bottom", "底": "bottom",
+}
+_HAND = r"(?:[\s-]*hand)?"
+_V = r"(top|bottom|upper|lower)"
+_H = r"(left|right)"
+_ONE = r"(left|right|top|bottom|upper|lower|leftmost|rightmost|topmost|uppermost|bottommost|lowest)"
+_EN: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    ("quarter", re.compile(rf"\b{_V}[\s-]*{_H}{_HAND}\s+quarter\b", re.I)),
+    ("quarter", re.compile(rf"\b{_H}[\s-]*{_V}\s+quarter\b", re.I)),
+    ("corner", re.compile(rf"\b{_V}[\s-]*{_H}{_HAND}\s+corner\b", re.I)),
+    ("corner", re.compile(rf"\b{_H}[\s-]*{_V}\s+corner\b", re.I)),
+    ("half", re.compile(rf"\b{_ONE}{_HAND}\s+half\b", re.I)),
+    ("row", re.compile(rf"\b{_ONE}{_HAND}\s+(?:row|column|strip)\b", re.I)),
+    ("edge", re.compile(rf"\b{_ONE}{_HAND}\s+(?:edge|side|end|boundary)\b", re.I)),
+    ("middle", re.compile(r"\b(?:middle|centre|center|central)\b", re.I)),
+)
+# the middle as a point: what a rotation or a scale is about, where a node goes, the node
+# there ("about the middle", "25 above the middle", "the centre node", "以中心为", "中心节点")
+_AT_EN = re.compile(r"\b(?:about|around|through|at|above|over|below|under|from|to)\s+(?:the\s+)?"
+                    r"(?:\w+'s\s+)?(?:own\s+)?$", re.I)
+_POINT_EN = re.compile(r"^\s*(?:node|point)s?\b", re.I)
+_AT_ZH = re.compile(r"以[^，。,]{0,8}$")
+_POINT_ZH = re.compile(r"^(?:的|那个|那一个)?(?:节点|点)")
+_ZH: tuple[tuple[Kind, re.Pattern[str]], ...] = (
+    ("corner", re.compile(r"([左右])([上下])角")),
+    ("corner", re.compile(r"([上下])([左右])角")),
+    ("half", re.compile(r"([左右上下])半")),
+    ("row", re.compile(r"最?([左右上下顶底])(?:边|面|侧)?(?:的|那)?一?[列行排]")),
+    ("edge", re.compile(r"([左右上下顶底])(?:边缘|边|侧)(?![的那]?一?[列行排])")),
+    ("middle", re.compile(r"中间|中心|正中|中部")),
+)
+
+
+@dataclass(frozen=True)
+class NamedPlace:
+    """A place a request names: its ``words`` as typed, its ``kind`` and the ``sides`` it
+    lies on (none for the middle; the vertical side first for a quarter or a corner)."""
+
+    words: str
+    kind: Kind
+    sides: tuple[Side, ...] = ()
+
+
+@dataclass(frozen=True)
+class FlatPart:
+    """A part that lies in one plane: its in-plane ``axes`` (first left to right, second
+    bottom to top), its bounding box, and each in-plane axis's distinct node coordinates."""
+
+    axes: tuple[int, int]
+    low: Vec3
+    high: Vec3
+    stations: tuple[tuple[float, ...], tuple[float, ...]]
+
+
+def places_in(request: str) -> list[NamedPlace]:
+    """Every place the request names, once each, in the order of the patterns."""
+    found: list[NamedPlace] = []
+    taken: list[tuple[int, int]] = []
+    for named, pattern in (*_EN, *_ZH):
+        for match in pattern.finditer(request):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue  # "the top-left corner" names no top edge as well
+            kind = named
+            sides = _sides(match.groups())
+            if kind == "middle" and _a_point(request, match):
+                kind = "centre"
+            place = NamedPlace(match.group(0), kind, sides)
+            if place not in found:
+                found.append(place)
+            taken.append(match.span())
+    return found
+
+
+def _a_point(request: str, match: re.Match[str]) -> bool:
+    before, after = request[: match.start()], request[match.end():]
+    return bool(_AT_EN.search(before) or _POINT_EN.match(after) or _AT_ZH.search(before)
+                or _POINT_ZH.match(after))
+
+
+def _sides(groups: Sequence[str | None]) -> tuple[Side, ...]:
+    sides = [_SIDE[g.lower()] for g in groups if g]
+    return tuple(sorted(sides, key=lambda s: s in ("left", "right")))  # vertical first
+
+
+def flat_part(points: Iterable[Sequence[float]]) -> FlatPart | None:
+    """The plane a part lies in, from its node coordinates; None for a part that does not lie
+    in one plane (or in none: a line, a point, no nodes)."""
+    xyz = [tuple(float(c) for c in p[:3]) for p in points]
+    if not xyz:
+        return None
+    low = tuple(min(p[i] for p in xyz) for i in range(3))
+    high = tuple(max(p[i] for p in xyz) for i in range(3))
+    axes = [i for i in range(3) if high[i] - low[i] > 1e-9]
+    if len(axes) != 2:
+        return None
+    first, second = axes
+    stations = tuple(tuple(sorted({round(p[i], 9) for p in xyz})) for i in (first, second))
+    return FlatPart((first, second), (low[0], low[1], low[2]), (high[0], high[1], high[2]),
+                    (stations[0], stations[1]))
+
+
+def places_words(places: Sequence[NamedPlace], part: FlatPart | None) -> str:
+    """The design request's line that states each named place on the part, ``""`` when none
+    can be said: ``The request's places on this part, computed from its nodes (scope by
+    these boxes): "the left half" = {"by":"box","min":[0,0,0],"max":[20,40,0]}; ...``."""
+    if part is None or not places:
+        return ""
+    said = [f"“{p.words}” = {_region_words(p, part)}" for p in places]
+    return ("The request's places on this part, computed from its nodes (a box picks the "
+            "elements and nodes inside it; use these numbers): " + "; ".join(said) + ".")
+
+
+def place_numbers(places: Sequence[NamedPlace], part: FlatPart | None) -> frozenset[float]:
+    """Every number the places line states: the request's own, converted by the product."""
+    if part is None:
+        return frozenset()
+    found: set[float] = set()
+    for place in places:
+        low, high, point = region(place, part)
+        found |= {*low, *high, *(point or ())}
+    return frozenset(found)
+
+
+def region(place: NamedPlace, part: FlatPart) -> tuple[Vec3, Vec3, Vec3 | None]:
+    """The box (low, high) that picks the place, and its point (the centre, a corner), if it
+    is one."""
+    low, high = list(part.low), list(part.high)
+    h, v = part.axes
+    if place.kind in ("middle", "centre"):
+        centre = [(a + b) / 2 for a, b in zip(part.low, part.high, strict=True)]
+        if place.kind == "centre":
+            return _vec(centre), _vec(centre), _vec(centre)
+        for axis in (h, v):
+            quarter = (part.high[axis] - part.low[axis]) / 4
+            low[axis], high[axis] = part.low[axis] + quarter, part.high[axis] - quarter
+        return _vec(low), _vec(high), None
+    for side in place.sides:
+        axis, index = (h, 0) if side in ("left", "right") else (v, 1)
+        span = _span(place.kind, side, part, index)
+        low[axis], high[axis] = span
+    point = _vec(low) if place.kind == "corner" else None
+    return _vec(low), _vec(high), point
+
+
+def _span(kind: Kind, side: Side, part: FlatPart, index: int) -> tuple[float, float]:
+    axis = part.axes[index]
+    lo, hi = part.low[axis], part.high[axis]
+    at_low = side in ("left", "bottom")
+    stations = part.stations[index]
+    if kind in ("half", "quarter"):
+        middle = (lo + hi) / 2
+        return (lo, middle) if at_low else (middle, hi)
+    if kind == "row":
+        inner = stations[1] if at_low else stations[-2]
+        return (lo, inner) if at_low else (inner, hi)
+    return (lo, lo) if at_low else (hi, hi)  # an edge, a corner
+
+
+def _region_words(place: NamedPlace, part: FlatPart) -> str:
+    low, high, point = region(place, part)
+    if place.kind in ("corner", "centre") and point is not None:
+        return f"the point {_vector(point)}"
+    box = f'{{"by":"box","min":{_vector(low)},"max":{_vector(high)}}}'
+    if place.kind == "edge":
+        return f"its nodes: {box}"
+    return box
+
+
+def _vec(values: Sequence[float]) -> Vec3:
+    return (float(values[0]), float(values[1]), float(values[2]))
+
+
+def _vector(values: Sequence[float]) -> str:
+    return "[" + ",".join(number_words(round(x, 9)) for x in values) + "]"

@@ -1,0 +1,35 @@
+"""The places the analyst's request names, on the target part (``compilers/spec/
+request_places.py``): the design request's line that states them as boxes and points, and
+their numbers, which count as the request's own at Review (the product converted the words,
+as it converts a unit). Nothing is read from the host unless the request names a place."""
+
+from __future__ import annotations
+
+import logging
+
+from sam_plugin.compilers.spec.request_places import (
+    flat_part,
+    place_numbers,
+    places_in,
+    places_words,
+)
+from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.state import RunState
+
+log = logging.getLogger(__name__)
+
+
+def named_places(ctx: StepContext, run: RunState) -> tuple[str, frozenset[float]]:
+    """(the places line, or ``""``; the numbers it states)."""
+    places = places_in(run.inputs.request)
+    if not places:
+        return "", frozenset()
+    try:
+        part = ctx.host.part(run.target)
+        flat = flat_part(tuple(node.coordinates) for node in part.nodes) \
+            if part is not None else None
+    except Exception:  # noqa: BLE001 - a host that cannot say: no places are said
+        log.debug("the part's nodes could not be read for the request's places",
+                  exc_info=True)
+        return "", frozenset()
+    return places_words(places, flat), place_numbers(places, flat)
