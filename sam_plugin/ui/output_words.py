@@ -1,42 +1,35 @@
 """What the script printed, in words (docs/ui.md "Script output").
 
 The script's operations print one line each, ``<tool>: <a Python dict>`` (what they created,
-replaced, refined); the result view says each in words, and keeps the printed text one click
-away (and in ``script_output.txt``). A line of another form is shown as printed.
+replaced, refined); the host keeps each as data (``runtime/script_lines.py``: the tool and
+its report), and the result view says it in words from that data, never from the printed
+text, which stays one click away (and in ``script_output.txt``). Another line is shown as
+printed.
 """
 
 from __future__ import annotations
 
-import ast
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sam_plugin.runtime.script_lines import ScriptLine
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plain_words import tool_words
 
-_REPORT = re.compile(r"^(\w+): (\{.*\})\s*$")
 _QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
-def output_words(text: str) -> str:
-    """Every printed report line in words; other lines as printed."""
-    return "\n".join(_line_words(line) for line in text.rstrip().splitlines())
+def output_words(lines: Sequence[ScriptLine]) -> str:
+    """Every report the script printed in words; other lines as printed."""
+    return "\n".join(_line_words(line) for line in lines).rstrip()
 
 
-def _line_words(line: str) -> str:
-    found = _REPORT.match(line)
-    if not found:
-        return line
-    try:
-        report = ast.literal_eval(found[2])  # a literal, never evaluated as code
-    except (ValueError, SyntaxError):
-        return line
-    if not isinstance(report, dict):
-        return line
-    tool = found[1]
-    words = _WORDERS.get(tool, _generic)(report)
-    return f"{_capital(tool_words(tool))}: {words}"
+def _line_words(line: ScriptLine) -> str:
+    if line.tool is None or line.report is None:
+        return line.text
+    words = _WORDERS.get(line.tool, _generic)(line.report)
+    return f"{_capital(tool_words(line.tool))}: {words}"
 
 
 def _refine(report: Mapping[str, Any]) -> str:
