@@ -51,11 +51,17 @@ class ScriptLines:
         self.lines += [ScriptLine(text=line) for line in text.splitlines()]
 
     def write(self, run_dir: Path) -> None:
-        """``script_lines.json`` in ``run_dir`` (nothing when the script printed nothing)."""
-        if self.lines:
+        """``script_lines.json`` in ``run_dir`` (nothing when the script printed nothing); a
+        file that cannot be written leaves the output as printed (``script_output.txt``),
+        never the execution's own outcome unsaid."""
+        if not self.lines:
+            return
+        try:
             (Path(run_dir) / LINES_FILE).write_text(json.dumps(
                 {"lines": [line.model_dump(exclude_none=True) for line in self.lines]},
                 ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        except OSError:
+            return
 
 
 def read_lines(run_dir: Path | None) -> list[ScriptLine] | None:

@@ -36,7 +36,6 @@ EXPECTED: Final = v.record("the results expected of the whole part after the cha
 })
 
 
-
 def join(path: str, key: str | int) -> str:
     """``steps[0]`` + ``values`` -> ``steps[0].values``; + 1 -> ``steps[0][1]``."""
     if isinstance(key, int):
