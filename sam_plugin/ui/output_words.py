@@ -9,15 +9,12 @@ printed.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from sam_plugin.runtime.script_lines import ScriptLine
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plain_words import tool_words
-
-_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
 
 
 def output_words(lines: Sequence[ScriptLine]) -> str:
@@ -45,11 +42,11 @@ def _refine(report: Mapping[str, Any]) -> str:
 
 def _define(report: Mapping[str, Any]) -> str:
     parts = []
-    if report.get("created"):
-        parts.append(tr("created {names}").format(names=_names(report["created"])))
-    if report.get("unchanged"):
-        parts.append(tr("already there as asked: {names}").format(
-            names=_names(report["unchanged"])))
+    created, unchanged = _names(report.get("created")), _names(report.get("unchanged"))
+    if created:
+        parts.append(tr("created {names}").format(names=created))
+    if unchanged:
+        parts.append(tr("already there as asked: {names}").format(names=unchanged))
     return "; ".join(parts) or tr("nothing to define")
 
 
@@ -75,15 +72,14 @@ _WORDERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "refine_mesh": _refine, "define_property": _define, "assign_property": _assign}
 
 
-def _names(items: list[Any]) -> str:
-    """``["material 'Steel'"]`` -> ``material Steel`` (the kind words translated)."""
-    kinds = {"material": tr("material"), "section": tr("section")}
-    out = []
-    for item in items:
-        text = _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], str(item))
-        kind, _, name = text.partition(" ")
-        out.append(f"{kinds.get(kind, kind)} {name}" if name else text)
-    return ", ".join(out)
+def _names(by_kind: Any) -> str:
+    """``{"materials": ["Steel"], "sections": ["S1"]}`` -> ``material Steel, section S1``
+    (the kind words translated)."""
+    if not isinstance(by_kind, Mapping):
+        return _value(by_kind) if by_kind else ""
+    kinds = {"materials": tr("material"), "sections": tr("section")}
+    return ", ".join(f"{kinds.get(kind, kind)} {name}" for kind, names in by_kind.items()
+                     if isinstance(names, list) for name in names)
 
 
 def _value(value: Any) -> str:

@@ -102,3 +102,16 @@ def test_a_run_written_before_the_lines_shows_its_output_as_printed(qtbot):
     assert view.output.toPlainText().startswith("Refine the mesh: 4 elements refined once")
     view.output_raw_button.click()
     assert view.output.toPlainText() == printed.rstrip()
+
+
+def test_a_definitions_report_names_them_by_kind_as_data():
+    report = {"created": {"materials": ["Steel"], "sections": ["Shell-2mm", "B'1"]},
+              "unchanged": {"materials": ["Q235"], "sections": []}}
+    line = ScriptLine(text="", tool="define_property", report=report)
+    assert output_words([line]) == ("Define materials and sections: created material Steel, "
+                                    "section Shell-2mm, section B'1; already there as asked: "
+                                    "material Q235")
+    nothing = {"created": {"materials": [], "sections": []},
+               "unchanged": {"materials": [], "sections": []}}
+    assert output_words([ScriptLine(text="", tool="define_property", report=nothing)]) == (
+        "Define materials and sections: nothing to define")
