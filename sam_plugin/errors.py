@@ -408,6 +408,7 @@ class StrictJSONError(SamAgentError, ValueError):
     def __init__(self, message: str, *, syntax: bool = False) -> None:
         super().__init__(message)
         self.syntax = syntax
+        self.message = message  # as given: a problem at a JSON path keeps its path as data
 
 
 class ScriptRefused(SamAgentError):

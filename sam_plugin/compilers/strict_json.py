@@ -12,6 +12,7 @@ import math
 from typing import Any
 
 from sam_plugin.compilers.protocol import quote
+from sam_plugin.compilers.spec.problem import SpecProblem
 from sam_plugin.errors import StrictJSONError as StrictJSONError
 
 
@@ -78,8 +79,8 @@ def _walk(value: Any, path: str, depth: int) -> None:
         for index, item in enumerate(value):
             _walk(item, f"{path}[{index}]", depth + 1)
     elif isinstance(value, float) and not math.isfinite(value):
-        raise StrictJSONError(f"{path or 'the value'}: {value} is not a finite number; JSON "
-                              "numbers must be finite")
+        words = f"{value} is not a finite number; JSON numbers must be finite"
+        raise StrictJSONError(SpecProblem(path, words) if path else f"the value: {words}")
 
 
 def _whole(text: str, path: str, *, as_key: bool = False) -> None:

@@ -26,6 +26,7 @@ from sam_plugin.compilers import registry
 from sam_plugin.compilers.evidence import Readback
 from sam_plugin.compilers.protocol import Target
 from sam_plugin.compilers.script_guard import ScriptRefused, check_script, script_builtins
+from sam_plugin.runtime.script_lines import ScriptLines
 from sam_plugin.samops import snapshot as snapshots
 from sam_plugin.samops import snapshot_file
 from sam_plugin.samops.gc_pause import collector_paused
@@ -117,8 +118,9 @@ class HostGateway:
                 status="FAIL", stage="refused", duration_s=time.perf_counter() - started,
                 traceback=f"the script was refused before it ran, so nothing was changed: "
                 f"{refused} (the script guard allows only the composer's constructs)")
+        printed = ScriptLines()  # the script's prints as data, beside the text
         namespace: dict[str, Any] = {
-            "__builtins__": script_builtins(),
+            "__builtins__": {**script_builtins(), "print": printed.print},
             "__name__": "__sam_agent__",
             "SAM_AGENT_TARGET": {"model_name": target.model_name,
                                  "part_name": target.part_name},
@@ -139,6 +141,7 @@ class HostGateway:
                                     **self._snapshot_facts(namespace))
         finally:
             withdraw_read()
+            printed.write(output_dir)
         elapsed = time.perf_counter() - started
         if namespace.get("SAM_AGENT_COMPLETED") is not True:
             return ExecutionReceipt(

@@ -195,24 +195,26 @@ def verify_definitions(
 
 def define(
     model: Any, materials: Sequence[Mapping[str, Any]], sections: Sequence[Mapping[str, Any]]
-) -> dict[str, list[str]]:
-    """Create what does not exist yet; identical existing definitions are left as they are."""
-    created: list[str] = []
-    unchanged: list[str] = []
+) -> dict[str, dict[str, list[str]]]:
+    """Create what does not exist yet; identical existing definitions are left as they are.
+    The report names them as data: ``{"created": {"materials": [...], "sections": [...]},
+    "unchanged": {...}}`` (the dock says them in words)."""
+    created: dict[str, list[str]] = {"materials": [], "sections": []}
+    unchanged: dict[str, list[str]] = {"materials": [], "sections": []}
     for wanted in materials:
         name = wanted["name"]
         if name in model.materials.keys():
-            unchanged.append(f"material {name!r}")
+            unchanged["materials"].append(name)
             continue
         material = model.Material(name=name)
         material.Elastic(table=((wanted["youngs_modulus"], wanted["poisson_ratio"]),))
         if wanted.get("density") is not None:
             material.Density(table=((wanted["density"],),))
-        created.append(f"material {name!r}")
+        created["materials"].append(name)
     for wanted in sections:
         name = wanted["name"]
         if name in model.sections.keys():
-            unchanged.append(f"section {name!r}")
+            unchanged["sections"].append(name)
             continue
         if wanted["kind"] == "shell":
             model.HomogeneousShellSection(
@@ -221,7 +223,7 @@ def define(
         else:
             profile = _create_profile(model, profile_name(name), wanted["profile"])
             model.BeamSection(name=name, material=wanted["material"], profile=profile)
-        created.append(f"section {name!r}")
+        created["sections"].append(name)
     return {"created": created, "unchanged": unchanged}
 
 

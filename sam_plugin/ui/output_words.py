@@ -1,42 +1,32 @@
 """What the script printed, in words (docs/ui.md "Script output").
 
 The script's operations print one line each, ``<tool>: <a Python dict>`` (what they created,
-replaced, refined); the result view says each in words, and keeps the printed text one click
-away (and in ``script_output.txt``). A line of another form is shown as printed.
+replaced, refined); the host keeps each as data (``runtime/script_lines.py``: the tool and
+its report), and the result view says it in words from that data, never from the printed
+text, which stays one click away (and in ``script_output.txt``). Another line is shown as
+printed.
 """
 
 from __future__ import annotations
 
-import ast
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from sam_plugin.runtime.script_lines import ScriptLine
 from sam_plugin.ui.i18n import tr
 from sam_plugin.ui.plain_words import tool_words
 
-_REPORT = re.compile(r"^(\w+): (\{.*\})\s*$")
-_QUOTED = re.compile(r"'([^']*)'|\"([^\"]*)\"")
+
+def output_words(lines: Sequence[ScriptLine]) -> str:
+    """Every report the script printed in words; other lines as printed."""
+    return "\n".join(_line_words(line) for line in lines).rstrip()
 
 
-def output_words(text: str) -> str:
-    """Every printed report line in words; other lines as printed."""
-    return "\n".join(_line_words(line) for line in text.rstrip().splitlines())
-
-
-def _line_words(line: str) -> str:
-    found = _REPORT.match(line)
-    if not found:
-        return line
-    try:
-        report = ast.literal_eval(found[2])  # a literal, never evaluated as code
-    except (ValueError, SyntaxError):
-        return line
-    if not isinstance(report, dict):
-        return line
-    tool = found[1]
-    words = _WORDERS.get(tool, _generic)(report)
-    return f"{_capital(tool_words(tool))}: {words}"
+def _line_words(line: ScriptLine) -> str:
+    if line.tool is None or line.report is None:
+        return line.text
+    words = _WORDERS.get(line.tool, _generic)(line.report)
+    return f"{_capital(tool_words(line.tool))}: {words}"
 
 
 def _refine(report: Mapping[str, Any]) -> str:
@@ -52,11 +42,11 @@ def _refine(report: Mapping[str, Any]) -> str:
 
 def _define(report: Mapping[str, Any]) -> str:
     parts = []
-    if report.get("created"):
-        parts.append(tr("created {names}").format(names=_names(report["created"])))
-    if report.get("unchanged"):
-        parts.append(tr("already there as asked: {names}").format(
-            names=_names(report["unchanged"])))
+    created, unchanged = _names(report.get("created")), _names(report.get("unchanged"))
+    if created:
+        parts.append(tr("created {names}").format(names=created))
+    if unchanged:
+        parts.append(tr("already there as asked: {names}").format(names=unchanged))
     return "; ".join(parts) or tr("nothing to define")
 
 
@@ -82,15 +72,14 @@ _WORDERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "refine_mesh": _refine, "define_property": _define, "assign_property": _assign}
 
 
-def _names(items: list[Any]) -> str:
-    """``["material 'Steel'"]`` -> ``material Steel`` (the kind words translated)."""
-    kinds = {"material": tr("material"), "section": tr("section")}
-    out = []
-    for item in items:
-        text = _QUOTED.sub(lambda m: m[1] if m[1] is not None else m[2], str(item))
-        kind, _, name = text.partition(" ")
-        out.append(f"{kinds.get(kind, kind)} {name}" if name else text)
-    return ", ".join(out)
+def _names(by_kind: Any) -> str:
+    """``{"materials": ["Steel"], "sections": ["S1"]}`` -> ``material Steel, section S1``
+    (the kind words translated)."""
+    if not isinstance(by_kind, Mapping):
+        return _value(by_kind) if by_kind else ""
+    kinds = {"materials": tr("material"), "sections": tr("section")}
+    return ", ".join(f"{kinds.get(kind, kind)} {name}" for kind, names in by_kind.items()
+                     if isinstance(names, list) for name in names)
 
 
 def _value(value: Any) -> str:

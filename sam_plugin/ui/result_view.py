@@ -26,6 +26,7 @@ from sam_plugin.compilers.evidence import ValueRow
 from sam_plugin.compilers.registry import MODES, get_module
 from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import ProviderFailure
+from sam_plugin.runtime.script_lines import ScriptLine, read_lines
 from sam_plugin.ui.audit_findings import Finding, audit_findings
 from sam_plugin.ui.check_words import CheckRow, check_row
 from sam_plugin.ui.fitting import breakable, wrap_in_width
@@ -146,6 +147,7 @@ class ResultView(QWidget):
         self.output.setMaximumHeight(90)
         self.output_title = self._output_header()
         self.printed = ""  # the script's output as printed (the view shows it in words)
+        self.lines: list[ScriptLine] | None = None  # the same, as data
         # the link first: in a short dock the tables scroll, the run directory stays in sight
         for widget in (self.error_label, self.headline, self.link, self.link_note, self.table,
                        self.checks,
@@ -239,7 +241,7 @@ class ResultView(QWidget):
         self.set_run_dir(run_dir)
         self._fill_values(values_set(result.module, run_dir))
         self._fill_audit(run_dir)
-        self.show_output(_read_output(run_dir))
+        self.show_output(_read_output(run_dir), read_lines(run_dir))
 
     def show_undo(self, outcome: UndoOutcome, run_dir: Path | None) -> None:
         """After an undo: the part as the run left it → as read back now, and each check of
@@ -352,12 +354,14 @@ class ResultView(QWidget):
         return header
 
     def _show_printed(self, printed: bool) -> None:
-        self.output.setPlainText(self.printed.rstrip() if printed else
-                                 output_words(self.printed))
+        said = self.printed.rstrip() if printed or self.lines is None else \
+            output_words(self.lines)
+        self.output.setPlainText(said)
 
-    def show_output(self, text: str) -> None:
-        """What the script printed, in words (as printed: one click; ``script_output.txt``)."""
-        self.printed = text
+    def show_output(self, text: str, lines: list[ScriptLine] | None = None) -> None:
+        """What the script printed, in words from ``lines`` (its prints as data; a run
+        written before them: as printed); as printed: one click (``script_output.txt``)."""
+        self.printed, self.lines = text, lines
         self.output_raw_button.setChecked(False)
         self._show_printed(False)
         shown = bool(text.strip())

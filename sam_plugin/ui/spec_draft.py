@@ -3,21 +3,22 @@ from the form's fields, checked by the same reader as a model's answer, and each
 on the field its JSON path names.
 
 No Qt here. The form (``ui/spec_form.py``) reads its fields with ``ui/field_text.py`` and
-assembles the document with :func:`step_document` and :func:`spec_document`; the reader's
-problems start with the JSON path (``steps[0].values.vector: [0, 7] is too short``), and
-:func:`place_problems` gives each to the field of the longest path that holds it.
+assembles the document with :func:`step_document` and :func:`spec_document`; a reader's
+problem that names a field carries its JSON path as data (``SpecProblem``: the path
+``steps[0].values.vector``, the words ``[0, 7] is too short``), and :func:`place_problems`
+gives each to the field of the longest path that holds it. Its words are never read back.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
 from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.spec import values as v
+from sam_plugin.compilers.spec.problem import SpecProblem
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.compilers.spec.vocabulary import ActionDef, Vocabulary
 from sam_plugin.errors import SpecRejected
@@ -33,9 +34,6 @@ EXPECTED: Final = v.record("the results expected of the whole part after the cha
     "sets": v.names("sets the part has after the change"),
     "selected": v.integer("how many elements (or nodes) the change acts on", minimum=0),
 })
-
-WHOLE_SPEC: Final = "(the spec)"  # the reader's path of the document itself
-_PATH = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*|\[\d+\])*")
 
 
 def join(path: str, key: str | int) -> str:
@@ -151,14 +149,12 @@ class Placement:
 
 
 def split_problem(problem: str) -> tuple[str, str]:
-    """``steps[0].values.vector: too short`` -> (``steps[0].values.vector``, ``too short``);
-    a problem that names no path -> ("", the problem)."""
-    path, sep, words = problem.partition(": ")
-    if sep and path == WHOLE_SPEC:
-        return "", words
-    if not sep or not _PATH.fullmatch(path):
-        return "", problem
-    return path, words
+    """A problem at ``steps[0].values.vector`` -> (``steps[0].values.vector``, its words);
+    one of the whole spec -> ("", its words); one that names no field (a plain string) ->
+    ("", the problem)."""
+    if isinstance(problem, SpecProblem):
+        return problem.path, problem.words
+    return "", problem
 
 
 def place_problems(problems: list[str], fields: Collection[str]) -> Placement:
@@ -167,7 +163,7 @@ def place_problems(problems: list[str], fields: Collection[str]) -> Placement:
     placement = Placement()
     for problem in problems:
         path, words = split_problem(problem)
-        missing = getattr(problem, "missing", None)  # the schema's typed error said which key
+        missing = problem.missing if isinstance(problem, SpecProblem) else None
         if missing is not None and join(path, missing) in fields:
             path = join(path, missing)
         owner = _owner(path, fields) if path else None

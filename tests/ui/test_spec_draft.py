@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from sam_plugin.compilers import registry
 from sam_plugin.compilers.ir_common import fixed_precision
+from sam_plugin.compilers.spec.problem import SpecProblem
 from sam_plugin.compilers.spec.values import same_value
 from sam_plugin.demo.examples import load_examples
 from sam_plugin.ui.field_text import (
@@ -230,19 +231,20 @@ def test_a_box_the_reader_refuses_goes_to_the_scope():
 
 
 def test_a_path_is_held_only_at_its_boundary():
-    placed = place_problems(["steps[10].values: bad", "stepsX: bad", "expected.nodesy: -1"],
-                            FIELDS)
+    placed = place_problems([SpecProblem("steps[10].values", "bad"), SpecProblem("stepsX", "bad"),
+                             SpecProblem("expected.nodesy", "-1")], FIELDS)
     # steps[10] is not steps[1]'s: the steps as a whole hold it
     assert placed.on_fields == {"steps": ["[10].values: bad"], "expected": [".nodesy: -1"]}
     assert placed.elsewhere == ["stepsX: bad"]
 
 
 def test_a_problem_with_no_path_is_said_whole():
-    routed = "steps: Panel already has 25 nodes: ask to edit it, or pick a new part name"
+    routed = SpecProblem("steps", "Panel already has 25 nodes: ask to edit it, or pick a new "
+                                  "part name")
     placed = place_problems(["the answer must be one JSON object", routed], FIELDS)
     assert placed.elsewhere == ["the answer must be one JSON object"]
     assert placed.on_fields == {"steps": [routed.removeprefix("steps: ")]}
-    assert split_problem("(the spec): 'steps' is a required property") == (
+    assert split_problem(SpecProblem("", "'steps' is a required property")) == (
         "", "'steps' is a required property")
 
 
@@ -250,8 +252,20 @@ def test_each_missing_required_value_is_placed_by_the_schemas_typed_error_not_it
     placed = place_problems(problems_of({"expected": {}}, PART), FIELDS)
     assert placed.on_fields == {"summary": ["'summary' is a required property"],
                                 "steps": ["'steps' is a required property"]}
-    # the words alone no longer place a problem: a line made elsewhere, saying the same,
-    # stays on the object's own field
-    said = "steps[0].values: 'vector' is a required property"
+    # the words alone no longer place a problem: one made elsewhere, saying the same with
+    # no missing key as data, stays on the object's own field
+    said = SpecProblem("steps[0].values", "'vector' is a required property")
     assert place_problems([said], FIELDS).on_fields == {
         "steps[0]": [".values: 'vector' is a required property"]}
+
+
+def test_a_problems_words_are_never_read_back_for_its_path():
+    # a line that reads like a path and words, made with no path as data, names no field
+    said = "steps[0].values.vector: [0, 7] is too short"
+    assert split_problem(said) == ("", said)
+    assert place_problems([said], FIELDS).elsewhere == [said]
+    # the same problem as data goes to its field, and says the same line
+    problem = SpecProblem("steps[0].values.vector", "[0, 7] is too short")
+    assert problem == said
+    assert place_problems([problem], FIELDS).on_fields == {
+        "steps[0].values.vector": ["[0, 7] is too short"]}

@@ -28,13 +28,11 @@ ALLOWED: dict[str, tuple[int, str]] = {
     "ui/recorded_check_words.py": (7, "the checks of a run written before check phrases"),
     "ui/plain_words.py": (5, "a run's message written before error.phrase, and tool names in "
                              "the provider's own words (ProviderFailure.detail)"),
-    # not data yet: the script prints ``tool: {...}``; making it print data changes the
-    # bytes of every golden script
-    "ui/output_words.py": (2, "the script's printed report lines"),
-    # not data yet: the spec reader's problems other than the schema's (SchemaProblem has
-    # its path as data) are plain ``path: words`` strings made in compilers/spec
-    "ui/spec_draft.py": (1, "the path at the head of a spec reader's problem"),
 }
+# made data, their patterns deleted: each fails above if it comes back (a spec reader's
+# problem carries its path as data, compilers/spec/problem.py SpecProblem; a script's
+# report is its tool and its report, runtime/script_lines.py, its names by kind)
+DATA_NOW = ("ui/spec_draft.py", "ui/output_words.py")
 
 
 def _patterns(source: str) -> int:
@@ -61,6 +59,13 @@ def test_no_new_pattern_reads_the_products_words_in_a_front_end():
         "that reads what a person types is listed in ALLOWED with why")
 
 
+def test_no_pattern_comes_back_where_the_words_are_data_now():
+    for module in DATA_NOW:
+        assert module not in ALLOWED
+        source = (PACKAGE / module).read_text(encoding="utf-8")
+        assert _patterns(source) == 0 and "import re\n" not in source, module
+
+
 def test_the_count_is_of_calls_of_the_re_module():
     assert _patterns("import re\nA = re.compile('x')\nre.sub('a', 'b', 'c')\n") == 2
     assert _patterns("import re\nA.sub('b', 'c')\n") == 0
@@ -80,9 +85,9 @@ def test_a_new_check_is_said_from_its_phrases(monkeypatch):
     assert (row.name, row.expected, row.actual) == ("node count", "40..50", "45")
 
 
-# checks made from English (no phrase): the dock reads them with the old runs' patterns.
-# Load's value checks are the ones left (compilers/load is its own package's to change).
-CHECKS_FROM_ENGLISH = {"compilers/load/value_checks.py": 4}
+# checks made from English (no phrase), which the dock would read with the old runs'
+# patterns: none is left (Load's value checks are phrases too)
+CHECKS_FROM_ENGLISH: dict[str, int] = {}
 
 
 def test_every_check_the_product_makes_has_phrases_but_those_listed():

@@ -18,6 +18,12 @@ from sam_plugin.compilers.spec.values import number_words
 from sam_plugin.samops.load_ops import DOFS
 from sam_plugin.words.phrase import Catalogue, Measure, Phrase, Value, phrase, register
 
+
+def _same(text: str, zh: str) -> dict[str, str]:
+    """An entry whose record is also the dock's English."""
+    return {"record": text, "en": text, "zh_CN": zh}
+
+
 CATALOGUE: Catalogue = {
     "load.define_step": {
         "record": "define the static step {name} after {previous}",
@@ -93,6 +99,28 @@ CATALOGUE: Catalogue = {
                             "zh_CN": "施加边界条件"},
     "tool.audit_loads": {"record": "audit_loads", "en": "audit the loads",
                          "zh_CN": "审计载荷"},
+    # -- the value checks: each step, load and condition the calls made, read back by name --
+    "load.check.step": _same("step {name}", "分析步 {name}"),
+    "load.check.step_previous": _same("step {name} previous", "分析步 {name} 的前一分析步"),
+    "load.check.load": _same("load {name}", "载荷 {name}"),
+    "load.check.condition": _same("boundary condition {name}", "边界条件 {name}"),
+    "load.check.entry_step": _same("{entry} step", "{entry} 的分析步"),
+    "load.check.entry_region": _same("{entry} region", "{entry} 的区域"),
+    "load.check.entry_members": _same("{entry} region {members}", "{entry} 区域的{members}数"),
+    "load.check.entry_kind": _same("{entry} kind", "{entry} 的类型"),
+    "load.check.entry_value": _same("{entry} {field}", "{entry} {field}"),
+    "load.check.properties_unchanged": _same("properties unchanged", "属性未改变"),
+    "load.members.elements": _same("elements", "单元"),
+    "load.members.nodes": _same("nodes", "节点"),
+    "load.field.magnitude": _same("magnitude", "大小"),
+    # what the host's entry is (``samops.load_read``)
+    "load.kind.pressure": _same("pressure", "压力"),
+    "load.kind.force": _same("force", "集中力"),
+    "load.kind.encastre": _same("encastre", "固支"),
+    "load.kind.displacement": _same("displacement", "位移"),
+    "load.value.free": _same("free", "自由"),
+    "load.value.unchanged": _same("unchanged", "未改变"),
+    "load.value.changed": _same("changed", "已改变"),
 }
 register(CATALOGUE)
 register({"load.step": step_entry(VOCABULARY)})

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from pydantic import TypeAdapter
 
 from sam_plugin.compilers.evidence import Check, ValueRow
+from sam_plugin.compilers.load import phrases as _words  # noqa: F401 (registers the words)
 from sam_plugin.compilers.load.regions import MEMBERS, picked, region_name
 from sam_plugin.compilers.selectors import Selector
 from sam_plugin.compilers.spec.values import number_words
@@ -22,11 +24,13 @@ from sam_plugin.compilers.values_file import read_values, write_values
 from sam_plugin.samops.load_ops import INITIAL, displacement_values, is_encastre
 from sam_plugin.samops.load_read import read_loads
 from sam_plugin.samops.property_readback import read_property_values
+from sam_plugin.words.phrase import Phrase, phrase
 
 VALUES_FILE = "load_values.json"
 OBSERVED_NAMES = 200  # names of each kind an observation lists
 REL_TOLERANCE = 1e-9
 _SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
+_KINDS = ("pressure", "force", "encastre", "displacement")
 _QUANTITY: dict[str, Quantity | None] = {"magnitude": "stress", "cf1": "force", "cf2": "force",
                                          "cf3": "force", "u1": "length", "u2": "length",
                                          "u3": "length"}
@@ -60,22 +64,24 @@ def load_value_checks(run_dir: Path, model: Any) -> list[Check]:
     checks: list[Check] = []
     for step in made["steps"]:
         found = steps.get(step["name"])
-        checks.append(_text(f"step {step['name']}", "present",
-                            "present" if found else "missing"))
+        checks.append(_present(phrase("load.check.step", name=str(step["name"])), found))
         if step.get("previous") and found is not None:
-            checks.append(_text(f"step {step['name']} previous", step["previous"],
-                                found.get("previous")))
+            checks.append(_text(phrase("load.check.step_previous", name=str(step["name"])),
+                                step["previous"], found.get("previous")))
     part = _part(model, run_dir)
     for item in made["loads"]:
-        checks += _entry_checks("load", item, after["loads"].get(item["name"]), part)
+        checks += _entry_checks("load.check.load", item, after["loads"].get(item["name"]),
+                                part)
     for item in made["conditions"]:
-        checks += _entry_checks("boundary condition", item,
+        checks += _entry_checks("load.check.condition", item,
                                 after["boundary_conditions"].get(item["name"]), part)
     before_props = stored.get("properties_before")
     if before_props is not None:
         same = read_property_values(model) == before_props
-        checks.append(Check(name="properties unchanged", expected="unchanged",
-                            actual="unchanged" if same else "changed", ok=same))
+        checks.append(Check.said(phrase("load.check.properties_unchanged"),
+                                 phrase("load.value.unchanged"),
+                                 phrase("load.value.unchanged" if same else "load.value.changed"),
+                                 same))
     return checks
 
 
@@ -92,24 +98,30 @@ def expected_values(item: dict[str, Any]) -> dict[str, float | None]:
 
 def _entry_checks(noun: str, item: dict[str, Any], found: dict[str, Any] | None,
                   part: Any) -> list[Check]:
-    name = f"{noun} {item['name']}"
-    checks = [_text(name, "present", "present" if found else "missing")]
+    """``noun``: ``load.check.load`` or ``load.check.condition``, the entry's name."""
+    entry = phrase(noun, name=str(item["name"]))
+    checks = [_present(entry, found)]
     if found is None:
         return checks
-    checks.append(_text(f"{name} step", item.get("step", INITIAL), found["step"]))
+    checks.append(_text(phrase("load.check.entry_step", entry=entry), item.get("step", INITIAL),
+                        found["step"]))
     selector = _SELECTOR.validate_python(item["selection"])
     members = MEMBERS[item["kind"]]
     expected_set = region_name(item["kind"], item["name"], selector)
-    checks.append(_text(f"{name} region", expected_set, found["region"][1]))
+    checks.append(_text(phrase("load.check.entry_region", entry=entry), expected_set,
+                        found["region"][1]))
     count = len(picked(part, selector, members)) if part is not None else -1
-    checks.append(_text(f"{name} region {members}", str(count),
-                        str(found["members"][members])))
+    checks.append(_text(phrase("load.check.entry_members", entry=entry,
+                               members=phrase(f"load.members.{members}")),
+                        str(count), str(found["members"][members])))
     if item["kind"] in ("fix", "displace"):
         kind = "encastre" if is_encastre(item) else "displacement"
-        checks.append(_text(f"{name} kind", kind, found["kind"]))
+        checks.append(_text(phrase("load.check.entry_kind", entry=entry), kind, found["kind"],
+                            words=_kind))
     for field, value in expected_values(item).items():
-        checks.append(_value(f"{name} {field}", value, found["values"].get(field),
-                             _QUANTITY.get(field)))
+        said: str | Phrase = phrase("load.field.magnitude") if field == "magnitude" else field
+        checks.append(_value(phrase("load.check.entry_value", entry=entry, field=said), value,
+                             found["values"].get(field), _QUANTITY.get(field)))
     return checks
 
 
@@ -159,20 +171,34 @@ def _shown(values: dict[str, Any], key: str, name: str, field: str) -> str:
     return "—" if value is None else number_words(value)
 
 
-def _value(name: str, expected: float | None, actual: Any, quantity: Quantity | None) -> Check:
+def _value(name: Phrase, expected: float | None, actual: Any,
+           quantity: Quantity | None) -> Check:
     if expected is None:  # a free dof: UNSET on the host
-        return _text(name, "free", "free" if actual is None else number_words(actual))
+        free = phrase("load.value.free")
+        return Check.said(name, free, free if actual is None else number_words(actual),
+                          actual is None)
     if not isinstance(actual, int | float):
-        return Check(name=name, expected=number_words(expected), actual="missing", ok=False,
-                     quantity=quantity)
+        return Check.said(name, number_words(expected), phrase("check.missing"), False,
+                          quantity)
     ok = math.isclose(float(actual), expected, rel_tol=REL_TOLERANCE, abs_tol=0.0)
-    return Check(name=name, expected=number_words(expected), actual=number_words(actual),
-                 ok=ok, quantity=quantity)
+    return Check.said(name, number_words(expected), number_words(actual), ok, quantity)
 
 
-def _text(name: str, expected: Any, actual: Any) -> Check:
-    shown = "missing" if actual is None else str(actual)
-    return Check(name=name, expected=str(expected), actual=shown, ok=actual == expected)
+def _present(name: Phrase, found: Any) -> Check:
+    return Check.said(name, phrase("check.present"),
+                      phrase("check.present" if found else "check.missing"), bool(found))
+
+
+def _text(name: Phrase, expected: Any, actual: Any,
+          words: Callable[[str], Phrase | str] = str) -> Check:
+    """A name or a count compared as it is (``words``: how a value is said)."""
+    shown = phrase("check.missing") if actual is None else words(str(actual))
+    return Check.said(name, words(str(expected)), shown, actual == expected)
+
+
+def _kind(kind: str) -> Phrase | str:
+    """What the host's entry is (``samops.load_read``), in words when it is a kind."""
+    return phrase(f"load.kind.{kind}") if kind in _KINDS else kind
 
 
 

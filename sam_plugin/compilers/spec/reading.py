@@ -20,6 +20,7 @@ from pydantic import TypeAdapter, ValidationError
 from sam_plugin.compilers.protocol import quote
 from sam_plugin.compilers.selectors import Selector
 from sam_plugin.compilers.spec.ir import Expected, Spec, Step
+from sam_plugin.compilers.spec.problem import SpecProblem
 from sam_plugin.compilers.spec.schema import (
     SCOPE_DESCRIPTION,
     as_stated,
@@ -136,7 +137,7 @@ def spec_from_json(document: Any, vocabulary: Vocabulary) -> Spec:
         try:
             steps.append(_step(raw, action))
         except ValidationError as error:
-            problems.append(f"steps[{index}].scope: {_pydantic_words(error)}")
+            problems.append(SpecProblem(f"steps[{index}].scope", _pydantic_words(error)))
     if problems:
         raise SpecRejected(problems[:MAX_PROBLEMS])
     return Spec(summary=one_line(document["summary"]), steps=tuple(steps),
@@ -194,19 +195,22 @@ def spec_problems(document: Any, vocabulary: Vocabulary) -> list[str]:
 def _step_problems(index: int, step: Any, vocabulary: Vocabulary) -> list[str]:
     here = f"steps[{index}]"
     if not isinstance(step, dict):
-        return [f"{here}: a step is an object with capability, action, scope, values and text"]
+        return [SpecProblem(here, "a step is an object with capability, action, scope, values "
+                            "and text")]
     action = vocabulary.action(step.get("action"))  # type: ignore[arg-type]  # checked inside
     if action is None:
-        return [f"{here}.action: {quote(step.get('action'))} is not a {vocabulary.title} "
-                f"action; legal actions: {', '.join(vocabulary.names())}"]
+        return [SpecProblem(f"{here}.action", f"{quote(step.get('action'))} is not a "
+                            f"{vocabulary.title} action; legal actions: "
+                            f"{', '.join(vocabulary.names())}")]
     if step.get("capability") != action.capability:
-        return [f"{here}.capability: {action.name} is a {action.capability} action, not "
-                f"{quote(step.get('capability'))}"]
+        return [SpecProblem(f"{here}.capability", f"{action.name} is a {action.capability} "
+                            f"action, not {quote(step.get('capability'))}")]
     if action.scope == "none" and "scope" in step:
-        return [f"{here}.scope: {action.name} acts on no existing entities; leave scope out"]
+        return [SpecProblem(f"{here}.scope",
+                            f"{action.name} acts on no existing entities; leave scope out")]
     if action.scope == "required" and step.get("scope") is None:
-        return [f"{here}.scope: {action.name} needs a scope, the entities it acts on "
-                '({"by":"all"} for the whole part)']
+        return [SpecProblem(f"{here}.scope", f"{action.name} needs a scope, the entities it "
+                            'acts on ({"by":"all"} for the whole part)')]
     problems: list[str] = [_words(e, here, action, m)
                            for e, m in _errors(step_schema(action), step)]
     if not problems:
@@ -222,21 +226,22 @@ def _consistency(here: str, step: Mapping[str, Any], action: ActionDef) -> list[
               if keys]
     if len(stated) > 1:
         ways = " or ".join(", ".join(group) for group in action.alternatives)
-        return [f"{here}.values: states {'; '.join(', '.join(keys) for keys in stated)}: "
-                f"{action.name} takes one of {ways}, not both (they can disagree)"]
+        return [SpecProblem(f"{here}.values",
+                            f"states {'; '.join(', '.join(keys) for keys in stated)}: "
+                            f"{action.name} takes one of {ways}, not both (they can disagree)")]
     if action.paired is None or not all(key in values for key in action.paired):
         return []
     labels_key, points_key = action.paired
     labels = [int(x) for x in values[labels_key]]
     twice = sorted({label for label in labels if labels.count(label) > 1})
     if twice:
-        return [f"{here}.values.{labels_key}: {', '.join(map(str, twice))} given twice; "
-                "name each label once"]
+        return [SpecProblem(f"{here}.values.{labels_key}",
+                            f"{', '.join(map(str, twice))} given twice; name each label once")]
     points = normalize(action.values[points_key], values[points_key])
     if len(points) != len(labels):
-        return [f"{here}.values.{points_key}: {len(points)} point(s) for {len(labels)} "
-                f"label(s); give one point [x, y, z] per label, in the order of "
-                f"{labels_key}"]
+        return [SpecProblem(f"{here}.values.{points_key}",
+                            f"{len(points)} point(s) for {len(labels)} label(s); give one point "
+                            f"[x, y, z] per label, in the order of {labels_key}")]
     return []
 
 
@@ -245,21 +250,6 @@ def _stated(group: tuple[str, ...], values: Mapping[str, Any],
     """The keys of ``group`` a step states (a count it claims states no geometry)."""
     return [key for key in group
             if key in values and not is_claim(action.values[key], values[key])]
-
-
-class SchemaProblem(str):
-    """A problem the schema found, said as the reader's line (the string, what the model is
-    sent), with where it is as data: ``path`` (the field's, ``""`` for the whole spec) and
-    ``missing`` (the required key the object at ``path`` lacks), for a form to place it
-    without reading the words back."""
-
-    path: str
-    missing: str | None
-
-    def __new__(cls, text: str, path: str, missing: str | None = None) -> SchemaProblem:
-        problem = super().__new__(cls, text)
-        problem.path, problem.missing = path, missing
-        return problem
 
 
 def _errors(schema: dict[str, Any], document: Any) -> list[tuple[SchemaError, str | None]]:
@@ -284,32 +274,32 @@ def _errors(schema: dict[str, Any], document: Any) -> list[tuple[SchemaError, st
 
 
 def _path(prefix: str, error: SchemaError) -> str:
+    """The field's JSON path (``""``: the whole spec)."""
     path = prefix
     for part in error.absolute_path:
         path += f"[{part}]" if isinstance(part, int) else (f".{part}" if path else str(part))
-    return path or "(the spec)"
+    return path
 
 
 def _words(error: SchemaError, prefix: str, action: ActionDef | None = None,
-           missing: str | None = None) -> SchemaProblem:
+           missing: str | None = None) -> SpecProblem:
     path = _path(prefix, error)
-    return SchemaProblem(_line(error, path, action), "" if path == "(the spec)" else path,
-                         missing)
+    return SpecProblem(path, _said(error, path, action), missing)
 
 
-def _line(error: SchemaError, path: str, action: ActionDef | None) -> str:
+def _said(error: SchemaError, path: str, action: ActionDef | None) -> str:
     if error.validator == "additionalProperties":
         legal = list(error.schema.get("properties", {})) if isinstance(error.schema, dict) else []
         extra = sorted(set(error.instance) - set(legal)) if isinstance(error.instance, dict) \
             else []
         owner = f" of {action.name}" if action is not None and path.endswith(".values") else ""
-        return (f"{path}: {', '.join(quote(k) for k in extra)} not allowed; legal fields"
+        return (f"{', '.join(quote(k) for k in extra)} not allowed; legal fields"
                 f"{owner}: {', '.join(legal) or 'none'}")
     if error.validator == "anyOf" and path.endswith(".scope"):
-        return f"{path}: not a selector; {SCOPE_DESCRIPTION}"
+        return f"not a selector; {SCOPE_DESCRIPTION}"
     if error.validator == "required" and action is not None and path.endswith(".values"):
-        return f"{path}: {error.message}; {action.name} states {', '.join(action.required)}"
-    return f"{path}: {_bounded_message(error)}"
+        return f"{error.message}; {action.name} states {', '.join(action.required)}"
+    return _bounded_message(error)
 
 
 def _bounded_message(error: SchemaError) -> str:

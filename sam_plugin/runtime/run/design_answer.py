@@ -15,6 +15,7 @@ from typing import Any
 
 from sam_plugin.compilers.protocol import DomainModule, Route
 from sam_plugin.compilers.spec.ir import Spec, Step
+from sam_plugin.compilers.spec.problem import SpecProblem
 from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches, unsourced_values
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec
@@ -77,7 +78,7 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     try:
         route = module.route_steps(spec.capabilities(), target_is_empty)
     except RouteRefused as refused:
-        raise SpecRejected([f"steps: {refused}"]) from None
+        raise SpecRejected([SpecProblem("steps", str(refused))]) from None
     planned = [c for c in module.capabilities if c in spec.capabilities()]
     if route.capabilities != planned:
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
@@ -93,7 +94,7 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
                          warnings=[*warnings, *unsourced], unsourced=unsourced)
 
 
-def copied_examples(spec: Spec, module: DomainModule) -> list[str]:
+def copied_examples(spec: Spec, module: DomainModule) -> list[SpecProblem]:
     """A step that is, value for value, a step of the design prompt's examples (which carry
     their own requests' numbers and names): a model that copied it wrote no step of this
     request. Said as a design problem, so the repair round asks again."""
@@ -104,9 +105,10 @@ def copied_examples(spec: Spec, module: DomainModule) -> list[str]:
         for request, example in _example_steps(module):
             if any(e.action == step.action and e.values == step.values and e.scope == step.scope
                    for e in example.steps):
-                found.append(f"steps[{index}]: this step is the prompt's example (for “"
-                             f"{request}”), not a step of this request: write the steps this "
-                             "request asks for, with its own numbers, or refuse")
+                found.append(SpecProblem(
+                    f"steps[{index}]", f"this step is the prompt's example (for “{request}”), "
+                    "not a step of this request: write the steps this request asks for, with "
+                    "its own numbers, or refuse"))
                 break
     return found
 
@@ -149,15 +151,16 @@ def _example_steps(module: DomainModule) -> list[tuple[str, Spec]]:
 
 
 def _unfit(planned: list[str], route: Route, target_is_empty: bool, part_name: str,
-           counts: Mapping[str, Any]) -> str:
+           counts: Mapping[str, Any]) -> SpecProblem:
     """Steps the target cannot take, in the words the dock and the CLI show."""
     legal = ", ".join(route.capabilities)
     if target_is_empty:
-        return (f"steps: {part_name} is missing or empty, so it can only be built; write steps "
-                f"of {legal} (the spec plans {', '.join(planned)})")
-    return (f"steps: {part_name} already has {counts.get('nodes', 0)} nodes: ask to edit it, "
-            f"or pick a new part name (the spec plans {', '.join(planned)}; on an existing "
-            f"part: {legal})")
+        return SpecProblem("steps", f"{part_name} is missing or empty, so it can only be "
+                           f"built; write steps of {legal} (the spec plans "
+                           f"{', '.join(planned)})")
+    return SpecProblem("steps", f"{part_name} already has {counts.get('nodes', 0)} nodes: ask "
+                       f"to edit it, or pick a new part name (the spec plans "
+                       f"{', '.join(planned)}; on an existing part: {legal})")
 
 
 def repair_message(problems: list[str], language: str = "en") -> str:

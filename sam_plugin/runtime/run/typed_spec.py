@@ -31,6 +31,6 @@ def check_typed_spec(spec: str | Spec | Mapping[str, Any]) -> None:
     except StrictJSONError as error:
         if error.syntax:
             return
-        raise SpecRejected([str(error)]) from None
+        raise SpecRejected([error.message]) from None
     if isinstance(document, Mapping) and "refuse" in document:
         raise SpecRejected([REFUSAL])
