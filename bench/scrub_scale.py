@@ -6,12 +6,12 @@ move one node, translate a set, translate everything; scripted answers, no netwo
 of ``RunDir``, the events, the tool-call checks, the composed script) is recorded. Each is then
 written again through a ``RunDir`` (a value as a JSON file, a text or a byte string as a file;
 a check alone) with that key and, alternating, with no key (``Scrubber("")`` hands everything
-back at once); CPU time, as the machine is shared. The with-none side of a small run is a
-few milliseconds, so one replay is at the mercy of one page fault or collector pause: each
-sample is the replay done ``inner`` times over (as many as make the with-none side at least
-``SAMPLE`` seconds), with the collector paused and run before it, the two sides alternated and
-each side first in turn; the best of ``REPEATS`` samples of each is compared (the ratio moved
-1.13-1.77 between quiet runs when it was the best of 15 single replays). Three long texts are
+back at once); CPU time, as the machine is shared. The with-none side of a run is a few
+tens of milliseconds, mostly file writes, so one replay is at the mercy of a page fault, the
+kernel's writeback or a collection: each replay runs with the collector paused (and run just
+before), the two sides alternate with each side first in turn, and the best of ``REPEATS``
+(41) replays of each is compared (the ratio moved 1.13-1.77 between quiet runs as the best of
+15, the sides always in the same order and the collector running). Three long texts are
 timed on their own as well: a 3.6 MB script (``contains``), a 1.5 MB provider body of
 tool-call deltas (``bytes``), 100 k characters of Chinese (``text``); and a stream, in
 4-character deltas and in 4 KB reads of its body (the dock's live text).
@@ -55,8 +55,8 @@ from sam_plugin.runtime.store import scrubber as scrubbing  # noqa: E402
 KEY = "sk-proj-Q3vT9xLmA7pZr2Kc8WdYe4NbHs6UfJg1-bench-key"
 SMOKE = os.environ.get("BENCH_SMOKE") == "1"  # CI: the 1k hull, each once, the same lines
 SIDE = 32 if SMOKE else 224  # 50,176 nodes
-REPEATS = 1 if SMOKE else 15
-SAMPLE = 0.0 if SMOKE else 0.05  # CPU seconds of the with-none side in one sample, at least
+REPEATS = 1 if SMOKE else 41
+TEXT_REPEATS = 1 if SMOKE else 15
 GOAL = 1.6
 Call = tuple[str, Any]
 
@@ -99,56 +99,50 @@ def recorded_runs(folder: Path) -> dict[str, list[Call]]:
         run_scale.SecretStr = real_secret  # type: ignore[misc]
 
 
-def replay(scrubber: scrubbing.Scrubber, calls: list[Call], run: run_store.RunDir,
-           inner: int = 1) -> float:
-    """CPU seconds of the recorded calls again ``inner`` times, each with its write: a value
-    written as a JSON file, a text or a byte string as a file (``RunDir``), a check alone;
-    the collector run before and paused during."""
+def replay(scrubber: scrubbing.Scrubber, calls: list[Call], run: run_store.RunDir) -> float:
+    """CPU seconds of the recorded calls again, each with its write: a value written as a JSON
+    file, a text or a byte string as a file (``RunDir``), a check alone; the collector run
+    before and paused during."""
     gc.collect()
     gc.disable()
     try:
         start = time.process_time()
-        for _ in range(inner):
-            for index, (name, arg) in enumerate(calls):
-                if name == "value":
-                    run.write_json(f"{index}.json", arg)
-                elif name == "text":
-                    run.write_text(f"{index}.txt", arg)
-                elif name == "bytes":
-                    run.write_bytes(f"{index}.sse", arg)
-                else:
-                    getattr(scrubber, name)(arg)
+        for index, (name, arg) in enumerate(calls):
+            if name == "value":
+                run.write_json(f"{index}.json", arg)
+            elif name == "text":
+                run.write_text(f"{index}.txt", arg)
+            elif name == "bytes":
+                run.write_bytes(f"{index}.sse", arg)
+            else:
+                getattr(scrubber, name)(arg)
         return time.process_time() - start
     finally:
         gc.enable()
 
 
 def side_by_side(calls: list[Call], folder: Path) -> tuple[float, float]:
-    """The best of REPEATS samples with the key and with none, alternated, each side first
-    in turn; a sample is ``inner`` replays (per replay in what is returned)."""
+    """The best of REPEATS replays with the key and with none, alternated, each side first
+    in turn (after one of each that makes the files)."""
     active, none = scrubbing.Scrubber(KEY), scrubbing.Scrubber("")
     keyed = run_store.RunDir(folder / "key", "20260101T000000Z-000000", active)
     plain = run_store.RunDir(folder / "none", "20260101T000000Z-000000", none)
     for run in (keyed, plain):
         run.path.parent.mkdir(parents=True)
         run.create()
-    once = min(replay(none, calls, plain), replay(none, calls, plain))  # the files made once
-    inner = max(1, round(SAMPLE / max(once, 1e-6)))
-    with_key = without = float("inf")
+    sides = [(active, keyed), (none, plain)]
+    for scrubber, run in sides:
+        replay(scrubber, calls, run)
+    best = {id(active): float("inf"), id(none): float("inf")}
     for repeat in range(REPEATS):
-        sides = [(active, keyed), (none, plain)]
         for scrubber, run in sides if repeat % 2 == 0 else sides[::-1]:
-            seconds = replay(scrubber, calls, run, inner) / inner
-            if scrubber is active:
-                with_key = min(with_key, seconds)
-            else:
-                without = min(without, seconds)
-    return with_key, without
+            best[id(scrubber)] = min(best[id(scrubber)], replay(scrubber, calls, run))
+    return best[id(active)], best[id(none)]
 
 
 def timed(scrubber: scrubbing.Scrubber, method: str, arg: Any) -> float:
     best = float("inf")
-    for _ in range(REPEATS):
+    for _ in range(TEXT_REPEATS):
         start = time.process_time()
         getattr(scrubber, method)(arg)
         best = min(best, time.process_time() - start)
