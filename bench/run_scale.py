@@ -2,7 +2,9 @@
 and scan of the same workspace, on 1k-, 50k- and 188k-node parts.
 
 Each run is what ``sam-agent run --yes`` does, in this process, with scripted answers (no
-provider, no network): open the workspace (``sam.openMdb``), observe, design, collect,
+provider, no network): open the workspace (``sam.openMdb`` with the collector paused and what
+it loaded frozen, as the CLI opens it: otherwise the run's first young collection walks every
+entity just loaded, 40-60 ms at 188k that the CLI never pays), observe, design, collect,
 compile, plan, execute once, read back and verify, keep what undo needs. Four runs per size:
 
 - audit only (``audit_part`` counts and free nodes: read-only, so no shadow and no snapshot);
@@ -78,6 +80,7 @@ from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall  # noqa: E402
 from sam_plugin.runtime.run.controller import RunController  # noqa: E402
 from sam_plugin.samops import snapshot_file  # noqa: E402
+from sam_plugin.samops.gc_pause import collector_paused  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from observe_scale import build as grid  # noqa: E402
@@ -205,7 +208,8 @@ def one_run(path: Path, runs: Path, case: Case, side: int) -> tuple[float, float
                                 model="scripted", profile="generic")
     gc.collect()
     start, cpu = time.perf_counter(), time.process_time()
-    sam.openMdb(str(path))
+    with collector_paused():  # as the CLI opens a workspace (cli/common.py open_workspace)
+        sam.openMdb(str(path))
     controller = RunController(runs_dir=runs, settings=settings, host=HostGateway(sam),
                                provider_factory=provider.factory,
                                policy=RunPolicy(plan_wait="never"), provider_name="scripted")
