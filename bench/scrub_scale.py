@@ -6,12 +6,15 @@ move one node, translate a set, translate everything; scripted answers, no netwo
 of ``RunDir``, the events, the tool-call checks, the composed script) is recorded. Each is then
 written again through a ``RunDir`` (a value as a JSON file, a text or a byte string as a file;
 a check alone) with that key and, alternating, with no key (``Scrubber("")`` hands everything
-back at once); CPU time, as the machine is shared. The with-none side of a run is a few
-tens of milliseconds, mostly file writes, so one replay is at the mercy of a page fault, the
+back at once); CPU time, as the machine is shared. The with-none side of a run is a few tens
+of milliseconds, mostly file writes, so one replay is at the mercy of a page fault, the
 kernel's writeback or a collection: each replay runs with the collector paused (and run just
 before), the two sides alternate with each side first in turn, and the best of ``REPEATS``
-(41) replays of each is compared (the ratio moved 1.13-1.77 between quiet runs as the best of
-15, the sides always in the same order and the collector running). Three long texts are
+(41) replays of each is compared (the ratio moved 1.13-1.77 between quiet runs as the best
+of 15, the sides always in the same order and the collector running; this way, on a shared
+machine at a load of 2-3, 1.25 and 1.44, with the old way beside it 1.28 and 1.38: the with-
+none side's file writes still move 17-54 ms between sittings, which no count of repeats
+removes). Three long texts are
 timed on their own as well: a 3.6 MB script (``contains``), a 1.5 MB provider body of
 tool-call deltas (``bytes``), 100 k characters of Chinese (``text``); and a stream, in
 4-character deltas and in 4 KB reads of its body (the dock's live text).
