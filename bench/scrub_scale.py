@@ -12,12 +12,12 @@ kernel's writeback or a collection: each replay runs with the collector paused (
 before), the two sides alternate with each side first in turn, and the best of ``REPEATS``
 (41) replays of each is compared (the ratio moved 1.13-1.77 between quiet runs as the best
 of 15, the sides always in the same order and the collector running; this way, on a shared
-machine at a load of 2-3, 1.25 and 1.44, with the old way beside it 1.28 and 1.38: the with-
-none side's file writes still move 17-54 ms between sittings, which no count of repeats
-removes). Three long texts are
-timed on their own as well: a 3.6 MB script (``contains``), a 1.5 MB provider body of
-tool-call deltas (``bytes``), 100 k characters of Chinese (``text``); and a stream, in
-4-character deltas and in 4 KB reads of its body (the dock's live text).
+machine at a load of 2-3, 1.25 and 1.44, with the old way beside it 1.28 and 1.38: the
+with-none side's file writes still move 17-54 ms between sittings, which no count of
+repeats removes). Three long texts are timed on their own as well: a 3.6 MB script
+(``contains``), a 1.5 MB provider body of tool-call deltas (``bytes``), 100 k characters of
+Chinese (``text``); and a stream, in 4-character deltas and in 4 KB reads of its body (the
+dock's live text).
 
 Measured with main's scrubber (before the encodings of docs/architecture.md §7 were scrubbed:
 the key's literal and escaped forms only) in this bench's place: 1.75, 1.93, 1.39 and 1.83
