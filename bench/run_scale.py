@@ -2,7 +2,9 @@
 and scan of the same workspace, on 1k-, 50k- and 188k-node parts.
 
 Each run is what ``sam-agent run --yes`` does, in this process, with scripted answers (no
-provider, no network): open the workspace (``sam.openMdb``), observe, design, collect,
+provider, no network): open the workspace (``sam.openMdb`` with the collector paused and what
+it loaded frozen, as the CLI opens it: otherwise the run's first young collection walks every
+entity just loaded, 40-60 ms at 188k that the CLI never pays), observe, design, collect,
 compile, plan, execute once, read back and verify, keep what undo needs. Four runs per size:
 
 - audit only (``audit_part`` counts and free nodes: read-only, so no shadow and no snapshot);
@@ -42,6 +44,16 @@ translate) at 188k: the observation's regions (17 ms: components, grid, stations
 the one script, the undo data (the moved rows found by comparing the reads' arrays) and the
 run directory's files. Measured +0.07 to +0.24 on a machine with a load of 3 to 6 (twelve
 sittings; once, at a load of 5.4, the set translate at +0.76 and the audit at +0.27).
+Later quiet sittings gave the set translate +0.21 to +0.27: each run opened the workspace
+with ``sam.openMdb`` alone, so the run's first young collection walked the whole part just
+loaded (40-60 ms at 188k, seen with ``gc.callbacks``), which ``sam-agent run`` never pays (it
+opens the workspace with the collector paused and freezes what it loaded). Opened as the CLI
+opens it, side by side at a load of 3 (before, after): audit +0.10, -0.00; move one node
++0.18, +0.07; set translate +0.25, +0.17. What the set translate still spends past the floor
+is its plan words (the preview of the moved nodes and the elements they bend, 20 ms), the
+scale check's box of every node (``node_box``, read twice: once when the call is checked at
+design and once when it is compiled), the undo data and the run directory's files, a few
+milliseconds each.
 Translating everything is not held to the floor: its plan runs the move on a copy of every
 node (the shadow), and the script moves every node and the snapshot keeps them all.
 
@@ -78,6 +90,7 @@ from sam_plugin.runtime.host_gateway import HostGateway  # noqa: E402
 from sam_plugin.runtime.provider.types import ChatResponse, ToolCall  # noqa: E402
 from sam_plugin.runtime.run.controller import RunController  # noqa: E402
 from sam_plugin.samops import snapshot_file  # noqa: E402
+from sam_plugin.samops.gc_pause import collector_paused  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from observe_scale import build as grid  # noqa: E402
@@ -205,7 +218,8 @@ def one_run(path: Path, runs: Path, case: Case, side: int) -> tuple[float, float
                                 model="scripted", profile="generic")
     gc.collect()
     start, cpu = time.perf_counter(), time.process_time()
-    sam.openMdb(str(path))
+    with collector_paused():  # as the CLI opens a workspace (cli/common.py open_workspace)
+        sam.openMdb(str(path))
     controller = RunController(runs_dir=runs, settings=settings, host=HostGateway(sam),
                                provider_factory=provider.factory,
                                policy=RunPolicy(plan_wait="never"), provider_name="scripted")

@@ -42,6 +42,7 @@ from sam_plugin.runtime import event_types as ev
 from sam_plugin.runtime.store.run_store import RunDir
 from sam_plugin.runtime.store.workspace_save import OpenedWorkspace
 from sam_plugin.runtime.text_safety import visible_json
+from sam_plugin.samops.gc_pause import collector_paused
 
 
 def add_parser(commands: Any) -> None:
@@ -152,11 +153,12 @@ async def _run(args: argparse.Namespace, request: str, opened: OpenedWorkspace,
                save_path: Path | None, sam: Any, settings: Any, provider_name: str,
                policy: Any, *, stdin: TextIO, out: TextIO, err: TextIO,
                probe: Any = None, spec: str | None = None, client: Any = None) -> int:
-    from sam_plugin.errors import SubmitRefused
-    from sam_plugin.runtime.host_gateway import HostGateway
-    from sam_plugin.runtime.run.controller import RunController
-    from sam_plugin.runtime.run.phases import Phase
-    from sam_plugin.runtime.run.provider_call import chat_provider
+    with collector_paused():  # the run's modules, long-lived (see cli/main.py)
+        from sam_plugin.errors import SubmitRefused
+        from sam_plugin.runtime.host_gateway import HostGateway
+        from sam_plugin.runtime.run.controller import RunController
+        from sam_plugin.runtime.run.phases import Phase
+        from sam_plugin.runtime.run.provider_call import chat_provider
 
     host = HostGateway(sam)
     target = Target(model_name=args.model, part_name=args.part)
@@ -284,17 +286,18 @@ async def _provider(args: argparse.Namespace, err: TextIO, stack: contextlib.Exi
     ``provider_choice``; the replay server, when chosen, runs until the command ends. A live
     server is asked what it is (runtime/provider/probe.py) before the first line names it,
     with the HTTP client its chat requests then use (the caller closes it)."""
-    from sam_plugin.runtime.config import env as environment
-    from sam_plugin.runtime.config.store import SettingsStore
-    from sam_plugin.runtime.provider.choice import choose
-    from sam_plugin.runtime.provider.client import new_http_client
-    from sam_plugin.runtime.provider.probe import (
-        apply,
-        detect,
-        known_probe,
-        probe_server,
-        replay_probe,
-    )
+    with collector_paused():  # the provider stack's modules, long-lived (see cli/main.py)
+        from sam_plugin.runtime.config import env as environment
+        from sam_plugin.runtime.config.store import SettingsStore
+        from sam_plugin.runtime.provider.choice import choose
+        from sam_plugin.runtime.provider.client import new_http_client
+        from sam_plugin.runtime.provider.probe import (
+            apply,
+            detect,
+            known_probe,
+            probe_server,
+            replay_probe,
+        )
 
     env = dict(environment.environ())  # the flags count as the user's variables
     if args.base_url:

@@ -1,8 +1,10 @@
 """Mode name → DomainModule: the one list of the domains (docs/architecture.md "Adding a
 domain"). Modules are imported lazily so one broken domain stays local; what a front end
 shows of a mode before it is imported is data files of the domain's own package, read
-without importing it: its title in each language (``mode_title.json``) and the demo's
-example requests with their recorded answers (``demo_examples.json``)."""
+without importing it: its title in each language (``mode_title.json``), the demo's
+example requests with their recorded answers (``demo_examples.json``) and the repositories
+its snapshot covers (``snapshot_covers.json``, the same as its ``snapshot_covers``: a test
+holds the two together), so a run of one mode imports no other domain."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ _MODULE_PATHS = {mode: f"sam_plugin.compilers.{mode}" for mode in get_args(ModeN
 
 MODES: tuple[str, ...] = tuple(_MODULE_PATHS)
 TITLE_FILE = "mode_title.json"
+COVERS_FILE = "snapshot_covers.json"
 
 
 def module_path(mode: str) -> str:
@@ -68,10 +71,19 @@ def mode_title(mode: str, language: str = "en") -> str:
     return titles.get(language) or titles["en"]
 
 
+def domain_covers(mode: str) -> tuple[str, ...]:
+    """``mode``'s ``snapshot_covers``, from its package's ``snapshot_covers.json`` (a list of
+    names) without importing the package; from the imported module for one that has none."""
+    path = domain_file(mode, COVERS_FILE)
+    if path is None:
+        return tuple(get_module(mode).snapshot_covers)
+    return tuple(str(name) for name in json.loads(path.read_text(encoding="utf-8")))
+
+
 def snapshot_covers() -> tuple[str, ...]:
     """Every registered domain's ``snapshot_covers``, in registry order, each once: a run of
     any mode keeps and restores every repository some domain may change."""
     covers: dict[str, None] = {}
     for mode in MODES:
-        covers.update(dict.fromkeys(get_module(mode).snapshot_covers))
+        covers.update(dict.fromkeys(domain_covers(mode)))
     return tuple(covers)

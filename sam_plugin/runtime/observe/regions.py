@@ -104,6 +104,10 @@ class _Positions:
     def __call__(self, labels: np.ndarray) -> np.ndarray:
         if self.start is not None:
             positions = labels - self.start
+            # two reductions; the mask that names the label only when one is out of range
+            if not len(positions) or (int(positions.min()) >= 0
+                                      and int(positions.max()) < self.count):
+                return positions
             missing = (positions < 0) | (positions >= self.count)
         else:
             found = np.minimum(np.searchsorted(self.sorted, labels), max(self.count - 1, 0))
@@ -337,8 +341,9 @@ def build_region_index(
             sets_total=sets_total, sets=set_regions, grid=None, stations=None,
             notes=[*notes, "the part has no nodes"],
         )
-    low = _vec3(float(coordinates[:, axis].min()) for axis in range(3))
-    high = _vec3(float(coordinates[:, axis].max()) for axis in range(3))
+    box = arrays.bounds  # the read's own box (L1 took it already): the same column reductions
+    assert box is not None  # the part has nodes (returned above otherwise)
+    low, high = box
     extent = tuple(h - lo for lo, h in zip(low, high, strict=True))
     axis = max(range(3), key=lambda a: (extent[a], -a))
     node_range = _label_range(labels)

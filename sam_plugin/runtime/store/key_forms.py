@@ -26,6 +26,7 @@ import base64
 import codecs
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 MIN_RUN = 8
@@ -76,6 +77,14 @@ def key_forms(key: str) -> tuple[Form, ...]:
         if len(form.text) >= form.min_run:
             unique.setdefault(form.text, form)
     return tuple(unique.values())
+
+
+@lru_cache(maxsize=4)
+def forms_of(key: str) -> KeyForms:
+    """The one :class:`KeyForms` of ``key`` in this process: a run makes a scrubber for each
+    of its writers, and the forms and their windows take milliseconds to build (what a
+    ``KeyForms`` learns later is the same for every scrubber of the key)."""
+    return KeyForms(key)
 
 
 class KeyForms:

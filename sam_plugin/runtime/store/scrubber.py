@@ -38,7 +38,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
-from sam_plugin.runtime.store.key_forms import MIN_RUN, KeyForms, merged
+from sam_plugin.runtime.store.key_forms import MIN_RUN, forms_of, merged
 from sam_plugin.runtime.store.text_views import (
     DECODE_LEVELS,
     LONGEST_ESCAPE,
@@ -80,7 +80,7 @@ class Scrubber:
         self._secret = secret
         self.short_key = 0 < len(secret) < MIN_SECRET
         worth = bool(secret) and not self.short_key
-        self._forms = KeyForms(secret) if worth else None
+        self._forms = forms_of(secret) if worth else None
 
     @property
     def active(self) -> bool:
