@@ -12,12 +12,14 @@ which may name a tool.
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
+from sam_plugin.compilers import registry
 from sam_plugin.errors import ProviderFailure
 from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
 from sam_plugin.runtime.run.run_phrases import said
-from sam_plugin.ui.i18n import tr
+from sam_plugin.ui.i18n import shown_language, tr
 from sam_plugin.words.phrase import Phrase, render
 
 PROVIDER_KIND = re.compile(
@@ -28,18 +30,18 @@ NO_TOOL_CALL = re.compile(r"the response carried no tool call; expected one of: 
 
 
 def tool_words(tool: str) -> str:
-    return {
-        "build_part": tr("build the part"),
-        "edit_part": tr("edit the part"),
-        "transform_part": tr("transform the part"),
-        "repair_part": tr("repair the part"),
-        "audit_part": tr("audit the part"),
-        "define_property": tr("define materials and sections"),
-        "assign_property": tr("assign sections"),
-        "audit_property": tr("audit the properties"),
-        "refine_mesh": tr("refine the mesh"),
-        "audit_mesh": tr("audit the mesh"),
-    }.get(tool, tool)
+    """A tool in the analyst's words: its domain's ``tool.<name>`` phrase in the dock's
+    language (each domain words its own tools); the name itself where none does."""
+    if tool not in every_tool():
+        return tool
+    return render(Phrase(key=f"tool.{tool}"), "zh_CN" if shown_language() == "zh" else "en")
+
+
+@cache
+def every_tool() -> tuple[str, ...]:
+    """Every domain's tool names (importing the domains registers their words)."""
+    return tuple(tool for mode in registry.MODES
+                 for tool in registry.get_module(mode).tool_names.values())
 
 
 def kind_words(kind: str) -> str:
@@ -93,9 +95,7 @@ def _plain(text: str) -> str:
 
 def _tools(text: str) -> str:
     """The tool names a message quotes, in words."""
-    for tool in ("build_part", "edit_part", "transform_part", "repair_part", "audit_part",
-                 "define_property", "assign_property", "audit_property", "refine_mesh",
-                 "audit_mesh"):
+    for tool in every_tool():
         text = re.sub(rf"\b{tool}\b", tool_words(tool), text)
     return text
 

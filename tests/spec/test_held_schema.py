@@ -202,3 +202,23 @@ def test_a_force_or_a_condition_on_nodes_cannot_pick_a_shape():
                                                "scope": quads, "values": {
                                                    "name": "P", "step": "S", "magnitude": 1}}]}
     assert valid("load", pressure)  # a pressure acts on elements: a shape picks them
+
+
+def test_a_rectangle_is_asked_in_the_order_it_is_said():
+    """llama.cpp's grammar asks an object's required keys first, in the order of its
+    properties: with only the plane required, the rectangle had to begin with its plane, and
+    the 0.5B, which begins a build with its shape, built every plate of its suite from single
+    elements instead. The rectangle's required values are its shape, size, divisions and
+    plane, in that order, so it begins as a rectangle is said."""
+    held_schema = held("part", ScopeBounds())
+    variants = held_schema["anyOf"][0]["properties"]["steps"]["items"]["anyOf"]
+    rectangle = next(v["properties"]["values"] for v in variants
+                     if v["properties"]["action"]["enum"] == ["build"]
+                     and "size" in v["properties"]["values"]["properties"])
+    order = list(rectangle["properties"])
+    required = sorted(rectangle["required"], key=order.index)
+    assert required == ["shape", "size", "divisions", "plane"]
+    others = next(v["properties"]["values"] for v in variants
+                  if v["properties"]["action"]["enum"] == ["build"]
+                  and "patches" in v["properties"]["values"]["properties"])
+    assert list(others["properties"])[0] == "shape" and others["required"] == []

@@ -66,7 +66,9 @@ ACTIONS: tuple[ActionDef, ...] = (
         together=("patches", "lines", "elements"),
         alternatives=(("size", "divisions", "origin", "plane"),
                       ("patches", "lines", "elements")),
-        states=("plane",), narrows={"shape": ("QUAD", "TRI")},
+        # in the order a rectangle is said: a grammar that holds a way's required values
+        # asks them first, so the rectangle states its shape, size and divisions, then plane
+        states=("shape", "size", "divisions", "plane"), narrows={"shape": ("QUAD", "TRI")},
         asks=("build a new mesh on an empty part: a plate, a panel, a rectangle, a beam line "
               "or column")),
     ActionDef(

@@ -227,7 +227,7 @@ def step_problems(action: ActionDef, answer: Mapping[str, Any], facts: StepFacts
 def _stated_problems(action: ActionDef, values: Mapping[str, Any]) -> list[str]:
     """A way of stating that has ``ActionDef.states`` used without them, or with a choice it
     narrows away (a rectangle build with no plane, a BEAM rectangle)."""
-    group = next((g for g in action.alternatives if all(k in g for k in action.states)), ())
+    group = next((g for g in action.alternatives if any(k in g for k in action.states)), ())
     if not action.states or not any(key in values for key in group):
         return []
     found = [f"values.{key}: a step stating {' and '.join(group[:2])} states its {key} too: "
@@ -242,7 +242,7 @@ def _stated_problems(action: ActionDef, values: Mapping[str, Any]) -> list[str]:
 
 
 def _choices(action: ActionDef, key: str) -> tuple[str, ...]:
-    return tuple(action.values[key].choice_words) or (key,)
+    return action.narrows.get(key) or tuple(action.values[key].choice_words) or (key,)
 
 
 def _scope_problems(scope: Mapping[str, Any], bounds: ScopeBounds) -> list[str]:

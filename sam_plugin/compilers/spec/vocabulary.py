@@ -87,9 +87,10 @@ class ActionDef:
     refers: Mapping[str, str] = field(default_factory=dict)
     # (the names it adds to, the value naming the new one): ``define_section`` adds a section
     defines: tuple[str, str] | None = None
-    # values a step asked in parts states in the way of stating that has them (a rectangle
-    # build its plane), and the choices that way narrows to (a rectangle is QUAD or TRI: a
-    # BEAM line states its start and end)
+    # values a step held to a grammar states in the way of stating that has them (a
+    # rectangle build its shape, size, divisions and plane), and the choices that way narrows
+    # to (a rectangle is QUAD or TRI: a BEAM line states its start and end); a grammar asks
+    # required values first, in the order of ``values``
     states: tuple[str, ...] = ()
     narrows: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     # value -> (the key a step asked in parts states it under, what is added to that to make
