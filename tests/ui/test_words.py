@@ -169,3 +169,18 @@ def test_a_builds_corners_say_their_unit(qtbot, replay, dock):
     assert ("– mesh patch plate: 6 x 10 QUAD elements over the corners (0, 0, 0), (60, 0, 0), "
             "(60, 100, 0), (0, 100, 0) mm") in lines, lines
     assert "Before: the part does not exist yet" in lines
+
+
+def test_every_domains_tools_are_said_in_that_domains_own_words(qapp) -> None:
+    """The dock names no tool itself: each domain words its tools (a Load tool was shown by
+    its name, ``apply_load``, when the dock kept a list of the first three domains')."""
+    from sam_plugin.compilers import registry
+    from sam_plugin.ui.plain_words import every_tool, plain_message, tool_words
+
+    tools = every_tool()
+    assert {t for mode in registry.MODES
+            for t in registry.get_module(mode).tool_names.values()} == set(tools)
+    assert tool_words("apply_load") == "apply loads"
+    assert [t for t in tools if tool_words(t) == t] == []
+    assert tool_words("not_a_tool") == "not_a_tool"
+    assert plain_message("round 1: apply_boundary failed") == "apply boundary conditions failed"
