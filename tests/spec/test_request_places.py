@@ -16,9 +16,11 @@ from sam_plugin.compilers.spec.request_places import (
 )
 
 # a 4 x 4 plate of 10 x 10 quads in XY: nodes on 0, 10, ..., 40 each way
-PLATE = flat_part([(x * 10.0, y * 10.0, 0.0) for x in range(5) for y in range(5)])
+PLATE = flat_part([(1 + x + 5 * y, (x * 10.0, y * 10.0, 0.0)) for y in range(5)
+                   for x in range(5)])
 # the same in XZ: its second axis, bottom to top, is Z
-WALL = flat_part([(x * 10.0, 0.0, z * 10.0) for x in range(5) for z in range(5)])
+WALL = flat_part([(1 + x + 5 * z, (x * 10.0, 0.0, z * 10.0)) for z in range(5)
+                  for x in range(5)])
 
 
 def box(request: str, part=PLATE) -> tuple[tuple[float, ...], tuple[float, ...]]:
@@ -52,7 +54,7 @@ def test_each_kind_of_place_is_the_box_that_picks_it(request_, low, high):
 def test_a_corner_is_a_point_and_names_no_edge(request_):
     places = places_in(request_)
     assert [p.kind for p in places] == ["corner"]
-    assert "the point [40,40,0]" in places_words(places, PLATE)
+    assert "the point [40,40,0], node 25" in places_words(places, PLATE)
 
 
 @pytest.mark.parametrize("request_", [
@@ -62,7 +64,7 @@ def test_a_corner_is_a_point_and_names_no_edge(request_):
 def test_the_middle_a_rotation_is_about_is_its_centre_point(request_):
     places = places_in(request_)
     assert [p.kind for p in places] == ["centre"]
-    assert places_words(places, PLATE).endswith("= the point [20,20,0].")
+    assert places_words(places, PLATE).endswith("= the point [20,20,0], node 13.")
 
 
 def test_top_and_bottom_follow_the_parts_own_plane():
@@ -80,8 +82,8 @@ def test_a_request_naming_no_place_is_sent_as_it_was(request_):
 
 
 def test_a_part_that_lies_in_no_one_plane_has_no_places_said():
-    block = flat_part([(x, y, z) for x in (0, 1) for y in (0, 1) for z in (0, 1)])
-    line = flat_part([(0, 0, z * 500.0) for z in range(7)])
+    block = flat_part([(1, (x, y, z)) for x in (0, 1) for y in (0, 1) for z in (0, 1)])
+    line = flat_part([(1 + z, (0, 0, z * 500.0)) for z in range(7)])
     assert block is None and line is None
     assert places_words([NamedPlace("left half", "half", ("left",))], None) == ""
 
@@ -93,3 +95,12 @@ def test_the_line_states_the_box_to_copy_and_its_numbers_are_the_requests():
         "and nodes inside it; use these numbers): “middle” = "
         '{"by":"box","min":[10,10,0],"max":[30,30,0]}.')
     assert place_numbers(places, PLATE) == {10.0, 30.0, 0.0}
+
+
+def test_a_point_where_no_node_lies_is_said_without_one():
+    holed = flat_part([(1, (0.0, 0.0, 0.0)), (2, (40.0, 0.0, 0.0)), (3, (0.0, 40.0, 0.0)),
+                       (4, (40.0, 40.0, 0.0))])
+    places = places_in("scale 0.5 about the middle")
+    assert places_words(places, holed).endswith("= the point [20,20,0].")
+    assert place_numbers(places_in("move the top-left corner node"), PLATE) == {0.0, 40.0,
+                                                                                  21.0}

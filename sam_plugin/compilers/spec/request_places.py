@@ -14,8 +14,8 @@ column the elements of the outermost strip, an edge the nodes on it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Literal
 
 from sam_plugin.compilers.spec.values import number_words
@@ -74,12 +74,17 @@ class NamedPlace:
 @dataclass(frozen=True)
 class FlatPart:
     """A part that lies in one plane: its in-plane ``axes`` (first left to right, second
-    bottom to top), its bounding box, and each in-plane axis's distinct node coordinates."""
+    bottom to top), its bounding box, each in-plane axis's distinct node coordinates, and
+    the node at each point (``nodes``: the lowest label there)."""
 
     axes: tuple[int, int]
     low: Vec3
     high: Vec3
     stations: tuple[tuple[float, ...], tuple[float, ...]]
+    nodes: Mapping[Vec3, int] = field(default_factory=dict)
+
+    def node_at(self, point: Vec3) -> int | None:
+        return self.nodes.get(_key(point))
 
 
 def places_in(request: str) -> list[NamedPlace]:
@@ -112,21 +117,27 @@ def _sides(groups: Sequence[str | None]) -> tuple[Side, ...]:
     return tuple(sorted(sides, key=lambda s: s in ("left", "right")))  # vertical first
 
 
-def flat_part(points: Iterable[Sequence[float]]) -> FlatPart | None:
-    """The plane a part lies in, from its node coordinates; None for a part that does not lie
-    in one plane (or in none: a line, a point, no nodes)."""
-    xyz = [tuple(float(c) for c in p[:3]) for p in points]
+def flat_part(nodes: Iterable[tuple[int, Sequence[float]]]) -> FlatPart | None:
+    """The plane a part lies in, from its nodes (label, coordinates); None for a part that
+    does not lie in one plane (or in none: a line, a point, no nodes)."""
+    xyz = [(label, _vec(p)) for label, p in nodes]
     if not xyz:
         return None
-    low = tuple(min(p[i] for p in xyz) for i in range(3))
-    high = tuple(max(p[i] for p in xyz) for i in range(3))
+    low = _vec([min(p[i] for _, p in xyz) for i in range(3)])
+    high = _vec([max(p[i] for _, p in xyz) for i in range(3)])
     axes = [i for i in range(3) if high[i] - low[i] > 1e-9]
     if len(axes) != 2:
         return None
     first, second = axes
-    stations = tuple(tuple(sorted({round(p[i], 9) for p in xyz})) for i in (first, second))
-    return FlatPart((first, second), (low[0], low[1], low[2]), (high[0], high[1], high[2]),
-                    (stations[0], stations[1]))
+    stations = tuple(tuple(sorted({round(p[i], 9) for _, p in xyz})) for i in (first, second))
+    at: dict[Vec3, int] = {}
+    for label, point in sorted(xyz, reverse=True):
+        at[_key(point)] = label
+    return FlatPart((first, second), low, high, (stations[0], stations[1]), at)
+
+
+def _key(point: Sequence[float]) -> Vec3:
+    return _vec([round(x, 6) + 0.0 for x in point])
 
 
 def places_words(places: Sequence[NamedPlace], part: FlatPart | None) -> str:
@@ -148,6 +159,9 @@ def place_numbers(places: Sequence[NamedPlace], part: FlatPart | None) -> frozen
     for place in places:
         low, high, point = region(place, part)
         found |= {*low, *high, *(point or ())}
+        node = part.node_at(point) if point is not None else None
+        if node is not None:
+            found.add(float(node))
     return frozenset(found)
 
 
@@ -189,7 +203,8 @@ def _span(kind: Kind, side: Side, part: FlatPart, index: int) -> tuple[float, fl
 def _region_words(place: NamedPlace, part: FlatPart) -> str:
     low, high, point = region(place, part)
     if place.kind in ("corner", "centre") and point is not None:
-        return f"the point {_vector(point)}"
+        node = part.node_at(point)
+        return f"the point {_vector(point)}" + (f", node {node}" if node is not None else "")
     box = f'{{"by":"box","min":{_vector(low)},"max":{_vector(high)}}}'
     if place.kind == "edge":
         return f"its nodes: {box}"

@@ -26,7 +26,7 @@ def named_places(ctx: StepContext, run: RunState) -> tuple[str, frozenset[float]
         return "", frozenset()
     try:
         part = ctx.host.part(run.target)
-        flat = flat_part(tuple(node.coordinates) for node in part.nodes) \
+        flat = flat_part((node.label, tuple(node.coordinates)) for node in part.nodes) \
             if part is not None else None
     except Exception:  # noqa: BLE001 - a host that cannot say: no places are said
         log.debug("the part's nodes could not be read for the request's places",
