@@ -44,6 +44,12 @@ class ScopeBounds:
     sets: tuple[str, ...] = ()
     max_label: int = 0
     entities: int = 0
+    # the actions the target as it is allows (an empty part can only be built, an existing
+    # one never); none: every action of the mode
+    actions: tuple[str, ...] = ()
+
+    def allows(self, action: ActionDef) -> bool:
+        return not self.actions or action.name in self.actions
 
     @property
     def labels_max(self) -> int:
@@ -71,8 +77,9 @@ def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
 
 
 def any_step(vocabulary: Vocabulary, bounds: ScopeBounds | None) -> dict[str, Any]:
-    """A step of any action of the mode (the scope a reference to ``$defs/selector``)."""
-    return {"anyOf": [variant for a in vocabulary.actions
+    """A step of any action of the mode the bounds allow (the scope a reference to
+    ``$defs/selector``)."""
+    return {"anyOf": [variant for a in vocabulary.actions if bounds is None or bounds.allows(a)
                       for variant in step_variants(a, SCOPE_REF, bounds)]}
 
 

@@ -249,6 +249,17 @@ def number_words(value: float | int) -> str:
     return repr(value)
 
 
+def json_number_words(value: float | int) -> str:
+    """A number as a JSON grammar lets a model write it: :func:`number_words` with no
+    leading zero or ``+`` in an exponent (``7.85e-9``, not ``7.85e-09``: llama.cpp's number
+    rule ends an exponent at its first ``0``, so a model copying ``e-09`` writes ``e-0``)."""
+    words = number_words(value)
+    mantissa, e, exponent = words.partition("e")
+    if not e:
+        return words
+    return f"{mantissa}e{int(exponent)}"
+
+
 def point_words(point: Sequence[float]) -> str:
     return "(" + ", ".join(number_words(x) for x in point) + ")"
 
