@@ -245,3 +245,23 @@ def test_a_missing_part_can_only_be_built_and_an_existing_one_never():
     # no actions named: every action of the mode, as before
     assert valid("part", {"summary": "Build.", "steps": [line]}, PLATE)
     assert valid("part", {"summary": "Add.", "steps": [added]}, PLATE)
+
+
+@pytest.mark.parametrize(("shape", "points", "held"), [
+    ("QUAD", [[20, 0, 0], [20, 10, 0], [20, 10, 0]], False),  # recorded: the 0.5B
+    ("BEAM", [[0, 20, 0], [30, 20, 0], [15, 20, 0], [15, 20, 10]], False),  # the 1.5B
+    ("BEAM", [[1, 8.5, 0], [4, 8.5, 0], [3, 11.5, 0]], False),  # the 1.5B
+    ("TRI", [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], False),
+    ("QUAD", [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], True),
+    ("TRI", [[0, 0, 0], [1, 0, 0], [0, 1, 0]], True),
+    ("BEAM", [[0, 0, 0], [0, 0, 5]], True),
+])
+def test_an_element_has_its_shapes_number_of_nodes(shape, points, held):
+    """A spec from any source may state a 3-node QUAD (the compiler names it); a grammar
+    cannot let a model write one."""
+    added = {"capability": "edit", "action": "add_elements", "values": {
+        "count": 1, "shape": shape, "elements": [{"shape": shape, "nodes": points}]}}
+    assert valid("part", {"summary": "Add.", "steps": [added]}) is held
+    spec_schema = registry.get_module("part").vocabulary
+    assert Draft202012Validator(schema_for(spec_schema)).is_valid(
+        {"summary": "Add.", "steps": [added]})
