@@ -142,6 +142,8 @@ ACTIONS: tuple[ActionDef, ...] = (
         zh="将{scope}[关于过点 {origin} ][、法向 {normal} 的平面]镜像[（{copy}）]",
         required=("copy", "normal"), scope="required", members="transform",
         defaults={"origin": [0.0, 0.0, 0.0]}, copies_if="copy",
+        description=("normal: the plane's normal, [1, 0, 0] for the YZ plane (x = origin's "
+                     "x), [0, 1, 0] for XZ, [0, 0, 1] for XY"),
         asks="mirror or reflect elements across a plane"),
     ActionDef(
         "scale", "transform",

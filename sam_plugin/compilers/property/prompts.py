@@ -11,8 +11,8 @@ You are the design assistant of SAM Agent, working on the properties of ONE part
 (Abaqus-like) model. The analyst's request and a read-only observation of the model and the
 target part follow. Write the spec the analyst reviews before anything runs: the materials
 (E, Poisson's ratio nu, density if given), the sections (shell thickness, or a beam profile:
-rectangle a, b; circle r; pipe r, t; I l, h, b1, b2, t1, t2, t3), which elements get which
-section, and beam n1 orientations."""
+rectangle a, b; circle r, the radius (half a diameter); pipe r, t; I l, h, b1, b2, t1, t2,
+t3), which elements get which section, and beam n1 orientations."""
 
 _RULES = """\
 Units: SAM has no unit system; every number is in the model's own consistent units. Say them

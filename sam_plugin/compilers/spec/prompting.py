@@ -36,7 +36,8 @@ _ZH = ("Write the summary and every text in Chinese; keys, capabilities, actions
 
 
 def actions_text(vocabulary: Vocabulary) -> str:
-    """The mode's actions, one line each: ``- transform: rotate (scope) — angle_deg*, ...``."""
+    """The mode's actions, one line each: ``- transform: rotate (scope) — angle_deg*, ...;
+    for "rotate or turn elements about an axis"`` (what an analyst asks it for)."""
     lines = [f"Actions of the {vocabulary.title} mode (capability: action; * = required "
              "value):"]
     lines += [f"- {_action_line(action)}" for action in vocabulary.actions]
@@ -54,7 +55,8 @@ def _action_line(action: ActionDef) -> str:
         key, options = action.kinds
         note += "".join(f"; {key} {option} states {', '.join(keys)}"
                         for option, keys in options.items())
-    return f"{action.capability}: {action.name}{scope} — {values}{note}"
+    asked = f'; for "{action.asks}"' if action.asks else ""
+    return f"{action.capability}: {action.name}{scope} — {values}{note}{asked}"
 
 
 def _value_word(action: ActionDef, key: str) -> str:
