@@ -125,3 +125,43 @@ def test_every_check_the_product_makes_has_phrases_but_those_listed():
     assert found == CHECKS_FROM_ENGLISH, (
         "make a check with Check.said(phrases): one made from English is shown as stored "
         "English in every language (as a run written before phrases is)")
+
+
+# where a run's error record is made: each is written through ``endings.result``, which gives
+# it its phrase (``run.said`` for English with none), but the recovery of a run whose
+# outcome is unknown, written before any of its phrases could be: its message is shown as
+# stored, the same words ``run.said`` would show
+ERRORS_MADE: dict[str, int] = {
+    "runtime/run/endings.py": 3,  # failed, returned, rejected
+    "runtime/run/execute.py": 1,  # the provisional "unknown", through endings.result
+    "runtime/store/run_history.py": 1,  # the recovery
+}
+
+
+def test_every_run_error_is_made_where_it_gets_a_phrase_but_those_listed():
+    found = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        count = sum(1 for node in ast.walk(tree) if isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name) and node.func.id == "ErrorRecord")
+        if count:
+            found[path.relative_to(PACKAGE).as_posix()] = count
+    assert found == ERRORS_MADE, (
+        "a run's error is written through runtime/run/endings.py result(), which gives it "
+        "its phrase: one written past it is shown as stored English in every language")
+
+
+def test_an_error_written_without_a_phrase_gets_one_as_said():
+    """``internal_error`` and a refusal end a run with English only: it is written with the
+    phrase ``run.said`` (the dock shows it as it is, and never reads it)."""
+    from types import SimpleNamespace
+
+    from sam_plugin.runtime.run.endings import _scrubbed
+    from sam_plugin.runtime.store.run_store import ErrorRecord
+    from sam_plugin.runtime.store.scrubber import Scrubber
+    from sam_plugin.words.phrase import render
+
+    context = SimpleNamespace(scrubber=Scrubber(""))
+    error = _scrubbed(context, ErrorRecord(layer="execution", message="internal error"))  # type: ignore[arg-type]
+    assert error.phrase is not None and error.phrase.key == "run.said"
+    assert render(error.phrase) == "internal error"
