@@ -1,18 +1,19 @@
 """The analyst's words for what the pipeline says in a programmer's: tool names, provider error
-kinds, HTTP codes, the routing line. The raw text stays in the tooltip and the run directory.
+kinds, the routing line. The raw text stays in the tooltip and the run directory.
 
 A run's message is said from its data (:func:`error_words`): ``result.json``'s
 ``error.phrase`` rendered in the dock's language, a failed provider call in it from
 ``error.provider`` (``provider_retry``'s ``failure``): its kind and what the transport said.
-The patterns below read only a message that carries no phrase (a run written before
-phrases: :func:`plain_message`), and the provider's own words (``ProviderFailure.detail``),
-which may name a tool.
+Nothing here reads the product's own words back: a message written before phrases (an old
+run directory) is shown as it was stored (docs/architecture.md "Messages as data"). The
+provider's own words (``ProviderFailure.detail``) are not the product's; a tool name the
+provider quotes there, whole, is said in words.
 """
 
 from __future__ import annotations
 
-import re
 from functools import cache
+from itertools import groupby
 from typing import Any
 
 from sam_plugin.compilers import registry
@@ -21,12 +22,6 @@ from sam_plugin.runtime.provider.choice import REPLAY_ADVICE
 from sam_plugin.runtime.run.run_phrases import said
 from sam_plugin.ui.i18n import shown_language, tr
 from sam_plugin.words.phrase import Phrase, render
-
-PROVIDER_KIND = re.compile(
-    r"\b(auth|rate_limit|server|bad_request|protocol|timeout|cancelled|connection): ")
-HTTP_CODE = re.compile(r"\s*\(HTTP \d{3}\)")
-ROUND_PREFIX = re.compile(r"^round \d+: ")
-NO_TOOL_CALL = re.compile(r"the response carried no tool call; expected one of: ([\w, ]+)")
 
 
 def tool_words(tool: str) -> str:
@@ -77,27 +72,16 @@ def existing_target_message(part: str, node_count: int) -> str:
               "name").format(part=part, nodes=node_count)
 
 
-def plain_message(message: str) -> str:
-    """``message`` without provider kinds, HTTP codes, round prefixes or tool names."""
-    return _plain((message or "").strip())
-
-
-def _plain(text: str) -> str:
-    text = text.replace(" " + REPLAY_ADVICE, "")  # the dock says what to do, once, below
-    text = ROUND_PREFIX.sub("", text)
-    text = NO_TOOL_CALL.sub(lambda m: tr(
-        "the model answered without filling in the operation ({operations})").format(
-        operations=", ".join(tool_words(t.strip()) for t in m.group(1).split(","))), text)
-    text = PROVIDER_KIND.sub(lambda m: kind_words(m.group(1)) + ": ", text)
-    text = HTTP_CODE.sub("", text)
-    return _tools(text)
-
-
 def _tools(text: str) -> str:
-    """The tool names a message quotes, in words."""
-    for tool in every_tool():
-        text = re.sub(rf"\b{tool}\b", tool_words(tool), text)
-    return text
+    """The provider's own words with each tool name it quotes, as a whole word, in words
+    (the words split where a word ends: nothing of the product's is parsed)."""
+    tools = set(every_tool())
+    return "".join(tool_words(part) if part in tools else part
+                   for part in ("".join(run) for _, run in groupby(text, key=_in_word)))
+
+
+def _in_word(character: str) -> bool:
+    return character.isalnum() or character == "_"
 
 
 def nothing_answers(host: str) -> str:
@@ -126,18 +110,24 @@ def error_words(message: str, failure: ProviderFailure | None,
                 phrase: Phrase | None = None) -> str:
     """A run's message in words: from its ``phrase`` when it has one (every run since
     phrases), a failed provider call in it from ``failure``; else (a run written before) the
-    provider call's part (``failure.said``, recorded exactly) said from its data, the rest as
-    :func:`plain_message` says it."""
+    message as stored, its provider call's part (``failure.said``, recorded exactly) said
+    from its data."""
     if phrase is not None:
         try:
             return phrase_words(phrase, failure)
         except KeyError:  # a key no catalogue here has (a newer plugin wrote it)
             return message.strip()
+    return stored_message(message, failure)
+
+
+def stored_message(message: str, failure: ProviderFailure | None) -> str:
+    """A message written before ``error.phrase``, as it was stored: nothing in it is read
+    back; only the failed provider call it quotes exactly is said from its data."""
     words = failure_words(failure) if failure is not None else None
     if failure is None or words is None or not failure.said or failure.said not in message:
-        return plain_message(message)
+        return message.strip()
     before, _, after = message.strip().partition(failure.said)
-    return _plain(before) + words + _plain(after)  # the words are not read again
+    return before + words + after
 
 
 def unreachable(failure: ProviderFailure) -> bool:

@@ -1,7 +1,9 @@
 """A run's error is data (docs/architecture.md "Messages as data"): ``result.json``'s
 ``error.phrase`` renders, in English, byte for byte the ``error.message`` it is written
 beside (the text a repair round sends the model is unchanged); the dock says it from the
-phrase and never reads the message; its words are the words it read from the message."""
+phrase and never reads the message; its words are the words it read from the message while
+it still read messages (``READ``, recorded then). A run written before phrases shows its
+stored message."""
 
 from __future__ import annotations
 
@@ -46,6 +48,25 @@ def _ended(tmp_path: Path, provider: ScriptedProvider, repairs: int = 2,
     return result
 
 
+# the dock's words for each run below, as it read them from the message (before phrases)
+READ = {
+    "no tool call, repairs spent": (
+        "the model answered without filling in the operation (audit the part)\n"
+        "(still rejected after 2 repair round(s); nothing was executed)"),
+    "no tool call, no repairs": (
+        "the model answered without filling in the operation (audit the part)"),
+    "out of order, then a compile diagnostic": (
+        "build the part: 1 problem(s)\n  - bad: remove it; legal: quads\n"
+        "(still rejected after 2 repair round(s); nothing was executed)"),
+    "out of order, repairs spent": (
+        "calls out of order: received audit the part; the canonical order is build the part, "
+        "audit the part"),
+    "a compile diagnostic, no repairs": (
+        "build the part: 1 problem(s)\n  - bad: remove it; legal: quads"),
+    "a provider call in a round": "the provider refused the API key: bad key",
+    "an HTTP error in a round": (
+        "the provider refused the API key: Incorrect API key for audit the part"),
+}
 RUNS = {
     "no tool call, repairs spent": (
         lambda: ScriptedProvider(design(SPEC_BUILD), calls(("build_part", GOOD)),
@@ -87,14 +108,13 @@ def test_the_dock_says_it_from_the_phrase_never_reading_the_message(tmp_path, mo
     provider, overrides, repairs = RUNS[name]
     error = _ended(tmp_path, provider(), repairs, **overrides).error
     assert error is not None
-    read_before = error_words(error.message, error.provider)  # how the message was read
 
-    def never(text: str) -> str:
-        raise AssertionError(f"a new run's message was read back: {text!r}")
+    def never(*args: object) -> str:
+        raise AssertionError(f"a new run's message was taken as stored: {args!r}")
 
-    monkeypatch.setattr(plain_words, "_plain", never)
+    monkeypatch.setattr(plain_words, "stored_message", never)
     from_data = error_words("", error.provider, error.phrase)  # the message is not needed
-    assert from_data == read_before
+    assert from_data == READ[name]
     assert "round 3" not in from_data and "HTTP" not in from_data
 
 
@@ -125,12 +145,10 @@ def test_the_words_from_data(tmp_path):
         "the provider refused the API key: Incorrect API key for audit the part")
 
 
-def test_a_run_written_before_phrases_shows_its_message_as_it_was_read():
+def test_a_run_written_before_phrases_shows_its_message_as_stored():
     message = ("round 3: the response carried no tool call; expected one of: audit_part\n"
                "(still rejected after 2 repair round(s); nothing was executed)")
-    assert error_words(message, None) == (
-        "the model answered without filling in the operation (audit the part)\n"
-        "(still rejected after 2 repair round(s); nothing was executed)")
+    assert error_words(message, None) == message  # its words are not read back
     stored = {"layer": "tool_call", "message": message}
     from sam_plugin.runtime.store.run_store import ErrorRecord
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 from plan_steps import approve_plan
 
 from sam_plugin.compilers.evidence import Check
+from sam_plugin.runtime.run.run_phrases import said
 from sam_plugin.runtime.store.run_store import ErrorRecord
+from sam_plugin.words.phrase import phrase
 from tests.support.run_records import quad_summary as _summary
 from tests.support.run_records import run_result as _result
 
@@ -20,8 +22,9 @@ def test_a_long_check_value_keeps_actual_and_ok_in_sight(qtbot, tmp_path):
     qtbot.addWidget(view)
     view.resize(370, 500)  # the dock's width in the 1500 px demo window
     view.show()
-    checks = [Check(name="geometry unchanged", expected=FINGERPRINT, actual=FINGERPRINT, ok=True),
-              Check(name="elements with a section", expected="16", actual="16", ok=True)]
+    same = phrase("check.as_before", text=FINGERPRINT)  # as a run makes them (with phrases)
+    checks = [Check.said(phrase("check.geometry_unchanged"), same, same, ok=True),
+              Check.said(phrase("check.elements_with_section"), "16", "16", ok=True)]
     view.show_result(_result("verified", before=_summary(25, 16), after=_summary(25, 16),
                              checks=checks), tmp_path)
     qtbot.waitExposed(view)
@@ -36,12 +39,20 @@ def test_a_long_check_value_keeps_actual_and_ok_in_sight(qtbot, tmp_path):
 
 
 def test_the_status_line_is_a_short_summary_and_the_error_label_keeps_all_of_it():
+    from sam_plugin.runtime.provider.errors import error_from_http
     from sam_plugin.ui.status_words import final_words
 
-    message = ("the design request failed: bad_request: Replay mode (recorded responses, not a "
-               "live model) has no recorded answer for this request: it answers only the 4 "
-               "bundled example requests, word for word. (HTTP 400)")
-    status = final_words(_result("failed", ErrorRecord(layer="provider", message=message)))
+    error = error_from_http(400, b'{"error": {"message": "Replay mode (recorded responses, not a '
+                            b'live model) has no recorded answer for this request: it answers '
+                            b'only the 4 bundled example requests, word for word."}}', {},
+                            secret="")
+    message = f"the design request failed: {error}"  # as a run writes it (runtime/run/design)
+    assert message == (
+        "the design request failed: bad_request: Replay mode (recorded responses, not a "
+        "live model) has no recorded answer for this request: it answers only the 4 "
+        "bundled example requests, word for word. (HTTP 400)")
+    status = final_words(_result("failed", ErrorRecord(
+        layer="provider", message=message, provider=error.failure, phrase=said(message))))
     # in words, whole (the status wraps): no error kind, no HTTP code, nothing cut off
     assert status == ("Failed — provider: the design request failed: the provider refused the "
                       "request: Replay mode (recorded responses, not a live model) has no "

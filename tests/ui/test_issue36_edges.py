@@ -11,25 +11,36 @@ from collections.abc import Iterator
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
+from sam_plugin.compilers.check_phrases import tally
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.runtime.store.run_store import ErrorRecord
 from sam_plugin.runtime.verify.part_comparison import REST
+from sam_plugin.words.phrase import phrase
 from tests.support.run_records import quad_summary as _summary
 from tests.support.run_records import run_result as _result
 
 TIMEOUT_MS = 20_000
-REST_CHECK = Check(
-    name=REST, ok=True,
-    expected="fingerprint 25n-16e-d989d835ff653283093760f189b32306 of everything the calls do "
-             "not touch, as before the run",
-    actual="unchanged: 25 nodes, 16 elements and every set, membership, section, orientation "
-           "and definition the calls do not touch (0 touched entities and names compared one "
-           "by one); the whole part has the predicted after-fingerprint "
-           "45n-32e-fe9a5e1c2b3d4f5a6b7c8d9e0f1a2b3c")
-NODES_CHECK = Check(name="nodes match the plan (exact)", ok=True,
-                    expected="0 nodes changed, 0 removed, 20 new; changed ones at the planned "
-                             "coordinates (within 8e-05)",
-                    actual="0 nodes changed, 0 removed, 20 new as planned")
+# as a run makes them: with phrases, the English result.json keeps beside them
+REST_CHECK = Check.said(
+    phrase("check.rest"), ok=True,
+    expected=phrase("check.as_before",
+                    text="fingerprint 25n-16e-d989d835ff653283093760f189b32306 of everything "
+                         "the calls do not touch, as before the run"),
+    actual=phrase("check.as_before",
+                  text="unchanged: 25 nodes, 16 elements and every set, membership, section, "
+                       "orientation and definition the calls do not touch (0 touched entities "
+                       "and names compared one by one); the whole part has the predicted "
+                       "after-fingerprint 45n-32e-fe9a5e1c2b3d4f5a6b7c8d9e0f1a2b3c"))
+assert REST_CHECK.name == REST
+NEW_NODES = tally("nodes", 0, 0, 20)
+NODES_CHECK = Check.said(phrase("check.nodes_as_planned"), ok=True,
+                         expected=phrase("check.tally.coordinates", tally=NEW_NODES,
+                                         tolerance="8e-05"),
+                         actual=phrase("check.tally.as_planned", tally=NEW_NODES))
+assert (NODES_CHECK.name, NODES_CHECK.expected, NODES_CHECK.actual) == (
+    "nodes match the plan (exact)",
+    "0 nodes changed, 0 removed, 20 new; changed ones at the planned coordinates (within 8e-05)",
+    "0 nodes changed, 0 removed, 20 new as planned")
 
 
 @pytest.fixture
@@ -82,8 +93,8 @@ def test_the_fingerprint_check_and_the_compared_nodes_in_chinese(qtbot, tmp_path
 def test_a_changed_rest_says_changed_in_a_word():
     from sam_plugin.ui.check_words import check_row
 
-    changed = REST_CHECK.model_copy(update={"ok": False, "actual": "nodes changed (node 7 "
-                                                                   "moved) (fingerprint x)"})
+    changed = Check.said(phrase("check.rest"), REST_CHECK.expected_phrase or "", phrase(
+        "check.changed", text="nodes changed (node 7 moved) (fingerprint x)"), ok=False)
     row = check_row(changed)
     assert (row.name, row.expected, row.actual) == (
         "rest of the part unchanged", "as before the run", "changed")

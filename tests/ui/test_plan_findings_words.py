@@ -7,6 +7,7 @@ from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.part.plan_findings import FREE_NODES
 from sam_plugin.compilers.plan import PlanOperation, touched
 from sam_plugin.runtime.verify.verifier import FREE_NODES_CHECK
+from sam_plugin.words.phrase import phrase
 
 
 def _said(qapp, locale: str | None) -> tuple[str, str]:
@@ -15,7 +16,8 @@ def _said(qapp, locale: str | None) -> tuple[str, str]:
     from sam_plugin.ui.plan_text import operation_words
 
     line = PlanOperation(text=FREE_NODES, touched=[touched("nodes", [1, 2, 3])])
-    check = Check(name=FREE_NODES_CHECK, expected="3", actual="3", ok=True)
+    check = Check.said(phrase("check.free_nodes"), "3", "3", ok=True)  # as a run makes it
+    assert check.name == FREE_NODES_CHECK
     translator = i18n.install_translator(locale) if locale else None
     try:
         return operation_words(line), check_row(check).name

@@ -305,18 +305,35 @@ def test_the_dock_offers_every_registered_mode_under_its_module_title():
 
 
 def test_the_exact_plan_checks_read_in_short_words():
-    from sam_plugin.ui.check_words import check_name, check_value
+    """A check is said from its phrases in short words; a check of a run written before
+    phrases shows its recorded English as it is (docs/architecture.md "Messages as data")."""
+    from sam_plugin.compilers.check_phrases import tally
+    from sam_plugin.compilers.evidence import Check
+    from sam_plugin.ui.check_words import check_row
+    from sam_plugin.words.phrase import phrase as p
 
-    assert check_name("nodes match the plan (exact)") == "nodes changed, removed, added as planned"
-    assert check_name("existing elements match the plan (exact)") == (
+    def shown(name, expected, actual="x", ok=True):
+        row = check_row(Check.said(name, expected, actual, ok))
+        return row.name, row.expected
+
+    one = tally("nodes", 1, 0, 0)
+    assert shown(p("check.nodes_as_planned"), "x")[0] == "nodes changed, removed, added as planned"
+    assert shown(p("check.existing_elements_as_planned"), "x")[0] == (
         "existing elements as planned (new ones: element count)")
-    assert check_value("0 elements changed, 16 removed; changed ones with the planned shapes "
-                       "and nodes") == "0 changed, 16 removed"
-    assert check_value("1 nodes changed, 0 removed, 0 new as planned") == (
+    assert shown(p("check.existing_elements_as_planned"),
+                 p("check.tally.shapes", tally=tally("elements", 0, 16, None)))[1] == (
+        "0 changed, 16 removed")
+    assert shown(p("check.nodes_as_planned"), p("check.tally.as_planned", tally=one))[1] == (
         "1 changed, 0 removed, 0 new")
-    assert check_name("section assignments match the plan (exact)") == "sections as planned"
-    assert check_value("45 nodes at the planned coordinates (within 1e-05)") == "45 nodes"
-    assert check_value("32 elements with the planned shapes and nodes") == "32 elements"
-    assert check_value("0 set(s) as planned") == "0 set(s)"
-    assert check_value("node 1 at (5.5, 0, 0), planned (5, 0, 0)") == (
-        "node 1 at (5.5, 0, 0), planned (5, 0, 0)")  # a difference is shown as it is
+    assert shown(p("check.sections_as_planned"), "x")[0] == "sections as planned"
+    assert shown(p("check.set_members_as_planned"), p("check.sets_as_planned", count=0))[1] == (
+        "0 set(s)")
+    difference = "node 1 at (5.5, 0, 0), planned (5, 0, 0)"
+    assert check_row(Check.said(p("check.nodes_as_planned"), "x", difference, False)).actual == (
+        difference)  # a difference is shown as it is
+    # a run written before phrases: its English, not read back into words
+    old = Check(name="nodes match the plan (exact)",
+                expected="45 nodes at the planned coordinates (within 1e-05)",
+                actual="32 elements with the planned shapes and nodes", ok=True)
+    row = check_row(old)
+    assert (row.name, row.expected, row.actual) == (old.name, old.expected, old.actual)

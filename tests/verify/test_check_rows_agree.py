@@ -84,12 +84,17 @@ def test_a_deletion_counts_what_it_removes(fresh_sam: Any, tmp_path: Path) -> No
 
 def test_a_row_that_does_not_hold_says_no(fresh_sam: Any, tmp_path: Path) -> None:
     """The tally of a row that fails differs on its two sides, and the row says NO."""
+    from sam_plugin.compilers.check_phrases import tally
     from sam_plugin.compilers.evidence import Check
+    from sam_plugin.words.phrase import phrase
 
-    failed = Check(name="elements match the plan (exact)", ok=False,
-                   expected="0 elements changed, 2 removed, 0 new; changed ones with the "
-                            "planned shapes and nodes",
-                   actual="element 1 still present (the plan deletes it)")
+    failed = Check.said(  # as the verifier makes it (with phrases)
+        phrase("check.elements_as_planned"), ok=False,
+        expected=phrase("check.tally.shapes", tally=tally("elements", 0, 2, 0)),
+        actual="element 1 still present (the plan deletes it)")
+    assert (failed.name, failed.expected) == (
+        "elements match the plan (exact)",
+        "0 elements changed, 2 removed, 0 new; changed ones with the planned shapes and nodes")
     row = check_row(failed)
     assert (row.ok, row.compared) == (False, True)
     assert row.expected == "0 changed, 2 removed, 0 new" and row.actual != row.expected
@@ -98,8 +103,12 @@ def test_a_row_that_does_not_hold_says_no(fresh_sam: Any, tmp_path: Path) -> Non
 def test_a_part_not_compared_is_a_note_not_a_comparison() -> None:
     from sam_plugin.compilers.evidence import Check
     from sam_plugin.runtime.verify.part_comparison import NOT_COMPARED
+    from sam_plugin.words.phrase import phrase
 
-    row = check_row(Check(name=NOT_COMPARED, expected="counts and names only",
-                          actual="the plan has no predicted part", ok=True))
+    note = Check.said(phrase("check.not_compared"), phrase("check.counts_names"),
+                      phrase("check.no_predicted_part"), ok=True)  # as the verifier makes it
+    assert (note.name, note.expected, note.actual) == (
+        NOT_COMPARED, "counts and names only", "the plan has no predicted part")
+    row = check_row(note)
     assert (row.compared, row.expected, row.actual) == (
         False, "—", "the plan has no predicted part")

@@ -1,11 +1,11 @@
 """Checks as phrases: the English ``result.json`` keeps is byte for byte what the checks said
 before phrases, and the dock's words from the phrases are the words it read from that English
-(``ui/recorded_check_words.py``, kept for run directories written before phrases)."""
+while it still read it (``shown`` in the fixtures, recorded then); a run directory written
+before phrases now shows its English as stored."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,8 +14,8 @@ from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.plan_phrases import CATALOGUE as _PLAN  # noqa: F401 (basis words)
 from sam_plugin.compilers.property import phrases as _property  # noqa: F401
 from sam_plugin.ui.check_words import check_row
-from sam_plugin.ui.recorded_check_words import recorded_check_row
 from sam_plugin.words.phrase import Phrase, phrase, render
+from tests.support.shown_checks import FIXTURES, shown_for, shown_row
 
 P = phrase
 TALLY = tally("nodes", 3, 0, 4)
@@ -147,9 +147,13 @@ def test_the_dock_says_from_phrases_what_it_read_from_the_english(
         case: tuple[Phrase, Phrase | str, Phrase | str, bool],
         english: tuple[str, str, str]) -> None:
     check = _said(case)
-    name, expected, actual = english
-    before = Check(name=name, expected=expected, actual=actual, ok=check.ok)
-    assert check_row(check) == recorded_check_row(before)
+    assert check_row(check) == shown_for(english, check.ok)
+
+
+def test_a_check_written_before_phrases_shows_its_english_as_stored() -> None:
+    for _, (name, expected, actual) in CHECKS:
+        row = check_row(Check(name=name, expected=expected, actual=actual, ok=False))
+        assert (row.name, row.expected, row.actual) == (name, expected, actual)
 
 
 def test_every_check_phrase_is_tried_here() -> None:
@@ -180,13 +184,13 @@ def test_result_json_keeps_the_english_with_the_phrases_beside_it() -> None:
     assert render(again.name_phrase or P("sep"), "zh_CN") == "部件存在"
 
 
-RECORDED = Path(__file__).parents[1] / "fixtures" / "checks" / "recorded_checks.json"
+RECORDED = FIXTURES / "recorded_checks.json"
 
 
 def test_over_every_eval_task_the_checks_say_what_they_said_before_phrases() -> None:
     """Each distinct check of the eval suite's replays: its English is what ``result.json``
     said before phrases, and the dock's words from its phrases are those it read from that
-    English."""
+    English (``shown``)."""
     rows = json.loads(RECORDED.read_text("utf-8"))["checks"]
     assert len(rows) > 100
     for row in rows:
@@ -197,4 +201,5 @@ def test_over_every_eval_task_the_checks_say_what_they_said_before_phrases() -> 
         assert Check.said(check.name_phrase, check.expected_phrase or check.expected,
                           check.actual_phrase or check.actual, check.ok,
                           check.quantity) == check
-        assert check_row(check) == recorded_check_row(before), row["task"]
+        assert check_row(check) == shown_row(row["shown"], (before.name, before.expected,
+                                                            before.actual)), row["task"]

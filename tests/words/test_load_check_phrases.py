@@ -1,6 +1,7 @@
 """The Load mode's value checks as phrases: the English ``result.json`` keeps is byte for byte
 what they said when they were made from English, the dock's English from the phrases is what
-it showed of that English (``ui/recorded_check_words.py``), and every word has its Chinese."""
+it showed of that English while it still read it (``shown``, recorded then), and every word
+has its Chinese."""
 
 from __future__ import annotations
 
@@ -12,8 +13,8 @@ import pytest
 from sam_plugin.compilers.evidence import Check
 from sam_plugin.compilers.load import phrases as load_phrases
 from sam_plugin.ui.check_words import check_row
-from sam_plugin.ui.recorded_check_words import recorded_check_row
 from sam_plugin.words.phrase import Phrase, phrase, render
+from tests.support.shown_checks import shown_for, shown_row
 
 P = phrase
 CONDITION = P("load.check.condition", name="Clamp")
@@ -53,8 +54,7 @@ def test_the_record_is_the_english_of_before_and_the_dock_says_the_same(
         english: tuple[str, str, str]) -> None:
     check = Check.said(*case)
     assert (check.name, check.expected, check.actual) == english
-    before = Check(name=english[0], expected=english[1], actual=english[2], ok=check.ok)
-    assert check_row(check) == recorded_check_row(before)
+    assert check_row(check) == shown_for(english, check.ok)
 
 
 def test_over_the_everyday_words_replays_the_checks_say_what_they_said_before() -> None:
@@ -64,7 +64,8 @@ def test_over_the_everyday_words_replays_the_checks_say_what_they_said_before() 
         assert check.name_phrase is not None, row
         before = Check.model_validate(row["before"] | {"quantity": check.quantity})
         assert check.model_dump() == before.model_dump(), row["task"]
-        assert check_row(check) == recorded_check_row(before), row["task"]
+        assert check_row(check) == shown_row(row["shown"], (before.name, before.expected,
+                                                            before.actual)), row["task"]
 
 
 def test_every_word_of_a_load_check_is_tried_here_and_said_in_chinese() -> None:

@@ -984,10 +984,6 @@
         <translation>为空</translation>
     </message>
     <message>
-        <source>file</source>
-        <translation>文件</translation>
-    </message>
-    <message>
         <source>geometry unchanged</source>
         <translation>几何未改变</translation>
     </message>
@@ -1044,10 +1040,6 @@
         <translation>剖面</translation>
     </message>
     <message>
-        <source>property values</source>
-        <translation>属性值</translation>
-    </message>
-    <message>
         <source>read back</source>
         <translation>已回读</translation>
     </message>
@@ -1066,10 +1058,6 @@
     <message>
         <source>set</source>
         <translation>集合</translation>
-    </message>
-    <message>
-        <source>the model answered without filling in the operation ({operations})</source>
-        <translation>模型的回答没有填写所需的操作（{operations}）</translation>
     </message>
     <message>
         <source>the provider could not be reached</source>
@@ -1274,10 +1262,6 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>sections as planned</source>
         <translation>截面指派与计划一致</translation>
-    </message>
-    <message>
-        <source>part as planned (sampled)</source>
-        <translation>部件与计划一致（抽样）</translation>
     </message>
     <message>
         <source>{count} nodes</source>
@@ -2278,14 +2262,6 @@ run {run_id}, started {started} (UTC)</source>
     <message>
         <source>elements changed, removed, added as planned</source>
         <translation>改动、删除、新增的单元与计划一致</translation>
-    </message>
-    <message>
-        <source>{changed} changed, {removed} removed</source>
-        <translation>改动 {changed}，删除 {removed}</translation>
-    </message>
-    <message>
-        <source>{changed} changed, {removed} removed, {new} new</source>
-        <translation>改动 {changed}，删除 {removed}，新增 {new}</translation>
     </message>
     <message>
         <source>see the property values</source>
