@@ -42,7 +42,9 @@ def test_a_shell_section_given_a_profile_is_repaired_before_review(tmp_path, cap
     sent = [r.json["messages"] for r in provider_env.requests]
     assert len(sent) == 2  # the design, its one repair; the calls are computed
     assert sent[1][-1]["content"] == (
-        f"SAM Agent cannot use step 2 of this spec as it is:\n- {said}\n\nAnswer with step 2 "
+        f"SAM Agent cannot use step 2 of this spec as it is:\n- {said}\n- its number 40 is "
+        "in neither the request nor the observation: take the step's numbers from them"
+        "\n\nAnswer with step 2 "
         'written again as ONE step, ONE JSON object {"capability", "action", "scope" (only '
         'for actions that act on existing entities), "values"} and nothing else: change what '
         "this problem names. The other steps stay as they are.")
@@ -117,3 +119,26 @@ def test_a_translate_too_short_for_the_part_is_repaired_on_the_part_as_observed(
     assert "REPAIRED: step 1 (translate) was asked again once, because: " in run.err
     assert "is within the merge tolerance" in run.err
     assert boxes == []  # both checks took the observed read's box
+
+
+def test_a_steps_numbers_from_nowhere_are_named_beside_its_diagnostic(tmp_path, capsys,
+                                                                       provider_env):
+    """The 1.5B answered "put a copy of the plate right next to it" with a TRI on the
+    prompt example's coordinates, collinear, and answered the same TRI when asked again with
+    the compiler's words alone: the repair names the numbers that came from nowhere."""
+    tri = {"count": 1, "shape": "TRI", "elements": [
+        {"shape": "TRI", "nodes": [[1.25, 11.5, 0], [2.5, 11.5, 0], [3.75, 11.5, 0]]}]}
+    provider_env.enqueue_reply(answer(step("add_elements", **tri), summary="A copy."))
+    provider_env.enqueue_reply(json.dumps(step("translate_copy", ALL, vector=[2, 0, 0])))
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="part")
+                  + ["--request", "Put a copy of the plate right next to it on the +X side.",
+                     "--json", "--design", "whole", "--calls", "spec"], capsys)
+    sent = [r.json["messages"] for r in provider_env.requests]
+    assert len(sent) == 2, run.err
+    assert sent[1][-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- step 1 (add 1 TRI elements: a "
+        "TRI on (1.25, 11.5, 0)–(2.5, 11.5, 0)–(3.75, 11.5, 0)): add_elements[0].node_ids: "
+        "E1: TRI has zero area (its nodes are collinear)\n- its numbers 1.25, 2.5, 3.75, 11.5 "
+        "are in neither the request nor the observation: take the step's numbers from them"
+        "\n\nAnswer with step 1 written again as ONE step")

@@ -272,3 +272,24 @@ def test_a_box_no_place_words_gave_is_still_said_at_review(fresh_sam, plate, tmp
         == Phase.REVIEW
     assert "places" not in provider.requests[0].messages[-1]["content"]
     assert any("not stated by the request" in w for w in controller.review_warnings)
+
+
+def test_the_parts_nodes_are_read_once_for_the_places_of_a_run(fresh_sam, plate, tmp_path,
+                                                                 monkeypatch):
+    """The places are said in the request and their numbers checked at each answer read:
+    the part's nodes are read for them once."""
+    from sam_plugin.runtime.run import named_places
+
+    reads: list[int] = []
+    real = named_places.flat_part
+
+    def counted(nodes: Any) -> Any:
+        reads.append(1)
+        return real(nodes)
+
+    monkeypatch.setattr(named_places, "flat_part", counted)
+    right_half = {"by": "box", "min": [1, 0, 0], "max": [2, 2, 0]}
+    controller, _ = make(fresh_sam, tmp_path, design(answer(step("delete_elements",
+                                                                  right_half))))
+    asyncio.run(controller.submit("Delete the right half of the plate.", "part", TARGET))
+    assert controller.spec is not None and len(reads) == 1

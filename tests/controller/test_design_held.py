@@ -194,3 +194,36 @@ def test_a_request_in_cm_of_a_model_in_mm_is_warned_and_stops_yes(fresh_sam, pla
     assert controller.review_warnings == [said]
     assert asyncio.run(controller.confirm("part", TARGET)) is None  # it waits for a person
     assert controller.plan is not None and said in controller.plan.warnings
+
+
+def _actions_offered(request: Any) -> set[str]:
+    """The action names the request's grammar lets a step write."""
+    found: set[str] = set()
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            action = node.get("properties", {}).get("action")
+            if isinstance(action, dict) and "enum" in action:
+                found.update(action["enum"])
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    walk(request.options.response_format["json_schema"]["schema"])
+    return found
+
+
+def test_the_grammar_offers_only_what_the_target_as_it_is_allows(fresh_sam, plate, tmp_path):
+    """An existing part is never built and a missing one only built (or audited): both were
+    design problems a model could write under the grammar."""
+    audit = answer(step("audit", mode="part"))
+    controller, provider = make(fresh_sam, tmp_path / "plate", design(audit))
+    asyncio.run(controller.submit("Check the plate.", "part", TARGET))
+    on_plate = _actions_offered(provider.requests[0])
+    assert "build" not in on_plate and {"add_elements", "translate", "audit"} <= on_plate
+    controller, provider = make(fresh_sam, tmp_path / "rail", design(audit))
+    asyncio.run(controller.submit("Check the rail.", "part",
+                                  TARGET.model_copy(update={"part_name": "Rail"})))
+    assert _actions_offered(provider.requests[0]) == {"build", "audit"}

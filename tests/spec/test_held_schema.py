@@ -5,6 +5,7 @@ unbounded grammar; the held schema cannot produce it any more."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import pytest
@@ -222,3 +223,45 @@ def test_a_rectangle_is_asked_in_the_order_it_is_said():
                   if v["properties"]["action"]["enum"] == ["build"]
                   and "patches" in v["properties"]["values"]["properties"])
     assert list(others["properties"])[0] == "shape" and others["required"] == []
+
+
+def test_a_missing_part_can_only_be_built_and_an_existing_one_never():
+    """The 1.5B answered "beam line (0,0,0)->(0,2400,0), 8 elems" on a missing part with
+    add_elements, and the 0.5B answered "repeat this bay four more times" on a 4-node part
+    with a build: each a design problem the grammar allowed."""
+    line = {"capability": "build", "action": "build", "values": {
+        "shape": "BEAM", "lines": [{"start": [0, 0, 0], "end": [0, 2400, 0], "divisions": 8}]}}
+    added = {"capability": "edit", "action": "add_elements", "values": {
+        "count": 1, "shape": "BEAM", "elements": [{"shape": "BEAM",
+                                                   "nodes": [[0, 0, 0], [0, 2400, 0]]}]}}
+    audit = {"capability": "audit", "action": "audit", "values": {}}
+    missing = ScopeBounds(actions=("build", "audit"))
+    existing = dataclasses.replace(PLATE, actions=tuple(
+        a.name for a in registry.get_module("part").vocabulary.actions if a.name != "build"))
+    assert valid("part", {"summary": "Build.", "steps": [line, audit]}, missing)
+    assert not valid("part", {"summary": "Add.", "steps": [added]}, missing)
+    assert valid("part", {"summary": "Add.", "steps": [added]}, existing)
+    assert not valid("part", {"summary": "Build.", "steps": [line]}, existing)
+    # no actions named: every action of the mode, as before
+    assert valid("part", {"summary": "Build.", "steps": [line]}, PLATE)
+    assert valid("part", {"summary": "Add.", "steps": [added]}, PLATE)
+
+
+@pytest.mark.parametrize(("shape", "points", "held"), [
+    ("QUAD", [[20, 0, 0], [20, 10, 0], [20, 10, 0]], False),  # recorded: the 0.5B
+    ("BEAM", [[0, 20, 0], [30, 20, 0], [15, 20, 0], [15, 20, 10]], False),  # the 1.5B
+    ("BEAM", [[1, 8.5, 0], [4, 8.5, 0], [3, 11.5, 0]], False),  # the 1.5B
+    ("TRI", [[0, 0, 0], [1, 0, 0], [0, 1, 0], [1, 1, 0]], False),
+    ("QUAD", [[0, 0, 0], [1, 0, 0], [1, 1, 0], [0, 1, 0]], True),
+    ("TRI", [[0, 0, 0], [1, 0, 0], [0, 1, 0]], True),
+    ("BEAM", [[0, 0, 0], [0, 0, 5]], True),
+])
+def test_an_element_has_its_shapes_number_of_nodes(shape, points, held):
+    """A spec from any source may state a 3-node QUAD (the compiler names it); a grammar
+    cannot let a model write one."""
+    added = {"capability": "edit", "action": "add_elements", "values": {
+        "count": 1, "shape": shape, "elements": [{"shape": shape, "nodes": points}]}}
+    assert valid("part", {"summary": "Add.", "steps": [added]}) is held
+    spec_schema = registry.get_module("part").vocabulary
+    assert Draft202012Validator(schema_for(spec_schema)).is_valid(
+        {"summary": "Add.", "steps": [added]})

@@ -183,5 +183,5 @@ def test_the_requests_quantities_are_said_converted_into_the_models_units():
         "5 mm = 5 mm in this model.")
     assert parts.quantities_words("Density 7850 kg/m3.", mm) == (
         "The request's quantities in this model's units (write these numbers): "
-        "7850 kg/m³ = 7.85e-09 t/mm³ in this model.")
+        "7850 kg/m³ = 7.85e-9 t/mm³ in this model.")
     assert parts.quantities_words("Move set S1 by 5.", mm) == ""

@@ -22,11 +22,13 @@ _SELECTOR: TypeAdapter[Any] = TypeAdapter(Selector)
 ACTIONS: tuple[ActionDef, ...] = (
     ActionDef(
         "refine", "refine",
-        {"levels": v.integer("each level splits QUAD and TRI in 4, BEAM in 2", minimum=1,
+        {"levels": v.integer("how many times each element edge is halved: 1 is twice as "
+                             "fine (QUAD and TRI in 4, BEAM in 2), 2 four times as fine "
+                             "(QUAD in 16, BEAM in 4), 3 eight times as fine", minimum=1,
                              maximum=MAX_LEVELS)},
         en="refine {scope}[, {levels} level(s)]", zh="细化{scope}[ {levels} 级]",
         required=("levels",), scope="required",
-        asks="refine, make finer or subdivide elements; twice is 2 levels"),
+        asks="refine, make finer or subdivide elements (each level halves the element size)"),
     ActionDef(
         "audit", "audit", {}, en="audit the mesh", zh="审计网格", mutating=False,
         keeps_counts=True, description="a read-only report",

@@ -14,8 +14,10 @@ follow. Write the spec the analyst reviews before anything runs: which elements 
 element counts you expect."""
 
 _RULES = """\
-refine: 1 to 3 levels; per level QUAD -> 4, TRI -> 4, BEAM -> 2; shared edge midpoints keep
-refined neighbours conforming (hanging nodes appear where the refined region borders
+refine: levels is how many times each element edge is halved, 1 to 3: 1 level is twice as
+fine (a QUAD or TRI splits into 4, a BEAM into 2), 2 levels four times as fine (a QUAD into 16,
+a BEAM into 4), 3 levels eight times as fine (a QUAD into 64, a BEAM into 8); shared edge
+midpoints keep refined neighbours conforming (hanging nodes appear where the refined region borders
 unrefined elements); children keep sections, orientations and sets. audit: a read-only
 report of element quality, sizes, hanging nodes and free edges. Never invent requirements."""
 

@@ -107,7 +107,10 @@ ELEMENTS = v.records(
     "single elements by the coordinates of their nodes, in connectivity order (QUAD 4, TRI 3, "
     "BEAM 2); a coordinate where a node exists reuses that node",
     {"shape": SHAPE, "nodes": v.corners("the node coordinates, in order", count=(2, 4))},
-    ("shape", "nodes"), elements_words)
+    ("shape", "nodes"), elements_words,
+    held_by=("shape", {shape: {"nodes": v.corners("the node coordinates, in order",
+                                                  count=(n, n))}
+                       for shape, n in NODES_PER_SHAPE.items()}))
 BUILD_ELEMENTS = v.count_or_records(
     "the elements the mesh has (a count), or single elements by their node coordinates",
     ELEMENTS, count_or_elements_words)

@@ -336,7 +336,7 @@ def quantities_words(request: str, system: UnitSystem) -> str:
     the product (the model is never asked to convert, nor to keep a unit it was given):
     ``The request's quantities in this model's units (write these numbers): 70 GPa = 70000
     MPa in this model; 3 MPa = 3 MPa in this model.``; ``""`` when there are none."""
-    said = [q.conversion_words(system) for q in quantities_in(request)
+    said = [q.conversion_words(system, for_model=True) for q in quantities_in(request)
             if q.value_in(system) is not None]
     said = list(dict.fromkeys(said))
     if not said:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sam_plugin.compilers.spec.request_words import fold
-from sam_plugin.compilers.spec.values import number_words
+from sam_plugin.compilers.spec.values import json_number_words, number_words
 from sam_plugin.compilers.units import UnitSystem
 
 QuantityKind = Literal["length", "stress", "force", "density"]
@@ -76,12 +76,14 @@ class StatedQuantity:
         target = self.unit_in(system)
         return bool(target) and target != self.unit
 
-    def conversion_words(self, system: UnitSystem) -> str:
-        """``5 cm = 50 mm in this model`` (``""`` where the system has no such unit)."""
+    def conversion_words(self, system: UnitSystem, *, for_model: bool = False) -> str:
+        """``5 cm = 50 mm in this model`` (``""`` where the system has no such unit);
+        ``for_model``: the value as a held answer can write it (``7.85e-9``)."""
         value = self.value_in(system)
         if value is None:
             return ""
-        return (f"{number_words(self.value)} {self.unit} = {number_words(value)} "
+        written = json_number_words(value) if for_model else number_words(value)
+        return (f"{number_words(self.value)} {self.unit} = {written} "
                 f"{self.unit_in(system)} in this model")
 
 

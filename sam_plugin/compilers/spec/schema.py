@@ -44,6 +44,12 @@ class ScopeBounds:
     sets: tuple[str, ...] = ()
     max_label: int = 0
     entities: int = 0
+    # the actions the target as it is allows (an empty part can only be built, an existing
+    # one never); none: every action of the mode
+    actions: tuple[str, ...] = ()
+
+    def allows(self, action: ActionDef) -> bool:
+        return not self.actions or action.name in self.actions
 
     @property
     def labels_max(self) -> int:
@@ -71,8 +77,9 @@ def schema_for(vocabulary: Vocabulary, bounds: ScopeBounds | None = None, *,
 
 
 def any_step(vocabulary: Vocabulary, bounds: ScopeBounds | None) -> dict[str, Any]:
-    """A step of any action of the mode (the scope a reference to ``$defs/selector``)."""
-    return {"anyOf": [variant for a in vocabulary.actions
+    """A step of any action of the mode the bounds allow (the scope a reference to
+    ``$defs/selector``)."""
+    return {"anyOf": [variant for a in vocabulary.actions if bounds is None or bounds.allows(a)
                       for variant in step_variants(a, SCOPE_REF, bounds)]}
 
 
@@ -190,7 +197,8 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
                 leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
     """One action's step: its capability and action fixed, its own values (but those in
     ``leave_out``), its scope rule (``scope``: the Selector schema or a reference to it;
-    inline when not given); label values held to ``bounds`` when given."""
+    inline when not given); label values held to ``bounds`` when given, and every value to
+    what a grammar holds it (``ValueDef.held``)."""
     properties: dict[str, Any] = {
         "capability": {"type": "string", "enum": [action.capability]},
         "action": {"type": "string", "enum": [action.name]},
@@ -203,7 +211,8 @@ def step_schema(action: ActionDef, scope: dict[str, Any] | None = None,
         if action.scope == "required":
             required.append("scope")
     values = {key: _bounded_labels(value.json_schema(), bounds)
-              if value.kind == "labels" else value.json_schema()
+              if value.kind == "labels" else
+              value.held_schema() if bounds is not None else value.json_schema()
               for key, value in action.values.items() if key not in leave_out}
     for key in leave_out:  # a count the step claims is no way of stating the geometry
         if action.values[key].kind == "count_or_records":

@@ -57,9 +57,15 @@ class ValueDef:
     claim: bool = False
     render: Render | None = field(default=None, compare=False)
     quantity: Quantity | None = field(default=None, compare=False)
+    # what a grammar holds the value to, where that is narrower than what any spec may state
+    # (each element its shape's number of nodes); None: the schema
+    held: Mapping[str, Any] | None = field(default=None, compare=False)
 
     def json_schema(self) -> dict[str, Any]:
         return dict(_copy(self.schema))
+
+    def held_schema(self) -> dict[str, Any]:
+        return dict(_copy(self.held if self.held is not None else self.schema))
 
 
 def _copy(schema: Any) -> Any:
@@ -155,21 +161,34 @@ def record(description: str, fields: Mapping[str, ValueDef],
 
 
 def records(description: str, fields: Mapping[str, ValueDef], required: Sequence[str],
-            render: Render) -> ValueDef:
+            render: Render, *,
+            held_by: tuple[str, Mapping[str, Mapping[str, ValueDef]]] | None = None
+            ) -> ValueDef:
     """A list of records of the same fields, in order (patches, lines, elements by their
-    corners), with their own words."""
+    corners), with their own words. ``held_by`` (key, option -> fields): a grammar holds
+    each record to the fields of its ``key``'s option (a QUAD element has 4 nodes)."""
     item = sc.obj({key: value.json_schema() for key, value in fields.items()}, required)
+    held = None
+    if held_by is not None:
+        key, options = held_by
+        held = sc.array({"anyOf": [sc.obj({**{k: v.json_schema() for k, v in fields.items()},
+                                           key: {"type": "string", "enum": [option]},
+                                           **{k: v.json_schema() for k, v in narrowed.items()}},
+                                          required) for option, narrowed in options.items()]},
+                        description, min_items=1, max_items=RECORDS_MAX)
     return ValueDef("records", sc.array(item, description, min_items=1, max_items=RECORDS_MAX),
-                    fields=dict(fields), render=render)
+                    fields=dict(fields), render=render, held=held)
 
 
 def count_or_records(description: str, listed: ValueDef, render: Render) -> ValueDef:
     """A count the model claims (an integer) or the listed records themselves: ``build``'s
     ``elements`` is either, as the contract names both."""
     count = sc.integer("how many, as you count them", minimum=1)
+    held = None if listed.held is None else {"anyOf": [count, listed.held_schema()],
+                                             "description": description}
     return ValueDef("count_or_records", {"anyOf": [count, listed.json_schema()],
                                          "description": description},
-                    fields=listed.fields, render=render)
+                    fields=listed.fields, render=render, held=held)
 
 
 def is_count(value: Any) -> bool:
@@ -247,6 +266,17 @@ def number_words(value: float | int) -> str:
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(value)
+
+
+def json_number_words(value: float | int) -> str:
+    """A number as a JSON grammar lets a model write it: :func:`number_words` with no
+    leading zero or ``+`` in an exponent (``7.85e-9``, not ``7.85e-09``: llama.cpp's number
+    rule ends an exponent at its first ``0``, so a model copying ``e-09`` writes ``e-0``)."""
+    words = number_words(value)
+    mantissa, e, exponent = words.partition("e")
+    if not e:
+        return words
+    return f"{mantissa}e{int(exponent)}"
 
 
 def point_words(point: Sequence[float]) -> str:

@@ -31,6 +31,8 @@ class Conversation:
     remarks: list[str] = field(default_factory=list)  # Ask for changes: the analyst's words
     repairs: list[StepRepair] = field(default_factory=list)
     requests: int = 0
+    # the request's places on the part (its line, its numbers): the part's nodes read once
+    places: tuple[str, frozenset[float]] | None = None
 
 
 @dataclass

@@ -328,15 +328,17 @@ def _held_step_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
 
 
 def scope_bounds(run: RunState) -> ScopeBounds:
-    """What the observed part lets a scope name (its sets, its label range, its size)."""
+    """What the observed part lets a step name: its sets, its label range, its size, and
+    the actions the target as it is allows."""
     readback = run.before
     regions = run.regions
     top = max([r[1] for r in (regions.node_labels, regions.element_labels) if r] or [0]) \
         if regions is not None else 0
+    actions = tuple(design_parts.legal_actions(run))
     if readback is None:
-        return ScopeBounds()
+        return ScopeBounds(actions=actions)
     return ScopeBounds(sets=tuple(readback.sets), max_label=top,
-                       entities=readback.node_count + readback.element_count)
+                       entities=readback.node_count + readback.element_count, actions=actions)
 
 
 async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],

@@ -16,7 +16,8 @@ from typing import Any
 from sam_plugin.compilers.protocol import DomainModule, Route
 from sam_plugin.compilers.spec.ir import Spec, Step
 from sam_plugin.compilers.spec.problem import SpecProblem
-from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches, unsourced_values
+from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches
+from sam_plugin.compilers.spec.provenance import unsourced as unsourced_steps
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec
 from sam_plugin.compilers.spec.review import review_warnings
@@ -52,6 +53,8 @@ class DesignReading:
     warnings: list[str]  # where it disagrees with the part as observed now
     # the steps' numbers its writer was not shown (also warnings of the plan: --yes stops)
     unsourced: list[str] = field(default_factory=list)
+    # by step number: its numbers in neither the request nor the observation
+    strays: dict[int, tuple[float, ...]] = field(default_factory=dict)
 
 
 def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, part: Any,
@@ -84,14 +87,16 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
     warnings = review_warnings(spec, module.vocabulary, None if target_is_empty else part,
                                counts, units)
-    unsourced = (unsourced_values(spec, module.vocabulary, sources,
-                                  unchanged_from=unchanged_from, units=units)
-                 if sources is not None else [])
+    found = (unsourced_steps(spec, module.vocabulary, sources,
+                             unchanged_from=unchanged_from, units=units)
+             if sources is not None else [])
+    unsourced = [f.words() for f in found]
     if sources is not None:
         unsourced += [m.words() for m in unit_mismatches(said, spec, units)]
     return DesignReading(spec=spec, route=route,
                          text=render_spec(spec, module.vocabulary, language),
-                         warnings=[*warnings, *unsourced], unsourced=unsourced)
+                         warnings=[*warnings, *unsourced], unsourced=unsourced,
+                         strays={f.step: f.stray for f in found if f.stray})
 
 
 def copied_examples(spec: Spec, module: DomainModule) -> list[SpecProblem]:

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sam_plugin.compilers.spec.reading import json_object_of
+from sam_plugin.compilers.spec.values import number_words
 from sam_plugin.errors import DesignRefused, FailRun, SpecRejected
 from sam_plugin.runtime.event_types import DesignDelta
 from sam_plugin.runtime.provider.types import ChatResponse
@@ -47,15 +48,32 @@ _MESSAGE = {
 }
 
 
-def repair_message(failing: FailingStep, language: str = "en") -> str:
+_STRAY = {
+    "en": "its {numbers} in neither the request nor the observation: take the step's "
+          "numbers from them",
+    "zh": "它的数字 {numbers} 既不在请求中也不在观测中：步骤的数字请从二者中取",
+}
+
+
+def repair_message(failing: FailingStep, language: str = "en",
+                   strays: tuple[float, ...] = ()) -> str:
     """The user turn that sends a step's diagnostic back to the model and asks that step
-    (with the step it joins, if any) again as one step."""
+    (with the step it joins, if any) again as one step; ``strays``: the step's numbers its
+    writer was not shown, said beside the diagnostic (a model that mixed in another
+    request's numbers answers them again unless told)."""
     asked = [failing.index + 1] if failing.joins is None else [failing.joins + 1,
                                                                failing.index + 1]
     which = f"step {asked[0]}" if len(asked) == 1 else f"steps {asked[0]} and {asked[1]}"
     which_zh = f"第 {asked[0]} 步" if len(asked) == 1 else f"第 {asked[0]} 步和第 {asked[1]} 步"
-    text = _MESSAGE["zh" if language.lower().startswith("zh") else "en"]
-    return text.format(reason=failing.reason, which=which, which_zh=which_zh)
+    zh = language.lower().startswith("zh")
+    reason = failing.reason
+    if strays:
+        listed = ", ".join(number_words(n) for n in strays)
+        numbers = listed if zh else (f"number {listed} is" if len(strays) == 1
+                                     else f"numbers {listed} are")
+        reason += "\n- " + _STRAY["zh" if zh else "en"].format(numbers=numbers)
+    return _MESSAGE["zh" if zh else "en"].format(reason=reason, which=which,
+                                                 which_zh=which_zh)
 
 
 async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignReading, *,
@@ -82,7 +100,8 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
             return reading
         ctx.emit(DesignDelta(text="", reset=True))  # the repair's answer streams anew
         asked = [*messages, {"role": "assistant", "content": answer},
-                 {"role": "user", "content": repair_message(failing, ctx.language)}]
+                 {"role": "user", "content": repair_message(
+                     failing, ctx.language, reading.strays.get(failing.index + 1, ()))}]
         try:
             repaired = await ask(asked, _repair_sse(version, len(run.conversation.repairs)))
         except FailRun as failure:

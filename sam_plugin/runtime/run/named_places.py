@@ -20,7 +20,14 @@ log = logging.getLogger(__name__)
 
 
 def named_places(ctx: StepContext, run: RunState) -> tuple[str, frozenset[float]]:
-    """(the places line, or ``""``; the numbers it states)."""
+    """(the places line, or ``""``; the numbers it states), read once a run: the request
+    stays and the part is held to what was observed (the drift checks)."""
+    if run.conversation.places is None:
+        run.conversation.places = _read_places(ctx, run)
+    return run.conversation.places
+
+
+def _read_places(ctx: StepContext, run: RunState) -> tuple[str, frozenset[float]]:
     places = places_in(run.inputs.request)
     if not places:
         return "", frozenset()
