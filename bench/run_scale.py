@@ -75,6 +75,8 @@ them), move one node 1.34, 1.43, 1.40 (+0.04, +0.08, +0.05), set translate 1.37,
 With the rounds (three consecutive sittings at a load of 1.6 to 2.2): audit 1.34, 1.38,
 1.29 (+0.01, +0.08, -0.02), move one node 1.38, 1.30, 1.33 (+0.05, -0.00, +0.02), set
 translate 1.40, 1.35, 1.40 (+0.06, +0.05, +0.10), everything 2.80, 2.52, 2.67; 50-54 s.
+Two more on the merged main (load 2.0-2.3): audit 1.31, 1.25 (+0.02, -0.04), move one node
+1.35, 1.30 (+0.06, +0.00), set translate 1.34, 1.34 (+0.05, +0.05), everything 2.56, 2.52.
 Translating everything is not held to the floor: its plan runs the move on a copy of every
 node (the shadow), and the script moves every node and the snapshot keeps them all.
 
