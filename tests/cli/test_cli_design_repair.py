@@ -98,6 +98,29 @@ def test_a_spec_that_compiles_is_asked_once(tmp_path, capsys, provider_env):
     assert "REPAIRED" not in run.err and len(provider_env.requests) == 1
 
 
+def test_a_translate_too_short_for_the_part_is_repaired_on_the_part_as_observed(
+        tmp_path, capsys, provider_env, monkeypatch):
+    """The design check judges the vector against the part's box as the run observed it,
+    as the compile after Confirm does: not one more read of every node's coordinates."""
+    from sam_plugin.compilers.part import scale_checks
+
+    boxes: list[object] = []
+    read_box = scale_checks.node_box
+    monkeypatch.setattr(scale_checks, "node_box", lambda part: boxes.append(part)
+                        or read_box(part))
+    provider_env.enqueue_reply(answer(step("translate", ALL, vector=[0.0, 0.0, 1e-300]),
+                                      summary="Translate the part."))
+    provider_env.enqueue_reply(json.dumps(step("translate", ALL, vector=[0.0, 0.0, 5.0])))
+    workspace = new_workspace(tmp_path / "w.sam.json", quads=2)
+    run = run_cli(base_args(workspace, tmp_path / "runs", mode="part")
+                  + ["--request", "translate everything by 5 along Z", "--yes", "--json",
+                     "--design", "whole", "--calls", "spec"], capsys)
+    assert run.code == 0 and run.result["status"] == "verified", run.err
+    assert "REPAIRED: step 1 (translate) was asked again once, because: " in run.err
+    assert "is within the merge tolerance" in run.err
+    assert boxes == []  # both checks took the observed read's box
+
+
 def test_a_steps_numbers_from_nowhere_are_named_beside_its_diagnostic(tmp_path, capsys,
                                                                        provider_env):
     """The 1.5B answered "put a copy of the plate right next to it" with a TRI on the

@@ -52,7 +52,10 @@ def failing_step(ctx: StepContext, run: RunState,
         chain = CompileChain(module, request=run.inputs.request, target=run.target,
                              start=Prediction.from_readback(run.before),
                              model=ctx.host.model(run.target.model_name),
-                             part=ctx.host.part(run.target), spec=spec)
+                             part=ctx.host.part(run.target), spec=spec,
+                             # judged on the part as observed, as the compile after Confirm
+                             # judges it (runtime/run/compile.py): its box is known already
+                             extra={"before_fingerprint": run.before.fingerprint})
         for call in computed:
             try:
                 chain.add(call.tool, json.dumps(call.arguments, ensure_ascii=False))
