@@ -114,14 +114,20 @@ def test_a_new_check_is_said_from_its_phrases(monkeypatch):
 CHECKS_FROM_ENGLISH: dict[str, int] = {}
 
 
-def test_every_check_the_product_makes_has_phrases_but_those_listed():
+def _calls_of(name: str) -> dict[str, int]:
+    """How many times each product module calls ``name(...)``, by its path in the package."""
     found = {}
     for path in sorted(PACKAGE.rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         count = sum(1 for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name) and node.func.id == "Check")
+                    and isinstance(node.func, ast.Name) and node.func.id == name)
         if count:
             found[path.relative_to(PACKAGE).as_posix()] = count
+    return found
+
+
+def test_every_check_the_product_makes_has_phrases_but_those_listed():
+    found = _calls_of("Check")
     assert found == CHECKS_FROM_ENGLISH, (
         "make a check with Check.said(phrases): one made from English is shown as stored "
         "English in every language (as a run written before phrases is)")
@@ -139,13 +145,7 @@ ERRORS_MADE: dict[str, int] = {
 
 
 def test_every_run_error_is_made_where_it_gets_a_phrase_but_those_listed():
-    found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        count = sum(1 for node in ast.walk(tree) if isinstance(node, ast.Call)
-                    and isinstance(node.func, ast.Name) and node.func.id == "ErrorRecord")
-        if count:
-            found[path.relative_to(PACKAGE).as_posix()] = count
+    found = _calls_of("ErrorRecord")
     assert found == ERRORS_MADE, (
         "a run's error is written through runtime/run/endings.py result(), which gives it "
         "its phrase: one written past it is shown as stored English in every language")

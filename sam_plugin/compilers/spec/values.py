@@ -274,7 +274,7 @@ def json_number_words(value: float | int) -> str:
     rule ends an exponent at its first ``0``, so a model copying ``e-09`` writes ``e-0``)."""
     words = number_words(value)
     mantissa, e, exponent = words.partition("e")
-    if not e:
+    if not e or isinstance(value, bool):
         return words
     return f"{mantissa}e{int(exponent)}"
 
