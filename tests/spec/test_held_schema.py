@@ -262,6 +262,6 @@ def test_an_element_has_its_shapes_number_of_nodes(shape, points, held):
     added = {"capability": "edit", "action": "add_elements", "values": {
         "count": 1, "shape": shape, "elements": [{"shape": shape, "nodes": points}]}}
     assert valid("part", {"summary": "Add.", "steps": [added]}) is held
-    spec_schema = registry.get_module("part").vocabulary
-    assert Draft202012Validator(schema_for(spec_schema)).is_valid(
+    vocabulary = registry.get_module("part").vocabulary
+    assert Draft202012Validator(schema_for(vocabulary)).is_valid(
         {"summary": "Add.", "steps": [added]})
