@@ -183,13 +183,16 @@ class StepsNotComputable(SamAgentError, ValueError):
     """The tool calls cannot be computed from step ``step`` (0-based): it does not state
     enough (docs/architecture.md §4 "Calls from the steps"); the message names the step and
     what to give. ``joins``: the earlier step (0-based) the remedy makes one step with
-    ("refining them twice is one step"), when it is that."""
+    ("refining them twice is one step"), when it is that. ``needs``: what the step must
+    state for the remedy (``scope``), which a step asked again is held to."""
 
-    def __init__(self, step: int, message: str, joins: int | None = None) -> None:
+    def __init__(self, step: int, message: str, joins: int | None = None,
+                 needs: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.step = step
         self.message = message
         self.joins = joins
+        self.needs = needs
 
 
 class QueryError(SamAgentError, ValueError):

@@ -124,6 +124,17 @@ def _close(a: Any, b: Any) -> bool:
     return bool(a == b)
 
 
+def copyable(number: Any) -> str:
+    """A number as the message says it, in a form a JSON grammar lets a model copy back:
+    ``7.85e-9``, not ``7.85e-09`` (llama.cpp's number rule ends an exponent at its first
+    ``0``, so a model repeating the definition would write a density of 7.85)."""
+    words = repr(number)
+    if not isinstance(number, float):
+        return words
+    mantissa, e, exponent = words.partition("e")
+    return f"{mantissa}e{int(exponent)}" if e else words
+
+
 def definition_conflicts(
     model: Any, materials: Sequence[Mapping[str, Any]], sections: Sequence[Mapping[str, Any]]
 ) -> tuple[list[str], list[str]]:
@@ -140,7 +151,7 @@ def definition_conflicts(
                 conflicts.append(
                     f"material {name!r} already exists with a different definition "
                     f"(E={existing['youngs_modulus']}, nu={existing['poisson_ratio']}, "
-                    f"density={existing['density']})"
+                    f"density={copyable(existing['density'])})"
                 )
     for wanted in sections:
         name = wanted["name"]

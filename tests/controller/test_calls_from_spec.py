@@ -197,8 +197,10 @@ def test_yes_stops_where_the_plan_contradicts_the_request_or_empties_the_part(
         fresh_sam, plate, tmp_path):
     """Under --yes, "Do not change anything" with a spec that deletes every element ran: a
     destructive line alone is not a warning. Now the plan warns, so it waits for a person."""
-    spec = answer(step("delete_elements", {"by": "all"}))
-    controller, _ = make(fresh_sam, tmp_path, design(spec), plan_wait="never")
+    everything = step("delete_elements", {"by": "all"})
+    # asked again before Review (it empties the part unasked), the model answers the same
+    controller, _ = make(fresh_sam, tmp_path, design(answer(everything)),
+                         design(json.dumps(everything)), plan_wait="never")
     asyncio.run(controller.submit("Do not change anything.", "part", TARGET))
     assert asyncio.run(controller.confirm("part", TARGET)) is None  # waits whatever the policy
     assert controller.plan is not None
@@ -244,6 +246,58 @@ def test_two_steps_whose_remedy_is_one_step_are_asked_again_as_one(fresh_sam, pl
                                                                              ["audit"]]
     assert controller.spec is not None
     assert [(s.action, s.values["levels"]) for s in controller.spec.steps] == [("refine", 2)]
+
+
+def test_a_set_that_names_no_elements_is_asked_again_held_to_state_its_scope(
+        fresh_sam, plate, tmp_path):
+    """"set TRIS = every tri elem" came as a create_set with no scope, and its repair,
+    held to any step, came back the same: the diagnostic's remedy is a scope, so the step
+    asked again is held to state one."""
+    unscoped = answer(step("create_set", name="TRIS"))
+    scoped = step("create_set", {"by": "shape", "shape": "QUAD"}, name="TRIS")
+    controller, provider = make(fresh_sam, tmp_path, design(unscoped),
+                                design(json.dumps(scoped)))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Put every quad in a set TRIS.", "part",
+                                         TARGET)) == Phase.REVIEW
+    asked = provider.requests[1]
+    assert "names no elements: give its scope" in asked.messages[-1]["content"]
+    grammar = asked.options.response_format["json_schema"]["schema"]
+    assert grammar["anyOf"]  # only the actions that take a scope, each stating it
+    assert all("scope" in v["required"] for v in grammar["anyOf"])
+    assert "create_set" in {v["properties"]["action"]["enum"][0] for v in grammar["anyOf"]}
+    assert "add_elements" not in json.dumps(grammar)
+    assert controller.spec is not None
+    assert controller.spec.steps[0].scope is not None
+
+
+def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
+        fresh_sam, plate, tmp_path):
+    """"Tidy it up" came as a delete of every element, and ran: the plan warned, but no
+    model ever heard that the request does not ask to delete everything."""
+    everything = answer(step("delete_elements", {"by": "all"}))
+    one = step("delete_elements", labels(2))
+    controller, provider = make(fresh_sam, tmp_path, design(everything),
+                                design(json.dumps(one)))
+    assert asyncio.run(controller.submit("Tidy it up: element 2 is a leftover.", "part",
+                                         TARGET)) == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- step 1 (delete all elements) "
+        "leaves the part with no elements (4 → 0), and the request does not ask to delete "
+        "everything: write the step the request asks for, on the elements or nodes it names")
+    assert controller.spec is not None
+    assert controller.spec.steps[0].scope is not None
+    assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(2)
+
+
+@pytest.mark.parametrize("request_text", ["Wipe the part.", "Delete all the elements.",
+                                          "清空这个零件。"])
+def test_a_request_that_asks_to_empty_the_part_is_not_asked_again(fresh_sam, plate, tmp_path,
+                                                                  request_text):
+    everything = answer(step("delete_elements", {"by": "all"}))
+    controller, provider = make(fresh_sam, tmp_path, design(everything))
+    assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1
 
 
 def test_a_place_the_request_names_is_stated_as_the_parts_box(fresh_sam, plate, tmp_path):

@@ -113,3 +113,29 @@ def test_a_kept_set_emptied_stops_yes(fresh_sam, tmp_path):
         "the request asks to keep set S1, and the plan leaves set S1 empty (it deletes every "
         "member of S1)"]
     assert len(part.elements) == 4
+
+
+def test_a_step_that_changes_what_the_request_says_not_to_is_warned_at_review(fresh_sam,
+                                                                             tmp_path):
+    """The 1.5B answered "Only report, don't assign anything" with an assign step: the plan
+    warned, but Review, where the analyst reads the steps, said nothing."""
+    quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
+    provider = ScriptedProvider(design(answer(step("audit", checks=["counts"]),
+                                              step("delete_elements", labels(2)))))
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
+                               policy=policy(calls="spec"),
+                               host=HostGateway(fresh_sam), provider_factory=provider.factory)
+    asyncio.run(controller.submit("Only report how many elements there are.", "part", TARGET))
+    assert controller.review_warnings[0] == (
+        "the request says “Only report”, and step 2 (delete element 2) changes the part: "
+        "confirm only if it should")
+
+
+def test_a_read_only_spec_for_a_read_only_request_has_no_such_warning(fresh_sam, tmp_path):
+    quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
+    provider = ScriptedProvider(design(answer(step("audit", checks=["counts"]))))
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
+                               policy=policy(calls="spec"),
+                               host=HostGateway(fresh_sam), provider_factory=provider.factory)
+    asyncio.run(controller.submit("不要修改，只检查单元数量", "part", TARGET))
+    assert controller.review_warnings == []

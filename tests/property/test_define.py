@@ -115,6 +115,18 @@ def test_conflicting_existing_name_is_an_error(pipeline, frame, model) -> None:
     ]
 
 
+def test_a_conflicting_density_is_said_so_a_grammar_can_copy_it(pipeline, frame,
+                                                                 model) -> None:
+    """"Repeat the existing definition" with ``density=7.85e-09`` in it: a model held to
+    llama.cpp's JSON grammar can only write ``7.85e-0`` (a density of 7.85)."""
+    steel = model.Material(name="Steel")
+    steel.Elastic(table=((200000.0, 0.3),))
+    steel.Density(table=((7.85e-9,),))
+    with pytest.raises(CompileError) as excinfo:
+        pipeline.compile([("define_property", {"materials": [STEEL]})])
+    assert "(E=200000.0, nu=0.3, density=7.85e-9);" in messages(excinfo)[0]
+
+
 def test_conflicting_section_is_an_error(pipeline, frame, model) -> None:
     model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
     model.HomogeneousShellSection(name="Plate", material="Steel", thickness=3.0)

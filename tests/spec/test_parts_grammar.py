@@ -73,6 +73,12 @@ def test_a_set_named_exists_and_labels_lie_within_the_part():
         "scope.labels: 17 lie outside the part's labels 1–16"]
 
 
+def test_a_repair_whose_remedy_is_a_scope_holds_the_step_to_state_one():
+    create_set = action("part", "create_set")
+    assert "scope" not in parts.step_grammar(create_set, FACTS)["required"]
+    assert parts.step_grammar(create_set, FACTS, ("scope",))["required"] == ["scope", "values"]
+
+
 @pytest.mark.parametrize("mode", registry.MODES)
 def test_every_grammar_stays_within_what_servers_turn_into_a_grammar(mode):
     vocabulary = registry.get_module(mode).vocabulary

@@ -207,7 +207,7 @@ def _set(spec: Spec, index: int, step: Step, added: list[str]) -> dict[str, Any]
     if not added:
         raise refuse(spec, index, VOCABULARY, (
             "names no elements: give its scope (the existing elements it holds), or add the "
-            "elements it holds in an add_elements step"))
+            "elements it holds in an add_elements step"), needs=("scope",))
     return {"name": name, "element_ids": list(added)}
 
 

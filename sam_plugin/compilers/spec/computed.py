@@ -56,11 +56,12 @@ def step_said(spec: Spec, index: int, vocabulary: Vocabulary) -> str:
 
 
 def refuse(spec: Spec, index: int, vocabulary: Vocabulary, reason: str, *,
-           joins: int | None = None) -> StepsNotComputable:
+           joins: int | None = None, needs: tuple[str, ...] = ()) -> StepsNotComputable:
     """A step the calls cannot be computed from, in its words and the remedy; ``joins``:
-    the earlier step (0-based) the remedy makes it one step with."""
+    the earlier step (0-based) the remedy makes it one step with; ``needs``: what the
+    remedy has the step state (``scope``)."""
     return StepsNotComputable(index, f"{step_said(spec, index, vocabulary)} {reason}",
-                              joins=joins)
+                              joins=joins, needs=needs)
 
 
 def diagnostics_by_step(call: ComputedCall, diagnostics: Sequence[Diagnosed], spec: Spec,

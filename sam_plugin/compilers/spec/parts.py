@@ -11,13 +11,13 @@ the same across parts.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.spec.ir import Step
+from sam_plugin.compilers.spec.model_json import model_json
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, RefusalCategory
 from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS
 from sam_plugin.compilers.spec.render import step_phrase
@@ -168,18 +168,19 @@ def asks_values(action: ActionDef) -> bool:
     return bool(action.values) or action.scope == "required"
 
 
-def step_grammar(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
+def step_grammar(action: ActionDef, facts: StepFacts,
+                 needs: tuple[str, ...] = ()) -> dict[str, Any]:
     """One action's answer ``{"scope", "values"}`` under its own grammar: a variant per way
     of stating it (a rectangle or coordinates; a shell section with a thickness, a beam
     section with a profile), names held to those that exist or an earlier step defines,
-    scopes held to the part."""
-    variants = [_variant(action, facts, leave_out, fixed)
+    scopes held to the part; ``needs``: what a repair's remedy has it state (``scope``)."""
+    variants = [_variant(action, facts, leave_out, fixed, needs)
                 for leave_out, fixed in ways(action)]
     return variants[0] if len(variants) == 1 else {"anyOf": variants}
 
 
 def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
-             fixed: tuple[str, str] | None) -> dict[str, Any]:
+             fixed: tuple[str, str] | None, needs: tuple[str, ...]) -> dict[str, Any]:
     full = step_schema(action, scope_schema(facts.bounds), facts.bounds, leave_out=leave_out)
     values = full["properties"]["values"]
     properties, required = held_values(action, values["properties"], values["required"], fixed)
@@ -191,7 +192,7 @@ def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
     needed = ["values"]
     if "scope" in full["properties"]:
         answer = {"scope": full["properties"]["scope"], **answer}
-        if action.scope == "required":
+        if action.scope == "required" or "scope" in needs:
             needed.insert(0, "scope")
     return sc.obj(answer, needed, action.asks or action.name)
 
@@ -354,7 +355,7 @@ def values_messages(*, system: str, head: str, facts_text: str, planned: Sequenc
     assert action is not None
     plan = "; ".join(f"{i + 1}. {p.action} (“{p.words}”)" if p.words else f"{i + 1}. {p.action}"
                      for i, p in enumerate(planned))
-    earlier = (f"Steps written so far: {json.dumps([s.as_json() for s in written], separators=(',', ':'), ensure_ascii=False)}\n"  # noqa: E501
+    earlier = (f"Steps written so far: {model_json([s.as_json() for s in written])}\n"  # noqa: E501
                if written else "")
     scope = {"required": "required: the existing entities it acts on",
              "optional": "optional: leave it out for the whole part",
@@ -365,7 +366,7 @@ def values_messages(*, system: str, head: str, facts_text: str, planned: Sequenc
             f"{action.asks or action.description or action.name}.\n"
             f"Its values (* required):\n{value_lines(action)}\nIts scope: {scope}.\n"
             "The form of the answer, on this part (made-up numbers: write the request's own): "
-            f"{json.dumps(example, separators=(',', ':'), ensure_ascii=False)}")
+            f"{model_json(example)}")
     return [{"role": "system", "content": system}, {"role": "user", "content": user}]
 
 

@@ -83,10 +83,22 @@ def any_step(vocabulary: Vocabulary, bounds: ScopeBounds | None) -> dict[str, An
                       for variant in step_variants(a, SCOPE_REF, bounds)]}
 
 
-def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds) -> dict[str, Any]:
+def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
+                    needs: tuple[str, ...] = ()) -> dict[str, Any]:
     """One step of the mode alone, held as the spec's steps are: what a step asked again
-    answers (docs/architecture.md §4 "One repair before Review")."""
-    return {**any_step(vocabulary, bounds), "$defs": {"selector": scope_schema(bounds)}}
+    answers (docs/architecture.md §4 "One repair before Review"). ``needs``: what the
+    diagnostic's remedy has the step state (``scope``): a step that cannot state it is no
+    answer, and one that can must."""
+    variants = any_step(vocabulary, bounds)["anyOf"]
+    if needs:
+        variants = [_stating(v, needs) for v in variants
+                    if all(key in v["properties"] for key in needs)] or variants
+    return {"anyOf": variants, "$defs": {"selector": scope_schema(bounds)}}
+
+
+def _stating(step: dict[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
+    return {**step, "required": [*step["required"], *(k for k in needs
+                                                      if k not in step["required"])]}
 
 
 def refusal_schema(vocabulary: Vocabulary) -> dict[str, Any]:

@@ -273,10 +273,13 @@ def json_number_words(value: float | int) -> str:
     leading zero or ``+`` in an exponent (``7.85e-9``, not ``7.85e-09``: llama.cpp's number
     rule ends an exponent at its first ``0``, so a model copying ``e-09`` writes ``e-0``)."""
     words = number_words(value)
+    return words if isinstance(value, bool) else plain_exponent(words)
+
+
+def plain_exponent(words: str) -> str:
+    """A written number with no leading zero or ``+`` in its exponent: ``7.85e-9``."""
     mantissa, e, exponent = words.partition("e")
-    if not e or isinstance(value, bool):
-        return words
-    return f"{mantissa}e{int(exponent)}"
+    return f"{mantissa}e{int(exponent)}" if e else words
 
 
 def point_words(point: Sequence[float]) -> str:

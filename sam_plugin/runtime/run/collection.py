@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from sam_plugin.compilers.protocol import Target, quote
+from sam_plugin.compilers.spec.model_json import model_json
 from sam_plugin.errors import CollectionViolation
 from sam_plugin.runtime.run.repair import Rejection, SentCall, rejection, repair_lines
 from sam_plugin.runtime.run.run_phrases import in_round, said, tool, tools
@@ -183,7 +184,7 @@ def design_messages(
         f"Mode: {mode}. Target: model {target.model_name!r}, part {target.part_name!r}.\n"
         f"{target_note}\n"
         f"Workspace observation (JSON): "
-        f"{json.dumps(observation, separators=(',', ':'), ensure_ascii=False)}\n"
+        f"{model_json(observation)}\n"
         f"{explored}\n"
         f"Request:\n{request}"
         + (f"\n{selection}" if selection else "")

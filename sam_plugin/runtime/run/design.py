@@ -163,8 +163,9 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
         reading = await design_repair.compiled_or_repaired(
             ctx, run, reading, messages=messages, response=response, version=version,
             spent=schema_repairs,
-            ask=lambda asked, sse: _design_round(ctx, run, asked, sse, step_tokens,
-                                                 step_held),
+            ask=lambda asked, sse, needs: _design_round(
+                ctx, run, asked, sse, step_tokens,
+                _held_step_schema(ctx, run, needs) if needs else step_held),
             read=lambda answer: _read_round(ctx, run, answer, tokens, looped=held is not None))
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
              ignored=len(response.tool_calls))
@@ -319,12 +320,14 @@ def _held_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
                                      refusal=True), max_unrolled=SPEC_UNROLLED_ITEMS)
 
 
-def _held_step_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
-    """One step of the mode as a step asked again is held to it, or None (as the spec's)."""
+def _held_step_schema(ctx: StepContext, run: RunState,
+                      needs: tuple[str, ...] = ()) -> dict[str, Any] | None:
+    """One step of the mode as a step asked again is held to it, or None (as the spec's);
+    ``needs``: what the diagnostic's remedy has the step state."""
     if ctx.settings.capabilities.spec_format != "json_schema":
         return None
-    return grammar_schema(one_step_schema(run.inputs.module.vocabulary, scope_bounds(run)),
-                          max_unrolled=SPEC_UNROLLED_ITEMS)
+    return grammar_schema(one_step_schema(run.inputs.module.vocabulary, scope_bounds(run),
+                                          needs), max_unrolled=SPEC_UNROLLED_ITEMS)
 
 
 def scope_bounds(run: RunState) -> ScopeBounds:

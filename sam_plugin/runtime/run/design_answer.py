@@ -19,11 +19,13 @@ from sam_plugin.compilers.spec.problem import SpecProblem
 from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches
 from sam_plugin.compilers.spec.provenance import unsourced as unsourced_steps
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
-from sam_plugin.compilers.spec.render import render_spec
+from sam_plugin.compilers.spec.render import render_spec, step_phrase
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
+from sam_plugin.compilers.spec.vocabulary import Vocabulary
 from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import DesignRefused, RouteRefused, SpecRejected
+from sam_plugin.runtime.run.plan_attention import do_not_change
 from sam_plugin.runtime.text_safety import visible_text
 
 DESIGN_REPAIR_ROUNDS = 1
@@ -93,10 +95,28 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     unsourced = [f.words() for f in found]
     if sources is not None:
         unsourced += [m.words() for m in unit_mismatches(said, spec, units)]
+    warnings += changes_despite_words(spec, module.vocabulary, said, units)
     return DesignReading(spec=spec, route=route,
                          text=render_spec(spec, module.vocabulary, language),
                          warnings=[*warnings, *unsourced], unsourced=unsourced,
                          strays={f.step: f.stray for f in found if f.stray})
+
+
+def changes_despite_words(spec: Spec, vocabulary: Vocabulary, said: Sequence[str],
+                          units: UnitSystem | None = None) -> list[str]:
+    """The steps that change the part when the person's words say not to ("only report",
+    "don't change anything", "什么都不要改"): said at Review, before Confirm, as the plan
+    says it again before Approve (``plan_attention.py``)."""
+    words = next((found for text in said if (found := do_not_change(text))), "")
+    changing = [(number, step) for number, step in enumerate(spec.steps, start=1)
+                if (action := vocabulary.action(step.action)) is not None and action.mutating]
+    if not words or not changing:
+        return []
+    steps = "; ".join(f"step {number} ({step_phrase(step, vocabulary, units=units)})"
+                      for number, step in changing)
+    verb = "changes" if len(changing) == 1 else "change"
+    return [f"the request says “{words}”, and {steps} {verb} the part: confirm only if it "
+            "should"]
 
 
 def copied_examples(spec: Spec, module: DomainModule) -> list[SpecProblem]:

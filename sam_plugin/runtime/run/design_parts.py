@@ -12,13 +12,13 @@ the design answer, so providers and scripted tests that answer in one object kee
 
 from __future__ import annotations
 
-import json
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from sam_plugin.compilers.spec import parts
+from sam_plugin.compilers.spec.model_json import model_json
 from sam_plugin.compilers.spec.out_of_mode import (
     out_of_mode,
     out_of_mode_warning,
@@ -202,7 +202,7 @@ async def _ask_again(ctx: StepContext, run: RunState, state: PartsDesign, index:
                      problems: Sequence[str], held: dict[str, Any] | None,
                      tokens: int) -> WholeAnswer | None:
     """The one repair request of step ``index``, naming its diagnostic."""
-    said = json.dumps(state.answers[index], separators=(",", ":"), ensure_ascii=False)
+    said = model_json(state.answers[index])
     repair = [*messages, {"role": "assistant", "content": response.content if response
                           else said},
               {"role": "user", "content": "SAM Agent cannot use this step:\n"
@@ -330,7 +330,7 @@ def _facts_text(run: RunState, action: ActionDef, facts: parts.StepFacts) -> str
                                *([action.defines[0]] if action.defines else [])]):
         shown[kind] = list(facts.names.get(kind, ()))
     return ("The part (JSON): "
-            + json.dumps(shown, separators=(",", ":"), ensure_ascii=False))
+            + model_json(shown))
 
 
 # -- the steps together: read, computed, compiled; one repair a step ------------------------
@@ -354,7 +354,7 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
         asked_again.add(index + 1)
         facts = step_facts(run, state, index)
         messages = _values_messages(ctx, run, state, index, facts, state.examples[index])
-        held = _held(ctx, parts.step_grammar(action, facts))
+        held = _held(ctx, parts.step_grammar(action, facts, failing.needs))
         tokens = max(STEP_TOKENS_MIN, budgets.design_tokens(ctx.settings, held))
         whole = await _ask_again(ctx, run, state, index, messages, None, [reason], held,
                                  tokens)

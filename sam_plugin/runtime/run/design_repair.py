@@ -32,7 +32,8 @@ from sam_plugin.runtime.run.design_parts import spend_repair
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.run.step_check import FailingStep, failing_step
 
-Ask = Callable[[list[dict[str, Any]], str], Awaitable[ChatResponse]]
+# (the messages, the response's file name, what the remedy has the step state)
+Ask = Callable[[list[dict[str, Any]], str, tuple[str, ...]], Awaitable[ChatResponse]]
 Read = Callable[[ChatResponse], DesignReading]
 
 _STEP_FORM = '{{"capability", "action", "scope" (only for actions that act on existing ' \
@@ -83,7 +84,7 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
     """``reading``, or the reading of the spec whose failing step was asked again (each
     repair naming the diagnostic; a step is asked again once); ``spent``: the design
     repairs this run already made (the schema's repair round); ``ask`` holds its answer to
-    one step's grammar."""
+    one step's grammar (held to state what the diagnostic's remedy needs, a scope)."""
     asked_again: set[int] = set()
     answer = response.content
     while True:
@@ -103,7 +104,8 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
                  {"role": "user", "content": repair_message(
                      failing, ctx.language, reading.strays.get(failing.index + 1, ()))}]
         try:
-            repaired = await ask(asked, _repair_sse(version, len(run.conversation.repairs)))
+            repaired = await ask(asked, _repair_sse(version, len(run.conversation.repairs)),
+                                 failing.needs)
         except FailRun as failure:
             if failure.layer != "provider":
                 raise

@@ -44,6 +44,15 @@ _DO_NOT_CHANGE = re.compile(
     r"(?:修改|改动|改变|更改|变动|编辑|删除|移动|动|改|删)"
     r"|不(?:修改|改动|改变|更改|变动)|保持原样|原样保留|只(?:审计|检查)",
     re.IGNORECASE)
+# the request asks for the part to be emptied (then rebuilt, or left empty)
+_EMPTY_IT = re.compile(
+    r"\b(?:delete|remove|erase|clear|wipe|empty|scrap|discard|drop|nuke)\b[^.;!?]{0,30}?"
+    r"\b(?:everything|all|every element|whole|entire|it all|the (?:part|mesh|model|lot))\b"
+    r"|\b(?:wipe|clear|empty|scrap) (?:it|the part|the mesh|this part)\b|\bwipe\b"
+    r"|\bstart (?:over|again|from scratch)\b|\bfrom scratch\b|\breplace (?:it|everything|"
+    r"the (?:whole|entire) (?:part|mesh))\b"
+    r"|清空|全部删|删(?:除|掉)?(?:所有|全部)|全删|推倒重来|从头(?:开始|再来)|重新(?:建|铺|做|画)",
+    re.IGNORECASE)
 _KEEP_SET = re.compile(r"\bkeep\s+(?:the\s+)?(?:element\s+|node\s+)?set\s+([A-Za-z][\w.-]*)"
                        r"|保留(?:集合)?\s*([A-Za-z][\w.-]*)", re.IGNORECASE)
 
@@ -106,6 +115,12 @@ def do_not_change(request: str) -> str:
     """The words of ``request`` that say not to change the part, or ``""``."""
     said = _DO_NOT_CHANGE.search(fold(request))
     return said.group(0).strip() if said else ""
+
+
+def asks_to_empty(request: str) -> bool:
+    """Whether ``request`` asks to delete everything ("wipe the part", "start over",
+    "清空这个零件"): a spec that leaves the part with no elements then does what was asked."""
+    return _EMPTY_IT.search(fold(request)) is not None
 
 
 def kept_sets(request: str) -> list[str]:

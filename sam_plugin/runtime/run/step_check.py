@@ -17,6 +17,7 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.errors import CompileError, StepsNotComputable
 from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.plan_attention import asks_to_empty
 from sam_plugin.runtime.run.state import RunState
 
 log = logging.getLogger(__name__)
@@ -25,12 +26,14 @@ log = logging.getLogger(__name__)
 @dataclass(frozen=True)
 class FailingStep:
     """The first step that does not compute or compile: its 0-based ``index``, the
-    diagnostic in its words, and the earlier step its remedy makes it one with (``joins``,
-    0-based: "refining them twice is one step"), if any."""
+    diagnostic in its words, the earlier step its remedy makes it one with (``joins``,
+    0-based: "refining them twice is one step"), if any, and what its remedy has it state
+    (``needs``), which the step asked again is held to."""
 
     index: int
     reason: str
     joins: int | None = None
+    needs: tuple[str, ...] = ()  # what the answer must state (``scope``)
 
 
 def failing_step(ctx: StepContext, run: RunState,
@@ -44,7 +47,7 @@ def failing_step(ctx: StepContext, run: RunState,
                                    or run.observation.target_is_empty)
         computed = module.calls_from_steps(spec, route.tools)
     except StepsNotComputable as refused:
-        return FailingStep(refused.step, refused.message, refused.joins)
+        return FailingStep(refused.step, refused.message, refused.joins, refused.needs)
     except Exception:  # noqa: BLE001 - the reader names what does not read, after this
         return None
     assert run.before is not None
@@ -56,14 +59,31 @@ def failing_step(ctx: StepContext, run: RunState,
                              # judged on the part as observed, as the compile after Confirm
                              # judges it (runtime/run/compile.py): its box is known already
                              extra={"before_fingerprint": run.before.fingerprint})
+        emptying = None
         for call in computed:
             try:
                 chain.add(call.tool, json.dumps(call.arguments, ensure_ascii=False))
             except CompileError as error:
                 return _compile_step(call, error, spec, module.vocabulary)
+            if emptying is None and chain.state.element_count.max == 0:
+                emptying = call
+        if emptying is not None and chain.state.element_count.max == 0 \
+                and run.before.element_count > 0 and not asks_to_empty(run.inputs.request):
+            return _emptying_step(emptying, spec, module.vocabulary, run.before.element_count)
     except Exception:  # noqa: BLE001 - a host or compiler fault: the compile after Confirm
         log.debug("design check of the steps failed", exc_info=True)
     return None
+
+
+def _emptying_step(call: Any, spec: Spec, vocabulary: Any, elements: int) -> FailingStep:
+    """A spec that leaves the part with no elements, when the request does not ask to
+    delete everything: "tidy it up" answered by deleting every element. The plan would warn
+    (``plan_attention.py``); said here, the step is asked again before Review."""
+    step = call.steps[-1]
+    return FailingStep(step, f"{step_said(spec, step, vocabulary)} leaves the part with no "
+                       f"elements ({elements} → 0), and the request does not ask to delete "
+                       "everything: write the step the request asks for, on the elements or "
+                       "nodes it names")
 
 
 def _compile_step(call: Any, error: CompileError, spec: Spec,
