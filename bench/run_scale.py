@@ -19,14 +19,14 @@ alternated, in rounds: each round runs the floor's run once, then every case onc
 run after a load and scan. A case is the best of its runs (``REPEATS``: 8 at 188k; no round
 past ``MIN_ROUNDS`` starts once the bench has run ``BUDGET`` seconds of CPU), the
 denominator the best of every load and scan of that size in the sitting (one before each
-run, and two first), the floor's reads the best of theirs (one a round, and two first).
+run, and two first), the floor's run the best of its own (one a round, and two first).
 Rounds, not each case's repeats in a row: the shared machine's busy spells last seconds,
 and when a case's three runs came one after another a spell could cover all three while the
 denominator's best came from a quiet moment elsewhere in the sitting. That is the likeliest
 cause of the move of one node once reading 1.74 (+0.36) in a sitting whose other cases held:
 runs of one case in one sitting differ by up to 0.15 s of CPU at a load of 1; no full
 collection lands inside a run (seen with ``gc.callbacks``: young ones only, under 12 ms);
-``BUDGET`` is far off (the whole bench takes 30-70 s of CPU); and a first run's imports and
+``BUDGET`` is far off (the whole bench takes 30-75 s of CPU); and a first run's imports and
 heap growth are paid at the smaller sizes. Spread over the sitting, a case meets the same
 spells as the denominator does.
 
