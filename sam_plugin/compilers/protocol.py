@@ -69,6 +69,9 @@ class Diagnostic(BaseModel):
 
     path: str
     message: str
+    # what the remedy has the step state, which a step asked again is held to (runtime only:
+    # never stored): ``scope``, or ``picking_scope`` (a scope that picks something here)
+    needs: tuple[str, ...] = Field(default=(), exclude=True)
 
     @field_validator("path", "message")
     @classmethod

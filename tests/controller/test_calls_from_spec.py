@@ -271,6 +271,33 @@ def test_a_set_that_names_no_elements_is_asked_again_held_to_state_its_scope(
     assert controller.spec.steps[0].scope is not None
 
 
+def test_a_scope_that_picks_nothing_is_asked_again_naming_only_the_shapes_the_part_has(
+        fresh_sam, plate, tmp_path):
+    """"Refine the beams" on a plate of QUADs came as a QUAD scope on a part of BEAMs (and
+    the reverse): the step asked again may name only the shapes the part has."""
+    tris = {"by": "shape", "shape": "TRI"}
+    quads = {"by": "shape", "shape": "QUAD"}
+    controller, provider = make(fresh_sam, tmp_path,
+                                design(answer(step("refine", tris, mode="mesh", levels=1))),
+                                design(json.dumps(step("refine", quads, mode="mesh",
+                                                       levels=1))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Refine the elements once.", "mesh", TARGET)) \
+        == Phase.REVIEW
+    asked = provider.requests[1]
+    assert "the selection picks no elements" in asked.messages[-1]["content"]
+    grammar = asked.options.response_format["json_schema"]["schema"]
+    by_shape = [v for v in grammar["$defs"]["selector"]["anyOf"]
+                if v["properties"]["by"]["const"] == "shape"]
+    assert by_shape[0]["properties"]["shape"] == {"type": "string", "enum": ["QUAD"]}
+    assert all("scope" in v["required"] for v in grammar["anyOf"])
+    first = provider.requests[0].options.response_format["json_schema"]["schema"]
+    assert '"TRI"' in json.dumps(first)  # the first question is held as it was
+    assert controller.spec is not None
+    assert controller.spec.steps[0].scope is not None
+    assert controller.spec.steps[0].scope.model_dump(mode="json") == quads
+
+
 def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
         fresh_sam, plate, tmp_path):
     """"Tidy it up" came as a delete of every element, and ran: the plan warned, but no

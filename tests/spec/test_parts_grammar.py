@@ -6,6 +6,7 @@ same where a server does not hold it."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from sam_plugin.compilers import registry
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema, outside_subset
 from sam_plugin.compilers.spec import parts
 from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES
-from sam_plugin.compilers.spec.schema import ScopeBounds
+from sam_plugin.compilers.spec.schema import ScopeBounds, picking
 from sam_plugin.compilers.spec.vocabulary import ActionDef
 
 FACTS = parts.StepFacts(bounds=ScopeBounds(sets=("TOP",), max_label=16, entities=25),
@@ -71,6 +72,17 @@ def test_a_set_named_exists_and_labels_lie_within_the_part():
     assert parts.step_problems(translate, {"scope": {"by": "labels", "labels": [3, 17]},
                                            "values": move}, FACTS) == [
         "scope.labels: 17 lie outside the part's labels 1–16"]
+
+
+def test_a_repair_whose_scope_picked_nothing_names_only_the_shapes_the_part_has():
+    bounds, needs = picking(FACTS.bounds, ("picking_scope",), ("BEAM",))
+    assign = action("property", "assign_section")
+    grammar = parts.step_grammar(assign, replace(FACTS, bounds=bounds), needs)
+    on = {"section": "PLATE"}
+    assert valid(grammar, {"scope": {"by": "shape", "shape": "BEAM"}, "values": on})
+    assert not valid(grammar, {"scope": {"by": "shape", "shape": "QUAD"}, "values": on})
+    assert not valid(grammar, {"values": on})
+    assert picking(FACTS.bounds, ("scope",), ("BEAM",)) == (FACTS.bounds, ("scope",))
 
 
 def test_a_repair_whose_remedy_is_a_scope_holds_the_step_to_state_one():

@@ -84,7 +84,8 @@ def region_checks(part: Any, kind: str, name: str, selector: BaseModel, path: st
         return found
     if part is not None and not picked(part, selector, members):
         return [Diagnostic(path=f"{path}.selection", message=(
-            f"the selection picks no {members}; {noun} needs at least one"))]
+            f"the selection picks no {members}; {noun} needs at least one"),
+            needs=("picking_scope",))]
     if kind == "pressure" and part is not None:
         beams = _beams(part, selector)
         if beams:

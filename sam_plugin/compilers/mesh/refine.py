@@ -45,7 +45,7 @@ def domain_checks(ir: RefineMesh, ctx: CompileContext) -> list[Diagnostic]:
     if not labels:
         return [Diagnostic(path="selection", message=(
             f"the selection picks no elements; the part has {len(ctx.part.elements)} "
-            "elements"))]
+            "elements"), needs=("picking_scope",))]
     after = _elements_after(ctx.part, labels, ir.levels)
     if after > MAX_ELEMENTS_AFTER:
         return [Diagnostic(path="levels", message=(

@@ -91,7 +91,8 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
             continue
         if not labels:
             found.append(Diagnostic(path=f"{path}.selection",
-                                    message="the selection picks no elements"))
+                                    message="the selection picks no elements",
+                                    needs=("picking_scope",)))
             continue
         shapes = property_ops.shapes_of(part, labels)
         kind = kinds.get(item.section)

@@ -12,7 +12,7 @@ value the action does not take.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sam_plugin.compilers import schema_common as sc
@@ -47,6 +47,9 @@ class ScopeBounds:
     # the actions the target as it is allows (an empty part can only be built, an existing
     # one never); none: every action of the mode
     actions: tuple[str, ...] = ()
+    # the shapes a shape scope may name; none: every shape. A step asked again because its
+    # scope picked nothing names only the shapes the part has (:func:`picking`)
+    shapes: tuple[str, ...] = ()
 
     def allows(self, action: ActionDef) -> bool:
         return not self.actions or action.name in self.actions
@@ -81,6 +84,17 @@ def any_step(vocabulary: Vocabulary, bounds: ScopeBounds | None) -> dict[str, An
     ``$defs/selector``)."""
     return {"anyOf": [variant for a in vocabulary.actions if bounds is None or bounds.allows(a)
                       for variant in step_variants(a, SCOPE_REF, bounds)]}
+
+
+def picking(bounds: ScopeBounds, needs: tuple[str, ...],
+            shapes: tuple[str, ...]) -> tuple[ScopeBounds, tuple[str, ...]]:
+    """The bounds and needs of a step asked again: where its scope picked nothing
+    (``picking_scope``), it states a scope, and a shape scope names a shape the part has
+    (``shapes``)."""
+    if "picking_scope" not in needs:
+        return bounds, needs
+    rest = tuple(n for n in needs if n not in ("picking_scope", "scope"))
+    return replace(bounds, shapes=shapes), ("scope", *rest)
 
 
 def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
@@ -263,6 +277,8 @@ def scope_schema(bounds: ScopeBounds | None = None,
             if not bounds.sets:
                 continue  # the part has no set: a set scope cannot be written
             variant["properties"]["name"] = {"type": "string", "enum": list(bounds.sets)}
+        elif kind == "shape" and bounds.shapes:
+            variant["properties"]["shape"] = {"type": "string", "enum": list(bounds.shapes)}
         variants.append(variant)
     return {**schema, "anyOf": variants}
 

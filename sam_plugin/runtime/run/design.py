@@ -22,7 +22,12 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.parts import quantities_words
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.request_words import StatedNumbers
-from sam_plugin.compilers.spec.schema import ScopeBounds, one_step_schema, schema_for
+from sam_plugin.compilers.spec.schema import (
+    ScopeBounds,
+    one_step_schema,
+    picking,
+    schema_for,
+)
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.errors import (
     DesignRefused,
@@ -326,8 +331,9 @@ def _held_step_schema(ctx: StepContext, run: RunState,
     ``needs``: what the diagnostic's remedy has the step state."""
     if ctx.settings.capabilities.spec_format != "json_schema":
         return None
-    return grammar_schema(one_step_schema(run.inputs.module.vocabulary, scope_bounds(run),
-                                          needs), max_unrolled=SPEC_UNROLLED_ITEMS)
+    bounds, needs = picking(scope_bounds(run), needs, design_parts.present_shapes(run))
+    return grammar_schema(one_step_schema(run.inputs.module.vocabulary, bounds, needs),
+                          max_unrolled=SPEC_UNROLLED_ITEMS)
 
 
 def scope_bounds(run: RunState) -> ScopeBounds:

@@ -12,11 +12,13 @@ the design answer, so providers and scripted tests that answer in one object kee
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sam_plugin.compilers.schema_common import SHAPE_VALUES
 from sam_plugin.compilers.spec import parts
 from sam_plugin.compilers.spec.model_json import model_json
 from sam_plugin.compilers.spec.out_of_mode import (
@@ -27,7 +29,7 @@ from sam_plugin.compilers.spec.out_of_mode import (
 )
 from sam_plugin.compilers.spec.reading import json_object_of, spec_from_json
 from sam_plugin.compilers.spec.refusal_words import refusal_sentence
-from sam_plugin.compilers.spec.schema import ScopeBounds
+from sam_plugin.compilers.spec.schema import ScopeBounds, picking
 from sam_plugin.compilers.spec.vocabulary import ActionDef
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.compilers.units import UnitSystem
@@ -245,6 +247,13 @@ def _step_problems(run: RunState, state: PartsDesign, index: int,
     return found
 
 
+def present_shapes(run: RunState) -> tuple[str, ...]:
+    """The element shapes the observed part has, in the schema's order."""
+    counts = run.before.shape_counts if run.before is not None else {}
+    present = {shape for shape, count in counts.items() if count > 0}
+    return tuple(shape for shape in SHAPE_VALUES if shape in present)
+
+
 def step_facts(run: RunState, state: PartsDesign, index: int) -> parts.StepFacts:
     """What the part and the steps before this one let it name."""
     part = run.observation.part if run.observation is not None else None
@@ -354,7 +363,9 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
         asked_again.add(index + 1)
         facts = step_facts(run, state, index)
         messages = _values_messages(ctx, run, state, index, facts, state.examples[index])
-        held = _held(ctx, parts.step_grammar(action, facts, failing.needs))
+        bounds, needs = picking(facts.bounds, failing.needs, present_shapes(run))
+        held = _held(ctx, parts.step_grammar(action, dataclasses.replace(facts, bounds=bounds),
+                                             needs))
         tokens = max(STEP_TOKENS_MIN, budgets.design_tokens(ctx.settings, held))
         whole = await _ask_again(ctx, run, state, index, messages, None, [reason], held,
                                  tokens)

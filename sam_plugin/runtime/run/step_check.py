@@ -91,5 +91,6 @@ def _compile_step(call: Any, error: CompileError, spec: Spec,
     for diagnostic in error.diagnostics:
         step = call.step_of(diagnostic.path)
         if step is not None:
-            return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}")
+            return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}",
+                               needs=getattr(diagnostic, "needs", ()))
     return None
