@@ -317,6 +317,22 @@ def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
     assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(2)
 
 
+def test_of_two_steps_that_empty_the_part_the_whole_parts_is_asked_again(fresh_sam, plate,
+                                                                         tmp_path):
+    """"rm free nodes + duplicate elems" came as "delete all nodes" and "delete all
+    elements"; asked again, the second became "delete elements 1, 5" and the first, which
+    takes every element with it, stayed."""
+    every_node = step("delete_nodes", {"by": "all"})
+    two = answer(every_node, step("delete_elements", labels(2)))
+    controller, provider = make(fresh_sam, tmp_path, design(two),
+                                design(json.dumps(step("delete_nodes", labels(9)))))
+    assert asyncio.run(controller.submit("Remove the free nodes.", "part", TARGET)) \
+        == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- step 1 (delete all nodes) "
+        "leaves the part with no elements (4 → 0)")
+
+
 @pytest.mark.parametrize("request_text", ["Wipe the part.", "Delete all the elements.",
                                           "清空这个零件。"])
 def test_a_request_that_asks_to_empty_the_part_is_not_asked_again(fresh_sam, plate, tmp_path,
