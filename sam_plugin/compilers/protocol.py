@@ -72,6 +72,9 @@ class Diagnostic(BaseModel):
     # what the remedy has the step state, which a step asked again is held to (runtime only:
     # never stored): ``scope``, or ``picking_scope`` (a scope that picks something here)
     needs: tuple[str, ...] = Field(default=(), exclude=True)
+    # (kind, name): the definition the remedy changes, where a step may define it (a shell
+    # section assigned to BEAMs alone is a section to define as a beam section)
+    remedy_in: tuple[str, str] | None = Field(default=None, exclude=True)
 
     @field_validator("path", "message")
     @classmethod

@@ -298,6 +298,38 @@ def test_a_scope_that_picks_nothing_is_asked_again_naming_only_the_shapes_the_pa
     assert controller.spec.steps[0].scope.model_dump(mode="json") == quads
 
 
+def test_a_section_whose_kind_fits_nothing_it_is_assigned_to_is_defined_again(fresh_sam,
+                                                                              tmp_path):
+    """"Pipe section P60, outer diameter 60, wall 4" came as a shell section assigned to a
+    part of BEAMs: the compiler blamed the assignment, which was asked again, though the
+    remedy is the section's kind. The step that defines it is asked again."""
+    from samConstants import BEAM
+
+    model = fresh_sam.mdb.models["Model-1"]
+    model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
+    post = model.Part(name="Plate")
+    nodes = [post.Node(coordinates=(0.0, 0.0, float(z))) for z in range(3)]
+    for a, b in zip(nodes, nodes[1:]):
+        post.Element(nodes=(a, b), elemShape=BEAM)
+    shell = step("define_section", mode="property", name="P60", kind="shell",
+                 material="Steel", thickness=4)
+    pipe = step("define_section", mode="property", name="P60", kind="beam",
+                material="Steel", profile={"shape": "pipe", "r": 30, "t": 4})
+    assign = step("assign_section", {"by": "all"}, mode="property", section="P60")
+    controller, provider = make(fresh_sam, tmp_path, design(answer(shell, assign)),
+                                design(json.dumps(pipe)))
+    assert asyncio.run(controller.submit("Pipe section P60 of Steel, outer diameter 60, wall "
+                                         "4, on every element.", "property", TARGET)) \
+        == Phase.REVIEW
+    said = provider.requests[1].messages[-1]["content"]
+    assert said.startswith("SAM Agent cannot use step 1 of this spec as it is:\n- step 1 "
+                           "(define the shell section P60")
+    assert "section 'P60' is a shell section and cannot go on BEAM elements" in said
+    assert "(step 2 assigns it)" in said
+    assert controller.spec is not None
+    assert controller.spec.steps[0].values["kind"] == "beam"
+
+
 def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
         fresh_sam, plate, tmp_path):
     """"Tidy it up" came as a delete of every element, and ran: the plan warned, but no

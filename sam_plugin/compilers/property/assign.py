@@ -103,6 +103,8 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
                 message=f"section {item.section!r} is a {kind} section and cannot go on "
                 f"{', '.join(wrong)} elements; the selection holds {_shape_summary(shapes)}; "
                 f"{_legal_for(wrong, kinds)}",
+                # on no element it picks: the section's kind is the remedy, not the scope
+                remedy_in=("sections", item.section) if len(wrong) == len(shapes) else None,
             ))
         overlap = sorted(label for label in labels if label in owner)
         if overlap:

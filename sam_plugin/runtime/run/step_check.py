@@ -94,7 +94,27 @@ def _compile_step(call: Any, error: CompileError, spec: Spec,
                   vocabulary: Any) -> FailingStep | None:
     for diagnostic in error.diagnostics:
         step = call.step_of(diagnostic.path)
-        if step is not None:
-            return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}",
-                               needs=getattr(diagnostic, "needs", ()))
+        if step is None:
+            continue
+        defining = _defining_step(spec, vocabulary, getattr(diagnostic, "remedy_in", None))
+        if defining is not None and defining != step:
+            return FailingStep(defining, f"{step_said(spec, defining, vocabulary)}: "
+                               f"{diagnostic.message} (step {step + 1} assigns it)")
+        return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}",
+                           needs=getattr(diagnostic, "needs", ()))
+    return None
+
+
+def _defining_step(spec: Spec, vocabulary: Any, remedy_in: tuple[str, str] | None
+                   ) -> int | None:
+    """The step of the spec that defines what a diagnostic's remedy changes (a section
+    defined with the wrong kind), if one does: that step is the one asked again."""
+    if remedy_in is None:
+        return None
+    for index, step in enumerate(spec.steps):
+        action = vocabulary.action(step.action)
+        if action is not None and action.defines is not None and \
+                action.defines[0] == remedy_in[0] and \
+                step.values.get(action.defines[1]) == remedy_in[1]:
+            return index
     return None
