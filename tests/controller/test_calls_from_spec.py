@@ -309,7 +309,7 @@ def test_a_section_whose_kind_fits_nothing_it_is_assigned_to_is_defined_again(fr
     model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
     post = model.Part(name="Plate")
     nodes = [post.Node(coordinates=(0.0, 0.0, float(z))) for z in range(3)]
-    for a, b in zip(nodes, nodes[1:]):
+    for a, b in zip(nodes, nodes[1:], strict=False):
         post.Element(nodes=(a, b), elemShape=BEAM)
     shell = step("define_section", mode="property", name="P60", kind="shell",
                  material="Steel", thickness=4)
@@ -318,6 +318,7 @@ def test_a_section_whose_kind_fits_nothing_it_is_assigned_to_is_defined_again(fr
     assign = step("assign_section", {"by": "all"}, mode="property", section="P60")
     controller, provider = make(fresh_sam, tmp_path, design(answer(shell, assign)),
                                 design(json.dumps(pipe)))
+    controller.settings = settings(profile="llamacpp")
     assert asyncio.run(controller.submit("Pipe section P60 of Steel, outer diameter 60, wall "
                                          "4, on every element.", "property", TARGET)) \
         == Phase.REVIEW
@@ -326,6 +327,9 @@ def test_a_section_whose_kind_fits_nothing_it_is_assigned_to_is_defined_again(fr
                            "(define the shell section P60")
     assert "section 'P60' is a shell section and cannot go on BEAM elements" in said
     assert "(step 2 assigns it)" in said
+    grammar = provider.requests[1].options.response_format["json_schema"]["schema"]
+    assert [v["properties"]["values"]["properties"]["kind"] for v in grammar["anyOf"]] == [
+        {"type": "string", "enum": ["beam"]}]  # a BEAM takes a beam section, held so
     assert controller.spec is not None
     assert controller.spec.steps[0].values["kind"] == "beam"
 

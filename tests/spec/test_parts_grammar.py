@@ -85,6 +85,13 @@ def test_a_repair_whose_scope_picked_nothing_names_only_the_shapes_the_part_has(
     assert picking(FACTS.bounds, ("scope",), ("BEAM",)) == (FACTS.bounds, ("scope",))
 
 
+def test_a_section_defined_again_for_beams_is_held_to_a_beam_section():
+    section = action("property", "define_section")
+    grammar = parts.step_grammar(section, FACTS, ("kind:beam",))
+    assert valid(grammar, {"values": BEAM})
+    assert not valid(grammar, {"values": SHELL})
+
+
 def test_a_repair_whose_remedy_is_a_scope_holds_the_step_to_state_one():
     create_set = action("part", "create_set")
     assert "scope" not in parts.step_grammar(create_set, FACTS)["required"]

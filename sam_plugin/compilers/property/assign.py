@@ -46,6 +46,12 @@ def _legal_for(shapes: Sequence[str], kinds: Mapping[str, str]) -> str:
     return "; ".join(lines)
 
 
+def _fitting_kinds(shapes: Mapping[str, Sequence[int]]) -> list[str]:
+    """The section kind that goes on every shape picked (one, or none for a mixed pick)."""
+    fits = [kind for kind, legal in SHAPES_FOR_KIND.items() if all(s in legal for s in shapes)]
+    return fits if len(fits) == 1 else []
+
+
 def _shape_summary(shapes: Mapping[str, Sequence[int]]) -> str:
     return ", ".join(f"{shape} ({len(labels)})" for shape, labels in sorted(shapes.items()))
 
@@ -105,6 +111,8 @@ def analyse(ir: AssignProperty, ctx: CompileContext) -> tuple[list[Diagnostic], 
                 f"{_legal_for(wrong, kinds)}",
                 # on no element it picks: the section's kind is the remedy, not the scope
                 remedy_in=("sections", item.section) if len(wrong) == len(shapes) else None,
+                needs=tuple(f"kind:{k}" for k in _fitting_kinds(shapes))
+                if len(wrong) == len(shapes) else (),
             ))
         overlap = sorted(label for label in labels if label in owner)
         if overlap:

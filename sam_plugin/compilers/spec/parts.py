@@ -174,8 +174,11 @@ def step_grammar(action: ActionDef, facts: StepFacts,
     of stating it (a rectangle or coordinates; a shell section with a thickness, a beam
     section with a profile), names held to those that exist or an earlier step defines,
     scopes held to the part; ``needs``: what a repair's remedy has it state (``scope``)."""
+    ways_ = ways(action)
+    fixed_by = {tuple(n.split(":", 1)) for n in needs if ":" in n}
+    ways_ = [w for w in ways_ if w[1] in fixed_by] or ways_
     variants = [_variant(action, facts, leave_out, fixed, needs)
-                for leave_out, fixed in ways(action)]
+                for leave_out, fixed in ways_]
     return variants[0] if len(variants) == 1 else {"anyOf": variants}
 
 

@@ -102,11 +102,17 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     """One step of the mode alone, held as the spec's steps are: what a step asked again
     answers (docs/architecture.md §4 "One repair before Review"). ``needs``: what the
     diagnostic's remedy has the step state (``scope``): a step that cannot state it is no
-    answer, and one that can must."""
+    answer, and one that can must; ``key:option`` (``kind:beam``): the step is one that
+    states that option (a section defined again as a beam section)."""
     variants = any_step(vocabulary, bounds)["anyOf"]
-    if needs:
-        variants = [_stating(v, needs) for v in variants
-                    if all(key in v["properties"] for key in needs)] or variants
+    fields = tuple(n for n in needs if ":" not in n)
+    if fields:
+        variants = [_stating(v, fields) for v in variants
+                    if all(key in v["properties"] for key in fields)] or variants
+    for need in (n for n in needs if ":" in n):
+        key, option = need.split(":", 1)
+        variants = [v for v in variants if v["properties"]["values"]["properties"]
+                    .get(key, {}).get("enum") == [option]] or variants
     return {"anyOf": variants, "$defs": {"selector": scope_schema(bounds)}}
 
 

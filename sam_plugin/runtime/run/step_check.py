@@ -99,7 +99,8 @@ def _compile_step(call: Any, error: CompileError, spec: Spec,
         defining = _defining_step(spec, vocabulary, getattr(diagnostic, "remedy_in", None))
         if defining is not None and defining != step:
             return FailingStep(defining, f"{step_said(spec, defining, vocabulary)}: "
-                               f"{diagnostic.message} (step {step + 1} assigns it)")
+                               f"{diagnostic.message} (step {step + 1} assigns it)",
+                               needs=getattr(diagnostic, "needs", ()))
         return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}",
                            needs=getattr(diagnostic, "needs", ()))
     return None
