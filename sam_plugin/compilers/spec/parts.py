@@ -358,7 +358,7 @@ def values_messages(*, system: str, head: str, facts_text: str, planned: Sequenc
     assert action is not None
     plan = "; ".join(f"{i + 1}. {p.action} (“{p.words}”)" if p.words else f"{i + 1}. {p.action}"
                      for i, p in enumerate(planned))
-    earlier = (f"Steps written so far: {model_json([s.as_json() for s in written])}\n"  # noqa: E501
+    earlier = (f"Steps written so far: {model_json([s.as_json() for s in written])}\n"
                if written else "")
     scope = {"required": "required: the existing entities it acts on",
              "optional": "optional: leave it out for the whole part",
