@@ -120,6 +120,12 @@ class Diagnosed(Protocol):
     @property
     def message(self) -> str: ...
 
+    @property
+    def needs(self) -> tuple[str, ...]: ...  # what the remedy has the step state
+
+    @property
+    def remedy_in(self) -> tuple[str, str] | None: ...  # the definition the remedy changes
+
 
 class CompileError(SamAgentError):
     """A call that does not compile. Nothing was executed; the run goes back to Review."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from sam_plugin.errors import PropertyScriptError
 from sam_plugin.samops import readback, selection
+from sam_plugin.samops.records import plain_exponent
 
 # Sine of the angle below which n1 counts as parallel to a beam axis (about 0.06 degrees):
 # the host cannot build a local 1-2 frame from two (nearly) parallel vectors.
@@ -128,11 +129,7 @@ def copyable(number: Any) -> str:
     """A number as the message says it, in a form a JSON grammar lets a model copy back:
     ``7.85e-9``, not ``7.85e-09`` (llama.cpp's number rule ends an exponent at its first
     ``0``, so a model repeating the definition would write a density of 7.85)."""
-    words = repr(number)
-    if not isinstance(number, float):
-        return words
-    mantissa, e, exponent = words.partition("e")
-    return f"{mantissa}e{int(exponent)}" if e else words
+    return plain_exponent(repr(number)) if isinstance(number, float) else repr(number)
 
 
 def definition_conflicts(

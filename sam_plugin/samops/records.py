@@ -41,3 +41,11 @@ class PartRecord:
     oriented_beams: int = 0
     hanging_nodes: int | None = None  # read only when a prediction asks for it
     non_finite: list[str] = field(default_factory=list)  # entities with a NaN or infinity
+
+
+def plain_exponent(words: str) -> str:
+    """A written number with no leading zero or ``+`` in its exponent: ``7.85e-9``, not
+    ``7.85e-09`` (llama.cpp's JSON number rule ends an exponent at its first ``0``, so a
+    model copying ``e-09`` under a grammar writes ``e-0``)."""
+    mantissa, e, exponent = words.partition("e")
+    return f"{mantissa}e{int(exponent)}" if e else words

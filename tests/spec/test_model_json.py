@@ -7,6 +7,7 @@ import json
 import re
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -46,3 +47,8 @@ def test_the_density_a_model_copies_is_the_density() -> None:
                         "名字": "钢", 1: True})
     assert shown == ('{"materials":[{"name":"Steel","density":7.85e-9,"E":210000.0}],'
                      '"名字":"钢","1":true}')
+
+
+def test_a_key_json_cannot_write_is_refused_as_json_refuses_it() -> None:
+    with pytest.raises(TypeError):
+        model_json({(1, 2): "tuple key"})

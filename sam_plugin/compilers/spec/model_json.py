@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any
 
-from sam_plugin.compilers.spec.values import plain_exponent
+from sam_plugin.samops.records import plain_exponent
 
 
 def model_json(value: Any) -> str:
@@ -23,13 +23,16 @@ def model_json(value: Any) -> str:
     if isinstance(value, float) and math.isfinite(value):
         return plain_exponent(json.dumps(value))
     if isinstance(value, dict):
-        return "{" + ",".join(f"{_key(key)}:{model_json(item)}"
+        return "{" + ",".join(f"{json_key(key)}:{model_json(item)}"
                               for key, item in value.items()) + "}"
     if isinstance(value, (list, tuple)):
         return "[" + ",".join(model_json(item) for item in value) + "]"
     return json.dumps(value, ensure_ascii=False)
 
 
-def _key(key: Any) -> str:
-    """A key as ``json.dumps`` writes it (a number, a flag or null as its JSON text)."""
-    return json.dumps(key if isinstance(key, str) else json.dumps(key), ensure_ascii=False)
+def json_key(key: Any) -> str:
+    """A key as ``json.dumps`` writes it (a number, a flag or null as its JSON text), and
+    refused as it refuses one (``TypeError``: a tuple, an object)."""
+    if isinstance(key, str):
+        return json.dumps(key, ensure_ascii=False)
+    return json.dumps({key: None}, ensure_ascii=False)[1:-len(": null}")]

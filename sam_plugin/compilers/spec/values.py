@@ -17,6 +17,7 @@ from typing import Any, Literal
 from sam_plugin.compilers import schema_common as sc
 from sam_plugin.compilers.ir_common import fixed_precision
 from sam_plugin.compilers.units import Quantity, UnitSystem, with_unit
+from sam_plugin.samops.records import plain_exponent
 
 ValueKind = Literal["number", "integer", "bool", "vector", "numbers", "integers", "labels",
                     "points", "name", "names", "choice", "choices", "record", "records",
@@ -274,12 +275,6 @@ def json_number_words(value: float | int) -> str:
     rule ends an exponent at its first ``0``, so a model copying ``e-09`` writes ``e-0``)."""
     words = number_words(value)
     return words if isinstance(value, bool) else plain_exponent(words)
-
-
-def plain_exponent(words: str) -> str:
-    """A written number with no leading zero or ``+`` in its exponent: ``7.85e-9``."""
-    mantissa, e, exponent = words.partition("e")
-    return f"{mantissa}e{int(exponent)}" if e else words
 
 
 def point_words(point: Sequence[float]) -> str:

@@ -96,13 +96,13 @@ def _compile_step(call: Any, error: CompileError, spec: Spec,
         step = call.step_of(diagnostic.path)
         if step is None:
             continue
-        defining = _defining_step(spec, vocabulary, getattr(diagnostic, "remedy_in", None))
+        defining = _defining_step(spec, vocabulary, diagnostic.remedy_in)
         if defining is not None and defining != step:
             return FailingStep(defining, f"{step_said(spec, defining, vocabulary)}: "
                                f"{diagnostic.message} (step {step + 1} assigns it)",
-                               needs=getattr(diagnostic, "needs", ()))
+                               needs=diagnostic.needs)
         return FailingStep(step, f"{step_said(spec, step, vocabulary)}: {diagnostic}",
-                           needs=getattr(diagnostic, "needs", ()))
+                           needs=diagnostic.needs)
     return None
 
 

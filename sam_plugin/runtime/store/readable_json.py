@@ -14,6 +14,8 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from sam_plugin.compilers.spec.model_json import json_key
+
 STEP = "  "
 
 
@@ -27,7 +29,7 @@ def _pieces(value: Any, newline: str) -> Iterator[str]:
     if isinstance(value, dict) and value:
         yield "{"
         for index, (key, item) in enumerate(value.items()):
-            yield f"{',' if index else ''}{inner}{_key(key)}: "
+            yield f"{',' if index else ''}{inner}{json_key(key)}: "
             yield from _pieces(item, inner)
         yield newline + "}"
     elif isinstance(value, (list, tuple)) and any(isinstance(item, dict) for item in value):
@@ -39,9 +41,3 @@ def _pieces(value: Any, newline: str) -> Iterator[str]:
     else:
         yield json.dumps(value, ensure_ascii=False)
 
-
-def _key(key: Any) -> str:
-    """The key as JSON writes it (a number or a boolean key becomes its text)."""
-    if isinstance(key, str):
-        return json.dumps(key, ensure_ascii=False)
-    return json.dumps({key: None}, ensure_ascii=False)[1:-len(": null}")]
