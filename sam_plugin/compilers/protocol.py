@@ -24,6 +24,7 @@ from sam_plugin.words.phrase import Phrase
 if TYPE_CHECKING:  # the spec package imports this module (Diagnostic, quote)
     from sam_plugin.compilers.spec.computed import ComputedCall
     from sam_plugin.compilers.spec.ir import Spec
+    from sam_plugin.compilers.spec.request_counts import CountReading
     from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 
 # A diagnostic quotes at most this much of any value: a 5 MB field name must not become a
@@ -178,6 +179,12 @@ class DomainModule(Protocol):
     def design_examples(self) -> tuple[tuple[str, str], ...]:
         """The design prompt's worked examples, (request, answer): a spec that repeats one
         of their steps is refused as a copy."""
+        ...
+
+    def request_counts(self, request: str) -> tuple[CountReading, ...]:
+        """The counts ``request`` states indirectly ("twice as fine", "3 total") in this
+        mode's values, which the product states for the model that writes the spec
+        (``compilers/spec/request_counts.py``); ``()`` when it states none."""
         ...
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:

@@ -20,6 +20,7 @@ from sam_plugin.compilers.plan import PlanDetail, generic_detail
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
 from sam_plugin.compilers.spec.computed import ComputedCall
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.request_counts import CountReading
 from sam_plugin.compilers.spec.vocabulary import CallOperation, Vocabulary
 from sam_plugin.compilers.validation import validate_call
 from sam_plugin.errors import CompileError
@@ -77,6 +78,10 @@ def _no_lines(model: Any) -> dict[str, Any]:
     return {}
 
 
+def _no_counts(request: str) -> tuple[CountReading, ...]:
+    return ()
+
+
 def _as_they_are(spec: Spec, calls: Sequence[GivenCall], read_model: Callable[[], Any],
                  part_name: str) -> tuple[Spec, tuple[GivenCall, ...]]:
     return spec, tuple(calls)
@@ -123,6 +128,8 @@ class TableDrivenModule:
     observation_reader: ObservationLines = _no_lines
     # a request's words that name something the mode does (protocol.DomainModule.does_words)
     does_words: tuple[str, ...] = ()
+    # the counts a request states indirectly, in the mode's values (protocol.request_counts)
+    count_reader: Callable[[str], tuple[CountReading, ...]] = _no_counts
     # a run's spec and calls restated for another part (protocol.restate_for_part)
     part_restater: PartRestater = _as_they_are
 
@@ -134,6 +141,9 @@ class TableDrivenModule:
 
     def design_examples(self) -> tuple[tuple[str, str], ...]:
         return self.prompts.EXAMPLES
+
+    def request_counts(self, request: str) -> tuple[CountReading, ...]:
+        return self.count_reader(request)
 
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         prompts = self.prompts.design_prompt("en") + "\n" + self.prompts.design_prompt("zh")

@@ -351,3 +351,30 @@ def test_a_unit_in_the_request_is_converted_by_the_product_in_the_values_questio
     # the first question is the request alone: the values questions carry the conversion
     assert "70000" not in provider.requests[0].messages[-1]["content"]
     assert controller.spec is not None and controller.spec.steps[0].values["E"] == 70000
+
+
+def test_a_count_said_another_way_is_stated_in_the_modes_values_by_the_product(
+        fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path, actions(("refine", "2x finer")),
+                                values({"by": "all"}, levels=1))
+    assert asyncio.run(controller.submit("Make everything 2x finer.", "mesh",
+                                         TARGET)) == Phase.REVIEW
+    said = ("The request's counts in this mode's values (write these numbers): "
+            "“2x finer” = levels 1 (each level halves the element size).")
+    assert said in provider.requests[1].messages[-1]["content"]
+    assert said not in provider.requests[0].messages[-1]["content"]
+    assert controller.spec is not None and controller.spec.steps[0].values["levels"] == 1
+    assert asyncio.run(controller.confirm("mesh", TARGET)).status == "verified"
+    assert len(plate.elements) == 16
+
+
+def test_the_design_asked_whole_is_told_the_counts_too(fresh_sam, plate, tmp_path):
+    provider = ScriptedProvider(design(json.dumps({"summary": "refine", "steps": [step(
+        "refine", {"by": "all"}, mode="mesh", levels=3)]})))
+    controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
+                               policy=policy(calls="spec", design="whole"),
+                               host=HostGateway(fresh_sam), provider_factory=provider.factory)
+    assert asyncio.run(controller.submit("Split each quad into sixty-four.", "mesh",
+                                         TARGET)) == Phase.REVIEW
+    assert ("“into sixty-four” = levels 3 for QUAD or TRI elements."
+            in provider.requests[0].messages[-1]["content"])

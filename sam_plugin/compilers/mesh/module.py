@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sam_plugin.compilers.mesh import actions, audit, describe, prompts, refine, step_calls
+from sam_plugin.compilers.mesh.count_words import refine_counts
 from sam_plugin.compilers.mesh.ir import AuditMesh, RefineMesh
 from sam_plugin.compilers.mesh.mcp_examples import MCP_EXAMPLES
 from sam_plugin.compilers.mesh.routing_rules import CAPABILITIES, DOES_WORDS, RULES, TOOL_NAMES
@@ -28,4 +29,5 @@ MODULE = TableDrivenModule(
     describer=describe.describe,
     mcp_examples=MCP_EXAMPLES,
     does_words=DOES_WORDS,
+    count_reader=refine_counts,
 )

@@ -14,6 +14,7 @@ from sam_plugin.compilers.part import (
     step_calls,
     transform,
 )
+from sam_plugin.compilers.part.count_words import copy_counts
 from sam_plugin.compilers.part.ir import (
     AuditPartIR,
     BuildPartIR,
@@ -62,4 +63,5 @@ MODULE = TableDrivenModule(
     operation_state=operation_states.part_at,
     mcp_examples=MCP_EXAMPLES,
     does_words=DOES_WORDS,
+    count_reader=copy_counts,
 )

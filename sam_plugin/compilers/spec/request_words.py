@@ -48,11 +48,11 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9_.])(-|\+|−)?((?:\d+(?:\.\d*)?|\.\d+)(?:[
 _TIMES = re.compile(r"(\d)\s*[x×X*]\s*(\d)")  # "2x2": two numbers
 _GLUED = re.compile(r"\b(nodes?|elements?|elems?|labels?|ids?)(\d)", re.IGNORECASE)  # "node4"
 # words that state a number (whole words only)
-_WORDS = {"once": 1, "twice": 2, "thrice": 3, "double": 2, "triple": 3, "half": 0.5,
+NUMBER_WORDS = {"once": 1, "twice": 2, "thrice": 3, "double": 2, "triple": 3, "half": 0.5,
           "quarter": 0.25, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
           "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
           "twenty": 20, "hundred": 100, "thousand": 1000, "single": 1, "pair": 2}
-_WORD = re.compile(r"\b(" + "|".join(_WORDS) + r")\b", re.IGNORECASE)
+_WORD = re.compile(r"\b(" + "|".join(NUMBER_WORDS) + r")\b", re.IGNORECASE)
 # words that state an angle, in degrees
 _ANGLES = re.compile(
     r"\b(?:a\s+|one\s+)?(quarter|half|full|whole|three[- ]quarters?(?: of a)?)[- ]?"
@@ -101,7 +101,7 @@ def stated_numbers(text: str) -> StatedNumbers:
         value = float(digits)
         if math.isfinite(value):
             numbers.add(-value if sign in ("-", "−") else value)
-    numbers |= {float(_WORDS[w.lower()]) for w in _WORD.findall(folded)}
+    numbers |= {float(NUMBER_WORDS[w.lower()]) for w in _WORD.findall(folded)}
     numbers |= set(angle_words(folded))
     numbers |= set(chinese_numbers(folded))
     return StatedNumbers(frozenset(numbers), frozenset(labels),
@@ -137,7 +137,7 @@ def chinese_numbers(folded: str) -> list[float]:
     for match in _ZH_NUMERAL.finditer(folded):
         ordinal, numeral, measure = match.groups()
         if ordinal or measure:
-            value = _chinese_value(numeral)
+            value = chinese_value(numeral)
             if value is not None:
                 found.append(float(value))
     if "一半" in folded:
@@ -145,7 +145,7 @@ def chinese_numbers(folded: str) -> list[float]:
     return found
 
 
-def _chinese_value(numeral: str) -> int | None:
+def chinese_value(numeral: str) -> int | None:
     """``九十`` 90, ``一百二十`` 120, ``两千`` 2000, ``十二`` 12; ``None`` when it is no
     numeral a person writes."""
     total, digit, seen = 0, None, False

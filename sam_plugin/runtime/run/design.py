@@ -19,7 +19,7 @@ from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_sch
 from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.parts import quantities_words
+from sam_plugin.compilers.spec.parts import readings_words
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
 from sam_plugin.compilers.spec.request_words import StatedNumbers
 from sam_plugin.compilers.spec.schema import (
@@ -492,6 +492,7 @@ def _design_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
         exploration=run.exploration,
         request=inputs.request,
         selection=inputs.selection.prompt_line() if inputs.selection is not None else "",
-        quantities=quantities_words(inputs.request, ctx.units or DEFAULT_UNITS),
+        quantities=readings_words(inputs.request, ctx.units or DEFAULT_UNITS,
+                                  inputs.module.request_counts(inputs.request)),
         places=named_places(ctx, run)[0],
     )

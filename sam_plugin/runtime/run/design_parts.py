@@ -302,17 +302,19 @@ def _values_messages(ctx: StepContext, run: RunState, state: PartsDesign, index:
             continue
     return parts.values_messages(
         system=_system(ctx, run), head=_head(run),
-        facts_text=_with_quantities(_facts_text(run, _action(run, state, index), facts),
-                                    run.inputs.request, ctx.units or DEFAULT_UNITS),
+        facts_text=_with_readings(_facts_text(run, _action(run, state, index), facts),
+                                  run, ctx.units or DEFAULT_UNITS),
         planned=state.planned, index=index, written=written, vocabulary=module.vocabulary,
         example=example)
 
 
-def _with_quantities(facts_text: str, request: str, system: UnitSystem) -> str:
+def _with_readings(facts_text: str, run: RunState, system: UnitSystem) -> str:
     """The facts, then the request's quantities converted into ``system`` (the model's
-    units; the product's default, mm-N-t-s, where none is known)."""
-    quantities = parts.quantities_words(request, system)
-    return f"{facts_text}\n{quantities}" if quantities else facts_text
+    units; the product's default, mm-N-t-s, where none is known) and its indirect counts in
+    the mode's values."""
+    request = run.inputs.request
+    readings = parts.readings_words(request, system, run.inputs.module.request_counts(request))
+    return f"{facts_text}\n{readings}" if readings else facts_text
 
 
 def _facts_text(run: RunState, action: ActionDef, facts: parts.StepFacts) -> str:
