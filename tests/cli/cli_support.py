@@ -167,6 +167,9 @@ class StubQuadModule:
     def design_examples(self) -> tuple[tuple[str, str], ...]:
         return ()
 
+    def request_counts(self, request: str) -> tuple[Any, ...]:
+        return ()
+
     def tool_definitions(self, tool_names: Sequence[str], strict: bool = False) -> list[dict]:
         return [
             {

@@ -353,6 +353,23 @@ def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
     assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(2)
 
 
+def test_a_step_that_emptied_the_part_cannot_be_answered_with_the_same_scope(
+        fresh_sam, plate, tmp_path):
+    """"Remove the doubled elements" on a part of QUADs came as "delete the QUAD elements",
+    and asked again, the same: the step asked again is held to a scope that leaves some."""
+    quads = step("delete_elements", {"by": "shape", "shape": "QUAD"})
+    controller, provider = make(fresh_sam, tmp_path, design(answer(quads)),
+                                design(json.dumps(step("delete_elements", labels(4)))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Remove the doubled elements.", "part", TARGET)) \
+        == Phase.REVIEW
+    grammar = provider.requests[1].options.response_format["json_schema"]["schema"]
+    selectors = grammar["$defs"]["selector"]["anyOf"]
+    assert [v["properties"]["by"]["const"] for v in selectors] == ["labels", "set", "box"]
+    assert controller.spec is not None and controller.spec.steps[0].scope is not None
+    assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(4)
+
+
 def test_of_two_steps_that_empty_the_part_the_whole_parts_is_asked_again(fresh_sam, plate,
                                                                          tmp_path):
     """"rm free nodes + duplicate elems" came as "delete all nodes" and "delete all

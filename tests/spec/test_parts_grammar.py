@@ -75,14 +75,30 @@ def test_a_set_named_exists_and_labels_lie_within_the_part():
 
 
 def test_a_repair_whose_scope_picked_nothing_names_only_the_shapes_the_part_has():
-    bounds, needs = picking(FACTS.bounds, ("picking_scope",), ("BEAM",))
+    bounds, needs = picking(FACTS.bounds, ("picking_scope",), {"BEAM": 4})
     assign = action("property", "assign_section")
     grammar = parts.step_grammar(assign, replace(FACTS, bounds=bounds), needs)
     on = {"section": "PLATE"}
     assert valid(grammar, {"scope": {"by": "shape", "shape": "BEAM"}, "values": on})
     assert not valid(grammar, {"scope": {"by": "shape", "shape": "QUAD"}, "values": on})
     assert not valid(grammar, {"values": on})
-    assert picking(FACTS.bounds, ("scope",), ("BEAM",)) == (FACTS.bounds, ("scope",))
+    assert picking(FACTS.bounds, ("scope",), {"BEAM": 4}) == (FACTS.bounds, ("scope",))
+
+
+def test_a_repair_of_a_step_that_emptied_the_part_cannot_take_every_element_again():
+    delete = action("part", "delete_elements")
+    bounds, needs = picking(FACTS.bounds, ("partial_scope",), {"QUAD": 6})
+    grammar = parts.step_grammar(delete, replace(FACTS, bounds=bounds), needs)
+    assert not valid(grammar, {"scope": {"by": "all"}, "values": {}})
+    assert not valid(grammar, {"scope": {"by": "shape", "shape": "QUAD"}, "values": {}})
+    assert valid(grammar, {"scope": {"by": "labels", "labels": [5, 6]}, "values": {}})
+    # a shape only some elements have still picks part of the part
+    bounds, needs = picking(FACTS.bounds, ("partial_scope",), {"QUAD": 4, "TRI": 2})
+    grammar = parts.step_grammar(delete, replace(FACTS, bounds=bounds), needs)
+    assert valid(grammar, {"scope": {"by": "shape", "shape": "TRI"}, "values": {}})
+    assert valid(grammar, {"scope": {"by": "shape", "shape": "QUAD"}, "values": {}})
+    assert not valid(grammar, {"scope": {"by": "shape", "shape": "BEAM"}, "values": {}})
+    assert not valid(grammar, {"scope": {"by": "all"}, "values": {}})
 
 
 def test_a_section_defined_again_for_beams_is_held_to_a_beam_section():

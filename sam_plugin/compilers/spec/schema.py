@@ -50,6 +50,9 @@ class ScopeBounds:
     # the shapes a shape scope may name; none: every shape. A step asked again because its
     # scope picked nothing names only the shapes the part has (:func:`picking`)
     shapes: tuple[str, ...] = ()
+    # a scope picks less than the whole part: no ``all``, and a shape scope only of the
+    # ``shapes`` (none: no shape scope). A step asked again because it emptied the part
+    partial: bool = False
 
     def allows(self, action: ActionDef) -> bool:
         return not self.actions or action.name in self.actions
@@ -87,14 +90,22 @@ def any_step(vocabulary: Vocabulary, bounds: ScopeBounds | None) -> dict[str, An
 
 
 def picking(bounds: ScopeBounds, needs: tuple[str, ...],
-            shapes: tuple[str, ...]) -> tuple[ScopeBounds, tuple[str, ...]]:
-    """The bounds and needs of a step asked again: where its scope picked nothing
-    (``picking_scope``), it states a scope, and a shape scope names a shape the part has
-    (``shapes``)."""
+            shapes: Mapping[str, int]) -> tuple[ScopeBounds, tuple[str, ...]]:
+    """The bounds and needs of a step asked again, ``shapes`` the part's elements by shape
+    (in the schema's order): where its scope picked nothing (``picking_scope``), it states a
+    scope, and a shape scope names a shape the part has; where it emptied the part
+    (``partial_scope``), its scope takes less than every element: never ``all``, nor a shape
+    that every element has."""
+    present = tuple(shape for shape, count in shapes.items() if count > 0)
+    if "partial_scope" in needs:
+        total = sum(shapes.values())
+        bounds = replace(bounds, partial=True,
+                         shapes=tuple(s for s in present if shapes[s] < total))
+        needs = tuple(n for n in needs if n != "partial_scope")
     if "picking_scope" not in needs:
         return bounds, needs
     rest = tuple(n for n in needs if n not in ("picking_scope", "scope"))
-    return replace(bounds, shapes=shapes), ("scope", *rest)
+    return replace(bounds, shapes=present), ("scope", *rest)
 
 
 def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
@@ -283,8 +294,12 @@ def scope_schema(bounds: ScopeBounds | None = None,
             if not bounds.sets:
                 continue  # the part has no set: a set scope cannot be written
             variant["properties"]["name"] = {"type": "string", "enum": list(bounds.sets)}
-        elif kind == "shape" and bounds.shapes:
+        elif kind == "shape" and (bounds.shapes or bounds.partial):
+            if not bounds.shapes:
+                continue  # every element is of one shape: naming it takes the whole part
             variant["properties"]["shape"] = {"type": "string", "enum": list(bounds.shapes)}
+        elif kind == "all" and bounds.partial:
+            continue
         variants.append(variant)
     return {**schema, "anyOf": variants}
 

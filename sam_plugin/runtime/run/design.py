@@ -331,7 +331,7 @@ def _held_step_schema(ctx: StepContext, run: RunState,
     ``needs``: what the diagnostic's remedy has the step state."""
     if ctx.settings.capabilities.spec_format != "json_schema":
         return None
-    bounds, needs = picking(scope_bounds(run), needs, design_parts.present_shapes(run))
+    bounds, needs = picking(scope_bounds(run), needs, design_parts.shape_counts(run))
     return grammar_schema(one_step_schema(run.inputs.module.vocabulary, bounds, needs),
                           max_unrolled=SPEC_UNROLLED_ITEMS)
 

@@ -247,11 +247,11 @@ def _step_problems(run: RunState, state: PartsDesign, index: int,
     return found
 
 
-def present_shapes(run: RunState) -> tuple[str, ...]:
-    """The element shapes the observed part has, in the schema's order."""
-    counts = run.before.shape_counts if run.before is not None else {}
-    present = {shape for shape, count in counts.items() if count > 0}
-    return tuple(shape for shape in SHAPE_VALUES if shape in present)
+def shape_counts(run: RunState) -> dict[str, int]:
+    """The observed part's elements by shape, in the schema's order."""
+    counts = {str(shape): n for shape, n in run.before.shape_counts.items()} \
+        if run.before is not None else {}
+    return {shape: n for shape in SHAPE_VALUES if (n := counts.get(shape, 0)) > 0}
 
 
 def step_facts(run: RunState, state: PartsDesign, index: int) -> parts.StepFacts:
@@ -365,7 +365,7 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
         asked_again.add(index + 1)
         facts = step_facts(run, state, index)
         messages = _values_messages(ctx, run, state, index, facts, state.examples[index])
-        bounds, needs = picking(facts.bounds, failing.needs, present_shapes(run))
+        bounds, needs = picking(facts.bounds, failing.needs, shape_counts(run))
         held = _held(ctx, parts.step_grammar(action, dataclasses.replace(facts, bounds=bounds),
                                              needs))
         tokens = max(STEP_TOKENS_MIN, budgets.design_tokens(ctx.settings, held))

@@ -80,14 +80,15 @@ def _emptying_step(call: Any, spec: Spec, vocabulary: Any, elements: int) -> Fai
     delete everything: "tidy it up" answered by deleting every element. The plan would warn
     (``plan_attention.py``); said here, the step is asked again before Review. Of the
     steps one call carries, the first whose scope is the whole part ("delete all nodes"
-    takes every element with it), else the last."""
+    takes every element with it), else the last. Asked again, its scope cannot take every
+    element (``partial_scope``)."""
     whole = [i for i in call.steps if (scope := spec.steps[i].scope) is not None
              and scope.model_dump(mode="json").get("by") == "all"]
     step = whole[0] if whole else call.steps[-1]
     return FailingStep(step, f"{step_said(spec, step, vocabulary)} leaves the part with no "
                        f"elements ({elements} → 0), and the request does not ask to delete "
                        "everything: write the step the request asks for, on the elements or "
-                       "nodes it names")
+                       "nodes it names", needs=("partial_scope",))
 
 
 def _compile_step(call: Any, error: CompileError, spec: Spec,
