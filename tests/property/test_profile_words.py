@@ -119,6 +119,14 @@ def test_a_shell_section_for_a_round_bar_is_said_on_its_step_held_to_the_beam_ki
         "not a shell thickness")
 
 
+def test_an_i_section_is_asked_by_its_dimensions():
+    found = request_contradictions(spec_of(shell("IPE200", 200)),
+                                   "an I-beam IPE200 of Steel, 200 deep")
+    assert found[0].diagnostic.message.endswith(
+        "define IPE200 as a beam section (kind beam) with an I profile (l, h, b1, b2, t1, t2, "
+        "t3), not a shell thickness")
+
+
 def test_a_beam_section_of_no_shape_the_words_say_is_asked_with_the_requests_profile():
     found = request_contradictions(spec_of(shell("BX", 20)),
                                    "A beam section BX of Steel, 20 wide and 40 high.")

@@ -78,5 +78,9 @@ def _words(spec: Spec, step: int, profile: NamedProfile) -> str:
                 "not a shell thickness")
     return (f"the request says {said}, a beam profile ({profile.shape}), and "
             f"{step_said(spec, step, VOCABULARY)} defines a shell section: define {name} as "
-            f"a beam section (kind beam) with a {profile.shape} profile "
+            f"a beam section (kind beam) with {_article(profile.shape)} {profile.shape} profile "
             f"({PROFILE_DIMENSIONS[profile.shape]}), not a shell thickness")
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
