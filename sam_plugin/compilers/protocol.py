@@ -86,6 +86,15 @@ class Diagnostic(BaseModel):
         return f"{self.path}: {self.message}" if self.path else self.message
 
 
+@dataclass(frozen=True)
+class StepDiagnostic:
+    """A diagnostic on one step of a spec (``step``, 0-based): what a step asked again
+    before Review names."""
+
+    step: int
+    diagnostic: Diagnostic
+
+
 class Fragment(BaseModel):
     """A compiled call: code pieces the composer orders, plus what the call predicts.
 
@@ -263,4 +272,12 @@ class DomainModule(Protocol):
         operations with their numbers and the entities they touch, destructive ones marked,
         and the predicted final part when the module's shadow run can tell; ``ctx`` holds the
         live part before the run. Raises CompileError when a call cannot run (I7)."""
+        ...
+
+    def request_contradictions(self, spec: Spec, request: str) -> list[StepDiagnostic]:
+        """The steps of ``spec`` that the request's own words contradict, each with a
+        diagnostic that names the words and the fix (and what the step asked again is held
+        to, ``Diagnostic.needs``): a shell section where the request names a beam profile
+        (docs/architecture.md §4 "One repair before Review"). ``[]`` for a domain whose
+        words name nothing a step could contradict."""
         ...

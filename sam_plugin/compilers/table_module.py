@@ -17,7 +17,14 @@ from pydantic import BaseModel
 from sam_plugin.compilers import routing, schema_common
 from sam_plugin.compilers.evidence import Check, ValueRow
 from sam_plugin.compilers.plan import PlanDetail, generic_detail
-from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment, ModeName, Route
+from sam_plugin.compilers.protocol import (
+    CompileContext,
+    Diagnostic,
+    Fragment,
+    ModeName,
+    Route,
+    StepDiagnostic,
+)
 from sam_plugin.compilers.spec.computed import ComputedCall
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.request_counts import CountReading
@@ -38,6 +45,8 @@ GivenCall = tuple[str, Mapping[str, Any] | str]  # (tool, its arguments)
 # (spec, calls, reads the live model, target part name) -> the spec and calls for that part
 PartRestater = Callable[[Spec, Sequence[GivenCall], Callable[[], Any], str],
                         tuple[Spec, tuple[GivenCall, ...]]]
+# (spec, the request) -> the steps the request's words contradict
+RequestContradictions = Callable[[Spec, str], list[StepDiagnostic]]
 
 
 class Prompts(Protocol):
@@ -87,6 +96,10 @@ def _as_they_are(spec: Spec, calls: Sequence[GivenCall], read_model: Callable[[]
     return spec, tuple(calls)
 
 
+def _no_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
+    return []
+
+
 def _the_part_as_observed(fragment: Fragment, index: int, ctx: CompileContext) -> Any:
     return ctx.part
 
@@ -132,6 +145,8 @@ class TableDrivenModule:
     count_reader: Callable[[str], tuple[CountReading, ...]] = _no_counts
     # a run's spec and calls restated for another part (protocol.restate_for_part)
     part_restater: PartRestater = _as_they_are
+    # the steps the request's words contradict (protocol.request_contradictions)
+    contradictions: RequestContradictions = _no_contradictions
 
     def design_prompt(self, language: str = "en") -> str:
         return self.prompts.design_prompt(language)
@@ -213,3 +228,6 @@ class TableDrivenModule:
 
     def values_table(self, run_dir: Path) -> list[ValueRow]:
         return self.value_rows(run_dir)
+
+    def request_contradictions(self, spec: Spec, request: str) -> list[StepDiagnostic]:
+        return self.contradictions(spec, request)

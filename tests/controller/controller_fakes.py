@@ -235,6 +235,9 @@ class FakePartModule:
     def observation_lines(self, model: Any) -> dict[str, Any]:
         return {}
 
+    def request_contradictions(self, spec: Any, request: str) -> list:
+        return []
+
     def route(self, spec_text: str, target_is_empty: bool) -> Route:
         match = re.search(r"Planned Part capabilities:\s*(.+)", spec_text)
         if match:

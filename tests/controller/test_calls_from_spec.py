@@ -334,6 +334,83 @@ def test_a_section_whose_kind_fits_nothing_it_is_assigned_to_is_defined_again(fr
     assert controller.spec.steps[0].values["kind"] == "beam"
 
 
+def _beam_part(sam: Any) -> None:
+    from samConstants import BEAM
+
+    model = sam.mdb.models["Model-1"]
+    model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
+    bar = model.Part(name="Plate")
+    nodes = [bar.Node(coordinates=(float(x), 0.0, 0.0)) for x in range(0, 400, 100)]
+    for a, b in zip(nodes, nodes[1:], strict=False):
+        bar.Element(nodes=(a, b), elemShape=BEAM)
+
+
+def test_a_shell_section_where_the_request_names_a_beam_profile_is_defined_again(
+        fresh_sam, tmp_path):
+    """"A solid round bar section called ROD, 12 mm in diameter" came back from both small
+    models as a shell section ROD of thickness 12: nothing failed to compute or compile, so
+    no diagnostic reached the model and the run verified the wrong section. The request's
+    words name a beam profile: the step is asked again once, held to the beam kind."""
+    _beam_part(fresh_sam)
+    shell = step("define_section", mode="property", name="ROD", kind="shell",
+                 material="Steel", thickness=12)
+    rod = step("define_section", mode="property", name="ROD", kind="beam",
+               material="Steel", profile={"shape": "circle", "r": 6})
+    controller, provider = make(fresh_sam, tmp_path, design(answer(shell)),
+                                design(json.dumps(rod)))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit(
+        "Define a steel rod section ROD, 12 mm across the diameter.", "property", TARGET)) \
+        == Phase.REVIEW
+    said = provider.requests[1].messages[-1]["content"]
+    assert said.startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- the request says “rod”, a beam "
+        "profile (circle), and step 1 (define the shell section ROD of material Steel, "
+        "thickness 12) defines a shell section: define ROD as a beam section (kind beam) with "
+        "a circle profile (r: the radius, half the diameter), not a shell thickness\n")
+    grammar = provider.requests[1].options.response_format["json_schema"]["schema"]
+    assert [v["properties"]["values"]["properties"]["kind"] for v in grammar["anyOf"]] == [
+        {"type": "string", "enum": ["beam"]}]  # held to the beam kind
+    assert len(provider.requests) == 2
+    assert controller.spec is not None
+    assert controller.spec.steps[0].values["kind"] == "beam"
+    assert [(r.step, r.action) for r in controller.design_repairs] == [(1, "define_section")]
+    assert not any("beam profile" in w for w in controller.review_warnings)
+
+
+def test_a_shell_section_still_there_after_its_repair_is_a_review_warning(fresh_sam,
+                                                                          tmp_path):
+    _beam_part(fresh_sam)
+    shell = step("define_section", mode="property", name="RECT_B", kind="shell",
+                 material="Steel", thickness=20)
+    thinner = step("define_section", mode="property", name="RECT_B", kind="shell",
+                   material="Steel", thickness=40)
+    controller, provider = make(fresh_sam, tmp_path, design(answer(shell)),
+                                design(json.dumps(thinner)))
+    assert asyncio.run(controller.submit("给梁定义一个矩形截面 RECT_B，材料用 Steel，宽 20、"
+                                         "高 40。", "property", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 2  # asked again once, never twice
+    assert controller.review_warnings == [
+        "the request says “矩形截面”, a beam profile (rectangle), and step 1 (define the "
+        "shell section RECT_B of material Steel, thickness 40) defines a shell section: "
+        "define RECT_B as a beam section (kind beam) with a rectangle profile (a: the width; "
+        "b: the height), not a shell thickness"]
+
+
+def test_a_request_for_a_shell_and_a_beam_section_defining_both_is_asked_once(fresh_sam,
+                                                                              tmp_path):
+    _beam_part(fresh_sam)
+    shell = step("define_section", mode="property", name="SH6", kind="shell",
+                 material="Steel", thickness=6)
+    bar = step("define_section", mode="property", name="BAR30", kind="beam",
+               material="Steel", profile={"shape": "circle", "r": 15})
+    controller, provider = make(fresh_sam, tmp_path, design(answer(shell, bar)))
+    assert asyncio.run(controller.submit(
+        "A 6 mm section SH6 and a round bar BAR30 of radius 15, both of Steel.", "property",
+        TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1 and controller.review_warnings == []
+
+
 def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
         fresh_sam, plate, tmp_path):
     """"Tidy it up" came as a delete of every element, and ran: the plan warned, but no

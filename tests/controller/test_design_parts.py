@@ -378,3 +378,35 @@ def test_the_design_asked_whole_is_told_the_counts_too(fresh_sam, plate, tmp_pat
                                          TARGET)) == Phase.REVIEW
     assert ("“into sixty-four” = levels 3 for QUAD or TRI elements."
             in provider.requests[0].messages[-1]["content"])
+
+
+def test_a_shell_section_where_the_request_names_a_beam_profile_is_asked_again_as_a_beam(
+        fresh_sam, tmp_path):
+    """The design asked in parts checks the assembled steps as the whole design does: a
+    shell section for "a pipe section" is asked again, held to the beam kind."""
+    from samConstants import BEAM
+
+    model = fresh_sam.mdb.models["Model-1"]
+    model.Material(name="Steel").Elastic(table=((210000.0, 0.3),))
+    tube = model.Part(name="Plate")
+    nodes = [tube.Node(coordinates=(0.0, 0.0, float(z))) for z in (0, 100, 200)]
+    for a, b in zip(nodes, nodes[1:], strict=False):
+        tube.Element(nodes=(a, b), elemShape=BEAM)
+    controller, provider = make(
+        fresh_sam, tmp_path, actions(("define_section", "a tube P60 of Steel")),
+        values(name="P60", kind="shell", material="Steel", thickness=4),
+        values(name="P60", kind="beam", material="Steel",
+               profile={"shape": "pipe", "r": 30, "t": 4}), profile="llamacpp")
+    assert asyncio.run(controller.submit("A tube P60 of Steel: radius 30, wall 4.", "property",
+                                         TARGET)) == Phase.REVIEW
+    repair = provider.requests[2]
+    assert ("the request says “tube”, a beam profile (pipe), and step 1 (define the shell "
+            "section P60 of material Steel, thickness 4) defines a shell section: define P60 "
+            "as a beam section (kind beam) with a pipe profile (r: the outer radius, half the "
+            "outer diameter; t: the wall thickness), not a shell thickness"
+            ) in repair.messages[-1]["content"]
+    grammar = repair.options.response_format["json_schema"]["schema"]
+    assert '"shell"' not in json.dumps(grammar) and '"beam"' in json.dumps(grammar)
+    assert controller.spec is not None
+    assert controller.spec.steps[0].values["profile"] == {"shape": "pipe", "r": 30.0, "t": 4.0}
+    assert [(r.step, r.action) for r in controller.design_repairs] == [(1, "define_section")]

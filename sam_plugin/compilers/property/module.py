@@ -8,6 +8,7 @@ from sam_plugin.compilers.property import (
     audit,
     define,
     describe,
+    profile_contradiction,
     prompts,
     step_calls,
     value_checks,
@@ -45,4 +46,5 @@ MODULE = TableDrivenModule(
     value_rows=value_checks.values_table,
     mcp_examples=MCP_EXAMPLES,
     does_words=DOES_WORDS,
+    contradictions=profile_contradiction.request_contradictions,
 )

@@ -96,6 +96,8 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     if sources is not None:
         unsourced += [m.words() for m in unit_mismatches(said, spec, units)]
     warnings += changes_despite_words(spec, module.vocabulary, said, units)
+    warnings += [found.diagnostic.message
+                 for found in module.request_contradictions(spec, "\n".join(said))]
     return DesignReading(spec=spec, route=route,
                          text=render_spec(spec, module.vocabulary, language),
                          warnings=[*warnings, *unsourced], unsourced=unsourced,

@@ -1,6 +1,7 @@
 """The first step of a design that does not compute or compile, checked before Review, with
 the compiler's diagnostic in its words (docs/architecture.md §4 "One repair before Review"):
-what a repair request names. Nothing is run; the host is only read."""
+what a repair request names. Where every step does, the first step the request's own words
+contradict, in its domain's words. Nothing is run; the host is only read."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from typing import Any
 
 from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
+from sam_plugin.compilers.protocol import DomainModule
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
@@ -38,8 +40,9 @@ class FailingStep:
 
 def failing_step(ctx: StepContext, run: RunState,
                  document: Mapping[str, Any]) -> FailingStep | None:
-    """The first step that does not compute or compile, with the diagnostic in its words;
-    None when every step does (or the spec does not read: the reader says so after)."""
+    """The first step that does not compute or compile, with the diagnostic in its words,
+    else the first the request's words contradict; None when none (or the spec does not
+    read: the reader says so after)."""
     module = run.inputs.module
     try:
         spec = spec_from_json(dict(document), module.vocabulary)
@@ -72,6 +75,16 @@ def failing_step(ctx: StepContext, run: RunState,
             return _emptying_step(emptying, spec, module.vocabulary, run.before.element_count)
     except Exception:  # noqa: BLE001 - a host or compiler fault: the compile after Confirm
         log.debug("design check of the steps failed", exc_info=True)
+    return _contradicted_step(module, spec, run.inputs.request)
+
+
+def _contradicted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
+    """The first step the request's own words contradict, where every step computes and
+    compiles: its domain reads the words (a shell section where the request names a beam
+    profile) and says the diagnostic and what the step asked again is held to."""
+    for found in module.request_contradictions(spec, request):
+        return FailingStep(found.step, found.diagnostic.message,
+                           needs=found.diagnostic.needs)
     return None
 
 

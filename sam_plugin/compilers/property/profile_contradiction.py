@@ -1,0 +1,86 @@
+"""A shell section where the request names a beam profile (docs/architecture.md §4 "One
+repair before Review"): "a solid round bar section ROD, 12 mm in diameter" answered with a
+shell section ROD of thickness 12. Nothing fails to compute or compile (a shell section on no
+element, or on the QUADs), so without this no diagnostic reaches the model. Said on the step
+that defines the shell section, held to the beam kind when asked again; never a refusal."""
+
+from __future__ import annotations
+
+import re
+
+from sam_plugin.compilers.property.actions import VOCABULARY
+from sam_plugin.compilers.property.profile_reading import (
+    NamedProfile,
+    named_profile,
+    names_a_shell,
+)
+from sam_plugin.compilers.property.profile_words import PROFILE_DIMENSIONS
+from sam_plugin.compilers.protocol import Diagnostic, StepDiagnostic
+from sam_plugin.compilers.spec.computed import step_said
+from sam_plugin.compilers.spec.ir import Spec
+
+_BEAMS = {"by": "shape", "shape": "BEAM"}
+
+
+def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
+    """The step that defines a shell section where the request names a beam profile and the
+    spec defines no beam section: the shell section the spec puts on the BEAM elements, else
+    (where the request names no shell, and the spec assigns only sections it defines) the
+    one shell section it defines, or the one of them the request names."""
+    profile = named_profile(request)
+    kinds = {i: step.values.get("kind") for i, step in enumerate(spec.steps)
+             if step.action == "define_section"}
+    if profile is None or "beam" in kinds.values():
+        return []
+    shells = {spec.steps[i].values.get("name"): i for i, kind in kinds.items() if kind == "shell"}
+    step = _on_beams(spec, shells)
+    if step is None and not names_a_shell(request) and _assigns_only(spec, set(shells)):
+        said = [i for name, i in shells.items() if isinstance(name, str) and
+                _says_name(request, name)]
+        step = next(iter(shells.values())) if len(shells) == 1 else \
+            said[0] if len(said) == 1 else None
+    if step is None:
+        return []
+    return [StepDiagnostic(step, Diagnostic(
+        path=f"steps[{step}].values.kind", message=_words(spec, step, profile),
+        needs=("kind:beam",)))]
+
+
+def _on_beams(spec: Spec, shells: dict[object, int]) -> int | None:
+    """The first shell section the spec assigns to the BEAM elements (a shape scope)."""
+    for step in spec.steps:
+        if step.action == "assign_section" and step.scope is not None and \
+                step.scope.model_dump(mode="json") == _BEAMS and \
+                step.values.get("section") in shells:
+            return shells[step.values["section"]]
+    return None
+
+
+def _says_name(request: str, name: str) -> bool:
+    return re.search(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", request,
+                     re.IGNORECASE) is not None
+
+
+def _assigns_only(spec: Spec, defined: set[object]) -> bool:
+    """Whether every section the spec assigns is one it defines (a section the model has
+    already may be the beam section the request's words name)."""
+    return all(step.values.get("section") in defined for step in spec.steps
+               if step.action == "assign_section")
+
+
+def _words(spec: Spec, step: int, profile: NamedProfile) -> str:
+    said = ", ".join(f"“{w}”" for w in profile.words)
+    name = spec.steps[step].values.get("name")
+    if profile.shape is None:
+        return (f"the request says {said}, a beam section, and "
+                f"{step_said(spec, step, VOCABULARY)} defines a shell section: define "
+                f"{name} as a beam section (kind beam) with the profile the request gives, "
+                "not a shell thickness")
+    return (f"the request says {said}, a beam profile ({profile.shape}), and "
+            f"{step_said(spec, step, VOCABULARY)} defines a shell section: define {name} as "
+            f"a beam section (kind beam) with {_article(profile.shape)} {profile.shape} profile "
+            f"({PROFILE_DIMENSIONS[profile.shape]}), not a shell thickness")
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
