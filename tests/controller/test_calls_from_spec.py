@@ -430,6 +430,28 @@ def test_a_spec_that_empties_the_part_unasked_is_asked_again_before_review(
     assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(2)
 
 
+def test_a_transform_whose_scope_picks_nothing_is_asked_again_held_to_the_parts_shapes(
+        fresh_sam, plate, tmp_path):
+    """"Turn the part 90 degrees about Y" came as a rotation of the TRI elements of a part
+    of QUADs: it compiled, ran and moved nothing. Now it is asked again before Review."""
+    turn = {"angle_deg": 90, "axis": [0, 1, 0], "origin": [0, 0, 0]}
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        design(answer(step("rotate", {"by": "shape", "shape": "TRI"}, **turn))),
+        design(json.dumps(step("rotate", {"by": "shape", "shape": "QUAD"}, **turn))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Turn the part 90 degrees about Y.", "part",
+                                         TARGET)) == Phase.REVIEW
+    asked = provider.requests[1]
+    assert ("the selection picks no elements nor nodes, so nothing would move; the part has "
+            "4 elements (QUAD)") in asked.messages[-1]["content"]
+    grammar = asked.options.response_format["json_schema"]["schema"]
+    by_shape = [v for v in grammar["$defs"]["selector"]["anyOf"]
+                if v["properties"]["by"]["const"] == "shape"]
+    assert by_shape[0]["properties"]["shape"] == {"type": "string", "enum": ["QUAD"]}
+    assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
+
+
 def test_a_step_that_emptied_the_part_cannot_be_answered_with_the_same_scope(
         fresh_sam, plate, tmp_path):
     """"Remove the doubled elements" on a part of QUADs came as "delete the QUAD elements",

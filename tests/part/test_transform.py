@@ -118,6 +118,34 @@ def test_transform_diagnostics(harness: Any, op: dict, message: str) -> None:
     assert [str(d) for d in err.value.diagnostics] == [message]
 
 
+@pytest.mark.parametrize("selection", [
+    {"by": "shape", "shape": "TRI"},
+    {"by": "box", "min": [50, 50, 0], "max": [60, 60, 0]},
+])
+def test_a_scope_that_picks_nothing_is_refused_naming_what_the_part_has(
+        harness: Any, selection: dict) -> None:
+    """"Rotate the part about Y" came as a rotation of "all TRI" on a part of QUADs: it
+    compiled, ran and moved nothing."""
+    harness.grid(2, 1)
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("t", [("transform_part", {"operations": [
+            {"op": "rotate", "origin": [0, 0, 0], "axis": [0, 1, 0], "angle_deg": 90,
+             "selection": selection}]})])
+    assert [str(d) for d in err.value.diagnostics] == [
+        "operations[0].selection: the selection picks no elements nor nodes, so nothing "
+        "would move; the part has 2 elements (QUAD)"]
+    assert err.value.diagnostics[0].needs == ("picking_scope",)
+
+
+def test_a_box_a_later_operation_fills_is_not_judged_on_the_part_as_observed(
+        harness: Any) -> None:
+    harness.grid(1, 1)
+    _run(harness, [{"op": "translate", "vector": [10, 0, 0]},
+                   {"op": "translate", "vector": [0, 5, 0],
+                    "selection": {"by": "box", "min": [9, -1, -1], "max": [12, 2, 1]}}])
+    assert _coords(harness, 1) == (10.0, 5.0, 0.0)
+
+
 def test_transform_needs_a_part(harness: Any) -> None:
     with pytest.raises(CompileError, match="part 'Plate' does not exist; there is nothing to "
                        "transform"):

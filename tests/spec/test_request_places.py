@@ -67,6 +67,22 @@ def test_the_middle_a_rotation_is_about_is_its_centre_point(request_):
     assert places_words(places, PLATE).endswith("= the point [20,20,0], node 13.")
 
 
+@pytest.mark.parametrize("request_", [
+    "Make the part twice as big, keeping it centred where it is.",
+    "scale x2 but keep it centered"])
+def test_centred_where_it_is_is_its_centre_point(request_):
+    assert places_words(places_in(request_), PLATE).endswith("= the point [20,20,0], node 13.")
+
+
+@pytest.mark.parametrize("request_", [
+    "以原点为中心把零件放大两倍。", "以坐标原点为中心旋转 90 度",
+    "Scale it by 3, centred on the origin.",
+    "rotate 90 with the origin as centre", "centre at (0, 0, 0), scale 2",
+    "以点 (5, 5, 0) 为中心缩放"])
+def test_a_centre_that_is_another_point_is_no_place_of_the_part(request_):
+    assert places_in(request_) == []
+
+
 def test_top_and_bottom_follow_the_parts_own_plane():
     assert box("the top edge", WALL) == ((0, 0, 40), (40, 0, 40))
     assert box("the left half", WALL) == ((0, 0, 0), (20, 0, 40))

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import BaseModel
+
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, ShapeName
 from sam_plugin.compilers.part import scale_checks
@@ -24,6 +26,7 @@ from sam_plugin.compilers.selectors import (
     AllSelector,
     LabelsSelector,
     SetSelector,
+    ShapeSelector,
     check_selector,
     selector_literal,
 )
@@ -44,14 +47,31 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
     scale = scale_checks.scale_of(met, observed)
     for i, op in enumerate(ir.operations):
         here = f"operations[{i}]"
-        found.extend(check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
-                                    ctx.state))
+        problems = check_selector(op.selection, ctx.part, f"{here}.selection", "elements",
+                                  ctx.state)
         if not live:
-            found.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
+            problems.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
+        elif not problems and (i == 0 or isinstance(op.selection, ShapeSelector)):
+            problems.extend(_picks_nothing(op.selection, ctx, f"{here}.selection"))
+        found.extend(problems)
         found.extend(_degenerate(op, scale, here))
     if not found:  # a degenerate axis or normal has no rotation to carry the box through
         found.extend(check_reach(ir.operations, scale.bounds))  # the box read once
     return found
+
+
+def _picks_nothing(selection: BaseModel, ctx: CompileContext, path: str) -> list[Diagnostic]:
+    """A scope that picks nothing on the part as observed: nothing would move. A shape the
+    part has none of stays absent after the call's earlier operations (their copies are of
+    the shapes it has); a box is judged for the first operation only."""
+    elements, nodes = select_transform_nodes(ctx.part, selector_literal(selection))
+    if elements or nodes:
+        return []
+    shapes = sorted({str(element.type) for element in ctx.part.elements})
+    return [Diagnostic(path=path, message=(
+        f"the selection picks no elements nor nodes, so nothing would move; the part has "
+        f"{len(ctx.part.elements)} elements ({', '.join(shapes) or 'none'})"),
+        needs=("picking_scope",))]
 
 
 def _degenerate(op: object, scale: scale_checks.Scale, here: str) -> list[Diagnostic]:

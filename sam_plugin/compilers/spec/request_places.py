@@ -43,6 +43,7 @@ _EN: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("row", re.compile(rf"\b{_ONE}{_HAND}\s+(?:row|column|strip)\b", re.I)),
     ("edge", re.compile(rf"\b{_ONE}{_HAND}\s+(?:edge|side|end|boundary)\b", re.I)),
     ("middle", re.compile(r"\b(?:middle|centre|center|central)\b", re.I)),
+    ("centre", re.compile(r"\b(?:centred|centered)\b", re.I)),  # "staying centred": its centre
 )
 # the middle as a point: what a rotation or a scale is about, where a node goes, the node
 # there ("about the middle", "25 above the middle", "the centre node", "以中心为", "中心节点")
@@ -51,6 +52,13 @@ _AT_EN = re.compile(r"\b(?:about|around|through|at|above|over|below|under|from|t
 _POINT_EN = re.compile(r"^\s*(?:node|point)s?\b", re.I)
 _AT_ZH = re.compile(r"以[^，。,]{0,8}$")
 _POINT_ZH = re.compile(r"^(?:的|那个|那一个)?(?:节点|点)")
+# a centre that is another point ("以原点为中心", "centred on the origin", "the origin as
+# centre", "centre at (0, 0, 0)"): no place of the part
+_ELSEWHERE_BEFORE = re.compile(
+    r"(?:以\s*(?:坐标)?(?:原点|点|节点|[(（])[^，。；]{0,20}为\s*$)"
+    r"|(?:\b(?:origin|point|node\s*\d+|\))\s+as\s+(?:the\s+|its\s+)?$)", re.I)
+_ELSEWHERE_AFTER = re.compile(
+    r"^(?:\s*(?:point)?\s*(?:at|on|in|=|:)\s*(?:the\s+)?(?:origin|point|node|[(\[]))", re.I)
 _ZH: tuple[tuple[Kind, re.Pattern[str]], ...] = (
     ("corner", re.compile(r"([左右])([上下])角")),
     ("corner", re.compile(r"([上下])([左右])角")),
@@ -97,6 +105,9 @@ def places_in(request: str) -> list[NamedPlace]:
                 continue  # "the top-left corner" names no top edge as well
             kind = named
             sides = _sides(match.groups())
+            if kind in ("middle", "centre") and _elsewhere(request, match):
+                taken.append(match.span())
+                continue
             if kind == "middle" and _a_point(request, match):
                 kind = "centre"
             place = NamedPlace(match.group(0), kind, sides)
@@ -104,6 +115,12 @@ def places_in(request: str) -> list[NamedPlace]:
                 found.append(place)
             taken.append(match.span())
     return found
+
+
+def _elsewhere(request: str, match: re.Match[str]) -> bool:
+    """Whether the centre the words name is another point than the part's."""
+    return bool(_ELSEWHERE_BEFORE.search(request[: match.start()])
+                or _ELSEWHERE_AFTER.match(request[match.end():]))
 
 
 def _a_point(request: str, match: re.Match[str]) -> bool:
