@@ -292,8 +292,11 @@ async def run_pipeline(task: Task, source: Source, options: RunnerOptions,
                                    policy=run_policy(options.repairs, options.calls,
                                                      options.design),
                                    server_probe=source.server_probe)
-        await controller.submit(task.request, task.mode, target, source="eval")
-        await answer_yes(controller, task.mode, target)
+        try:
+            await controller.submit(task.request, task.mode, target, source="eval")
+            await answer_yes(controller, task.mode, target)
+        finally:
+            controller.let_go()  # the run ended: its lock (an open file) is let go
     finally:
         exchanges.close()
     seconds = time.perf_counter() - started

@@ -138,6 +138,19 @@ def test_replay_reproduces_the_recording_with_no_network(tmp_path, suite, fake_p
     assert code == 1  # 2/3 is below --min-success 0.99
 
 
+def test_no_task_keeps_its_run_locked_after_it_ends(tmp_path, suite, fake_provider, capsys):
+    """Each task's run held its lock, an open file, until the process ended: the 116 tasks
+    of a suite kept 116 files open, and a long evaluation ran out of them."""
+    from sam_plugin.runtime.store.file_lock import is_locked
+
+    script_answers(fake_provider, baseline=False)
+    run_eval([str(suite), "--base-url", fake_provider.base_url, "--api-model", "fake-model",
+              "--out", str(tmp_path / "live")], capsys)
+    locks = list((tmp_path / "live").rglob("run.lock"))
+    assert len(locks) == 3
+    assert [lock for lock in locks if is_locked(lock)] == []
+
+
 def test_a_changed_request_fails_that_task_naming_the_difference(tmp_path, suite,
                                                                   fake_provider, capsys):
     script_answers(fake_provider, baseline=False)

@@ -19,8 +19,8 @@ except ImportError:  # Windows
 
 
 class FileLock:
-    """An exclusive lock on ``path`` (created when missing); :meth:`release` or process exit
-    frees it."""
+    """An exclusive lock on ``path`` (created when missing); :meth:`release`, its collection
+    or process exit frees it."""
 
     def __init__(self, fd: int, path: Path) -> None:
         self._fd: int | None = fd
@@ -32,6 +32,11 @@ class FileLock:
             with contextlib.suppress(OSError):
                 _unlock(fd)
             os.close(fd)
+
+    def __del__(self) -> None:
+        # a lock nothing can reach any more is let go, as a file object closes its
+        # descriptor when collected: a dropped run's lock must not hold a file open for good
+        self.release()
 
     @property
     def held(self) -> bool:
