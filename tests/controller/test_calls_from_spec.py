@@ -452,6 +452,40 @@ def test_a_transform_whose_scope_picks_nothing_is_asked_again_held_to_the_parts_
     assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
 
 
+def test_a_change_where_the_request_asks_for_a_report_alone_is_asked_again_as_a_report(
+        fresh_sam, plate, tmp_path):
+    """"Which elements have no section? Only report, don't assign anything." came as an
+    assignment of the section None to every element: only a Review warning said so."""
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        design(answer(step("delete_elements", labels(2)), step("audit", checks=["free_nodes"]))),
+        design(json.dumps(step("audit", checks=["free_nodes", "duplicate_elements"]))))
+    controller.settings = settings(profile="llamacpp")
+    phase = asyncio.run(controller.submit("Are there free nodes? Only report, don't delete "
+                                          "anything.", "part", TARGET))
+    assert phase == Phase.REVIEW, controller.result
+    asked = provider.requests[1]
+    assert asked.messages[-1]["content"].startswith(
+        "SAM Agent cannot use steps 1 and 2 of this spec as it is:\n- the request says "
+        "“Only report”, and step 1 (delete element 2) changes the part: write a step that "
+        "changes nothing (a report of what the request asks about)")
+    grammar = asked.options.response_format["json_schema"]["schema"]
+    assert [v["properties"]["action"]["enum"] for v in grammar["anyOf"]] == [["audit"]]
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["audit"]
+    assert controller.review_warnings == []
+
+
+@pytest.mark.parametrize("request_text", [
+    "Delete element 2, but don't move anything else.", "Remove element 2; leave the rest."])
+def test_a_request_that_still_asks_for_a_change_is_not_asked_for_a_report(
+        fresh_sam, plate, tmp_path, request_text):
+    controller, provider = make(fresh_sam, tmp_path,
+                                design(answer(step("delete_elements", labels(2)))))
+    assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1
+
+
 def test_a_step_that_emptied_the_part_cannot_be_answered_with_the_same_scope(
         fresh_sam, plate, tmp_path):
     """"Remove the doubled elements" on a part of QUADs came as "delete the QUAD elements",

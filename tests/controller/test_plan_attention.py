@@ -4,6 +4,7 @@ table grows with every phrasing that was misread, in English and in Chinese."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from controller_fakes import TARGET, ScriptedProvider, design, policy, settings
@@ -86,7 +87,9 @@ def test_a_kept_set_emptied_is_a_warning_beside_a_kept_set_removed():
 def test_a_typographic_apostrophe_stops_yes(fresh_sam, tmp_path):
     """Under --yes, "Don’t change anything" (U+2019) changed the part."""
     quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
-    provider = ScriptedProvider(design(answer(step("delete_elements", labels(2)))))
+    # asked again for a report before Review, the model answers the same step
+    provider = ScriptedProvider(design(answer(step("delete_elements", labels(2)))),
+                                design(json.dumps(step("delete_elements", labels(2)))))
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
                                policy=policy(calls="spec", plan_wait="never"),
                                host=HostGateway(fresh_sam), provider_factory=provider.factory)
@@ -118,16 +121,18 @@ def test_a_kept_set_emptied_stops_yes(fresh_sam, tmp_path):
 def test_a_step_that_changes_what_the_request_says_not_to_is_warned_at_review(fresh_sam,
                                                                              tmp_path):
     """The 1.5B answered "Only report, don't assign anything" with an assign step: the plan
-    warned, but Review, where the analyst reads the steps, said nothing."""
+    warned, but Review, where the analyst reads the steps, said nothing. Asked again for a
+    report before Review, a model that answers the same change is still warned about."""
     quad_plate(fresh_sam.mdb.models["Model-1"], "Plate", 2)
     provider = ScriptedProvider(design(answer(step("audit", checks=["counts"]),
-                                              step("delete_elements", labels(2)))))
+                                              step("delete_elements", labels(2)))),
+                                *[design(json.dumps(step("delete_elements", labels(2))))] * 2)
     controller = RunController(runs_dir=tmp_path / "runs", settings=settings(),
                                policy=policy(calls="spec"),
                                host=HostGateway(fresh_sam), provider_factory=provider.factory)
     asyncio.run(controller.submit("Only report how many elements there are.", "part", TARGET))
     assert controller.review_warnings[0] == (
-        "the request says “Only report”, and step 2 (delete element 2) changes the part: "
+        "the request says “Only report”, and step 1 (delete element 2) changes the part: "
         "confirm only if it should")
 
 
@@ -139,3 +144,29 @@ def test_a_read_only_spec_for_a_read_only_request_has_no_such_warning(fresh_sam,
                                host=HostGateway(fresh_sam), provider_factory=provider.factory)
     asyncio.run(controller.submit("不要修改，只检查单元数量", "part", TARGET))
     assert controller.review_warnings == []
+
+
+@pytest.mark.parametrize(("request_text", "words"), [
+    ("How many TRI elements are there? Only count them.", "Only count"),
+    ("Check the mesh for free nodes; don't change anything.", "don't change anything"),
+    ("Audit the part read-only.", "read-only"),
+    ("Which elements have no section? Do not assign anything.", "Do not assign anything"),
+    ("看看有没有重复单元，什么都不要改。", "什么都不要改"),
+    ("只检查自由节点", "只检查"),
+])
+def test_a_request_for_a_report_alone_is_read_by_its_words(request_text, words):
+    from sam_plugin.runtime.run.plan_attention import only_reports
+
+    assert only_reports(request_text) == words
+
+
+@pytest.mark.parametrize("request_text", [
+    "Delete element 2, but don't move anything else.",
+    "Merge the duplicates and leave the rest unchanged.",
+    "Move set S1 up by 5; do not touch set S2.",
+    "删除 2 号单元，不要改其他的。",
+])
+def test_a_request_that_asks_for_a_change_too_is_no_report_alone(request_text):
+    from sam_plugin.runtime.run.plan_attention import only_reports
+
+    assert only_reports(request_text) == ""

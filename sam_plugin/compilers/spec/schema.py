@@ -114,7 +114,13 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     answers (docs/architecture.md §4 "One repair before Review"). ``needs``: what the
     diagnostic's remedy has the step state (``scope``): a step that cannot state it is no
     answer, and one that can must; ``key:option`` (``kind:beam``): the step is one that
-    states that option (a section defined again as a beam section)."""
+    states that option (a section defined again as a beam section); ``read_only``: a step
+    of an action that changes nothing."""
+    if "read_only" in needs:  # a step that changes nothing (a report), where one exists
+        bounds = replace(bounds, actions=tuple(a.name for a in vocabulary.actions
+                                               if not a.mutating and bounds.allows(a))
+                         or bounds.actions)
+        needs = tuple(n for n in needs if n != "read_only")
     variants = any_step(vocabulary, bounds)["anyOf"]
     fields = tuple(n for n in needs if ":" not in n)
     if fields:

@@ -44,6 +44,17 @@ _DO_NOT_CHANGE = re.compile(
     r"(?:修改|改动|改变|更改|变动|编辑|删除|移动|动|改|删)"
     r"|不(?:修改|改动|改变|更改|变动)|保持原样|原样保留|只(?:审计|检查)",
     re.IGNORECASE)
+# the request asks for a report alone: nothing of the part is to change at all (narrower
+# than "do not change": "don't move the rest" still asks for a change)
+_ONLY_REPORT = re.compile(
+    r"\bonly (?:audit|check|report|inspect|list|count|look)\b|\bread[- ]only\b"
+    r"|\b(?:change|modify|alter|touch) nothing\b|\bnothing (?:should|must|may) change\b"
+    rf"|\b{_NOT}\s+(?:change|changing|modify|modifying|alter|altering|touch|touching|edit|"
+    r"editing|assign|assigning|delete|deleting|move|moving|refine|refining|add|adding)\s+"
+    r"anything\b(?!\s+(?:else|more|other))"
+    r"|什么都不要(?:改|动|修改|变)|不要(?:做|作)?任何(?:修改|改动|更改)|不做任何(?:修改|改动)"
+    r"|只(?:审计|检查|看看|报告|统计|列出)",
+    re.IGNORECASE)
 # the request asks for the part to be emptied (then rebuilt, or left empty)
 _EMPTY_IT = re.compile(
     r"\b(?:delete|remove|erase|clear|wipe|empty|scrap|discard|drop|nuke)\b[^.;!?]{0,30}?"
@@ -114,6 +125,14 @@ def attention(request: str, before: Readback, prediction: Prediction, read_only:
 def do_not_change(request: str) -> str:
     """The words of ``request`` that say not to change the part, or ``""``."""
     said = _DO_NOT_CHANGE.search(fold(request))
+    return said.group(0).strip() if said else ""
+
+
+def only_reports(request: str) -> str:
+    """The words of ``request`` that ask for a report alone ("only report", "don't change
+    anything", "什么都不要改"), or ``""``: a step that changes the part answers no part of
+    it."""
+    said = _ONLY_REPORT.search(fold(request))
     return said.group(0).strip() if said else ""
 
 

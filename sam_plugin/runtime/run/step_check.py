@@ -19,7 +19,7 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.errors import CompileError, StepsNotComputable
 from sam_plugin.runtime.run.context import StepContext
-from sam_plugin.runtime.run.plan_attention import asks_to_empty
+from sam_plugin.runtime.run.plan_attention import asks_to_empty, only_reports
 from sam_plugin.runtime.run.state import RunState
 
 log = logging.getLogger(__name__)
@@ -46,6 +46,12 @@ def failing_step(ctx: StepContext, run: RunState,
     module = run.inputs.module
     try:
         spec = spec_from_json(dict(document), module.vocabulary)
+    except Exception:  # noqa: BLE001 - the reader names what does not read, after this
+        return None
+    changing = _changing_step(spec, module.vocabulary, run.inputs.request)
+    if changing is not None:
+        return changing
+    try:
         route = module.route_steps(spec.capabilities(), run.observation is None
                                    or run.observation.target_is_empty)
         computed = module.calls_from_steps(spec, route.tools)
@@ -76,6 +82,30 @@ def failing_step(ctx: StepContext, run: RunState,
     except Exception:  # noqa: BLE001 - a host or compiler fault: the compile after Confirm
         log.debug("design check of the steps failed", exc_info=True)
     return _contradicted_step(module, spec, run.inputs.request)
+
+
+def _changing_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep | None:
+    """Where the request asks for a report alone ("only report", "什么都不要改"), the steps
+    that change the part, asked again as one step that changes nothing (``read_only``):
+    with the report the spec already has, else the first with the last that changes it.
+    Before any compile: a change that also fails to compile is still no answer. None where
+    the mode has no step that changes nothing."""
+    words = only_reports(request)
+    if not words or not any(not action.mutating for action in vocabulary.actions):
+        return None
+    kinds = [(i, action.mutating) for i, step in enumerate(spec.steps)
+             if (action := vocabulary.action(step.action)) is not None]
+    changing = [i for i, mutating in kinds if mutating]
+    if not changing:
+        return None
+    reports = [i for i, mutating in kinds if not mutating]
+    pair = sorted({changing[0], reports[0] if reports else changing[-1]})
+    said = "; ".join(step_said(spec, i, vocabulary) for i in changing)
+    verb = "changes" if len(changing) == 1 else "change"
+    return FailingStep(pair[-1], f"the request says “{words}”, and {said} {verb} the part: "
+                       "write a step that changes nothing (a report of what the request "
+                       "asks about)", joins=pair[0] if len(pair) == 2 else None,
+                       needs=("read_only",))
 
 
 def _contradicted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
