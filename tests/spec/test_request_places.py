@@ -59,7 +59,7 @@ def test_a_corner_is_a_point_and_names_no_edge(request_):
 
 @pytest.mark.parametrize("request_", [
     "rot 90 deg about Z, around the plate's centre", "scale 0.5 about the middle",
-    "Put one loose node 25 above the middle of the plate.", "Lift the centre node by 2.5.",
+    "Lift the centre node by 2.5.",
     "以板的中心为原点旋转 90 度", "把中心节点抬高 2.5"])
 def test_the_middle_a_rotation_is_about_is_its_centre_point(request_):
     places = places_in(request_)
@@ -81,6 +81,40 @@ def test_centred_where_it_is_is_its_centre_point(request_):
     "以点 (5, 5, 0) 为中心缩放"])
 def test_a_centre_that_is_another_point_is_no_place_of_the_part(request_):
     assert places_in(request_) == []
+
+
+@pytest.mark.parametrize(("request_", "said"), [
+    ("Put one loose node 25 above the middle of the plate.", "“25 above the middle” = the "
+     "point [20,20,25]."),
+    ("add a free node 5 below the centre", "“5 below the centre” = the point [20,20,-5]."),
+])
+def test_a_point_above_or_below_a_place_is_computed_by_the_product(request_, said):
+    """"25 above the middle" was answered with the point (25, 20, 0): the model added the 25
+    to X. The product states the point, up being +Z."""
+    assert places_words(places_in(request_), PLATE).endswith(said)
+
+
+@pytest.mark.parametrize(("request_", "low", "high"), [
+    ("把 x 从 0 到 10 这一段的单元细化三级，其余不动。", (0, 0, 0), (10, 40, 0)),
+    ("refine the elements between x = 10 and x = 30", (10, 0, 0), (30, 40, 0)),
+    ("give the strip 0 <= y <= 10 the section EDGE", (0, 0, 0), (40, 10, 0)),
+    ("delete everything with y from 30 to 40", (0, 30, 0), (40, 40, 0)),
+    ("x=20 到 x=40 的单元加密一级", (20, 0, 0), (40, 40, 0)),
+])
+def test_a_stretch_named_by_a_coordinate_is_the_box_of_the_part_along_it(request_, low, high):
+    assert box(request_) == (low, high)
+
+
+@pytest.mark.parametrize("request_", [
+    "Build a 20 x 20 plate of 2 x 2 quads.", "Move node 4 to (10, 20, 0).",
+    "translate by x 5", "elements 1-4"])
+def test_sizes_points_and_labels_name_no_stretch(request_):
+    assert [p for p in places_in(request_) if p.kind == "span"] == []
+
+
+def test_a_stretch_beyond_the_part_or_holding_all_of_it_is_not_said():
+    """"quad patch x 10..30, y 0..10, joined at x=10" gives the extent of new elements."""
+    assert places_words(places_in("add a patch x 40..60, y 0..40"), PLATE) == ""
 
 
 def test_top_and_bottom_follow_the_parts_own_plane():

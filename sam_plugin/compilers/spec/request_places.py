@@ -18,10 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from sam_plugin.compilers.spec.request_spans import spans_in
 from sam_plugin.compilers.spec.values import number_words
 
 Side = Literal["left", "right", "bottom", "top"]
-Kind = Literal["middle", "centre", "half", "quarter", "corner", "edge", "row"]
+Kind = Literal["middle", "centre", "half", "quarter", "corner", "edge", "row", "span"]
 Vec3 = tuple[float, float, float]
 
 _SIDE: dict[str, Side] = {
@@ -50,6 +51,8 @@ _EN: tuple[tuple[Kind, re.Pattern[str]], ...] = (
 _AT_EN = re.compile(r"\b(?:about|around|through|at|above|over|below|under|from|to)\s+(?:the\s+)?"
                     r"(?:\w+'s\s+)?(?:own\s+)?$", re.I)
 _POINT_EN = re.compile(r"^\s*(?:node|point)s?\b", re.I)
+_OFFSET_EN = re.compile(r"(\d+(?:\.\d+)?)\s*(?:mm\s+|units?\s+)?(above|over|below|under)\s+"
+                        r"(?:the\s+)?(?:\w+'s\s+)?$", re.I)
 _AT_ZH = re.compile(r"以[^，。,]{0,8}$")
 _POINT_ZH = re.compile(r"^(?:的|那个|那一个)?(?:节点|点)")
 # a centre that is another point ("以原点为中心", "centred on the origin", "the origin as
@@ -77,6 +80,10 @@ class NamedPlace:
     words: str
     kind: Kind
     sides: tuple[Side, ...] = ()
+    # a stretch named by a coordinate (``request_spans.py``): (axis, low, high)
+    span: tuple[int, float, float] | None = None
+    # a point that far from the place ("25 above the middle": (0, 0, 25))
+    offset: Vec3 | None = None
 
 
 @dataclass(frozen=True)
@@ -110,11 +117,25 @@ def places_in(request: str) -> list[NamedPlace]:
                 continue
             if kind == "middle" and _a_point(request, match):
                 kind = "centre"
-            place = NamedPlace(match.group(0), kind, sides)
+            offset, before = _offset(request, match) if kind == "centre" else (None, "")
+            place = NamedPlace(before + match.group(0), kind, sides, offset=offset)
             if place not in found:
                 found.append(place)
             taken.append(match.span())
+    found += [NamedPlace(span.said, "span", span=(span.axis, span.low, span.high))
+              for span in spans_in(request)]
     return found
+
+
+def _offset(request: str, match: re.Match[str]) -> tuple[Vec3 | None, str]:
+    """How far above or below the place a point lies ("25 above the middle"), along Z, up
+    being +Z, and the words that say it; (None, "") where the words say none."""
+    said = _OFFSET_EN.search(request[: match.start()])
+    if said is None:
+        return None, ""
+    distance = float(said.group(1))
+    up = said.group(2).lower() in ("above", "over")
+    return (0.0, 0.0, distance if up else -distance), said.group(0)
 
 
 def _elsewhere(request: str, match: re.Match[str]) -> bool:
@@ -161,6 +182,7 @@ def places_words(places: Sequence[NamedPlace], part: FlatPart | None) -> str:
     """The design request's line that states each named place on the part, ``""`` when none
     can be said: ``The request's places on this part, computed from its nodes (scope by
     these boxes): "the left half" = {"by":"box","min":[0,0,0],"max":[20,40,0]}; ...``."""
+    places = [p for p in places if part is not None and _on_part(p, part)]
     if part is None or not places:
         return ""
     said = [f"“{p.words}” = {_region_words(p, part)}" for p in places]
@@ -173,7 +195,7 @@ def place_numbers(places: Sequence[NamedPlace], part: FlatPart | None) -> frozen
     if part is None:
         return frozenset()
     found: set[float] = set()
-    for place in places:
+    for place in (p for p in places if _on_part(p, part)):
         low, high, point = region(place, part)
         found |= {*low, *high, *(point or ())}
         node = part.node_at(point) if point is not None else None
@@ -182,13 +204,30 @@ def place_numbers(places: Sequence[NamedPlace], part: FlatPart | None) -> frozen
     return frozenset(found)
 
 
+def _on_part(place: NamedPlace, part: FlatPart) -> bool:
+    """Whether the place picks a part of the part: a stretch named by a coordinate that lies
+    beyond it (where a request says the extent of new elements) or holds all of it is
+    none."""
+    if place.span is None:
+        return True
+    axis, low, high = place.span
+    below, above = part.low[axis], part.high[axis]
+    overlap = min(high, above) - max(low, below)
+    return overlap > 1e-9 and not (low <= below and high >= above)
+
+
 def region(place: NamedPlace, part: FlatPart) -> tuple[Vec3, Vec3, Vec3 | None]:
     """The box (low, high) that picks the place, and its point (the centre, a corner), if it
     is one."""
     low, high = list(part.low), list(part.high)
     h, v = part.axes
+    if place.span is not None:
+        axis, low[axis], high[axis] = place.span
+        return _vec(low), _vec(high), None
     if place.kind in ("middle", "centre"):
         centre = [(a + b) / 2 for a, b in zip(part.low, part.high, strict=True)]
+        if place.offset is not None:
+            centre = [c + d for c, d in zip(centre, place.offset, strict=True)]
         if place.kind == "centre":
             return _vec(centre), _vec(centre), _vec(centre)
         for axis in (h, v):
