@@ -24,6 +24,7 @@ from sam_plugin.compilers.part.transform_reach import check_reach
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.compilers.selectors import (
     AllSelector,
+    BoxSelector,
     LabelsSelector,
     SetSelector,
     ShapeSelector,
@@ -51,7 +52,8 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
                                   ctx.state)
         if not live:
             problems.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
-        elif not problems and (i == 0 or isinstance(op.selection, ShapeSelector)):
+        elif not problems and (isinstance(op.selection, ShapeSelector)
+                               or i == 0 and isinstance(op.selection, BoxSelector)):
             problems.extend(_picks_nothing(op.selection, ctx, f"{here}.selection"))
         found.extend(problems)
         found.extend(_degenerate(op, scale, here))
@@ -63,10 +65,16 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
 def _picks_nothing(selection: BaseModel, ctx: CompileContext, path: str) -> list[Diagnostic]:
     """A scope that picks nothing on the part as observed: nothing would move. A shape the
     part has none of stays absent after the call's earlier operations (their copies are of
-    the shapes it has); a box is judged for the first operation only."""
-    elements, nodes = select_transform_nodes(ctx.part, selector_literal(selection))
-    if elements or nodes:
-        return []
+    the shapes it has); a box is judged for the first operation only. (All, labels and
+    sets are not read here: the selector's own check has judged them, and reading a whole
+    part's selection costs a large part's compile.)"""
+    if isinstance(selection, ShapeSelector):
+        if any(str(element.type) == selection.shape for element in ctx.part.elements):
+            return []
+    else:
+        elements, nodes = select_transform_nodes(ctx.part, selector_literal(selection))
+        if elements or nodes:
+            return []
     shapes = sorted({str(element.type) for element in ctx.part.elements})
     return [Diagnostic(path=path, message=(
         f"the selection picks no elements nor nodes, so nothing would move; the part has "
