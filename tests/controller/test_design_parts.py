@@ -378,6 +378,8 @@ def test_the_design_asked_whole_is_told_the_counts_too(fresh_sam, plate, tmp_pat
                                          TARGET)) == Phase.REVIEW
     assert ("“into sixty-four” = levels 3 for QUAD or TRI elements."
             in provider.requests[0].messages[-1]["content"])
+    # the product stated the 3: Review does not ask where it came from
+    assert controller.review_warnings == []
 
 
 def test_a_shell_section_where_the_request_names_a_beam_profile_is_asked_again_as_a_beam(

@@ -443,13 +443,17 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
 def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sources:
     """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
     as words; ``placed``: the numbers of the places the request names, which the product
-    computed from them), the observation's and the exploration's, and the picked labels
+    computed from them; and the values of its counts said another way, which the product
+    states), the observation's and the exploration's, and the picked labels
     (``compilers/spec/provenance.py``)."""
     picked = run.inputs.selection
     sources = text_sources((run.inputs.request, *run.conversation.remarks),
                            observed=(run.exploration,), data=prompt_observation(run),
                            picked=picked.labels if picked is not None else ())
-    return dataclasses.replace(sources, said=sources.said | StatedNumbers(numbers=placed))
+    counted = frozenset(float(count.value)
+                        for count in run.inputs.module.request_counts(run.inputs.request))
+    return dataclasses.replace(sources,
+                               said=sources.said | StatedNumbers(numbers=placed | counted))
 
 
 def _adopt(ctx: StepContext, run: RunState, reading: design_answer.DesignReading) -> None:
