@@ -345,6 +345,32 @@ def _beam_part(sam: Any) -> None:
         bar.Element(nodes=(a, b), elemShape=BEAM)
 
 
+def test_a_definition_the_model_has_otherwise_may_be_answered_by_leaving_the_step_out(
+        fresh_sam, tmp_path):
+    """"Define an I-section ... in Steel" came with Steel defined again (nu 0.303) beside the
+    model's Steel, and asked again, the same: a step asked again cannot be removed, and the
+    model's own Steel was the one meant."""
+    _beam_part(fresh_sam)
+    steel = step("define_material", mode="property", name="Steel", E=210000, nu=0.303,
+                 density=7.85e-9)
+    rod = step("define_section", mode="property", name="ROD", kind="beam", material="Steel",
+               profile={"shape": "circle", "r": 6})
+    controller, provider = make(fresh_sam, tmp_path, design(answer(steel, rod)),
+                                design(json.dumps({"remove": True})))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Define a round bar section ROD of Steel, 12 mm in "
+                                         "diameter.", "property", TARGET)) == Phase.REVIEW
+    asked = provider.requests[1]
+    said = asked.messages[-1]["content"]
+    assert "material 'Steel' already exists with a different definition" in said
+    assert ("\n- or, where the model's own definition is the one meant, answer "
+            '{"remove": true} to leave the step out\n') in said
+    grammar = asked.options.response_format["json_schema"]["schema"]
+    assert {"remove"} in [set(v["properties"]) for v in grammar["anyOf"]]
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["define_section"]
+
+
 def test_a_shell_section_where_the_request_names_a_beam_profile_is_defined_again(
         fresh_sam, tmp_path):
     """"A solid round bar section called ROD, 12 mm in diameter" came back from both small

@@ -42,14 +42,16 @@ def domain_checks(ir: DefineProperty, ctx: CompileContext) -> list[Diagnostic]:
         conflicts, _ = property_ops.definition_conflicts(model, [material], [])
         found.extend(
             Diagnostic(path=f"materials[{index}].name",
-                       message=f"{text}; choose a new name or repeat the existing definition")
+                       message=f"{text}; choose a new name or repeat the existing definition",
+                       needs=("removable",))
             for text in conflicts
         )
     for index, plain_section in enumerate(sections):
         conflicts, _ = property_ops.definition_conflicts(model, [], [plain_section])
         found.extend(
             Diagnostic(path=f"sections[{index}].name",
-                       message=f"{text}; choose a new name or repeat the existing definition")
+                       message=f"{text}; choose a new name or repeat the existing definition",
+                       needs=("removable",))
             for text in conflicts
         )
     return found

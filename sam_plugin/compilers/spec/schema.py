@@ -33,6 +33,11 @@ SCOPE_DESCRIPTION = (
 )
 
 
+# the answer that leaves a step asked again out of the spec
+REMOVE_STEP: dict[str, Any] = sc.obj({"remove": {"type": "boolean", "enum": [True]}},
+                                     ["remove"], "leave this step out of the spec")
+
+
 @dataclass(frozen=True)
 class ScopeBounds:
     """What the observed part lets a step name, so that a grammar built from the schema
@@ -115,12 +120,15 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     diagnostic's remedy has the step state (``scope``): a step that cannot state it is no
     answer, and one that can must; ``key:option`` (``kind:beam``): the step is one that
     states that option (a section defined again as a beam section); ``read_only``: a step
-    of an action that changes nothing."""
+    of an action that changes nothing; ``removable``: the answer may instead be
+    :data:`REMOVE_STEP`, the step left out (a definition the model has already)."""
     if "read_only" in needs:  # a step that changes nothing (a report), where one exists
         bounds = replace(bounds, actions=tuple(a.name for a in vocabulary.actions
                                                if not a.mutating and bounds.allows(a))
                          or bounds.actions)
         needs = tuple(n for n in needs if n != "read_only")
+    removable = "removable" in needs
+    needs = tuple(n for n in needs if n != "removable")
     variants = any_step(vocabulary, bounds)["anyOf"]
     fields = tuple(n for n in needs if ":" not in n)
     if fields:
@@ -130,6 +138,8 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
         key, option = need.split(":", 1)
         variants = [v for v in variants if v["properties"]["values"]["properties"]
                     .get(key, {}).get("enum") == [option]] or variants
+    if removable:
+        variants = [*variants, REMOVE_STEP]
     return {"anyOf": variants, "$defs": {"selector": scope_schema(bounds)}}
 
 

@@ -38,6 +38,11 @@ Read = Callable[[ChatResponse], DesignReading]
 
 _STEP_FORM = '{{"capability", "action", "scope" (only for actions that act on existing ' \
     'entities), "values"}}'
+_REMOVE = {
+    "en": 'or, where the model\'s own definition is the one meant, answer {"remove": true} to '
+          "leave the step out",
+    "zh": '或者，如果模型中已有的定义就是所要的，回答 {"remove": true} 以去掉这一步',
+}
 _MESSAGE = {
     "en": ("SAM Agent cannot use {which} of this spec as it is:\n- {reason}\n\n"
            "Answer with {which} written again as ONE step, ONE JSON object " + _STEP_FORM
@@ -73,6 +78,8 @@ def repair_message(failing: FailingStep, language: str = "en",
         numbers = listed if zh else (f"number {listed} is" if len(strays) == 1
                                      else f"numbers {listed} are")
         reason += "\n- " + _STRAY["zh" if zh else "en"].format(numbers=numbers)
+    if "removable" in failing.needs:
+        reason += "\n- " + _REMOVE["zh" if zh else "en"]
     return _MESSAGE["zh" if zh else "en"].format(reason=reason, which=which,
                                                  which_zh=which_zh)
 
@@ -122,11 +129,15 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
 
 def _spliced(document: dict[str, Any], failing: FailingStep, content: str) -> str | None:
     """The spec with the step answered in the failing step's place (and the step it joins
-    gone), as text; a whole spec answered instead, as it is; None for the same step."""
+    gone), or without it where the answer removes it, as text; a whole spec answered
+    instead, as it is; None for the same step (or a spec left with none)."""
     answered = _object(content)
     if not isinstance(answered, dict) or "steps" in answered or "refuse" in answered:
         return content  # a whole spec or a refusal: read as any design answer
     steps = list(document["steps"])
+    if answered == {"remove": True} and "removable" in failing.needs:
+        del steps[failing.index]
+        return json.dumps({**document, "steps": steps}, ensure_ascii=False) if steps else None
     if failing.joins is None:
         if _unchanged(answered, steps[failing.index]):
             return None
