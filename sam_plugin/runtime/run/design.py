@@ -15,20 +15,9 @@ import logging
 from collections.abc import Mapping
 from typing import Any, NoReturn
 
-from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.diff import spec_changes
 from sam_plugin.compilers.spec.edit_refresh import refreshed
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.parts import readings_words
-from sam_plugin.compilers.spec.provenance import Sources, text_sources
-from sam_plugin.compilers.spec.request_words import StatedNumbers
-from sam_plugin.compilers.spec.schema import (
-    ScopeBounds,
-    one_step_schema,
-    picking,
-    schema_for,
-)
-from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
 from sam_plugin.errors import (
     DesignRefused,
     FailRun,
@@ -45,13 +34,17 @@ from sam_plugin.runtime.event_types import (
 )
 from sam_plugin.runtime.provider.constraint import spec_response_format
 from sam_plugin.runtime.provider.types import ChatResponse, RequestOptions
-from sam_plugin.runtime.run import budgets, design_answer, design_parts, design_repair, revision
-from sam_plugin.runtime.run.collection import design_messages
+from sam_plugin.runtime.run import (
+    budgets,
+    design_answer,
+    design_inputs,
+    design_parts,
+    design_repair,
+    revision,
+)
 from sam_plugin.runtime.run.context import StepContext
-from sam_plugin.runtime.run.design_context import target_state_note
 from sam_plugin.runtime.run.named_places import named_places
 from sam_plugin.runtime.run.phases import Phase
-from sam_plugin.runtime.run.prompt_observation import prompt_observation
 from sam_plugin.runtime.run.spec_words import people_words, selection_words
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.text_safety import visible_text
@@ -115,7 +108,7 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
         messages = revision.revision_messages(run.conversation.messages, previous, remark,
                                               ctx.language)
     else:
-        messages = run.conversation.messages = _design_messages(ctx, run)
+        messages = run.conversation.messages = design_inputs.design_request(ctx, run)
     version = run.spec_versions + 1
     if not remark and ctx.policy.design == "parts":  # revisions send the whole spec back
         parted = await _write_in_parts(ctx, run, version)
@@ -124,10 +117,10 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
             return
         # a whole spec answered to a request of the parts: read, and repaired, as ever
         messages, response = parted.messages, parted.response
-        held = _held_schema(ctx, run)
+        held = design_inputs.held_schema(ctx, run)
         tokens = budgets.design_tokens(ctx.settings, held)
     else:
-        held = _held_schema(ctx, run)  # the grammar the answer is held to, if any
+        held = design_inputs.held_schema(ctx, run)  # the grammar the answer is held to, if any
         tokens = budgets.design_tokens(ctx.settings, held)
         response = await _design_round(ctx, run, messages, _design_sse(version), tokens, held)
     run.spec_versions = version
@@ -163,14 +156,14 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
     if _words_refuse_whole(ctx, remark):
         design_parts.refuse_by_words(run, ctx.language)
     if ctx.policy.design == "whole" and ctx.policy.calls == "spec":
-        step_held = _held_step_schema(ctx, run)  # a step asked again answers one step
+        step_held = design_inputs.held_step_schema(ctx, run)  # a step asked again answers one step
         step_tokens = budgets.design_tokens(ctx.settings, step_held) if step_held else tokens
         reading = await design_repair.compiled_or_repaired(
             ctx, run, reading, messages=messages, response=response, version=version,
             spent=schema_repairs,
             ask=lambda asked, sse, needs: _design_round(
                 ctx, run, asked, sse, step_tokens,
-                _held_step_schema(ctx, run, needs) if needs else step_held),
+                design_inputs.held_step_schema(ctx, run, needs) if needs else step_held),
             read=lambda answer: _read_round(ctx, run, answer, tokens, looped=held is not None))
     _adopted(ctx, run, _parts_warned(ctx, run, reading), remark, version,
              ignored=len(response.tool_calls))
@@ -315,41 +308,6 @@ def given_spec(ctx: StepContext, run: RunState, spec: str | Spec | Mapping[str, 
     ctx.emit(DesignConfirmed(tools=list(reading.route.tools), given=True))
 
 
-def _held_schema(ctx: StepContext, run: RunState) -> dict[str, Any] | None:
-    """The spec's schema as the design answer is held to it (a grammar on local profiles):
-    the mode's step limit, scopes within the observed part, and the refusal answer; None
-    where the profile holds the answer to no schema."""
-    if ctx.settings.capabilities.spec_format != "json_schema":
-        return None
-    return grammar_schema(schema_for(run.inputs.module.vocabulary, scope_bounds(run),
-                                     refusal=True), max_unrolled=SPEC_UNROLLED_ITEMS)
-
-
-def _held_step_schema(ctx: StepContext, run: RunState,
-                      needs: tuple[str, ...] = ()) -> dict[str, Any] | None:
-    """One step of the mode as a step asked again is held to it, or None (as the spec's);
-    ``needs``: what the diagnostic's remedy has the step state."""
-    if ctx.settings.capabilities.spec_format != "json_schema":
-        return None
-    bounds, needs = picking(scope_bounds(run), needs, design_parts.shape_counts(run))
-    return grammar_schema(one_step_schema(run.inputs.module.vocabulary, bounds, needs),
-                          max_unrolled=SPEC_UNROLLED_ITEMS)
-
-
-def scope_bounds(run: RunState) -> ScopeBounds:
-    """What the observed part lets a step name: its sets, its label range, its size, and
-    the actions the target as it is allows."""
-    readback = run.before
-    regions = run.regions
-    top = max([r[1] for r in (regions.node_labels, regions.element_labels) if r] or [0]) \
-        if regions is not None else 0
-    actions = tuple(design_parts.legal_actions(run))
-    if readback is None:
-        return ScopeBounds(actions=actions)
-    return ScopeBounds(sets=tuple(readback.sets), max_label=top,
-                       entities=readback.node_count + readback.element_count, actions=actions)
-
-
 async def _design_round(ctx: StepContext, run: RunState, messages: list[dict[str, Any]],
                         sse: str, tokens: int,
                         held: dict[str, Any] | None) -> ChatResponse:
@@ -430,7 +388,7 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                                    "shapes": dict(readback.shape_counts),
                                    "sets": list(readback.sets)},
                 language=ctx.language, part_name=target.part_name,
-                sources=shown_numbers(run, named_places(ctx, run)[1])
+                sources=design_inputs.shown_numbers(run, named_places(ctx, run)[1])
                 if checked or edited is not None else None,
                 unchanged_from=edited, said=(run.inputs.request, *run.conversation.remarks),
                 units=ctx.units)
@@ -438,22 +396,6 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
         if keep_answer:
             run.dir.write_text("design.txt", content + "\n")
         raise
-
-
-def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sources:
-    """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
-    as words; ``placed``: the numbers of the places the request names, which the product
-    computed from them; and the values of its counts said another way, which the product
-    states), the observation's and the exploration's, and the picked labels
-    (``compilers/spec/provenance.py``)."""
-    picked = run.inputs.selection
-    sources = text_sources((run.inputs.request, *run.conversation.remarks),
-                           observed=(run.exploration,), data=prompt_observation(run),
-                           picked=picked.labels if picked is not None else ())
-    counted = frozenset(float(count.value)
-                        for count in run.inputs.module.request_counts(run.inputs.request))
-    return dataclasses.replace(sources,
-                               said=sources.said | StatedNumbers(numbers=placed | counted))
 
 
 def _adopt(ctx: StepContext, run: RunState, reading: design_answer.DesignReading) -> None:
@@ -482,21 +424,3 @@ def _design_sse(version: int, *, repair: bool = False) -> str:
 
 def visible_text_of(content: str) -> str:
     return visible_text(content).strip()
-
-
-def _design_messages(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:
-    assert run.observation is not None
-    inputs = run.inputs
-    return design_messages(
-        system_prompt=inputs.module.design_prompt(ctx.language),
-        mode=inputs.mode,
-        target=inputs.target,
-        target_note=target_state_note(run.observation, inputs.target.part_name),
-        observation=prompt_observation(run),
-        exploration=run.exploration,
-        request=inputs.request,
-        selection=inputs.selection.prompt_line() if inputs.selection is not None else "",
-        quantities=readings_words(inputs.request, ctx.units or DEFAULT_UNITS,
-                                  inputs.module.request_counts(inputs.request)),
-        places=named_places(ctx, run)[0],
-    )
