@@ -515,12 +515,13 @@ def test_a_request_that_still_asks_for_a_change_is_not_asked_for_a_report(
 def test_a_step_that_emptied_the_part_cannot_be_answered_with_the_same_scope(
         fresh_sam, plate, tmp_path):
     """"Remove the doubled elements" on a part of QUADs came as "delete the QUAD elements",
-    and asked again, the same: the step asked again is held to a scope that leaves some."""
+    and asked again, the same: the step asked again is held to a scope that leaves some.
+    (Those words name a repair now, asked for first: these name none.)"""
     quads = step("delete_elements", {"by": "shape", "shape": "QUAD"})
     controller, provider = make(fresh_sam, tmp_path, design(answer(quads)),
                                 design(json.dumps(step("delete_elements", labels(4)))))
     controller.settings = settings(profile="llamacpp")
-    assert asyncio.run(controller.submit("Remove the doubled elements.", "part", TARGET)) \
+    assert asyncio.run(controller.submit("Remove the leftover elements.", "part", TARGET)) \
         == Phase.REVIEW
     grammar = provider.requests[1].options.response_format["json_schema"]["schema"]
     selectors = grammar["$defs"]["selector"]["anyOf"]
@@ -538,7 +539,7 @@ def test_of_two_steps_that_empty_the_part_the_whole_parts_is_asked_again(fresh_s
     two = answer(every_node, step("delete_elements", labels(2)))
     controller, provider = make(fresh_sam, tmp_path, design(two),
                                 design(json.dumps(step("delete_nodes", labels(9)))))
-    assert asyncio.run(controller.submit("Remove the free nodes.", "part", TARGET)) \
+    assert asyncio.run(controller.submit("Remove the leftover nodes.", "part", TARGET)) \
         == Phase.REVIEW
     assert provider.requests[1].messages[-1]["content"].startswith(
         "SAM Agent cannot use step 1 of this spec as it is:\n- step 1 (delete all nodes) "
@@ -602,3 +603,98 @@ def test_the_parts_nodes_are_read_once_for_the_places_of_a_run(fresh_sam, plate,
                                                                   right_half))))
     asyncio.run(controller.submit("Delete the right half of the plate.", "part", TARGET))
     assert controller.spec is not None and len(reads) == 1
+
+
+def _actions_held(request: Any) -> list[list[str]]:
+    grammar = request.options.response_format["json_schema"]["schema"]
+    return [v["properties"]["action"]["enum"] for v in grammar["anyOf"]]
+
+
+def test_a_step_standing_in_for_the_repairs_the_request_names_is_asked_again_held_to_them(
+        fresh_sam, plate, tmp_path):
+    """"rm free nodes + duplicate elems" came as "delete nodes 1, 11" and "delete elements 1,
+    5": both computed, compiled and ran, and deleted what the part needed. Each step is asked
+    again, held to the repair the request's words name."""
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        design(answer(step("delete_nodes", labels(1)), step("delete_elements", labels(2)))),
+        design(json.dumps(step("delete_free_nodes"))),
+        design(json.dumps(step("delete_duplicate_elements"))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("rm free nodes + duplicate elems", "part", TARGET)) \
+        == Phase.REVIEW
+    first, second = provider.requests[1], provider.requests[2]
+    assert first.messages[-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- the request says “free nodes”, "
+        "and no step does it: step 1 (delete node 1) stands in its place. Write that step as "
+        "repair delete_free_nodes (remove free, stray or unused nodes; it finds them in the "
+        "part itself, no labels)")
+    assert _actions_held(first) == [["delete_free_nodes"]]
+    assert "the request says “duplicate elems”" in second.messages[-1]["content"]
+    assert _actions_held(second) == [["delete_duplicate_elements"]]
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["delete_free_nodes",
+                                                         "delete_duplicate_elements"]
+    assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
+
+
+def test_a_chinese_request_naming_a_repair_is_asked_again_held_to_it(fresh_sam, plate,
+                                                                      tmp_path):
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(step("delete_elements", labels(2)))),
+        design(json.dumps(step("delete_duplicate_elements"))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("网格里有单元重叠了，清理掉。", "part", TARGET)) \
+        == Phase.REVIEW
+    assert "the request says “单元重叠”" in provider.requests[1].messages[-1]["content"]
+    assert _actions_held(provider.requests[1]) == [["delete_duplicate_elements"]]
+
+
+@pytest.mark.parametrize(("request_text", "steps"), [
+    # labels named: a step by labels may be what the request asks
+    ("Delete node 3, then remove the free nodes.", [step("delete_nodes", labels(3))]),
+    # negated
+    ("Don't merge the coincident nodes; delete element 2.",
+     [step("delete_elements", labels(2))]),
+    # a report of free nodes: no step stands in for their deletion
+    ("How many stray nodes are there?", [step("audit", checks=["free_nodes"])]),
+    # the repair is planned
+    ("Delete element 2 and the free nodes.",
+     [step("delete_elements", labels(2)), step("delete_free_nodes")]),
+])
+def test_words_that_name_a_repair_ask_nothing_again_where_no_step_stands_in_for_it(
+        fresh_sam, plate, tmp_path, request_text, steps):
+    controller, provider = make(fresh_sam, tmp_path, design(answer(*steps)))
+    assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1
+
+
+def test_a_set_the_request_does_not_ask_for_is_left_out_before_review(fresh_sam, plate,
+                                                                     tmp_path):
+    """"Clear the part and lay a new 20 × 20 plate" came with "create the set PLATE" too: the
+    compile left the set out after Confirm, and the binding then failed ("step 3 says create
+    the set PLATE; no call carries it out"). The spec confirmed is the one that runs."""
+    new_plate = step("add_elements", count=1, shape="QUAD", elements=[
+        {"shape": "QUAD", "nodes": [[0, 0, 0], [20, 0, 0], [20, 20, 0], [0, 20, 0]]}])
+    controller, provider = make(fresh_sam, tmp_path, design(answer(
+        step("clear_all"), new_plate, step("create_set", name="PLATE"))))
+    assert asyncio.run(controller.submit("Clear the part and lay one new 20 × 20 quad.",
+                                         "part", TARGET)) == Phase.REVIEW
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["clear_all", "add_elements"]
+    assert controller.review_warnings[0] == (
+        "step 3 (create the set PLATE) is left out: the request does not ask for sets or "
+        "groups")
+    assert "PLATE" not in (run_dir(controller) / "design.txt").read_text(encoding="utf-8")
+    assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
+    assert len(provider.requests) == 1
+
+
+def test_a_set_the_request_asks_for_stays(fresh_sam, plate, tmp_path):
+    controller, _ = make(fresh_sam, tmp_path, design(answer(
+        step("create_set", labels(1, 2), name="LEFT"))))
+    assert asyncio.run(controller.submit("Group elements 1 and 2 as LEFT.", "part",
+                                         TARGET)) == Phase.REVIEW
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["create_set"]
+    assert not any("left out" in w for w in controller.review_warnings)

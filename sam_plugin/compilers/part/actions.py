@@ -16,6 +16,8 @@ from pydantic import TypeAdapter
 
 from sam_plugin.compilers.ir_common import fixed_precision
 from sam_plugin.compilers.part import geometry_values as geo
+from sam_plugin.compilers.part import repair_words as words
+from sam_plugin.compilers.part.authorization import SET_WORDS, SETS_UNASKED
 from sam_plugin.compilers.part.routing_rules import CAPABILITIES
 from sam_plugin.compilers.part.schemas import AUDIT_CHECKS, MAX_DIVISIONS
 from sam_plugin.compilers.protocol import Fragment
@@ -54,6 +56,7 @@ ACTIONS: tuple[ActionDef, ...] = (
          "nodes": v.integer("nodes the mesh has, as you count them", minimum=1, claim=True),
          "elements": geo.BUILD_ELEMENTS,
          "sets": v.names("element sets the build creates, each holding every new element")},
+        asked_by={"sets": ((SET_WORDS,), SETS_UNASKED)},
         en=("build a mesh[ of {shape} elements][, size {size}][, divided {divisions}]"
             "[, from {origin}][ in the {plane} plane][: {patches;lines}][, with the sets {sets}]"
             "[: {nodes} nodes][, {elements}]"),
@@ -108,7 +111,8 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="create the set[ {name}][ of {scope}]", zh="创建集合[ {name}][（{scope}）]",
         required=("name",), scope="optional",
         description="an element set of existing elements (scope) or of new ones",
-        asks="make a named set or group of elements"),
+        asks="make a named set or group of elements",
+        asked_by={"": ((SET_WORDS,), SETS_UNASKED)}),
     ActionDef(
         "clear_all", "edit", {}, en="delete everything (every node, element and set)",
         zh="删除全部节点、单元和集合", scope="optional", whole_part=True,
@@ -169,16 +173,19 @@ ACTIONS: tuple[ActionDef, ...] = (
         en="merge coincident nodes[ of {scope}][ within {tolerance}]",
         zh="合并[{scope}的]重合节点[（容差 {tolerance}）]", scope="optional", whole_part=True,
         description="coincident nodes of the whole part",
-        asks="merge coincident or duplicate nodes, stitch or join a seam"),
+        asks="merge coincident or duplicate nodes, stitch or join a seam",
+        named_by=words.MERGE_NODES, stand_ins=words.MERGE_STAND_INS),
     ActionDef(
         "delete_free_nodes", "repair", {}, en="delete free nodes[ of {scope}]",
         zh="删除[{scope}的]自由节点", scope="optional", members="nodes", whole_part=True,
-        asks="remove free, stray or unused nodes"),
+        asks="remove free, stray or unused nodes",
+        named_by=words.DELETE_FREE_NODES, stand_ins=words.FREE_NODES_STAND_INS),
     ActionDef(
         "delete_duplicate_elements", "repair", {},
         en="delete duplicate elements[ of {scope}]", zh="删除[{scope}的]重复单元",
         scope="optional", whole_part=True,
-        asks="remove duplicate or double elements"),
+        asks="remove duplicate or double elements",
+        named_by=words.DELETE_DUPLICATE_ELEMENTS, stand_ins=words.DUPLICATES_STAND_INS),
     ActionDef(
         "audit", "audit", {"checks": CHECKS}, en="audit the part[: {checks}]",
         zh="审计部件[：{checks}]", mutating=False, keeps_counts=True,

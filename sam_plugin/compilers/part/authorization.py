@@ -13,11 +13,10 @@ from __future__ import annotations
 import re
 
 # 组 alone is also "compose/combine/assemble" (组成, 组合, 组装): only set-like uses count.
-_SET_WORDS = re.compile(
-    r"\b(sets?|groups?|grouped|grouping)\b|集合|分组"
-    r"|(单元|节点|[一两二三四五六七八九十几每多各]个?)组(?![成合装件织])",
-    re.I,
-)
+SET_WORDS = (r"\b(sets?|groups?|grouped|grouping)\b|集合|分组"
+             r"|(单元|节点|[一两二三四五六七八九十几每多各]个?)组(?![成合装件织])")
+SETS_UNASKED = "the request does not ask for sets or groups"
+_SET_WORDS = re.compile(SET_WORDS, re.I)
 
 # Elements on the node set of another one (docs/architecture.md §4): only when asked for, and
 # not when the ask is negated ("no duplicate elements").

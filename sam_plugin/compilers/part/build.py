@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import Prediction, Range
-from sam_plugin.compilers.part.authorization import asks_for_duplicates, asks_for_sets
+from sam_plugin.compilers.part.authorization import (
+    SETS_UNASKED,
+    asks_for_duplicates,
+    asks_for_sets,
+)
 from sam_plugin.compilers.part.duplicates import duplicate_elements
 from sam_plugin.compilers.part.ir import BuildPartIR
 from sam_plugin.compilers.part.mesh_checks import (
@@ -59,8 +63,7 @@ def compile_build(ir: BuildPartIR, ctx: CompileContext) -> Fragment:
     sets = ir.element_sets
     if sets and not asks_for_sets(ctx.request_text):
         notes.append(
-            f"element_sets dropped ({', '.join(s.name for s in sets)}): the request does not "
-            "ask for sets or groups")
+            f"element_sets dropped ({', '.join(s.name for s in sets)}): {SETS_UNASKED}")
         sets = ()
     mesh = _mesh(ir)
     tolerance = size_tolerance(mesh.coordinates())

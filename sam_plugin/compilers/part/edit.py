@@ -8,6 +8,7 @@ from typing import Any
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range
 from sam_plugin.compilers.part.authorization import (
+    SETS_UNASKED,
     asks_for_duplicates,
     asks_for_sets,
     asks_to_clear_all,
@@ -203,8 +204,8 @@ def _authorized_sets(ir: EditPartIR, ctx: CompileContext,
                      notes: list[str]) -> tuple[EditSetIR, ...]:
     if ir.element_sets and not asks_for_sets(ctx.request_text):
         notes.append(
-            f"element_sets dropped ({', '.join(s.name for s in ir.element_sets)}): the "
-            "request does not ask for sets or groups")
+            f"element_sets dropped ({', '.join(s.name for s in ir.element_sets)}): "
+            f"{SETS_UNASKED}")
         return ()
     return ir.element_sets
 

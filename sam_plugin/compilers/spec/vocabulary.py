@@ -96,6 +96,17 @@ class ActionDef:
     # value -> (the key a step asked in parts states it under, what is added to that to make
     # the value, its description): an array's instances are asked as the new copies (+ 1)
     asked_as: Mapping[str, tuple[str, int, str]] = field(default_factory=dict)
+    # the request's words that name this action unmistakably (patterns, case-insensitive,
+    # English and Chinese: "stray nodes", "重复单元"), and the actions a step written in its
+    # place takes ("delete nodes 1, 11" for the free nodes): a spec with such a step and
+    # none of this action asks that step again (``compilers/spec/request_actions.py``)
+    named_by: tuple[str, ...] = ()
+    stand_ins: tuple[str, ...] = ()
+    # what the request's words must ask for a step of this action (key ``""``), or one of its
+    # values, to stand (patterns, case-insensitive): the compile leaves out what the request
+    # does not ask for ("sets or groups"), so a model's spec does too, saying so at Review
+    # (``compilers/spec/unasked.py``); the reason in words beside the patterns
+    asked_by: Mapping[str, tuple[tuple[str, ...], str]] = field(default_factory=dict)
 
     def phrase(self, values: Mapping[str, Any], scope: BaseModel | None,
                language: Language = "en", *, person: Literal["step", "call"] = "step",

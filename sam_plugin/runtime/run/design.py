@@ -391,7 +391,7 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                 sources=design_inputs.shown_numbers(run, named_places(ctx, run)[1])
                 if checked or edited is not None else None,
                 unchanged_from=edited, said=(run.inputs.request, *run.conversation.remarks),
-                units=ctx.units)
+                units=ctx.units, leave_unasked=checked)
     except SpecRejected:
         if keep_answer:
             run.dir.write_text("design.txt", content + "\n")

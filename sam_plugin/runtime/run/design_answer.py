@@ -22,6 +22,7 @@ from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, s
 from sam_plugin.compilers.spec.render import render_spec, step_phrase
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
+from sam_plugin.compilers.spec.unasked import Unasked, without_unasked
 from sam_plugin.compilers.spec.vocabulary import Vocabulary
 from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import DesignRefused, RouteRefused, SpecRejected
@@ -57,20 +58,25 @@ class DesignReading:
     unsourced: list[str] = field(default_factory=list)
     # by step number: its numbers in neither the request nor the observation
     strays: dict[int, tuple[float, ...]] = field(default_factory=dict)
+    # the answer's steps that stand (0-based), where whole steps were left out as unasked
+    kept_steps: tuple[int, ...] | None = None
 
 
 def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, part: Any,
                 counts: Mapping[str, Any], language: str = "en",
                 part_name: str = "the part", sources: Sources | None = None,
                 unchanged_from: Spec | None = None, said: Sequence[str] = (),
-                units: UnitSystem | None = None) -> DesignReading:
+                units: UnitSystem | None = None, leave_unasked: bool = False
+                ) -> DesignReading:
     """The spec in ``content``; raises :class:`SpecRejected` naming every problem, and
     :class:`DesignRefused` for the refusal answer ``{"refuse": "why"}``. ``sources``: the
     numbers the writer was shown (request and observation), when the writer is a model or
     an agent: a step number from neither is a Review warning; ``unchanged_from``: the spec
     an analyst edited into this one (only the values it left as they were are checked);
     ``said``: the person's words (a quantity in another unit than ``units``, the model's, is
-    a warning too)."""
+    a warning too); ``leave_unasked``: what the words do not ask for, which the compile
+    would leave out (a set), is left out of the spec, said as a warning (a model's or an
+    agent's spec, never the analyst's own)."""
     document = json_object_of(content)
     if isinstance(document, dict) and list(document) == ["refuse"] and \
             isinstance(document["refuse"], str) and document["refuse"].strip():
@@ -80,6 +86,9 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     copied = copied_examples(spec, module)
     if copied:
         raise SpecRejected(copied)
+    unasked = without_unasked(spec, module.vocabulary, said) if leave_unasked \
+        else Unasked(spec, ())
+    spec = unasked.spec
     try:
         route = module.route_steps(spec.capabilities(), target_is_empty)
     except RouteRefused as refused:
@@ -87,8 +96,9 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     planned = [c for c in module.capabilities if c in spec.capabilities()]
     if route.capabilities != planned:
         raise SpecRejected([_unfit(planned, route, target_is_empty, part_name, counts)])
-    warnings = review_warnings(spec, module.vocabulary, None if target_is_empty else part,
-                               counts, units)
+    warnings = [*unasked.left_out,
+                *review_warnings(spec, module.vocabulary, None if target_is_empty else part,
+                                 counts, units)]
     found = (unsourced_steps(spec, module.vocabulary, sources,
                              unchanged_from=unchanged_from, units=units)
              if sources is not None else [])
@@ -101,7 +111,8 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
     return DesignReading(spec=spec, route=route,
                          text=render_spec(spec, module.vocabulary, language),
                          warnings=[*warnings, *unsourced], unsourced=unsourced,
-                         strays={f.step: f.stray for f in found if f.stray})
+                         strays={f.step: f.stray for f in found if f.stray},
+                         kept_steps=unasked.kept)
 
 
 def changes_despite_words(spec: Spec, vocabulary: Vocabulary, said: Sequence[str],

@@ -359,7 +359,7 @@ async def _repaired(ctx: StepContext, run: RunState, state: PartsDesign) -> dict
             return document
         index, reason = failing.index, failing.reason
         action = _action(run, state, index)
-        if "read_only" in failing.needs:
+        if failing.other_action:
             return document  # its action was planned: a values question cannot unmake it
         if index + 1 in asked_again or not parts.asks_values(action) \
                 or not _spend(ctx, run, state, index + 1, action.name, reason):

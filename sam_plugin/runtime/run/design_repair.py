@@ -98,6 +98,11 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
         failing = failing_step(ctx, run, reading.spec.as_json())
         document = _object(answer)
         steps = document.get("steps") if isinstance(document, dict) else None
+        if reading.kept_steps is not None and isinstance(steps, list):
+            # steps left out as unasked: the answer without them, as the repair numbers them
+            steps = [steps[i] for i in reading.kept_steps if i < len(steps)]
+            document = {**document, "steps": steps}
+            answer = json.dumps(document, ensure_ascii=False)
         if failing is None or failing.index in asked_again or not isinstance(steps, list) \
                 or not 0 <= failing.index < len(steps):
             return reading

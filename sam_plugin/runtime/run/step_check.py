@@ -17,6 +17,7 @@ from sam_plugin.compilers.protocol import DomainModule
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
+from sam_plugin.compilers.spec.request_actions import stand_in
 from sam_plugin.errors import CompileError, StepsNotComputable
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.plan_attention import asks_to_empty, only_reports
@@ -37,6 +38,12 @@ class FailingStep:
     joins: int | None = None
     needs: tuple[str, ...] = ()  # what the answer must state (``scope``)
 
+    @property
+    def other_action(self) -> bool:
+        """Whether its remedy is a step of another action (a report alone, or an action
+        the request's words name): the design asked in parts planned its action already."""
+        return any(n == "read_only" or n.startswith("action=") for n in self.needs)
+
 
 def failing_step(ctx: StepContext, run: RunState,
                  document: Mapping[str, Any]) -> FailingStep | None:
@@ -48,7 +55,8 @@ def failing_step(ctx: StepContext, run: RunState,
         spec = spec_from_json(dict(document), module.vocabulary)
     except Exception:  # noqa: BLE001 - the reader names what does not read, after this
         return None
-    changing = _changing_step(spec, module.vocabulary, run.inputs.request)
+    changing = _changing_step(spec, module.vocabulary, run.inputs.request) or \
+        _standing_in(spec, module.vocabulary, run.inputs.request)
     if changing is not None:
         return changing
     try:
@@ -106,6 +114,24 @@ def _changing_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep | N
                        "write a step that changes nothing (a report of what the request "
                        "asks about)", joins=pair[0] if len(pair) == 2 else None,
                        needs=("read_only",))
+
+
+def _standing_in(spec: Spec, vocabulary: Any, request: str) -> FailingStep | None:
+    """A step standing in the place of an action the request's words name and the spec does
+    not plan ("rm free nodes" answered with "delete nodes 1, 11"), asked again held to the
+    actions named (``action=<name>``). Before any compile: the step computes and compiles,
+    and does something else."""
+    found = stand_in(spec, vocabulary, request)
+    if found is None:
+        return None
+    said = " and ".join(f"“{w}”" for w in found.words)
+    named = [a for name in found.actions if (a := vocabulary.action(name)) is not None]
+    does = "; or ".join(f"{a.capability} {a.name} ({a.asks}; it finds them in the part "
+                        "itself, no labels)" for a in named)
+    return FailingStep(found.step, f"the request says {said}, and no step does it: "
+                       f"{step_said(spec, found.step, vocabulary)} stands in its place. Write "
+                       f"that step as {does}",
+                       needs=tuple(f"action={a.name}" for a in named))
 
 
 def _contradicted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
