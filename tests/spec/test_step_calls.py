@@ -278,3 +278,25 @@ def test_refining_the_same_elements_twice_says_one_step_with_the_levels_added() 
     assert refused.value.message.endswith(
         "step 2 (refine set CORNER, 1 level(s)) refines the same elements again after step 1; "
         "refining them twice is one step with the levels added: make them one step of levels 2")
+
+
+def test_a_step_that_counts_other_elements_than_it_gives_is_said_with_both_ways() -> None:
+    """"重新铺一块 20 × 20 的板，2 × 2 个四边形单元" came as "add 4 QUAD elements" with one QUAD
+    over the whole 20 × 20: it compiled as 1 element, and only the plan's claim warned."""
+    from sam_plugin.errors import StepsNotComputable
+
+    part = registry.get_module("part")
+    one_for_four = spec_from_json({"summary": "s", "steps": [step(
+        "add_elements", count=4, shape="QUAD", elements=[
+            {"shape": "QUAD", "nodes": [[0, 0, 0], [20, 0, 0], [20, 20, 0], [0, 20, 0]]}])]},
+        part.vocabulary)
+    with pytest.raises(StepsNotComputable) as refused:
+        part.calls_from_steps(one_for_four, ["edit_part"])
+    assert refused.value.message.endswith(
+        "counts 4 elements and gives 1 by their nodes: give each of the 4, or a patch "
+        "(corners, divisions [nu, nv]) or a line (start, end, divisions) that makes them")
+    as_patch = spec_from_json({"summary": "s", "steps": [step(
+        "add_elements", count=4, shape="QUAD", patches=[
+            {"shape": "QUAD", "corners": [[0, 0, 0], [20, 0, 0], [20, 20, 0], [0, 20, 0]],
+             "divisions": [2, 2]}])]}, part.vocabulary)
+    assert part.calls_from_steps(as_patch, ["edit_part"])

@@ -176,6 +176,7 @@ def _edit(spec: Spec) -> ComputedCall:
                 raise refuse(spec, index, VOCABULARY, (
                     "states no coordinates: give the elements by the coordinates of their "
                     "nodes, or patches, or lines"))
+            _counted(spec, index, step)
             added += geometry.add(step.values)
             for key in ("add_patches", "add_lines", "add_elements"):
                 paths.setdefault(key, index)
@@ -188,6 +189,22 @@ def _edit(spec: Spec) -> ComputedCall:
         arguments["element_sets"] = [_set(spec, index, step, added) for index, step in sets]
         paths.update({f"element_sets[{k}]": index for k, (index, _) in enumerate(sets)})
     return ComputedCall("edit_part", arguments, tuple(i for i, _ in found), paths)
+
+
+def _counted(spec: Spec, index: int, step: Step) -> None:
+    """A step that counts more or fewer elements than it gives, each by its nodes ("add 4
+    QUAD elements" with one QUAD over the whole 20 × 20): which of the two it means cannot be
+    told, so it is said (patches and lines make their count by their divisions)."""
+    count, elements = step.values.get("count"), step.values.get("elements")
+    if not isinstance(count, int) or not _listed(step.values, "elements") or \
+            any(_listed(step.values, k) for k in ("patches", "lines")):
+        return
+    assert isinstance(elements, list)
+    if count != len(elements):
+        raise refuse(spec, index, VOCABULARY, (
+            f"counts {count} elements and gives {len(elements)} by their nodes: give each of "
+            f"the {count}, or a patch (corners, divisions [nu, nv]) or a line (start, end, "
+            "divisions) that makes them"))
 
 
 def _table(geometry: _Geometry) -> dict[str, Any]:
