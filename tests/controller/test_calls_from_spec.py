@@ -698,3 +698,28 @@ def test_a_set_the_request_asks_for_stays(fresh_sam, plate, tmp_path):
     assert controller.spec is not None
     assert [s.action for s in controller.spec.steps] == ["create_set"]
     assert not any("left out" in w for w in controller.review_warnings)
+
+
+def test_a_step_stating_another_count_than_the_requests_words_is_asked_again(
+        fresh_sam, plate, tmp_path):
+    """"array in Y, 3 total, pitch 12" came as an array of 4 instances, though the design
+    request stated 2 new copies for "3 total"."""
+    four = step("linear_array", {"by": "all"}, count=4, vector=[0, 12, 0])
+    five = step("linear_array", {"by": "all"}, count=5, vector=[0, 12, 0])
+    controller, provider = make(fresh_sam, tmp_path, design(answer(four)),
+                                design(json.dumps(five)))
+    assert asyncio.run(controller.submit("Copy the plate along Y, five in all, 12 apart.",
+                                         "part", TARGET)) == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- the request says “five in all”: "
+        "copies 4 (5 in all, the original counted), and step 1 (array all nodes into 4 "
+        "instances (0, 12, 0) apart) states count 4: write that step with count 5")
+    assert controller.spec is not None and controller.spec.steps[0].values["count"] == 5
+
+
+def test_a_step_stating_the_count_the_words_make_is_asked_once(fresh_sam, plate, tmp_path):
+    controller, provider = make(fresh_sam, tmp_path, design(answer(
+        step("linear_array", {"by": "all"}, count=5, vector=[0, 12, 0]))))
+    assert asyncio.run(controller.submit("Copy the plate along Y, four more times, 12 apart.",
+                                         "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1

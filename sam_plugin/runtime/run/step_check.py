@@ -15,6 +15,7 @@ from sam_plugin.compilers.chain import CompileChain
 from sam_plugin.compilers.evidence import Prediction
 from sam_plugin.compilers.protocol import DomainModule
 from sam_plugin.compilers.spec.computed import step_said
+from sam_plugin.compilers.spec.count_contradiction import miscounted
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.compilers.spec.request_actions import stand_in
@@ -56,7 +57,8 @@ def failing_step(ctx: StepContext, run: RunState,
     except Exception:  # noqa: BLE001 - the reader names what does not read, after this
         return None
     changing = _changing_step(spec, module.vocabulary, run.inputs.request) or \
-        _standing_in(spec, module.vocabulary, run.inputs.request)
+        _standing_in(spec, module.vocabulary, run.inputs.request) or \
+        _miscounted_step(module, spec, run.inputs.request)
     if changing is not None:
         return changing
     try:
@@ -132,6 +134,19 @@ def _standing_in(spec: Spec, vocabulary: Any, request: str) -> FailingStep | Non
                        f"{step_said(spec, found.step, vocabulary)} stands in its place. Write "
                        f"that step as {does}",
                        needs=tuple(f"action={a.name}" for a in named))
+
+
+def _miscounted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
+    """A step stating another count than the one the request's words make, which the design
+    request stated ("3 total": an array of 3 instances), asked again naming both."""
+    found = miscounted(spec, module.vocabulary, module.request_counts(request))
+    if found is None:
+        return None
+    because = f" ({found.reading.because})" if found.reading.because else ""
+    return FailingStep(found.step, f"the request says “{found.reading.said}”: "
+                       f"{found.reading.key} {found.reading.value}{because}, and "
+                       f"{step_said(spec, found.step, module.vocabulary)} states {found.key} "
+                       f"{found.stated}: write that step with {found.key} {found.wanted}")
 
 
 def _contradicted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
