@@ -293,10 +293,37 @@ def test_a_step_that_counts_other_elements_than_it_gives_is_said_with_both_ways(
     with pytest.raises(StepsNotComputable) as refused:
         part.calls_from_steps(one_for_four, ["edit_part"])
     assert refused.value.message.endswith(
-        "counts 4 elements and gives 1 by their nodes: give each of the 4, or a patch "
-        "(corners, divisions [nu, nv]) or a line (start, end, divisions) that makes them")
+        "counts 4 elements and gives 1 by their nodes: give a patch (corners, divisions "
+        "[nu, nv]) or a line (start, end, divisions) that makes the 4")
+    assert refused.value.needs == ("-elements",)  # asked again, it gives no elements
     as_patch = spec_from_json({"summary": "s", "steps": [step(
         "add_elements", count=4, shape="QUAD", patches=[
             {"shape": "QUAD", "corners": [[0, 0, 0], [20, 0, 0], [20, 20, 0], [0, 20, 0]],
              "divisions": [2, 2]}])]}, part.vocabulary)
     assert part.calls_from_steps(as_patch, ["edit_part"])
+
+
+def test_a_step_that_gives_more_elements_than_it_counts_is_said_without_a_way_held() -> None:
+    from sam_plugin.errors import StepsNotComputable
+
+    part = registry.get_module("part")
+    beam = {"shape": "BEAM", "nodes": [[0, 0, 0], [0, 0, 200]]}
+    two_for_one = spec_from_json({"summary": "s", "steps": [step(
+        "add_elements", count=1, shape="BEAM",
+        elements=[beam, {"shape": "BEAM", "nodes": [[0, 0, 200], [0, 0, 400]]}])]},
+        part.vocabulary)
+    with pytest.raises(StepsNotComputable) as refused:
+        part.calls_from_steps(two_for_one, ["edit_part"])
+    assert refused.value.message.endswith(
+        "counts 1 elements and gives 2 by their nodes: count each element it gives, and give "
+        "only the elements the request asks for")
+    assert refused.value.needs == ()
+
+
+def test_a_step_asked_again_without_a_value_is_offered_no_such_value() -> None:
+    from sam_plugin.compilers.spec.schema import ScopeBounds, one_step_schema
+
+    part = registry.get_module("part").vocabulary
+    grammar = one_step_schema(part, ScopeBounds(actions=("add_elements",)), ("-elements",))
+    values = grammar["anyOf"][0]["properties"]["values"]
+    assert sorted(values["properties"]) == ["count", "lines", "patches", "shape"]

@@ -200,11 +200,15 @@ def _counted(spec: Spec, index: int, step: Step) -> None:
             any(_listed(step.values, k) for k in ("patches", "lines")):
         return
     assert isinstance(elements, list)
-    if count != len(elements):
+    if count > len(elements):  # a patch or a line makes them: asked again without elements
         raise refuse(spec, index, VOCABULARY, (
-            f"counts {count} elements and gives {len(elements)} by their nodes: give each of "
-            f"the {count}, or a patch (corners, divisions [nu, nv]) or a line (start, end, "
-            "divisions) that makes them"))
+            f"counts {count} elements and gives {len(elements)} by their nodes: give a patch "
+            f"(corners, divisions [nu, nv]) or a line (start, end, divisions) that makes the "
+            f"{count}"), needs=("-elements",))
+    if count < len(elements):
+        raise refuse(spec, index, VOCABULARY, (
+            f"counts {count} elements and gives {len(elements)} by their nodes: count each "
+            "element it gives, and give only the elements the request asks for"))
 
 
 def _table(geometry: _Geometry) -> dict[str, Any]:

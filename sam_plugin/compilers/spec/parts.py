@@ -188,6 +188,9 @@ def _variant(action: ActionDef, facts: StepFacts, leave_out: frozenset[str],
     full = step_schema(action, scope_schema(facts.bounds), facts.bounds, leave_out=leave_out)
     values = full["properties"]["values"]
     properties, required = held_values(action, values["properties"], values["required"], fixed)
+    for unstated in (n[1:] for n in needs if n.startswith("-")):  # schema.one_step_schema
+        properties.pop(unstated, None)
+        required = [k for k in required if k != unstated]
     for key, kind in action.refers.items():
         known = facts.names.get(kind, ())
         if key in properties and known:

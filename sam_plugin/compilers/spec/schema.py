@@ -121,8 +121,10 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     answer, and one that can must; ``key:option`` (``kind:beam``): the step is one that
     states that option (a section defined again as a beam section); ``read_only``: a step
     of an action that changes nothing; ``action=<name>``: a step of one of the actions so
-    named (what the request's words name); ``removable``: the answer may instead be
-    :data:`REMOVE_STEP`, the step left out (a definition the model has already)."""
+    named (what the request's words name); ``-key``: a step that does not state ``key``
+    (one element given for four: the patch or line that makes them); ``removable``: the
+    answer may instead be :data:`REMOVE_STEP`, the step left out (a definition the model has
+    already)."""
     named = tuple(n.split("=", 1)[1] for n in needs if n.startswith("action="))
     if named:  # one of the actions the request's words name
         bounds = replace(bounds, actions=tuple(a.name for a in vocabulary.actions
@@ -135,8 +137,9 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
                          or bounds.actions)
         needs = tuple(n for n in needs if n != "read_only")
     removable = "removable" in needs
-    needs = tuple(n for n in needs if n != "removable")
-    variants = any_step(vocabulary, bounds)["anyOf"]
+    unstated = tuple(n[1:] for n in needs if n.startswith("-"))
+    needs = tuple(n for n in needs if n != "removable" and not n.startswith("-"))
+    variants = [_without(v, unstated) for v in any_step(vocabulary, bounds)["anyOf"]]
     fields = tuple(n for n in needs if ":" not in n)
     if fields:
         variants = [_stating(v, fields) for v in variants
@@ -148,6 +151,18 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     if removable:
         variants = [*variants, REMOVE_STEP]
     return {"anyOf": variants, "$defs": {"selector": scope_schema(bounds)}}
+
+
+def _without(step: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    """The step's variant with none of the values ``keys`` (a step that gave one element
+    for four is asked again for the patch or line that makes them)."""
+    values = step["properties"]["values"]
+    if not keys or not any(k in values.get("properties", {}) for k in keys):
+        return step
+    kept = {**values, "properties": {k: v for k, v in values["properties"].items()
+                                     if k not in keys},
+            "required": [k for k in values.get("required", []) if k not in keys]}
+    return {**step, "properties": {**step["properties"], "values": kept}}
 
 
 def _stating(step: dict[str, Any], needs: tuple[str, ...]) -> dict[str, Any]:
