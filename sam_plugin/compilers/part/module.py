@@ -8,6 +8,7 @@ from sam_plugin.compilers.part import (
     build,
     describe,
     edit,
+    element_count,
     operation_states,
     prompts,
     repair,
@@ -64,4 +65,5 @@ MODULE = TableDrivenModule(
     mcp_examples=MCP_EXAMPLES,
     does_words=DOES_WORDS,
     count_reader=copy_counts,
+    contradictions=element_count.request_contradictions,
 )

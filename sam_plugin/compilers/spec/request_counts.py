@@ -32,8 +32,9 @@ _COUNT_WORDS |= {f"{tens}{dash}{unit}": _COUNT_WORDS[tens] + _COUNT_WORDS.get(un
                  for tens in ("twenty", "thirty", "forty", "fifty", "sixty")
                  for unit in ("one", "two", "three", "four", "five", "six", "seven", "eight",
                               "nine") for dash in ("-", " ")}
-_EN = r"(\d{1,3}|" + "|".join(sorted(_COUNT_WORDS, key=len, reverse=True)) + ")"
-_ZH = r"(\d{1,3}|[一二两三四五六七八九十]{1,3})"
+# a whole number in words or digits, English and Chinese (one group each)
+COUNT_EN = _EN = r"(\d{1,3}|" + "|".join(sorted(_COUNT_WORDS, key=len, reverse=True)) + ")"
+COUNT_ZH = _ZH = r"(\d{1,3}|[一二两三四五六七八九十]{1,3})"
 _SPLIT = r"(?:split|divide|subdivide|cut|break|chop|slice)"
 _PIECES = (r"(?:smaller\s+|equal\s+|sub-?)?(?:pieces|parts|elements|elems|quads|tris|"
            r"triangles|beams|segments|cells|bits)")
@@ -134,6 +135,11 @@ def _value_words(reading: CountReading) -> str:
     if reading.applies:
         words += f" for {reading.applies}"
     return f"{words} ({reading.because})" if reading.because else words
+
+
+def count_number(word: str) -> int | None:
+    """The whole number ``word`` says (digits, English or Chinese words), else None."""
+    return _number(word)
 
 
 def _number(word: str) -> int | None:
