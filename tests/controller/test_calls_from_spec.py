@@ -723,3 +723,25 @@ def test_a_step_stating_the_count_the_words_make_is_asked_once(fresh_sam, plate,
     assert asyncio.run(controller.submit("Copy the plate along Y, four more times, 12 apart.",
                                          "part", TARGET)) == Phase.REVIEW
     assert len(provider.requests) == 1
+
+
+def test_a_repair_answer_that_does_not_read_is_asked_again_naming_what_does_not(
+        fresh_sam, plate, tmp_path):
+    """"Join them up" was asked again as merge_nodes, and came back with tolerance 0.0: it
+    did not read, and the TRI across the seam it should replace stood at Review."""
+    tri = step("add_elements", count=1, shape="TRI", elements=[
+        {"shape": "TRI", "nodes": [[10, 8.5, 0], [12.5, 8.5, 0], [11.25, 11.5, 0]]}])
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(tri)),
+        design(json.dumps(step("merge_nodes", tolerance=0.0))),
+        design(json.dumps(step("merge_nodes", tolerance=0.001))))
+    assert asyncio.run(controller.submit("The halves are not joined; stitch the seam.",
+                                         "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 3
+    again = provider.requests[2].messages[-1]["content"]
+    assert again.startswith("SAM Agent cannot use step 1 of this spec as it is:\n- step 1 as "
+                            "answered (")
+    assert again.split("\n")[1].endswith(
+        "does not read: steps[0].values.tolerance: 0.0 is less than the minimum of 1e-09")
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["merge_nodes"]

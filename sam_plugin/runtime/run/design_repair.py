@@ -27,10 +27,11 @@ from sam_plugin.errors import DesignRefused, FailRun, SpecRejected
 from sam_plugin.runtime.event_types import DesignDelta
 from sam_plugin.runtime.provider.types import ChatResponse
 from sam_plugin.runtime.run.context import StepContext
-from sam_plugin.runtime.run.design_answer import DesignReading
+from sam_plugin.runtime.run.design_answer import QUOTED_ANSWER_CHARS, DesignReading
 from sam_plugin.runtime.run.design_parts import spend_repair
 from sam_plugin.runtime.run.state import RunState
 from sam_plugin.runtime.run.step_check import FailingStep, failing_step
+from sam_plugin.runtime.text_safety import visible_text
 
 # (the messages, the response's file name, what the remedy has the step state)
 Ask = Callable[[list[dict[str, Any]], str, tuple[str, ...]], Awaitable[ChatResponse]]
@@ -94,8 +95,9 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
     one step's grammar (held to state what the diagnostic's remedy needs, a scope)."""
     asked_again: set[int] = set()
     answer = response.content
+    unread: FailingStep | None = None  # a repair's answer that did not read, asked again
     while True:
-        failing = failing_step(ctx, run, reading.spec.as_json())
+        failing = unread or failing_step(ctx, run, reading.spec.as_json())
         document = _object(answer)
         steps = document.get("steps") if isinstance(document, dict) else None
         if reading.kept_steps is not None and isinstance(steps, list):
@@ -103,9 +105,10 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
             steps = [steps[i] for i in reading.kept_steps if i < len(steps)]
             document = {**document, "steps": steps}
             answer = json.dumps(document, ensure_ascii=False)
-        if failing is None or failing.index in asked_again or not isinstance(steps, list) \
-                or not 0 <= failing.index < len(steps):
+        if failing is None or (failing.index in asked_again and unread is None) \
+                or not isinstance(steps, list) or not 0 <= failing.index < len(steps):
             return reading
+        unread = None
         asked_again.add(failing.index)
         action = reading.spec.steps[failing.index].action
         if not spend_repair(ctx, run.conversation.repairs, failing.index + 1, action,
@@ -127,9 +130,26 @@ async def compiled_or_repaired(ctx: StepContext, run: RunState, reading: DesignR
             return reading  # the same step again: the spec that stood
         try:
             reading = read(repaired.model_copy(update={"content": spliced}))
-        except (SpecRejected, DesignRefused):
+        except DesignRefused:
             return reading  # the spec that stood; its diagnostic comes at the compile
+        except SpecRejected as rejected:
+            answered = _object(repaired.content)
+            if failing.joins is not None or not isinstance(answered, dict) \
+                    or "steps" in answered:
+                return reading
+            # the answer nearly did ("tolerance 0.0"): asked again, within the budget, with
+            # what does not read; else the spec that stood, whose diagnostic comes later
+            unread = FailingStep(failing.index, _unread(failing.index, repaired.content,
+                                                        rejected), needs=failing.needs)
+            continue
         answer = spliced
+
+
+def _unread(index: int, content: str, rejected: SpecRejected) -> str:
+    """A step's repair answer that does not read, in words: what it said and each problem."""
+    said = " ".join(visible_text(content).split())[:QUOTED_ANSWER_CHARS]
+    problems = "; ".join(str(p) for p in rejected.problems)
+    return f"step {index + 1} as answered ({said}) does not read: {problems}"
 
 
 def _spliced(document: dict[str, Any], failing: FailingStep, content: str) -> str | None:
