@@ -745,3 +745,39 @@ def test_a_repair_answer_that_does_not_read_is_asked_again_naming_what_does_not(
         "does not read: steps[0].values.tolerance: 0.0 is less than the minimum of 1e-09")
     assert controller.spec is not None
     assert [s.action for s in controller.spec.steps] == ["merge_nodes"]
+
+
+def test_a_place_no_step_takes_is_asked_for_on_the_step_that_takes_the_whole_part(
+        fresh_sam, plate, tmp_path):
+    """"Group the top row of elements into a set" came as the set of the QUAD elements,
+    every element of the part, though the design request stated the top row's box."""
+    top = {"by": "box", "min": [0, 1, 0], "max": [2, 2, 0]}
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        design(answer(step("create_set", {"by": "shape", "shape": "QUAD"}, name="TOP"))),
+        design(json.dumps(step("create_set", top, name="TOP"))))
+    assert asyncio.run(controller.submit("Group the top row of elements as a set TOP.",
+                                         "part", TARGET)) == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- the request says “top row”, "
+        'which the box {"by":"box","min":[0,1,0],"max":[2,2,0]} picks on this part, and step '
+        "1 (create the set TOP of the QUAD elements) takes more than it: write its scope as "
+        "that box")
+    assert controller.spec is not None and controller.spec.steps[0].scope is not None
+    assert controller.spec.steps[0].scope.model_dump(mode="json")["by"] == "box"
+
+
+@pytest.mark.parametrize(("request_text", "steps"), [
+    # a transform: the place is its plane or origin
+    ("Mirror the plate about its right edge, keeping the original.",
+     [step("mirror", {"by": "all"}, copy=True, origin=[2, 0, 0], normal=[1, 0, 0])]),
+    # another step takes the place by its labels
+    ("Delete the top row, then group the rest as REST.",
+     [step("delete_elements", labels(3, 4)),
+      step("create_set", {"by": "shape", "shape": "QUAD"}, name="REST")]),
+])
+def test_a_place_a_step_may_take_otherwise_asks_nothing_again(fresh_sam, plate, tmp_path,
+                                                              request_text, steps):
+    controller, provider = make(fresh_sam, tmp_path, design(answer(*steps)))
+    assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1

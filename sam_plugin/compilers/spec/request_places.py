@@ -204,6 +204,20 @@ def place_numbers(places: Sequence[NamedPlace], part: FlatPart | None) -> frozen
     return frozenset(found)
 
 
+def place_boxes(places: Sequence[NamedPlace], part: FlatPart | None
+                ) -> tuple[tuple[str, Vec3, Vec3], ...]:
+    """The places that are regions of the part (not a point), as (their words, the box's
+    low and high corners)."""
+    if part is None:
+        return ()
+    found = []
+    for place in (p for p in places if _on_part(p, part)):
+        low, high, point = region(place, part)
+        if point is None:
+            found.append((place.words, low, high))
+    return tuple(found)
+
+
 def _on_part(place: NamedPlace, part: FlatPart) -> bool:
     """Whether the place picks a part of the part: a stretch named by a coordinate that lies
     beyond it (where a request says the extent of new elements) or holds all of it is
@@ -261,10 +275,15 @@ def _region_words(place: NamedPlace, part: FlatPart) -> str:
     if place.kind in ("corner", "centre") and point is not None:
         node = part.node_at(point)
         return f"the point {_vector(point)}" + (f", node {node}" if node is not None else "")
-    box = f'{{"by":"box","min":{_vector(low)},"max":{_vector(high)}}}'
+    box = box_words(low, high)
     if place.kind == "edge":
         return f"its nodes: {box}"
     return box
+
+
+def box_words(low: Sequence[float], high: Sequence[float]) -> str:
+    """A box scope as the places line writes it: ``{"by":"box","min":[0,0,0],...}``."""
+    return f'{{"by":"box","min":{_vector(low)},"max":{_vector(high)}}}'
 
 
 def _vec(values: Sequence[float]) -> Vec3:

@@ -33,6 +33,8 @@ class Conversation:
     requests: int = 0
     # the request's places on the part (its line, its numbers): the part's nodes read once
     places: tuple[str, frozenset[float]] | None = None
+    # the places that are regions, as (their words, the box's low and high corners)
+    place_boxes: tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...] = ()
 
 
 @dataclass

@@ -9,6 +9,7 @@ import logging
 
 from sam_plugin.compilers.spec.request_places import (
     flat_part,
+    place_boxes,
     place_numbers,
     places_in,
     places_words,
@@ -39,4 +40,13 @@ def _read_places(ctx: StepContext, run: RunState) -> tuple[str, frozenset[float]
         log.debug("the part's nodes could not be read for the request's places",
                   exc_info=True)
         return "", frozenset()
+    run.conversation.place_boxes = place_boxes(places, flat)
     return places_words(places, flat), place_numbers(places, flat)
+
+
+def region_boxes(ctx: StepContext, run: RunState
+                 ) -> tuple[tuple[str, tuple[float, ...], tuple[float, ...]], ...]:
+    """The places the request names that are regions of the part: (their words, the box's
+    low and high corners), read with the places line."""
+    named_places(ctx, run)
+    return run.conversation.place_boxes

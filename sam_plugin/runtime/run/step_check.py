@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,8 +19,10 @@ from sam_plugin.compilers.spec.count_contradiction import miscounted
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.compilers.spec.request_actions import stand_in
+from sam_plugin.compilers.spec.request_places import box_words
 from sam_plugin.errors import CompileError, StepsNotComputable
 from sam_plugin.runtime.run.context import StepContext
+from sam_plugin.runtime.run.named_places import region_boxes
 from sam_plugin.runtime.run.plan_attention import asks_to_empty, only_reports
 from sam_plugin.runtime.run.state import RunState
 
@@ -58,7 +60,8 @@ def failing_step(ctx: StepContext, run: RunState,
         return None
     changing = _changing_step(spec, module.vocabulary, run.inputs.request) or \
         _standing_in(spec, module.vocabulary, run.inputs.request) or \
-        _miscounted_step(module, spec, run.inputs.request)
+        _miscounted_step(module, spec, run.inputs.request) or \
+        _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run))
     if changing is not None:
         return changing
     try:
@@ -147,6 +150,33 @@ def _miscounted_step(module: DomainModule, spec: Spec, request: str) -> FailingS
                        f"{found.reading.key} {found.reading.value}{because}, and "
                        f"{step_said(spec, found.step, module.vocabulary)} states {found.key} "
                        f"{found.stated}: write that step with {found.key} {found.wanted}")
+
+
+def _unplaced_step(spec: Spec, vocabulary: Any,
+                   boxes: Sequence[tuple[str, Sequence[float], Sequence[float]]]
+                   ) -> FailingStep | None:
+    """A place the request names, stated as a box on the design request ("the top row"),
+    that no step takes, while a step that acts on what its scope picks takes the whole part
+    or a whole shape ("create the set TOP_ROW of the QUAD elements"): that step asked again,
+    held to state a scope. Not where another step picks by box, labels or set (the place may
+    be its), nor for a transform (a place may be its origin: "mirror about the right
+    edge"), nor for an action of the whole part."""
+    scopes = [step.scope.model_dump(mode="json") for step in spec.steps
+              if step.scope is not None]
+    if not boxes or any(scope.get("by") in ("box", "labels", "set") for scope in scopes):
+        return None
+    for index, step in enumerate(spec.steps):
+        action = vocabulary.action(step.action)
+        scope = step.scope.model_dump(mode="json") if step.scope is not None else {}
+        if action is None or not action.mutating or action.whole_part or \
+                action.members == "transform" or scope.get("by") not in ("all", "shape"):
+            continue
+        words, low, high = boxes[0]
+        return FailingStep(index, f"the request says “{words}”, which the box "
+                           f"{box_words(low, high)} picks on this part, and "
+                           f"{step_said(spec, index, vocabulary)} takes more than it: write "
+                           "its scope as that box", needs=("scope",))
+    return None
 
 
 def _contradicted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
