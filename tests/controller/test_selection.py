@@ -20,7 +20,7 @@ from tests.support.specs import answer, labels, step
 
 fresh_sam = pytest.fixture(fresh_database)
 PICKED = Selection(kind="elements", labels=tuple(range(3, 15)))
-REQUEST = "translate the selection by 5 in z"
+REQUEST = "translate the selection by (0, 0, 5)"  # no reading of its words follows
 SPEC = answer(step("translate", labels(*range(3, 15)), vector=[0.0, 0.0, 5.0]))
 CALL = {"operations": [{"op": "translate", "vector": [0.0, 0.0, 5.0],
                         "selection": labels(*range(3, 15))}]}

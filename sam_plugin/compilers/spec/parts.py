@@ -22,6 +22,7 @@ from sam_plugin.compilers.spec.refusal_category import REFUSAL_CATEGORIES, Refus
 from sam_plugin.compilers.spec.refusal_words import CATEGORY_WORDS
 from sam_plugin.compilers.spec.render import step_phrase
 from sam_plugin.compilers.spec.request_counts import CountReading, counts_words
+from sam_plugin.compilers.spec.request_directions import directions_words
 from sam_plugin.compilers.spec.request_quantities import quantities_in
 from sam_plugin.compilers.spec.schema import (
     HELD_SUMMARY_CHARS,
@@ -355,10 +356,11 @@ def quantities_words(request: str, system: UnitSystem) -> str:
 
 def readings_words(request: str, system: UnitSystem, counts: Sequence[CountReading]) -> str:
     """What the product read of the request for the model that writes the spec: its
-    quantities in the model's units, then its indirect counts in the mode's values (each a
-    line; ``""`` when there is neither)."""
-    return "\n".join(line for line in (quantities_words(request, system), counts_words(counts))
-                     if line)
+    quantities in the model's units, its indirect counts in the mode's values, then the
+    directions, axes and planes it names as vectors (each a line; ``""`` when there is
+    none)."""
+    return "\n".join(line for line in (quantities_words(request, system), counts_words(counts),
+                                       directions_words(request)) if line)
 
 
 def values_messages(*, system: str, head: str, facts_text: str, planned: Sequence[PlannedAction],

@@ -13,6 +13,7 @@ from typing import Any
 from sam_plugin.compilers.grammar_schema import SPEC_UNROLLED_ITEMS, grammar_schema
 from sam_plugin.compilers.spec.parts import readings_words
 from sam_plugin.compilers.spec.provenance import Sources, text_sources
+from sam_plugin.compilers.spec.request_directions import direction_numbers
 from sam_plugin.compilers.spec.request_words import StatedNumbers
 from sam_plugin.compilers.spec.schema import ScopeBounds, one_step_schema, picking, schema_for
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
@@ -64,7 +65,8 @@ def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sour
     """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
     as words; ``placed``: the numbers of the places the request names, which the product
     computed from them; and the values of its counts said another way, which the product
-    states), the observation's and the exploration's, and the picked labels
+    states, and the directions it names, stated as vectors), the observation's and the
+    exploration's, and the picked labels
     (``compilers/spec/provenance.py``)."""
     picked = run.inputs.selection
     sources = text_sources((run.inputs.request, *run.conversation.remarks),
@@ -72,8 +74,9 @@ def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sour
                            picked=picked.labels if picked is not None else ())
     counted = frozenset(float(count.value)
                         for count in run.inputs.module.request_counts(run.inputs.request))
-    return dataclasses.replace(sources,
-                               said=sources.said | StatedNumbers(numbers=placed | counted))
+    pointed = direction_numbers(run.inputs.request)
+    return dataclasses.replace(
+        sources, said=sources.said | StatedNumbers(numbers=placed | counted | pointed))
 
 
 def design_request(ctx: StepContext, run: RunState) -> list[dict[str, Any]]:

@@ -1,0 +1,62 @@
+"""The directions, axes and planes a request names, stated as vectors
+(``compilers/spec/request_directions.py``), on phrasings in neither evaluation suite."""
+
+from __future__ import annotations
+
+import pytest
+
+from sam_plugin.compilers.spec.request_directions import (
+    direction_numbers,
+    directions_in,
+    directions_words,
+)
+
+
+@pytest.mark.parametrize(("request_text", "kind", "vector"), [
+    ("Spin the bracket 30 degrees around the z axis.", "axis", (0.0, 0.0, 1.0)),
+    ("Turn it about X by 45.", "axis", (1.0, 0.0, 0.0)),
+    ("pattern it 4 times along y, 15 apart", "axis", (0.0, 1.0, 0.0)),
+    ("Orient n1 to -Z for every beam.", "direction", (0.0, 0.0, -1.0)),
+    ("shift everything in the negative y direction by 12", "direction", (0.0, -1.0, 0.0)),
+    ("Give it a displacement of 0.5 in the u3 direction.", "axis", (0.0, 0.0, 1.0)),
+    ("把零件沿 Z 轴负方向移动 8", "direction", (0.0, 0.0, -1.0)),
+    ("绕 X 轴转 30 度", "axis", (1.0, 0.0, 0.0)),
+    ("把梁的 n1 设成沿正 X 方向", "direction", (1.0, 0.0, 0.0)),
+    ("Move the whole part upwards by 3.", "direction", (0.0, 0.0, 1.0)),
+    ("整体向下平移 4", "direction", (0.0, 0.0, -1.0)),
+])
+def test_a_direction_named_in_words_is_its_vector(request_text, kind, vector):
+    found = directions_in(request_text)
+    assert [(d.kind, d.vector) for d in found] == [(kind, vector)]
+
+
+def test_a_plane_is_its_normal_and_where_it_lies():
+    (plane,) = directions_in("Reflect the bracket across x = 25, keeping the original.")
+    assert (plane.kind, plane.vector, plane.at) == ("plane", (1.0, 0.0, 0.0), 25.0)
+    assert directions_words("Reflect the bracket across x = 25, keeping the original.") == (
+        "The request's directions as vectors (write these numbers): “across x = 25” = the "
+        "plane x = 25: normal [1, 0, 0], through [25, 0, 0].")
+    (named,) = directions_in("Mesh a 40 x 20 panel lying in the X-Z plane.")
+    assert (named.vector, named.at, named.name) == ((0.0, 1.0, 0.0), 0.0, "XZ")
+    assert directions_words("a panel in the ZX plane").endswith(
+        "“ZX plane” = the plane XZ (y = 0): normal [0, 1, 0], through [0, 0, 0].")
+    (zh,) = directions_in("把零件关于 XY 平面镜像")
+    assert zh.vector == (0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("request_text", [
+    "Delete the nodes on the top edge y = 40.",      # a place, not a plane: nothing mirrors
+    "Clean up the mesh and set up the sections.",    # "up" of a phrasal verb
+    "Push down on node 7 with a force of (0, -50, 0).",  # its own vector
+    "Rename set A1 to B2.",
+    "n3 -> (22,0,0)",
+    "Add a static step called Lift after the initial one.",  # a name
+])
+def test_other_words_name_no_direction(request_text):
+    assert directions_in(request_text) == []
+
+
+def test_a_signed_axis_is_read_once_and_its_numbers_count_as_shown():
+    found = directions_in("沿 Y 轴正方向")
+    assert [(d.kind, d.vector) for d in found] == [("direction", (0.0, 1.0, 0.0))]
+    assert direction_numbers("mirror about y=10") == frozenset({0.0, 1.0, 10.0})
