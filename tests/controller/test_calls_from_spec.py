@@ -781,3 +781,52 @@ def test_a_place_a_step_may_take_otherwise_asks_nothing_again(fresh_sam, plate, 
     controller, provider = make(fresh_sam, tmp_path, design(answer(*steps)))
     assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
     assert len(provider.requests) == 1
+
+
+def test_a_step_asked_again_for_its_scope_is_told_the_places_the_request_names(
+        fresh_sam, plate, tmp_path):
+    """"Group the top row of elements into a set" came as a set that names no elements;
+    asked again for its scope, the 1.5B answered "the QUAD elements": the top row's box was
+    on the first request only."""
+    top = {"by": "box", "min": [0, 1, 0], "max": [2, 2, 0]}
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(step("create_set", name="TOP"))),
+        design(json.dumps(step("create_set", top, name="TOP"))))
+    assert asyncio.run(controller.submit("Group the top row of elements as a set TOP.",
+                                         "part", TARGET)) == Phase.REVIEW
+    reason = provider.requests[1].messages[-1]["content"].split("\n")[1]
+    assert reason.startswith("- step 1 (create the set TOP) names no elements")
+    assert reason.endswith('(the request\'s places on this part: “top row” = '
+                           '{"by":"box","min":[0,1,0],"max":[2,2,0]})')
+
+
+def test_a_report_alone_where_the_request_asks_for_a_change_is_asked_again_as_a_change(
+        fresh_sam, plate, tmp_path):
+    """"Split every beam element in half" and "把网格加密三次" came as "audit the mesh" alone:
+    it ran, changed nothing, and was verified as what it said."""
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(step("audit", checks=["free_nodes"]))),
+        design(json.dumps(step("scale", {"by": "all"}, factor=2, origin=[0, 0, 0]))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Make the plate twice as big.", "part", TARGET)) \
+        == Phase.REVIEW
+    asked = provider.requests[1]
+    assert asked.messages[-1]["content"].startswith(
+        "SAM Agent cannot use step 1 of this spec as it is:\n- step 1 (audit the part: free "
+        "nodes) changes nothing, and the request asks for a change, not a report: write the "
+        "step that makes the change it asks for")
+    held = {a for held in _actions_held(asked) for a in held}
+    assert "audit" not in held and "scale" in held
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["scale"]
+
+
+@pytest.mark.parametrize("request_text", [
+    "Are there free nodes?", "Check the mesh for duplicate elements.", "有没有自由节点",
+    "Count the QUAD elements and report."])
+def test_a_report_where_the_request_asks_for_one_is_asked_once(fresh_sam, plate, tmp_path,
+                                                               request_text):
+    controller, provider = make(fresh_sam, tmp_path,
+                                design(answer(step("audit", checks=["free_nodes"]))))
+    assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
+    assert len(provider.requests) == 1

@@ -136,6 +136,16 @@ def test_a_beam_section_of_no_shape_the_words_say_is_asked_with_the_requests_pro
         "beam section (kind beam) with the profile the request gives, not a shell thickness")
 
 
+def test_a_beam_section_of_another_shape_than_the_words_name_is_said_on_its_step():
+    """"pipe sect P60: Steel, OD 60, wall 4" came as a circle profile of r 60."""
+    found = request_contradictions(spec_of(beam("P60")), "pipe section P60, OD 60, wall 4")
+    assert [(f.step, f.diagnostic.path) for f in found] == [(0, "steps[0].values.profile.shape")]
+    assert found[0].diagnostic.message == (
+        "the request says “pipe”, “OD”, a pipe profile, and step 1 (define the beam section P60 of "
+        "material Steel, profile circle, r 6) gives a circle profile: define P60 with a pipe "
+        "profile (r: the outer radius, half the outer diameter; t: the wall thickness)")
+
+
 @pytest.mark.parametrize(("steps", "request_text"), [
     ((beam("ROD"),), "Round bar ROD of Steel, 12 mm in diameter."),  # the beam is defined
     ((shell("SH6", 6), beam("BAR30")), "A 6 mm section SH6 and a round bar BAR30."),  # both

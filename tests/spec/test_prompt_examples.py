@@ -130,3 +130,15 @@ def test_a_recorded_answer_that_repeats_a_prompt_example_is_never_read_as_a_spec
 def test_the_check_sees_a_copy(mode, request_text, answer):
     assert repeated_example(answer) is not None
     assert repeated_example(f"Sure!\n```json\n{answer}\n```") is not None
+
+
+def test_a_step_whose_every_number_and_name_is_the_requests_own_is_no_copy():
+    """"Push down on the corner node …; call it PUSH" came with "define the step PUSH",
+    which the Load example's first step is too: refused as a copy twice, the run ended at
+    design, though every name of that step was the request's."""
+    module = registry.get_module("load")
+    spec = read_spec('{"summary": "s", "steps": [{"capability": "step", "action": '
+                     '"define_step", "values": {"name": "PUSH"}}]}', module.vocabulary)
+    assert copied_examples(spec, module)  # with no words to tell it from the example
+    assert copied_examples(spec, module, ["Define a step called PUSH after Initial."]) == []
+    assert copied_examples(spec, module, ["Push down on node 21 in Squeeze."])

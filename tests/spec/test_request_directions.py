@@ -15,10 +15,10 @@ from sam_plugin.compilers.spec.request_directions import (
 @pytest.mark.parametrize(("request_text", "kind", "vector"), [
     ("Spin the bracket 30 degrees around the z axis.", "axis", (0.0, 0.0, 1.0)),
     ("Turn it about X by 45.", "axis", (1.0, 0.0, 0.0)),
-    ("pattern it 4 times along y, 15 apart", "axis", (0.0, 1.0, 0.0)),
+    ("pattern it 4 times along y, 15 apart", "direction", (0.0, 1.0, 0.0)),
     ("Orient n1 to -Z for every beam.", "direction", (0.0, 0.0, -1.0)),
     ("shift everything in the negative y direction by 12", "direction", (0.0, -1.0, 0.0)),
-    ("Give it a displacement of 0.5 in the u3 direction.", "axis", (0.0, 0.0, 1.0)),
+    ("Give it a displacement of 0.5 in the u3 direction.", "direction", (0.0, 0.0, 1.0)),
     ("把零件沿 Z 轴负方向移动 8", "direction", (0.0, 0.0, -1.0)),
     ("绕 X 轴转 30 度", "axis", (1.0, 0.0, 0.0)),
     ("把梁的 n1 设成沿正 X 方向", "direction", (1.0, 0.0, 0.0)),
@@ -36,10 +36,12 @@ def test_a_plane_is_its_normal_and_where_it_lies():
     assert directions_words("Reflect the bracket across x = 25, keeping the original.") == (
         "The request's directions as vectors (write these numbers): “across x = 25” = the "
         "plane x = 25: normal [1, 0, 0], through [25, 0, 0].")
-    (named,) = directions_in("Mesh a 40 x 20 panel lying in the X-Z plane.")
+    (named,) = directions_in("Mirror it about the X-Z plane.")
     assert (named.vector, named.at, named.name) == ((0.0, 1.0, 0.0), 0.0, "XZ")
-    assert directions_words("a panel in the ZX plane").endswith(
+    assert directions_words("reflect it in the ZX plane").endswith(
         "“ZX plane” = the plane XZ (y = 0): normal [0, 1, 0], through [0, 0, 0].")
+    # a build's plane is its own value, named as the request names it: no plane is stated
+    assert [d.kind for d in directions_in("Mesh a 40 x 20 panel in the X-Z plane.")] == []
     (zh,) = directions_in("把零件关于 XY 平面镜像")
     assert zh.vector == (0.0, 0.0, 1.0)
 
@@ -60,3 +62,16 @@ def test_a_signed_axis_is_read_once_and_its_numbers_count_as_shown():
     found = directions_in("沿 Y 轴正方向")
     assert [(d.kind, d.vector) for d in found] == [("direction", (0.0, 1.0, 0.0))]
     assert direction_numbers("mirror about y=10") == frozenset({0.0, 1.0, 10.0})
+
+
+@pytest.mark.parametrize(("request_text", "words"), [
+    ("把整个零件往 X 负方向挪 30。", "“X 负方向” = with 30, the vector [-30, 0, 0]."),
+    ("Raise it by 5 cm.", "“Raise” = with 50, the vector [0, 0, 50]."),  # in the model's mm
+    ("Copy it 3 more times along X, 25 apart.", "“along X” = with 25, the vector [25, 0, 0]."),
+    ("Point n1 of every beam along -Y.",
+     "“-Y” = the direction [0, -1, 0] (a distance d that way: [0, -d, 0])."),
+    ("Spin it 30 degrees about Z.", "“about Z” = the axis [0, 0, 1]."),
+])
+def test_a_direction_with_the_requests_one_distance_is_stated_as_its_vector(request_text,
+                                                                            words):
+    assert directions_words(request_text).endswith(words)

@@ -30,8 +30,10 @@ def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
     profile = named_profile(request)
     kinds = {i: step.values.get("kind") for i, step in enumerate(spec.steps)
              if step.action == "define_section"}
-    if profile is None or "beam" in kinds.values():
+    if profile is None:
         return []
+    if "beam" in kinds.values():
+        return _other_shape(spec, kinds, profile)
     shells = {spec.steps[i].values.get("name"): i for i, kind in kinds.items() if kind == "shell"}
     step = _on_beams(spec, shells)
     if step is None and not names_a_shell(request) and _assigns_only(spec, set(shells)):
@@ -44,6 +46,28 @@ def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
     return [StepDiagnostic(step, Diagnostic(
         path=f"steps[{step}].values.kind", message=_words(spec, step, profile),
         needs=("kind:beam",)))]
+
+
+def _other_shape(spec: Spec, kinds: dict[int, object],
+                 profile: NamedProfile) -> list[StepDiagnostic]:
+    """The one beam section the spec defines, where its profile is another shape than the
+    one the request's words name ("pipe … OD 60, wall 4" defined as a circle of r 60)."""
+    beams = [i for i, kind in kinds.items() if kind == "beam"]
+    if profile.shape is None or len(beams) != 1:
+        return []
+    step = beams[0]
+    written = spec.steps[step].values.get("profile")
+    shape = written.get("shape") if isinstance(written, dict) else None
+    if shape is None or shape == profile.shape:
+        return []
+    said = ", ".join(f"“{w}”" for w in profile.words)
+    name = spec.steps[step].values.get("name")
+    return [StepDiagnostic(step, Diagnostic(
+        path=f"steps[{step}].values.profile.shape",
+        message=(f"the request says {said}, {_article(profile.shape)} {profile.shape} "
+                 f"profile, and {step_said(spec, step, VOCABULARY)} gives {_article(shape)} "
+                 f"{shape} profile: define {name} with {_article(profile.shape)} "
+                 f"{profile.shape} profile ({PROFILE_DIMENSIONS[profile.shape]})")))]
 
 
 def _on_beams(spec: Spec, shells: dict[object, int]) -> int | None:

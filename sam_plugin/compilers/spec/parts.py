@@ -360,7 +360,7 @@ def readings_words(request: str, system: UnitSystem, counts: Sequence[CountReadi
     directions, axes and planes it names as vectors (each a line; ``""`` when there is
     none)."""
     return "\n".join(line for line in (quantities_words(request, system), counts_words(counts),
-                                       directions_words(request)) if line)
+                                       directions_words(request, system)) if line)
 
 
 def values_messages(*, system: str, head: str, facts_text: str, planned: Sequence[PlannedAction],

@@ -15,8 +15,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from sam_plugin.compilers.spec.request_quantities import quantities_in
 from sam_plugin.compilers.spec.request_words import fold
 from sam_plugin.compilers.spec.values import number_words
+from sam_plugin.compilers.units import DEFAULT, UnitSystem
 
 Vec3 = tuple[float, float, float]
 DirectionKind = Literal["axis", "direction", "plane"]
@@ -85,19 +87,23 @@ _READERS: tuple[Reader, ...] = (
      lambda m: _signed(m.group(1), m.group(2), m.group(0).strip())),
     (re.compile(r"(?<![\w.)\]])([+\-−])\s?([xyz])\b(?!\s*[=<>≤≥])", re.I),
      lambda m: _signed(m.group(1), m.group(2), m.group(0).strip())),
-    # an axis: "about Z", "along global Z", "the Y axis", "in the u2 direction", "绕 Z 轴"
-    (re.compile(r"\b(?:about|around|round|along|in)\s+(?:the\s+)?(?:global\s+)?([xyz])"
-                r"(?:[- ]?(?:axis|direction))?\b(?!\s*[=<>≤≥])", re.I),
-     lambda m: NamedDirection(m.group(0).strip(), "axis", _unit(_axis(m.group(1))))),
-    (re.compile(r"\b(?:global\s+)?([xyz])[- ]?(?:axis|direction)\b|\bglobal\s+([xyz])\b",
-                re.I),
+    # an axis of rotation: "about Z", "around the Y axis", "绕 Z 轴"
+    (re.compile(r"\b(?:about|around|round)\s+(?:the\s+)?(?:global\s+)?([xyz])"
+                r"(?:[- ]?axis)?\b(?!\s*[=<>≤≥])|(?:绕|围绕)\s*(?:过原点的\s*)?([xyz])\s*轴", re.I),
      lambda m: NamedDirection(m.group(0).strip(), "axis",
                               _unit(_axis(m.group(1) or m.group(2))))),
-    (re.compile(r"\bu([123])[- ]?direction\b", re.I),
-     lambda m: NamedDirection(m.group(0).strip(), "axis", _unit(int(m.group(1)) - 1))),
-    (re.compile(r"(?:绕|沿着?|围绕|顺着)?\s*([xyz])\s*轴(?:方向)?|([xyz])\s*(?:方向|向)",
+    # an axis to go along: "along global Z", "in the u2 direction", "in Y"
+    (re.compile(r"\b(?:along|in)\s+(?:the\s+)?(?:global\s+)?([xyz])(?!\s*-\s*[xyz]\b)"
+                r"(?:[- ]?(?:axis|direction))?\b(?!\s*[=<>≤≥])", re.I),
+     lambda m: NamedDirection(m.group(0).strip(), "direction", _unit(_axis(m.group(1))))),
+    (re.compile(r"\b(?:global\s+)?([xyz])[- ]?(?:axis|direction)\b|\bglobal\s+([xyz])\b",
                 re.I),
-     lambda m: NamedDirection(m.group(0).strip(), "axis",
+     lambda m: NamedDirection(m.group(0).strip(), "direction",
+                              _unit(_axis(m.group(1) or m.group(2))))),
+    (re.compile(r"\bu([123])[- ]?direction\b", re.I),
+     lambda m: NamedDirection(m.group(0).strip(), "direction", _unit(int(m.group(1)) - 1))),
+    (re.compile(r"(?:沿着?|顺着)?\s*([xyz])\s*轴(?:方向)?|([xyz])\s*(?:方向|向)", re.I),
+     lambda m: NamedDirection(m.group(0).strip(), "direction",
                               _unit(_axis(m.group(1) or m.group(2))))),
 )
 
@@ -129,8 +135,8 @@ def _read(folded: str, readers: Sequence[Reader]) -> list[NamedDirection]:
                 continue  # "沿 Y 轴正方向" names no unsigned axis as well
             if _NAMING.search(folded, 0, match.start()):
                 continue  # "a static step called Lift" names a step
-            if index == 0 and readers is _READERS and not _MIRRORING.search(folded):
-                continue  # "the top edge y = 40" is a place, no plane
+            if index < 2 and readers is _READERS and not _MIRRORING.search(folded):
+                continue  # "the top edge y = 40" is a place, "in the XZ plane" a build's
             named = make(match)
             if named is None:
                 continue
@@ -141,33 +147,79 @@ def _read(folded: str, readers: Sequence[Reader]) -> list[NamedDirection]:
     return found
 
 
-def directions_words(request: str) -> str:
-    """The design request's line that states them, ``""`` when the request names none."""
-    said = [f"“{d.said}” = {_words(d)}" for d in directions_in(request)]
-    if not said:
+# a plain distance: not a coordinate ("y = 40"), a label ("node 5", "n3"), a count or an
+# angle ("3 total", "90 deg", "四倍"), nor a number of a written vector
+_COORDINATE = re.compile(r"\b[xyz]\s*[=<>≤≥]\s*-?\d+(?:\.\d+)?", re.I)
+_LABELLED = re.compile(r"\b(?:nodes?|elements?|elems?|labels?|sets?)\s*#?\d+"
+                       r"(?:\s*(?:,|and|-|to)\s*\d+)*|(?:节点|单元)\s*\d+", re.I)
+_PLAIN = re.compile(
+    r"(?<![\w.])[+]?(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:度|°|deg\b|degrees?|times|倍|次|级|levels?"
+    r"|cop(?:y|ies)|instances?|个|块|份|段|格|total|in\s+all|more|additional|[x×*]\s*\d|号|n\b|"
+    r"kn|mpa|gpa|pa\b|kg|t/))", re.I)
+
+
+def directions_words(request: str, system: UnitSystem = DEFAULT) -> str:
+    """The design request's line that states them, ``""`` when the request names none: a
+    direction with the request's one distance as its vector ("往 X 负方向挪 30": [-30, 0, 0],
+    in the model's units), else as a unit vector with the way to scale it."""
+    found = directions_in(request)
+    if not found:
         return ""
+    distance = _distance(request, system) \
+        if sum(d.kind == "direction" for d in found) == 1 else None
+    said = [f"“{d.said}” = {_words(d, distance)}" for d in found]
     return ("The request's directions as vectors (write these numbers): " + "; ".join(said)
             + ".")
 
 
-def direction_numbers(request: str) -> frozenset[float]:
+def direction_numbers(request: str, system: UnitSystem = DEFAULT) -> frozenset[float]:
     """Every number the directions line states."""
     found: set[float] = set()
-    for named in directions_in(request):
-        found |= set(named.vector)
-        if named.at is not None:
-            found |= set(_through(named))
+    named = directions_in(request)
+    distance = _distance(request, system) \
+        if sum(d.kind == "direction" for d in named) == 1 else None
+    for direction in named:
+        found |= set(direction.vector)
+        if direction.kind == "direction" and distance is not None:
+            found |= set(_scaled(direction.vector, distance))
+        if direction.at is not None:
+            found |= set(_through(direction))
     return frozenset(found)
 
 
-def _words(named: NamedDirection) -> str:
-    if named.kind != "plane":
-        return f"the {named.kind} {_vector(named.vector)}"
+def _distance(request: str, system: UnitSystem) -> float | None:
+    """The one distance the request states (its length in the model's units), else None."""
+    folded = fold(request)
+    lengths = [q for q in quantities_in(folded) if q.kind == "length"]
+    bare = _LABELLED.sub(" ", _COORDINATE.sub(" ", _TRIPLE.sub(" ", folded)))
+    plain = {float(m.group(1)) for m in _PLAIN.finditer(bare)}
+    if len(lengths) == 1 and len(plain) <= 1:
+        value = lengths[0].value_in(system)
+        return value if value is not None else lengths[0].value
+    if not lengths and len(plain) == 1:
+        return plain.pop()
+    return None
+
+
+def _words(named: NamedDirection, distance: float | None) -> str:
+    if named.kind == "axis":
+        return f"the axis {_vector(named.vector)}"
+    if named.kind == "direction":
+        if distance is not None:
+            return f"with {number_words(distance)}, the vector " \
+                   f"{_vector(_scaled(named.vector, distance))}"
+        scaled = "[" + ", ".join("0" if not x else ("d" if x > 0 else "-d")
+                                 for x in named.vector) + "]"
+        return f"the direction {_vector(named.vector)} (a distance d that way: {scaled})"
     axis = next(i for i, x in enumerate(named.vector) if x)
     name = f"{named.name} ({_AXES[axis]} = {number_words(named.at or 0.0)})" if named.name \
         else f"{_AXES[axis]} = {number_words(named.at or 0.0)}"
     return (f"the plane {name}: normal {_vector(named.vector)}, through "
             f"{_vector(_through(named))}")
+
+
+def _scaled(vector: Vec3, distance: float) -> Vec3:
+    return (vector[0] * distance, vector[1] * distance, vector[2] * distance)
 
 
 def _through(named: NamedDirection) -> Vec3:
@@ -176,4 +228,4 @@ def _through(named: NamedDirection) -> Vec3:
 
 
 def _vector(values: Sequence[float]) -> str:
-    return "[" + ", ".join(number_words(x) for x in values) + "]"
+    return "[" + ", ".join(number_words(x + 0.0) for x in values) + "]"

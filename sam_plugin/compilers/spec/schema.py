@@ -120,7 +120,8 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     diagnostic's remedy has the step state (``scope``): a step that cannot state it is no
     answer, and one that can must; ``key:option`` (``kind:beam``): the step is one that
     states that option (a section defined again as a beam section); ``read_only``: a step
-    of an action that changes nothing; ``action=<name>``: a step of one of the actions so
+    of an action that changes nothing (``changing``: one that changes the part);
+    ``action=<name>``: a step of one of the actions so
     named (what the request's words name); ``-key``: a step that does not state ``key``
     (one element given for four: the patch or line that makes them); ``removable``: the
     answer may instead be :data:`REMOVE_STEP`, the step left out (a definition the model has
@@ -131,6 +132,11 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
                                                if a.name in named and bounds.allows(a))
                          or bounds.actions)
         needs = tuple(n for n in needs if not n.startswith("action="))
+    if "changing" in needs:  # a step that changes the part, where a report was written
+        bounds = replace(bounds, actions=tuple(a.name for a in vocabulary.actions
+                                               if a.mutating and bounds.allows(a))
+                         or bounds.actions)
+        needs = tuple(n for n in needs if n != "changing")
     if "read_only" in needs:  # a step that changes nothing (a report), where one exists
         bounds = replace(bounds, actions=tuple(a.name for a in vocabulary.actions
                                                if not a.mutating and bounds.allows(a))

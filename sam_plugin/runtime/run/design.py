@@ -388,7 +388,7 @@ def _read(ctx: StepContext, run: RunState, content: str, *,
                                    "shapes": dict(readback.shape_counts),
                                    "sets": list(readback.sets)},
                 language=ctx.language, part_name=target.part_name,
-                sources=design_inputs.shown_numbers(run, named_places(ctx, run)[1])
+                sources=design_inputs.shown_numbers(run, named_places(ctx, run)[1], ctx.units)
                 if checked or edited is not None else None,
                 unchanged_from=edited, said=(run.inputs.request, *run.conversation.remarks),
                 units=ctx.units, leave_unasked=checked)

@@ -9,6 +9,7 @@ names each problem; a second failure ends the run at design, with advice.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +21,7 @@ from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches
 from sam_plugin.compilers.spec.provenance import unsourced as unsourced_steps
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec, step_phrase
+from sam_plugin.compilers.spec.request_words import stated_numbers
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
 from sam_plugin.compilers.spec.unasked import Unasked, without_unasked
@@ -83,7 +85,7 @@ def read_answer(content: str, module: DomainModule, *, target_is_empty: bool, pa
         raise DesignRefused(" ".join(visible_text(document["refuse"]).split())
                             [:REFUSAL_MAX_CHARS])
     spec = _visible(spec_from_json(document, module.vocabulary))
-    copied = copied_examples(spec, module)
+    copied = copied_examples(spec, module, said)
     if copied:
         raise SpecRejected(copied)
     unasked = without_unasked(spec, module.vocabulary, said) if leave_unasked \
@@ -132,14 +134,22 @@ def changes_despite_words(spec: Spec, vocabulary: Vocabulary, said: Sequence[str
             "should"]
 
 
-def copied_examples(spec: Spec, module: DomainModule) -> list[SpecProblem]:
+def copied_examples(spec: Spec, module: DomainModule,
+                    said: Sequence[str] = ()) -> list[SpecProblem]:
     """A step that is, value for value, a step of the design prompt's examples (which carry
     their own requests' numbers and names): a model that copied it wrote no step of this
-    request. Said as a design problem, so the repair round asks again."""
+    request. Said as a design problem, so the repair round asks again. Not where every
+    number and name of the step is the person's own (``said``): "call it PUSH" may name
+    what an example names too."""
     found = []
+    words = "\n".join(said)
+    stated = stated_numbers(words).numbers if words else frozenset()
     for index, step in enumerate(spec.steps):
-        if not _distinctive(step):
+        items = _own_items(step)
+        if not items:
             continue  # "audit the free nodes" is any request's step, not the example's
+        if words and all(_said(item, words, stated) for item in items):
+            continue
         for request, example in _example_steps(module):
             if any(e.action == step.action and e.values == step.values and e.scope == step.scope
                    for e in example.steps):
@@ -151,11 +161,12 @@ def copied_examples(spec: Spec, module: DomainModule) -> list[SpecProblem]:
     return found
 
 
-def _distinctive(step: Step) -> bool:
-    """Whether a step states something of its own: a number other than 0 and 1, or a name
-    (a set, a section), in its values or its scope."""
+def _own_items(step: Step) -> list[float | str]:
+    """What a step states of its own: its numbers other than 0 and 1, and its names (a set,
+    a section), in its values or its scope."""
     data = [step.values, step.scope.model_dump(mode="json") if step.scope else {}]
     stack: list[Any] = list(data)
+    items: list[float | str] = []
     while stack:
         item = stack.pop()
         if isinstance(item, Mapping):
@@ -165,10 +176,16 @@ def _distinctive(step: Step) -> bool:
         elif isinstance(item, bool):
             continue
         elif isinstance(item, int | float) and item not in (0, 1):
-            return True
+            items.append(float(item))
         elif isinstance(item, str) and item not in _COMMON_WORDS:
-            return True
-    return False
+            items.append(item)
+    return items
+
+
+def _said(item: float | str, words: str, stated: frozenset[float]) -> bool:
+    if isinstance(item, str):
+        return re.search(rf"(?<!\w){re.escape(item)}(?!\w)", words) is not None  # as named
+    return item in stated
 
 
 # choice words any request's step may state (shapes, checks, profile kinds)

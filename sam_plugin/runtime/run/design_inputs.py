@@ -17,6 +17,7 @@ from sam_plugin.compilers.spec.request_directions import direction_numbers
 from sam_plugin.compilers.spec.request_words import StatedNumbers
 from sam_plugin.compilers.spec.schema import ScopeBounds, one_step_schema, picking, schema_for
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.runtime.run import design_parts
 from sam_plugin.runtime.run.collection import design_messages
 from sam_plugin.runtime.run.context import StepContext
@@ -61,7 +62,8 @@ def scope_bounds(run: RunState) -> ScopeBounds:
                        entities=readback.node_count + readback.element_count, actions=actions)
 
 
-def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sources:
+def shown_numbers(run: RunState, placed: frozenset[float] = frozenset(),
+                  units: UnitSystem | None = None) -> Sources:
     """The numbers a spec's writer was shown: the request's and the analyst's remarks' (read
     as words; ``placed``: the numbers of the places the request names, which the product
     computed from them; and the values of its counts said another way, which the product
@@ -74,7 +76,7 @@ def shown_numbers(run: RunState, placed: frozenset[float] = frozenset()) -> Sour
                            picked=picked.labels if picked is not None else ())
     counted = frozenset(float(count.value)
                         for count in run.inputs.module.request_counts(run.inputs.request))
-    pointed = direction_numbers(run.inputs.request)
+    pointed = direction_numbers(run.inputs.request, units or DEFAULT_UNITS)
     return dataclasses.replace(
         sources, said=sources.said | StatedNumbers(numbers=placed | counted | pointed))
 

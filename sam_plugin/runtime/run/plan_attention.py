@@ -136,6 +136,21 @@ def only_reports(request: str) -> str:
     return said.group(0).strip() if said else ""
 
 
+# words that ask for a report, a count or an answer, not only a change ("how many", "check",
+# "有没有", a question mark): a spec of reports alone may be what such a request asks
+_ASKS_A_REPORT = re.compile(
+    r"\b(?:check|checks|checking|count|counts|counting|how\s+(?:many|much)|report|audit|list|"
+    r"find|which|what|show|tell|verify|inspect|look|are\s+there|is\s+there|is\s+it|does\s+it"
+    r")\b|\?|？|检查|统计|多少|哪些|哪个|有没有|是否|查看|看看|看一下|报告|"
+    r"列出|吗|审计|质量", re.IGNORECASE)
+
+
+def asks_a_report(request: str) -> bool:
+    """Whether ``request`` asks for a report, a count or an answer (a question), not only a
+    change."""
+    return _ASKS_A_REPORT.search(fold(request)) is not None
+
+
 def asks_to_empty(request: str) -> bool:
     """Whether ``request`` asks to delete everything ("wipe the part", "start over",
     "清空这个零件"): a spec that leaves the part with no elements then does what was asked."""

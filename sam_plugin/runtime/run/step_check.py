@@ -5,6 +5,7 @@ contradict, in its domain's words. Nothing is run; the host is only read."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Mapping, Sequence
@@ -23,7 +24,7 @@ from sam_plugin.compilers.spec.request_places import box_words
 from sam_plugin.errors import CompileError, StepsNotComputable
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.named_places import region_boxes
-from sam_plugin.runtime.run.plan_attention import asks_to_empty, only_reports
+from sam_plugin.runtime.run.plan_attention import asks_a_report, asks_to_empty, only_reports
 from sam_plugin.runtime.run.state import RunState
 
 log = logging.getLogger(__name__)
@@ -45,20 +46,36 @@ class FailingStep:
     def other_action(self) -> bool:
         """Whether its remedy is a step of another action (a report alone, or an action
         the request's words name): the design asked in parts planned its action already."""
-        return any(n == "read_only" or n.startswith("action=") for n in self.needs)
+        return any(n in ("read_only", "changing") or n.startswith("action=")
+                   for n in self.needs)
 
 
 def failing_step(ctx: StepContext, run: RunState,
                  document: Mapping[str, Any]) -> FailingStep | None:
     """The first step that does not compute or compile, with the diagnostic in its words,
     else the first the request's words contradict; None when none (or the spec does not
-    read: the reader says so after)."""
+    read: the reader says so after). A step asked again for its scope is told the places
+    the request names, as boxes."""
+    found = _first_failing(ctx, run, document)
+    if found is None or not {"scope", "picking_scope", "partial_scope"} & set(found.needs):
+        return found
+    boxes = [b for b in region_boxes(ctx, run) if box_words(b[1], b[2]) not in found.reason]
+    if not boxes:
+        return found
+    places = "; ".join(f"“{words}” = {box_words(low, high)}" for words, low, high in boxes)
+    return dataclasses.replace(found, reason=f"{found.reason} (the request's places on this "
+                               f"part: {places})")
+
+
+def _first_failing(ctx: StepContext, run: RunState,
+                   document: Mapping[str, Any]) -> FailingStep | None:
     module = run.inputs.module
     try:
         spec = spec_from_json(dict(document), module.vocabulary)
     except Exception:  # noqa: BLE001 - the reader names what does not read, after this
         return None
     changing = _changing_step(spec, module.vocabulary, run.inputs.request) or \
+        _reporting_step(spec, module.vocabulary, run.inputs.request) or \
         _standing_in(spec, module.vocabulary, run.inputs.request) or \
         _miscounted_step(module, spec, run.inputs.request) or \
         _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run))
@@ -119,6 +136,20 @@ def _changing_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep | N
                        "write a step that changes nothing (a report of what the request "
                        "asks about)", joins=pair[0] if len(pair) == 2 else None,
                        needs=("read_only",))
+
+
+def _reporting_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep | None:
+    """A spec of reports alone (every step changes nothing: "audit the mesh") where the
+    request asks for a change and for no report ("split every beam element in half",
+    "把网格加密三次"): its first step asked again, held to the actions that change the part
+    (``changing``). Never where the request asks anything (a check, a count, a question)."""
+    actions = [vocabulary.action(step.action) for step in spec.steps]
+    if any(a is None or a.mutating for a in actions) or asks_a_report(request) \
+            or only_reports(request) or not any(a.mutating for a in vocabulary.actions):
+        return None
+    return FailingStep(0, f"{step_said(spec, 0, vocabulary)} changes nothing, and the request "
+                       "asks for a change, not a report: write the step that makes the change "
+                       "it asks for", needs=("changing",))
 
 
 def _standing_in(spec: Spec, vocabulary: Any, request: str) -> FailingStep | None:
