@@ -830,3 +830,18 @@ def test_a_report_where_the_request_asks_for_one_is_asked_once(fresh_sam, plate,
                                 design(answer(step("audit", checks=["free_nodes"]))))
     assert asyncio.run(controller.submit(request_text, "part", TARGET)) == Phase.REVIEW
     assert len(provider.requests) == 1
+
+
+def test_a_quantity_written_unconverted_is_asked_again_in_the_models_units(fresh_sam, plate,
+                                                                          tmp_path):
+    """"density 7850 kg/m3" came as 7850 in a model of t/mm³, though the design request
+    stated 7.85e-9."""
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        design(answer(step("translate", {"by": "all"}, vector=[0, 0, 5]))),
+        design(json.dumps(step("translate", {"by": "all"}, vector=[0, 0, 50]))))
+    assert asyncio.run(controller.submit("Raise the plate by 5 cm.", "part", TARGET)) \
+        == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"].split("\n")[1] == (
+        "- the request says “5 cm”, and step 1 (translate all nodes by (0, 0, 5)) writes 5, "
+        "the number in cm: write 50, its value in this model's units")

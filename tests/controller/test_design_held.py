@@ -183,8 +183,9 @@ def test_a_request_in_cm_of_a_model_in_mm_is_warned_and_stops_yes(fresh_sam, pla
     """"Move set S1 by 5 cm" ran its bare 5 in mm under --yes."""
     from sam_plugin.compilers.units import unit_system
 
-    spec = answer(step("translate", {"by": "set", "name": "S1"}, vector=[5, 0, 0]))
-    controller, _ = make(fresh_sam, tmp_path, design(spec))
+    bare = step("translate", {"by": "set", "name": "S1"}, vector=[5, 0, 0])
+    # asked again in the model's units (step_check), it answers the same step: it stands
+    controller, _ = make(fresh_sam, tmp_path, design(answer(bare)), design(json.dumps(bare)))
     controller.units = unit_system("mm")
     controller.policy = controller.policy.model_copy(update={"plan_wait": "never"})
     asyncio.run(controller.submit("Move set S1 by 5 cm along X.", "part", TARGET))

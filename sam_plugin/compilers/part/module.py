@@ -6,9 +6,9 @@ from sam_plugin.compilers.part import (
     actions,
     audit,
     build,
+    contradictions,
     describe,
     edit,
-    element_count,
     operation_states,
     prompts,
     repair,
@@ -65,5 +65,5 @@ MODULE = TableDrivenModule(
     mcp_examples=MCP_EXAMPLES,
     does_words=DOES_WORDS,
     count_reader=copy_counts,
-    contradictions=element_count.request_contradictions,
+    contradictions=contradictions.request_contradictions,
 )

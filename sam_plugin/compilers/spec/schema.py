@@ -153,10 +153,24 @@ def one_step_schema(vocabulary: Vocabulary, bounds: ScopeBounds,
     for need in (n for n in needs if ":" in n):
         key, option = need.split(":", 1)
         variants = [v for v in variants if v["properties"]["values"]["properties"]
-                    .get(key, {}).get("enum") == [option]] or variants
+                    .get(key, {}).get("enum") == [option]] or \
+            [_narrowed(v, key, option) for v in variants
+             if option in v["properties"]["values"]["properties"].get(key, {}).get("enum", ())] \
+            or variants
     if removable:
         variants = [*variants, REMOVE_STEP]
     return {"anyOf": variants, "$defs": {"selector": scope_schema(bounds)}}
+
+
+def _narrowed(step: dict[str, Any], key: str, option: str) -> dict[str, Any]:
+    """The step's variant with the choice ``key`` held to ``option``, required (a build
+    asked again in the plane the request names)."""
+    values = step["properties"]["values"]
+    held = {**values, "properties": {**values["properties"],
+                                     key: {"type": "string", "enum": [option]}},
+            "required": [*values.get("required", []),
+                         *([key] if key not in values.get("required", []) else [])]}
+    return {**step, "properties": {**step["properties"], "values": held}}
 
 
 def _without(step: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

@@ -21,6 +21,10 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.compilers.spec.request_actions import stand_in
 from sam_plugin.compilers.spec.request_places import box_words
+from sam_plugin.compilers.spec.unconverted import unconverted
+from sam_plugin.compilers.spec.values import json_number_words, number_words
+from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
+from sam_plugin.compilers.units import UnitSystem
 from sam_plugin.errors import CompileError, StepsNotComputable
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.named_places import region_boxes
@@ -78,6 +82,8 @@ def _first_failing(ctx: StepContext, run: RunState,
         _reporting_step(spec, module.vocabulary, run.inputs.request) or \
         _standing_in(spec, module.vocabulary, run.inputs.request) or \
         _miscounted_step(module, spec, run.inputs.request) or \
+        _unconverted_step(spec, module.vocabulary, run.inputs.request,
+                          ctx.units or DEFAULT_UNITS) or \
         _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run))
     if changing is not None:
         return changing
@@ -181,6 +187,20 @@ def _miscounted_step(module: DomainModule, spec: Spec, request: str) -> FailingS
                        f"{found.reading.key} {found.reading.value}{because}, and "
                        f"{step_said(spec, found.step, module.vocabulary)} states {found.key} "
                        f"{found.stated}: write that step with {found.key} {found.wanted}")
+
+
+def _unconverted_step(spec: Spec, vocabulary: Any, request: str,
+                      units: UnitSystem | None) -> FailingStep | None:
+    """A step that writes a quantity of the request unconverted ("7850 kg/m3" as 7850),
+    asked again naming the value in the model's units, which the design request stated."""
+    found = unconverted(spec, request, units)
+    if found is None:
+        return None
+    return FailingStep(found.step, f"the request says “{found.quantity.said}”, and "
+                       f"{step_said(spec, found.step, vocabulary)} writes "
+                       f"{number_words(found.quantity.value)}, the number in "
+                       f"{found.quantity.unit}: write {json_number_words(found.converted)}, its "
+                       "value in this model's units")
 
 
 def _unplaced_step(spec: Spec, vocabulary: Any,
