@@ -845,3 +845,18 @@ def test_a_quantity_written_unconverted_is_asked_again_in_the_models_units(fresh
     assert provider.requests[1].messages[-1]["content"].split("\n")[1] == (
         "- the request says “5 cm”, and step 1 (translate all nodes by (0, 0, 5)) writes 5, "
         "the number in cm: write 50, its value in this model's units")
+
+
+def test_a_step_on_every_node_where_the_request_names_one_is_asked_for_its_scope(
+        fresh_sam, plate, tmp_path):
+    """"Pull node 25 sideways with a force of (10, 0, 0)" came as that force on all nodes."""
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(step("delete_nodes", {"by": "all"}))),
+        design(json.dumps(step("delete_nodes", labels(5)))))
+    assert asyncio.run(controller.submit("Delete node 5 and the elements that use it.",
+                                         "part", TARGET)) == Phase.REVIEW
+    assert provider.requests[1].messages[-1]["content"].split("\n")[1] == (
+        "- the request names “node 5”, and step 1 (delete all nodes) acts on every node: write "
+        "its scope as the node the request names (its label, or a box around its point)")
+    assert controller.spec is not None and controller.spec.steps[0].scope is not None
+    assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(5)

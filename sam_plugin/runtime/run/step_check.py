@@ -8,6 +8,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,6 +22,7 @@ from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
 from sam_plugin.compilers.spec.request_actions import stand_in
 from sam_plugin.compilers.spec.request_places import box_words
+from sam_plugin.compilers.spec.request_words import fold
 from sam_plugin.compilers.spec.unconverted import unconverted
 from sam_plugin.compilers.spec.values import json_number_words, number_words
 from sam_plugin.compilers.units import DEFAULT as DEFAULT_UNITS
@@ -84,7 +86,8 @@ def _first_failing(ctx: StepContext, run: RunState,
         _miscounted_step(module, spec, run.inputs.request) or \
         _unconverted_step(spec, module.vocabulary, run.inputs.request,
                           ctx.units or DEFAULT_UNITS) or \
-        _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run))
+        _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run)) or \
+        _every_node_step(spec, module.vocabulary, run.inputs.request)
     if changing is not None:
         return changing
     try:
@@ -227,6 +230,32 @@ def _unplaced_step(spec: Spec, vocabulary: Any,
                            f"{box_words(low, high)} picks on this part, and "
                            f"{step_said(spec, index, vocabulary)} takes more than it: write "
                            "its scope as that box", needs=("scope",))
+    return None
+
+
+# a node the request names: by its label ("node 25", "节点 25", "25 号节点") or its point
+# ("the corner node at (0, 40, 0)")
+_NAMED_NODE = re.compile(r"\bnode\s*#?\s*\d+|\bnodes?\s+(?:at|on)\s*[(\[]\s*-?\d"
+                         r"|节点\s*\d+|\d+\s*号节点", re.IGNORECASE)
+
+
+def _every_node_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep | None:
+    """A step that acts on every node ("apply the force SIDE on all nodes") where the
+    request names one node ("pull node 25"), asked again for its scope. Not an action of
+    the whole part."""
+    named = _NAMED_NODE.search(fold(request))
+    if named is None:
+        return None
+    for index, step in enumerate(spec.steps):
+        action = vocabulary.action(step.action)
+        scope = step.scope.model_dump(mode="json") if step.scope is not None else {}
+        if action is None or not action.mutating or action.whole_part or \
+                action.members != "nodes" or scope.get("by") != "all":
+            continue
+        return FailingStep(index, f"the request names “{named.group(0).strip()}”, and "
+                           f"{step_said(spec, index, vocabulary)} acts on every node: write "
+                           "its scope as the node the request names (its label, or a box "
+                           "around its point)", needs=("scope",))
     return None
 
 
