@@ -241,8 +241,9 @@ _NAMED_NODE = re.compile(r"\bnode\s*#?\s*\d+|\bnodes?\s+(?:at|on)\s*[(\[]\s*-?\d
 
 def _every_node_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep | None:
     """A step that acts on every node ("apply the force SIDE on all nodes") where the
-    request names one node ("pull node 25"), asked again for its scope. Not an action of
-    the whole part."""
+    request names one node ("pull node 25"), asked again for a scope that is not the whole
+    part (the 0.5B answered "all" again when held only to state one). Not an action of the
+    whole part."""
     named = _NAMED_NODE.search(fold(request))
     if named is None:
         return None
@@ -255,7 +256,7 @@ def _every_node_step(spec: Spec, vocabulary: Any, request: str) -> FailingStep |
         return FailingStep(index, f"the request names “{named.group(0).strip()}”, and "
                            f"{step_said(spec, index, vocabulary)} acts on every node: write "
                            "its scope as the node the request names (its label, or a box "
-                           "around its point)", needs=("scope",))
+                           "around its point)", needs=("scope", "partial_scope"))
     return None
 
 
