@@ -195,3 +195,13 @@ def test_over_both_suites_a_beam_task_names_its_profile_and_a_shell_task_none(su
         if shells and not beams:
             spec = spec_of(*(shell(c.section, c.thickness) for c in shells))
             assert request_contradictions(spec, task.request) == [], task.request
+
+
+def test_a_round_section_whose_radius_is_not_half_the_stated_diameter_is_said():
+    """"A solid round bar ROD, 12 mm in diameter" came as a circle of r 3.5."""
+    rod = step("define_section", mode="property", name="ROD", kind="beam", material="Steel",
+               profile={"shape": "circle", "r": 3.5})
+    found = request_contradictions(spec_of(rod), "A round bar ROD of Steel, diameter 12.")
+    assert found[0].diagnostic.message.endswith(
+        "gives r 3.5: write r 6, half the diameter")
+    assert request_contradictions(spec_of(beam("ROD")), "A round bar ROD, Ø12.") == []

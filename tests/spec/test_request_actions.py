@@ -78,3 +78,11 @@ def test_an_action_the_target_does_not_allow_is_not_offered_instead_of_nothing()
     bounds = ScopeBounds(actions=("build",))
     grammar = one_step_schema(PART, bounds, ("action=merge_nodes",))
     assert {a for v in grammar["anyOf"] for a in v["properties"]["action"]["enum"]} == {"build"}
+
+
+@pytest.mark.parametrize("request_text", ["Enlarge the bracket by 1.5 about its corner.",
+                                          "make it three times as large", "把零件放大两倍"])
+def test_a_scale_the_words_name_stands_in_for_a_moved_node(request_text):
+    the_spec = spec(step("move_nodes", labels=[5], to=[7.5, 7.5, 0]))
+    found = stand_in(the_spec, PART, request_text)
+    assert found is not None and found.actions == ("scale",)

@@ -158,7 +158,8 @@ ACTIONS: tuple[ActionDef, ...] = (
         zh="将{scope}[以 {origin} 为中心]缩放[ {factor} 倍]", required=("factor",),
         scope="required", members="transform", keeps_counts=True,
         defaults={"origin": [0.0, 0.0, 0.0]},
-        asks="scale, enlarge or shrink elements"),
+        asks="scale, enlarge or shrink elements",
+        named_by=words.SCALE, stand_ins=words.SCALE_STAND_INS),
     ActionDef(
         "linear_array", "transform",
         {"count": v.integer("instances including the original", minimum=2, maximum=100),

@@ -45,3 +45,14 @@ DELETE_DUPLICATE_ELEMENTS = (
 MERGE_STAND_INS = ("delete_nodes", "move_nodes", "add_elements")
 FREE_NODES_STAND_INS = ("delete_nodes",)
 DUPLICATES_STAND_INS = ("delete_elements",)
+
+# a scale the words name ("twice as big", "enlarge", "放大"), which the small models wrote as
+# a node moved or a translation
+SCALE = (
+    r"\b(?:twice|double|triple|thrice|half|(?:\d+(?:\.\d+)?|two|three|four|five|ten)\s*"
+    r"(?:times|x))\s+(?:as\s+)?"
+    r"(?:big|bigger|large|larger|small|smaller|the\s+size)\b",
+    r"\b(?:enlarge|shrink|rescale|upscale|downscale)\w*\b",
+    r"放大|缩小|缩放",
+)
+SCALE_STAND_INS = ("move_nodes", "translate")

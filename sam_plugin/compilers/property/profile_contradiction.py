@@ -18,6 +18,7 @@ from sam_plugin.compilers.property.profile_words import PROFILE_DIMENSIONS
 from sam_plugin.compilers.protocol import Diagnostic, StepDiagnostic
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.values import number_words
 
 _BEAMS = {"by": "shape", "shape": "BEAM"}
 
@@ -33,7 +34,7 @@ def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
     if profile is None:
         return []
     if "beam" in kinds.values():
-        return _other_shape(spec, kinds, profile)
+        return _other_shape(spec, kinds, profile) or _other_radius(spec, kinds, request)
     shells = {spec.steps[i].values.get("name"): i for i, kind in kinds.items() if kind == "shell"}
     step = _on_beams(spec, shells)
     if step is None and not names_a_shell(request) and _assigns_only(spec, set(shells)):
@@ -68,6 +69,38 @@ def _other_shape(spec: Spec, kinds: dict[int, object],
                  f"profile, and {step_said(spec, step, VOCABULARY)} gives {_article(shape)} "
                  f"{shape} profile: define {name} with {_article(profile.shape)} "
                  f"{profile.shape} profile ({PROFILE_DIMENSIONS[profile.shape]})")))]
+
+
+# a diameter in the model's millimetres: "12 mm in diameter", "diameter 30", "OD 60", "Ø20",
+# "直径 12"
+_DIAMETER = re.compile(
+    r"(\d+(?:\.\d+)?)\s*(?:mm\s*)?(?:in\s+)?diam(?:eter)?\b|\bdiam(?:eter)?\s*(?:of\s+)?"
+    r"(\d+(?:\.\d+)?)(?!\s*(?:cm|m)\b)|\bOD\s*(\d+(?:\.\d+)?)|[Øø⌀]\s*(\d+(?:\.\d+)?)"
+    r"|直径\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+
+
+def _other_radius(spec: Spec, kinds: dict[int, object], request: str) -> list[StepDiagnostic]:
+    """The one round beam section whose radius is not half the one diameter the request
+    states ("12 mm in diameter" written r 3.5; "OD 60" written r 60)."""
+    said = {float(next(g for g in m.groups() if g)): m.group(0) for m in
+            _DIAMETER.finditer(request)}
+    beams = [i for i, kind in kinds.items() if kind == "beam"]
+    if len(said) != 1 or len(beams) != 1:
+        return []
+    (diameter, words), = said.items()
+    step = beams[0]
+    profile = spec.steps[step].values.get("profile")
+    if not isinstance(profile, dict) or profile.get("shape") not in ("circle", "pipe"):
+        return []
+    radius = profile.get("r")
+    if not isinstance(radius, int | float) or abs(radius - diameter / 2) < 1e-9:
+        return []
+    half = diameter / 2
+    return [StepDiagnostic(step, Diagnostic(
+        path=f"steps[{step}].values.profile.r",
+        message=(f"the request says “{words}”, a radius of {number_words(half)}, and "
+                 f"{step_said(spec, step, VOCABULARY)} gives r {number_words(radius)}: write "
+                 f"r {number_words(half)}, half the diameter")))]
 
 
 def _on_beams(spec: Spec, shells: dict[object, int]) -> int | None:
