@@ -14,7 +14,7 @@ from sam_plugin.compilers.part.actions import VOCABULARY
 from sam_plugin.compilers.protocol import Diagnostic, StepDiagnostic
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.request_words import fold
+from sam_plugin.compilers.spec.request_words import NAMING, fold
 
 _SHAPE_WORDS = {
     "TRI": r"\b(?:tris?|triangles?|triangular)\b|三角形",
@@ -24,7 +24,6 @@ _SHAPE_WORDS = {
 _PLANE = re.compile(r"\b([xyz])\s*-?\s*([xyz])[\s-]*plane\b|([xyz])\s*([xyz])\s*平面"
                     r"|\bin\s+(?:the\s+)?([xyz])([xyz])\b", re.I)
 _ADDING = ("build", "add_elements")
-_NAMING = re.compile(r"\b(?:sets?|called|named|name)\s+$|(?:叫|名为)\s*$", re.I)
 
 
 def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
@@ -63,7 +62,7 @@ def _said(spec: Spec, index: int, said: str, makes: str, remedy: str,
 def _said_shape(words: str, folded: str) -> str:
     """The first words naming the shape, not as a name ("set TRIS", "called BEAMS")."""
     for match in re.finditer(words, folded, re.I):
-        if not _NAMING.search(folded, 0, match.start()):
+        if not NAMING.search(folded, 0, match.start()):
             return match.group(0)
     return ""
 

@@ -54,17 +54,17 @@ class Sources:
         if value in _ALWAYS:
             return True
         labels = self.said.labels if label else frozenset()
-        return any(_close(abs(value), abs(x))
+        return any(close(abs(value), abs(x))
                    for x in (*self.said.numbers, *labels, *self.observed, *self.picked))
 
     def states(self, value: float, *, label: bool) -> bool:
         """Whether the request's own words state ``value`` of a scope (``label``) or a move."""
         said = self.said
-        if value == 0 or any(_close(value, x) for x in said.numbers):
+        if value == 0 or any(close(value, x) for x in said.numbers):
             return True
-        if value < 0 and said.negative and any(_close(-value, x) for x in said.numbers):
+        if value < 0 and said.negative and any(close(-value, x) for x in said.numbers):
             return True
-        return label and any(_close(value, x) for x in (*said.labels, *self.picked))
+        return label and any(close(value, x) for x in (*said.labels, *self.picked))
 
 
 def text_sources(texts: Iterable[str], observed: Iterable[str] = (), data: Any = None,
@@ -202,7 +202,8 @@ def _same_step(step: Step, index: int, spec: Spec) -> Step | None:
     return next((s for s in steps if s.action == step.action), None)
 
 
-def _close(a: float, b: float) -> bool:
+def close(a: float, b: float) -> bool:
+    """Whether two numbers are the same number as written (to a millionth)."""
     return math.isclose(a, b, rel_tol=1e-6)
 
 
@@ -250,8 +251,8 @@ def unit_mismatches(texts: Iterable[str], spec: Spec, system: UnitSystem | None
             converted = quantity.value_in(system)
             if not quantity.differs_from(system) or converted is None:
                 continue
-            if any(_close(converted, n) for n in carried) and \
-                    not any(_close(quantity.value, n) for n in carried):
+            if any(close(converted, n) for n in carried) and \
+                    not any(close(quantity.value, n) for n in carried):
                 continue  # the writer converted it
             if all(f.quantity != quantity for f in found):
                 found.append(UnitMismatch(quantity, system))

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from sam_plugin.compilers.spec.request_quantities import quantities_in
-from sam_plugin.compilers.spec.request_words import fold
+from sam_plugin.compilers.spec.request_words import NAMING, fold
 from sam_plugin.compilers.spec.values import number_words
 from sam_plugin.compilers.units import DEFAULT, UnitSystem
 
@@ -27,7 +27,6 @@ _AXES = "xyz"
 _MIRRORING = re.compile(r"\b(?:mirror\w*|reflect\w*|symmetr\w*|flip\w*)\b|镜像|对称|翻转", re.I)
 _TRIPLE = re.compile(r"[(\[]\s*-?\d[^()\[\]]*,[^()\[\]]*,[^()\[\]]*[)\]]")
 _NEGATIVE = ("negative", "minus", "-", "−", "负")
-_NAMING = re.compile(r"(?:\b(?:called|named|name|label(?:led)?)\s+|叫(?:做)?\s*|名为\s*)$", re.I)
 
 
 @dataclass(frozen=True)
@@ -133,7 +132,7 @@ def _read(folded: str, readers: Sequence[Reader]) -> list[NamedDirection]:
         for match in pattern.finditer(folded):
             if any(a < match.end() and match.start() < b for a, b in taken):
                 continue  # "沿 Y 轴正方向" names no unsigned axis as well
-            if _NAMING.search(folded, 0, match.start()):
+            if NAMING.search(folded, 0, match.start()):
                 continue  # "a static step called Lift" names a step
             if index < 2 and readers is _READERS and not _MIRRORING.search(folded):
                 continue  # "the top edge y = 40" is a place, "in the XZ plane" a build's

@@ -29,6 +29,12 @@ _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": 
                          "\u2033": '"', "\u00ab": '"', "\u00bb": '"'})
 
 
+# words after which a request gives a name, not a thing ("a step called Lift", "set TRIS",
+# "叫 PIN"): matched on the text that ends where the word begins
+NAMING = re.compile(r"(?:\b(?:called|named|name|label(?:led)?|sets?)\s+|叫(?:做)?\s*|名为\s*)$",
+                    re.IGNORECASE)
+
+
 def fold(text: str) -> str:
     """``text`` as the readers here read it: NFKC, typographic quotes made straight."""
     return unicodedata.normalize("NFKC", text).translate(_QUOTES)

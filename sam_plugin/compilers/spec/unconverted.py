@@ -5,11 +5,10 @@ value on the design request, so the step is asked again naming both (docs/archit
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from sam_plugin.compilers.spec.ir import Spec
-from sam_plugin.compilers.spec.provenance import numbers_in_data
+from sam_plugin.compilers.spec.provenance import close, numbers_in_data
 from sam_plugin.compilers.spec.request_quantities import StatedQuantity, quantities_in
 from sam_plugin.compilers.units import UnitSystem
 
@@ -30,16 +29,12 @@ def unconverted(spec: Spec, request: str, system: UnitSystem | None) -> Unconver
     for quantity in quantities_in(request):
         converted = quantity.value_in(system)
         if converted is None or not quantity.differs_from(system) or \
-                _close(converted, quantity.value):
+                close(converted, quantity.value):
             continue
         for index, step in enumerate(spec.steps):
             numbers = numbers_in_data([step.values,
                                        step.scope.model_dump(mode="json") if step.scope else {}])
-            if any(_close(quantity.value, n) for n in numbers) and \
-                    not any(_close(converted, n) for n in numbers):
+            if any(close(quantity.value, n) for n in numbers) and \
+                    not any(close(converted, n) for n in numbers):
                 return Unconverted(index, quantity, converted)
     return None
-
-
-def _close(a: float, b: float) -> bool:
-    return math.isclose(a, b, rel_tol=1e-6)
