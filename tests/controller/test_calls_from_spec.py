@@ -860,3 +860,24 @@ def test_a_step_on_every_node_where_the_request_names_one_is_asked_for_its_scope
         "its scope as the node the request names (its label, or a box around its point)")
     assert controller.spec is not None and controller.spec.steps[0].scope is not None
     assert controller.spec.steps[0].scope.model_dump(mode="json") == labels(5)
+
+
+def test_an_answer_that_does_not_read_is_told_the_action_the_words_name_too(
+        fresh_sam, plate, tmp_path):
+    """"rm any stray nodes, then make the panel twice as big" came from the real 1.5B as
+    move_nodes with one point for 25 labels: the spec did not read, so the check of what
+    the words name never saw it, and its repair answered the same."""
+    moved = step("move_nodes", labels=[1, 2, 3], to=[0, 0, 0])
+    grown = step("scale", {"by": "all"}, factor=2, origin=[1, 1, 0])
+    controller, provider = make(fresh_sam, tmp_path, design(answer(moved)),
+                                design(answer(grown)))
+    assert asyncio.run(controller.submit("Make the plate twice as big about its centre.",
+                                         "part", TARGET)) == Phase.REVIEW
+    problems = provider.requests[1].messages[-1]["content"].split("\n")
+    assert any(line.startswith("- steps[0].values.to: 1 point(s) for 3 label(s)")
+               for line in problems)
+    assert ("- the request says “twice as big”, and no step does it: step 1 (move_nodes) "
+            "stands in its place. Write that step as transform scale (scale, enlarge or "
+            "shrink elements)") in problems
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["scale"]

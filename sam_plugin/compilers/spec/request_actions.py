@@ -12,6 +12,7 @@ the nodes", "保留重复单元") name nothing."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sam_plugin.compilers.spec.ir import Spec
@@ -61,14 +62,31 @@ def named_actions(vocabulary: Vocabulary, request: str) -> list[NamedAction]:
 def stand_in(spec: Spec, vocabulary: Vocabulary, request: str) -> StandIn | None:
     """The first step standing in the place of actions the request names and the spec does
     not plan; None when there is none, or the request names labels."""
+    return standing_in([step.action for step in spec.steps], vocabulary, request)
+
+
+def standing_in(actions: Sequence[str], vocabulary: Vocabulary,
+                request: str) -> StandIn | None:
+    """:func:`stand_in` on the steps' actions alone, in order: also for an answer that does
+    not read as a spec ("move_nodes" with one point for 25 labels, for "twice as big")."""
     if _LABELS.search(fold(request)):
         return None
-    planned = {step.action for step in spec.steps}
-    missing = [n for n in named_actions(vocabulary, request) if n.action not in planned]
-    for index, step in enumerate(spec.steps):
+    missing = [n for n in named_actions(vocabulary, request) if n.action not in set(actions)]
+    for index, name in enumerate(actions):
         standing = [n for n in missing if (action := vocabulary.action(n.action)) is not None
-                    and step.action in action.stand_ins]
+                    and name in action.stand_ins]
         if standing:
             return StandIn(index, tuple(n.action for n in standing),
                            tuple(w for n in standing for w in n.words))
     return None
+
+
+def stand_in_words(found: StandIn, vocabulary: Vocabulary, step: str) -> str:
+    """What a step standing in for named actions is told: ``step`` its words."""
+    said = " and ".join(f"“{w}”" for w in found.words)
+    named = [a for name in found.actions if (a := vocabulary.action(name)) is not None]
+    does = "; or ".join(f"{a.capability} {a.name} ({a.asks}"
+                        f"{'; it finds them in the part itself, no labels' if a.whole_part else ''})"
+                        for a in named)
+    return (f"the request says {said}, and no step does it: {step} stands in its place. "
+            f"Write that step as {does}")

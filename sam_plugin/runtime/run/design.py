@@ -135,7 +135,10 @@ async def _write_spec(ctx: StepContext, run: RunState, remark: str) -> None:
         ctx.emit(DesignDelta(text="", reset=True))
         messages = [*messages, {"role": "assistant", "content": response.content},
                     {"role": "user",
-                     "content": design_answer.repair_message(rejected.problems, ctx.language)}]
+                     "content": design_answer.repair_message(
+                         [*rejected.problems, *design_answer.named_not_planned(
+                             response.content, run.inputs.module.vocabulary,
+                             run.inputs.request)], ctx.language)}]
         # a loop under the grammar is not a short budget: the same bound, other words
         bound = budgets.after_design_cut(tokens) if _cut(response) and held is None else tokens
         response = await _design_round(ctx, run, messages, _design_sse(version, repair=True),

@@ -21,6 +21,7 @@ from sam_plugin.compilers.spec.provenance import Sources, unit_mismatches
 from sam_plugin.compilers.spec.provenance import unsourced as unsourced_steps
 from sam_plugin.compilers.spec.reading import PROSE, json_object_of, one_line, spec_from_json
 from sam_plugin.compilers.spec.render import render_spec, step_phrase
+from sam_plugin.compilers.spec.request_actions import stand_in_words, standing_in
 from sam_plugin.compilers.spec.request_words import stated_numbers
 from sam_plugin.compilers.spec.review import review_warnings
 from sam_plugin.compilers.spec.schema import REFUSAL_MAX_CHARS
@@ -216,6 +217,25 @@ def _unfit(planned: list[str], route: Route, target_is_empty: bool, part_name: s
     return SpecProblem("steps", f"{part_name} already has {counts.get('nodes', 0)} nodes: ask "
                        f"to edit it, or pick a new part name (the spec plans "
                        f"{', '.join(planned)}; on an existing part: {legal})")
+
+
+def named_not_planned(content: str, vocabulary: Vocabulary, request: str) -> list[str]:
+    """For an answer that does not read as a spec: where one of its steps stands in the
+    place of an action the request's words name (``request_actions.standing_in``), that
+    said beside the reading's problems, as a spec that reads is told it before Review."""
+    try:
+        document = json_object_of(content)
+    except SpecRejected:
+        return []
+    steps = document.get("steps") if isinstance(document, dict) else None
+    if not isinstance(steps, list):
+        return []
+    actions = [str(s.get("action", "")) if isinstance(s, dict) else "" for s in steps]
+    found = standing_in(actions, vocabulary, request)
+    if found is None:
+        return []
+    return [stand_in_words(found, vocabulary,
+                           f"step {found.step + 1} ({actions[found.step]})")]
 
 
 def repair_message(problems: list[str], language: str = "en") -> str:

@@ -20,7 +20,7 @@ from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.count_contradiction import miscounted
 from sam_plugin.compilers.spec.ir import Spec
 from sam_plugin.compilers.spec.reading import spec_from_json
-from sam_plugin.compilers.spec.request_actions import stand_in
+from sam_plugin.compilers.spec.request_actions import stand_in, stand_in_words
 from sam_plugin.compilers.spec.request_places import box_words
 from sam_plugin.compilers.spec.request_words import fold
 from sam_plugin.compilers.spec.unconverted import unconverted
@@ -169,14 +169,9 @@ def _standing_in(spec: Spec, vocabulary: Any, request: str) -> FailingStep | Non
     found = stand_in(spec, vocabulary, request)
     if found is None:
         return None
-    said = " and ".join(f"“{w}”" for w in found.words)
-    named = [a for name in found.actions if (a := vocabulary.action(name)) is not None]
-    does = "; or ".join(f"{a.capability} {a.name} ({a.asks}; it finds them in the part "
-                        "itself, no labels)" for a in named)
-    return FailingStep(found.step, f"the request says {said}, and no step does it: "
-                       f"{step_said(spec, found.step, vocabulary)} stands in its place. Write "
-                       f"that step as {does}",
-                       needs=tuple(f"action={a.name}" for a in named))
+    return FailingStep(found.step, stand_in_words(found, vocabulary,
+                                                  step_said(spec, found.step, vocabulary)),
+                       needs=tuple(f"action={name}" for name in found.actions))
 
 
 def _miscounted_step(module: DomainModule, spec: Spec, request: str) -> FailingStep | None:
