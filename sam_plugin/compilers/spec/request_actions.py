@@ -27,6 +27,9 @@ _LABELS = re.compile(
     r"|\b[ne]\d+\b|(?:节点|单元)\s*\d|\d+\s*号", re.IGNORECASE)
 
 
+_FINDS = "; it finds them in the part itself, no labels"  # an action of the whole part
+
+
 @dataclass(frozen=True)
 class NamedAction:
     """An action the request's words name: its name and the words, as written."""
@@ -85,8 +88,7 @@ def stand_in_words(found: StandIn, vocabulary: Vocabulary, step: str) -> str:
     """What a step standing in for named actions is told: ``step`` its words."""
     said = " and ".join(f"“{w}”" for w in found.words)
     named = [a for name in found.actions if (a := vocabulary.action(name)) is not None]
-    does = "; or ".join(f"{a.capability} {a.name} ({a.asks}"
-                        f"{'; it finds them in the part itself, no labels' if a.whole_part else ''})"
+    does = "; or ".join(f"{a.capability} {a.name} ({a.asks}{_FINDS if a.whole_part else ''})"
                         for a in named)
     return (f"the request says {said}, and no step does it: {step} stands in its place. "
             f"Write that step as {does}")
