@@ -14,6 +14,7 @@ from sam_plugin.compilers.part.actions import VOCABULARY
 from sam_plugin.compilers.protocol import Diagnostic, StepDiagnostic
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
+from sam_plugin.compilers.spec.request_directions import COORDINATE_PLANE
 from sam_plugin.compilers.spec.request_words import NAMING, fold
 
 _SHAPE_WORDS = {
@@ -21,8 +22,8 @@ _SHAPE_WORDS = {
     "QUAD": r"\b(?:quads?|quadrilaterals?|quadrilateral)\b|四边形",
     "BEAM": r"\b(?:beams?|beam elements?)\b|梁",
 }
-_PLANE = re.compile(r"\b([xyz])\s*-?\s*([xyz])[\s-]*plane\b|([xyz])\s*([xyz])\s*平面"
-                    r"|\bin\s+(?:the\s+)?([xyz])([xyz])\b", re.I)
+# a plane by its name, or "in YZ" as shorthand ("web in YZ")
+_PLANE = re.compile(rf"{COORDINATE_PLANE}|\bin\s+(?:the\s+)?([xyz])([xyz])\b", re.I)
 _ADDING = ("build", "add_elements")
 
 

@@ -64,6 +64,9 @@ def _coordinate_plane(first: str, second: str, said: str) -> NamedDirection | No
     return NamedDirection(said, "plane", _unit(normal), 0.0, name)
 
 
+# a coordinate plane by its name: "the XZ plane", "X-Z plane", "YZ 平面" (two groups each way)
+COORDINATE_PLANE = r"\b([xyz])\s*-?\s*([xyz])[\s-]*plane\b|([xyz])\s*([xyz])\s*平面"
+
 Reader = tuple[re.Pattern[str], Callable[[re.Match[str]], NamedDirection | None]]
 
 _READERS: tuple[Reader, ...] = (
@@ -73,7 +76,7 @@ _READERS: tuple[Reader, ...] = (
      lambda m: NamedDirection(m.group(0).strip(), "plane", _unit(_axis(m.group(1))),
                               float(m.group(2)))),
     # a coordinate plane: "the XZ plane", "YZ 平面"
-    (re.compile(r"\b([xyz])\s*-?\s*([xyz])[\s-]*plane\b|([xyz])\s*([xyz])\s*平面", re.I),
+    (re.compile(COORDINATE_PLANE, re.I),
      lambda m: _coordinate_plane(m.group(1) or m.group(3), m.group(2) or m.group(4),
                                  m.group(0).strip())),
     # a signed direction: "X 负方向", "沿 Y 轴正方向", "负 Z 方向", "negative x", "-Y"
