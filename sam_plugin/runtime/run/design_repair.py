@@ -29,8 +29,9 @@ from sam_plugin.runtime.provider.types import ChatResponse
 from sam_plugin.runtime.run.context import StepContext
 from sam_plugin.runtime.run.design_answer import QUOTED_ANSWER_CHARS, DesignReading
 from sam_plugin.runtime.run.design_parts import spend_repair
+from sam_plugin.runtime.run.failing import FailingStep
 from sam_plugin.runtime.run.state import RunState
-from sam_plugin.runtime.run.step_check import FailingStep, failing_step
+from sam_plugin.runtime.run.step_check import failing_step
 from sam_plugin.runtime.text_safety import visible_text
 
 # (the messages, the response's file name, what the remedy has the step state)
