@@ -137,6 +137,38 @@ def test_a_scope_that_picks_nothing_is_refused_naming_what_the_part_has(
     assert err.value.diagnostics[0].needs == ("picking_scope",)
 
 
+@pytest.mark.parametrize(("box", "labels", "to"), [
+    ([[1, 1, 0], [1, 1, 0]], "5", "[5] and to [[1, 1, 2.5]]"),  # "lift the centre node"
+    ([[-0.1, 1.9, -0.1], [2.1, 2.1, 0.1]], "7, 8, 9",  # "raise the top edge's nodes"
+     "[7, 8, 9] and to [[0, 2, 2.5], [1, 2, 2.5], [2, 2, 2.5]]"),
+])
+def test_a_translate_whose_box_holds_only_nodes_of_elements_is_told_move_nodes(
+        harness: Any, box: list, labels: str, to: str) -> None:
+    """"Lift the centre node of the plate by 2.5 mm" came as a translate of a box around the
+    node: a transform moves whole elements, so it picked nothing, and the repair, told only
+    that, answered another box."""
+    harness.grid(2, 2)
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("t", [("transform_part", {"operations": [
+            {"op": "translate", "vector": [0, 0, 2.5],
+             "selection": {"by": "box", "min": box[0], "max": box[1]}}]})])
+    assert [str(d) for d in err.value.diagnostics] == [
+        "operations[0].selection: the selection picks no whole element, so nothing would "
+        f"move: a translate moves whole elements, and the box holds only node(s) {labels} of "
+        f"the part's elements; to move those nodes alone, write move_nodes with labels {to}"]
+    assert err.value.diagnostics[0].needs == ("action=move_nodes",)
+
+
+def test_a_rotation_whose_box_holds_only_nodes_is_asked_for_a_scope(harness: Any) -> None:
+    """Only a translate says where the nodes go; another transform is asked for its scope."""
+    harness.grid(2, 2)
+    with pytest.raises(CompileError) as err:
+        harness.compile_all("t", [("transform_part", {"operations": [
+            {"op": "rotate", "origin": [0, 0, 0], "axis": [0, 0, 1], "angle_deg": 90,
+             "selection": {"by": "box", "min": [1, 1, 0], "max": [1, 1, 0]}}]})])
+    assert err.value.diagnostics[0].needs == ("picking_scope",)
+
+
 def test_a_box_a_later_operation_fills_is_not_judged_on_the_part_as_observed(
         harness: Any) -> None:
     harness.grid(1, 1)

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pydantic import BaseModel
-
 from sam_plugin.compilers import codegen
 from sam_plugin.compilers.evidence import SHAPES, Prediction, Range, ShapeName
 from sam_plugin.compilers.part import scale_checks
@@ -31,8 +29,9 @@ from sam_plugin.compilers.selectors import (
     check_selector,
     selector_literal,
 )
+from sam_plugin.compilers.spec.values import POINTS_MAX
 from sam_plugin.errors import NotSimulated
-from sam_plugin.samops.selection import label_range, select_transform_nodes
+from sam_plugin.samops.selection import label_range, select_nodes, select_transform_nodes
 
 TOOL = "transform_part"
 
@@ -54,7 +53,7 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
             problems.extend(_check_after_earlier_calls(op.selection, ctx, f"{here}.selection"))
         elif not problems and (isinstance(op.selection, ShapeSelector)
                                or i == 0 and isinstance(op.selection, BoxSelector)):
-            problems.extend(_picks_nothing(op.selection, ctx, f"{here}.selection"))
+            problems.extend(_picks_nothing(op, ctx, f"{here}.selection"))
         found.extend(problems)
         found.extend(_degenerate(op, scale, here))
     if not found:  # a degenerate axis or normal has no rotation to carry the box through
@@ -62,12 +61,13 @@ def domain_checks(ir: TransformPartIR, ctx: CompileContext) -> list[Diagnostic]:
     return found
 
 
-def _picks_nothing(selection: BaseModel, ctx: CompileContext, path: str) -> list[Diagnostic]:
+def _picks_nothing(op: TransformOp, ctx: CompileContext, path: str) -> list[Diagnostic]:
     """A scope that picks nothing on the part as observed: nothing would move. A shape the
     part has none of stays absent after the call's earlier operations (their copies are of
     the shapes it has); a box is judged for the first operation only. (All, labels and
     sets are not read here: the selector's own check has judged them, and reading a whole
     part's selection costs a large part's compile.)"""
+    selection = op.selection
     if isinstance(selection, ShapeSelector):
         if any(str(element.type) == selection.shape for element in ctx.part.elements):
             return []
@@ -75,11 +75,37 @@ def _picks_nothing(selection: BaseModel, ctx: CompileContext, path: str) -> list
         elements, nodes = select_transform_nodes(ctx.part, selector_literal(selection))
         if elements or nodes:
             return []
+        if isinstance(op, TranslateOp):
+            held = _nodes_held(op, ctx, path)
+            if held:
+                return held
     shapes = sorted({str(element.type) for element in ctx.part.elements})
     return [Diagnostic(path=path, message=(
         f"the selection picks no elements nor nodes, so nothing would move; the part has "
         f"{len(ctx.part.elements)} elements ({', '.join(shapes) or 'none'})"),
         needs=("picking_scope",))]
+
+
+def _nodes_held(op: TranslateOp, ctx: CompileContext, path: str) -> list[Diagnostic]:
+    """A translate whose box holds nodes of elements but no whole element ("lift the centre
+    node", "raise the top edge's nodes"): a transform moves whole elements, so the nodes
+    the box holds are moved by move_nodes, and the diagnostic says to where."""
+    nodes = select_nodes(ctx.part, selector_literal(op.selection))[:POINTS_MAX]
+    if not nodes:
+        return []
+    labels = [node.label for node in nodes]
+    moved = [[c + d for c, d in zip(node.coordinates, op.vector, strict=True)]
+             for node in nodes]
+    to = ", ".join(_point_literal(p) for p in moved)
+    return [Diagnostic(path=path, message=(
+        f"the selection picks no whole element, so nothing would move: a translate moves "
+        f"whole elements, and the box holds only node(s) {', '.join(map(str, labels))} of "
+        f"the part's elements; to move those nodes alone, write move_nodes with labels "
+        f"{labels} and to [{to}]"), needs=("action=move_nodes",))]
+
+
+def _point_literal(point: list[float]) -> str:
+    return "[" + ", ".join(f"{v:.6g}" for v in point) + "]"
 
 
 def _degenerate(op: object, scale: scale_checks.Scale, here: str) -> list[Diagnostic]:
