@@ -881,3 +881,46 @@ def test_an_answer_that_does_not_read_is_told_the_action_the_words_name_too(
             "shrink elements)") in problems
     assert controller.spec is not None
     assert [s.action for s in controller.spec.steps] == ["scale"]
+
+
+def test_a_translate_of_a_box_around_one_node_is_asked_again_as_move_nodes(
+        fresh_sam, plate, tmp_path):
+    """"Lift the centre node of the plate by 2.5 mm" came as a translate of a box around the
+    node, which picks no whole element; told only that, the 0.5B answered another box."""
+    around = {"by": "box", "min": [1, 1, 0], "max": [1, 1, 0]}
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(step("translate", around, vector=[0, 0, 0.5]))),
+        design(json.dumps(step("move_nodes", labels=[5], to=[[1, 1, 0.5]]))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Lift the centre node by 0.5.", "part", TARGET)) \
+        == Phase.REVIEW
+    asked = provider.requests[1].messages[-1]["content"]
+    assert "a translate moves whole elements, and the box holds only node(s) 5 of the part's " \
+           "elements; to move those nodes alone, write move_nodes with labels [5] and to " \
+           "[[1, 1, 0.5]]" in asked
+    assert _actions_held(provider.requests[1]) == [["move_nodes"]]
+    assert asyncio.run(controller.confirm("part", TARGET)).status == "verified"
+    centre = fresh_sam.mdb.models["Model-1"].parts["Plate"].nodes.getFromLabel(5)
+    assert tuple(centre.coordinates) == (1.0, 1.0, 0.5)
+
+
+def test_a_zero_force_where_the_words_ask_for_a_support_is_asked_again_as_one(
+        fresh_sam, plate, tmp_path):
+    """"Clamp the bottom edge y = 0 completely and call it ROOT" came as a force of (0, 0, 0)
+    in a step ROOT; "把左边的节点约束住" as one that compiled, ran and held nothing."""
+    bottom = {"by": "box", "min": [0, 0, 0], "max": [2, 0, 0]}
+    fresh_sam.mdb.models["Model-1"].StaticStep(name="Push", previous="Initial")
+    controller, provider = make(
+        fresh_sam, tmp_path,
+        design(answer(step("force", bottom, mode="load", name="ROOT", step="Push",
+                           vector=[0, 0, 0]))),
+        design(json.dumps(step("fix", bottom, mode="load", name="ROOT"))))
+    controller.settings = settings(profile="llamacpp")
+    assert asyncio.run(controller.submit("Clamp the bottom edge y = 0 and call it ROOT.",
+                                         "load", TARGET)) == Phase.REVIEW
+    asked = provider.requests[1].messages[-1]["content"]
+    assert "the force (0, 0, 0) is zero: it loads nothing, and the request says “Clamp”" in asked
+    assert _actions_held(provider.requests[1]) == [["fix"], ["displace"]]
+    assert controller.spec is not None
+    assert [s.action for s in controller.spec.steps] == ["fix"]
+    assert asyncio.run(controller.confirm("load", TARGET)).status == "verified"

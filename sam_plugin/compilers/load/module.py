@@ -3,7 +3,14 @@ in this mode."""
 
 from __future__ import annotations
 
-from sam_plugin.compilers.load import actions, describe, part_names, prompts, step_calls
+from sam_plugin.compilers.load import (
+    actions,
+    contradictions,
+    describe,
+    part_names,
+    prompts,
+    step_calls,
+)
 from sam_plugin.compilers.load import tool_compilers as tc
 from sam_plugin.compilers.load import value_checks as values
 from sam_plugin.compilers.load.ir import ApplyBoundary, ApplyLoad, AuditLoads, DefineStep
@@ -39,4 +46,5 @@ MODULE = TableDrivenModule(
     observation_reader=values.observation,
     part_restater=part_names.restate_for_part,
     does_words=DOES_WORDS,
+    contradictions=contradictions.request_contradictions,
 )

@@ -13,9 +13,11 @@ from sam_plugin.compilers.load.ir import (
     ApplyLoad,
     AuditLoads,
     DefineStep,
+    ForceLoad,
 )
 from sam_plugin.compilers.load.part_names import named_for_part_note
 from sam_plugin.compilers.load.regions import made_set, region_checks, region_name
+from sam_plugin.compilers.load.zero_force import zero_force
 from sam_plugin.compilers.protocol import CompileContext, Diagnostic, Fragment
 from sam_plugin.samops.load_audit import AUDIT_FILE
 from sam_plugin.samops.load_ops import INITIAL
@@ -200,6 +202,8 @@ def load_checks(ir: ApplyLoad, ctx: CompileContext) -> list[Diagnostic]:
                        "load", "loads", ctx.target.model_name)
     for index, load in enumerate(ir.loads):
         path = f"loads[{index}]"
+        if isinstance(load, ForceLoad):  # a load of another action: said before its step
+            found += zero_force(load, ctx.request_text, path)
         found += _step_check(load.step, ctx, f"{path}.step", load=True)
         found += region_checks(ctx.part, load.kind, load.name, load.selection, path)
     return found

@@ -1,5 +1,6 @@
 """A part made anew with another number of elements than the request states ("平均分成 9 个梁
-单元" answered with one BEAM from end to end; "4 elems" with one): said on the step that
+单元" answered with one BEAM from end to end; "4 elems" with one; "one element every 500"
+over 3000 with one): said on the step that
 makes them, before Review (docs/architecture.md §4 "One repair before Review"). Where that
 step gives its elements one by one, it is asked again without them: the line or patch with
 its divisions makes them. Only a part made anew (built, or emptied by an earlier step) with
@@ -15,7 +16,8 @@ from sam_plugin.compilers.part.actions import VOCABULARY
 from sam_plugin.compilers.protocol import Diagnostic, StepDiagnostic
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec, Step
-from sam_plugin.compilers.spec.request_elements import stated_elements
+from sam_plugin.compilers.spec.request_elements import StatedElements, stated_elements
+from sam_plugin.compilers.spec.request_spacing import spacing_in
 
 _ADDING = ("build", "add_elements")
 _EMPTYING = ("delete_elements", "delete_nodes")
@@ -23,7 +25,7 @@ _EMPTYING = ("delete_elements", "delete_nodes")
 
 def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
     """The one step that makes a part anew with other than the stated number of elements."""
-    stated = stated_elements(request)
+    stated = stated_elements(request) or _spaced(request)
     adding = [i for i, step in enumerate(spec.steps) if step.action in _ADDING]
     if stated is None or len(adding) != 1 or not _made_anew(spec, adding[0]):
         return []
@@ -42,6 +44,15 @@ def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
                  f"makes {stated.count} (a line by its divisions, a patch or a rectangle by its "
                  "divisions [nu, nv])"),
         needs=("-elements",) if one_by_one else ()))]
+
+
+def _spaced(request: str) -> StatedElements | None:
+    """The elements an element size makes of the line or rectangle the request names ("one
+    element every 500" from the origin to (0, 0, 3000): 6)."""
+    found = spacing_in(request)
+    if found is None or found.elements is None:
+        return None
+    return StatedElements(found.said, found.elements)
 
 
 def _made_anew(spec: Spec, adding: int) -> bool:

@@ -15,7 +15,7 @@ from sam_plugin.compilers.part import (
     step_calls,
     transform,
 )
-from sam_plugin.compilers.part.count_words import copy_counts
+from sam_plugin.compilers.part.count_words import part_counts
 from sam_plugin.compilers.part.ir import (
     AuditPartIR,
     BuildPartIR,
@@ -64,6 +64,6 @@ MODULE = TableDrivenModule(
     operation_state=operation_states.part_at,
     mcp_examples=MCP_EXAMPLES,
     does_words=DOES_WORDS,
-    count_reader=copy_counts,
+    count_reader=part_counts,
     contradictions=contradictions.request_contradictions,
 )

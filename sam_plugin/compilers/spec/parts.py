@@ -294,16 +294,41 @@ def example_answer(action: ActionDef, facts: StepFacts) -> dict[str, Any]:
             answer["scope"] = {"by": "all"}
     leave_out, fixed = ways(action)[-1]
     values: dict[str, Any] = {}
-    for key in action.required or tuple(action.values)[:2]:
-        if key in leave_out:
-            continue
+    for key in _example_keys(action, leave_out):
         made = _example_value(action.values[key], facts, key)
         if made is not None:
             values[action.asked_as.get(key, (key,))[0]] = made
+    _one_point_each(action, values)
     if fixed is not None:
         values[fixed[0]] = fixed[1]
     answer["values"] = values
     return answer
+
+
+def _example_keys(action: ActionDef, leave_out: frozenset[str]) -> list[str]:
+    """The values the example shows: the required ones, and where those only claim a count
+    ("count" of add_nodes), the geometry that makes it (its points): an example of a count
+    alone was answered with a count alone, which adds nothing."""
+    keys = [k for k in action.required or tuple(action.values)[:2] if k not in leave_out]
+    if keys and all(action.values[k].claim for k in keys):
+        keys += [k for k, value in action.values.items()
+                 if k not in leave_out and k not in keys and value.kind == "points"][:1]
+    return keys
+
+
+def _one_point_each(action: ActionDef, values: dict[str, Any]) -> None:
+    """As many example points as the example's labels (``ActionDef.paired``) or its count
+    claims: an example of one point for two labels was copied as one."""
+    count = None
+    if action.paired is not None and action.paired[0] in values:
+        count = len(values[action.paired[0]])
+    elif isinstance(values.get("count"), int):
+        count = values["count"]
+    for key, value in list(values.items()):
+        if count and key in action.values and action.values[key].kind == "points" \
+                and isinstance(value, list) and value:
+            x, y, z = value[0]
+            values[key] = [[round(x * (i + 1), 3), y, z] for i in range(count)]
 
 
 def _example_value(value: ValueDef, facts: StepFacts, key: str) -> Any:

@@ -120,13 +120,11 @@ def labels(description: str) -> ValueDef:
 
 def points(description: str, *, render: Render | None = None) -> ValueDef:
     """One point ``[x, y, z]`` or a list of them (one per label, or one per new node): the
-    model's coordinates, lengths. A grammar holds the answer to the list: one point written
-    bare for several labels was the small models' commonest way to lose them, and a list
-    has room for every point."""
-    listed = sc.array(sc.vec3(), min_items=1, max_items=POINTS_MAX)
-    return ValueDef("points", {"anyOf": [sc.vec3(), listed], "description": description},
-                    render=render, quantity="length",
-                    held={**listed, "description": description})
+    model's coordinates, lengths."""
+    return ValueDef("points", {"anyOf": [sc.vec3(), sc.array(sc.vec3(), min_items=1,
+                                                             max_items=POINTS_MAX)],
+                               "description": description}, render=render,
+                    quantity="length")
 
 
 def corners(description: str, *, count: tuple[int, int]) -> ValueDef:

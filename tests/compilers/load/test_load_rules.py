@@ -5,6 +5,8 @@ name taken; and the words that send a Part request for a load to the Load mode."
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from sam_plugin.compilers import registry
@@ -143,3 +145,42 @@ def test_a_part_request_for_a_load_points_to_the_load_mode():
         "this asks for a boundary condition, which the Part mode does not do; the Load mode "
         "does that: pick it and submit again. Nothing was run.")
     assert "请在 Load 模式中完成" in refusal_sentence("load", "mesh", "zh")
+
+
+def _zero_force(step="Push"):
+    return {"loads": [{"name": "ROOT", "kind": "force", "step": step, "vector": [0, 0, 0],
+                       "selection": {"by": "labels", "labels": [1, 2]}}]}
+
+
+@pytest.mark.parametrize("request_text", [
+    "Hold the nodes along y = 0 so they can't move, name it BASE.",
+    "把下边的节点全部固定住",
+])
+def test_a_zero_force_where_the_words_ask_for_a_support_is_told_the_boundary_actions(
+        ctx, request_text):
+    """"Clamp the bottom edge y = 0 completely" and "把左边的节点约束住" came as forces of
+    (0, 0, 0): the second compiled, ran and held nothing."""
+    ctx = _with_request(ctx, request_text)
+    with pytest.raises(CompileError) as refused:
+        LOAD.compile("apply_load", _zero_force(step="Later"), ctx)
+    first = refused.value.diagnostics[0]  # before the step: the action itself is wrong
+    assert str(first).startswith("loads[0]: the force (0, 0, 0) is zero: it loads "
+                                 "nothing, and the request says “")
+    assert str(first).endswith("a support is a boundary condition, not a load: write fix (the "
+                               "dofs held at 0; all six when none is named) or displace (each "
+                               "dof's value)")
+    assert first.needs == ("action=fix", "action=displace")
+
+
+def test_a_zero_force_the_words_give_no_support_for_is_asked_for_the_force(ctx):
+    ctx = _with_request(ctx, "Push the corner node with 50 N downwards.")
+    with pytest.raises(CompileError) as refused:
+        LOAD.compile("apply_load", _zero_force(), ctx)
+    assert [str(d) for d in refused.value.diagnostics] == [
+        "loads[0]: the force (0, 0, 0) is zero: it loads nothing; write the force the "
+        "request states on each node, [cf1, cf2, cf3]"]
+    assert refused.value.diagnostics[0].needs == ()
+
+
+def _with_request(ctx, request_text):
+    return dataclasses.replace(ctx, request_text=request_text)
