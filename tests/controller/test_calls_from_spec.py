@@ -767,6 +767,27 @@ def test_a_place_no_step_takes_is_asked_for_on_the_step_that_takes_the_whole_par
     assert controller.spec.steps[0].scope.model_dump(mode="json")["by"] == "box"
 
 
+def test_a_place_no_step_takes_is_asked_for_where_a_step_lists_every_label(
+        fresh_sam, plate, tmp_path):
+    """"Fully fix the nodes along x = 0" came as a support of nodes 1-9, every node of the
+    part: a scope of all its labels is the whole part, as "all" is."""
+    every = labels(*range(1, 10))
+    left = {"by": "box", "min": [0, 0, 0], "max": [0, 2, 0]}
+    controller, provider = make(
+        fresh_sam, tmp_path, design(answer(step("delete_nodes", every))),
+        design(json.dumps(step("delete_nodes", left))))
+    assert asyncio.run(controller.submit("Delete the nodes on the left edge.", "part", TARGET)) \
+        == Phase.REVIEW
+    assert "and step 1 (delete nodes 1-9) takes more than it: write its scope as that box" \
+        in provider.requests[1].messages[-1]["content"]
+    # some labels are a place of the step's own: nothing is asked again
+    controller, provider = make(fresh_sam, tmp_path,
+                                design(answer(step("delete_nodes", labels(1, 4, 7)))))
+    assert asyncio.run(controller.submit("Delete the nodes on the left edge.", "part", TARGET)) \
+        == Phase.REVIEW
+    assert len(provider.requests) == 1
+
+
 @pytest.mark.parametrize(("request_text", "steps"), [
     # a transform: the place is its plane or origin
     ("Mirror the plate about its right edge, keeping the original.",

@@ -205,3 +205,17 @@ def test_a_round_section_whose_radius_is_not_half_the_stated_diameter_is_said():
     assert found[0].diagnostic.message.endswith(
         "gives r 3.5: write r 6, half the diameter")
     assert request_contradictions(spec_of(beam("ROD")), "A round bar ROD, Ø12.") == []
+
+
+def test_a_round_sections_size_across_is_its_diameter():
+    """A round section "N mm across" is N in diameter, as "Ø N" is."""
+    wide = step("define_section", mode="property", name="RB", kind="beam", material="Steel",
+                profile={"shape": "circle", "r": 30})
+    words = "Section RB: a circular bar 30 mm across, of Steel."
+    found = request_contradictions(spec_of(wide), words)
+    assert found[0].diagnostic.message.endswith("gives r 30: write r 15, half the diameter")
+    half = step("define_section", mode="property", name="RB", kind="beam", material="Steel",
+                profile={"shape": "circle", "r": 15})
+    assert request_contradictions(spec_of(half), words) == []
+    # a plate's size across is no diameter
+    assert request_contradictions(spec_of(wide), "a plate 30 mm across, section RB") == []

@@ -94,6 +94,9 @@ def test_the_counts_are_printed_per_suite(capsys):
     ("mesh", "检查一下受力最大的地方网格质量，不要修改。"),
     ("property", "给受压一侧的单元赋截面 THICK。"),
     ("property", "把截面 S1 赋给固定边上的单元。"),
+    ("mesh", "Raise the mesh density 2 times around the hole."),
+    ("mesh", "Refine to an element density of 4 per side."),
+    ("mesh", "网格密度加密 2 倍。"),
 ])
 def test_an_edit_that_mentions_another_modes_words_is_not_refused(mode, request_text):
     assert refused_by_words(request_text, mode) is None
@@ -121,6 +124,8 @@ def test_an_edit_that_mentions_another_modes_words_is_not_refused(mode, request_
     ("mesh", "把模型导出成 inp 文件。", "other"),
     ("property", "把顶部的节点向上移动 5。", "geometry"),
     ("part", "两块板之间定义摩擦接触，摩擦系数 0.3。", "contact"),
+    ("part", "Make the density 7.8e-9 for this part.", "material"),  # a density, no unit
+    ("part", "板的密度改成 2.7e-9。", "material"),
 ])
 def test_what_the_mode_does_not_do_is_refused_by_its_category(mode, request_text, category):
     asked = refused_by_words(request_text, mode)

@@ -24,6 +24,14 @@ from sam_plugin.compilers.spec.request_directions import (
     ("把梁的 n1 设成沿正 X 方向", "direction", (1.0, 0.0, 0.0)),
     ("Move the whole part upwards by 3.", "direction", (0.0, 0.0, 1.0)),
     ("整体向下平移 4", "direction", (0.0, 0.0, -1.0)),
+    # a verb that lowers: the axis named with no sign is the negative one
+    ("Drop the bracket 6 along the Z axis.", "direction", (0.0, 0.0, -1.0)),
+    ("Lower it by 2 in y.", "direction", (0.0, -1.0, 0.0)),
+    ("把零件沿 Z 轴下降 5", "direction", (0.0, 0.0, -1.0)),
+    ("Lower the part by 3.", "direction", (0.0, 0.0, -1.0)),
+    # "lower" of a place is no verb; a sign written wins
+    ("Shift the lower edge's nodes along x by 5.", "direction", (1.0, 0.0, 0.0)),
+    ("Lower the plate along +z by 4, then audit.", "direction", (0.0, 0.0, 1.0)),
 ])
 def test_a_direction_named_in_words_is_its_vector(request_text, kind, vector):
     found = directions_in(request_text)
@@ -75,3 +83,10 @@ def test_a_signed_axis_is_read_once_and_its_numbers_count_as_shown():
 def test_a_direction_with_the_requests_one_distance_is_stated_as_its_vector(request_text,
                                                                             words):
     assert directions_words(request_text).endswith(words)
+
+
+def test_a_distance_at_the_end_of_a_sentence_is_the_directions_distance():
+    """"Lower the plate by 15." had no distance: the sentence's full stop read as a decimal."""
+    assert directions_words("Lower the plate by 15.") == (
+        "The request's directions as vectors (write these numbers): “Lower” = with 15, the "
+        "vector [0, 0, -15].")

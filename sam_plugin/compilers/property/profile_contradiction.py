@@ -72,11 +72,14 @@ def _other_shape(spec: Spec, kinds: dict[int, object],
 
 
 # a diameter in the model's millimetres: "12 mm in diameter", "diameter 30", "OD 60", "Ø20",
-# "直径 12"
+# "直径 12", and a round thing's width, "20 mm across" (a round section's size across is its
+# diameter)
 _DIAMETER = re.compile(
     r"(\d+(?:\.\d+)?)\s*(?:mm\s*)?(?:in\s+)?diam(?:eter)?\b|\bdiam(?:eter)?\s*(?:of\s+)?"
     r"(\d+(?:\.\d+)?)(?!\s*(?:cm|m)\b)|\bOD\s*(\d+(?:\.\d+)?)|[Øø⌀]\s*(\d+(?:\.\d+)?)"
-    r"|直径\s*(\d+(?:\.\d+)?)", re.IGNORECASE)
+    r"|直径\s*(\d+(?:\.\d+)?)"
+    r"|\b(?:round|circular|rod|bar|pipe|tube)\b[^.;,\d]{0,30}?(\d+(?:\.\d+)?)\s*(?:mm\s*)?"
+    r"across\b", re.IGNORECASE)
 
 
 def _other_radius(spec: Spec, kinds: dict[int, object], request: str) -> list[StepDiagnostic]:

@@ -93,6 +93,13 @@ ASKS: Mapping[RefusalCategory, tuple[Asks, ...]] = {
         Asks(rf"\b(?:define|defining|create|assign|set|give|new|change)\b{_GAP}\bmaterials?\b"),
         Asks(rf"\bassign\b{_GAP}\b(?:steel|alumin(?:i)?um|titanium|copper|concrete)\b"),
         Asks(rf"\bdensity\b{_GAP}{_NUMBER}\s*(?:kg|t|g)/|\b(?:kg/m|t/mm|g/cm)(?:3|³|\^3)"),
+        # a density given a value, without its unit ("set the density of the plate to 2700");
+        # a mesh's or an element's density is a refinement, not a material's
+        Asks(rf"(?<!mesh\s)(?<!element\s)(?<!node\s)\bdensity\b(?:\s+of\s+(?:the\s+|this\s+)?"
+             rf"\w+(?:\s+\w+)?)?\s*(?:to|=|:|is|at|of|becomes)?\s*{_NUMBER}"
+             r"(?!\s*(?:elements?|elems?|nodes?|cells?|per\b|x\b|×|by\b|times\b))"),
+        Asks(rf"(?<!网格)(?<!单元)(?<!节点)密度\s*(?:设为|改为|改成|设成|设置为|为|是|=|：|:)?\s*"
+             rf"{_NUMBER}(?!\s*(?:个|倍|x|×))"),
         Asks(r"弹性模量|杨氏模量|泊松比|质量密度|材料(?:属性|参数|特性|的?密度)"),
         Asks(rf"(?:定义|新建|创建|赋予?|指定|设置|设定|改成|改为|换成){_ZH_GAP}材料|"
              rf"材料{_ZH_GAP}(?:改成|改为|设为|设成|换成)"),

@@ -10,6 +10,7 @@ force of (0, -50, 0)" is that vector's)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -39,6 +40,7 @@ class NamedDirection:
     vector: Vec3
     at: float | None = None
     name: str = ""  # a coordinate plane's: "XZ"
+    signed: bool = False  # its words give its sign ("-Y", "X 负方向"), not only its axis
 
 
 def _unit(axis: int, sign: float = 1.0) -> Vec3:
@@ -53,7 +55,8 @@ def _axis(letter: str) -> int:
 
 def _signed(sign: str, letter: str, said: str) -> NamedDirection:
     negative = sign.lower() in _NEGATIVE
-    return NamedDirection(said, "direction", _unit(_axis(letter), -1.0 if negative else 1.0))
+    return NamedDirection(said, "direction", _unit(_axis(letter), -1.0 if negative else 1.0),
+                          signed=True)
 
 
 def _coordinate_plane(first: str, second: str, said: str) -> NamedDirection | None:
@@ -109,23 +112,39 @@ _READERS: tuple[Reader, ...] = (
                               _unit(_axis(m.group(1) or m.group(2))))),
 )
 
+_LOWERING_VERB = (r"\b(?:lower(?:s|ed|ing)?|drop(?:s|ped|ping)?|sink(?:s|ing)?|sank|"
+                  r"descend(?:s|ed|ing)?)(?=\s+(?:the|it|them|this|that|all|every|whole|by|\d))")
+
 # up and down, read only where nothing above is and the request writes no vector
 _VERTICAL: tuple[Reader, ...] = (
     (re.compile(r"\b(?:upwards?|straight\s+up|vertically|raise[sd]?|raising|lift(?:s|ed|ing)?)"
                 r"\b|向上|往上|抬高|抬起|升高|上移|上抬", re.I),
      lambda m: NamedDirection(m.group(0).strip(), "direction", (0.0, 0.0, 1.0))),
-    (re.compile(r"\b(?:downwards?|straight\s+down)\b|向下|往下|下移|降低", re.I),
+    (re.compile(rf"\b(?:downwards?|straight\s+down)\b|{_LOWERING_VERB}|向下|往下|下移|降低|下降",
+                re.I),
      lambda m: NamedDirection(m.group(0).strip(), "direction", (0.0, 0.0, -1.0))),
 )
+# a verb that lowers what it moves ("lower the plate", "drop it by 5", "降低"), never an
+# adjective ("the lower edge"): a direction it goes along with no sign of its own
+# ("lower the plate by 15 in z") is the negative one
+_LOWERING = re.compile(
+    rf"{_LOWERING_VERB}|\b(?:downwards?|straight\s+down)\b|向下|往下|下移|降低|下降", re.I)
 
 
 def directions_in(request: str) -> list[NamedDirection]:
     """Every direction, axis and plane the request names, once each, in reader order."""
     folded = fold(request)
     found = _read(folded, _READERS)
+    if found and _LOWERING.search(folded):
+        found = [_negated(d) if d.kind == "direction" and not d.signed else d for d in found]
     if not found and not _TRIPLE.search(folded):
         found = _read(folded, _VERTICAL)
     return found
+
+
+def _negated(named: NamedDirection) -> NamedDirection:
+    x, y, z = named.vector
+    return dataclasses.replace(named, vector=(-x + 0.0, -y + 0.0, -z + 0.0), signed=True)
 
 
 def _read(folded: str, readers: Sequence[Reader]) -> list[NamedDirection]:
@@ -155,7 +174,7 @@ _COORDINATE = re.compile(r"\b[xyz]\s*[=<>≤≥]\s*-?\d+(?:\.\d+)?", re.I)
 _LABELLED = re.compile(r"\b(?:nodes?|elements?|elems?|labels?|sets?)\s*#?\d+"
                        r"(?:\s*(?:,|and|-|to)\s*\d+)*|(?:节点|单元)\s*\d+", re.I)
 _PLAIN = re.compile(
-    r"(?<![\w.])[+]?(\d+(?:\.\d+)?)(?![\d.])(?!\s*(?:度|°|deg\b|degrees?|times|倍|次|级|levels?"
+    r"(?<![\w.])[+]?(\d+(?:\.\d+)?)(?!\d|\.\d)(?!\s*(?:度|°|deg\b|degrees?|times|倍|次|级|levels?"
     r"|cop(?:y|ies)|instances?|个|块|份|段|格|total|in\s+all|more|additional|[x×*]\s*\d|号|n\b|"
     r"kn|mpa|gpa|pa\b|kg|t/))", re.I)
 

@@ -38,7 +38,7 @@ def contradicted_by_words(ctx: StepContext, run: RunState, spec: Spec) -> Failin
         _standing_in(spec, module.vocabulary, request) or \
         _miscounted_step(module, spec, request) or \
         _unconverted_step(spec, module.vocabulary, request, ctx.units or DEFAULT_UNITS) or \
-        _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run)) or \
+        _unplaced_step(spec, module.vocabulary, region_boxes(ctx, run), _entities(run)) or \
         _every_node_step(spec, module.vocabulary, request)
 
 
@@ -120,22 +120,32 @@ def _unconverted_step(spec: Spec, vocabulary: Any, request: str,
                        "value in this model's units")
 
 
+def _entities(run: RunState) -> tuple[int, int]:
+    """The part's nodes and elements as observed (0, 0 where it was not)."""
+    before = run.before
+    return (before.node_count, before.element_count) if before is not None else (0, 0)
+
+
 def _unplaced_step(spec: Spec, vocabulary: Any,
-                   boxes: Sequence[tuple[str, Sequence[float], Sequence[float]]]
-                   ) -> FailingStep | None:
+                   boxes: Sequence[tuple[str, Sequence[float], Sequence[float]]],
+                   entities: tuple[int, int] = (0, 0)) -> FailingStep | None:
     """A place the request names, stated as a box on the design request ("the top row"),
     that no step takes, while a step that acts on what its scope picks takes the whole part
-    or a whole shape ("create the set TOP_ROW of the QUAD elements"): that step asked again,
-    held to state a scope. Not where another step picks by box, labels or set (the place may
-    be its), nor for a transform (a place may be its origin: "mirror about the right
-    edge"), nor for an action of the whole part."""
-    scopes = [step.scope.model_dump(mode="json") for step in spec.steps
-              if step.scope is not None]
+    or a whole shape ("create the set TOP_ROW of the QUAD elements"), or lists every label
+    of the part (``entities``: its nodes and elements; "fix the nodes along x = 0" came as
+    nodes 1-9 of 9): that step asked again, held to state a scope. Not where another step
+    picks by box, set or some labels (the place may be its), nor for a transform (a place
+    may be its origin: "mirror about the right edge"), nor for an action of the whole
+    part."""
+    scopes = [_as_scoped(step.scope.model_dump(mode="json"), entities,
+                         _members(vocabulary, step.action))
+              for step in spec.steps if step.scope is not None]
     if not boxes or any(scope.get("by") in ("box", "labels", "set") for scope in scopes):
         return None
     for index, step in enumerate(spec.steps):
         action = vocabulary.action(step.action)
-        scope = step.scope.model_dump(mode="json") if step.scope is not None else {}
+        scope = _as_scoped(step.scope.model_dump(mode="json"), entities,
+                           _members(vocabulary, step.action)) if step.scope is not None else {}
         if action is None or not action.mutating or action.whole_part or \
                 action.members == "transform" or scope.get("by") not in ("all", "shape"):
             continue
@@ -145,6 +155,21 @@ def _unplaced_step(spec: Spec, vocabulary: Any,
                            f"{step_said(spec, index, vocabulary)} takes more than it: write "
                            "its scope as that box", needs=("scope",))
     return None
+
+
+def _members(vocabulary: Any, name: str) -> str:
+    action = vocabulary.action(name)
+    return action.members if action is not None else ""
+
+
+def _as_scoped(scope: dict[str, Any], entities: tuple[int, int],
+               members: str) -> dict[str, Any]:
+    """A labels scope of nodes (or of elements) that lists as many labels as the part has
+    nodes (or elements) is every one of them, as ``all`` is."""
+    total = entities[0] if members == "nodes" else entities[1] if members == "elements" else 0
+    if scope.get("by") != "labels" or total < 2:
+        return scope
+    return {"by": "all"} if len(set(scope.get("labels", ()))) == total else scope
 
 
 # a node the request names: by its label ("node 25", "节点 25", "25 号节点") or its point
