@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from sam_plugin.compilers.load.actions import VOCABULARY
+from sam_plugin.compilers.load.zero_force import BOUNDARY_ACTIONS, BOUNDARY_NEEDS
 from sam_plugin.compilers.protocol import Diagnostic, StepDiagnostic
 from sam_plugin.compilers.spec.computed import step_said
 from sam_plugin.compilers.spec.ir import Spec
@@ -25,7 +26,6 @@ _EVERY_DOF = re.compile(
     r"all\s+(?:six\s+|6\s+)?(?:dofs|degrees\s+of\s+freedom)|every\s+(?:dof|degree\s+of\s+"
     r"freedom))\b|完全|全部自由度|所有自由度|六个自由度|固支", re.IGNORECASE)
 _LOADS = ("force", "pressure")
-_BOUNDARY = ("fix", "displace")
 
 
 def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
@@ -36,7 +36,7 @@ def request_contradictions(spec: Spec, request: str) -> list[StepDiagnostic]:
 def _load_for_dofs(spec: Spec, folded: str) -> list[StepDiagnostic]:
     dofs = list(dict.fromkeys(m.group(0) for m in _DOF.finditer(folded)))
     actions = [step.action for step in spec.steps]
-    if not dofs or any(action in _BOUNDARY for action in actions):
+    if not dofs or any(action in BOUNDARY_ACTIONS for action in actions):
         return []
     index = next((i for i, action in enumerate(actions) if action in _LOADS), None)
     if index is None:
@@ -48,7 +48,7 @@ def _load_for_dofs(spec: Spec, folded: str) -> list[StepDiagnostic]:
                  "load: a dof is held or moved by a boundary condition (a force's components "
                  "are cf1, cf2, cf3): write fix (the dofs held at 0) or displace (each dof's "
                  "value)"),
-        needs=tuple(f"action={name}" for name in _BOUNDARY)))]
+        needs=BOUNDARY_NEEDS))]
 
 
 def _some_dofs_for_all(spec: Spec, folded: str) -> list[StepDiagnostic]:

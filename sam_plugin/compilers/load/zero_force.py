@@ -18,6 +18,8 @@ from sam_plugin.compilers.spec.values import number_words
 
 _SUPPORT = tuple(re.compile(asks.pattern, re.IGNORECASE) for asks in ASKS["boundary_condition"])
 BOUNDARY_ACTIONS = ("fix", "displace")
+# what a step asked again as a boundary condition is held to (one_step_schema's needs)
+BOUNDARY_NEEDS = tuple(f"action={name}" for name in BOUNDARY_ACTIONS)
 
 
 def support_words(request: str) -> list[str]:
@@ -42,4 +44,4 @@ def zero_force(load: ForceLoad, request: str, path: str) -> list[Diagnostic]:
         f"the force {vector} is zero: it loads nothing, and the request says {words}: a "
         "support is a boundary condition, not a load: write fix (the dofs held at 0; all six "
         "when none is named) or displace (each dof's value)"),
-        needs=tuple(f"action={name}" for name in BOUNDARY_ACTIONS))]
+        needs=BOUNDARY_NEEDS)]

@@ -29,7 +29,7 @@ from sam_plugin.compilers.selectors import (
     check_selector,
     selector_literal,
 )
-from sam_plugin.compilers.spec.values import POINTS_MAX
+from sam_plugin.compilers.spec.values import POINTS_MAX, json_number_words
 from sam_plugin.errors import NotSimulated
 from sam_plugin.samops.selection import label_range, select_nodes, select_transform_nodes
 
@@ -105,7 +105,8 @@ def _nodes_held(op: TranslateOp, ctx: CompileContext, path: str) -> list[Diagnos
 
 
 def _point_literal(point: list[float]) -> str:
-    return "[" + ", ".join(f"{v:.6g}" for v in point) + "]"
+    """A point as the model copies it into its answer (the sum's float noise left out)."""
+    return "[" + ", ".join(json_number_words(float(f"{v:.12g}")) for v in point) + "]"
 
 
 def _degenerate(op: object, scale: scale_checks.Scale, here: str) -> list[Diagnostic]:

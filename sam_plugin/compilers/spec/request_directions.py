@@ -114,21 +114,21 @@ _READERS: tuple[Reader, ...] = (
 
 _LOWERING_VERB = (r"\b(?:lower(?:s|ed|ing)?|drop(?:s|ped|ping)?|sink(?:s|ing)?|sank|"
                   r"descend(?:s|ed|ing)?)(?=\s+(?:the|it|them|this|that|all|every|whole|by|\d))")
+# the words that move something down
+_DOWN = rf"\b(?:downwards?|straight\s+down)\b|{_LOWERING_VERB}|向下|往下|下移|降低|下降"
 
 # up and down, read only where nothing above is and the request writes no vector
 _VERTICAL: tuple[Reader, ...] = (
     (re.compile(r"\b(?:upwards?|straight\s+up|vertically|raise[sd]?|raising|lift(?:s|ed|ing)?)"
                 r"\b|向上|往上|抬高|抬起|升高|上移|上抬", re.I),
      lambda m: NamedDirection(m.group(0).strip(), "direction", (0.0, 0.0, 1.0))),
-    (re.compile(rf"\b(?:downwards?|straight\s+down)\b|{_LOWERING_VERB}|向下|往下|下移|降低|下降",
-                re.I),
+    (re.compile(_DOWN, re.I),
      lambda m: NamedDirection(m.group(0).strip(), "direction", (0.0, 0.0, -1.0))),
 )
 # a verb that lowers what it moves ("lower the plate", "drop it by 5", "降低"), never an
 # adjective ("the lower edge"): a direction it goes along with no sign of its own
 # ("lower the plate by 15 in z") is the negative one
-_LOWERING = re.compile(
-    rf"{_LOWERING_VERB}|\b(?:downwards?|straight\s+down)\b|向下|往下|下移|降低|下降", re.I)
+_LOWERING = re.compile(_DOWN, re.I)
 
 
 def directions_in(request: str) -> list[NamedDirection]:
